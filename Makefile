@@ -1,0 +1,39 @@
+# certsym build, test and demo targets. Every target that needs Debian packages installs the
+# missing ones first through scripts/install-deps.sh.
+
+GO ?= go
+export CGO_ENABLED := 1
+BIN := bin/certsym
+
+.PHONY: all build deps deps-proofs demo check check-go check-proofs bench clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh core
+
+deps-proofs:
+	@bash scripts/install-deps.sh proofs
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/certsym
+
+demo: build
+	@echo '$$ certsym run testdata/factorial_buggy.imp'
+	-@./$(BIN) run testdata/factorial_buggy.imp; echo "(exit status $$?)"
+
+check: check-go check-proofs
+
+check-go: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+check-proofs: deps-proofs
+	$(MAKE) -C proofs/coq check
+	$(MAKE) -C proofs/why3 check
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./engine/
+
+clean:
+	rm -rf bin

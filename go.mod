@@ -2,8 +2,4 @@ module certsym
 
 go 1.26
 
-require (
-	github.com/aclements/go-z3 v0.0.0-20220809013456-4675d5f90ca5 // indirect
-	github.com/google/gofuzz v1.2.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
-)
+require github.com/aclements/go-z3 v0.0.0-20220809013456-4675d5f90ca5

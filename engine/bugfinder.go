@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"fmt"
+
+	"certsym/spec"
+)
+
+// StatusKind is the kind of a bug finder status message (Fig. 8 of the WiSE paper).
+type StatusKind uint8
+
+// The status messages. Pending: a state was explored and was not a bug. BugFound: a confirmed bug.
+// Finished: no state is pending, the exploration is complete. Stopped: a bound ended the run
+// (not in the paper, whose stream is infinite; Engine.Stopped says which bound).
+const (
+	Pending StatusKind = iota
+	BugFound
+	Finished
+	Stopped
+)
+
+func (k StatusKind) String() string {
+	return [...]string{"Pending", "BugFound", "Finished", "Stopped"}[k]
+}
+
+// Status is one message of the bug finder's stream.
+type Status struct {
+	Kind  StatusKind
+	State *State // the state explored (Pending, BugFound)
+	Bug   *Bug   // BugFound
+}
+
+// A Bug is a confirmed bug: an error state with a satisfiable path condition whose model, run on
+// the concrete semantics of package spec, reaches the same error at the same statement after the
+// same number of steps.
+type Bug struct {
+	Fail  *spec.Fail
+	State *State
+	// Input is the concrete input: a value for every program variable (indexed like Prog.Vars).
+	Input spec.Store
+	// Replay is the concrete run of Input that reached the error.
+	Replay spec.Result
+}
+
+// Line is the source line reported for the bug (the macro call's line for an inlined statement).
+func (b *Bug) Line() int { return b.Fail.Line() }
+
+// Kind is "fail", "assert" or "division-by-zero".
+func (b *Bug) Kind() string { return b.Fail.Kind.String() }
+
+// ReplayError is an internal error: a bug whose concrete input does not reproduce it. It means
+// the engine and the concrete semantics disagree, which certsym treats as a defect of its own.
+type ReplayError struct {
+	State  *State
+	Input  spec.Store
+	Replay spec.Result
+	Names  []string
+}
+
+func (e *ReplayError) Error() string {
+	got := fmt.Sprintf("%s after %d steps", e.Replay.Outcome, e.Replay.Steps)
+	if e.Replay.Fail != nil {
+		got += fmt.Sprintf(" (%s at line %d)", e.Replay.Fail.Kind, e.Replay.Fail.Line())
+	}
+	f := e.State.ErrorOf()
+	return fmt.Sprintf("internal error: the input %s of the symbolic bug (%s at line %d after %d steps, path condition %s) does not replay: the concrete run ended %s",
+		InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
+}
+
+// InputString renders a concrete input as x=1, y=-2.
+func InputString(in spec.Store, names []string) string {
+	s := ""
+	for i, v := range in {
+		if i > 0 {
+			s += ", "
+		}
+		s += names[i] + "=" + v.String()
+	}
+	return s
+}
+
+// Next is the next message of the bug finder's status stream (Figs. 8 and 9): it explores the next
+// state of the run stream and classifies it. An error state is reported as BugFound only when its
+// path condition is satisfiable and the model replays on the concrete semantics; one whose path
+// condition the solver cannot decide is recorded (UnknownErrors) and reported as Pending. A
+// replay that fails is returned as a *ReplayError.
+func (e *Engine) Next() (Status, error) {
+	st, ok := e.NextState()
+	if !ok {
+		if e.stopped != "" {
+			return Status{Kind: Stopped}, nil
+		}
+		return Status{Kind: Finished}, nil
+	}
+	f := st.ErrorOf()
+	if f == nil {
+		return Status{Kind: Pending, State: st}, nil
+	}
+	switch e.solver.Check(st.PC) {
+	case Unsat: // reachable only with pruning off
+		return Status{Kind: Pending, State: st}, nil
+	case Unknown:
+		e.unknownErrors = append(e.unknownErrors, st)
+		return Status{Kind: Pending, State: st}, nil
+	}
+	bug, err := e.confirm(st, f)
+	if err != nil {
+		return Status{}, err
+	}
+	e.bugsSoFar++
+	return Status{Kind: BugFound, State: st, Bug: bug}, nil
+}
+
+// confirm replays the witness of an error state on the concrete semantics.
+func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
+	input := spec.Store(st.PC.Witness)
+	r := spec.Run(e.Prog, input, st.Depth)
+	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
+		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Prog.Vars}
+	}
+	return &Bug{Fail: f, State: st, Input: input, Replay: r}, nil
+}
+
+// Verdict is the bug finder's answer (Fig. 10, extended with unknown).
+type Verdict uint8
+
+// Bug: a confirmed bug. Safe: the exploration finished, no error state is reachable. Unknown: a
+// bound stopped the run, or the solver could not decide an error state, before any bug was found.
+const (
+	VerdictSafe Verdict = iota
+	VerdictBug
+	VerdictUnknown
+)
+
+func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
+
+// Report is the result of FindBugs.
+type Report struct {
+	Verdict Verdict
+	Bugs    []*Bug
+	// Reason says why the verdict is unknown.
+	Reason string
+	Stats  Stats
+}
+
+// FindBugs runs the status stream until the verdict is known: the first confirmed bug (or, with
+// AllBugs, the end of the run, each error statement reported once), the end of the exploration,
+// or a bound.
+func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
+	rep := &Report{}
+	seen := map[*spec.Fail]bool{}
+	for {
+		s, err := e.Next()
+		if err != nil {
+			return nil, err
+		}
+		switch s.Kind {
+		case BugFound:
+			if seen[s.Bug.Fail] {
+				continue
+			}
+			seen[s.Bug.Fail] = true
+			rep.Bugs = append(rep.Bugs, s.Bug)
+			if onBug != nil {
+				onBug(s.Bug)
+			}
+			if !e.opts.AllBugs {
+				return e.finish(rep), nil
+			}
+		case Finished, Stopped:
+			return e.finish(rep), nil
+		}
+	}
+}
+
+func (e *Engine) finish(rep *Report) *Report {
+	e.Stats.Solver = e.solver.Stats
+	rep.Stats = e.Stats
+	switch {
+	case len(rep.Bugs) > 0:
+		rep.Verdict = VerdictBug
+	case len(e.unknownErrors) > 0:
+		st := e.unknownErrors[0]
+		rep.Verdict = VerdictUnknown
+		rep.Reason = fmt.Sprintf("the solver could not decide whether the %s at line %d is reachable (%s)",
+			st.ErrorOf().Kind, st.ErrorOf().Line(), st.PC.Reason)
+		if len(e.unknownErrors) > 1 {
+			rep.Reason += fmt.Sprintf(", and %d more error states", len(e.unknownErrors)-1)
+		}
+		if e.stopped != "" {
+			rep.Reason += "; " + e.stopped
+		}
+	case e.stopped != "":
+		rep.Verdict = VerdictUnknown
+		rep.Reason = e.stopped
+	default:
+		rep.Verdict = VerdictSafe
+	}
+	return rep
+}

@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"fmt"
+
+	"certsym/spec"
+)
+
+var skipStmt = &spec.Skip{}
+
+// Expand is expand of SEMANTICS.md (Fig. 7 of the WiSE paper, extended): it appends to out all
+// symbolic successors of st, in the order of the rules, including those whose path condition is
+// already known unsatisfiable (PC.Status == Unsat); pruning is the search's business. Each case
+// names the rule it transcribes.
+func (e *Engine) Expand(st *State, out []*State) []*State {
+	k := st.Prog.head()
+	succ := func(phi *PC, store []*Term, p *Kont) {
+		out = append(out, &State{PC: phi, Store: store, Prog: p, Depth: st.Depth + 1})
+	}
+	ext := func(f *Formula) *PC { return extend(st.PC, f, len(st.Store)) }
+	switch s := k.S.(type) {
+	case *spec.Skip: // [E-Skip] when alone, [E-SeqSkip] otherwise
+		if k.Next != nil {
+			succ(st.PC, st.Store, k.Next)
+		}
+	case *spec.Fail: // [E-Fail]: no successor
+	case *spec.Assign:
+		t := e.terms.subst(s.A, st.Store)
+		store := make([]*Term, len(st.Store))
+		copy(store, st.Store)
+		store[s.X.Index] = t
+		if s.Err == nil { // [E-Assign], D(a) = true
+			succ(st.PC, store, &Kont{skipStmt, k.Next})
+			break
+		}
+		d := e.terms.defined(spec.DivisorsA(s.A, nil), st.Store) // [E-Assign] with a division
+		succ(ext(d), store, &Kont{skipStmt, k.Next})
+		succ(ext(notF(d)), st.Store, &Kont{s.Err, k.Next})
+	case *spec.If: // [E-If]
+		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, out)
+	case *spec.Assert: // assert b = if b then skip else fail fi: [E-If]
+		out = e.branch(st, k, s.Cond, skipStmt, s.Violation, s.Err, out)
+	case *spec.While: // [E-While]
+		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
+	case *spec.Assume: // [E-Assume]
+		c := e.terms.substB(s.Cond, st.Store)
+		if s.Err == nil {
+			succ(ext(c), st.Store, &Kont{skipStmt, k.Next})
+			break
+		}
+		d := e.terms.defined(spec.DivisorsB(s.Cond, nil), st.Store)
+		succ(ext(andF(d, c)), st.Store, &Kont{skipStmt, k.Next})
+		succ(ext(notF(d)), st.Store, &Kont{s.Err, k.Next})
+	default:
+		panic(fmt.Sprintf("engine.Expand: unknown statement %T", k.S))
+	}
+	return out
+}
+
+// branch is [E-If]: the then branch under D(b) ∧ b, the else branch under D(b) ∧ ¬b, and, when b
+// divides, the error under ¬D(b).
+func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail, out []*State) []*State {
+	c := e.terms.substB(cond, st.Store)
+	d := True
+	if err != nil {
+		d = e.terms.defined(spec.DivisorsB(cond, nil), st.Store)
+	}
+	n := len(st.Store)
+	out = append(out,
+		&State{PC: extend(st.PC, andF(d, c), n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
+		&State{PC: extend(st.PC, andF(d, notF(c)), n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
+	if err != nil {
+		out = append(out, &State{PC: extend(st.PC, notF(d), n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
+	}
+	return out
+}

@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"strings"
+
+	"certsym/spec"
+)
+
+// FormulaOp is the connective or atomic predicate at the root of a Formula.
+type FormulaOp uint8
+
+// Formulas are in negation normal form over three atomic predicates on a term t.
+const (
+	FTrue  FormulaOp = iota
+	FFalse           //
+	FGe              // t >= 0
+	FEq              // t == 0
+	FNe              // t != 0
+	FAnd             //
+	FOr              //
+)
+
+// A Formula is a condition over the symbols: a path condition conjunct. Comparisons are
+// normalized to t >= 0, t == 0 or t != 0, negations pushed to the atoms, constants folded.
+// Formulas are immutable and may be shared.
+type Formula struct {
+	Op   FormulaOp
+	T    *Term
+	Args []*Formula
+}
+
+// True and False are the constant formulas.
+var (
+	True  = &Formula{Op: FTrue}
+	False = &Formula{Op: FFalse}
+)
+
+func boolF(v bool) *Formula {
+	if v {
+		return True
+	}
+	return False
+}
+
+// atomF is the formula t op 0 for op in FGe, FEq, FNe, folded when t is constant.
+func atomF(op FormulaOp, t *Term) *Formula {
+	if c, ok := t.IsConst(); ok {
+		switch op {
+		case FGe:
+			return boolF(c.Sign() >= 0)
+		case FEq:
+			return boolF(c.IsZero())
+		}
+		return boolF(!c.IsZero())
+	}
+	return &Formula{Op: op, T: t}
+}
+
+// cmpF is l op r.
+func cmpF(op spec.CmpOp, l, r *Term) *Formula {
+	switch op {
+	case spec.Eq:
+		return atomF(FEq, sub(l, r))
+	case spec.Ne:
+		return atomF(FNe, sub(l, r))
+	case spec.Ge: // l - r >= 0
+		return atomF(FGe, sub(l, r))
+	case spec.Le: // r - l >= 0
+		return atomF(FGe, sub(r, l))
+	case spec.Gt: // l - r - 1 >= 0
+		return atomF(FGe, add(sub(l, r), Const(minusOne)))
+	}
+	// Lt: r - l - 1 >= 0
+	return atomF(FGe, add(sub(r, l), Const(minusOne)))
+}
+
+// andF is the conjunction of fs, flattened and folded.
+func andF(fs ...*Formula) *Formula { return junction(FAnd, fs) }
+
+// orF is the disjunction of fs, flattened and folded.
+func orF(fs ...*Formula) *Formula { return junction(FOr, fs) }
+
+func junction(op FormulaOp, fs []*Formula) *Formula {
+	unit, zero := True, False // neutral and absorbing elements of and
+	if op == FOr {
+		unit, zero = False, True
+	}
+	var args []*Formula
+	for _, f := range fs {
+		switch {
+		case f == zero:
+			return zero
+		case f == unit:
+		case f.Op == op:
+			args = append(args, f.Args...)
+		default:
+			args = append(args, f)
+		}
+	}
+	switch len(args) {
+	case 0:
+		return unit
+	case 1:
+		return args[0]
+	}
+	return &Formula{Op: op, Args: args}
+}
+
+// notF is the negation of f, in negation normal form.
+func notF(f *Formula) *Formula {
+	switch f.Op {
+	case FTrue:
+		return False
+	case FFalse:
+		return True
+	case FGe: // not (t >= 0)  <=>  -t - 1 >= 0
+		return atomF(FGe, add(neg(f.T), Const(minusOne)))
+	case FEq:
+		return atomF(FNe, f.T)
+	case FNe:
+		return atomF(FEq, f.T)
+	}
+	args := make([]*Formula, len(f.Args))
+	for i, g := range f.Args {
+		args[i] = notF(g)
+	}
+	if f.Op == FAnd {
+		return orF(args...)
+	}
+	return andF(args...)
+}
+
+// substB is S(b): the formula of a program condition under the symbolic store S.
+func (ts *terms) substB(b spec.BExpr, s []*Term) *Formula {
+	switch b := b.(type) {
+	case *spec.BoolLit:
+		return boolF(b.Val)
+	case *spec.Cmp:
+		return cmpF(b.Op, ts.subst(b.L, s), ts.subst(b.R, s))
+	case *spec.Not:
+		return notF(ts.substB(b.X, s))
+	case *spec.BinB:
+		l, r := ts.substB(b.L, s), ts.substB(b.R, s)
+		if b.Op == spec.And {
+			return andF(l, r)
+		}
+		return orF(l, r)
+	}
+	panic("engine: unknown condition")
+}
+
+// defined is S(D(e)) for the divisors ds of an expression (spec.DivisorsA/B): the condition under
+// which the expression's value is defined.
+func (ts *terms) defined(ds []spec.AExpr, s []*Term) *Formula {
+	fs := make([]*Formula, len(ds))
+	for i, d := range ds {
+		fs[i] = atomF(FNe, ts.subst(d, s))
+	}
+	return andF(fs...)
+}
+
+// Eval is the truth of f under the valuation v.
+func (f *Formula) Eval(v []spec.Int) bool {
+	switch f.Op {
+	case FTrue:
+		return true
+	case FFalse:
+		return false
+	case FGe:
+		return f.T.Eval(v).Sign() >= 0
+	case FEq:
+		return f.T.Eval(v).IsZero()
+	case FNe:
+		return !f.T.Eval(v).IsZero()
+	case FAnd:
+		for _, g := range f.Args {
+			if !g.Eval(v) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, g := range f.Args {
+		if g.Eval(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders f in IMP syntax over the symbol names, comparisons written with the
+// positive monomials on the left (n - 3 >= 0 reads n >= 3).
+func (f *Formula) String(names []string) string {
+	var b strings.Builder
+	f.write(&b, names, false)
+	return b.String()
+}
+
+func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
+	switch f.Op {
+	case FTrue:
+		b.WriteString("true")
+	case FFalse:
+		b.WriteString("false")
+	case FGe, FEq, FNe:
+		op := map[FormulaOp]string{FGe: " >= ", FEq: " == ", FNe: " != "}[f.Op]
+		lhs, rhs := splitSides(f.T)
+		if len(lhs.monos) == 0 { // c >= t reads t <= c
+			lhs, rhs = rhs, lhs
+			if f.Op == FGe {
+				op = " <= "
+			}
+		}
+		lhs.write(b, names)
+		b.WriteString(op)
+		rhs.write(b, names)
+	case FAnd, FOr:
+		sep := " and "
+		if f.Op == FOr {
+			sep = " or "
+		}
+		if nested {
+			b.WriteByte('(')
+		}
+		for i, g := range f.Args {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			g.write(b, names, true)
+		}
+		if nested {
+			b.WriteByte(')')
+		}
+	}
+}
+
+// splitSides writes t as lhs - rhs with the positive monomials in lhs and the negated negative
+// monomials in rhs; the constant goes to the side without symbols when there is one, else right.
+func splitSides(t *Term) (lhs, rhs *Term) {
+	lhs, rhs = &Term{}, &Term{}
+	for _, m := range t.monos {
+		if m.k.Sign() > 0 {
+			lhs.monos = append(lhs.monos, m)
+		} else {
+			rhs.monos = append(rhs.monos, mono{m.k.Neg(), m.a})
+		}
+	}
+	if len(lhs.monos) == 0 {
+		lhs.c = t.c // c >= N
+	} else {
+		rhs.c = t.c.Neg() // P >= N - c
+	}
+	return lhs, rhs
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/aclements/go-z3/z3"
+
+	"certsym/spec"
+)
+
+// SatStatus is what is known of a path condition's satisfiability.
+type SatStatus uint8
+
+// Satisfiability statuses. Unchecked: not yet asked. Unknown: the solver could not tell (it
+// never prunes and never confirms anything).
+const (
+	Unchecked SatStatus = iota
+	Sat
+	Unsat
+	Unknown
+)
+
+func (s SatStatus) String() string {
+	return [...]string{"unchecked", "sat", "unsat", "unknown"}[s]
+}
+
+// A PC is a path condition φ: the conjunction of the conjuncts from it to the root. Path
+// conditions are persistent: a state's successors share their parent's path condition and add
+// at most one conjunct each. Besides the conjuncts, a PC carries what is known cheaply about it:
+// the bounds it implies on single symbols and, once known satisfiable, a witness valuation.
+type PC struct {
+	Parent *PC
+	Conj   *Formula // nil for the root, true
+	Depth  int      // number of conjuncts
+	Status SatStatus
+	// Witness is a valuation of the symbols that satisfies the path condition, when Status is Sat.
+	Witness []spec.Int
+	// Reason says why the solver answered unknown, when Status is Unknown.
+	Reason string
+
+	bnd  bounds
+	pure bool // the conjuncts are exactly the bounds (single-symbol linear facts)
+
+	z3   z3.Bool // the conjunct in the solver's context, once translated
+	z3ok bool
+}
+
+func rootPC(nvars int) *PC {
+	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
+}
+
+// extend is φ ∧ f. When f folds to true, or the bounds of φ imply it, the result is φ itself;
+// when they contradict it, the result is known unsatisfiable. A satisfiable φ whose witness also
+// satisfies f gives a satisfiable result with the same witness, so of the two branches of a
+// condition at most one ever needs the solver.
+func extend(phi *PC, f *Formula, nvars int) *PC {
+	if f == True {
+		return phi
+	}
+	var d truth
+	if f == False {
+		d = falseT
+	} else {
+		d = phi.bnd.decide(f)
+	}
+	switch d {
+	case trueT:
+		return phi
+	case falseT:
+		return &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, Status: Unsat, bnd: phi.bnd}
+	}
+	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd}
+	if sym, b, ok := asBound(f); ok {
+		n.bnd = phi.bnd.with(sym, phi.bnd.of(sym).intersect(b))
+		n.pure = phi.pure
+	}
+	switch {
+	case phi.Status == Unsat:
+		n.Status = Unsat
+	case phi.Status == Sat && f.Eval(phi.Witness):
+		n.Status, n.Witness = Sat, phi.Witness
+	case n.pure:
+		// φ ∧ f is a conjunction of intervals of independent symbols, none empty (decide would
+		// have said false): any valuation inside them is a model.
+		n.Status, n.Witness = Sat, n.bnd.clamp(phi.Witness, nvars)
+	}
+	return n
+}
+
+// Conjuncts returns the conjuncts of φ from the root down.
+func (phi *PC) Conjuncts() []*Formula {
+	fs := make([]*Formula, phi.Depth)
+	for n := phi; n.Parent != nil; n = n.Parent {
+		fs[n.Depth-1] = n.Conj
+	}
+	return fs
+}
+
+// Formula returns φ as one formula.
+func (phi *PC) Formula() *Formula { return andF(phi.Conjuncts()...) }
+
+// String renders φ over the symbol names.
+func (phi *PC) String(names []string) string {
+	fs := phi.Conjuncts()
+	if len(fs) == 0 {
+		return "true"
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.String(names)
+		if f.Op == FOr {
+			parts[i] = "(" + parts[i] + ")"
+		}
+	}
+	return strings.Join(parts, " and ")
+}

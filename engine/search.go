@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	"certsym/spec"
+)
+
+// Strategy is the order in which pending states are expanded.
+type Strategy uint8
+
+// The search strategies.
+const (
+	// BFS expands states in the order they were produced (a FIFO queue, WiSE's run, Fig. 6).
+	// Every pending state is expanded after finitely many others, because each state has finitely
+	// many successors and the queue is first in, first out: BFS is complete, it eventually reaches
+	// every reachable state.
+	BFS Strategy = iota
+	// DFS expands the most recently produced state first (a LIFO stack, then branch first). It
+	// gives no such guarantee: an infinite path starves every state pending beside it, which is
+	// the incompleteness the WiSE paper shows on the nested-loop example. It is here to show it.
+	DFS
+)
+
+func (s Strategy) String() string { return [...]string{"bfs", "dfs"}[s] }
+
+// ParseStrategy reads a strategy name.
+func ParseStrategy(name string) (Strategy, error) {
+	switch name {
+	case "bfs":
+		return BFS, nil
+	case "dfs":
+		return DFS, nil
+	}
+	return 0, fmt.Errorf("unknown strategy %q (expected bfs or dfs)", name)
+}
+
+// Options configure a run of the engine. The zero value is a breadth-first run with pruning, no
+// bounds.
+type Options struct {
+	Strategy Strategy
+	// MaxStates stops the run after that many states expanded (0: no bound).
+	MaxStates int
+	// Timeout stops the run after that long (0: no bound).
+	Timeout time.Duration
+	// MaxMemory stops the run when the Go heap exceeds that many bytes (0: no bound).
+	MaxMemory uint64
+	// QueryTimeout and RLimit bound each solver query (0: no bound).
+	QueryTimeout time.Duration
+	RLimit       uint
+	// NoPrune keeps states whose path condition is unsatisfiable (WiSE without pruning).
+	NoPrune bool
+	// AllBugs goes on after the first confirmed bug, reporting each error statement once.
+	AllBugs bool
+	// Progress, when set, is called about once a second during long runs.
+	Progress func(Progress)
+}
+
+// Progress is a snapshot of a run, for progress reports.
+type Progress struct {
+	Elapsed  time.Duration
+	Expanded int
+	Pending  int
+	Depth    int
+	Queries  int
+	Bugs     int
+}
+
+// frontier holds the pending states.
+type frontier struct {
+	items []*State
+	head  int
+	lifo  bool
+}
+
+func (f *frontier) len() int { return len(f.items) - f.head }
+
+func (f *frontier) push(s *State) { f.items = append(f.items, s) }
+
+func (f *frontier) pop() *State {
+	if f.lifo {
+		s := f.items[len(f.items)-1]
+		f.items[len(f.items)-1] = nil
+		f.items = f.items[:len(f.items)-1]
+		return s
+	}
+	s := f.items[f.head]
+	f.items[f.head] = nil
+	f.head++
+	// Reclaim the consumed prefix once it is half the buffer: amortized O(1) per state.
+	if f.head > 1024 && f.head*2 > len(f.items) {
+		n := copy(f.items, f.items[f.head:])
+		for i := n; i < len(f.items); i++ {
+			f.items[i] = nil
+		}
+		f.items = f.items[:n]
+		f.head = 0
+	}
+	return s
+}
+
+// Stats count what a run did.
+type Stats struct {
+	Expanded int // states taken from the frontier and expanded
+	Produced int // successors produced by Expand
+	Pruned   int // successors dropped as unsatisfiable
+	MaxDepth int
+	Solver   SolverStats
+}
+
+// Engine is one symbolic execution of one program: its frontier, its solver and its counters.
+// An Engine belongs to one goroutine.
+type Engine struct {
+	Prog   *spec.Program
+	opts   Options
+	terms  *terms
+	solver *Solver
+	queue  frontier
+	buf    []*State
+	start  time.Time
+	// Stats is updated as the run goes.
+	Stats Stats
+	// stopped is the reason the run was stopped by a bound, or "".
+	stopped    string
+	lastReport time.Time
+	memSample  []metrics.Sample
+	bugsSoFar  int
+	// unknownErrors are the error states whose path condition the solver could not decide.
+	unknownErrors []*State
+}
+
+// New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩.
+func New(prog *spec.Program, opts Options) *Engine {
+	e := &Engine{Prog: prog, opts: opts, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
+	e.queue.lifo = opts.Strategy == DFS
+	e.solver.RLimit, e.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
+	e.start = time.Now()
+	e.lastReport = e.start
+	if opts.Timeout > 0 {
+		e.solver.Deadline = e.start.Add(opts.Timeout)
+	}
+	e.queue.push(e.Initial())
+	return e
+}
+
+// Initial is the initial symbolic state ⟨true, id, p⟩ of the program: every variable is its own
+// symbol.
+func (e *Engine) Initial() *State {
+	return &State{PC: rootPC(len(e.Prog.Vars)), Store: e.terms.syms, Prog: &Kont{S: e.Prog.Body}}
+}
+
+// Solver returns the engine's solver.
+func (e *Engine) Solver() *Solver { return e.solver }
+
+// Pending returns the number of states waiting to be expanded.
+func (e *Engine) Pending() int { return e.queue.len() }
+
+// Stopped returns why the run was stopped by a bound, or "".
+func (e *Engine) Stopped() string { return e.stopped }
+
+// NextState is one element of the run stream (Fig. 6): it takes the next pending state, expands
+// it, queues the successors that pruning keeps, and returns it. ok is false when no state is
+// pending (the exploration is finished) or a bound stopped the run (Stopped says which).
+func (e *Engine) NextState() (st *State, ok bool) {
+	if e.queue.len() == 0 || e.stopped != "" {
+		return nil, false
+	}
+	if reason := e.bound(); reason != "" {
+		e.stopped = reason
+		return nil, false
+	}
+	st = e.queue.pop()
+	e.Stats.Expanded++
+	if st.Depth > e.Stats.MaxDepth {
+		e.Stats.MaxDepth = st.Depth
+	}
+	e.buf = e.Expand(st, e.buf[:0])
+	e.Stats.Produced += len(e.buf)
+	if e.queue.lifo { // first successor on top
+		for i, j := 0, len(e.buf)-1; i < j; i, j = i+1, j-1 {
+			e.buf[i], e.buf[j] = e.buf[j], e.buf[i]
+		}
+	}
+	for i, s := range e.buf {
+		e.buf[i] = nil
+		if !e.opts.NoPrune && e.solver.Check(s.PC) == Unsat {
+			e.Stats.Pruned++
+			continue
+		}
+		e.queue.push(s)
+	}
+	return st, true
+}
+
+// bound returns the reason to stop now, or "".
+func (e *Engine) bound() string {
+	n := e.Stats.Expanded
+	if e.opts.MaxStates > 0 && n >= e.opts.MaxStates {
+		return fmt.Sprintf("state bound reached (%d states expanded, %d pending)", n, e.queue.len())
+	}
+	if n&255 != 0 {
+		return ""
+	}
+	now := time.Now()
+	if e.opts.Timeout > 0 && now.Sub(e.start) >= e.opts.Timeout {
+		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.queue.len())
+	}
+	if e.opts.MaxMemory > 0 && n&4095 == 0 {
+		if e.memSample == nil {
+			e.memSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		}
+		metrics.Read(e.memSample)
+		if used := e.memSample[0].Value.Uint64(); used > e.opts.MaxMemory {
+			return fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d states expanded, %d pending)",
+				used>>20, e.opts.MaxMemory>>20, n, e.queue.len())
+		}
+	}
+	if e.opts.Progress != nil && now.Sub(e.lastReport) >= time.Second {
+		e.lastReport = now
+		e.opts.Progress(e.progress())
+	}
+	return ""
+}
+
+func (e *Engine) progress() Progress {
+	return Progress{Elapsed: time.Since(e.start), Expanded: e.Stats.Expanded, Pending: e.queue.len(),
+		Depth: e.Stats.MaxDepth, Queries: e.solver.Stats.Queries, Bugs: e.bugsSoFar}
+}
+
+// Names returns the symbol (and variable) names.
+func (e *Engine) Names() []string { return e.Prog.Vars }

@@ -1,0 +1,230 @@
+package engine
+
+import (
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/aclements/go-z3/z3"
+
+	"certsym/spec"
+)
+
+// Solver is the engine's link to Z3: one context and one incremental solver, owned by one
+// goroutine (go-z3 crashes when a context is shared). The solver holds the conjuncts of the
+// last path condition it was asked about, one Push level per conjunct, so a query about a
+// neighbouring state pops and pushes only where the two path conditions differ.
+//
+// Each query is bounded by Z3's rlimit and by a timer that interrupts the context (Z3's timeout
+// parameter deadlocks Z3 4.8.12 on nonlinear queries, so it is not used).
+type Solver struct {
+	ctx   *z3.Context
+	s     *z3.Solver
+	names []string
+	syms  []z3.Int
+	atoms map[*Atom]z3.Int
+	stack []*PC // asserted conjuncts, root first
+
+	// RLimit bounds each query's resource use (Z3's rlimit; 0: none).
+	RLimit uint
+	// QueryTimeout bounds each query's time (0: none).
+	QueryTimeout time.Duration
+	// Deadline, when not zero, also bounds each query.
+	Deadline time.Time
+
+	Stats SolverStats
+}
+
+// SolverStats counts solver queries and the time spent in them.
+type SolverStats struct {
+	Queries, Sat, Unsat, Unknown int
+	Time                         time.Duration
+}
+
+// NewSolver creates a solver for the symbols names (the program's variables).
+func NewSolver(names []string) *Solver {
+	cfg := z3.NewContextConfig()
+	cfg.SetBool("model", true)
+	ctx := z3.NewContext(cfg)
+	sv := &Solver{ctx: ctx, s: z3.NewSolver(ctx), names: names, atoms: map[*Atom]z3.Int{}}
+	sv.syms = make([]z3.Int, len(names))
+	for i, n := range names {
+		sv.syms[i] = ctx.IntConst(n)
+	}
+	return sv
+}
+
+func (sv *Solver) intVal(v spec.Int) z3.Int {
+	if x, ok := v.Int64(); ok {
+		return sv.ctx.FromInt(x, sv.ctx.IntSort()).(z3.Int)
+	}
+	return sv.ctx.FromBigInt(v.Big(), sv.ctx.IntSort()).(z3.Int)
+}
+
+func (sv *Solver) term(t *Term) z3.Int {
+	r := sv.intVal(t.c)
+	if len(t.monos) == 0 {
+		return r
+	}
+	parts := make([]z3.Int, 0, len(t.monos))
+	for _, m := range t.monos {
+		a := sv.atom(m.a)
+		if !m.k.Equal(one) {
+			a = sv.intVal(m.k).Mul(a)
+		}
+		parts = append(parts, a)
+	}
+	if !t.c.IsZero() {
+		parts = append(parts, r)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return parts[0].Add(parts[1:]...)
+}
+
+// atom translates an atom. Division and remainder are IMP's truncating ones, total as in the
+// formal development: Z3's div and mod are Euclidean, so
+//
+//	l / r = ite(r == 0, 0, ite(l >= 0, div(l, r), -div(-l, r)))   and   l % r = l - r * (l / r).
+func (sv *Solver) atom(a *Atom) z3.Int {
+	if a.Kind == AtomSym {
+		return sv.syms[a.Sym]
+	}
+	if z, ok := sv.atoms[a]; ok {
+		return z
+	}
+	l, r := sv.term(a.L), sv.term(a.R)
+	var z z3.Int
+	switch a.Kind {
+	case AtomMul:
+		z = l.Mul(r)
+	default:
+		zero := sv.intVal(spec.Int{})
+		q := r.Eq(zero).IfThenElse(zero, l.GE(zero).IfThenElse(l.Div(r), l.Neg().Div(r).Neg())).(z3.Int)
+		z = q
+		if a.Kind == AtomMod {
+			z = l.Sub(r.Mul(q))
+		}
+	}
+	sv.atoms[a] = z
+	return z
+}
+
+// Formula translates f into the solver's context.
+func (sv *Solver) Formula(f *Formula) z3.Bool {
+	switch f.Op {
+	case FTrue:
+		return sv.ctx.FromBool(true)
+	case FFalse:
+		return sv.ctx.FromBool(false)
+	case FGe:
+		return sv.term(f.T).GE(sv.intVal(spec.Int{}))
+	case FEq:
+		return sv.term(f.T).Eq(sv.intVal(spec.Int{}))
+	case FNe:
+		return sv.term(f.T).NE(sv.intVal(spec.Int{}))
+	}
+	args := make([]z3.Bool, len(f.Args))
+	for i, g := range f.Args {
+		args[i] = sv.Formula(g)
+	}
+	if f.Op == FAnd {
+		return args[0].And(args[1:]...)
+	}
+	return args[0].Or(args[1:]...)
+}
+
+// moveTo makes the solver's assertions the conjuncts of phi.
+func (sv *Solver) moveTo(phi *PC) {
+	path := make([]*PC, phi.Depth)
+	for n := phi; n.Parent != nil; n = n.Parent {
+		path[n.Depth-1] = n
+	}
+	k := 0
+	for k < len(sv.stack) && k < len(path) && sv.stack[k] == path[k] {
+		k++
+	}
+	for len(sv.stack) > k {
+		sv.s.Pop()
+		sv.stack = sv.stack[:len(sv.stack)-1]
+	}
+	for _, n := range path[k:] {
+		if !n.z3ok {
+			n.z3, n.z3ok = sv.Formula(n.Conj), true
+		}
+		sv.s.Push()
+		sv.s.Assert(n.z3)
+		sv.stack = append(sv.stack, n)
+	}
+}
+
+// Check decides the satisfiability of phi and records the answer in phi (Status, Witness,
+// Reason). A model becomes the witness: a value for every symbol.
+func (sv *Solver) Check(phi *PC) SatStatus {
+	if phi.Status != Unchecked {
+		return phi.Status
+	}
+	status, model, reason := sv.check(phi)
+	phi.Status, phi.Reason = status, reason
+	if status == Sat {
+		phi.Witness = model
+	}
+	return status
+}
+
+func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason string) {
+	defer func() {
+		// go-z3 turns Z3 errors into panics; a query that fails is unknown, never a crash.
+		if r := recover(); r != nil {
+			sv.s.Reset()
+			sv.stack = sv.stack[:0]
+			status, model, reason = Unknown, nil, fmt.Sprintf("solver error: %v", r)
+			sv.Stats.Unknown++
+		}
+	}()
+	sv.moveTo(phi)
+	if sv.RLimit > 0 {
+		sv.ctx.Config().SetUint("rlimit", sv.RLimit)
+	}
+	limit := sv.QueryTimeout
+	if !sv.Deadline.IsZero() {
+		if left := time.Until(sv.Deadline); limit == 0 || left < limit {
+			limit = left
+		}
+		if limit <= 0 {
+			sv.Stats.Unknown++
+			return Unknown, nil, "time bound reached"
+		}
+	}
+	var timer *time.Timer
+	if limit > 0 {
+		timer = time.AfterFunc(limit, sv.ctx.Interrupt)
+	}
+	start := time.Now()
+	sat, err := sv.s.Check()
+	sv.Stats.Time += time.Since(start)
+	if timer != nil {
+		timer.Stop()
+	}
+	sv.Stats.Queries++
+	switch {
+	case err != nil:
+		sv.Stats.Unknown++
+		return Unknown, nil, err.Error()
+	case !sat:
+		sv.Stats.Unsat++
+		return Unsat, nil, ""
+	}
+	sv.Stats.Sat++
+	m := sv.s.Model()
+	model = make([]spec.Int, len(sv.syms))
+	for i, x := range sv.syms {
+		v, _ := m.Eval(x, true).(z3.Int).AsBigInt()
+		if v == nil {
+			v = new(big.Int)
+		}
+		model[i] = spec.IntFromBig(v)
+	}
+	return Sat, model, ""
+}

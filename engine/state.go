@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"strings"
+
+	"certsym/spec"
+)
+
+// A Kont is a remaining program: S ; Next (just S when Next is nil). A sequence p ; q at the head
+// is the same program as p ; (q ; Next), so the engine keeps sequences flat as it goes; this is
+// the right-nested form the parser produces and changes no step.
+type Kont struct {
+	S    spec.Stmt
+	Next *Kont
+}
+
+// Stmt returns the remaining program as one statement (right-nested sequences).
+func (k *Kont) Stmt() spec.Stmt {
+	if k.Next == nil {
+		return k.S
+	}
+	return &spec.Seq{First: k.S, Second: k.Next.Stmt()}
+}
+
+// head returns the program with a sequence at its head flattened: its head statement is k.S.
+func (k *Kont) head() *Kont {
+	for {
+		seq, ok := k.S.(*spec.Seq)
+		if !ok {
+			return k
+		}
+		k = &Kont{seq.First, &Kont{seq.Second, k.Next}}
+	}
+}
+
+// Head returns the statement that executes next (head(p) of SEMANTICS.md).
+func (k *Kont) Head() spec.Stmt { return spec.Head(k.S) }
+
+// A State is a symbolic state ⟨φ, S, p⟩: path condition, symbolic store (the term of each program
+// variable, indexed by spec.Var.Index) and remaining program. Depth is the number of steps from
+// the initial state. States are immutable.
+type State struct {
+	PC    *PC
+	Store []*Term
+	Prog  *Kont
+	Depth int
+}
+
+// ErrorOf is the classifier of symbolic error states: the Fail at the head of the state's program,
+// or nil. The state is a bug when, moreover, its path condition is satisfiable.
+func (s *State) ErrorOf() *spec.Fail {
+	f, _ := s.Prog.Head().(*spec.Fail)
+	return f
+}
+
+// IsFinal reports whether the program is finished (skip).
+func (s *State) IsFinal() bool {
+	_, ok := s.Prog.S.(*spec.Skip)
+	return ok && s.Prog.Next == nil
+}
+
+// StoreString renders the symbolic store as x = term, ... over the variable names.
+func StoreString(store []*Term, names []string) string {
+	parts := make([]string, len(store))
+	for i, t := range store {
+		parts[i] = names[i] + " = " + t.String(names)
+	}
+	return strings.Join(parts, ", ")
+}

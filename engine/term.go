@@ -1,0 +1,289 @@
+package engine
+
+import (
+	"strings"
+
+	"certsym/spec"
+)
+
+// A Term is a symbolic arithmetic expression over the symbols (the program's inputs), kept in
+// linear normal form: a constant plus a sum of coefficient × atom, atoms in a fixed order, no zero
+// coefficient. Atoms are symbols and the nonlinear terms (a product of two non-constant terms, a
+// division or a remainder whose divisor is not ±1). Terms are immutable and may be shared.
+//
+// The normal form is what lets the engine decide most branch conditions without the solver: a
+// condition on concrete values folds to a constant, and a condition on one symbol becomes a bound.
+type Term struct {
+	c     spec.Int
+	monos []mono
+}
+
+type mono struct {
+	k spec.Int
+	a *Atom
+}
+
+// AtomKind says what an atom is.
+type AtomKind uint8
+
+// The kinds of atoms.
+const (
+	AtomSym AtomKind = iota
+	AtomMul
+	AtomDiv // truncating division, total: x / 0 = 0 (guarded by the definedness conditions)
+	AtomMod // remainder of the truncating division, total: x % 0 = x
+)
+
+// An Atom is a symbol or a nonlinear operation on two terms. key orders atoms inside a term:
+// symbols by their index, other atoms after them in creation order.
+type Atom struct {
+	Kind AtomKind
+	Sym  int // AtomSym: the symbol's index (the index of the program variable it stands for)
+	L, R *Term
+	key  int
+}
+
+// terms creates atoms with keys that are deterministic for a run.
+type terms struct {
+	names   []string
+	syms    []*Term
+	nextKey int
+}
+
+func newTerms(names []string) *terms {
+	ts := &terms{names: names, nextKey: len(names)}
+	ts.syms = make([]*Term, len(names))
+	for i := range names {
+		ts.syms[i] = &Term{monos: []mono{{spec.IntOf(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
+	}
+	return ts
+}
+
+var one = spec.IntOf(1)
+
+// Const returns the constant term v.
+func Const(v spec.Int) *Term { return &Term{c: v} }
+
+// IsConst returns the term's value and true when it is a constant.
+func (t *Term) IsConst() (spec.Int, bool) { return t.c, len(t.monos) == 0 }
+
+// Sym returns the symbol of a term that is exactly one symbol, or -1.
+func (t *Term) Sym() int {
+	if len(t.monos) == 1 && t.c.IsZero() && t.monos[0].k.Equal(one) && t.monos[0].a.Kind == AtomSym {
+		return t.monos[0].a.Sym
+	}
+	return -1
+}
+
+func add(x, y *Term) *Term {
+	if len(y.monos) == 0 {
+		if y.c.IsZero() {
+			return x
+		}
+		return &Term{c: x.c.Add(y.c), monos: x.monos}
+	}
+	if len(x.monos) == 0 {
+		if x.c.IsZero() {
+			return y
+		}
+		return &Term{c: x.c.Add(y.c), monos: y.monos}
+	}
+	ms := make([]mono, 0, len(x.monos)+len(y.monos))
+	i, j := 0, 0
+	for i < len(x.monos) && j < len(y.monos) {
+		a, b := x.monos[i], y.monos[j]
+		switch {
+		case a.a.key < b.a.key:
+			ms = append(ms, a)
+			i++
+		case a.a.key > b.a.key:
+			ms = append(ms, b)
+			j++
+		default:
+			if k := a.k.Add(b.k); !k.IsZero() {
+				ms = append(ms, mono{k, a.a})
+			}
+			i++
+			j++
+		}
+	}
+	ms = append(ms, x.monos[i:]...)
+	ms = append(ms, y.monos[j:]...)
+	return &Term{c: x.c.Add(y.c), monos: ms}
+}
+
+func scale(x *Term, k spec.Int) *Term {
+	switch {
+	case k.IsZero():
+		return &Term{}
+	case k.Equal(one):
+		return x
+	}
+	ms := make([]mono, len(x.monos))
+	for i, m := range x.monos {
+		ms[i] = mono{m.k.Mul(k), m.a}
+	}
+	return &Term{c: x.c.Mul(k), monos: ms}
+}
+
+var minusOne = spec.IntOf(-1)
+
+func neg(x *Term) *Term      { return scale(x, minusOne) }
+func sub(x, y *Term) *Term   { return add(x, neg(y)) }
+func (ts *terms) key() int   { ts.nextKey++; return ts.nextKey }
+func atomTerm(a *Atom) *Term { return &Term{monos: []mono{{one, a}}} }
+
+func (ts *terms) mul(x, y *Term) *Term {
+	if k, ok := x.IsConst(); ok {
+		return scale(y, k)
+	}
+	if k, ok := y.IsConst(); ok {
+		return scale(x, k)
+	}
+	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key()})
+}
+
+func (ts *terms) div(x, y *Term) *Term {
+	if k, ok := y.IsConst(); ok {
+		if kx, ok := x.IsConst(); ok {
+			return Const(kx.Quo(k))
+		}
+		if k.Equal(one) {
+			return x
+		}
+		if k.Equal(minusOne) {
+			return neg(x)
+		}
+	}
+	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key()})
+}
+
+func (ts *terms) mod(x, y *Term) *Term {
+	if k, ok := y.IsConst(); ok {
+		if kx, ok := x.IsConst(); ok {
+			return Const(kx.Rem(k))
+		}
+		if k.Equal(one) || k.Equal(minusOne) {
+			return &Term{}
+		}
+	}
+	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key()})
+}
+
+// apply is S(l op r) for the operands' terms.
+func (ts *terms) apply(op spec.AOp, l, r *Term) *Term {
+	switch op {
+	case spec.Add:
+		return add(l, r)
+	case spec.Sub:
+		return sub(l, r)
+	case spec.Mul:
+		return ts.mul(l, r)
+	case spec.Div:
+		return ts.div(l, r)
+	}
+	return ts.mod(l, r)
+}
+
+// subst is S(a): the term of a program expression under the symbolic store S.
+func (ts *terms) subst(a spec.AExpr, s []*Term) *Term {
+	switch a := a.(type) {
+	case *spec.Num:
+		return Const(a.Val)
+	case *spec.Var:
+		return s[a.Index]
+	case *spec.Neg:
+		return neg(ts.subst(a.X, s))
+	case *spec.BinA:
+		return ts.apply(a.Op, ts.subst(a.L, s), ts.subst(a.R, s))
+	}
+	panic("engine: unknown expression")
+}
+
+// Eval is the value of t under the valuation v of the symbols, with the total division of the
+// formal development (x / 0 = 0, x % 0 = x).
+func (t *Term) Eval(v []spec.Int) spec.Int {
+	r := t.c
+	for _, m := range t.monos {
+		r = r.Add(m.k.Mul(m.a.Eval(v)))
+	}
+	return r
+}
+
+// Eval is the value of the atom under v.
+func (a *Atom) Eval(v []spec.Int) spec.Int {
+	switch a.Kind {
+	case AtomSym:
+		return v[a.Sym]
+	case AtomMul:
+		return a.L.Eval(v).Mul(a.R.Eval(v))
+	case AtomDiv:
+		return a.L.Eval(v).Quo(a.R.Eval(v))
+	}
+	return a.L.Eval(v).Rem(a.R.Eval(v))
+}
+
+// String renders the term in IMP syntax over the symbol names.
+func (t *Term) String(names []string) string {
+	var b strings.Builder
+	t.write(&b, names)
+	return b.String()
+}
+
+func (t *Term) write(b *strings.Builder, names []string) {
+	if len(t.monos) == 0 {
+		b.WriteString(t.c.String())
+		return
+	}
+	for i, m := range t.monos {
+		k := m.k
+		if i == 0 {
+			if k.Sign() < 0 {
+				b.WriteString("-")
+			}
+		} else if k.Sign() < 0 {
+			b.WriteString(" - ")
+		} else {
+			b.WriteString(" + ")
+		}
+		if k.Sign() < 0 {
+			k = k.Neg()
+		}
+		if !k.Equal(one) {
+			b.WriteString(k.String())
+			b.WriteString("*")
+		}
+		m.a.write(b, names)
+	}
+	switch s := t.c.Sign(); {
+	case s > 0:
+		b.WriteString(" + " + t.c.String())
+	case s < 0:
+		b.WriteString(" - " + t.c.Neg().String())
+	}
+}
+
+func (a *Atom) write(b *strings.Builder, names []string) {
+	if a.Kind == AtomSym {
+		b.WriteString(names[a.Sym])
+		return
+	}
+	op := map[AtomKind]string{AtomMul: " * ", AtomDiv: " / ", AtomMod: " % "}[a.Kind]
+	b.WriteByte('(')
+	a.L.writeOperand(b, names)
+	b.WriteString(op)
+	a.R.writeOperand(b, names)
+	b.WriteByte(')')
+}
+
+func (t *Term) writeOperand(b *strings.Builder, names []string) {
+	simple := (len(t.monos) == 0 && t.c.Sign() >= 0) ||
+		(len(t.monos) == 1 && t.c.IsZero() && t.monos[0].k.Equal(one))
+	if simple {
+		t.write(b, names)
+		return
+	}
+	b.WriteByte('(')
+	t.write(b, names)
+	b.WriteByte(')')
+}

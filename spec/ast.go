@@ -1,0 +1,264 @@
+// Package spec is the Go transcription of IMP's definition: its abstract syntax, its concrete
+// syntax (parser and printer) and its concrete small-step semantics. SEMANTICS.md in this folder
+// is the formal definition; each Go definition names the clause it transcribes.
+package spec
+
+// Pos is a position in a source file: 1-based line and column (column counted in bytes).
+type Pos struct{ Line, Col int }
+
+// AExpr is an arithmetic expression: the syntactic category a of SEMANTICS.md.
+type AExpr interface{ aexpr() }
+
+// BExpr is a boolean expression (condition): the syntactic category b of SEMANTICS.md.
+type BExpr interface{ bexpr() }
+
+// Stmt is a statement of the core language: the syntactic category p of SEMANTICS.md, plus
+// assert, which means if b then skip else fail fi. Macros are inlined by the parser and do not
+// appear in the core.
+type Stmt interface{ stmt() }
+
+// AOp is an arithmetic operator.
+type AOp uint8
+
+// The arithmetic operators. Div and Mod truncate toward zero.
+const (
+	Add AOp = iota
+	Sub
+	Mul
+	Div
+	Mod
+)
+
+var aopText = [...]string{Add: "+", Sub: "-", Mul: "*", Div: "/", Mod: "%"}
+
+func (o AOp) String() string { return aopText[o] }
+
+// CmpOp is a comparison operator.
+type CmpOp uint8
+
+// The comparison operators.
+const (
+	Eq CmpOp = iota
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+)
+
+var cmpText = [...]string{Eq: "==", Ne: "!=", Lt: "<", Le: "<=", Gt: ">", Ge: ">="}
+
+func (o CmpOp) String() string { return cmpText[o] }
+
+// Negate returns the comparison that holds exactly when o does not.
+func (o CmpOp) Negate() CmpOp {
+	return [...]CmpOp{Eq: Ne, Ne: Eq, Lt: Ge, Le: Gt, Gt: Le, Ge: Lt}[o]
+}
+
+// Holds reports whether c (the result of Int.Cmp of the two sides) satisfies o.
+func (o CmpOp) Holds(c int) bool {
+	switch o {
+	case Eq:
+		return c == 0
+	case Ne:
+		return c != 0
+	case Lt:
+		return c < 0
+	case Le:
+		return c <= 0
+	case Gt:
+		return c > 0
+	}
+	return c >= 0
+}
+
+// Num is an integer literal n.
+type Num struct {
+	P   Pos
+	Val Int
+}
+
+// Var is a variable x. Index numbers the program's variables (Program.Vars).
+type Var struct {
+	P     Pos
+	Name  string
+	Index int
+}
+
+// Neg is -a.
+type Neg struct {
+	P Pos
+	X AExpr
+}
+
+// BinA is a binary arithmetic expression a op a.
+type BinA struct {
+	P    Pos
+	Op   AOp
+	L, R AExpr
+}
+
+// BoolLit is true or false.
+type BoolLit struct {
+	P   Pos
+	Val bool
+}
+
+// Cmp is a comparison a op a.
+type Cmp struct {
+	P    Pos
+	Op   CmpOp
+	L, R AExpr
+}
+
+// Not is not b.
+type Not struct {
+	P Pos
+	X BExpr
+}
+
+// LogicOp is and or or.
+type LogicOp uint8
+
+// The boolean connectives.
+const (
+	And LogicOp = iota
+	Or
+)
+
+func (o LogicOp) String() string {
+	if o == And {
+		return "and"
+	}
+	return "or"
+}
+
+// BinB is b and b, or b or b. Evaluation is strict: both sides are evaluated (SEMANTICS.md).
+type BinB struct {
+	P    Pos
+	Op   LogicOp
+	L, R BExpr
+}
+
+func (*Num) aexpr()     {}
+func (*Var) aexpr()     {}
+func (*Neg) aexpr()     {}
+func (*BinA) aexpr()    {}
+func (*BoolLit) bexpr() {}
+func (*Cmp) bexpr()     {}
+func (*Not) bexpr()     {}
+func (*BinB) bexpr()    {}
+
+// Loc is where a statement stands: its own position, and, for a statement inlined from a macro
+// body, the position of the outermost macro call it came from (the line reports name).
+type Loc struct {
+	P    Pos
+	Site Pos // zero unless the statement was inlined from a macro
+}
+
+// Line returns the line reports give for the statement: the macro call's line for a statement
+// inlined from a macro, its own line otherwise.
+func (l Loc) Line() int {
+	if l.Site.Line != 0 {
+		return l.Site.Line
+	}
+	return l.P.Line
+}
+
+// Skip is skip: the finished program.
+type Skip struct{ Loc }
+
+// FailKind says why a program reaches fail.
+type FailKind uint8
+
+// The kinds of error: an explicit fail statement, a violated assert, a division or remainder by
+// zero.
+const (
+	FailExplicit FailKind = iota
+	FailAssert
+	FailDivZero
+)
+
+var failKindText = [...]string{FailExplicit: "fail", FailAssert: "assert", FailDivZero: "division-by-zero"}
+
+func (k FailKind) String() string { return failKindText[k] }
+
+// Fail is fail, the error statement. Besides the fail statements of the source, the parser makes
+// one Fail per assert (the else branch of its meaning) and one per statement that divides (the
+// target of the [S-...Err] rules), so a run that reaches an error reaches a Fail that says which
+// statement erred and why; two runs reach the same error iff they reach the same *Fail.
+type Fail struct {
+	Loc
+	Kind FailKind
+}
+
+// Assign is x = a. Err is the Fail reached when a divides by zero (nil when a has no division).
+type Assign struct {
+	Loc
+	X   *Var
+	A   AExpr
+	Err *Fail
+}
+
+// Seq is p ; q.
+type Seq struct{ First, Second Stmt }
+
+// If is if b then p else q fi (a missing else is skip). Err is as for Assign.
+type If struct {
+	Loc
+	Cond       BExpr
+	Then, Else Stmt
+	Err        *Fail
+}
+
+// While is while b do p od. Unfold is its one-step unfolding
+// if b then (p ; while b do p od) else skip fi ([S-While]), built once by the parser.
+type While struct {
+	Loc
+	Cond   BExpr
+	Body   Stmt
+	Unfold *If
+}
+
+// Assume is assume b. Err is as for Assign.
+type Assume struct {
+	Loc
+	Cond BExpr
+	Err  *Fail
+}
+
+// Assert is assert b, which means if b then skip else fail fi: Violation is that fail, Err is as
+// for Assign.
+type Assert struct {
+	Loc
+	Cond      BExpr
+	Violation *Fail
+	Err       *Fail
+}
+
+func (*Skip) stmt()   {}
+func (*Fail) stmt()   {}
+func (*Assign) stmt() {}
+func (*Seq) stmt()    {}
+func (*If) stmt()     {}
+func (*While) stmt()  {}
+func (*Assume) stmt() {}
+func (*Assert) stmt() {}
+
+// Program is a parsed program: its core statement (macros inlined) and its variables, numbered in
+// order of first occurrence. Every variable is an input (SEMANTICS.md, Inputs).
+type Program struct {
+	File string
+	Body Stmt
+	Vars []string
+}
+
+// VarIndex returns the index of the variable called name, or -1.
+func (p *Program) VarIndex(name string) int {
+	for i, v := range p.Vars {
+		if v == name {
+			return i
+		}
+	}
+	return -1
+}

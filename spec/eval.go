@@ -1,0 +1,122 @@
+package spec
+
+// Store is a concrete store s: the value of each program variable, indexed by Var.Index.
+type Store []Int
+
+// Eval is ⟦a⟧s, the value of a in s (SEMANTICS.md, Evaluation and definedness). ok is false when
+// the value is undefined: some division or remainder inside a has a zero divisor.
+func Eval(a AExpr, s Store) (v Int, ok bool) {
+	switch a := a.(type) {
+	case *Num:
+		return a.Val, true
+	case *Var:
+		return s[a.Index], true
+	case *Neg:
+		x, ok := Eval(a.X, s)
+		return x.Neg(), ok
+	case *BinA:
+		// Strict: both operands are evaluated.
+		l, okl := Eval(a.L, s)
+		r, okr := Eval(a.R, s)
+		if !okl || !okr {
+			return Int{}, false
+		}
+		return ApplyA(a.Op, l, r)
+	}
+	panic("spec.Eval: unknown expression")
+}
+
+// ApplyA applies an arithmetic operator to two values; ok is false for a division or remainder
+// by zero.
+func ApplyA(op AOp, l, r Int) (Int, bool) {
+	switch op {
+	case Add:
+		return l.Add(r), true
+	case Sub:
+		return l.Sub(r), true
+	case Mul:
+		return l.Mul(r), true
+	case Div:
+		return l.Quo(r), !r.IsZero()
+	case Mod:
+		return l.Rem(r), !r.IsZero()
+	}
+	panic("spec.ApplyA: unknown operator")
+}
+
+// EvalB is ⟦b⟧s, the truth of b in s; ok is false when b is undefined (a zero divisor inside it;
+// evaluation is strict, and/or do not short-circuit).
+func EvalB(b BExpr, s Store) (v, ok bool) {
+	switch b := b.(type) {
+	case *BoolLit:
+		return b.Val, true
+	case *Cmp:
+		l, okl := Eval(b.L, s)
+		r, okr := Eval(b.R, s)
+		return b.Op.Holds(l.Cmp(r)), okl && okr
+	case *Not:
+		x, ok := EvalB(b.X, s)
+		return !x, ok
+	case *BinB:
+		l, okl := EvalB(b.L, s)
+		r, okr := EvalB(b.R, s)
+		if b.Op == And {
+			return l && r, okl && okr
+		}
+		return l || r, okl && okr
+	}
+	panic("spec.EvalB: unknown condition")
+}
+
+// HasDivA reports whether a contains a division or remainder.
+func HasDivA(a AExpr) bool {
+	switch a := a.(type) {
+	case *Neg:
+		return HasDivA(a.X)
+	case *BinA:
+		return a.Op == Div || a.Op == Mod || HasDivA(a.L) || HasDivA(a.R)
+	}
+	return false
+}
+
+// HasDivB reports whether b contains a division or remainder.
+func HasDivB(b BExpr) bool {
+	switch b := b.(type) {
+	case *Cmp:
+		return HasDivA(b.L) || HasDivA(b.R)
+	case *Not:
+		return HasDivB(b.X)
+	case *BinB:
+		return HasDivB(b.L) || HasDivB(b.R)
+	}
+	return false
+}
+
+// DivisorsA appends to ds the divisors of the divisions and remainders inside a, in left-to-right
+// post-order: D(a) of SEMANTICS.md is the conjunction of d != 0 over them.
+func DivisorsA(a AExpr, ds []AExpr) []AExpr {
+	switch a := a.(type) {
+	case *Neg:
+		return DivisorsA(a.X, ds)
+	case *BinA:
+		ds = DivisorsA(a.L, ds)
+		ds = DivisorsA(a.R, ds)
+		if a.Op == Div || a.Op == Mod {
+			ds = append(ds, a.R)
+		}
+	}
+	return ds
+}
+
+// DivisorsB is DivisorsA for a condition.
+func DivisorsB(b BExpr, ds []AExpr) []AExpr {
+	switch b := b.(type) {
+	case *Cmp:
+		return DivisorsA(b.R, DivisorsA(b.L, ds))
+	case *Not:
+		return DivisorsB(b.X, ds)
+	case *BinB:
+		return DivisorsB(b.R, DivisorsB(b.L, ds))
+	}
+	return ds
+}

@@ -1,0 +1,132 @@
+package spec
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Error is a syntax error: where in which file, and what was expected.
+type Error struct {
+	File string
+	Pos  Pos
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tInt
+	tIdent
+	tKeyword
+	tSym
+)
+
+type token struct {
+	kind tokKind
+	text string
+	pos  Pos
+}
+
+func (t token) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tInt:
+		return "integer " + t.text
+	case tIdent:
+		return "identifier '" + t.text + "'"
+	}
+	return "'" + t.text + "'"
+}
+
+var keywords = map[string]bool{
+	"skip": true, "fail": true, "assert": true, "assume": true, "if": true, "then": true,
+	"else": true, "fi": true, "while": true, "do": true, "od": true, "macro": true, "begin": true,
+	"end": true, "true": true, "false": true, "not": true, "and": true, "or": true,
+}
+
+// lex splits src into tokens. Comments run from '#' to the end of the line.
+func lex(file string, src []byte) ([]token, error) {
+	var toks []token
+	line, col := 1, 1
+	i := 0
+	adv := func(n int) {
+		for k := 0; k < n; k++ {
+			if src[i] == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+			i++
+		}
+	}
+	for i < len(src) {
+		c := src[i]
+		pos := Pos{line, col}
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			adv(1)
+		case c == '#':
+			for i < len(src) && src[i] != '\n' {
+				adv(1)
+			}
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(src) && src[j] >= '0' && src[j] <= '9' {
+				j++
+			}
+			if j < len(src) && isIdentChar(src[j]) {
+				return nil, &Error{file, Pos{line, col + j - i}, fmt.Sprintf("malformed number: unexpected %q after digits", src[j])}
+			}
+			toks = append(toks, token{tInt, string(src[i:j]), pos})
+			adv(j - i)
+		case isIdentStart(c):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			w := string(src[i:j])
+			k := tIdent
+			if keywords[w] {
+				k = tKeyword
+			}
+			toks = append(toks, token{k, w, pos})
+			adv(j - i)
+		default:
+			two := ""
+			if i+1 < len(src) {
+				two = string(src[i : i+2])
+			}
+			switch two {
+			case "==", "!=", "<=", ">=":
+				toks = append(toks, token{tSym, two, pos})
+				adv(2)
+				continue
+			}
+			switch c {
+			case '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', ';':
+				toks = append(toks, token{tSym, string(c), pos})
+				adv(1)
+			case '!':
+				return nil, &Error{file, pos, "unexpected '!': expected '!=' (negation is 'not')"}
+			default:
+				r, _ := utf8.DecodeRune(src[i:])
+				return nil, &Error{file, pos, fmt.Sprintf("unexpected character %q", r)}
+			}
+		}
+	}
+	toks = append(toks, token{tEOF, "", Pos{line, col}})
+	return toks, nil
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isIdentChar(c byte) bool { return isIdentStart(c) || (c >= '0' && c <= '9') }

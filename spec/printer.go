@@ -1,0 +1,162 @@
+package spec
+
+import (
+	"strings"
+)
+
+// Precedence levels of the concrete syntax, loosest first.
+const (
+	precOr = iota + 1
+	precAnd
+	precNot
+	precCmp
+	precSum
+	precProd
+	precUnary
+)
+
+// PrintA returns the concrete syntax of a, with only the parentheses the grammar needs.
+func PrintA(a AExpr) string {
+	var b strings.Builder
+	printA(&b, a, 0)
+	return b.String()
+}
+
+// PrintB returns the concrete syntax of c, with only the parentheses the grammar needs.
+func PrintB(c BExpr) string {
+	var b strings.Builder
+	printB(&b, c, 0)
+	return b.String()
+}
+
+func paren(b *strings.Builder, need bool, f func()) {
+	if need {
+		b.WriteByte('(')
+	}
+	f()
+	if need {
+		b.WriteByte(')')
+	}
+}
+
+func printA(b *strings.Builder, a AExpr, ctx int) {
+	switch a := a.(type) {
+	case *Num:
+		// A negative literal reads back as a literal; it needs parentheses where unary minus would.
+		paren(b, a.Val.Sign() < 0 && ctx > precUnary, func() { b.WriteString(a.Val.String()) })
+	case *Var:
+		b.WriteString(a.Name)
+	case *Neg:
+		paren(b, ctx > precUnary, func() {
+			b.WriteByte('-')
+			// -(5) keeps Neg(Num 5) apart from the literal -5; --x would lex the same either way.
+			if _, lit := a.X.(*Num); lit {
+				b.WriteByte('(')
+				printA(b, a.X, 0)
+				b.WriteByte(')')
+			} else {
+				printA(b, a.X, precUnary)
+			}
+		})
+	case *BinA:
+		prec := precSum
+		if a.Op == Mul || a.Op == Div || a.Op == Mod {
+			prec = precProd
+		}
+		paren(b, ctx > prec, func() {
+			printA(b, a.L, prec)
+			b.WriteString(" " + a.Op.String() + " ")
+			printA(b, a.R, prec+1) // left associative: a right operand at the same level needs parentheses
+		})
+	}
+}
+
+func printB(b *strings.Builder, c BExpr, ctx int) {
+	switch c := c.(type) {
+	case *BoolLit:
+		if c.Val {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case *Cmp:
+		paren(b, ctx > precCmp, func() {
+			printA(b, c.L, precSum)
+			b.WriteString(" " + c.Op.String() + " ")
+			printA(b, c.R, precSum)
+		})
+	case *Not:
+		paren(b, ctx > precNot, func() {
+			b.WriteString("not ")
+			printB(b, c.X, precNot)
+		})
+	case *BinB:
+		prec := precOr
+		if c.Op == And {
+			prec = precAnd
+		}
+		paren(b, ctx > prec, func() {
+			printB(b, c.L, prec)
+			b.WriteString(" " + c.Op.String() + " ")
+			printB(b, c.R, prec+1)
+		})
+	}
+}
+
+// Print returns the concrete syntax of the program's core statement (macros are already
+// inlined), indented, one statement per line. Parsing the result gives the same AST up to
+// positions.
+func Print(s Stmt) string {
+	var b strings.Builder
+	printS(&b, s, 0)
+	b.WriteByte('\n')
+	return b.String()
+}
+
+func indent(b *strings.Builder, n int) {
+	for i := 0; i < n; i++ {
+		b.WriteString("  ")
+	}
+}
+
+func printS(b *strings.Builder, s Stmt, n int) {
+	switch s := s.(type) {
+	case *Seq:
+		printS(b, s.First, n)
+		b.WriteString(";\n")
+		printS(b, s.Second, n)
+		return
+	}
+	indent(b, n)
+	switch s := s.(type) {
+	case *Skip:
+		b.WriteString("skip")
+	case *Fail:
+		b.WriteString("fail")
+	case *Assign:
+		b.WriteString(s.X.Name + " = " + PrintA(s.A))
+	case *Assert:
+		b.WriteString("assert " + PrintB(s.Cond))
+	case *Assume:
+		b.WriteString("assume " + PrintB(s.Cond))
+	case *If:
+		b.WriteString("if " + PrintB(s.Cond) + " then\n")
+		printS(b, s.Then, n+1)
+		b.WriteString("\n")
+		indent(b, n)
+		b.WriteString("else\n")
+		printS(b, s.Else, n+1)
+		b.WriteString("\n")
+		indent(b, n)
+		b.WriteString("fi")
+	case *While:
+		b.WriteString("while " + PrintB(s.Cond) + " do\n")
+		printS(b, s.Body, n+1)
+		b.WriteString("\n")
+		indent(b, n)
+		b.WriteString("od")
+	}
+}
+
+// PrintProgram is Print for a whole program.
+func PrintProgram(p *Program) string { return Print(p.Body) }

@@ -1,0 +1,131 @@
+package spec
+
+import "fmt"
+
+// State is a concrete state (s, p): a store and the remaining program.
+type State struct {
+	Store Store
+	Prog  Stmt
+}
+
+// Outcome classifies the result of Step.
+type Outcome uint8
+
+// The outcomes of a step. Stepped: there is a successor. Final: the program is skip, the run is
+// finished. Error: the head of the program is fail (an error state, IsError). Blocked: the head
+// is assume b with b false, the run ends without error (an infeasible path).
+const (
+	Stepped Outcome = iota
+	Final
+	Failed
+	Blocked
+)
+
+func (o Outcome) String() string {
+	return [...]string{"stepped", "final", "error", "blocked"}[o]
+}
+
+// Head is head(p) of SEMANTICS.md: the statement that executes next.
+func Head(p Stmt) Stmt {
+	for {
+		s, ok := p.(*Seq)
+		if !ok {
+			return p
+		}
+		p = s.First
+	}
+}
+
+// IsError is the error-state classifier of SEMANTICS.md: the head of p is fail. It returns that
+// Fail, or nil.
+func IsError(p Stmt) *Fail {
+	f, _ := Head(p).(*Fail)
+	return f
+}
+
+// Step is the concrete small-step relation (s, p) → (s', p') of SEMANTICS.md (WiSE's Fig. 2
+// extended). It is a function: IMP is deterministic. The rule applied is named in each case.
+func Step(st State) (State, Outcome) {
+	switch p := st.Prog.(type) {
+	case *Skip:
+		return st, Final
+	case *Fail:
+		return st, Failed
+	case *Assign:
+		v, ok := Eval(p.A, st.Store)
+		if !ok { // [S-AssignErr]
+			return State{st.Store, p.Err}, Stepped
+		}
+		// [S-Assign]
+		s := make(Store, len(st.Store))
+		copy(s, st.Store)
+		s[p.X.Index] = v
+		return State{s, &Skip{p.Loc}}, Stepped
+	case *If:
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err)
+	case *Assert: // assert b means if b then skip else fail fi
+		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err)
+	case *While: // [S-While]
+		return State{st.Store, p.Unfold}, Stepped
+	case *Assume:
+		v, ok := EvalB(p.Cond, st.Store)
+		switch {
+		case !ok: // [S-AssumeErr]
+			return State{st.Store, p.Err}, Stepped
+		case v: // [S-Assume]
+			return State{st.Store, &Skip{p.Loc}}, Stepped
+		}
+		return st, Blocked
+	case *Seq:
+		if _, ok := p.First.(*Skip); ok { // [S-SeqSkip]
+			return State{st.Store, p.Second}, Stepped
+		}
+		next, out := Step(State{st.Store, p.First}) // [S-Seq]
+		if out != Stepped {
+			return st, out
+		}
+		return State{next.Store, &Seq{next.Prog, p.Second}}, Stepped
+	}
+	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
+}
+
+func stepIf(s Store, c BExpr, th, el Stmt, err *Fail) (State, Outcome) {
+	v, ok := EvalB(c, s)
+	switch {
+	case !ok: // [S-IfErr]
+		return State{s, err}, Stepped
+	case v: // [S-IfTrue]
+		return State{s, th}, Stepped
+	}
+	return State{s, el}, Stepped // [S-IfFalse]
+}
+
+// Result is the end of a bounded run.
+type Result struct {
+	Outcome Outcome // Final, Failed, Blocked, or Stepped when the step bound was reached
+	Final   State   // the last state
+	Steps   int     // steps taken
+	Fail    *Fail   // the error reached, when Outcome is Failed
+}
+
+// Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
+func Run(prog *Program, input Store, maxSteps int) Result {
+	st := State{input, prog.Body}
+	for n := 0; ; n++ {
+		if maxSteps >= 0 && n >= maxSteps {
+			if f := IsError(st.Prog); f != nil {
+				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
+			}
+			return Result{Outcome: Stepped, Final: st, Steps: n}
+		}
+		next, out := Step(st)
+		if out != Stepped {
+			r := Result{Outcome: out, Final: st, Steps: n}
+			if out == Failed {
+				r.Fail = IsError(st.Prog)
+			}
+			return r
+		}
+		st = next
+	}
+}

@@ -42,12 +42,12 @@ Qed.
 
 (** ** Definedness and [D] *)
 
-Lemma bevalT_conj : forall V l, bevalT V (conj l) = forallb (bevalT V) l.
+Lemma bevalT_conj : forall V l, bevalT V (big_and l) = forallb (bevalT V) l.
 Proof.
   intros V l; induction l as [|c l IH]; [reflexivity|].
   destruct l as [|c' l'].
   - simpl. rewrite andb_true_r. reflexivity.
-  - transitivity (bevalT V c && bevalT V (conj (c' :: l'))); [reflexivity|].
+  - transitivity (bevalT V c && bevalT V (big_and (c' :: l'))); [reflexivity|].
     rewrite IH. reflexivity.
 Qed.
 

@@ -79,15 +79,15 @@ Fixpoint bdivs (b : bexpr) : list aexpr :=
   end.
 
 (** Conjunction of a list of formulas; [true] for the empty list. *)
-Fixpoint conj (l : list bexpr) : bexpr :=
+Fixpoint big_and (l : list bexpr) : bexpr :=
   match l with
   | [] => Btrue
   | [c] => c
-  | c :: cs => Band c (conj cs)
+  | c :: cs => Band c (big_and cs)
   end.
 
 Definition nonzero_all (l : list aexpr) : bexpr :=
-  conj (map (fun r => Bne r (Cst 0)) l).
+  big_and (map (fun r => Bne r (Cst 0)) l).
 
 Definition aD (a : aexpr) : bexpr := nonzero_all (adivs a).
 Definition bD (b : bexpr) : bexpr := nonzero_all (bdivs b).

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# check_assumptions.sh DIR LOGICAL THEOREMS
+#   Fails (exit 1) unless
+#   (1) no .v file in DIR contains one of the words that introduce or leave an
+#       unproved assumption (listed in FORBIDDEN below), and
+#   (2) `Print Assumptions` of every theorem listed in THEOREMS (one `Module.name`
+#       per line, `#` comments allowed) prints "Closed under the global context".
+#   DIR must already be compiled, bound to the logical name LOGICAL.
+set -euo pipefail
+dir=$1; logical=$2; theorems=$3
+COQC=${COQC:-coqc}
+FORBIDDEN='Admitted|admit|give_up|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|Conjecture'
+
+status=0
+if grep -nwE "$FORBIDDEN" "$dir"/*.v; then
+  echo "check_assumptions: forbidden word(s) above in $dir/*.v" >&2
+  status=1
+fi
+
+names=$(grep -v '^[[:space:]]*\(#\|$\)' "$theorems" | awk '{print $1}')
+count=$(printf '%s\n' "$names" | wc -l)
+modules=$(printf '%s\n' "$names" | sed 's/\.[^.]*$//' | sort -u)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+  for m in $modules; do echo "From $logical Require $m."; done
+  for n in $names; do
+    echo "Print Assumptions $logical.$n."
+  done
+} > "$tmp/PrintAssumptions.v"
+out=$("$COQC" -Q "$dir" "$logical" "$tmp/PrintAssumptions.v" 2>&1) || {
+  echo "$out" >&2; echo "check_assumptions: coqc failed on the Print Assumptions file" >&2; exit 1; }
+closed=$(printf '%s\n' "$out" | grep -c '^Closed under the global context$' || true)
+if [ "$closed" -ne "$count" ]; then
+  echo "$out" >&2
+  echo "check_assumptions: only $closed of $count theorems are closed under the global context" >&2
+  status=1
+fi
+[ "$status" -eq 0 ] && echo "check_assumptions: $count theorems closed under the global context, no forbidden word"
+exit "$status"

@@ -96,6 +96,9 @@ func (e *Engine) Next() (Status, error) {
 	if f == nil {
 		return Status{Kind: Pending, State: st}, nil
 	}
+	if e.reported[f] { // AllBugs: each erring statement is reported once
+		return Status{Kind: Pending, State: st}, nil
+	}
 	switch e.solver.Check(st.PC) {
 	case Unsat: // reachable only with pruning off
 		return Status{Kind: Pending, State: st}, nil
@@ -108,6 +111,9 @@ func (e *Engine) Next() (Status, error) {
 		return Status{}, err
 	}
 	e.bugsSoFar++
+	if e.opts.AllBugs {
+		e.reported[f] = true
+	}
 	return Status{Kind: BugFound, State: st, Bug: bug}, nil
 }
 
@@ -144,11 +150,11 @@ type Report struct {
 }
 
 // FindBugs runs the status stream until the verdict is known: the first confirmed bug (or, with
-// AllBugs, the end of the run, each error statement reported once), the end of the exploration,
+// AllBugs, the end of the run, each erring statement reported once: later error states at a
+// statement already reported are Pending), the end of the exploration,
 // or a bound.
 func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 	rep := &Report{}
-	seen := map[*spec.Fail]bool{}
 	for {
 		s, err := e.Next()
 		if err != nil {
@@ -156,10 +162,6 @@ func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 		}
 		switch s.Kind {
 		case BugFound:
-			if seen[s.Bug.Fail] {
-				continue
-			}
-			seen[s.Bug.Fail] = true
 			rep.Bugs = append(rep.Bugs, s.Bug)
 			if onBug != nil {
 				onBug(s.Bug)

@@ -129,11 +129,13 @@ type Engine struct {
 	bugsSoFar  int
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
+	reported      map[*spec.Fail]bool
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩.
 func New(prog *spec.Program, opts Options) *Engine {
-	e := &Engine{Prog: prog, opts: opts, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
+	e := &Engine{Prog: prog, opts: opts, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars),
+		reported: map[*spec.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
 	e.solver.RLimit, e.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
 	e.start = time.Now()

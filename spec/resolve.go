@@ -49,8 +49,8 @@ func resolve(prog *Program) {
 	s = func(st Stmt) {
 		switch st := st.(type) {
 		case *Assign:
-			a(st.A)
 			v(st.X)
+			a(st.A)
 			st.Err = divErr(st.Loc, HasDivA(st.A))
 		case *Seq:
 			s(st.First)

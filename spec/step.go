@@ -22,7 +22,7 @@ const (
 )
 
 func (o Outcome) String() string {
-	return [...]string{"stepped", "final", "error", "blocked"}[o]
+	return [...]string{"stepped", "final", "failed", "blocked"}[o]
 }
 
 // Head is head(p) of SEMANTICS.md: the statement that executes next.

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeProg(t *testing.T, src string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "p.imp")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func runText(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestSyntaxErrorExit(t *testing.T) {
+	f := writeProg(t, "x = 1;\nif x > 0 then\n  y = 2\nod")
+	for _, cmd := range []string{"run", "exec", "parse"} {
+		code, stdout, stderr := runText(cmd, f)
+		if code != exitUsage {
+			t.Errorf("%s: exit %d, want %d", cmd, code, exitUsage)
+		}
+		want := f + ":4:1: expected 'fi' to close 'if' (or 'else'), found 'od'"
+		if strings.TrimSpace(stderr) != want || stdout != "" {
+			t.Errorf("%s: stderr %q, stdout %q; want stderr %q", cmd, stderr, stdout, want)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	f := writeProg(t, "skip")
+	cases := [][]string{
+		{}, {"frobnicate"}, {"run"}, {"run", f, f}, {"run", f, "--strategy", "random"},
+		{"run", f, "--max-states", "x"}, {"exec", f, "--input", "q=1"}, {"exec", f, "--input", "x"},
+		{"run", filepath.Join(t.TempDir(), "missing.imp")},
+	}
+	for _, c := range cases {
+		code, _, stderr := runText(c...)
+		if code != exitUsage || stderr == "" {
+			t.Errorf("certsym %v: exit %d, stderr %q; want exit %d with a message", c, code, stderr, exitUsage)
+		}
+		if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "panic") {
+			t.Errorf("certsym %v: stack trace in %q", c, stderr)
+		}
+	}
+}
+
+func TestRunExitCodesAndJSON(t *testing.T) {
+	bug := writeProg(t, "# a bug needing a 20-digit input\nif x > 98765432109876543210 then\n  fail\nfi")
+	out, code, _ := runJSON(t, "run", bug)
+	if code != exitBug || out.Verdict != "bug" || len(out.Bugs) != 1 {
+		t.Fatalf("bug: exit %d, %+v", code, out)
+	}
+	b := out.Bugs[0]
+	if b.Line != 3 || b.Kind != "fail" || b.PathCondition != "x >= 98765432109876543211" {
+		t.Errorf("bug %+v", b)
+	}
+	if x := string(b.Input["x"]); x != "98765432109876543211" {
+		t.Errorf("input x = %s, want 98765432109876543211 (digits must not go through float64)", x)
+	}
+	// The raw JSON has the integer as a number token with all its digits.
+	var stdout bytes.Buffer
+	run([]string{"run", bug, "--json", "--quiet"}, &stdout, &bytes.Buffer{})
+	if !strings.Contains(stdout.String(), `"x": 98765432109876543211`) {
+		t.Errorf("raw JSON does not carry the exact integer: %s", stdout.String())
+	}
+
+	safe := writeProg(t, "assume x > 0;\nif x < 0 then fail fi")
+	out, code, _ = runJSON(t, "run", safe)
+	if code != exitSafe || out.Verdict != "safe" || len(out.Bugs) != 0 || out.States == 0 {
+		t.Errorf("safe: exit %d, %+v", code, out)
+	}
+
+	loop := writeProg(t, "while x > 0 do x = x + 1 od")
+	out, code, _ = runJSON(t, "run", loop, "--max-states", "500")
+	if code != exitUnknown || out.Verdict != "unknown" || !strings.Contains(out.Reason, "state bound") || out.States != 500 {
+		t.Errorf("unknown: exit %d, %+v", code, out)
+	}
+}
+
+func TestRunHumanOutput(t *testing.T) {
+	f := writeProg(t, "y = 10 / x;\nassert y < 3")
+	code, stdout, _ := runText("run", f, "--all-bugs")
+	if code != exitBug {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"BUG: division by zero at line 1", "BUG: assertion violated at line 2",
+		"path condition: x == 0", "input:", "confirmed:", "verdict: bug"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestExec(t *testing.T) {
+	f := writeProg(t, "q = a / b;\nr = a % b;\nassert q * b + r == a")
+	cases := []struct {
+		input string
+		code  int
+		want  string
+	}{
+		{"a=-7,b=2", 0, "store: q=-3, a=-7, b=2, r=-1"},
+		{"a=7, b=-2", 0, "q=-3, a=7, b=-2, r=1"},
+		{"a=5,b=0", exitBug, "error: division by zero at line 1 after 1 steps"},
+		{"a=9223372036854775807,b=-1", 0, "q=-9223372036854775807"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runText("exec", f, "--input", c.input)
+		if code != c.code || !strings.Contains(stdout, c.want) {
+			t.Errorf("exec --input %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.input, code, stdout, stderr, c.code, c.want)
+		}
+	}
+	loop := writeProg(t, "while true do skip od")
+	if code, stdout, _ := runText("exec", loop, "--max-steps", "100"); code != exitUnknown || !strings.Contains(stdout, "step bound reached (100 steps)") {
+		t.Errorf("step bound: exit %d, %q", code, stdout)
+	}
+	blocked := writeProg(t, "assume x > 0;\nfail")
+	if code, stdout, stderr := runText("exec", blocked); code != 0 || !strings.Contains(stdout, "assume at line 1") || !strings.Contains(stderr, "no input given for x") {
+		t.Errorf("assume: exit %d, %q %q", code, stdout, stderr)
+	}
+}
+
+func TestParseCommandRoundTrip(t *testing.T) {
+	f := writeProg(t, "macro sq(r, v) begin r = v * v end\nsq(y, x + 1); assert y >= 0;")
+	code, stdout, _ := runText("parse", f)
+	if code != 0 || stdout != "y = (x + 1) * (x + 1);\nassert y >= 0\n" {
+		t.Fatalf("parse: exit %d:\n%s", code, stdout)
+	}
+	g := writeProg(t, stdout)
+	if _, again, _ := runText("parse", g); again != stdout {
+		t.Errorf("printing is not stable:\n%s", again)
+	}
+}
+
+// TestPyWiSECorpus runs the eight PyWiSE programs unchanged from ../shared/corpus/pywise. They
+// state preconditions with assert, so each has the precondition's bug at once; with --all-bugs
+// the search goes on and finds the real bug of each mutant (the lines are the macro calls').
+func TestPyWiSECorpus(t *testing.T) {
+	dir := "../../../shared/corpus/pywise"
+	cases := []struct {
+		file      string
+		maxStates int
+		verdict   string
+		bugLines  []int
+	}{
+		{"factorial_buggy.imp", 100000, "bug", []int{31, 41}},
+		{"factorial_correct.imp", 100000, "bug", []int{31}},
+		{"gcd_buggy.imp", 3000, "bug", []int{1, 2, 13}},
+		{"gcd_correct.imp", 3000, "bug", []int{1, 2}},
+		{"integer_sqrt_buggy.imp", 100000, "bug", []int{11, 32}},
+		{"integer_sqrt_correct.imp", 100000, "bug", []int{11}},
+		{"is_prime.imp", 100000, "bug", []int{43}},
+		{"nested_loop.imp", 100000, "bug", []int{6}},
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.imp"))
+	if len(files) != len(cases) {
+		t.Fatalf("found %d programs in %s, want %d", len(files), dir, len(cases))
+	}
+	for _, c := range cases {
+		out, _, _ := runJSON(t, "run", filepath.Join(dir, c.file), "--all-bugs", "--max-states", fmt.Sprint(c.maxStates))
+		var lines []int
+		for _, b := range out.Bugs {
+			lines = append(lines, b.Line)
+		}
+		if out.Verdict != c.verdict || fmt.Sprint(lines) != fmt.Sprint(c.bugLines) {
+			t.Errorf("%s: verdict %s, bug lines %v; want %s, %v", c.file, out.Verdict, lines, c.verdict, c.bugLines)
+		}
+	}
+	// is_prime is correct for its precondition: without the precondition's bug the exploration
+	// finishes. Reading the program with assume instead of assert shows it.
+	src, err := os.ReadFile(filepath.Join(dir, "is_prime.imp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := writeProg(t, strings.Replace(string(src), "assert n >= 2 and n <= 5", "assume n >= 2 and n <= 5", 1))
+	if out, code, _ := runJSON(t, "run", f); out.Verdict != "safe" || code != exitSafe {
+		t.Errorf("is_prime with its precondition assumed: %s (exit %d), want safe", out.Verdict, code)
+	}
+}
+
+// TestDFSIncomplete is the paper's nested-loop example: BFS finds the fail, DFS descends the
+// inner loop forever.
+func TestDFSIncomplete(t *testing.T) {
+	f := "../../../shared/corpus/pywise/nested_loop.imp"
+	if out, _, _ := runJSON(t, "run", f, "--strategy", "bfs"); out.Verdict != "bug" {
+		t.Errorf("bfs: %s, want bug", out.Verdict)
+	}
+	out, _, _ := runJSON(t, "run", f, "--strategy", "dfs", "--max-states", "20000")
+	if out.Verdict != "unknown" {
+		t.Errorf("dfs: %s, want unknown (no bug found within the bound)", out.Verdict)
+	}
+}
+
+var _ = json.Number("")

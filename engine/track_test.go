@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"certsym/spec"
+)
+
+// corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository.
+func corpus(t testing.TB) []string {
+	files, _ := filepath.Glob("../testdata/*.imp")
+	pywise, _ := filepath.Glob("../../shared/corpus/pywise/*.imp")
+	if len(pywise) != 8 {
+		t.Fatalf("expected the 8 PyWiSE programs in ../../shared/corpus/pywise, found %d", len(pywise))
+	}
+	return append(files, pywise...)
+}
+
+func randomInput(r *rand.Rand, n int) spec.Store {
+	in := make(spec.Store, n)
+	for i := range in {
+		switch r.Intn(8) {
+		case 0:
+			in[i] = spec.IntOf(r.Int63n(2000) - 1000)
+		case 1:
+			in[i], _ = spec.ParseInt("-98765432109876543210")
+		default:
+			in[i] = spec.IntOf(r.Int63n(13) - 4)
+		}
+	}
+	return in
+}
+
+// TestExpandTracksConcreteRuns is the exhaustiveness and precision of expand along concrete
+// runs: from a concrete input v, at every step exactly one symbolic successor's new conjunct
+// holds under v (the others are false), and that successor concretizes under v to the concrete
+// successor: same store, same program. A successor known unsatisfiable must not be the one v
+// follows, and every witness must satisfy its path condition.
+func TestExpandTracksConcreteRuns(t *testing.T) {
+	r := rand.New(rand.NewSource(42))
+	const runsPerProgram, maxSteps = 12, 3000
+	for _, file := range corpus(t) {
+		p, err := spec.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := 0; run < runsPerProgram; run++ {
+			in := randomInput(r, len(p.Vars))
+			trackRun(t, file, p, in, maxSteps)
+		}
+	}
+}
+
+func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxSteps int) {
+	t.Helper()
+	e := New(p, Options{})
+	sym := e.Initial()
+	conc := spec.State{Store: in, Prog: p.Body}
+	for step := 0; step < maxSteps; step++ {
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, InputString(in, p.Vars), step}, args...)...)
+		}
+		if got, want := sym.ErrorOf(), spec.IsError(conc.Prog); got != want {
+			fail("symbolic error %v, concrete error %v", got, want)
+		}
+		succ := e.Expand(sym, nil)
+		next, out := spec.Step(conc)
+		var follow []*State
+		for _, s := range succ {
+			holds := s.PC == sym.PC
+			if !holds {
+				if s.PC.Parent != sym.PC {
+					fail("successor path condition does not extend its parent's by one conjunct")
+				}
+				holds = s.PC.Conj.Eval(in)
+			}
+			if s.PC.Status == Sat && !s.PC.Formula().Eval(s.PC.Witness) {
+				fail("witness %s does not satisfy %s", InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
+			}
+			if holds {
+				follow = append(follow, s)
+			}
+		}
+		if out != spec.Stepped {
+			if len(follow) != 0 {
+				fail("concrete run ends (%v) but a symbolic successor's condition holds", out)
+			}
+			return
+		}
+		if len(follow) != 1 {
+			fail("%d symbolic successors hold, want exactly 1", len(follow))
+		}
+		s := follow[0]
+		if s.PC.Status == Unsat {
+			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(p.Vars))
+		}
+		for i, term := range s.Store {
+			if v := term.Eval(in); !v.Equal(next.Store[i]) {
+				fail("variable %s: symbolic %s = %s, concrete %s", p.Vars[i], term.String(p.Vars), v, next.Store[i])
+			}
+		}
+		if a, b := spec.Print(s.Prog.Stmt()), spec.Print(next.Prog); a != b {
+			fail("programs differ:\nsymbolic:\n%s\nconcrete:\n%s", a, b)
+		}
+		if step%97 == 0 && !s.PC.Formula().Eval(in) {
+			fail("path condition %s false under the input", s.PC.String(p.Vars))
+		}
+		sym, conc = s, next
+	}
+}
+
+func TestCorpusPresent(t *testing.T) {
+	if _, err := os.Stat("../../shared/corpus/pywise/gcd_correct.imp"); err != nil {
+		t.Fatalf("the PyWiSE corpus must be beside the repository: %v", err)
+	}
+}

@@ -82,3 +82,25 @@ Definition ValidBug (p : stmt) (t : sym_state) : Prop :=
     reachable states under their path condition; needed because of division). *)
 Definition wf (V : store) (S : sstore) : Prop :=
   forall x, aeval V (S x) = Some (aevalT V (S x)).
+
+(** ** Reachability and bugs seen through the symbolic semantics
+    (the shape of the statements of Section 2 of the paper) *)
+
+(** Concrete reachability from some input store (stores up to pointwise equality). *)
+Definition CReach (p : stmt) (c : cstate) : Prop :=
+  exists V s, steps (V, p) (s, snd c) /\ store_eq s (fst c).
+
+(** Symbolic reachability: [c] concretizes, under some [V], a symbolic state
+    reachable from [⟨true, id, p⟩]. *)
+Definition SReach (p : stmt) (c : cstate) : Prop :=
+  exists V t, sym_steps (sym_init p) t /\ concretizes V t c.
+
+Definition SIsBug (p : stmt) (c : cstate) : Prop := SReach p c /\ is_error (snd c) = true.
+Definition SHasBug (p : stmt) : Prop := exists c, SIsBug p c.
+
+(** Bad inputs: input stores whose run reaches an error. *)
+Definition BadInput (p : stmt) (V : store) : Prop :=
+  exists c, steps (V, p) c /\ is_error (snd c) = true.
+
+Definition SBadInput (p : stmt) (V : store) : Prop :=
+  exists c t, sym_steps (sym_init p) t /\ concretizes V t c /\ is_error (snd c) = true.

@@ -368,3 +368,50 @@ Qed.
 (** Every concretization of a potential bug is a bug. *)
 Corollary potential_bug_valid : forall p t, potential_bug p t -> ValidBug p t.
 Proof. intros p t H c Hc. apply is_bug_iff. eauto. Qed.
+
+(** ** The same theorems in the shape of the paper's statements *)
+
+(** Theorem 2.1 (sound and complete reachability). *)
+Theorem Reach_correct : forall p c, SReach p c <-> CReach p c.
+Proof.
+  intros p [t q]. split.
+  - intros (V & [[phi Sg] q'] & H & Hs & Heq & Hq). simpl in *. subst q'.
+    destruct (proj2 (reach_iff V p t q) (ex_intro _ phi (ex_intro _ Sg (conj H (conj Hs Heq)))))
+      as (s' & H1 & H2).
+    exists V, s'. auto.
+  - intros (V & s' & H & Heq). simpl in *.
+    destruct (proj1 (reach_iff V p t q) (ex_intro _ s' (conj H Heq))) as (phi & Sg & H1 & H2 & H3).
+    exists V, (phi, Sg, q). split; [assumption|]. simpl. auto.
+Qed.
+
+(** Theorem 2.4: [p] has a bug symbolically iff it has one concretely. *)
+Theorem HasBug_correct : forall p, SHasBug p <-> has_bug p.
+Proof.
+  intros p. split.
+  - intros (c & H & He). apply Reach_correct in H. destruct H as (V & s & H1 & H2).
+    exists c, V, s. auto.
+  - intros (c & V & s & H1 & H2 & He). exists c. split; [|assumption].
+    apply Reach_correct. exists V, s. auto.
+Qed.
+
+(** Theorem 2.5: a state is a bug symbolically iff it is one concretely. *)
+Theorem IsBug_correct : forall p c, SIsBug p c <-> IsBug p c.
+Proof.
+  intros p c. split.
+  - intros (H & He). apply Reach_correct in H. destruct H as (V & s & H1 & H2).
+    exists V, s. auto.
+  - intros (V & s & H1 & H2 & He). split; [|assumption].
+    apply Reach_correct. exists V, s. auto.
+Qed.
+
+(** Theorem 2.6: an input is bad symbolically iff it is bad concretely. *)
+Theorem BadInput_correct : forall p V, SBadInput p V <-> BadInput p V.
+Proof.
+  intros p V. split.
+  - intros ([s q] & [[phi Sg] q'] & H & (Hs & Heq & Hq) & He). simpl in *. subst q'.
+    destruct (reach_sound V p phi Sg q H Hs) as (s' & H1 & _).
+    exists (s', q). auto.
+  - intros ([s q] & H & He). simpl in *.
+    destruct (reach_complete V p s q H) as (phi & Sg & H1 & H2 & H3).
+    exists (s, q), (phi, Sg, q). simpl. auto.
+Qed.

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/big"
+	"sync/atomic"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
@@ -35,7 +36,8 @@ type Solver struct {
 	Stats SolverStats
 }
 
-// SolverStats counts solver queries and the time spent in them.
+// SolverStats counts solver queries and the time spent in Z3 for them (moving the assertion
+// stack, checking, reading the model).
 type SolverStats struct {
 	Queries, Sat, Unsat, Unknown int
 	Time                         time.Duration
@@ -183,6 +185,8 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			sv.Stats.Unknown++
 		}
 	}()
+	start := time.Now()
+	defer func() { sv.Stats.Time += time.Since(start) }()
 	sv.moveTo(phi)
 	if sv.RLimit > 0 {
 		sv.ctx.Config().SetUint("rlimit", sv.RLimit)
@@ -198,12 +202,11 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		}
 	}
 	var timer *time.Timer
+	var fired atomic.Bool
 	if limit > 0 {
-		timer = time.AfterFunc(limit, sv.ctx.Interrupt)
+		timer = time.AfterFunc(limit, func() { fired.Store(true); sv.ctx.Interrupt() })
 	}
-	start := time.Now()
 	sat, err := sv.s.Check()
-	sv.Stats.Time += time.Since(start)
 	if timer != nil {
 		timer.Stop()
 	}
@@ -211,7 +214,14 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 	switch {
 	case err != nil:
 		sv.Stats.Unknown++
-		return Unknown, nil, err.Error()
+		reason = "Z3: " + err.Error()
+		switch {
+		case fired.Load():
+			reason = fmt.Sprintf("query time bound %v reached", limit)
+		case err.Error() == "canceled" && sv.RLimit > 0:
+			reason = fmt.Sprintf("query resource limit (rlimit %d) reached", sv.RLimit)
+		}
+		return Unknown, nil, reason
 	case !sat:
 		sv.Stats.Unsat++
 		return Unsat, nil, ""

@@ -204,3 +204,14 @@ func TestDFSIncomplete(t *testing.T) {
 }
 
 var _ = json.Number("")
+
+// TestSolverUnknownGivesNoVerdict: when Z3 cannot decide an error state's path condition, the
+// bug finder neither reports a bug nor calls the program safe, and says why.
+func TestSolverUnknownGivesNoVerdict(t *testing.T) {
+	f := writeProg(t, "if x > 1 and y > 1 and z > 1 and x*x*x + y*y*y == z*z*z then fail fi")
+	out, code, _ := runJSON(t, "run", f, "--rlimit", "1000")
+	if code != exitUnknown || out.Verdict != "unknown" || len(out.Bugs) != 0 ||
+		!strings.Contains(out.Reason, "rlimit 1000") || !strings.Contains(out.Reason, "line 1") {
+		t.Errorf("exit %d, %+v", code, out)
+	}
+}

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"certsym/spec"
+)
+
+// explore runs the breadth-first bug finder's run stream on prog for n states and returns the
+// engine, the wall time and the bytes allocated.
+func explore(tb testing.TB, prog *spec.Program, n int) (*Engine, time.Duration, uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	e := New(prog, Options{MaxStates: n})
+	for {
+		if _, ok := e.NextState(); !ok {
+			break
+		}
+	}
+	d := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if e.Stats.Expanded != n {
+		tb.Fatalf("%s: expanded %d states, want %d (%s)", prog.File, e.Stats.Expanded, n, e.Stopped())
+	}
+	return e, d, after.TotalAlloc - before.TotalAlloc
+}
+
+// BenchmarkCaseStudies measures states expanded per second, solver queries per second and the
+// fraction of time spent inside Z3 on the three case studies with unbounded inputs, pruning on.
+// The target for factorial is 150,000 states in under 1.5 s on one core.
+func BenchmarkCaseStudies(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		states int
+	}{{"factorial", 150_000}, {"isqrt", 150_000}, {"gcd", 20_000}} {
+		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/states=%d", c.name, c.states), func(b *testing.B) {
+			var total time.Duration
+			var e *Engine
+			var alloc uint64
+			for i := 0; i < b.N; i++ {
+				var d time.Duration
+				e, d, alloc = explore(b, prog, c.states)
+				total += d
+			}
+			per := total / time.Duration(b.N)
+			s := e.solver.Stats
+			b.ReportMetric(per.Seconds(), "s/run")
+			b.ReportMetric(float64(c.states)/per.Seconds(), "states/s")
+			b.ReportMetric(float64(s.Queries)/per.Seconds(), "queries/s")
+			b.ReportMetric(float64(s.Queries), "queries/run")
+			b.ReportMetric(s.Time.Seconds()/per.Seconds(), "z3-fraction")
+			b.ReportMetric(float64(alloc)/float64(c.states), "allocB/state")
+		})
+	}
+}
+
+// BenchmarkScaling checks that cost is linear in the number of states (a real FIFO queue): it
+// times factorial at growing state counts, fits time = a + b·states with gonum's least squares,
+// and reports the slope (ns per state), R² of the fit, and the ratio of the per-state cost of the
+// largest run to the smallest (1 for linear cost, growing with the state count if quadratic).
+func BenchmarkScaling(b *testing.B) {
+	prog, err := spec.ParseFile("testdata/factorial.imp")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sizes := []int{50_000, 100_000, 200_000, 400_000, 800_000}
+	for i := 0; i < b.N; i++ {
+		xs := make([]float64, len(sizes))
+		ys := make([]float64, len(sizes))
+		var heapPerState []float64
+		for k, n := range sizes {
+			_, d, _ := explore(b, prog, n)
+			xs[k], ys[k] = float64(n), float64(d.Nanoseconds())
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			heapPerState = append(heapPerState, float64(ms.HeapInuse)/float64(n))
+		}
+		alpha, beta := stat.LinearRegression(xs, ys, nil, false)
+		r2 := stat.RSquared(xs, ys, nil, alpha, beta)
+		b.ReportMetric(beta, "ns/state")
+		b.ReportMetric(r2, "R²")
+		b.ReportMetric((ys[len(ys)-1]/xs[len(xs)-1])/(ys[0]/xs[0]), "cost-ratio")
+		b.ReportMetric(heapPerState[len(heapPerState)-1], "heapB/state")
+	}
+}

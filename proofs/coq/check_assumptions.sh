@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# check_assumptions.sh DIR LOGICAL THEOREMS
+# check_assumptions.sh DIR LOGICAL THEOREMS [EXTRA_DIR...]
 #   Fails (exit 1) unless
-#   (1) no .v file in DIR contains one of the words that introduce or leave an
+#   (1) no .v file in DIR (or in an EXTRA_DIR) contains one of the words that introduce or leave an
 #       unproved assumption (listed in FORBIDDEN below), and
 #   (2) `Print Assumptions` of every theorem listed in THEOREMS (one `Module.name`
 #       per line, `#` comments allowed) prints "Closed under the global context".
 #   DIR must already be compiled, bound to the logical name LOGICAL.
 set -euo pipefail
-dir=$1; logical=$2; theorems=$3
+dir=$1; logical=$2; theorems=$3; shift 3
+vfiles=("$dir"/*.v)
+for d in "$@"; do vfiles+=("$d"/*.v); done
 COQC=${COQC:-coqc}
 FORBIDDEN='Admitted|admit|give_up|Axiom|Axioms|Parameter|Parameters|Hypothesis|Hypotheses|Conjecture'
 
 status=0
-if grep -nwE "$FORBIDDEN" "$dir"/*.v; then
-  echo "check_assumptions: forbidden word(s) above in $dir/*.v" >&2
+if grep -nwE "$FORBIDDEN" "${vfiles[@]}"; then
+  echo "check_assumptions: forbidden word(s) above" >&2
   status=1
 fi
 

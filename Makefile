@@ -5,7 +5,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build deps deps-proofs demo check check-go check-proofs bench clean
+.PHONY: all build deps deps-proofs demo check check-go check-proofs check-refinement bench clean
 
 all: build
 
@@ -22,7 +22,7 @@ demo: build
 	@echo '$$ certsym run testdata/factorial_buggy.imp'
 	-@./$(BIN) run testdata/factorial_buggy.imp; echo "(exit status $$?)"
 
-check: check-go check-proofs
+check: check-go check-proofs check-refinement
 
 check-go: deps
 	$(GO) vet ./...
@@ -31,6 +31,13 @@ check-go: deps
 check-proofs: deps-proofs
 	$(MAKE) -C proofs/coq check
 	$(MAKE) -C proofs/why3 check
+
+# SEED and N reproduce or extend a run: make check-refinement SEED=1234 N=500
+SEED ?=
+N ?=
+check-refinement: deps deps-proofs
+	$(MAKE) -C proofs/coq check
+	SEED=$(SEED) N=$(N) bash refinement/run.sh
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./engine/

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -120,6 +121,10 @@ func (e *Engine) Next() (Status, error) {
 // confirm replays the witness of an error state on the concrete semantics.
 func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
+	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == Sat {
+		stale := spec.Store(st.PC.Parent.Witness)
+		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
+	}
 	r := spec.Run(e.Prog, input, st.Depth)
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
 		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Prog.Vars}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -29,7 +30,10 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		store := make([]*Term, len(st.Store))
 		copy(store, st.Store)
 		store[s.X.Index] = t
-		if s.Err == nil { // [E-Assign], D(a) = true
+		if c, ok := t.IsConst(); ok && c.IsZero() && fault.Active == fault.LostStoreUpdate {
+			store[s.X.Index] = st.Store[s.X.Index]
+		}
+		if s.Err == nil || fault.Active == fault.NoDivZeroBranch { // [E-Assign], D(a) = true
 			succ(st.PC, store, &Kont{skipStmt, k.Next})
 			break
 		}
@@ -44,7 +48,7 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
 	case *spec.Assume: // [E-Assume]
 		c := e.terms.substB(s.Cond, st.Store)
-		if s.Err == nil {
+		if s.Err == nil || fault.Active == fault.NoDivZeroBranch {
 			succ(ext(c), st.Store, &Kont{skipStmt, k.Next})
 			break
 		}
@@ -66,9 +70,16 @@ func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, e
 		d = e.terms.defined(spec.DivisorsB(cond, nil), st.Store)
 	}
 	n := len(st.Store)
+	notC := notF(c)
+	if fault.Active == fault.DropElseNegation {
+		notC = c
+	}
+	if fault.Active == fault.NoDivZeroBranch {
+		err = nil
+	}
 	out = append(out,
 		&State{PC: extend(st.PC, andF(d, c), n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
-		&State{PC: extend(st.PC, andF(d, notF(c)), n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
+		&State{PC: extend(st.PC, andF(d, notC), n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
 	if err != nil {
 		out = append(out, &State{PC: extend(st.PC, notF(d), n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -71,6 +72,9 @@ func cmpF(op spec.CmpOp, l, r *Term) *Formula {
 		return atomF(FGe, add(sub(l, r), Const(minusOne)))
 	}
 	// Lt: r - l - 1 >= 0
+	if fault.Active == fault.SwapComparison {
+		return atomF(FGe, sub(r, l))
+	}
 	return atomF(FGe, add(sub(r, l), Const(minusOne)))
 }
 

@@ -5,6 +5,7 @@ import (
 	"runtime/metrics"
 	"time"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -187,7 +188,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	for i, s := range e.buf {
 		e.buf[i] = nil
-		if !e.opts.NoPrune && e.solver.Check(s.PC) == Unsat {
+		if !e.opts.NoPrune && (e.solver.Check(s.PC) == Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == Unknown)) {
 			e.Stats.Pruned++
 			continue
 		}

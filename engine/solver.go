@@ -8,6 +8,7 @@ import (
 
 	"github.com/aclements/go-z3/z3"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -101,7 +102,14 @@ func (sv *Solver) atom(a *Atom) z3.Int {
 	switch a.Kind {
 	case AtomMul:
 		z = l.Mul(r)
-	default:
+	case AtomDiv, AtomMod:
+		if fault.Active == fault.EuclideanDiv {
+			z = l.Div(r)
+			if a.Kind == AtomMod {
+				z = l.Mod(r)
+			}
+			break
+		}
 		zero := sv.intVal(spec.Int{})
 		q := r.Eq(zero).IfThenElse(zero, l.GE(zero).IfThenElse(l.Div(r), l.Neg().Div(r).Neg())).(z3.Int)
 		z = q

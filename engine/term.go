@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"math/big"
 	"strings"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -76,6 +78,9 @@ func (t *Term) Sym() int {
 }
 
 func add(x, y *Term) *Term {
+	if fault.Active == fault.WrapInt64 && len(x.monos) == 0 && len(y.monos) == 0 {
+		return Const(wrap(x.c.Add(y.c)))
+	}
 	if len(y.monos) == 0 {
 		if y.c.IsZero() {
 			return x
@@ -146,6 +151,9 @@ func (ts *terms) mul(x, y *Term) *Term {
 func (ts *terms) div(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		if kx, ok := x.IsConst(); ok {
+			if fault.Active == fault.EuclideanDiv {
+				return Const(euclid(kx, k, false))
+			}
 			return Const(kx.Quo(k))
 		}
 		if k.Equal(one) {
@@ -161,6 +169,9 @@ func (ts *terms) div(x, y *Term) *Term {
 func (ts *terms) mod(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		if kx, ok := x.IsConst(); ok {
+			if fault.Active == fault.EuclideanDiv {
+				return Const(euclid(kx, k, true))
+			}
 			return Const(kx.Rem(k))
 		}
 		if k.Equal(one) || k.Equal(minusOne) {
@@ -286,4 +297,21 @@ func (t *Term) writeOperand(b *strings.Builder, names []string) {
 	b.WriteByte('(')
 	t.write(b, names)
 	b.WriteByte(')')
+}
+
+// euclid is the Euclidean quotient (or remainder) of a by b, for fault.EuclideanDiv only.
+func euclid(a, b spec.Int, rem bool) spec.Int {
+	if b.IsZero() {
+		return spec.Int{}
+	}
+	q, m := new(big.Int).DivMod(a.Big(), b.Big(), new(big.Int))
+	if rem {
+		return spec.IntFromBig(m)
+	}
+	return spec.IntFromBig(q)
+}
+
+// wrap reduces v to a two's complement int64, for fault.WrapInt64 only.
+func wrap(v spec.Int) spec.Int {
+	return spec.IntOf(v.Big().Int64())
 }

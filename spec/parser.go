@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"certsym/internal/fault"
 )
 
 // ParseFile reads and parses the IMP program in file.
@@ -311,7 +313,12 @@ func (p *parser) sum() expr {
 			op = Sub
 		}
 		la := p.wantA(l, "before '"+t.text+"'")
-		r := p.wantA(p.product(), "after '"+t.text+"'")
+		var r AExpr
+		if op == Sub && fault.Active == fault.Precedence {
+			r = p.wantA(p.sum(), "after '-'") // the fault: a - b + c reads a - (b + c)
+		} else {
+			r = p.wantA(p.product(), "after '"+t.text+"'")
+		}
 		l = expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos}
 	}
 	return l

@@ -76,7 +76,7 @@ func TestStepRules(t *testing.T) {
 	cases := []struct {
 		rule, src string
 		in        map[string]int64
-		want      string  // printed successor program, or the outcome name
+		want      string // printed successor program, or the outcome name
 		x         *int64 // expected value of x after the step, if checked
 	}{
 		{"S-Assign", "x = y * 3", map[string]int64{"y": 4}, "skip\n", ptr(12)},

@@ -5,14 +5,14 @@ import (
 	"unicode/utf8"
 )
 
-// Error is a syntax error: where in which file, and what was expected.
-type Error struct {
+// SyntaxError is a syntax error: where in which file, and what was expected.
+type SyntaxError struct {
 	File string
 	Pos  Pos
 	Msg  string
 }
 
-func (e *Error) Error() string {
+func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
 
@@ -82,7 +82,7 @@ func lex(file string, src []byte) ([]token, error) {
 				j++
 			}
 			if j < len(src) && isIdentChar(src[j]) {
-				return nil, &Error{file, Pos{line, col + j - i}, fmt.Sprintf("malformed number: unexpected %q after digits", src[j])}
+				return nil, &SyntaxError{file, Pos{line, col + j - i}, fmt.Sprintf("malformed number: unexpected %q after digits", src[j])}
 			}
 			toks = append(toks, token{tInt, string(src[i:j]), pos})
 			adv(j - i)
@@ -114,10 +114,10 @@ func lex(file string, src []byte) ([]token, error) {
 				toks = append(toks, token{tSym, string(c), pos})
 				adv(1)
 			case '!':
-				return nil, &Error{file, pos, "unexpected '!': expected '!=' (negation is 'not')"}
+				return nil, &SyntaxError{file, pos, "unexpected '!': expected '!=' (negation is 'not')"}
 			default:
 				r, _ := utf8.DecodeRune(src[i:])
-				return nil, &Error{file, pos, fmt.Sprintf("unexpected character %q", r)}
+				return nil, &SyntaxError{file, pos, fmt.Sprintf("unexpected character %q", r)}
 			}
 		}
 	}

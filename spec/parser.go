@@ -18,7 +18,7 @@ func ParseFile(file string) (*Program, error) {
 }
 
 // Parse parses an IMP program (the grammar of README.md) from src; file names the source in
-// errors. Macros are inlined, so the result is in the core language. Errors are *Error values
+// errors. Macros are inlined, so the result is in the core language. Errors are *SyntaxError values
 // carrying the position and what was expected.
 func Parse(file string, src []byte) (*Program, error) {
 	toks, err := lex(file, src)
@@ -57,10 +57,10 @@ type parser struct {
 }
 
 // bail aborts parsing with a syntax error; program() recovers it.
-type bail struct{ err *Error }
+type bail struct{ err *SyntaxError }
 
 func (p *parser) fail(pos Pos, format string, args ...any) {
-	panic(bail{&Error{p.file, pos, fmt.Sprintf(format, args...)}})
+	panic(bail{&SyntaxError{p.file, pos, fmt.Sprintf(format, args...)}})
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }

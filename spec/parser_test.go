@@ -124,7 +124,7 @@ func TestSyntaxErrors(t *testing.T) {
 			t.Errorf("%q: parsed, want error %q", c.src, c.want)
 			continue
 		}
-		if _, ok := err.(*Error); !ok {
+		if _, ok := err.(*SyntaxError); !ok {
 			t.Errorf("%q: error %T, want *spec.Error", c.src, err)
 		}
 		if got := err.Error(); !strings.HasPrefix(got, "bad.imp:"+c.want) {

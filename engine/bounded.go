@@ -1,0 +1,413 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+
+	"certsym/internal/fault"
+	"certsym/spec"
+)
+
+// BState is a symbolic state (σ | C ; ghost ρ) of the bounded interpreter (proofs/why3). σ maps
+// each program variable to a term over the symbols; shadowed values are eliminated by
+// substitution rather than kept as fresh existentially quantified symbols, so the only symbols
+// are the inputs and ρ never needs extending. C is the constraint (a path condition).
+//
+// Ghost is the ghost part: nil unless the interpreter runs in ghost mode and this state is on the
+// path of the ghost input. It costs one nil test per step when off.
+type BState struct {
+	Sigma []*Term
+	C     *PC
+	Ghost *Ghost
+}
+
+// Ghost is the ghost interpretation ρ of a state in ghost mode, with the concrete store of the
+// execution from ρ that the state must concretize to.
+type Ghost struct {
+	Rho  spec.Store // the ghost interpretation: a value for each symbol (the concrete input)
+	Conc spec.Store // the concrete store at this point of the execution from Rho
+}
+
+// BResult is one result state of the bounded interpreter with its behaviour, and where the
+// behaviour arose: the Fail reached (Error), the Assume (Infeasible), the While cut off
+// (Incomplete).
+type BResult struct {
+	State     BState
+	Behaviour spec.Behaviour
+	Fail      *spec.Fail
+	At        spec.Stmt
+}
+
+// GhostError is a violated ghost assertion: the bounded interpreter's state does not concretize,
+// under the ghost interpretation, to the concrete execution's. It is a defect of the engine.
+type GhostError struct {
+	Stmt spec.Stmt
+	Msg  string
+}
+
+func (e *GhostError) Error() string { return "ghost check failed: " + e.Msg }
+
+// Bounded is the bounded symbolic interpreter: the Go transcription of sym_interp of the Why3
+// development, for the whole language, with Z3 pruning. A Bounded belongs to one goroutine.
+type Bounded struct {
+	Prog *spec.Program
+	// N is the loop limit: each while loop may start at most N iterations each time it is entered.
+	N int
+	// MaxStates bounds the number of branch states created (0: none); Timeout the time.
+	MaxStates int
+	Timeout   time.Duration
+	// NoPrune keeps branches whose constraint the solver proves unsatisfiable.
+	NoPrune bool
+
+	terms    *terms
+	solver   *Solver
+	states   int
+	deadline time.Time
+	stopped  string
+	ghostErr *GhostError
+	// GhostChecks counts the ghost assertions checked.
+	GhostChecks int
+}
+
+// NewBounded creates a bounded interpreter for prog with loop limit n.
+func NewBounded(prog *spec.Program, n int) *Bounded {
+	return &Bounded{Prog: prog, N: n, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
+}
+
+// Solver returns the interpreter's solver.
+func (b *Bounded) Solver() *Solver { return b.solver }
+
+// Stopped says why a bound (MaxStates, Timeout) cut the interpretation short, or "".
+func (b *Bounded) Stopped() string { return b.stopped }
+
+// SymInterp is sym_interp N (σ | C ; ρ) p from the initial state (id | true ; ρ): every result
+// state with its behaviour. ghost, when not nil, is the concrete input ρ: the interpreter then
+// runs in ghost mode and returns a *GhostError if a ghost assertion fails.
+func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
+	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
+	if b.Timeout > 0 {
+		b.deadline = time.Now().Add(b.Timeout)
+		b.solver.Deadline = b.deadline
+	}
+	init := BState{Sigma: b.terms.syms, C: rootPC(len(b.Prog.Vars))}
+	if ghost != nil {
+		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
+	}
+	rs := b.interpStmt(init, b.Prog.Body)
+	if ghost != nil && b.stopped == "" {
+		b.checkGhostResult(rs, ghost)
+	}
+	if b.ghostErr != nil {
+		return rs, b.ghostErr
+	}
+	return rs, nil
+}
+
+// checkGhostResult is the ghost assertion on the results: exactly one result is on the ghost
+// path, and it has the behaviour, the place and the store of the bounded concrete execution from
+// ρ (spec.ExecBounded, the big-step semantics of the Why3 development).
+func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
+	want := spec.ExecBounded(b.Prog, rho, b.N)
+	var mine []BResult
+	for _, r := range rs {
+		if r.State.Ghost != nil {
+			mine = append(mine, r)
+		}
+	}
+	b.GhostChecks++
+	if len(mine) != 1 {
+		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), InputString(rho, b.Prog.Vars))
+		return
+	}
+	r := mine[0]
+	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
+		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
+			InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
+		return
+	}
+	for i, v := range want.Store {
+		if got := r.State.Sigma[i].Eval(rho); !got.Equal(v) {
+			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
+			return
+		}
+	}
+}
+
+func resultLine(f *spec.Fail, at spec.Stmt) int {
+	if f != nil {
+		return f.Line()
+	}
+	return lineOf(at)
+}
+
+// ghostFail records the first violated ghost assertion.
+func (b *Bounded) ghostFail(s spec.Stmt, format string, args ...any) {
+	if b.ghostErr == nil {
+		b.ghostErr = &GhostError{Stmt: s, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// checkGhost is the ghost assertion after a step: ρ satisfies C and ρ∘σ is the concrete store.
+func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
+	g := st.Ghost
+	b.GhostChecks++
+	if !st.C.Formula().Eval(g.Rho) {
+		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
+			lineOf(s), InputString(g.Rho, b.Prog.Vars), st.C.String(b.Prog.Vars))
+		return
+	}
+	for i, t := range st.Sigma {
+		if v := t.Eval(g.Rho); !v.Equal(g.Conc[i]) {
+			b.ghostFail(s, "at line %d variable %s is %s = %s under the ghost interpretation, but %s in the concrete execution",
+				lineOf(s), b.Prog.Vars[i], t.String(b.Prog.Vars), v, g.Conc[i])
+			return
+		}
+	}
+}
+
+// guard is C ∧ f, the constraint of a branch, or false when pruning proves it unsatisfiable or a
+// bound has stopped the interpretation. On the ghost path, the branch keeps the ghost exactly
+// when ρ satisfies f.
+func (b *Bounded) guard(st BState, f *Formula) (BState, bool) {
+	if b.stopped != "" {
+		return st, false
+	}
+	b.states++
+	if b.MaxStates > 0 && b.states > b.MaxStates {
+		b.stopped = fmt.Sprintf("state bound reached (%d branch states)", b.MaxStates)
+		return st, false
+	}
+	if !b.deadline.IsZero() && b.states&255 == 0 && time.Now().After(b.deadline) {
+		b.stopped = fmt.Sprintf("time bound reached (%v)", b.Timeout)
+		return st, false
+	}
+	c := extend(st.C, f, len(st.Sigma))
+	out := BState{Sigma: st.Sigma, C: c}
+	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
+		out.Ghost = st.Ghost
+	}
+	if !b.NoPrune && b.solver.Check(c) == Unsat {
+		if out.Ghost != nil {
+			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", c.String(b.Prog.Vars))
+		}
+		return out, false
+	}
+	return out, true
+}
+
+// ghostSplit checks, at a branching point on the ghost path, that exactly one of the branches
+// keeps the ghost, and that it is the one the concrete semantics takes (want).
+func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []bool, want int) {
+	if st.Ghost == nil {
+		return
+	}
+	b.GhostChecks++
+	n := 0
+	for i, br := range branches {
+		if br.Ghost != nil {
+			n++
+			b.checkGhost(br, s)
+			if i != want {
+				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", lineOf(s), i, want)
+			}
+			if !ok[i] {
+				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", lineOf(s))
+			}
+		}
+	}
+	if n != 1 {
+		b.ghostFail(s, "at line %d %d branches hold under the ghost interpretation, want exactly 1", lineOf(s), n)
+	}
+}
+
+// condBranches are the three branches of a condition c in st: D(c) ∧ c, D(c) ∧ ¬c, ¬D(c) (the
+// last only when c divides). want is the branch the concrete execution takes on the ghost path.
+func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]BState, ok [3]bool) {
+	c := b.terms.substB(cond, st.Sigma)
+	d := True
+	if divides {
+		d = b.terms.defined(spec.DivisorsB(cond, nil), st.Sigma)
+	}
+	notC := notF(c)
+	if fault.Active == fault.DropElseNegation {
+		notC = c
+	}
+	br[0], ok[0] = b.guard(st, andF(d, c))
+	br[1], ok[1] = b.guard(st, andF(d, notC))
+	n := 2
+	if divides && fault.Active != fault.NoDivZeroBranch {
+		br[2], ok[2] = b.guard(st, notF(d))
+		n = 3
+	}
+	if st.Ghost != nil {
+		want := 1
+		switch v, def := spec.EvalB(cond, st.Ghost.Conc); {
+		case !def:
+			want = 2
+		case v:
+			want = 0
+		}
+		b.ghostSplit(st, s, br[:n], ok[:n], want)
+	}
+	return br, ok
+}
+
+// interpStmt is interp_stmt: the results of executing statement c from st.
+func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
+	switch c := c.(type) {
+	case *spec.Skip:
+		return []BResult{{State: st, Behaviour: spec.Normal}}
+	case *spec.Fail:
+		return []BResult{{State: st, Behaviour: spec.Error, Fail: c}}
+	case *spec.Assign:
+		return b.interpAssign(st, c)
+	case *spec.Seq:
+		var out []BResult
+		for _, r := range b.interpStmt(st, c.First) {
+			if r.Behaviour != spec.Normal {
+				out = append(out, r)
+				continue
+			}
+			out = append(out, b.interpStmt(r.State, c.Second)...)
+		}
+		return out
+	case *spec.If:
+		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err)
+	case *spec.Assert:
+		return b.interpIf(st, c, c.Cond, skipStmt, c.Violation, c.Err)
+	case *spec.Assume:
+		return b.interpAssume(st, c)
+	case *spec.While:
+		return b.interpLoop(st, c, 0)
+	}
+	panic(fmt.Sprintf("engine: unknown statement %T", c))
+}
+
+// interpAssign is the assignment case of interp_stmt: σ[x ↦ S(a)] under D(a), Error otherwise.
+func (b *Bounded) interpAssign(st BState, c *spec.Assign) []BResult {
+	t := b.terms.subst(c.A, st.Sigma)
+	sigma := make([]*Term, len(st.Sigma))
+	copy(sigma, st.Sigma)
+	sigma[c.X.Index] = t
+	if k, isConst := t.IsConst(); isConst && k.IsZero() && fault.Active == fault.LostStoreUpdate {
+		sigma[c.X.Index] = st.Sigma[c.X.Index]
+	}
+	next := func(s BState) BState {
+		s.Sigma = sigma
+		if s.Ghost != nil {
+			v, _ := spec.Eval(c.A, s.Ghost.Conc)
+			conc := make(spec.Store, len(s.Ghost.Conc))
+			copy(conc, s.Ghost.Conc)
+			conc[c.X.Index] = v
+			s.Ghost = &Ghost{Rho: s.Ghost.Rho, Conc: conc}
+			b.checkGhost(s, c)
+		}
+		return s
+	}
+	if c.Err == nil || fault.Active == fault.NoDivZeroBranch {
+		return []BResult{{State: next(st), Behaviour: spec.Normal}}
+	}
+	d := b.terms.defined(spec.DivisorsA(c.A, nil), st.Sigma)
+	var out []BResult
+	okS, ok := b.guard(st, d)
+	errS, okErr := b.guard(st, notF(d))
+	if st.Ghost != nil {
+		want := 0
+		if _, def := spec.Eval(c.A, st.Ghost.Conc); !def {
+			want = 1
+		}
+		b.ghostSplit(st, c, []BState{okS, errS}, []bool{ok, okErr}, want)
+	}
+	if ok {
+		out = append(out, BResult{State: next(okS), Behaviour: spec.Normal})
+	}
+	if okErr {
+		out = append(out, BResult{State: errS, Behaviour: spec.Error, Fail: c.Err})
+	}
+	return out
+}
+
+// interpIf is the conditional case of interp_stmt (assert b is if b then skip else fail fi).
+func (b *Bounded) interpIf(st BState, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail) []BResult {
+	br, ok := b.condBranches(st, s, cond, err != nil)
+	var out []BResult
+	if ok[0] {
+		out = append(out, b.interpStmt(br[0], th)...)
+	}
+	if ok[1] {
+		out = append(out, b.interpStmt(br[1], el)...)
+	}
+	if ok[2] {
+		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: err})
+	}
+	return out
+}
+
+// interpAssume is the assume case of interp_stmt: Normal under D(b) ∧ b, Infeasible under
+// D(b) ∧ ¬b, Error under ¬D(b).
+func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
+	br, ok := b.condBranches(st, c, c.Cond, c.Err != nil)
+	var out []BResult
+	if ok[0] {
+		out = append(out, BResult{State: br[0], Behaviour: spec.Normal})
+	}
+	if ok[1] {
+		out = append(out, BResult{State: br[1], Behaviour: spec.Infeasible, At: c})
+	}
+	if ok[2] {
+		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: c.Err})
+	}
+	return out
+}
+
+// interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
+// execution of the loop are done. The loop exits under ¬b, is cut off (Incomplete) under b when
+// k has reached the limit, and otherwise runs the body and goes on with k + 1.
+func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
+	br, ok := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
+	var out []BResult
+	if ok[1] { // L_exit
+		out = append(out, BResult{State: br[1], Behaviour: spec.Normal})
+	}
+	if ok[2] {
+		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err})
+	}
+	if !ok[0] {
+		return out
+	}
+	limit := b.N
+	if fault.Active == fault.LoopBoundOffByOne {
+		limit++
+	}
+	if k >= limit { // L_limit
+		return append(out, BResult{State: br[0], Behaviour: spec.Incomplete, At: w})
+	}
+	for _, r := range b.interpStmt(br[0], w.Body) { // L_iter, L_abrupt
+		if r.Behaviour != spec.Normal {
+			out = append(out, r)
+			continue
+		}
+		out = append(out, b.interpLoop(r.State, w, k+1)...)
+	}
+	return out
+}
+
+func lineOf(s spec.Stmt) int {
+	switch s := s.(type) {
+	case *spec.Assign:
+		return s.Line()
+	case *spec.If:
+		return s.Line()
+	case *spec.Assert:
+		return s.Line()
+	case *spec.Assume:
+		return s.Line()
+	case *spec.While:
+		return s.Line()
+	case *spec.Fail:
+		return s.Line()
+	case *spec.Skip:
+		return s.Line()
+	}
+	return 0
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"certsym/spec"
+)
+
+// TestBoundedGhost runs the bounded interpreter in ghost mode on every program of testdata/ and
+// the PyWiSE corpus, from random inputs, for several loop limits: every ghost assertion (ρ
+// satisfies the constraint, ρ∘σ is the concrete store, exactly one branch holds and it is the
+// concrete one, the final behaviour is the concrete bounded execution's) must hold.
+func TestBoundedGhost(t *testing.T) {
+	f := inputFuzzer(7)
+	checks := 0
+	for _, file := range corpus(t) {
+		p, err := spec.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 3} {
+			b := NewBounded(p, n)
+			b.MaxStates = 20000
+			for run := 0; run < 4; run++ {
+				in := randomInput(f, len(p.Vars))
+				if _, err := b.SymInterp(in); err != nil {
+					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, InputString(in, p.Vars), err)
+				}
+				checks += b.GhostChecks
+			}
+		}
+	}
+	if checks == 0 {
+		t.Fatal("no ghost check ran")
+	}
+	t.Logf("%d ghost checks", checks)
+}
+
+func TestBoundedBehaviours(t *testing.T) {
+	src := `assume x >= 0;
+y = 10 / (x - 2);
+i = 0;
+while i < x do
+  i = i + 1
+od;
+assume i != 1;
+if i == 3 then fail fi`
+	p := parse(t, src)
+	b := NewBounded(p, 4)
+	rs, err := b.SymInterp(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rs {
+		line := 0
+		if r.Fail != nil {
+			line = r.Fail.Line()
+		} else if r.At != nil {
+			line = lineOf(r.At)
+		}
+		got = append(got, r.Behaviour.String()+"@"+itoa(line)+": "+r.State.C.String(p.Vars))
+	}
+	want := []string{
+		"normal@0: x >= 0 and x != 2 and x <= 0",
+		"infeasible@7: x >= 0 and x != 2 and x >= 1 and x <= 1",
+		"error@8: x >= 0 and x != 2 and x >= 1 and x >= 2 and x >= 3 and x <= 3",
+		"normal@0: x >= 0 and x != 2 and x >= 1 and x >= 2 and x >= 3 and x >= 4 and x <= 4",
+		"incomplete@4: x >= 0 and x != 2 and x >= 1 and x >= 2 and x >= 3 and x >= 4 and x >= 5",
+		"error@2: x >= 0 and x == 2",
+		"infeasible@1: x <= -1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func itoa(n int) string { return spec.IntOf(int64(n)).String() }

@@ -1,0 +1,103 @@
+package spec
+
+import "fmt"
+
+// Behaviour is how a bounded execution ends: the behaviours of the big-step semantics of the Why3
+// development (proofs/why3, type behaviour).
+type Behaviour uint8
+
+// The behaviours.
+const (
+	Normal     Behaviour = iota // the statement finished
+	Error                       // fail was reached (an explicit fail, a violated assert, a division by zero)
+	Infeasible                  // an assume with a false condition was reached
+	Incomplete                  // a while loop would start one more iteration than the loop limit allows
+)
+
+func (b Behaviour) String() string {
+	return [...]string{"normal", "error", "infeasible", "incomplete"}[b]
+}
+
+// BoundedResult is the end of a bounded execution: the store, the behaviour, and where it ended (the
+// Fail reached for Error, the Assume for Infeasible, the While cut off for Incomplete).
+type BoundedResult struct {
+	Store     Store
+	Behaviour Behaviour
+	Fail      *Fail
+	At        Stmt
+}
+
+// ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
+// exec and exec_loop), extended to the whole language: division by zero is Error at the Fail of
+// the dividing statement, assert b is if b then skip else fail fi. Each while loop may start at
+// most n iterations each time the loop statement is entered; the (n+1)-th is Incomplete.
+// Being deterministic, the relation is a function.
+func ExecBounded(p *Program, s Store, n int) BoundedResult {
+	return execStmt(n, s, p.Body)
+}
+
+func execStmt(n int, s Store, c Stmt) BoundedResult {
+	switch c := c.(type) {
+	case *Skip: // E_skip
+		return BoundedResult{Store: s}
+	case *Fail: // E_fail
+		return BoundedResult{Store: s, Behaviour: Error, Fail: c}
+	case *Assign: // E_assign
+		v, ok := Eval(c.A, s)
+		if !ok {
+			return BoundedResult{Store: s, Behaviour: Error, Fail: c.Err}
+		}
+		s2 := make(Store, len(s))
+		copy(s2, s)
+		s2[c.X.Index] = v
+		return BoundedResult{Store: s2}
+	case *Seq: // E_seq, E_seq_abrupt
+		r := execStmt(n, s, c.First)
+		if r.Behaviour != Normal {
+			return r
+		}
+		return execStmt(n, r.Store, c.Second)
+	case *If: // E_if_true, E_if_false
+		return execIf(n, s, c.Cond, c.Then, c.Else, c.Err)
+	case *Assert:
+		return execIf(n, s, c.Cond, &Skip{c.Loc}, c.Violation, c.Err)
+	case *Assume: // E_assume_true, E_assume_false
+		v, ok := EvalB(c.Cond, s)
+		switch {
+		case !ok:
+			return BoundedResult{Store: s, Behaviour: Error, Fail: c.Err}
+		case v:
+			return BoundedResult{Store: s}
+		}
+		return BoundedResult{Store: s, Behaviour: Infeasible, At: c}
+	case *While: // E_while, then exec_loop from k = 0
+		for k := 0; ; k++ {
+			v, ok := EvalB(c.Cond, s)
+			switch {
+			case !ok:
+				return BoundedResult{Store: s, Behaviour: Error, Fail: c.Unfold.Err}
+			case !v: // L_exit
+				return BoundedResult{Store: s}
+			case k >= n: // L_limit
+				return BoundedResult{Store: s, Behaviour: Incomplete, At: c}
+			}
+			r := execStmt(n, s, c.Body) // L_iter, L_abrupt
+			if r.Behaviour != Normal {
+				return r
+			}
+			s = r.Store
+		}
+	}
+	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
+}
+
+func execIf(n int, s Store, b BExpr, th, el Stmt, err *Fail) BoundedResult {
+	v, ok := EvalB(b, s)
+	switch {
+	case !ok:
+		return BoundedResult{Store: s, Behaviour: Error, Fail: err}
+	case v:
+		return execStmt(n, s, th)
+	}
+	return execStmt(n, s, el)
+}

@@ -215,3 +215,37 @@ func TestSolverUnknownGivesNoVerdict(t *testing.T) {
 		t.Errorf("exit %d, %+v", code, out)
 	}
 }
+
+func TestRunLoopBound(t *testing.T) {
+	f := writeProg(t, "assume x >= 0;\ni = 0;\nwhile i < x do i = i + 1 od;\nif i == 3 then fail fi")
+	var stdout bytes.Buffer
+	code := run([]string{"run", "--loop-bound", "5", f, "--json"}, &stdout, &bytes.Buffer{})
+	var out jsonBounded
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if code != exitBug || out.Verdict != "bug" || len(out.Bugs) != 1 || out.Bugs[0].Line != 4 || string(out.Bugs[0].Input["x"]) != "3" {
+		t.Fatalf("exit %d, %+v", code, out)
+	}
+	count := map[string]int{}
+	for _, s := range out.States {
+		count[s.Behaviour]++
+	}
+	// x in 0..5 exits the loop (x = 3 fails), x >= 6 is cut off, x < 0 is infeasible.
+	if count["normal"] != 5 || count["error"] != 1 || count["incomplete"] != 1 || count["infeasible"] != 1 {
+		t.Errorf("behaviours %v", count)
+	}
+	// Below the bug's iteration count the loop bound hides it: no verdict, the cutoff named.
+	stdout.Reset()
+	code = run([]string{"run", "--loop-bound", "2", f, "--json"}, &stdout, &bytes.Buffer{})
+	json.Unmarshal(stdout.Bytes(), &out)
+	if code != exitUnknown || out.Verdict != "unknown" || !strings.Contains(out.Reason, "loop bound 2 cut off loops at line 3") {
+		t.Errorf("loop bound 2: exit %d, %+v", code, out)
+	}
+	code, text, _ := runText("run", f, "--loop-bound", "5")
+	for _, want := range []string{"normal (5):", "error (1):", "[fail at line 4]", "incomplete (1):", "verdict: bug"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
+}

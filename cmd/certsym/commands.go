@@ -135,7 +135,7 @@ type jsonBug struct {
 	PathCondition string                 `json:"path_condition"`
 	Input         map[string]json.Number `json:"input"`
 	Store         string                 `json:"store"`
-	Steps         int                    `json:"steps"`
+	Steps         int                    `json:"steps,omitempty"`
 }
 
 // jsonRun is the single object run --json prints.
@@ -159,6 +159,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each erring statement once")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
+	loopBound := fs.Int("loop-bound", -1, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	file, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return exitUsage
@@ -178,6 +179,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	opts := engine.Options{Strategy: strat, MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
 		QueryTimeout: *queryTimeout, RLimit: *rlimit, NoPrune: *noPrune, AllBugs: *allBugs}
+	if *loopBound >= 0 {
+		return runBounded(prog, *loopBound, opts, *asJSON, stdout, stderr)
+	}
 	if !*quiet {
 		opts.Progress = func(p engine.Progress) {
 			fmt.Fprintf(stderr, "certsym: %.0fs: %d states expanded, %d pending, depth %d, %d solver queries, %d bugs\n",
@@ -220,6 +224,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(out); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal

@@ -23,6 +23,8 @@ const (
 const usage = `usage:
   certsym run FILE [--strategy bfs|dfs] [--max-states N] [--timeout D] [--all-bugs] [--json]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error)
+  certsym run --loop-bound N FILE [--json]
+      bounded symbolic execution: result states grouped by behaviour
   certsym exec FILE [--input x=3,y=-2] [--max-steps N]
       run the program on one input with the concrete semantics
   certsym parse FILE

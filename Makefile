@@ -5,7 +5,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build deps deps-proofs demo check check-go check-proofs check-refinement bench clean
+.PHONY: all build deps deps-proofs deps-browser demo check check-go check-proofs check-refinement bench clean
 
 all: build
 
@@ -14,6 +14,9 @@ deps:
 
 deps-proofs:
 	@bash scripts/install-deps.sh proofs
+
+deps-browser:
+	@bash scripts/install-deps.sh browser
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/certsym
@@ -24,7 +27,7 @@ demo: build
 
 check: check-go check-proofs check-refinement
 
-check-go: deps
+check-go: deps deps-browser
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 

@@ -24,9 +24,9 @@ func load(file string, stderr io.Writer) (*spec.Program, bool) {
 
 func cmdParse(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
-	file, ok := oneFile(fs, args, stderr)
+	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	prog, ok := load(file, stderr)
 	if !ok {
@@ -40,9 +40,9 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2 (a missing input is 0)")
 	maxSteps := fs.Int("max-steps", 10_000_000, "stop after `N` steps")
-	file, ok := oneFile(fs, args, stderr)
+	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	prog, ok := load(file, stderr)
 	if !ok {
@@ -160,9 +160,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	loopBound := fs.Int("loop-bound", -1, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
-	file, ok := oneFile(fs, args, stderr)
+	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	strat, err := engine.ParseStrategy(*strategy)
 	if err != nil {

@@ -81,21 +81,22 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// oneFile parses the flags of a command that takes one FILE.
-func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (string, bool) {
+// oneFile parses the flags of a command that takes one FILE. When it returns ok false, the
+// command ends with status code: 0 after -h (the flag package printed the options), 2 otherwise.
+func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (file string, code int, ok bool) {
 	fs.SetOutput(stderr)
 	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return "", 0, false
+	}
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", false
-		}
-		return "", false
+		return "", exitUsage, false
 	}
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "certsym %s: expected one FILE, found %d argument(s)%s\n", fs.Name(), len(pos), listArgs(pos))
-		return "", false
+		return "", exitUsage, false
 	}
-	return pos[0], true
+	return pos[0], 0, true
 }
 
 func listArgs(pos []string) string {

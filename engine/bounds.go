@@ -8,6 +8,21 @@ type bound struct {
 	hasLo, hasHi bool
 }
 
+// String renders the interval as a condition on x.
+func (b bound) String(x string) string {
+	switch {
+	case b.hasLo && b.hasHi && b.lo.Equal(b.hi):
+		return x + " == " + b.lo.String()
+	case b.hasLo && b.hasHi:
+		return x + " >= " + b.lo.String() + " and " + x + " <= " + b.hi.String()
+	case b.hasLo:
+		return x + " >= " + b.lo.String()
+	case b.hasHi:
+		return x + " <= " + b.hi.String()
+	}
+	return "true"
+}
+
 func (b bound) empty() bool { return b.hasLo && b.hasHi && b.lo.Cmp(b.hi) > 0 }
 
 // intersect returns b ∩ c.

@@ -53,7 +53,15 @@ func rootPC(nvars int) *PC {
 // when they contradict it, the result is known unsatisfiable. A satisfiable φ whose witness also
 // satisfies f gives a satisfiable result with the same witness, so of the two branches of a
 // condition at most one ever needs the solver.
+//
+// A conjunction is added one conjunct at a time, so that each bound it states is known.
 func extend(phi *PC, f *Formula, nvars int) *PC {
+	if f.Op == FAnd {
+		for _, g := range f.Args {
+			phi = extend(phi, g, nvars)
+		}
+		return phi
+	}
 	if f == True {
 		return phi
 	}
@@ -99,18 +107,29 @@ func (phi *PC) Conjuncts() []*Formula {
 // Formula returns φ as one formula.
 func (phi *PC) Formula() *Formula { return andF(phi.Conjuncts()...) }
 
-// String renders φ over the symbol names.
+// String renders φ over the symbol names. The conjuncts that bound a single symbol are shown
+// merged into that symbol's interval (n >= 1 and n >= 2 and n <= 2 reads n == 2), at the place of
+// the first of them; the rendering is equivalent to φ.
 func (phi *PC) String(names []string) string {
 	fs := phi.Conjuncts()
 	if len(fs) == 0 {
 		return "true"
 	}
-	parts := make([]string, len(fs))
-	for i, f := range fs {
-		parts[i] = f.String(names)
-		if f.Op == FOr {
-			parts[i] = "(" + parts[i] + ")"
+	var parts []string
+	shown := map[int]bool{}
+	for _, f := range fs {
+		if sym, _, ok := asBound(f); ok {
+			if !shown[sym] {
+				shown[sym] = true
+				parts = append(parts, phi.bnd.of(sym).String(names[sym]))
+			}
+			continue
 		}
+		s := f.String(names)
+		if f.Op == FOr {
+			s = "(" + s + ")"
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, " and ")
 }

@@ -81,12 +81,15 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 		next, out := spec.Step(conc)
 		var follow []*State
 		for _, s := range succ {
-			holds := s.PC == sym.PC
-			if !holds {
-				if s.PC.Parent != sym.PC {
-					fail("successor path condition does not extend its parent's by one conjunct")
-				}
-				holds = s.PC.Conj.Eval(in)
+			// The successor's path condition is its parent's with conjuncts added: the new
+			// conjuncts must hold together.
+			holds := true
+			n := s.PC
+			for ; n != sym.PC && n.Parent != nil && n.Depth > sym.PC.Depth; n = n.Parent {
+				holds = holds && n.Conj.Eval(in)
+			}
+			if n != sym.PC {
+				fail("successor path condition does not extend its parent's")
 			}
 			if s.PC.Status == Sat && !s.PC.Formula().Eval(s.PC.Witness) {
 				fail("witness %s does not satisfy %s", InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))

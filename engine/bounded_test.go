@@ -22,6 +22,7 @@ func TestBoundedGhost(t *testing.T) {
 		for _, n := range []int{0, 1, 3} {
 			b := NewBounded(p, n)
 			b.MaxStates = 3000
+			b.solver.RLimit = 20_000_000
 			for run := 0; run < 4; run++ {
 				in := randomInput(f, len(p.Vars))
 				if _, err := b.SymInterp(in); err != nil {

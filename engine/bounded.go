@@ -137,7 +137,7 @@ func resultLine(f *spec.Fail, at spec.Stmt) int {
 	if f != nil {
 		return f.Line()
 	}
-	return lineOf(at)
+	return spec.LineOf(at)
 }
 
 // ghostFail records the first violated ghost assertion.
@@ -153,13 +153,13 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 	b.GhostChecks++
 	if !st.C.Formula().Eval(g.Rho) {
 		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
-			lineOf(s), InputString(g.Rho, b.Prog.Vars), st.C.String(b.Prog.Vars))
+			spec.LineOf(s), InputString(g.Rho, b.Prog.Vars), st.C.String(b.Prog.Vars))
 		return
 	}
 	for i, t := range st.Sigma {
 		if v := t.Eval(g.Rho); !v.Equal(g.Conc[i]) {
 			b.ghostFail(s, "at line %d variable %s is %s = %s under the ghost interpretation, but %s in the concrete execution",
-				lineOf(s), b.Prog.Vars[i], t.String(b.Prog.Vars), v, g.Conc[i])
+				spec.LineOf(s), b.Prog.Vars[i], t.String(b.Prog.Vars), v, g.Conc[i])
 			return
 		}
 	}
@@ -208,15 +208,15 @@ func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []boo
 			n++
 			b.checkGhost(br, s)
 			if i != want {
-				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", lineOf(s), i, want)
+				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", spec.LineOf(s), i, want)
 			}
 			if !ok[i] {
-				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", lineOf(s))
+				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", spec.LineOf(s))
 			}
 		}
 	}
 	if n != 1 {
-		b.ghostFail(s, "at line %d %d branches hold under the ghost interpretation, want exactly 1", lineOf(s), n)
+		b.ghostFail(s, "at line %d %d branches hold under the ghost interpretation, want exactly 1", spec.LineOf(s), n)
 	}
 }
 
@@ -390,24 +390,4 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 		out = append(out, b.interpLoop(r.State, w, k+1)...)
 	}
 	return out
-}
-
-func lineOf(s spec.Stmt) int {
-	switch s := s.(type) {
-	case *spec.Assign:
-		return s.Line()
-	case *spec.If:
-		return s.Line()
-	case *spec.Assert:
-		return s.Line()
-	case *spec.Assume:
-		return s.Line()
-	case *spec.While:
-		return s.Line()
-	case *spec.Fail:
-		return s.Line()
-	case *spec.Skip:
-		return s.Line()
-	}
-	return 0
 }

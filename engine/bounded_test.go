@@ -59,7 +59,7 @@ if i == 3 then fail fi`
 		if r.Fail != nil {
 			line = r.Fail.Line()
 		} else if r.At != nil {
-			line = lineOf(r.At)
+			line = spec.LineOf(r.At)
 		}
 		got = append(got, r.Behaviour.String()+"@"+itoa(line)+": "+r.State.C.String(p.Vars))
 	}

@@ -165,6 +165,14 @@ func (l Loc) Line() int {
 	return l.P.Line
 }
 
+// LineOf returns the line reports give for a statement (Loc.Line), or 0 for a sequence.
+func LineOf(s Stmt) int {
+	if l, ok := s.(interface{ Line() int }); ok {
+		return l.Line()
+	}
+	return 0
+}
+
 // Skip is skip: the finished program.
 type Skip struct{ Loc }
 

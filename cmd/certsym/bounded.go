@@ -52,7 +52,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, asJSON bool, std
 	for _, r := range rs {
 		switch r.Behaviour {
 		case spec.Incomplete:
-			incomplete[stmtLine(r.At)]++
+			incomplete[spec.LineOf(r.At)]++
 		case spec.Error:
 			if b.Solver().Check(r.State.C) != engine.Sat {
 				unknown = append(unknown, fmt.Sprintf("the %s at line %d (%s)", r.Fail.Kind, r.Fail.Line(), r.State.C.Reason))
@@ -107,7 +107,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, asJSON bool, std
 				if r.Fail != nil {
 					js.Line, js.Kind = r.Fail.Line(), r.Fail.Kind.String()
 				} else if r.At != nil {
-					js.Line = stmtLine(r.At)
+					js.Line = spec.LineOf(r.At)
 				}
 				out.States = append(out.States, js)
 			}
@@ -135,7 +135,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, asJSON bool, std
 				case r.Fail != nil:
 					where = fmt.Sprintf(" [%s at line %d]", r.Fail.Kind, r.Fail.Line())
 				case r.At != nil:
-					where = fmt.Sprintf(" [line %d]", stmtLine(r.At))
+					where = fmt.Sprintf(" [line %d]", spec.LineOf(r.At))
 				}
 				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", r.State.C.String(names), where, engine.StoreString(r.State.Sigma, names))
 			}

@@ -94,7 +94,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "error: %s at line %d after %d steps\nstore: %s\n", describeFail(r.Fail), r.Fail.Line(), r.Steps, final)
 		return exitBug
 	}
-	fmt.Fprintf(stdout, "step bound reached (%d steps) at line %d\nstore: %s\n", r.Steps, stmtLine(spec.Head(r.Final.Prog)), final)
+	fmt.Fprintf(stdout, "step bound reached (%d steps) at line %d\nstore: %s\n", r.Steps, spec.LineOf(spec.Head(r.Final.Prog)), final)
 	return exitUnknown
 }
 
@@ -106,26 +106,6 @@ func describeFail(f *spec.Fail) string {
 		return "division by zero"
 	}
 	return "fail reached"
-}
-
-func stmtLine(s spec.Stmt) int {
-	switch s := s.(type) {
-	case *spec.Skip:
-		return s.Line()
-	case *spec.Fail:
-		return s.Line()
-	case *spec.Assign:
-		return s.Line()
-	case *spec.If:
-		return s.Line()
-	case *spec.While:
-		return s.Line()
-	case *spec.Assume:
-		return s.Line()
-	case *spec.Assert:
-		return s.Line()
-	}
-	return 0
 }
 
 // jsonBug is one bug in run --json.

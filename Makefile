@@ -45,7 +45,7 @@ check-refinement: deps deps-proofs
 	SEED=$(SEED) N=$(N) bash refinement/run.sh
 
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./engine/
+	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1 ./engine/
 
 clean:
 	rm -rf bin

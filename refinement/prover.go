@@ -1,0 +1,228 @@
+package refinement
+
+import (
+	"fmt"
+	"math/big"
+	"sync/atomic"
+	"time"
+
+	"github.com/aclements/go-z3/z3"
+
+	"certsym/spec"
+)
+
+// Verdict is a prover's answer to a validity question.
+type Verdict uint8
+
+// Valid: proved. Invalid: a counter-model exists. Undecided: the solver gave up (rlimit, time, or
+// an error); the question is then left to the random valuations.
+const (
+	Valid Verdict = iota
+	Invalid
+	Undecided
+)
+
+func (v Verdict) String() string { return [...]string{"valid", "invalid", "undecided"}[v] }
+
+// Prover is the layer's own Z3 context: it shares nothing with the engine's solver (one context
+// per goroutine; go-z3 contexts must not be shared). It has its own encoding of IMP's truncating,
+// total division. Each query is bounded by rlimit and by a timer that interrupts the context.
+type Prover struct {
+	ctx     *z3.Context
+	RLimit  uint
+	Timeout time.Duration
+	uses    int
+	// Queries, Undecided count the queries asked and those the solver gave up on.
+	Queries, Undecided int
+}
+
+// NewProver creates a prover with the given bounds per query.
+func NewProver(rlimit uint, timeout time.Duration) *Prover {
+	p := &Prover{RLimit: rlimit, Timeout: timeout}
+	p.reset()
+	return p
+}
+
+func (p *Prover) reset() {
+	cfg := z3.NewContextConfig()
+	cfg.SetBool("model", true)
+	p.ctx = z3.NewContext(cfg)
+	p.uses = 0
+}
+
+func (p *Prover) num(v spec.Int) z3.Int {
+	if x, ok := v.Int64(); ok {
+		return p.ctx.FromInt(x, p.ctx.IntSort()).(z3.Int)
+	}
+	return p.ctx.FromBigInt(v.Big(), p.ctx.IntSort()).(z3.Int)
+}
+
+// abs is |x|.
+func (p *Prover) abs(x z3.Int) z3.Int {
+	zero := p.num(spec.Int{})
+	return x.GE(zero).IfThenElse(x, x.Neg()).(z3.Int)
+}
+
+// quot is the truncating total quotient: 0 when r = 0, else sign(l)·sign(r)·(|l| div |r|)
+// (Euclidean and truncating division agree on non-negative operands).
+func (p *Prover) quot(l, r z3.Int) z3.Int {
+	zero := p.num(spec.Int{})
+	q := p.abs(l).Div(p.abs(r))
+	sameSign := l.GE(zero).Eq(r.GE(zero))
+	signed := sameSign.IfThenElse(q, q.Neg()).(z3.Int)
+	return r.Eq(zero).IfThenElse(zero, signed).(z3.Int)
+}
+
+// A is the encoding of an arithmetic expression; variables are integer constants by name.
+func (p *Prover) A(a spec.AExpr) z3.Int {
+	switch a := a.(type) {
+	case *spec.Num:
+		return p.num(a.Val)
+	case *spec.Var:
+		return p.ctx.IntConst("v_" + a.Name)
+	case *spec.Neg:
+		return p.A(a.X).Neg()
+	case *spec.BinA:
+		l, r := p.A(a.L), p.A(a.R)
+		switch a.Op {
+		case spec.Add:
+			return l.Add(r)
+		case spec.Sub:
+			return l.Sub(r)
+		case spec.Mul:
+			return l.Mul(r)
+		case spec.Div:
+			return p.quot(l, r)
+		}
+		// l % r = l - r * (l / r), and l % 0 = l (r * 0 = 0).
+		return l.Sub(r.Mul(p.quot(l, r)))
+	}
+	panic(fmt.Sprintf("refinement: cannot encode %T", a))
+}
+
+// B is the encoding of a condition.
+func (p *Prover) B(c spec.BExpr) z3.Bool {
+	switch c := c.(type) {
+	case *spec.BoolLit:
+		return p.ctx.FromBool(c.Val)
+	case *spec.Cmp:
+		l, r := p.A(c.L), p.A(c.R)
+		switch c.Op {
+		case spec.Eq:
+			return l.Eq(r)
+		case spec.Ne:
+			return l.NE(r)
+		case spec.Lt:
+			return l.LT(r)
+		case spec.Le:
+			return l.LE(r)
+		case spec.Gt:
+			return l.GT(r)
+		}
+		return l.GE(r)
+	case *spec.Not:
+		return p.B(c.X).Not()
+	case *spec.BinB:
+		l, r := p.B(c.L), p.B(c.R)
+		if c.Op == spec.And {
+			return l.And(r)
+		}
+		return l.Or(r)
+	}
+	panic(fmt.Sprintf("refinement: cannot encode %T", c))
+}
+
+// sat decides the conjunction of the formulas built by build; model, when sat and vars is not
+// nil, is a value for each variable of vars.
+func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, model []spec.Int) {
+	p.uses++
+	if p.uses > 4000 { // let the old context's terms go
+		p.reset()
+	}
+	p.Queries++
+	defer func() {
+		if r := recover(); r != nil { // go-z3 turns Z3 errors into panics
+			p.Undecided++
+			p.reset()
+			status, model = Undecided, nil
+		}
+	}()
+	fs := build()
+	s := z3.NewSolver(p.ctx)
+	if p.RLimit > 0 {
+		p.ctx.Config().SetUint("rlimit", p.RLimit)
+	}
+	for _, f := range fs {
+		s.Assert(f)
+	}
+	var fired atomic.Bool
+	var timer *time.Timer
+	if p.Timeout > 0 {
+		ctx := p.ctx
+		timer = time.AfterFunc(p.Timeout, func() { fired.Store(true); ctx.Interrupt() })
+	}
+	ok, err := s.Check()
+	if timer != nil {
+		timer.Stop()
+	}
+	if err != nil {
+		p.Undecided++
+		return Undecided, nil
+	}
+	if !ok {
+		return Invalid, nil // "unsat" — callers translate
+	}
+	if vars != nil {
+		m := s.Model()
+		model = make([]spec.Int, len(vars))
+		for i, x := range vars {
+			v, _ := m.Eval(p.ctx.IntConst("v_"+x), true).(z3.Int).AsBigInt()
+			if v == nil {
+				v = new(big.Int)
+			}
+			model[i] = spec.IntFromBig(v)
+		}
+	}
+	return Valid, model // "sat"
+}
+
+// Model returns a valuation of vars satisfying c: Valid with the model when c is satisfiable,
+// Invalid when it is not, Undecided when the solver gave up.
+func (p *Prover) Model(c spec.BExpr, vars []string) (Verdict, []spec.Int) {
+	return p.sat(func() []z3.Bool { return []z3.Bool{p.B(c)} }, vars)
+}
+
+// Equivalent decides whether a and b hold under exactly the same valuations (validity of
+// a ⇔ b, by unsatisfiability of its negation); on Invalid, the model is a valuation of vars
+// where they differ.
+func (p *Prover) Equivalent(a, b spec.BExpr, vars []string) (Verdict, []spec.Int) {
+	st, m := p.sat(func() []z3.Bool { return []z3.Bool{p.B(a).Iff(p.B(b)).Not()} }, vars)
+	return flip(st), m
+}
+
+// EqualTerms decides whether l[i] = r[i] for every i under every valuation; on Invalid, the
+// model is a valuation of vars where some pair differs.
+func (p *Prover) EqualTerms(l, r []spec.AExpr, vars []string) (Verdict, []spec.Int) {
+	st, m := p.sat(func() []z3.Bool {
+		var ne []z3.Bool
+		for i := range l {
+			ne = append(ne, p.A(l[i]).NE(p.A(r[i])))
+		}
+		if len(ne) == 0 {
+			return []z3.Bool{p.ctx.FromBool(false)}
+		}
+		return []z3.Bool{ne[0].Or(ne[1:]...)}
+	}, vars)
+	return flip(st), m
+}
+
+// flip turns the satisfiability of a negation into the validity of the formula.
+func flip(st Verdict) Verdict {
+	switch st {
+	case Valid: // the negation is satisfiable
+		return Invalid
+	case Invalid:
+		return Valid
+	}
+	return Undecided
+}

@@ -1,0 +1,160 @@
+package refinement
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"certsym/spec"
+)
+
+// LoadFiles parses the IMP files matching the patterns (sorted, each once) into units; the
+// reference runs the parsed tree (there is no other).
+func LoadFiles(patterns ...string) ([]*Unit, error) {
+	seen := map[string]bool{}
+	var files []string
+	for _, p := range patterns {
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return nil, fmt.Errorf("pattern %s: %w", p, err)
+		}
+		for _, f := range m {
+			if !seen[f] {
+				seen[f] = true
+				files = append(files, f)
+			}
+		}
+	}
+	sort.Strings(files)
+	var out []*Unit
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		p, err := spec.Parse(f, src)
+		if err != nil {
+			return nil, fmt.Errorf("parsing %s: %w", f, err)
+		}
+		out = append(out, &Unit{Name: f, Seed: -1, Prog: p, RefBody: p.Body, Text: string(src)})
+	}
+	return out, nil
+}
+
+// GeneratedUnit generates the program of seed, prints it, and parses the text for the engine;
+// the reference gets the generated tree. A text that does not parse is an error (of the printer
+// or the parser) that names the seed.
+func GeneratedUnit(seed int64, cfg GenConfig) (*Unit, error) {
+	g, err := Generate(seed, cfg)
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("gen-%d", seed)
+	p, err := spec.Parse(name, []byte(g.Text))
+	if err != nil {
+		return nil, fmt.Errorf("generated program of seed %d does not parse: %w\n%s", seed, err, g.Text)
+	}
+	// The reference's variables are the parsed program's (the same names).
+	if a, b := strings.Join(varsOfStmt(g.AST), ","), strings.Join(p.Vars, ","); a != b {
+		return nil, fmt.Errorf("generated program of seed %d: variables %s, parsed %s\n%s", seed, a, b, g.Text)
+	}
+	return &Unit{Name: name, Seed: seed, Prog: p, RefBody: g.AST, Text: g.Text}, nil
+}
+
+// GeneratedUnits returns the n programs of seeds seed, seed+1, ..., seed+n-1 (so SEED=s N=1
+// reproduces the program of seed s alone).
+func GeneratedUnits(seed int64, n int, cfg GenConfig) ([]*Unit, error) {
+	var out []*Unit
+	for i := 0; i < n; i++ {
+		u, err := GeneratedUnit(seed+int64(i), cfg)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+func unitSeed(u *Unit) int64 {
+	if u.Seed >= 0 {
+		return u.Seed
+	}
+	h := fnv.New64a()
+	io.WriteString(h, filepath.Base(u.Name))
+	return int64(h.Sum64() >> 1)
+}
+
+// Run checks the units with cfg.Workers workers (each with its own certsym-ref process and Z3
+// context) and returns the summary. The checks of each unit depend only on the unit (their
+// random choices are seeded by it), not on the scheduling.
+func Run(cfg Config, units []*Unit) (*Summary, error) {
+	workers := cfg.Workers
+	if workers < 1 {
+		workers = 1
+	}
+	if workers > len(units) {
+		workers = len(units)
+	}
+	total := &Summary{ByCheck: map[string]int{}}
+	jobs := make(chan *Unit)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var startErr error
+	done := 0
+	for w := 0; w < workers; w++ {
+		c, err := newChecker(cfg, int64(w))
+		if err != nil {
+			startErr = err
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer c.ref.Close()
+			for u := range jobs {
+				c.rng = rand.New(rand.NewSource(unitSeed(u)))
+				c.sum = &Summary{ByCheck: map[string]int{}}
+				c.CheckUnit(u)
+				c.flush()
+				mu.Lock()
+				total.add(c.sum)
+				done++
+				if cfg.Log != nil && (c.sum.Mismatches > 0 || done%25 == 0) {
+					cfg.Log("%d/%d programs, %d mismatches so far (last: %s)", done, len(units), total.Mismatches, u.Name)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	if startErr == nil {
+		for _, u := range units {
+			jobs <- u
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if startErr != nil {
+		return nil, startErr
+	}
+	return total, nil
+}
+
+// Report writes the summary in the form refinement/run.sh reads (lines starting with
+// "refinement:").
+func (s *Summary) Report(w io.Writer, label string) {
+	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d ref_calls=%d z3_queries=%d z3_undecided=%d mismatches=%d\n",
+		label, s.Programs, s.StatesReplayed, s.SuccessorsCompared, s.ConcreteSteps, s.GhostChecks, s.PrecisionReplays,
+		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.Mismatches)
+	for _, k := range s.Checks() {
+		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
+	}
+	if s.BoundedNotExhaustive > 0 {
+		fmt.Fprintf(w, "refinement:   bounded interpreter not exhaustive (expected, loop unrolling): %d concrete runs uncovered, e.g. %s\n", s.BoundedNotExhaustive, s.BoundedExample)
+	}
+}

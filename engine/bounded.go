@@ -58,6 +58,9 @@ type Bounded struct {
 	Timeout   time.Duration
 	// NoPrune keeps branches whose constraint the solver proves unsatisfiable.
 	NoPrune bool
+	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
+	// nil costs one test per statement.
+	Observer BObserver
 
 	terms    *terms
 	solver   *Solver
@@ -67,6 +70,16 @@ type Bounded struct {
 	ghostErr *GhostError
 	// GhostChecks counts the ghost assertions checked.
 	GhostChecks int
+}
+
+// BObserver watches the bounded interpreter (certsym verify's hook). At is called with the state
+// in which a statement starts, before any of its branches is taken: once per execution of an
+// assignment, conditional, assert, assume, skip or fail, and for a while loop once per evaluation
+// of its condition (each iteration and the exit). Sequences are not program points and are not
+// reported. When At returns false the path is cut off there: the interpreter returns an
+// Incomplete result at s instead of executing it.
+type BObserver interface {
+	At(st BState, s spec.Stmt) bool
 }
 
 // NewBounded creates a bounded interpreter for prog with loop limit n.
@@ -254,6 +267,15 @@ func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides 
 
 // interpStmt is interp_stmt: the results of executing statement c from st.
 func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
+	if b.Observer != nil {
+		switch c.(type) {
+		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
+		default:
+			if !b.Observer.At(st, c) {
+				return []BResult{{State: st, Behaviour: spec.Incomplete, At: c}}
+			}
+		}
+	}
 	switch c := c.(type) {
 	case *spec.Skip:
 		return []BResult{{State: st, Behaviour: spec.Normal}}
@@ -364,6 +386,9 @@ func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
 // execution of the loop are done. The loop exits under ¬b, is cut off (Incomplete) under b when
 // k has reached the limit, and otherwise runs the body and goes on with k + 1.
 func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
+	if b.Observer != nil && !b.Observer.At(st, w) {
+		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w}}
+	}
 	br, ok := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
 	var out []BResult
 	if ok[1] { // L_exit

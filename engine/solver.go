@@ -33,6 +33,14 @@ type Solver struct {
 	QueryTimeout time.Duration
 	// Deadline, when not zero, also bounds each query.
 	Deadline time.Time
+	// AbstractMul (certsym verify --abstract-nonlinear), set before the first query, encodes each
+	// product of two non-constant terms as an uninterpreted function mul(l, r) constrained only by
+	// the sign axioms (see signAxioms): an over-approximation, so unsat answers stay exact but a
+	// model may be spurious. Off, it costs one test per conjunct pushed.
+	AbstractMul bool
+	mulF        z3.FuncDecl
+	mulFok      bool
+	axioms      map[*Atom]z3.Bool
 
 	Stats SolverStats
 }
@@ -101,6 +109,10 @@ func (sv *Solver) atom(a *Atom) z3.Int {
 	var z z3.Int
 	switch a.Kind {
 	case AtomMul:
+		if sv.AbstractMul {
+			z = sv.abstractMul(a, l, r)
+			break
+		}
 		z = l.Mul(r)
 	case AtomDiv, AtomMod:
 		if fault.Active == fault.EuclideanDiv {
@@ -162,6 +174,9 @@ func (sv *Solver) moveTo(phi *PC) {
 	for _, n := range path[k:] {
 		if !n.z3ok {
 			n.z3, n.z3ok = sv.Formula(n.Conj), true
+			if sv.AbstractMul {
+				n.z3 = sv.withSignAxioms(n.z3, n.Conj)
+			}
 		}
 		sv.s.Push()
 		sv.s.Assert(n.z3)

@@ -29,6 +29,8 @@ const usage = `usage:
       run the program on one input with the concrete semantics
   certsym parse FILE
       print the program in the core language (macros inlined)
+  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE]
+      a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
 run certsym COMMAND -h for a command's options.
 `
 
@@ -56,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdExec(args[1:], stdout, stderr)
 	case "parse":
 		return cmdParse(args[1:], stdout, stderr)
+	case "verify":
+		return cmdVerify(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

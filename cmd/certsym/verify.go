@@ -1,0 +1,355 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"certsym/engine"
+	"certsym/spec"
+)
+
+// cmdVerify is certsym verify: explicating symbolic execution, a status and its evidence for
+// every claim (engine.Verify).
+func cmdVerify(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	loopBound := fs.Int("loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
+	depthBound := fs.Int("depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
+	abstract := fs.Bool("abstract-nonlinear", false, "encode products of two symbolic terms as an uninterpreted function with sign axioms")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
+	maxStates := fs.Int("max-states", 1_000_000, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs")
+	timeout := fs.Duration("timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	queryTimeout := fs.Duration("query-timeout", 10*time.Second, "bound on each solver query (an unanswered query is DONTKNOW)")
+	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
+	file, code, ok := oneFile(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	for _, b := range []struct {
+		name string
+		v    int
+	}{{"loop-bound", *loopBound}, {"depth-bound", *depthBound}, {"max-states", *maxStates}} {
+		if b.v < 0 {
+			fmt.Fprintf(stderr, "certsym verify: --%s must not be negative\n", b.name)
+			return exitUsage
+		}
+	}
+	prog, ok := load(file, stderr)
+	if !ok {
+		return exitUsage
+	}
+	src, _ := os.ReadFile(file)
+	rep := engine.Verify(prog, engine.VerifyOptions{LoopBound: *loopBound, DepthBound: *depthBound,
+		AbstractNonlinear: *abstract, MaxStates: *maxStates, Timeout: *timeout, QueryTimeout: *queryTimeout, RLimit: *rlimit})
+	if *htmlFile != "" {
+		if err := os.WriteFile(*htmlFile, []byte(verifyHTML(file, src, rep)), 0o644); err != nil {
+			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(verifyJSON(rep)); err != nil {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+			return exitInternal
+		}
+	} else {
+		writeVerifyText(stdout, file, rep)
+	}
+	if len(rep.ReplayErrors) > 0 {
+		for _, e := range rep.ReplayErrors {
+			fmt.Fprintf(stderr, "certsym: internal error: a counterexample did not replay: %s\n", e)
+		}
+		return exitInternal
+	}
+	return verifyExit(rep)
+}
+
+// verifyExit is the exit status of a verification: 0 when every claim is VERIFIED or DEAD, 1 when
+// some claim is REFUTED or FAULTY, 3 otherwise.
+func verifyExit(rep *engine.VerifyReport) int {
+	switch rep.Overall {
+	case engine.StatusVerified, engine.StatusDead:
+		return exitSafe
+	case engine.StatusRefuted, engine.StatusFaulty:
+		return exitBug
+	}
+	return exitUnknown
+}
+
+// orderedInput is a counterexample as a JSON object whose keys are the program's variables in
+// order and whose values are JSON numbers with all their digits (never through a float64).
+type orderedInput struct {
+	names []string
+	vals  spec.Store
+}
+
+func (o orderedInput) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, n := range o.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		b.Write(k)
+		b.WriteByte(':')
+		b.WriteString(o.vals[i].String())
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+type jsonCutoff struct {
+	Line    int    `json:"line,omitempty"`
+	Reason  string `json:"reason"`
+	Paths   int    `json:"paths,omitempty"`
+	CFGPath []int  `json:"cfg_path,omitempty"`
+}
+
+type jsonUnhandled struct {
+	Line int    `json:"line"`
+	What string `json:"what"`
+}
+
+type jsonClaim struct {
+	Line              int             `json:"line"`
+	Kind              string          `json:"kind"`
+	Claim             string          `json:"claim"`
+	Status            string          `json:"status"`
+	Collected         []string        `json:"collected"`
+	Counterexample    *orderedInput   `json:"counterexample,omitempty"`
+	PathCondition     string          `json:"path_condition,omitempty"`
+	Replay            string          `json:"replay,omitempty"`
+	Paths             int             `json:"paths"`
+	Results           map[string]int  `json:"results"`
+	OverApproximation []int           `json:"over_approximation,omitempty"`
+	Cutoffs           []jsonCutoff    `json:"cutoffs,omitempty"`
+	Unhandled         []jsonUnhandled `json:"unhandled,omitempty"`
+}
+
+type jsonVerify struct {
+	Claims         []jsonClaim     `json:"claims"`
+	Overall        string          `json:"overall"`
+	Conclusive     int             `json:"conclusive"`
+	Inconclusive   int             `json:"inconclusive"`
+	LoopBound      int             `json:"loop_bound"`
+	DepthBound     int             `json:"depth_bound"`
+	Abstract       bool            `json:"abstract_nonlinear"`
+	Statements     int             `json:"statements"`
+	Covered        int             `json:"covered"`
+	UncoveredLines []int           `json:"uncovered_lines"`
+	Cutoffs        []jsonCutoff    `json:"cutoffs"`
+	Nonlinear      []jsonUnhandled `json:"nonlinear,omitempty"`
+	SolverQueries  int             `json:"solver_queries"`
+}
+
+func verifyJSON(rep *engine.VerifyReport) jsonVerify {
+	names := rep.Prog.Vars
+	out := jsonVerify{Claims: []jsonClaim{}, Overall: rep.Overall.String(), Conclusive: rep.Conclusive,
+		Inconclusive: len(rep.Claims) - rep.Conclusive, LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound,
+		Abstract: rep.Opts.AbstractNonlinear, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []jsonCutoff{},
+		SolverQueries: rep.Solver.Queries}
+	for _, s := range rep.Stmts {
+		if rep.Covered[s] {
+			out.Covered++
+		}
+	}
+	out.UncoveredLines = uncoveredLines(rep)
+	for _, c := range rep.Cutoffs {
+		out.Cutoffs = append(out.Cutoffs, jsonCutoff{Line: c.Line, Reason: c.Reason, Paths: c.Paths})
+	}
+	for _, u := range rep.Nonlinear {
+		out.Nonlinear = append(out.Nonlinear, jsonUnhandled{u.Line, u.What})
+	}
+	for _, cl := range rep.Claims {
+		jc := jsonClaim{Line: cl.Line, Kind: cl.Kind.String(), Claim: cl.Text, Status: cl.Status.String(),
+			Collected: []string{}, Paths: cl.Paths, Results: map[string]int{}}
+		for _, r := range cl.Summary.Results() {
+			jc.Collected = append(jc.Collected, r.String())
+			jc.Results[r.String()] = cl.Counts[r]
+		}
+		if w := cl.Counterexample(); w != nil {
+			jc.Counterexample = &orderedInput{names: names, vals: w.Input}
+			jc.PathCondition, jc.Replay = w.PathCondition, w.Replay
+		}
+		for _, a := range cl.OverApprox {
+			jc.OverApproximation = append(jc.OverApproximation, a.Line())
+		}
+		for _, c := range cl.Cutoffs {
+			jc.Cutoffs = append(jc.Cutoffs, jsonCutoff{Line: c.Cutoff.Line, Reason: c.Cutoff.Reason, Paths: c.Cutoff.Paths, CFGPath: c.Path})
+		}
+		for _, u := range cl.Unhandled {
+			jc.Unhandled = append(jc.Unhandled, jsonUnhandled{u.Line, u.What})
+		}
+		out.Claims = append(out.Claims, jc)
+	}
+	return out
+}
+
+func uncoveredLines(rep *engine.VerifyReport) []int {
+	seen := map[int]bool{}
+	out := []int{}
+	for _, s := range rep.Stmts {
+		if l := spec.LineOf(s); !rep.Covered[s] && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+var allStatuses = []engine.ClaimStatus{engine.StatusDead, engine.StatusVerified, engine.StatusRefuted, engine.StatusFaulty,
+	engine.StatusRefutedQ, engine.StatusFaultyQ, engine.StatusUncovered, engine.StatusVerifiedQ, engine.StatusIndeterminate}
+
+func lineList(ls []int) string {
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, fmt.Sprint(l))
+	}
+	return strings.Join(parts, " -> ")
+}
+
+// writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
+// SPARK's POGS summary, the explication of every claim, and the overall status.
+func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
+	names := rep.Prog.Vars
+	products := "products exact"
+	if rep.Opts.AbstractNonlinear {
+		products = "products abstracted (sign axioms)"
+	}
+	depth := "no depth bound"
+	if rep.Opts.DepthBound > 0 {
+		depth = fmt.Sprintf("depth bound %d", rep.Opts.DepthBound)
+	}
+	fmt.Fprintf(w, "certsym verify %s: explicating symbolic execution (loop bound %d, %s, %s)\n\n", file, rep.Opts.LoopBound, depth, products)
+	if len(rep.Claims) == 0 {
+		fmt.Fprintf(w, "The program makes no claim (no assert, no division).\n\n")
+	} else {
+		fmt.Fprintf(w, "%-5s %-9s %-14s %-28s %s\n", "Line", "Kind", "Status", "Collected", "Claim")
+		for _, cl := range rep.Claims {
+			fmt.Fprintf(w, "%5d %-9s %-14s %-28s %s\n", cl.Line, cl.Kind, cl.Status, cl.Summary, cl.Text)
+		}
+		// POGS-style totals: one row per claim kind, one column per status present.
+		var cols []engine.ClaimStatus
+		for _, s := range allStatuses {
+			for _, cl := range rep.Claims {
+				if cl.Status == s {
+					cols = append(cols, s)
+					break
+				}
+			}
+		}
+		fmt.Fprintf(w, "\nSummary of claims\n%-10s %5s", "Kind", "Total")
+		for _, s := range cols {
+			fmt.Fprintf(w, " %*s", max(len(s.String()), 4), s)
+		}
+		fmt.Fprintln(w)
+		row := func(label string, keep func(*engine.Claim) bool) {
+			n := 0
+			for _, cl := range rep.Claims {
+				if keep(cl) {
+					n++
+				}
+			}
+			fmt.Fprintf(w, "%-10s %5d", label, n)
+			for _, s := range cols {
+				k := 0
+				for _, cl := range rep.Claims {
+					if keep(cl) && cl.Status == s {
+						k++
+					}
+				}
+				fmt.Fprintf(w, " %*d", max(len(s.String()), 4), k)
+			}
+			fmt.Fprintln(w)
+		}
+		row("assert", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimAssert })
+		row("division", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimDivision })
+		row("Totals", func(*engine.Claim) bool { return true })
+	}
+	fmt.Fprintf(w, "\nExplication\n")
+	for _, cl := range rep.Claims {
+		fmt.Fprintf(w, "\nline %d, %s claim %s: %s\n", cl.Line, cl.Kind, cl.Text, cl.Status)
+		fmt.Fprintf(w, "  %s\n", explainPaths(cl))
+		if w0 := cl.Counterexample(); w0 != nil {
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names), w0.PathCondition, w0.Replay)
+		}
+		for _, a := range cl.OverApprox {
+			fmt.Fprintf(w, "  over-approximation entered at the assume at line %d (its product is abstracted)\n", a.Line())
+		}
+		for _, c := range cl.Cutoffs {
+			if c.Cutoff.Stmt == nil {
+				fmt.Fprintf(w, "  cutoff: %s\n", c.Cutoff.Reason)
+				continue
+			}
+			fmt.Fprintf(w, "  cutoff at line %d (%s, %d paths); control-flow path to the claim: lines %s\n",
+				c.Cutoff.Line, c.Cutoff.Reason, c.Cutoff.Paths, lineList(c.Path))
+		}
+		for _, u := range cl.Unhandled {
+			fmt.Fprintf(w, "  unhandled theory at line %d: %s\n", u.Line, u.What)
+		}
+	}
+	fmt.Fprintln(w)
+	for _, c := range rep.Cutoffs {
+		if c.Stmt != nil {
+			fmt.Fprintf(w, "cutoff point: line %d, %s, %d paths\n", c.Line, c.Reason, c.Paths)
+		} else {
+			fmt.Fprintf(w, "cutoff: %s\n", c.Reason)
+		}
+	}
+	for _, u := range rep.Nonlinear {
+		fmt.Fprintf(w, "nonlinear: line %d, %s\n", u.Line, u.What)
+	}
+	covered := 0
+	for _, s := range rep.Stmts {
+		if rep.Covered[s] {
+			covered++
+		}
+	}
+	fmt.Fprintf(w, "coverage: %d of %d statements executed on some explored path", covered, len(rep.Stmts))
+	if un := uncoveredLines(rep); len(un) > 0 {
+		var ls []string
+		for _, l := range un {
+			ls = append(ls, fmt.Sprint(l))
+		}
+		fmt.Fprintf(w, " (never executed: line %s)", strings.Join(ls, ", "))
+	}
+	r := rep.Results
+	fmt.Fprintf(w, "\nexploration: %d paths (%d normal, %d error, %d infeasible, %d cut off), %d solver queries, %.2fs\n",
+		r[0]+r[1]+r[2]+r[3], r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete], rep.Solver.Queries, rep.Elapsed.Seconds())
+	fmt.Fprintf(w, "\noverall status: %s\n", rep.Overall)
+	n := len(rep.Claims)
+	pct := 100.0
+	if n > 0 {
+		pct = 100 * float64(rep.Conclusive) / float64(n)
+	}
+	fmt.Fprintf(w, "conclusive: %d of %d claims (%.0f%%), inconclusive: %d\n", rep.Conclusive, n, pct, n-rep.Conclusive)
+}
+
+// explainPaths says how many explored paths reached the claim and what each gave.
+func explainPaths(cl *engine.Claim) string {
+	var parts []string
+	for _, r := range cl.Summary.Results() {
+		if r == engine.ResCutoff {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d", r, cl.Counts[r]))
+	}
+	switch {
+	case cl.Paths == 0 && cl.Summary.Has(engine.ResCutoff):
+		return "no explored path reaches the claim; cut-off paths may"
+	case cl.Paths == 0:
+		return "no explored path reaches the claim, and no cutoff can: dead code"
+	}
+	return fmt.Sprintf("reached %d times on explored paths: %s", cl.Paths, strings.Join(parts, ", "))
+}

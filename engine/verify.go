@@ -1,0 +1,551 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"certsym/spec"
+)
+
+// certsym verify: explicating symbolic execution (xSymExe) on top of the bounded interpreter. The
+// interpreter explores every path up to the loop bound; an observer (BObserver) evaluates each
+// claim in the state of every path that reaches it and collects the results; cutoffs (paths
+// stopped by the loop or depth bound) are related to claims by control-flow reachability (CFG);
+// each claim's collecting summary is interpreted by StatusTable.
+
+// ClaimKind says what makes a claim.
+type ClaimKind uint8
+
+// The kinds of claims: an assert, and the implicit claim "divisor != 0" of each division or
+// remainder.
+const (
+	ClaimAssert ClaimKind = iota
+	ClaimDivision
+)
+
+func (k ClaimKind) String() string { return [...]string{"assert", "division"}[k] }
+
+// A Claim is one claim of the program with what verify established about it.
+type Claim struct {
+	Kind ClaimKind
+	Line int       // the statement's line (the macro call's line for a statement inlined from a macro)
+	Stmt spec.Stmt // the statement that makes the claim
+	Cond spec.BExpr
+	// Div is the division or remainder of a division claim; the claim is Div.R != 0.
+	Div  *spec.BinA
+	Text string // the claim in IMP syntax
+
+	Summary Summary
+	Counts  [numResults]int // how many evaluations gave each result (CUTOFF: how many cutoff points reach it)
+	Paths   int             // evaluations: how many times an explored path reached the claim
+	Status  ClaimStatus
+
+	// Witnesses holds, for FALSE, UNDEFINED, FALSE? and UNDEFINED?, the first input found.
+	Witnesses map[Result]*Witness
+	// OverApprox are the assumes where over-approximation entered the states of FALSE?/UNDEFINED? results.
+	OverApprox []*spec.Assume
+	// Unhandled are the places where an unhandled theory made a result DONTKNOW.
+	Unhandled []Unhandled
+	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.
+	Cutoffs []ClaimCutoff
+}
+
+// Witness is an input on which a claim fails (or is undefined), with the path condition of the
+// path it follows and, for FALSE and UNDEFINED, what its concrete replay showed.
+type Witness struct {
+	Input         spec.Store
+	PathCondition string
+	Replay        string
+}
+
+// Unhandled is a place where the decision procedure could not decide: a product abstracted by
+// --abstract-nonlinear, or a Z3 unknown.
+type Unhandled struct {
+	Line int
+	What string
+}
+
+// Cutoff is a program point where the bounds stopped paths: a loop that would have started one
+// more iteration than the loop bound allows, or a statement a path reached beyond the depth bound.
+type Cutoff struct {
+	Stmt   spec.Stmt // nil for a cutoff of the whole exploration (state or time bound)
+	Line   int
+	Reason string
+	Paths  int
+}
+
+// ClaimCutoff is a cutoff that can reach a claim, with the lines of a shortest control-flow path
+// from the cutoff point to the claim.
+type ClaimCutoff struct {
+	Cutoff *Cutoff
+	Path   []int
+}
+
+// VerifyOptions are the bounds of certsym verify.
+type VerifyOptions struct {
+	LoopBound  int // iterations of each loop each time it is entered
+	DepthBound int // branch decisions (path condition conjuncts) on a path; 0: none
+	// AbstractNonlinear encodes products of two non-constant terms as an uninterpreted function
+	// with sign axioms.
+	AbstractNonlinear bool
+	MaxStates         int // branch states created (0: none)
+	Timeout           time.Duration
+	QueryTimeout      time.Duration
+	RLimit            uint
+}
+
+// VerifyReport is the outcome of Verify.
+type VerifyReport struct {
+	Prog    *spec.Program
+	Opts    VerifyOptions
+	Claims  []*Claim // in source order
+	Cutoffs []*Cutoff
+	// Stopped says why the state or time bound ended the exploration early, or "".
+	Stopped string
+	// Stmts are the statements counted for coverage (every statement but sequences and skips), in
+	// program order; Covered those some explored path executed.
+	Stmts   []spec.Stmt
+	Covered map[spec.Stmt]bool
+	// Results counts the result states of the bounded interpreter by behaviour.
+	Results [4]int
+	// Nonlinear lists the statements whose constraints contain a product of two non-constant terms.
+	Nonlinear []Unhandled
+	// ReplayErrors are counterexamples that did not replay: certsym's own defects.
+	ReplayErrors []string
+	Overall      ClaimStatus
+	Conclusive   int
+	Solver       SolverStats
+	Elapsed      time.Duration
+	CFG          *CFG
+}
+
+// verifier is the observer of the bounded interpreter.
+type verifier struct {
+	prog      *spec.Program
+	opts      VerifyOptions
+	b         *Bounded
+	rep       *VerifyReport
+	claims    map[spec.Stmt][]*Claim
+	synthetic map[spec.Stmt]bool
+	// overApprox marks the path condition in which an assume with an abstracted product was
+	// entered: every later state whose path condition descends from it over-approximates.
+	overApprox map[*PC]*spec.Assume
+	// nonlinear marks the path condition in which a constraint with a product was evaluated.
+	nonlinear  map[*PC]spec.Stmt
+	nonlinSeen map[spec.Stmt]bool
+	depthCuts  map[spec.Stmt]int
+}
+
+// Verify runs explicating symbolic execution on prog.
+func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
+	start := time.Now()
+	rep := &VerifyReport{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog)}
+	b := NewBounded(prog, opts.LoopBound)
+	b.MaxStates, b.Timeout = opts.MaxStates, opts.Timeout
+	b.solver.RLimit, b.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
+	b.solver.AbstractMul = opts.AbstractNonlinear
+	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
+		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC]*spec.Assume{},
+		nonlinear: map[*PC]spec.Stmt{}, nonlinSeen: map[spec.Stmt]bool{}, depthCuts: map[spec.Stmt]int{}}
+	v.collectClaims(prog.Body)
+	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
+	b.Observer = v
+
+	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
+	rep.Stopped = b.Stopped()
+	incomplete := map[spec.Stmt]int{}
+	var order []spec.Stmt
+	for _, r := range rs {
+		rep.Results[r.Behaviour]++
+		if r.Behaviour == spec.Incomplete {
+			if incomplete[r.At] == 0 {
+				order = append(order, r.At)
+			}
+			incomplete[r.At]++
+		}
+	}
+	for _, s := range order {
+		if n := v.depthCuts[s]; n > 0 {
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
+				Reason: fmt.Sprintf("depth bound %d (branch decisions on the path)", opts.DepthBound)})
+		}
+		if n := incomplete[s] - v.depthCuts[s]; n > 0 {
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
+				Reason: fmt.Sprintf("loop bound %d (the loop would start iteration %d)", opts.LoopBound, opts.LoopBound+1)})
+		}
+	}
+	if rep.Stopped != "" {
+		rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Reason: rep.Stopped + ": the unexplored paths may reach any claim"})
+	}
+	for _, cl := range rep.Claims {
+		for _, c := range rep.Cutoffs {
+			if c.Stmt == nil {
+				cl.Cutoffs = append(cl.Cutoffs, ClaimCutoff{Cutoff: c})
+				cl.collect(ResCutoff)
+				continue
+			}
+			if rep.CFG.Reaches(c.Stmt, cl.Stmt) {
+				var lines []int
+				for _, s := range rep.CFG.Path(c.Stmt, cl.Stmt) {
+					if l := spec.LineOf(s); l > 0 && (len(lines) == 0 || lines[len(lines)-1] != l) {
+						lines = append(lines, l)
+					}
+				}
+				cl.Cutoffs = append(cl.Cutoffs, ClaimCutoff{Cutoff: c, Path: lines})
+				cl.collect(ResCutoff)
+			}
+		}
+		cl.Status = Interpret(cl.Summary)
+	}
+	var ss []ClaimStatus
+	for _, cl := range rep.Claims {
+		ss = append(ss, cl.Status)
+		if cl.Status.Conclusive() {
+			rep.Conclusive++
+		}
+	}
+	rep.Overall = Overall(ss)
+	rep.Solver = b.solver.Stats
+	rep.Elapsed = time.Since(start)
+	return rep
+}
+
+func (cl *Claim) collect(r Result) {
+	cl.Summary |= 1 << r
+	cl.Counts[r]++
+}
+
+func (cl *Claim) addUnhandled(u Unhandled) {
+	for _, x := range cl.Unhandled {
+		if x == u {
+			return
+		}
+	}
+	cl.Unhandled = append(cl.Unhandled, u)
+}
+
+// collectClaims walks the program in order and makes its claims, its coverage statements and
+// the set of statements the parser synthesized (assert violations).
+func (v *verifier) collectClaims(s spec.Stmt) {
+	add := func(cl *Claim) {
+		cl.Stmt, cl.Line = s, spec.LineOf(s)
+		v.claims[s] = append(v.claims[s], cl)
+		v.rep.Claims = append(v.rep.Claims, cl)
+	}
+	divisions := func(e []*spec.BinA) {
+		for _, d := range e {
+			add(&Claim{Kind: ClaimDivision, Div: d, Text: spec.PrintA(d.R) + " != 0"})
+		}
+	}
+	switch s := s.(type) {
+	case *spec.Seq:
+		v.collectClaims(s.First)
+		v.collectClaims(s.Second)
+		return
+	case *spec.Skip:
+		return
+	}
+	v.rep.Stmts = append(v.rep.Stmts, s)
+	switch s := s.(type) {
+	case *spec.Assign:
+		divisions(divisionsA(s.A, nil))
+	case *spec.If:
+		divisions(divisionsB(s.Cond, nil))
+		v.collectClaims(s.Then)
+		v.collectClaims(s.Else)
+	case *spec.While:
+		divisions(divisionsB(s.Cond, nil))
+		v.collectClaims(s.Body)
+	case *spec.Assume:
+		divisions(divisionsB(s.Cond, nil))
+	case *spec.Assert:
+		v.synthetic[s.Violation] = true
+		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: spec.PrintB(s.Cond)})
+		divisions(divisionsB(s.Cond, nil))
+	}
+}
+
+// divisionsA appends the divisions and remainders inside a, in left-to-right post-order (the order
+// of spec.DivisorsA).
+func divisionsA(a spec.AExpr, out []*spec.BinA) []*spec.BinA {
+	switch a := a.(type) {
+	case *spec.Neg:
+		return divisionsA(a.X, out)
+	case *spec.BinA:
+		out = divisionsA(a.L, out)
+		out = divisionsA(a.R, out)
+		if a.Op == spec.Div || a.Op == spec.Mod {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func divisionsB(b spec.BExpr, out []*spec.BinA) []*spec.BinA {
+	switch b := b.(type) {
+	case *spec.Cmp:
+		return divisionsA(b.R, divisionsA(b.L, out))
+	case *spec.Not:
+		return divisionsB(b.X, out)
+	case *spec.BinB:
+		return divisionsB(b.R, divisionsB(b.L, out))
+	}
+	return out
+}
+
+// errOf is the Fail a statement reaches when one of its divisions divides by zero.
+func errOf(s spec.Stmt) *spec.Fail {
+	switch s := s.(type) {
+	case *spec.Assign:
+		return s.Err
+	case *spec.If:
+		return s.Err
+	case *spec.While:
+		return s.Unfold.Err
+	case *spec.Assume:
+		return s.Err
+	case *spec.Assert:
+		return s.Err
+	}
+	return nil
+}
+
+// At is the observer: it cuts paths at the depth bound, records coverage, evaluates the claims of
+// s and marks the states an abstracted assume over-approximates.
+func (v *verifier) At(st BState, s spec.Stmt) bool {
+	if v.synthetic[s] {
+		return true
+	}
+	if v.opts.DepthBound > 0 && st.C.Depth > v.opts.DepthBound {
+		v.depthCuts[s]++
+		return false
+	}
+	v.rep.Covered[s] = true
+	for _, cl := range v.claims[s] {
+		v.evalClaim(st, cl)
+	}
+	if f := v.constraint(st, s); f != nil && f.hasMul() {
+		v.nonlinear[st.C] = s
+		if !v.nonlinSeen[s] {
+			v.nonlinSeen[s] = true
+			what := "product " + f.firstMul().String(v.prog.Vars)
+			if v.opts.AbstractNonlinear {
+				what += " abstracted (uninterpreted function with sign axioms)"
+			} else {
+				what += " (nonlinear arithmetic, decided by Z3 directly)"
+			}
+			v.rep.Nonlinear = append(v.rep.Nonlinear, Unhandled{Line: spec.LineOf(s), What: what})
+		}
+		if a, ok := s.(*spec.Assume); ok && v.opts.AbstractNonlinear {
+			v.overApprox[st.C] = a
+		}
+	}
+	return true
+}
+
+func (a *Atom) String(names []string) string {
+	var b strings.Builder
+	a.write(&b, names)
+	return b.String()
+}
+
+// constraint is the constraint statement s adds to the path condition in st (its condition and
+// the definedness of its divisions), or nil.
+func (v *verifier) constraint(st BState, s spec.Stmt) *Formula {
+	ts := v.b.terms
+	switch s := s.(type) {
+	case *spec.Assign:
+		if s.Err == nil {
+			return nil
+		}
+		return ts.defined(spec.DivisorsA(s.A, nil), st.Sigma)
+	case *spec.If:
+		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+	case *spec.While:
+		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+	case *spec.Assume:
+		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+	case *spec.Assert:
+		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+	}
+	return nil
+}
+
+// evalClaim evaluates claim cl in state st: UNDEFINED when the claim's own evaluation may divide
+// by zero, FALSE when it may be false, TRUE when neither is possible (each decided by the solver,
+// each answer checked as described at check).
+func (v *verifier) evalClaim(st BState, cl *Claim) {
+	ts := v.b.terms
+	cl.Paths++
+	var cond *Formula
+	var ds []spec.AExpr
+	if cl.Kind == ClaimAssert {
+		cond = ts.substB(cl.Cond, st.Sigma)
+		ds = spec.DivisorsB(cl.Cond, nil)
+	} else {
+		cond = atomF(FNe, ts.subst(cl.Div.R, st.Sigma))
+		ds = spec.DivisorsA(cl.Div.R, nil)
+	}
+	def := ts.defined(ds, st.Sigma)
+	got := false
+	if len(ds) > 0 {
+		got = v.check(st, cl, notF(def), ResUndefined)
+	}
+	if v.check(st, cl, andF(def, notF(cond)), ResFalse) {
+		got = true
+	}
+	if !got {
+		cl.collect(ResTrue)
+	}
+}
+
+// check decides whether psi (the claim's failure, res FALSE, or its undefinedness, res UNDEFINED)
+// is possible in st, records the result and reports whether there was one:
+//   - unsat: nothing (the failure is impossible on this path);
+//   - unknown: DONTKNOW;
+//   - sat with a model that satisfies the real path condition and psi (the terms evaluated with
+//     real products): FALSE/UNDEFINED, once the model replays on the bounded concrete semantics;
+//   - sat with a spurious model (possible only when products are abstracted): DONTKNOW when psi
+//     itself contains a product, FALSE?/UNDEFINED? when an abstracted assume made the state
+//     over-approximate, DONTKNOW otherwise (an abstracted branch condition on the path).
+func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
+	if psi == False {
+		return false
+	}
+	names := v.prog.Vars
+	pc := extend(st.C, psi, len(names))
+	switch v.b.solver.Check(pc) {
+	case Unsat:
+		return false
+	case Unknown:
+		cl.collect(ResDontKnow)
+		cl.addUnhandled(Unhandled{Line: cl.Line, What: "solver: " + pc.Reason})
+		v.addPathNonlinear(cl, st.C)
+		return true
+	}
+	m := spec.Store(pc.Witness)
+	if pc.Formula().Eval(m) {
+		replay, ok := v.replay(cl, m, res)
+		if !ok {
+			v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d: input %s: %s",
+				cl.Kind, cl.Line, InputString(m, names), replay))
+			cl.collect(ResDontKnow)
+			cl.addUnhandled(Unhandled{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay})
+			return true
+		}
+		cl.collect(res)
+		cl.witness(res, &Witness{Input: m, PathCondition: pc.String(names), Replay: replay})
+		return true
+	}
+	if a := psi.firstMul(); a != nil {
+		cl.collect(ResDontKnow)
+		cl.addUnhandled(Unhandled{Line: cl.Line, What: "the claim depends on the product " + a.String(names) +
+			", abstracted by --abstract-nonlinear: the solver's counterexample " + InputString(m, names) + " is spurious"})
+		return true
+	}
+	if assumes := v.overApproxOn(st.C); len(assumes) > 0 {
+		q := ResFalseQ
+		if res == ResUndefined {
+			q = ResUndefinedQ
+		}
+		cl.collect(q)
+		var lines []string
+		for _, a := range assumes {
+			lines = append(lines, fmt.Sprint(a.Line()))
+			cl.addOverApprox(a)
+		}
+		cl.witness(q, &Witness{Input: m, PathCondition: pc.String(names),
+			Replay: "not replayed: the assume at line " + strings.Join(lines, ", ") + " was over-approximated, the input may not satisfy it"})
+		return true
+	}
+	cl.collect(ResDontKnow)
+	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + InputString(m, names) + " is spurious (abstracted products on the path)"})
+	v.addPathNonlinear(cl, st.C)
+	return true
+}
+
+func (cl *Claim) witness(r Result, w *Witness) {
+	if cl.Witnesses == nil {
+		cl.Witnesses = map[Result]*Witness{}
+	}
+	if cl.Witnesses[r] == nil {
+		cl.Witnesses[r] = w
+	}
+}
+
+func (cl *Claim) addOverApprox(a *spec.Assume) {
+	for _, x := range cl.OverApprox {
+		if x == a {
+			return
+		}
+	}
+	cl.OverApprox = append(cl.OverApprox, a)
+}
+
+// Counterexample returns the witness that goes with the claim's status (REFUTED: a FALSE input,
+// FAULTY: an UNDEFINED one, REFUTED?, FAULTY?: the possibly spurious one), or nil.
+func (cl *Claim) Counterexample() *Witness {
+	r, ok := map[ClaimStatus]Result{StatusRefuted: ResFalse, StatusFaulty: ResUndefined, StatusRefutedQ: ResFalseQ, StatusFaultyQ: ResUndefinedQ}[cl.Status]
+	if !ok {
+		return nil
+	}
+	return cl.Witnesses[r]
+}
+
+// overApproxOn returns the abstracted assumes on the path of path condition phi, first first.
+func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
+	var out []*spec.Assume
+	for n := phi; n != nil; n = n.Parent {
+		if a, ok := v.overApprox[n]; ok {
+			out = append([]*spec.Assume{a}, out...)
+		}
+	}
+	return out
+}
+
+// addPathNonlinear adds to cl's unhandled-theory locations the statements with products on the
+// path of phi.
+func (v *verifier) addPathNonlinear(cl *Claim, phi *PC) {
+	for n := phi; n != nil; n = n.Parent {
+		if s, ok := v.nonlinear[n]; ok {
+			for _, u := range v.rep.Nonlinear {
+				if u.Line == spec.LineOf(s) {
+					cl.addUnhandled(u)
+				}
+			}
+		}
+	}
+}
+
+// replay runs input m on the bounded concrete semantics (spec.ExecBounded) and checks that it
+// fails claim cl as res says: for an assert, the run ends at its violation (FALSE) or at its
+// division by zero (UNDEFINED); for a division, the run ends at the statement's division by zero
+// with this divisor 0 (FALSE) or undefined (UNDEFINED).
+func (v *verifier) replay(cl *Claim, m spec.Store, res Result) (string, bool) {
+	r := spec.ExecBounded(v.prog, m, v.opts.LoopBound)
+	got := fmt.Sprintf("the bounded concrete execution ends %s", r.Behaviour)
+	if r.Fail != nil {
+		got += fmt.Sprintf(" (%s at line %d)", r.Fail.Kind, r.Fail.Line())
+	}
+	if r.Behaviour != spec.Error {
+		return got, false
+	}
+	if cl.Kind == ClaimAssert {
+		a := cl.Stmt.(*spec.Assert)
+		want := a.Violation
+		if res == ResUndefined {
+			want = a.Err
+		}
+		return got, r.Fail == want
+	}
+	if r.Fail != errOf(cl.Stmt) {
+		return got, false
+	}
+	d, ok := spec.Eval(cl.Div.R, r.Store)
+	if res == ResFalse {
+		return got + fmt.Sprintf(", divisor %s = %s", spec.PrintA(cl.Div.R), d), ok && d.IsZero()
+	}
+	return got + fmt.Sprintf(", divisor %s undefined", spec.PrintA(cl.Div.R)), !ok
+}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"certsym/spec"
 )
 
 // expectation is what a testdata program's header says certsym run must answer:
@@ -87,6 +89,10 @@ func TestTestdata(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			prog, err := spec.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
 			out, code, stderr := runJSON(t, append([]string{"run", file}, exp.options...)...)
 			if out.Verdict != exp.verdict || code != codes[exp.verdict] {
 				t.Fatalf("verdict %s (exit %d), want %s; reason %q; bugs %+v; stderr %s", out.Verdict, code, exp.verdict, out.Reason, out.Bugs, stderr)
@@ -94,8 +100,8 @@ func TestTestdata(t *testing.T) {
 			var got []string
 			for _, b := range out.Bugs {
 				got = append(got, fmt.Sprintf("line %d kind %s", b.Line, b.Kind))
-				if len(b.Input) == 0 && b.Steps > 0 {
-					t.Errorf("bug at line %d has no input", b.Line)
+				if len(b.Input) != len(prog.Vars) {
+					t.Errorf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars)
 				}
 			}
 			if strings.Join(got, "; ") != strings.Join(exp.bugs, "; ") {

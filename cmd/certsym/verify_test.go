@@ -1,0 +1,293 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// verifyExpectation is what a testdata/verify program's header says certsym verify must answer:
+//
+//	# options: verify flags
+//	# expect: line L KIND STATUS     (one per claim, in source order)
+//	# expect: overall STATUS
+type verifyExpectation struct {
+	options []string
+	claims  []string // "line L KIND STATUS"
+	overall string
+}
+
+var expectClaim = regexp.MustCompile(`^line (\d+) (assert|division) (\S+)$`)
+
+func readVerifyExpectation(file string) (verifyExpectation, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return verifyExpectation{}, err
+	}
+	defer f.Close()
+	var exp verifyExpectation
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		body := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+		switch {
+		case strings.HasPrefix(body, "expect:"):
+			v := strings.TrimSpace(strings.TrimPrefix(body, "expect:"))
+			switch {
+			case expectClaim.MatchString(v):
+				exp.claims = append(exp.claims, v)
+			case strings.HasPrefix(v, "overall "):
+				exp.overall = strings.TrimPrefix(v, "overall ")
+			default:
+				return exp, fmt.Errorf("%s:%d: malformed expectation %q", file, n, v)
+			}
+		case strings.HasPrefix(body, "options:"):
+			exp.options = append(exp.options, strings.Fields(strings.TrimPrefix(body, "options:"))...)
+		}
+	}
+	if exp.overall == "" || len(exp.claims) == 0 {
+		return exp, fmt.Errorf("%s: no '# expect:' lines", file)
+	}
+	return exp, sc.Err()
+}
+
+// verifyOut is the part of verify --json the tests read; numbers stay json.Number.
+type verifyOut struct {
+	Claims []struct {
+		Line              int                    `json:"line"`
+		Kind              string                 `json:"kind"`
+		Status            string                 `json:"status"`
+		Collected         []string               `json:"collected"`
+		Counterexample    map[string]json.Number `json:"counterexample"`
+		Replay            string                 `json:"replay"`
+		OverApproximation []int                  `json:"over_approximation"`
+		Cutoffs           []struct {
+			Line    int    `json:"line"`
+			Reason  string `json:"reason"`
+			CFGPath []int  `json:"cfg_path"`
+		} `json:"cutoffs"`
+		Unhandled []struct {
+			Line int    `json:"line"`
+			What string `json:"what"`
+		} `json:"unhandled"`
+	} `json:"claims"`
+	Overall string `json:"overall"`
+}
+
+func runVerifyJSON(t *testing.T, args ...string) (verifyOut, int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"verify", "--json"}, args...), &stdout, &stderr)
+	raw := stdout.String()
+	var out verifyOut
+	dec := json.NewDecoder(&stdout)
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		t.Fatalf("certsym verify %v: output is not one JSON object (%v): %s %s", args, err, raw, stderr.String())
+	}
+	if dec.More() {
+		t.Fatalf("certsym verify %v: more than one JSON value on stdout", args)
+	}
+	return out, code, raw, stderr.String()
+}
+
+func wantExit(overall string) int {
+	switch overall {
+	case "VERIFIED", "DEAD":
+		return exitSafe
+	case "REFUTED", "FAULTY":
+		return exitBug
+	}
+	return exitUnknown
+}
+
+// TestVerifyFigure1 runs the transcriptions of the paper's Figure 1 examples (a)-(h) and checks
+// the statuses written in their headers, and the evidence each status must come with.
+func TestVerifyFigure1(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/verify/fig1*.imp")
+	if len(files) != 8 {
+		t.Fatalf("found %d Figure 1 programs, want 8 ((a) to (h))", len(files))
+	}
+	seen := map[string]bool{}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			exp, err := readVerifyExpectation(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, code, _, stderr := runVerifyJSON(t, append([]string{file}, exp.options...)...)
+			var got []string
+			for _, c := range out.Claims {
+				got = append(got, fmt.Sprintf("line %d %s %s", c.Line, c.Kind, c.Status))
+				seen[c.Status] = true
+				switch c.Status {
+				case "REFUTED", "FAULTY":
+					if len(c.Counterexample) == 0 || !strings.Contains(c.Replay, "concrete execution ends error") {
+						t.Errorf("line %d %s: %s without a replayed counterexample: %+v", c.Line, c.Kind, c.Status, c)
+					}
+				case "REFUTED?", "FAULTY?":
+					if len(c.Counterexample) == 0 || len(c.OverApproximation) == 0 {
+						t.Errorf("line %d %s: %s without counterexample and over-approximation location", c.Line, c.Kind, c.Status)
+					}
+				case "UNCOVERED", "VERIFIED?":
+					if len(c.Cutoffs) == 0 || len(c.Cutoffs[0].CFGPath) == 0 || c.Cutoffs[0].CFGPath[len(c.Cutoffs[0].CFGPath)-1] != c.Line {
+						t.Errorf("line %d %s: %s without a cutoff and its control-flow path to the claim: %+v", c.Line, c.Kind, c.Status, c.Cutoffs)
+					}
+				case "INDETERMINATE":
+					if len(c.Unhandled) == 0 {
+						t.Errorf("line %d %s: INDETERMINATE without unhandled-theory location", c.Line, c.Kind)
+					}
+				}
+			}
+			if strings.Join(got, "; ") != strings.Join(exp.claims, "; ") {
+				t.Errorf("claims\n got %s\nwant %s", strings.Join(got, "; "), strings.Join(exp.claims, "; "))
+			}
+			if out.Overall != exp.overall || code != wantExit(exp.overall) {
+				t.Errorf("overall %s (exit %d), want %s (exit %d); stderr %s", out.Overall, code, exp.overall, wantExit(exp.overall), stderr)
+			}
+		})
+	}
+	if !t.Failed() && len(seen) != 9 {
+		t.Errorf("the Figure 1 programs produce %d of the 9 statuses: %v", len(seen), seen)
+	}
+}
+
+// TestVerifyWithoutAbstraction: the claims (g) and (h) are inconclusive only because of
+// --abstract-nonlinear; Z3 decides them exactly without it.
+func TestVerifyWithoutAbstraction(t *testing.T) {
+	for _, f := range []string{"fig1g_indeterminate.imp", "fig1h_refuted_maybe.imp"} {
+		out, code, _, _ := runVerifyJSON(t, "../../testdata/verify/"+f)
+		if out.Overall != "VERIFIED" || code != exitSafe {
+			t.Errorf("%s without --abstract-nonlinear: %s (exit %d)", f, out.Overall, code)
+		}
+	}
+}
+
+// TestVerifyJSONIntegers: counterexample values are JSON numbers with all their digits.
+func TestVerifyJSONIntegers(t *testing.T) {
+	f := writeProg(t, "assume x > 123456789012345678901234567890;\nassert x != 123456789012345678901234567891")
+	out, code, raw, _ := runVerifyJSON(t, f)
+	if code != exitBug || len(out.Claims) != 1 || out.Claims[0].Status != "REFUTED" {
+		t.Fatalf("exit %d, %+v", code, out)
+	}
+	if got := out.Claims[0].Counterexample["x"]; got != "123456789012345678901234567891" {
+		t.Errorf("counterexample x = %s", got)
+	}
+	if !regexp.MustCompile(`"counterexample": \{\s*"x": 123456789012345678901234567891\s*\}`).MatchString(raw) {
+		t.Errorf("counterexample not written as a bare JSON number:\n%s", raw)
+	}
+	if !strings.HasPrefix(raw, "{\n  \"claims\": [") {
+		t.Errorf("JSON does not start with the claims: %.60s", raw)
+	}
+}
+
+func TestVerifyTextAndErrors(t *testing.T) {
+	f := writeProg(t, "i = 0;\nwhile i < n do\n  i = i + 1\nod;\nassert i >= 0;\nassert 10 / n > 0")
+	code, stdout, stderr := runText("verify", f, "--loop-bound", "2")
+	if code != exitBug {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"Summary of claims", "VERIFIED?", "REFUTED", "cutoff at line 2", "control-flow path to the claim: lines 2 -> 5",
+		"counterexample: ", "overall status: REFUTED", "conclusive: ", "coverage: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("text report lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, args := range [][]string{{"verify"}, {"verify", f, "--loop-bound", "-1"}, {"verify", f, "--bogus"}, {"verify", f, f}} {
+		if code, _, stderr := runText(args...); code != exitUsage || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%v: exit %d, stderr %s", args, code, stderr)
+		}
+	}
+	bad := writeProg(t, "assert x >")
+	if code, _, stderr := runText("verify", bad); code != exitUsage || !strings.Contains(stderr, ":1:") {
+		t.Errorf("syntax error: exit %d, stderr %s", code, stderr)
+	}
+	if code, _, stderr := runText("verify", "/nonexistent.imp"); code != exitUsage || stderr == "" {
+		t.Errorf("missing file: exit %d", code)
+	}
+	noClaims := writeProg(t, "x = 1")
+	if code, stdout, _ := runText("verify", noClaims); code != exitSafe || !strings.Contains(stdout, "no claim") {
+		t.Errorf("no claims: exit %d: %s", code, stdout)
+	}
+}
+
+// TestVerifyHTMLInChromium renders the HTML report in headless Chromium and checks what the
+// browser shows: the rendered DOM (after the page's script ran) has each claim with its status,
+// the source lines highlighted, coverage marks and the totals the script computed.
+func TestVerifyHTMLInChromium(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		if _, e := os.Stat("/usr/bin/chromium"); e == nil {
+			chromium = "/usr/bin/chromium"
+		} else if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed (scripts/install-deps.sh browser installs it)")
+		} else {
+			t.Skip("chromium is not installed")
+		}
+	}
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.html")
+	src := "../../testdata/verify/fig1f_verified_maybe.imp"
+	exp, err := readVerifyExpectation(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"verify", src, "--html", report}, exp.options...), &stdout, &stderr); code != exitUnknown {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	other := filepath.Join(dir, "refuted.html")
+	if code := run([]string{"verify", "../../testdata/verify/fig1c_faulty.imp", "--html", other}, &stdout, &stderr); code != exitBug {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	render := func(file string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+			"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
+			"--virtual-time-budget=2000", "--dump-dom", "file://"+file)
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("chromium: %v\n%s", err, errb.String())
+		}
+		return out.String()
+	}
+	dom := render(report)
+	for _, want := range []string{
+		`id="L12" class="line covered claim-line st-verified-maybe" data-line="12" data-status="VERIFIED?"`,
+		`id="L7" class="line covered claim-line st-verified" data-line="7" data-status="VERIFIED"`,
+		`class="claim st-verified-maybe" data-line="12" data-kind="assert" data-status="VERIFIED?"`,
+		"control-flow path: lines 9 -&gt; 12",
+		"Rendered totals: 2 claims (VERIFIED: 1, VERIFIED?: 1); lines covered 5, not covered 0.",
+		`id="overall" class="st-verified-maybe">VERIFIED?</strong>`,
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered DOM lacks %q:\n%s", want, dom)
+		}
+	}
+	dom = render(other)
+	for _, want := range []string{
+		`data-line="7" data-kind="assert" data-status="FAULTY"`,
+		`data-line="7" data-kind="division" data-status="REFUTED"`,
+		`class="line covered claim-line st-refuted"`, // the worst status of the line
+		`<code class="cex">x=0</code>`,
+		"Rendered totals: 2 claims (FAULTY: 1, REFUTED: 1)",
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered DOM lacks %q:\n%s", want, dom)
+		}
+	}
+}

@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"certsym/spec"
+)
+
+// TestStatusTableRows checks each row of the interpretation table on summaries it must take, and
+// the first-match order on summaries several rows' conditions hold of.
+func TestStatusTableRows(t *testing.T) {
+	const (
+		T  = ResTrue
+		F  = ResFalse
+		U  = ResUndefined
+		D  = ResDontKnow
+		FQ = ResFalseQ
+		UQ = ResUndefinedQ
+		C  = ResCutoff
+	)
+	cases := []struct {
+		rs   []Result
+		want ClaimStatus
+		why  string
+	}{
+		{nil, StatusDead, "nothing reaches the claim"},
+		{[]Result{T}, StatusVerified, "all TRUE"},
+		{[]Result{F}, StatusRefuted, "FALSE"},
+		{[]Result{T, F}, StatusRefuted, "FALSE among TRUE"},
+		{[]Result{U}, StatusFaulty, "UNDEFINED"},
+		{[]Result{T, U}, StatusFaulty, "UNDEFINED among TRUE"},
+		{[]Result{FQ}, StatusRefutedQ, "FALSE?"},
+		{[]Result{UQ}, StatusFaultyQ, "UNDEFINED?"},
+		{[]Result{C}, StatusUncovered, "only cutoffs"},
+		{[]Result{T, C}, StatusVerifiedQ, "TRUE and a cutoff"},
+		{[]Result{D}, StatusIndeterminate, "DONTKNOW"},
+		{[]Result{T, D}, StatusIndeterminate, "DONTKNOW among TRUE"},
+		{[]Result{C, D}, StatusIndeterminate, "DONTKNOW and a cutoff"},
+		{[]Result{T, C, D}, StatusIndeterminate, "TRUE, CUTOFF, DONTKNOW"},
+		// First match: REFUTED before FAULTY, before the '?' statuses, before UNCOVERED/VERIFIED?.
+		{[]Result{F, U}, StatusRefuted, "REFUTED wins over FAULTY"},
+		{[]Result{F, U, FQ, UQ, D, C, T}, StatusRefuted, "REFUTED wins over everything"},
+		{[]Result{U, FQ}, StatusFaulty, "FAULTY wins over REFUTED?"},
+		{[]Result{U, UQ, C}, StatusFaulty, "FAULTY wins over FAULTY? and cutoffs"},
+		{[]Result{FQ, UQ}, StatusRefutedQ, "REFUTED? wins over FAULTY?"},
+		{[]Result{FQ, D, C}, StatusRefutedQ, "REFUTED? wins over INDETERMINATE and cutoffs"},
+		{[]Result{UQ, D}, StatusFaultyQ, "FAULTY? wins over INDETERMINATE"},
+		{[]Result{UQ, C, T}, StatusFaultyQ, "FAULTY? wins over VERIFIED?"},
+	}
+	for _, c := range cases {
+		s := SummaryOf(c.rs...)
+		if got := Interpret(s); got != c.want {
+			t.Errorf("%s: Interpret(%s) = %s, want %s", c.why, s, got, c.want)
+		}
+	}
+}
+
+// TestStatusTableOrder checks that the order of the rows matters where the conditions overlap:
+// the later row's condition also holds, so only the order gives the right status.
+func TestStatusTableOrder(t *testing.T) {
+	row := func(st ClaimStatus) int {
+		for i, r := range StatusTable {
+			if r.Status == st {
+				return i
+			}
+		}
+		t.Fatalf("no row for %s", st)
+		return -1
+	}
+	overlaps := []struct {
+		s             Summary
+		first, second ClaimStatus
+	}{
+		{SummaryOf(ResFalse, ResUndefined), StatusRefuted, StatusFaulty},
+		{SummaryOf(ResUndefined, ResFalseQ), StatusFaulty, StatusRefutedQ},
+		{SummaryOf(ResFalseQ, ResUndefinedQ), StatusRefutedQ, StatusFaultyQ},
+		{SummaryOf(), StatusDead, StatusVerifiedQ},
+		{SummaryOf(ResTrue), StatusVerified, StatusVerifiedQ},
+		{SummaryOf(ResCutoff), StatusUncovered, StatusVerifiedQ},
+		{SummaryOf(ResTrue, ResCutoff), StatusVerifiedQ, StatusIndeterminate},
+	}
+	for _, o := range overlaps {
+		i, j := row(o.first), row(o.second)
+		if !StatusTable[i].Match(o.s) || !StatusTable[j].Match(o.s) {
+			t.Errorf("%s: expected both %s and %s to match", o.s, o.first, o.second)
+		}
+		if i >= j {
+			t.Errorf("%s must come before %s", o.first, o.second)
+		}
+		if got := Interpret(o.s); got != o.first {
+			t.Errorf("Interpret(%s) = %s, want %s", o.s, got, o.first)
+		}
+	}
+	want := []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "FAULTY?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"}
+	for i, r := range StatusTable {
+		if r.Status.String() != want[i] {
+			t.Errorf("row %d is %s, want %s", i, r.Status, want[i])
+		}
+	}
+	// Every summary gets exactly the status of its first matching row.
+	for s := Summary(0); s < 1<<numResults; s++ {
+		first := -1
+		for i, r := range StatusTable {
+			if r.Match(s) {
+				first = i
+				break
+			}
+		}
+		if first < 0 || Interpret(s) != StatusTable[first].Status {
+			t.Errorf("Interpret(%s) = %s, first matching row %d", s, Interpret(s), first)
+		}
+	}
+}
+
+func TestOverall(t *testing.T) {
+	cases := []struct {
+		ss   []ClaimStatus
+		want ClaimStatus
+	}{
+		{nil, StatusVerified},
+		{[]ClaimStatus{StatusDead}, StatusVerified},
+		{[]ClaimStatus{StatusVerified, StatusDead}, StatusVerified},
+		{[]ClaimStatus{StatusVerifiedQ, StatusVerified}, StatusVerifiedQ},
+		{[]ClaimStatus{StatusUncovered, StatusVerifiedQ}, StatusUncovered},
+		{[]ClaimStatus{StatusIndeterminate, StatusUncovered}, StatusIndeterminate},
+		{[]ClaimStatus{StatusFaultyQ, StatusIndeterminate}, StatusFaultyQ},
+		{[]ClaimStatus{StatusFaultyQ, StatusRefutedQ}, StatusRefutedQ},
+		{[]ClaimStatus{StatusRefutedQ, StatusFaulty}, StatusFaulty},
+		{[]ClaimStatus{StatusFaulty, StatusRefuted, StatusVerified}, StatusRefuted},
+	}
+	for _, c := range cases {
+		if got := Overall(c.ss); got != c.want {
+			t.Errorf("Overall(%v) = %s, want %s", c.ss, got, c.want)
+		}
+	}
+}
+
+func TestCFG(t *testing.T) {
+	p := parse(t, `x = 1;
+while x < 10 do
+  if x > 5 then
+    y = 1
+  else
+    y = 2
+  fi;
+  x = x + 1
+od;
+assert y > 0`)
+	c := NewCFG(p)
+	byLine := map[int]spec.Stmt{}
+	for s := range c.node {
+		byLine[spec.LineOf(s)] = s
+	}
+	w, asg, th, inc, as := byLine[2], byLine[1], byLine[4], byLine[8], byLine[10]
+	if !c.Reaches(w, as) || !c.Reaches(w, th) || !c.Reaches(inc, th) || !c.Reaches(th, w) {
+		t.Error("loop reachability missing")
+	}
+	if c.Reaches(as, w) || c.Reaches(w, asg) {
+		t.Error("reachability against control flow")
+	}
+	if !c.Reaches(w, w) {
+		t.Error("a statement reaches itself")
+	}
+	var lines []int
+	for _, s := range c.Path(inc, th) {
+		lines = append(lines, spec.LineOf(s))
+	}
+	if got := fmtInts(lines); got != "8 2 3 4" {
+		t.Errorf("path from line 8 to line 4: %s, want 8 2 3 4", got)
+	}
+}
+
+func fmtInts(a []int) string {
+	var parts []string
+	for _, x := range a {
+		parts = append(parts, itoa(x))
+	}
+	return strings.Join(parts, " ")
+}
+
+// claimStatuses runs Verify and renders "line kind STATUS" per claim.
+func claimStatuses(t *testing.T, src string, opts VerifyOptions) (*VerifyReport, string) {
+	t.Helper()
+	rep := Verify(parse(t, src), opts)
+	if len(rep.ReplayErrors) > 0 {
+		t.Fatalf("replay errors: %v", rep.ReplayErrors)
+	}
+	var parts []string
+	for _, cl := range rep.Claims {
+		parts = append(parts, itoa(cl.Line)+" "+cl.Kind.String()+" "+cl.Status.String())
+	}
+	return rep, strings.Join(parts, "; ")
+}
+
+func TestVerifyDepthBound(t *testing.T) {
+	src := `if x > 0 then y = 1 else y = 2 fi;
+if y == 1 then if z > 0 then w = 1 else w = 2 fi else w = 1 fi;
+assert y + w >= 2`
+	// x <= 0 reaches the assert after one decision; x > 0 takes a second one (z > 0) and is cut
+	// off at the assignments of line 2.
+	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 3, DepthBound: 1})
+	if got != "3 assert VERIFIED?" || len(rep.Cutoffs) != 2 {
+		t.Errorf("depth bound 1: %s, %d cutoffs", got, len(rep.Cutoffs))
+	}
+	for _, c := range rep.Cutoffs {
+		if c.Line != 2 || !strings.HasPrefix(c.Reason, "depth bound 1") {
+			t.Errorf("cutoff %+v", c)
+		}
+	}
+	rep, got = claimStatuses(t, src, VerifyOptions{LoopBound: 3})
+	if got != "3 assert VERIFIED" || len(rep.Cutoffs) != 0 {
+		t.Errorf("no depth bound: %s, cutoffs %v", got, rep.Cutoffs)
+	}
+}
+
+func TestVerifyStateBound(t *testing.T) {
+	src := `if x > 0 then y = 1 else y = 2 fi;
+if z > 0 then w = 1 else w = 2 fi;
+if v > 0 then w = w + 1 fi;
+assert y + w >= 2`
+	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 3, MaxStates: 3})
+	if rep.Stopped == "" || !strings.Contains(got, "VERIFIED?") && !strings.Contains(got, "UNCOVERED") {
+		t.Errorf("state bound: stopped %q, %s", rep.Stopped, got)
+	}
+}
+
+// TestVerifyDivisionClaims: one claim per division, in post-order; a nested division makes the
+// outer divisor's claim UNDEFINED; a claim in a macro body reports the call's line; a division in
+// a loop condition is refuted with a replayed counterexample.
+func TestVerifyDivisionClaims(t *testing.T) {
+	src := `macro check(a) begin
+  assert a >= 0
+end
+assume y >= 0 and y <= 5;
+x = 10 / (100 / y);
+check(y);
+check(y - 2)`
+	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 5})
+	want := "5 division REFUTED; 5 division FAULTY; 6 assert VERIFIED; 7 assert REFUTED"
+	if got != want {
+		t.Errorf("statuses\n got %s\nwant %s", got, want)
+	}
+	if c := rep.Claims[0]; c.Text != "y != 0" {
+		t.Errorf("first claim %q, want the inner divisor y != 0 (post-order)", c.Text)
+	}
+	if outer := rep.Claims[1]; outer.Text != "100 / y != 0" || outer.Summary != SummaryOf(ResUndefined) {
+		t.Errorf("outer divisor claim %q collected %s", outer.Text, outer.Summary)
+	}
+	if w := rep.Claims[3].Counterexample(); w == nil || !w.Input[rep.Prog.VarIndex("y")].Equal(spec.IntOf(0)) && !w.Input[rep.Prog.VarIndex("y")].Equal(spec.IntOf(1)) {
+		t.Errorf("macro assert counterexample %+v", w)
+	}
+
+	rep, got = claimStatuses(t, "i = 3;\nwhile 6 / i > 1 do i = i - 1 od", VerifyOptions{LoopBound: 5})
+	if got != "2 division REFUTED" {
+		t.Errorf("loop division: %s", got)
+	}
+	if w := rep.Claims[0].Counterexample(); w == nil || !strings.Contains(w.Replay, "divisor i = 0") {
+		t.Errorf("loop division witness: %+v", w)
+	}
+}
+
+// TestVerifyUnknownIsDontKnow: without --abstract-nonlinear a query Z3 cannot answer within its
+// budget gives DONTKNOW, never VERIFIED or REFUTED.
+func TestVerifyUnknownIsDontKnow(t *testing.T) {
+	src := `assume x >= 2 and y >= 2 and z >= 2;
+assert x * x * x + y * y * y != z * z * z`
+	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, RLimit: 1})
+	if got != "2 assert INDETERMINATE" {
+		t.Errorf("got %s", got)
+	}
+	if len(rep.Claims[0].Unhandled) == 0 || !strings.Contains(rep.Claims[0].Unhandled[0].What, "solver") {
+		t.Errorf("unhandled: %+v", rep.Claims[0].Unhandled)
+	}
+}
+
+// TestVerifyAbstractionNeverRefutesFalsely: under --abstract-nonlinear a claim that is true but
+// whose abstract query has a spurious model is never REFUTED; a genuinely false one still is.
+func TestVerifyAbstractionNeverRefutesFalsely(t *testing.T) {
+	src := `z = x * y;
+assert z != 7 or x == 1 or x == 7 or x == -1 or x == -7;
+assert x != 3 or y != 2`
+	_, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, AbstractNonlinear: true})
+	if got != "2 assert INDETERMINATE; 3 assert REFUTED" {
+		t.Errorf("abstracted: %s", got)
+	}
+	_, got = claimStatuses(t, src, VerifyOptions{LoopBound: 1})
+	if got != "2 assert VERIFIED; 3 assert REFUTED" {
+		t.Errorf("exact: %s", got)
+	}
+}
+
+// TestVerifySignAxioms: what the sign axioms alone prove is VERIFIED under the abstraction.
+func TestVerifySignAxioms(t *testing.T) {
+	src := `assume x > 0 and y < 0;
+assert x * y < 0;
+assert x * y != 0;
+assume x * y * x >= 0;
+assert false`
+	_, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, AbstractNonlinear: true})
+	if got != "2 assert VERIFIED; 3 assert VERIFIED; 5 assert DEAD" {
+		t.Errorf("got %s", got)
+	}
+}

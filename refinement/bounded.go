@@ -13,7 +13,7 @@ import (
 // loop limit of the Why3 development); the reference, which has no loop limit, checks the
 // stores and behaviours of the results that did not hit the limit.
 
-const boundedMaxStates = 3000
+const boundedMaxStates = 600
 
 func behaviourKind(b spec.Behaviour) string {
 	switch b {
@@ -59,7 +59,8 @@ func (c *checker) refEnd(v []spec.Int, maxSteps int) (kind string, last refState
 func (c *checker) boundedChecks() {
 	n := c.cfg.BoundedN
 	b := engine.NewBounded(c.u.Prog, n)
-	b.MaxStates, b.Timeout = boundedMaxStates, 10*time.Second
+	b.MaxStates, b.Timeout = boundedMaxStates, 4*time.Second
+	b.Solver().RLimit, b.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		c.report("bounded/ghost", "", -1, "symbolic interpretation without ghost: %v", err)
@@ -144,7 +145,8 @@ func (c *checker) boundedChecks() {
 			break
 		}
 		gb := engine.NewBounded(c.u.Prog, n)
-		gb.MaxStates, gb.Timeout = boundedMaxStates, 10*time.Second
+		gb.MaxStates, gb.Timeout = boundedMaxStates, 4*time.Second
+		gb.Solver().RLimit, gb.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks
 		if err != nil {

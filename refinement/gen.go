@@ -80,7 +80,7 @@ func Generate(seed int64, cfg GenConfig) (*Generated, error) {
 // edges and beyond.
 func (g *gen) constant(c fuzz.Continue) spec.Int {
 	switch r := c.Intn(20); {
-	case r < 4:
+	case r < 2:
 		return spec.IntOf(0)
 	case r < 12:
 		return spec.IntOf(int64(c.Intn(15) - 7))
@@ -135,6 +135,9 @@ func (g *gen) aexpr(c fuzz.Continue) spec.AExpr {
 		c.Fuzz(&m)
 		if c.RandBool() {
 			n = spec.IntOf(-int64(c.Intn(20) + 1))
+		}
+		if m.IsZero() && c.Intn(3) > 0 {
+			m = spec.IntOf(int64(c.Intn(9) - 4))
 		}
 		return &spec.BinA{Op: op, L: &spec.Num{Val: n}, R: &spec.Num{Val: m}}
 	}
@@ -204,7 +207,7 @@ func (g *gen) stmt(c fuzz.Continue) spec.Stmt {
 	var cond spec.BExpr
 	canNest := g.nesting < g.cfg.MaxNesting
 	switch r := c.Intn(40); {
-	case r < 16:
+	case r < 18:
 		var a spec.AExpr
 		if c.Intn(8) == 0 { // x = 0: a constant zero (and constants that fold to it)
 			a = &spec.Num{}
@@ -212,7 +215,7 @@ func (g *gen) stmt(c fuzz.Continue) spec.Stmt {
 			c.Fuzz(&a)
 		}
 		return &spec.Assign{X: &spec.Var{Name: progVars[c.Intn(len(progVars))]}, A: a}
-	case r < 23 && canNest:
+	case r < 25 && canNest:
 		c.Fuzz(&cond)
 		th := g.nested(c)
 		var el spec.Stmt = &spec.Skip{}
@@ -220,12 +223,12 @@ func (g *gen) stmt(c fuzz.Continue) spec.Stmt {
 			el = g.nested(c)
 		}
 		return &spec.If{Cond: cond, Then: th, Else: el}
-	case r < 27 && canNest && g.loops < g.cfg.MaxLoops:
+	case r < 31 && canNest && g.loops < g.cfg.MaxLoops:
 		return g.loop(c)
-	case r < 32:
+	case r < 34:
 		c.Fuzz(&cond)
 		return &spec.Assert{Cond: cond}
-	case r < 36:
+	case r < 37:
 		c.Fuzz(&cond)
 		return &spec.Assume{Cond: cond}
 	case r < 39:

@@ -29,11 +29,17 @@ func (v Verdict) String() string { return [...]string{"valid", "invalid", "undec
 // total division. Each query is bounded by rlimit and by a timer that interrupts the context.
 type Prover struct {
 	ctx     *z3.Context
+	solver  *z3.Solver
 	RLimit  uint
 	Timeout time.Duration
 	uses    int
 	// Queries, Undecided count the queries asked and those the solver gave up on.
 	Queries, Undecided int
+	// Budget, when positive, is how many queries may be undecided (since ResetBudget) before the
+	// prover answers Undecided at once without asking Z3 (Skipped counts those queries).
+	Budget  int
+	Skipped int
+	spent   int
 }
 
 // NewProver creates a prover with the given bounds per query.
@@ -47,6 +53,7 @@ func (p *Prover) reset() {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
 	p.ctx = z3.NewContext(cfg)
+	p.solver = nil
 	p.uses = 0
 }
 
@@ -72,6 +79,9 @@ func (p *Prover) quot(l, r z3.Int) z3.Int {
 	signed := sameSign.IfThenElse(q, q.Neg()).(z3.Int)
 	return r.Eq(zero).IfThenElse(zero, signed).(z3.Int)
 }
+
+// ResetBudget starts a new budget of undecided queries.
+func (p *Prover) ResetBudget() { p.spent = 0 }
 
 // A is the encoding of an arithmetic expression; variables are integer constants by name.
 func (p *Prover) A(a spec.AExpr) z3.Int {
@@ -135,6 +145,10 @@ func (p *Prover) B(c spec.BExpr) z3.Bool {
 // sat decides the conjunction of the formulas built by build; model, when sat and vars is not
 // nil, is a value for each variable of vars.
 func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, model []spec.Int) {
+	if p.Budget > 0 && p.spent >= p.Budget {
+		p.Skipped++
+		return Undecided, nil
+	}
 	p.uses++
 	if p.uses > 4000 { // let the old context's terms go
 		p.reset()
@@ -148,7 +162,12 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, mod
 		}
 	}()
 	fs := build()
-	s := z3.NewSolver(p.ctx)
+	if p.solver == nil {
+		p.solver = z3.NewSolver(p.ctx)
+	}
+	s := p.solver
+	s.Push()
+	defer s.Pop()
 	if p.RLimit > 0 {
 		p.ctx.Config().SetUint("rlimit", p.RLimit)
 	}
@@ -167,6 +186,7 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, mod
 	}
 	if err != nil {
 		p.Undecided++
+		p.spent++
 		return Undecided, nil
 	}
 	if !ok {

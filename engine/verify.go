@@ -131,9 +131,9 @@ type verifier struct {
 	synthetic map[spec.Stmt]bool
 	// overApprox marks the path condition in which an assume with an abstracted product was
 	// entered: every later state whose path condition descends from it over-approximates.
-	overApprox map[*PC]*spec.Assume
+	overApprox map[*PC][]*spec.Assume
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*PC]spec.Stmt
+	nonlinear  map[*PC][]spec.Stmt
 	nonlinSeen map[spec.Stmt]bool
 	depthCuts  map[spec.Stmt]int
 }
@@ -147,8 +147,8 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	b.solver.RLimit, b.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
 	b.solver.AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
-		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC]*spec.Assume{},
-		nonlinear: map[*PC]spec.Stmt{}, nonlinSeen: map[spec.Stmt]bool{}, depthCuts: map[spec.Stmt]int{}}
+		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC][]*spec.Assume{},
+		nonlinear: map[*PC][]spec.Stmt{}, nonlinSeen: map[spec.Stmt]bool{}, depthCuts: map[spec.Stmt]int{}}
 	v.collectClaims(prog.Body)
 	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
 	b.Observer = v
@@ -169,11 +169,11 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	for _, s := range order {
 		if n := v.depthCuts[s]; n > 0 {
 			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
-				Reason: fmt.Sprintf("depth bound %d (branch decisions on the path)", opts.DepthBound)})
+				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})
 		}
 		if n := incomplete[s] - v.depthCuts[s]; n > 0 {
 			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
-				Reason: fmt.Sprintf("loop bound %d (the loop would start iteration %d)", opts.LoopBound, opts.LoopBound+1)})
+				Reason: fmt.Sprintf("loop bound %d: iteration %d not explored", opts.LoopBound, opts.LoopBound+1)})
 		}
 	}
 	if rep.Stopped != "" {
@@ -327,7 +327,7 @@ func (v *verifier) At(st BState, s spec.Stmt) bool {
 		v.evalClaim(st, cl)
 	}
 	if f := v.constraint(st, s); f != nil && f.hasMul() {
-		v.nonlinear[st.C] = s
+		v.nonlinear[st.C] = append(v.nonlinear[st.C], s)
 		if !v.nonlinSeen[s] {
 			v.nonlinSeen[s] = true
 			what := "product " + f.firstMul().String(v.prog.Vars)
@@ -339,7 +339,7 @@ func (v *verifier) At(st BState, s spec.Stmt) bool {
 			v.rep.Nonlinear = append(v.rep.Nonlinear, Unhandled{Line: spec.LineOf(s), What: what})
 		}
 		if a, ok := s.(*spec.Assume); ok && v.opts.AbstractNonlinear {
-			v.overApprox[st.C] = a
+			v.overApprox[st.C] = append(v.overApprox[st.C], a)
 		}
 	}
 	return true
@@ -498,9 +498,7 @@ func (cl *Claim) Counterexample() *Witness {
 func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
 	var out []*spec.Assume
 	for n := phi; n != nil; n = n.Parent {
-		if a, ok := v.overApprox[n]; ok {
-			out = append([]*spec.Assume{a}, out...)
-		}
+		out = append(append([]*spec.Assume{}, v.overApprox[n]...), out...)
 	}
 	return out
 }
@@ -509,7 +507,7 @@ func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
 // path of phi.
 func (v *verifier) addPathNonlinear(cl *Claim, phi *PC) {
 	for n := phi; n != nil; n = n.Parent {
-		if s, ok := v.nonlinear[n]; ok {
+		for _, s := range v.nonlinear[n] {
 			for _, u := range v.rep.Nonlinear {
 				if u.Line == spec.LineOf(s) {
 					cl.addUnhandled(u)

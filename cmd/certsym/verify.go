@@ -292,8 +292,8 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 				fmt.Fprintf(w, "  cutoff: %s\n", c.Cutoff.Reason)
 				continue
 			}
-			fmt.Fprintf(w, "  cutoff at line %d (%s, %d paths); control-flow path to the claim: lines %s\n",
-				c.Cutoff.Line, c.Cutoff.Reason, c.Cutoff.Paths, lineList(c.Path))
+			fmt.Fprintf(w, "  cutoff at line %d (%s, %s); control-flow path to the claim: lines %s\n",
+				c.Cutoff.Line, c.Cutoff.Reason, plural(c.Cutoff.Paths, "path"), lineList(c.Path))
 		}
 		for _, u := range cl.Unhandled {
 			fmt.Fprintf(w, "  unhandled theory at line %d: %s\n", u.Line, u.What)
@@ -302,7 +302,7 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 	fmt.Fprintln(w)
 	for _, c := range rep.Cutoffs {
 		if c.Stmt != nil {
-			fmt.Fprintf(w, "cutoff point: line %d, %s, %d paths\n", c.Line, c.Reason, c.Paths)
+			fmt.Fprintf(w, "cutoff point: line %d, %s, %s\n", c.Line, c.Reason, plural(c.Paths, "path"))
 		} else {
 			fmt.Fprintf(w, "cutoff: %s\n", c.Reason)
 		}
@@ -325,8 +325,8 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 		fmt.Fprintf(w, " (never executed: line %s)", strings.Join(ls, ", "))
 	}
 	r := rep.Results
-	fmt.Fprintf(w, "\nexploration: %d paths (%d normal, %d error, %d infeasible, %d cut off), %d solver queries, %.2fs\n",
-		r[0]+r[1]+r[2]+r[3], r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete], rep.Solver.Queries, rep.Elapsed.Seconds())
+	fmt.Fprintf(w, "\nexploration: %s (%d normal, %d error, %d infeasible, %d cut off), %d solver queries, %.2fs\n",
+		plural(r[0]+r[1]+r[2]+r[3], "path"), r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete], rep.Solver.Queries, rep.Elapsed.Seconds())
 	fmt.Fprintf(w, "\noverall status: %s\n", rep.Overall)
 	n := len(rep.Claims)
 	pct := 100.0
@@ -351,5 +351,12 @@ func explainPaths(cl *engine.Claim) string {
 	case cl.Paths == 0:
 		return "no explored path reaches the claim, and no cutoff can: dead code"
 	}
-	return fmt.Sprintf("reached %d times on explored paths: %s", cl.Paths, strings.Join(parts, ", "))
+	return fmt.Sprintf("evaluated %s on explored paths: %s", plural(cl.Paths, "time"), strings.Join(parts, ", "))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -125,8 +125,8 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 				ev = append(ev, "cutoff: "+esc(c.Cutoff.Reason))
 				continue
 			}
-			ev = append(ev, fmt.Sprintf("cutoff at line %d (%s, %d paths); control-flow path: lines %s",
-				c.Cutoff.Line, esc(c.Cutoff.Reason), c.Cutoff.Paths, esc(lineList(c.Path))))
+			ev = append(ev, fmt.Sprintf("cutoff at line %d (%s, %s); control-flow path: lines %s",
+				c.Cutoff.Line, esc(c.Cutoff.Reason), plural(c.Cutoff.Paths, "path"), esc(lineList(c.Path))))
 		}
 		for _, u := range cl.Unhandled {
 			ev = append(ev, fmt.Sprintf("unhandled theory at line %d: %s", u.Line, esc(u.What)))

@@ -18,8 +18,8 @@ import (
 // ClaimKind says what makes a claim.
 type ClaimKind uint8
 
-// The kinds of claims: an assert, and the implicit claim "divisor != 0" of each division or
-// remainder.
+// The kinds of claims: an assert (an explicit fail is the assert false), and the implicit claim
+// "divisor != 0" of each division or remainder.
 const (
 	ClaimAssert ClaimKind = iota
 	ClaimDivision
@@ -264,6 +264,9 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		v.synthetic[s.Violation] = true
 		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: spec.PrintB(s.Cond)})
 		divisions(divisionsB(s.Cond, nil))
+	case *spec.Fail:
+		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
+		add(&Claim{Kind: ClaimAssert, Cond: &spec.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"})
 	}
 }
 
@@ -529,6 +532,9 @@ func (v *verifier) replay(cl *Claim, m spec.Store, res Result) (string, bool) {
 	}
 	if r.Behaviour != spec.Error {
 		return got, false
+	}
+	if f, ok := cl.Stmt.(*spec.Fail); ok {
+		return got, r.Fail == f
 	}
 	if cl.Kind == ClaimAssert {
 		a := cl.Stmt.(*spec.Assert)

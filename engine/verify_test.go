@@ -302,3 +302,32 @@ assert false`
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestVerifyFailIsAssertFalse: an explicit fail is the claim assert false.
+func TestVerifyFailIsAssertFalse(t *testing.T) {
+	rep, got := claimStatuses(t, "if x == 3 then fail fi;\nif x > x then fail fi", VerifyOptions{LoopBound: 1})
+	if got != "1 assert REFUTED; 2 assert DEAD" {
+		t.Errorf("got %s", got)
+	}
+	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].Equal(spec.IntOf(3)) {
+		t.Errorf("counterexample %+v", w)
+	}
+}
+
+// BenchmarkVerify verifies a loop program with two claims per iteration, loop bound 12.
+func BenchmarkVerify(b *testing.B) {
+	p := parse(b, `assume n >= 0;
+i = 0; s = 0;
+while i < n do
+  s = s + 100 / (i + 1);
+  i = i + 1;
+  assert s >= i
+od;
+assert i == n`)
+	for b.Loop() {
+		rep := Verify(p, VerifyOptions{LoopBound: 12})
+		if rep.Overall != StatusVerifiedQ {
+			b.Fatalf("overall %s", rep.Overall)
+		}
+	}
+}

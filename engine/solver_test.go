@@ -2,6 +2,7 @@ package engine
 
 import (
 	"testing"
+	"time"
 
 	"certsym/spec"
 )
@@ -47,6 +48,7 @@ func TestSolverTruncatingDivision(t *testing.T) {
 func TestSolverModelsSatisfy(t *testing.T) {
 	ts := newTerms([]string{"x", "y"})
 	sv := NewSolver([]string{"x", "y"})
+	sv.RLimit, sv.QueryTimeout = 50_000_000, 20*time.Second
 	x, y := ts.syms[0], ts.syms[1]
 	big, _ := spec.ParseInt("100000000000000000000000000000")
 	conds := [][]*Formula{

@@ -44,6 +44,8 @@ type Claim struct {
 
 	// Witnesses holds, for FALSE, UNDEFINED, FALSE? and UNDEFINED?, the first input found.
 	Witnesses map[Result]*Witness
+	// Example is, for each result collected on a path, the path condition of the first such path.
+	Example [numResults]string
 	// OverApprox are the assumes where over-approximation entered the states of FALSE?/UNDEFINED? results.
 	OverApprox []*spec.Assume
 	// Unhandled are the places where an unhandled theory made a result DONTKNOW.
@@ -401,6 +403,9 @@ func (v *verifier) evalClaim(st BState, cl *Claim) {
 	}
 	if !got {
 		cl.collect(ResTrue)
+		if cl.Example[ResTrue] == "" {
+			cl.Example[ResTrue] = st.C.String(v.prog.Vars)
+		}
 	}
 }
 
@@ -419,6 +424,13 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 	}
 	names := v.prog.Vars
 	pc := extend(st.C, psi, len(names))
+	defer func() {
+		for r := Result(0); r < ResCutoff; r++ {
+			if cl.Summary.Has(r) && cl.Example[r] == "" {
+				cl.Example[r] = st.C.String(names)
+			}
+		}
+	}()
 	switch v.b.solver.Check(pc) {
 	case Unsat:
 		return false

@@ -121,19 +121,20 @@ type jsonUnhandled struct {
 }
 
 type jsonClaim struct {
-	Line              int             `json:"line"`
-	Kind              string          `json:"kind"`
-	Claim             string          `json:"claim"`
-	Status            string          `json:"status"`
-	Collected         []string        `json:"collected"`
-	Counterexample    *orderedInput   `json:"counterexample,omitempty"`
-	PathCondition     string          `json:"path_condition,omitempty"`
-	Replay            string          `json:"replay,omitempty"`
-	Paths             int             `json:"paths"`
-	Results           map[string]int  `json:"results"`
-	OverApproximation []int           `json:"over_approximation,omitempty"`
-	Cutoffs           []jsonCutoff    `json:"cutoffs,omitempty"`
-	Unhandled         []jsonUnhandled `json:"unhandled,omitempty"`
+	Line              int               `json:"line"`
+	Kind              string            `json:"kind"`
+	Claim             string            `json:"claim"`
+	Status            string            `json:"status"`
+	Collected         []string          `json:"collected"`
+	Counterexample    *orderedInput     `json:"counterexample,omitempty"`
+	PathCondition     string            `json:"path_condition,omitempty"`
+	Replay            string            `json:"replay,omitempty"`
+	Paths             int               `json:"paths"`
+	Results           map[string]int    `json:"results"`
+	FirstPaths        map[string]string `json:"first_paths,omitempty"`
+	OverApproximation []int             `json:"over_approximation,omitempty"`
+	Cutoffs           []jsonCutoff      `json:"cutoffs,omitempty"`
+	Unhandled         []jsonUnhandled   `json:"unhandled,omitempty"`
 }
 
 type jsonVerify struct {
@@ -176,6 +177,12 @@ func verifyJSON(rep *engine.VerifyReport) jsonVerify {
 		for _, r := range cl.Summary.Results() {
 			jc.Collected = append(jc.Collected, r.String())
 			jc.Results[r.String()] = cl.Counts[r]
+			if cl.Example[r] != "" {
+				if jc.FirstPaths == nil {
+					jc.FirstPaths = map[string]string{}
+				}
+				jc.FirstPaths[r.String()] = cl.Example[r]
+			}
 		}
 		if w := cl.Counterexample(); w != nil {
 			jc.Counterexample = &orderedInput{names: names, vals: w.Input}
@@ -343,7 +350,7 @@ func explainPaths(cl *engine.Claim) string {
 		if r == engine.ResCutoff {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d", r, cl.Counts[r]))
+		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], cl.Example[r]))
 	}
 	switch {
 	case cl.Paths == 0 && cl.Summary.Has(engine.ResCutoff):
@@ -351,7 +358,7 @@ func explainPaths(cl *engine.Claim) string {
 	case cl.Paths == 0:
 		return "no explored path reaches the claim, and no cutoff can: dead code"
 	}
-	return fmt.Sprintf("evaluated %s on explored paths: %s", plural(cl.Paths, "time"), strings.Join(parts, ", "))
+	return fmt.Sprintf("evaluated %s on explored paths: %s", plural(cl.Paths, "time"), strings.Join(parts, "; "))
 }
 
 func plural(n int, noun string) string {

@@ -50,9 +50,13 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 	}
 	b.WriteString("</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>certsym verify: %s</h1>\n", esc(file))
-	fmt.Fprintf(&b, "<p>Loop bound %d, depth bound %d, products %s. Overall status: <strong id=\"overall\" class=\"%s\">%s</strong>. "+
+	depth := "no depth bound"
+	if rep.Opts.DepthBound > 0 {
+		depth = fmt.Sprintf("depth bound %d", rep.Opts.DepthBound)
+	}
+	fmt.Fprintf(&b, "<p>Loop bound %d, %s, products %s. Overall status: <strong id=\"overall\" class=\"%s\">%s</strong>. "+
 		"Conclusive: <span id=\"conclusive\">%d</span> of %d claims.</p>\n",
-		rep.Opts.LoopBound, rep.Opts.DepthBound, map[bool]string{true: "abstracted (sign axioms)", false: "exact"}[rep.Opts.AbstractNonlinear],
+		rep.Opts.LoopBound, depth, map[bool]string{true: "abstracted (sign axioms)", false: "exact"}[rep.Opts.AbstractNonlinear],
 		cssClass(rep.Overall), rep.Overall, rep.Conclusive, len(rep.Claims))
 	b.WriteString("<p id=\"totals\">(totals are computed by the page's script)</p>\n")
 
@@ -134,6 +138,11 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		fmt.Fprintf(&b, "<tr id=\"claim-%d-%s\" class=\"claim %s\" data-line=\"%d\" data-kind=\"%s\" data-status=\"%s\"><td><a href=\"#L%d\">%d</a></td><td>%s</td><td><code>%s</code></td><td class=\"status\">%s</td><td>%s</td><td>%s</td></tr>\n",
 			cl.Line, cl.Kind, cssClass(cl.Status), cl.Line, cl.Kind, esc(cl.Status.String()), cl.Line, cl.Line, cl.Kind, esc(cl.Text), esc(cl.Status.String()),
 			esc(cl.Summary.String()), strings.Join(ev, "<br>"))
+	}
+	b.WriteString("</table>\n")
+	b.WriteString("<h2>Statuses</h2>\n<table id=\"legend\"><tr><th>Status</th><th>Collecting summary S (first matching row)</th></tr>\n")
+	for _, r := range engine.StatusTable {
+		fmt.Fprintf(&b, "<tr><td class=\"%s\">%s</td><td>%s</td></tr>\n", cssClass(r.Status), esc(r.Status.String()), esc(r.Condition))
 	}
 	b.WriteString("</table>\n")
 	b.WriteString(`<script>

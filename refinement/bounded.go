@@ -15,6 +15,9 @@ import (
 
 const boundedMaxStates = 600
 
+// boundedRefSteps bounds the reference runs the bounded checks compare results with.
+const boundedRefSteps = 400
+
 func behaviourKind(b spec.Behaviour) string {
 	switch b {
 	case spec.Normal:
@@ -88,7 +91,7 @@ func (c *checker) boundedChecks() {
 		if r.Behaviour == spec.Incomplete {
 			continue
 		}
-		kind, last, ok, err := c.refEnd(v, 5000)
+		kind, last, ok, err := c.refEnd(v, boundedRefSteps)
 		if err != nil {
 			c.report("reference", in, -1, "%v", err)
 			return
@@ -123,7 +126,7 @@ func (c *checker) boundedChecks() {
 				want.Behaviour, engine.InputString(want.Store, c.names))
 			continue
 		}
-		kind, last, ok, err := c.refEnd(v, 5000)
+		kind, last, ok, err := c.refEnd(v, boundedRefSteps)
 		if err != nil {
 			c.report("reference", in, -1, "%v", err)
 			return

@@ -16,7 +16,7 @@ import (
 // programs of fixed seeds. It is parsed anew under each fault (the precedence fault is in the
 // parser).
 func mutationUnits(t *testing.T) []*Unit {
-	files, err := LoadFiles("../engine/testdata/*.imp", "../testdata/gcd_correct.imp", "../testdata/isqrt_correct.imp")
+	files, err := LoadFiles(os.Getenv("REFINEMENT_MUTATION_FILES"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func mutationUnits(t *testing.T) []*Unit {
 	return append(files, gen...)
 }
 
-const mutationSeed, mutationPrograms = 1000, 40
+const mutationSeed, mutationPrograms = 1000, 30
 
 func mutationConfig() Config {
 	cfg := DefaultConfig()
@@ -50,6 +50,7 @@ func TestMutation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("fault-free run: %v", time.Since(start).Round(time.Millisecond))
 	if base.Mismatches != 0 {
 		for _, m := range base.Details {
 			t.Log(m.String())
@@ -60,7 +61,9 @@ func TestMutation(t *testing.T) {
 	detected := 0
 	for _, f := range fault.All() {
 		fault.Active = f
+		t0 := time.Now()
 		sum, err := Run(mutationConfig(), mutationUnits(t))
+		took := time.Since(t0).Round(time.Millisecond)
 		if err != nil {
 			t.Fatalf("fault %s: %v", f, err)
 		}
@@ -76,7 +79,7 @@ func TestMutation(t *testing.T) {
 		for _, k := range checks {
 			parts = append(parts, fmt.Sprintf("%s (%d)", k, sum.ByCheck[k]))
 		}
-		rows = append(rows, fmt.Sprintf("refinement: fault %-24s %-9s %s", f, status, strings.Join(parts, ", ")))
+		rows = append(rows, fmt.Sprintf("refinement: fault %-24s %-9s %s [%v]", f, status, strings.Join(parts, ", "), took))
 	}
 	fault.Active = fault.None
 	fmt.Fprintf(os.Stdout, "refinement: mutation check: %d programs per fault (generator seeds %d..%d and %d files), %v\n",

@@ -32,12 +32,27 @@ func corpusUnits(t testing.TB) []*Unit {
 
 // TestRefinement is the layer's normal run: the corpus and REFINEMENT_N random programs from
 // REFINEMENT_SEED (default: the time), every check, and no mismatch allowed.
+//
+// Plain `go test ./...` (make check-go) runs a quick version: two case studies and a few random
+// programs. refinement/run.sh sets REFINEMENT_FULL=1 for the whole corpus.
 func TestRefinement(t *testing.T) {
+	full := os.Getenv("REFINEMENT_FULL") != ""
 	seed := envInt(t, "REFINEMENT_SEED", time.Now().UnixNano()%1_000_000_000)
-	n := int(envInt(t, "REFINEMENT_N", 120))
-	units := corpusUnits(t)
-	if os.Getenv("REFINEMENT_NO_CORPUS") != "" {
-		units = nil
+	def := int64(8)
+	if full {
+		def = 120
+	}
+	n := int(envInt(t, "REFINEMENT_N", def))
+	var units []*Unit
+	switch {
+	case os.Getenv("REFINEMENT_NO_CORPUS") != "":
+	case full:
+		units = corpusUnits(t)
+	default:
+		var err error
+		if units, err = LoadFiles("../engine/testdata/gcd.imp"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	gen, err := GeneratedUnits(seed, n, DefaultGen)
 	if err != nil {

@@ -97,7 +97,7 @@ func (e *Engine) Next() (Status, error) {
 	if f == nil {
 		return Status{Kind: Pending, State: st}, nil
 	}
-	if e.reported[f] { // AllBugs: each erring statement is reported once
+	if e.reported[f] { // AllBugs: each error (Fail: statement and kind) is reported once
 		return Status{Kind: Pending, State: st}, nil
 	}
 	switch e.solver.Check(st.PC) {
@@ -155,8 +155,8 @@ type Report struct {
 }
 
 // FindBugs runs the status stream until the verdict is known: the first confirmed bug (or, with
-// AllBugs, the end of the run, each erring statement reported once: later error states at a
-// statement already reported are Pending), the end of the exploration,
+// AllBugs, the end of the run, each error reported once: later error states at a Fail already
+// reported are Pending), the end of the exploration,
 // or a bound.
 func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 	rep := &Report{}

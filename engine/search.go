@@ -53,7 +53,8 @@ type Options struct {
 	RLimit       uint
 	// NoPrune keeps states whose path condition is unsatisfiable (WiSE without pruning).
 	NoPrune bool
-	// AllBugs goes on after the first confirmed bug, reporting each error statement once.
+	// AllBugs goes on after the first confirmed bug, reporting each error once: each Fail, that is
+	// each statement and kind (an assert can be violated and divide by zero: two errors).
 	AllBugs bool
 	// Progress, when set, is called about once a second during long runs.
 	Progress func(Progress)

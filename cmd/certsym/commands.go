@@ -136,7 +136,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	queryTimeout := fs.Duration("query-timeout", 10*time.Second, "bound on each solver query")
 	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
 	noPrune := fs.Bool("no-prune", false, "keep states whose path condition is unsatisfiable")
-	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each erring statement once")
+	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each error (statement and kind) once")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	loopBound := fs.Int("loop-bound", -1, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")

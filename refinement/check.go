@@ -34,21 +34,22 @@ import (
 
 // Config sets the budgets of a run of the layer.
 type Config struct {
-	RefPath       string
-	MaxStates     int           // states the engine expands per program (step replay, oracles)
-	GhostInputs   int           // random inputs per program followed step by step (ghost checks)
-	GhostSteps    int           // steps per ghost run
-	OracleInputs  int           // random inputs per program for is_probably_exhaustive
-	PreciseStates int           // final/error states per program checked by is_probably_precise
-	Valuations    int           // random valuations per compared pair of states
-	StarvedStates int           // states of the run with a starved solver (0: none)
-	BoundedN      int           // loop limit of the bounded interpreter checks (0: none)
-	ProverRLimit  uint          // Z3 resource limit per query of the layer's prover
-	ProverTimeout time.Duration // time limit per query of the layer's prover
-	EngineRLimit  uint          // the engine's own solver bounds
-	EngineTimeout time.Duration
-	Workers       int // programs checked in parallel (each worker: its own certsym-ref and Z3)
-	Log           func(format string, args ...any)
+	RefPath        string
+	MaxStates      int           // states the engine expands per program (step replay, oracles)
+	GhostInputs    int           // random inputs per program followed step by step (ghost checks)
+	GhostSteps     int           // steps per ghost run
+	OracleInputs   int           // random inputs per program for is_probably_exhaustive
+	PreciseStates  int           // final/error states per program checked by is_probably_precise
+	Valuations     int           // random valuations per compared pair of states
+	StarvedStates  int           // states of the run with a starved solver (0: none)
+	BoundedN       int           // loop limit of the bounded interpreter checks (0: none)
+	ProverRLimit   uint          // Z3 resource limit per query of the layer's prover
+	ProverTimeout  time.Duration // time limit per query of the layer's prover
+	EngineRLimit   uint          // the engine's own solver bounds
+	EngineTimeout  time.Duration
+	Workers        int  // programs checked in parallel (each worker: its own certsym-ref and Z3)
+	StopAtMismatch bool // check no further program once a mismatch is found (mutation check)
+	Log            func(format string, args ...any)
 }
 
 // DefaultConfig is the configuration of the default run.

@@ -36,6 +36,13 @@ func mutationConfig() Config {
 	return cfg
 }
 
+// faultConfig is mutationConfig stopping at the first program with a mismatch.
+func faultConfig() Config {
+	cfg := mutationConfig()
+	cfg.StopAtMismatch = true
+	return cfg
+}
+
 // TestMutation switches on each deliberate fault of internal/fault in turn, runs the layer on a
 // fixed corpus, and fails unless every fault is detected (and the fault-free run is clean). It
 // prints the table of faults and the checks that caught each.
@@ -62,7 +69,7 @@ func TestMutation(t *testing.T) {
 	for _, f := range fault.All() {
 		fault.Active = f
 		t0 := time.Now()
-		sum, err := Run(mutationConfig(), mutationUnits(t))
+		sum, err := Run(faultConfig(), mutationUnits(t))
 		took := time.Since(t0).Round(time.Millisecond)
 		if err != nil {
 			t.Fatalf("fault %s: %v", f, err)
@@ -79,12 +86,11 @@ func TestMutation(t *testing.T) {
 		for _, k := range checks {
 			parts = append(parts, fmt.Sprintf("%s (%d)", k, sum.ByCheck[k]))
 		}
-		rows = append(rows, fmt.Sprintf("refinement: fault %-24s %-9s %s [%v]", f, status, strings.Join(parts, ", "), took))
+		rows = append(rows, fmt.Sprintf("refinement: fault %-24s %-9s after %2d programs, %6v: %s", f, status, sum.Programs, took, strings.Join(parts, ", ")))
 	}
 	fault.Active = fault.None
-	fmt.Fprintf(os.Stdout, "refinement: mutation check: %d programs per fault (generator seeds %d..%d and %d files), %v\n",
-		mutationPrograms+len(mutationUnits(t))-mutationPrograms, mutationSeed, mutationSeed+mutationPrograms-1,
-		len(mutationUnits(t))-mutationPrograms, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(os.Stdout, "refinement: mutation check: fault-free run clean on %d programs (generator seeds %d..%d); each fault runs them until a mismatch; %v\n",
+		base.Programs, mutationSeed, mutationSeed+mutationPrograms-1, time.Since(start).Round(time.Millisecond))
 	for _, r := range rows {
 		fmt.Fprintln(os.Stdout, r)
 	}

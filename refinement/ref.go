@@ -309,3 +309,32 @@ func decodeProg(raw json.RawMessage, d *decoder) (spec.Stmt, error) {
 	}
 	return d.p(m)
 }
+
+// Eval asks the reference for ⟦a⟧s (concrete evaluation, undefined when a divisor is 0): ok is
+// false when the value is undefined.
+func (r *Ref) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, ok bool, err error) {
+	e, err := EncodeA(a)
+	if err != nil {
+		return v, false, err
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"op":"eval","store":`)
+	writeConcStore(&b, store, order)
+	b.WriteString(`,"e":`)
+	b.Write(e)
+	b.WriteByte('}')
+	var ans struct {
+		Value *json.Number `json:"value"`
+	}
+	if err := r.call(b.Bytes(), &ans); err != nil {
+		return v, false, err
+	}
+	if ans.Value == nil {
+		return v, false, nil
+	}
+	v, ok = spec.ParseInt(string(*ans.Value))
+	if !ok {
+		return v, false, fmt.Errorf("certsym-ref: bad integer %q", *ans.Value)
+	}
+	return v, true, nil
+}

@@ -139,6 +139,12 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	}
 	if startErr == nil {
 		for _, u := range units {
+			mu.Lock()
+			stop := cfg.StopAtMismatch && total.Mismatches > 0
+			mu.Unlock()
+			if stop {
+				break
+			}
 			jobs <- u
 		}
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"certsym/spec"
 )
 
 // verifyExpectation is what a testdata/verify program's header says certsym verify must answer:
@@ -136,6 +138,22 @@ func TestVerifyFigure1(t *testing.T) {
 				case "REFUTED", "FAULTY":
 					if len(c.Counterexample) == 0 || !strings.Contains(c.Replay, "concrete execution ends error") {
 						t.Errorf("line %d %s: %s without a replayed counterexample: %+v", c.Line, c.Kind, c.Status, c)
+					}
+					// Replay the JSON counterexample here too: the run must fail at the claim's line.
+					prog, err := spec.ParseFile(file)
+					if err != nil {
+						t.Fatal(err)
+					}
+					in := make(spec.Store, len(prog.Vars))
+					for i, v := range prog.Vars {
+						x, ok := spec.ParseInt(string(c.Counterexample[v]))
+						if !ok {
+							t.Fatalf("counterexample %v has no integer for %s", c.Counterexample, v)
+						}
+						in[i] = x
+					}
+					if r := spec.ExecBounded(prog, in, 1000); r.Behaviour != spec.Error || r.Fail.Line() != c.Line {
+						t.Errorf("line %d %s: counterexample %v ends %s", c.Line, c.Kind, c.Counterexample, r.Behaviour)
 					}
 				case "REFUTED?", "FAULTY?":
 					if len(c.Counterexample) == 0 || len(c.OverApproximation) == 0 {

@@ -331,3 +331,38 @@ assert i == n`)
 		}
 	}
 }
+
+// TestSolverAbstractMul: with AbstractMul a product is an uninterpreted function constrained only
+// by the sign axioms, which survive popping the conjunct that first used the product.
+func TestSolverAbstractMul(t *testing.T) {
+	names := []string{"x", "y"}
+	ts := newTerms(names)
+	x, y := ts.syms[0], ts.syms[1]
+	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	m := ts.mul(x, y)
+	two := andF(atomF(FEq, sub(x, k(2))), atomF(FEq, sub(y, k(2))))
+	six := atomF(FEq, sub(m, k(6)))
+	exact, abs := NewSolver(names), NewSolver(names)
+	abs.AbstractMul = true
+	if got := exact.Check(pcOf(two, six)); got != Unsat {
+		t.Errorf("exact: 2 * 2 == 6 is %v", got)
+	}
+	if got := abs.Check(pcOf(two, six)); got != Sat {
+		t.Errorf("abstract: mul(2, 2) == 6 is %v, want sat (magnitude unknown)", got)
+	}
+	// Sign axioms, asserted with a conjunct on a fresh branch after the first one was popped.
+	pos := andF(atomF(FGe, sub(x, k(1))), atomF(FGe, sub(y, k(1))))
+	for i, c := range []struct {
+		f    *Formula
+		want SatStatus
+	}{
+		{andF(pos, atomF(FGe, neg(m))), Unsat},                                            // x, y > 0 and m <= 0
+		{andF(atomF(FEq, x), atomF(FNe, m)), Unsat},                                       // x == 0 and m != 0
+		{andF(atomF(FGe, sub(k(-1), x)), atomF(FGe, sub(y, k(1))), atomF(FGe, m)), Unsat}, // x < 0 < y and m >= 0
+		{andF(atomF(FGe, sub(k(-1), x)), atomF(FGe, sub(k(-1), y)), atomF(FGe, sub(m, k(1000)))), Sat},
+	} {
+		if got := abs.Check(pcOf(c.f)); got != c.want {
+			t.Errorf("case %d: %v, want %v", i, got, c.want)
+		}
+	}
+}

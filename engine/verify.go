@@ -135,8 +135,13 @@ type verifier struct {
 	// entered: every later state whose path condition descends from it over-approximates.
 	overApprox map[*PC][]*spec.Assume
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*PC][]spec.Stmt
-	nonlinSeen map[spec.Stmt]bool
+	nonlinear  map[*PC][]Unhandled
+	nonlinSeen map[Unhandled]bool
+	// origin is the line of the assignment that made each product of the store (0: unknown);
+	// lastAssign the assignment observed last; hasMul whether the program multiplies at all.
+	origin     map[*Atom]int
+	lastAssign *spec.Assign
+	hasMul     bool
 	depthCuts  map[spec.Stmt]int
 }
 
@@ -150,8 +155,9 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	b.solver.AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
 		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC][]*spec.Assume{},
-		nonlinear: map[*PC][]spec.Stmt{}, nonlinSeen: map[spec.Stmt]bool{}, depthCuts: map[spec.Stmt]int{}}
+		nonlinear: map[*PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*Atom]int{}, depthCuts: map[spec.Stmt]int{}}
 	v.collectClaims(prog.Body)
+	v.hasMul = strings.Contains(spec.PrintProgram(prog), "*")
 	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
 	b.Observer = v
 
@@ -328,26 +334,75 @@ func (v *verifier) At(st BState, s spec.Stmt) bool {
 		return false
 	}
 	v.rep.Covered[s] = true
+	if v.hasMul {
+		v.noteOrigins(st.Sigma)
+	}
 	for _, cl := range v.claims[s] {
 		v.evalClaim(st, cl)
 	}
 	if f := v.constraint(st, s); f != nil && f.hasMul() {
-		v.nonlinear[st.C] = append(v.nonlinear[st.C], s)
-		if !v.nonlinSeen[s] {
-			v.nonlinSeen[s] = true
-			what := "product " + f.firstMul().String(v.prog.Vars)
-			if v.opts.AbstractNonlinear {
-				what += " abstracted (uninterpreted function with sign axioms)"
-			} else {
-				what += " (nonlinear arithmetic, decided by Z3 directly)"
-			}
-			v.rep.Nonlinear = append(v.rep.Nonlinear, Unhandled{Line: spec.LineOf(s), What: what})
+		u := v.productNote(f.firstMul(), spec.LineOf(s))
+		v.nonlinear[st.C] = append(v.nonlinear[st.C], u)
+		if !v.nonlinSeen[u] {
+			v.nonlinSeen[u] = true
+			v.rep.Nonlinear = append(v.rep.Nonlinear, u)
 		}
 		if a, ok := s.(*spec.Assume); ok && v.opts.AbstractNonlinear {
 			v.overApprox[st.C] = append(v.overApprox[st.C], a)
 		}
 	}
+	if asg, ok := s.(*spec.Assign); ok {
+		v.lastAssign = asg
+	} else {
+		v.lastAssign = nil
+	}
 	return true
+}
+
+// noteOrigins attributes the products in σ not seen before to the assignment executed just
+// before (the interpreter is depth first: the statement observed after an assignment is its
+// successor on the same path, the only place its new terms can show up).
+func (v *verifier) noteOrigins(sigma []*Term) {
+	var walk func(t *Term)
+	walk = func(t *Term) {
+		for _, m := range t.monos {
+			a := m.a
+			if a.Kind == AtomSym {
+				continue
+			}
+			if _, seen := v.origin[a]; seen {
+				continue
+			}
+			v.origin[a] = 0
+			if a.Kind == AtomMul && v.lastAssign != nil {
+				v.origin[a] = v.lastAssign.Line()
+			}
+			walk(a.L)
+			walk(a.R)
+		}
+	}
+	for _, t := range sigma {
+		walk(t)
+	}
+}
+
+// productNote describes the product a, used by the constraint or claim at line used: where it
+// was made (the assignment that made it, or the line that uses it) and how it is decided.
+func (v *verifier) productNote(a *Atom, used int) Unhandled {
+	line := used
+	if l := v.origin[a]; l > 0 {
+		line = l
+	}
+	what := "product " + a.String(v.prog.Vars)
+	if line != used {
+		what += fmt.Sprintf(" (used at line %d)", used)
+	}
+	if v.opts.AbstractNonlinear {
+		what += " abstracted: uninterpreted function with sign axioms"
+	} else {
+		what += ": nonlinear arithmetic, decided by Z3 directly"
+	}
+	return Unhandled{Line: line, What: what}
 }
 
 func (a *Atom) String(names []string) string {
@@ -456,8 +511,9 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 	}
 	if a := psi.firstMul(); a != nil {
 		cl.collect(ResDontKnow)
-		cl.addUnhandled(Unhandled{Line: cl.Line, What: "the claim depends on the product " + a.String(names) +
-			", abstracted by --abstract-nonlinear: the solver's counterexample " + InputString(m, names) + " is spurious"})
+		u := v.productNote(a, cl.Line)
+		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + InputString(m, names) + " is spurious"
+		cl.addUnhandled(u)
 		return true
 	}
 	if assumes := v.overApproxOn(st.C); len(assumes) > 0 {
@@ -522,12 +578,8 @@ func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
 // path of phi.
 func (v *verifier) addPathNonlinear(cl *Claim, phi *PC) {
 	for n := phi; n != nil; n = n.Parent {
-		for _, s := range v.nonlinear[n] {
-			for _, u := range v.rep.Nonlinear {
-				if u.Line == spec.LineOf(s) {
-					cl.addUnhandled(u)
-				}
-			}
+		for _, u := range v.nonlinear[n] {
+			cl.addUnhandled(u)
 		}
 	}
 }

@@ -366,3 +366,92 @@ func TestSolverAbstractMul(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifySoundAgainstConcreteRuns checks verify against the bounded concrete semantics on every
+// program of testdata/ and the PyWiSE corpus, with exact and with abstracted products: when a
+// run from a random input ends in an error within the loop bound, some claim of the erring
+// statement must say so (REFUTED, FAULTY, a '?' status or INDETERMINATE): never VERIFIED,
+// VERIFIED?, UNCOVERED or DEAD. Every REFUTED or FAULTY claim's counterexample must replay.
+func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	const bound = 2
+	f := inputFuzzer(11)
+	checked := 0
+	for _, file := range corpus(t) {
+		p, err := spec.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmtOf := map[*spec.Fail]spec.Stmt{}
+		var walk func(s spec.Stmt)
+		walk = func(s spec.Stmt) {
+			switch s := s.(type) {
+			case *spec.Seq:
+				walk(s.First)
+				walk(s.Second)
+			case *spec.Assign:
+				stmtOf[s.Err] = s
+			case *spec.If:
+				stmtOf[s.Err] = s
+				walk(s.Then)
+				walk(s.Else)
+			case *spec.While:
+				stmtOf[s.Unfold.Err] = s
+				walk(s.Body)
+			case *spec.Assume:
+				stmtOf[s.Err] = s
+			case *spec.Assert:
+				stmtOf[s.Err], stmtOf[s.Violation] = s, s
+			case *spec.Fail:
+				stmtOf[s] = s
+			}
+		}
+		walk(p.Body)
+		for _, abstract := range []bool{false, true} {
+			rep := Verify(p, VerifyOptions{LoopBound: bound, MaxStates: 20000, AbstractNonlinear: abstract})
+			if rep.Stopped != "" {
+				continue
+			}
+			if len(rep.ReplayErrors) > 0 {
+				t.Errorf("%s: replay errors %v", file, rep.ReplayErrors)
+			}
+			byStmt := map[spec.Stmt][]*Claim{}
+			for _, cl := range rep.Claims {
+				byStmt[cl.Stmt] = append(byStmt[cl.Stmt], cl)
+				if w := cl.Counterexample(); w != nil && (cl.Status == StatusRefuted || cl.Status == StatusFaulty) {
+					if r := spec.ExecBounded(p, w.Input, bound); r.Behaviour != spec.Error || stmtOf[r.Fail] != cl.Stmt {
+						t.Errorf("%s: the counterexample of the %s claim at line %d does not fail there", file, cl.Kind, cl.Line)
+					}
+				}
+			}
+			for run := 0; run < 30; run++ {
+				in := randomInput(f, len(p.Vars))
+				r := spec.ExecBounded(p, in, bound)
+				if r.Behaviour != spec.Error {
+					continue
+				}
+				checked++
+				ok := false
+				var got []string
+				for _, cl := range byStmt[stmtOf[r.Fail]] {
+					got = append(got, cl.Kind.String()+" "+cl.Status.String())
+					switch cl.Status {
+					case StatusVerified, StatusVerifiedQ, StatusUncovered, StatusDead:
+					default:
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s (abstract %v): input %s fails at line %d, but its claims say %v",
+						file, abstract, InputString(in, p.Vars), r.Fail.Line(), got)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no erring run checked")
+	}
+	t.Logf("%d erring runs checked", checked)
+}

@@ -40,7 +40,7 @@ func TestRefinement(t *testing.T) {
 	seed := envInt(t, "REFINEMENT_SEED", time.Now().UnixNano()%1_000_000_000)
 	def := int64(8)
 	if full {
-		def = 120
+		def = 150
 	}
 	n := int(envInt(t, "REFINEMENT_N", def))
 	var units []*Unit

@@ -2,7 +2,7 @@
 # The refinement layer (make check-refinement): replays the engine against certsym-ref, the
 # reference extracted from the Coq development, then runs the mutation check.
 #
-#   bash refinement/run.sh                  # default run: the corpus and N=120 random programs
+#   bash refinement/run.sh                  # default run: the corpus and N=150 random programs
 #   SEED=1234 N=500 bash refinement/run.sh  # reproduce a seed / a longer soak
 #   SEED=<seed of a failing program> N=1    # just that random program (and the corpus)
 #
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SEED=${SEED:-}
 N=${N:-}
 [ -n "$SEED" ] || SEED=$(( $(date +%s) % 1000000000 ))
-[ -n "$N" ] || N=120
+[ -n "$N" ] || N=150
 REF=${CERTSYM_REF:-$PWD/proofs/ref/_build/certsym-ref}
 export CERTSYM_REF=$REF
 if [ ! -x "$REF" ]; then

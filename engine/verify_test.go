@@ -371,20 +371,22 @@ func TestSolverAbstractMul(t *testing.T) {
 // program of testdata/ and the PyWiSE corpus, with exact and with abstracted products: when a
 // run from a random input ends in an error within the loop bound, some claim of the erring
 // statement must say so (REFUTED, FAULTY, a '?' status or INDETERMINATE): never VERIFIED,
-// VERIFIED?, UNCOVERED or DEAD. Every REFUTED or FAULTY claim's counterexample must replay.
+// VERIFIED?, UNCOVERED or DEAD. A DEAD claim's statement is executed by no run (small-step
+// semantics, no loop bound). Every REFUTED or FAULTY claim's counterexample must replay.
 func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
 	}
 	const bound = 2
 	f := inputFuzzer(11)
-	checked := 0
+	checked, executed, dead := 0, 0, 0
 	for _, file := range corpus(t) {
 		p, err := spec.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		stmtOf := map[*spec.Fail]spec.Stmt{}
+		unfold := map[spec.Stmt]spec.Stmt{}
 		var walk func(s spec.Stmt)
 		walk = func(s spec.Stmt) {
 			switch s := s.(type) {
@@ -399,6 +401,7 @@ func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 				walk(s.Else)
 			case *spec.While:
 				stmtOf[s.Unfold.Err] = s
+				unfold[s.Unfold] = s
 				walk(s.Body)
 			case *spec.Assume:
 				stmtOf[s.Err] = s
@@ -420,6 +423,9 @@ func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 			byStmt := map[spec.Stmt][]*Claim{}
 			for _, cl := range rep.Claims {
 				byStmt[cl.Stmt] = append(byStmt[cl.Stmt], cl)
+				if cl.Status == StatusDead {
+					dead++
+				}
 				if w := cl.Counterexample(); w != nil && (cl.Status == StatusRefuted || cl.Status == StatusFaulty) {
 					if r := spec.ExecBounded(p, w.Input, bound); r.Behaviour != spec.Error || stmtOf[r.Fail] != cl.Stmt {
 						t.Errorf("%s: the counterexample of the %s claim at line %d does not fail there", file, cl.Kind, cl.Line)
@@ -428,6 +434,23 @@ func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 			}
 			for run := 0; run < 30; run++ {
 				in := randomInput(f, len(p.Vars))
+				st := spec.State{Store: in, Prog: p.Body}
+				for step := 0; step < 2000; step++ {
+					h := spec.Head(st.Prog)
+					if w, ok := unfold[h]; ok {
+						h = w
+					}
+					for _, cl := range byStmt[h] {
+						executed++
+						if cl.Status == StatusDead {
+							t.Errorf("%s: input %s executes line %d, whose %s claim is DEAD", file, InputString(in, p.Vars), cl.Line, cl.Kind)
+						}
+					}
+					var out spec.Outcome
+					if st, out = spec.Step(st); out != spec.Stepped {
+						break
+					}
+				}
 				r := spec.ExecBounded(p, in, bound)
 				if r.Behaviour != spec.Error {
 					continue
@@ -453,5 +476,5 @@ func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no erring run checked")
 	}
-	t.Logf("%d erring runs checked", checked)
+	t.Logf("%d erring runs checked, %d claim executions checked against %d DEAD claims", checked, executed, dead)
 }

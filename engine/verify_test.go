@@ -446,10 +446,31 @@ func TestVerifySoundAgainstConcreteRuns(t *testing.T) {
 							t.Errorf("%s: input %s executes line %d, whose %s claim is DEAD", file, InputString(in, p.Vars), cl.Line, cl.Kind)
 						}
 					}
-					var out spec.Outcome
-					if st, out = spec.Step(st); out != spec.Stepped {
+					next, out := spec.Step(st)
+					if out == spec.Failed {
+						// Beyond the loop bound too: the claims of the failure are not all VERIFIED (no
+						// cutoff reaches them) or DEAD. A violated assert is its assert claim; a division
+						// by zero is one of the statement's claims.
+						fl := spec.IsError(st.Prog)
+						var got []string
+						bad := true
+						for _, cl := range byStmt[stmtOf[fl]] {
+							if fl.Kind == spec.FailAssert && cl.Kind != ClaimAssert {
+								continue
+							}
+							got = append(got, cl.Kind.String()+" "+cl.Status.String())
+							if cl.Status != StatusVerified && cl.Status != StatusDead {
+								bad = false
+							}
+						}
+						if bad {
+							t.Errorf("%s: input %s fails at line %d, whose claims say %v", file, InputString(in, p.Vars), fl.Line(), got)
+						}
+					}
+					if out != spec.Stepped {
 						break
 					}
+					st = next
 				}
 				r := spec.ExecBounded(p, in, bound)
 				if r.Behaviour != spec.Error {

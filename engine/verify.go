@@ -36,6 +36,8 @@ type Claim struct {
 	// Div is the division or remainder of a division claim; the claim is Div.R != 0.
 	Div  *spec.BinA
 	Text string // the claim in IMP syntax
+	// Where is the division or remainder a division claim is about (for example "a % x"), "" for an assert.
+	Where string
 
 	Summary Summary
 	Counts  [numResults]int // how many evaluations gave each result (CUTOFF: how many cutoff points reach it)
@@ -220,6 +222,14 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	return rep
 }
 
+// Describe is the claim's text, with the division it is about for a division claim.
+func (cl *Claim) Describe() string {
+	if cl.Where != "" {
+		return cl.Text + " (in " + cl.Where + ")"
+	}
+	return cl.Text
+}
+
 func (cl *Claim) collect(r Result) {
 	cl.Summary |= 1 << r
 	cl.Counts[r]++
@@ -244,7 +254,7 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 	}
 	divisions := func(e []*spec.BinA) {
 		for _, d := range e {
-			add(&Claim{Kind: ClaimDivision, Div: d, Text: spec.PrintA(d.R) + " != 0"})
+			add(&Claim{Kind: ClaimDivision, Div: d, Text: spec.PrintA(d.R) + " != 0", Where: spec.PrintA(d)})
 		}
 	}
 	switch s := s.(type) {

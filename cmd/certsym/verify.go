@@ -124,6 +124,7 @@ type jsonClaim struct {
 	Line              int               `json:"line"`
 	Kind              string            `json:"kind"`
 	Claim             string            `json:"claim"`
+	Division          string            `json:"division,omitempty"`
 	Status            string            `json:"status"`
 	Collected         []string          `json:"collected"`
 	Counterexample    *orderedInput     `json:"counterexample,omitempty"`
@@ -172,7 +173,7 @@ func verifyJSON(rep *engine.VerifyReport) jsonVerify {
 		out.Nonlinear = append(out.Nonlinear, jsonUnhandled{u.Line, u.What})
 	}
 	for _, cl := range rep.Claims {
-		jc := jsonClaim{Line: cl.Line, Kind: cl.Kind.String(), Claim: cl.Text, Status: cl.Status.String(),
+		jc := jsonClaim{Line: cl.Line, Kind: cl.Kind.String(), Claim: cl.Text, Division: cl.Where, Status: cl.Status.String(),
 			Collected: []string{}, Paths: cl.Paths, Results: map[string]int{}}
 		for _, r := range cl.Summary.Results() {
 			jc.Collected = append(jc.Collected, r.String())
@@ -244,7 +245,7 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 	} else {
 		fmt.Fprintf(w, "%-5s %-9s %-14s %-28s %s\n", "Line", "Kind", "Status", "Collected", "Claim")
 		for _, cl := range rep.Claims {
-			fmt.Fprintf(w, "%5d %-9s %-14s %-28s %s\n", cl.Line, cl.Kind, cl.Status, cl.Summary, cl.Text)
+			fmt.Fprintf(w, "%5d %-9s %-14s %-28s %s\n", cl.Line, cl.Kind, cl.Status, cl.Summary, cl.Describe())
 		}
 		// POGS-style totals: one row per claim kind, one column per status present.
 		var cols []engine.ClaimStatus
@@ -283,10 +284,21 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 		row("assert", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimAssert })
 		row("division", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimDivision })
 		row("Totals", func(*engine.Claim) bool { return true })
+		fmt.Fprintf(w, "%-10s %5s", "% Totals", "")
+		for _, st := range cols {
+			k := 0
+			for _, cl := range rep.Claims {
+				if cl.Status == st {
+					k++
+				}
+			}
+			fmt.Fprintf(w, " %*s", max(len(st.String()), 4), fmt.Sprintf("%.0f%%", 100*float64(k)/float64(len(rep.Claims))))
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\nExplication\n")
 	for _, cl := range rep.Claims {
-		fmt.Fprintf(w, "\nline %d, %s claim %s: %s\n", cl.Line, cl.Kind, cl.Text, cl.Status)
+		fmt.Fprintf(w, "\nline %d, %s claim %s: %s\n", cl.Line, cl.Kind, cl.Describe(), cl.Status)
 		fmt.Fprintf(w, "  %s\n", explainPaths(cl))
 		if w0 := cl.Counterexample(); w0 != nil {
 			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names), w0.PathCondition, w0.Replay)

@@ -62,8 +62,10 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 
 	// Per line: claims and coverage.
 	lineClaims := map[int][]*engine.Claim{}
-	for _, cl := range rep.Claims {
+	index := map[*engine.Claim]int{}
+	for i, cl := range rep.Claims {
 		lineClaims[cl.Line] = append(lineClaims[cl.Line], cl)
+		index[cl] = i + 1
 	}
 	lineCov := map[int]string{}
 	for _, s := range rep.Stmts {
@@ -96,7 +98,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 				if statusRank[cl.Status] < statusRank[worst] {
 					worst = cl.Status
 				}
-				badges += fmt.Sprintf("<a class=\"badge %s\" href=\"#claim-%d-%s\">%s %s</a>", cssClass(cl.Status), n, cl.Kind, cl.Kind, cl.Status)
+				badges += fmt.Sprintf("<a class=\"badge %s\" href=\"#claim-%d\">%s %s</a>", cssClass(cl.Status), index[cl], cl.Kind, cl.Status)
 			}
 			classes = append(classes, "claim-line", cssClass(worst))
 			attrs = fmt.Sprintf(" data-status=\"%s\"", esc(worst.String()))
@@ -135,8 +137,8 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		for _, u := range cl.Unhandled {
 			ev = append(ev, fmt.Sprintf("unhandled theory at line %d: %s", u.Line, esc(u.What)))
 		}
-		fmt.Fprintf(&b, "<tr id=\"claim-%d-%s\" class=\"claim %s\" data-line=\"%d\" data-kind=\"%s\" data-status=\"%s\"><td><a href=\"#L%d\">%d</a></td><td>%s</td><td><code>%s</code></td><td class=\"status\">%s</td><td>%s</td><td>%s</td></tr>\n",
-			cl.Line, cl.Kind, cssClass(cl.Status), cl.Line, cl.Kind, esc(cl.Status.String()), cl.Line, cl.Line, cl.Kind, esc(cl.Text), esc(cl.Status.String()),
+		fmt.Fprintf(&b, "<tr id=\"claim-%d\" class=\"claim %s\" data-line=\"%d\" data-kind=\"%s\" data-status=\"%s\"><td><a href=\"#L%d\">%d</a></td><td>%s</td><td><code>%s</code></td><td class=\"status\">%s</td><td>%s</td><td>%s</td></tr>\n",
+			index[cl], cssClass(cl.Status), cl.Line, cl.Kind, esc(cl.Status.String()), cl.Line, cl.Line, cl.Kind, esc(cl.Describe()), esc(cl.Status.String()),
 			esc(cl.Summary.String()), strings.Join(ev, "<br>"))
 	}
 	b.WriteString("</table>\n")

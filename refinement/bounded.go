@@ -62,7 +62,7 @@ func (c *checker) refEnd(v []spec.Int, maxSteps int) (kind string, last refState
 func (c *checker) boundedChecks() {
 	n := c.cfg.BoundedN
 	b := engine.NewBounded(c.u.Prog, n)
-	b.MaxStates, b.Timeout = boundedMaxStates, 4*time.Second
+	b.MaxStates, b.Timeout = boundedMaxStates, c.left(4*time.Second)
 	b.Solver().RLimit, b.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 	rs, err := b.SymInterp(nil)
 	if err != nil {
@@ -73,7 +73,7 @@ func (c *checker) boundedChecks() {
 	// Precision: each result's model has that behaviour, at that place, with that store, in the
 	// bounded semantics; and, when the limit was not hit, on the reference.
 	for i, r := range rs {
-		if i >= 3*c.cfg.PreciseStates {
+		if i >= 3*c.cfg.PreciseStates || c.expired() {
 			break
 		}
 		v, ok := c.model(r.State.C)
@@ -111,6 +111,9 @@ func (c *checker) boundedChecks() {
 	// Exhaustiveness relative to the bounded semantics (must hold), and relative to the
 	// reference (expected to fail when a run needs more iterations than the limit).
 	for _, v := range inputs {
+		if c.expired() {
+			break
+		}
 		c.sum.ExhaustiveRuns++
 		in := c.inputString(v)
 		want := spec.ExecBounded(c.u.Prog, v, n)
@@ -144,11 +147,11 @@ func (c *checker) boundedChecks() {
 	}
 	// Ghost mode: the interpreter checks its own states against the ghost input's execution.
 	for i, v := range inputs {
-		if i >= c.cfg.GhostInputs {
+		if i >= c.cfg.GhostInputs || c.expired() {
 			break
 		}
 		gb := engine.NewBounded(c.u.Prog, n)
-		gb.MaxStates, gb.Timeout = boundedMaxStates, 4*time.Second
+		gb.MaxStates, gb.Timeout = boundedMaxStates, c.left(2*time.Second)
 		gb.Solver().RLimit, gb.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks

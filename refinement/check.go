@@ -49,7 +49,10 @@ type Config struct {
 	EngineTimeout  time.Duration
 	Workers        int  // programs checked in parallel (each worker: its own certsym-ref and Z3)
 	StopAtMismatch bool // check no further program once a mismatch is found (mutation check)
-	Log            func(format string, args ...any)
+	// ProgramBudget bounds the time spent on one program: the checks still to come are skipped
+	// once it is spent (the summary counts such programs).
+	ProgramBudget time.Duration
+	Log           func(format string, args ...any)
 }
 
 // DefaultConfig is the configuration of the default run.
@@ -59,6 +62,7 @@ func DefaultConfig() Config {
 		PreciseStates: 12, Valuations: 10, StarvedStates: 60, BoundedN: 2,
 		ProverRLimit: 1_000_000, ProverTimeout: 500 * time.Millisecond,
 		EngineRLimit: 2_000_000, EngineTimeout: 500 * time.Millisecond, Workers: 2,
+		ProgramBudget: 8 * time.Second,
 	}
 }
 
@@ -122,6 +126,7 @@ type Summary struct {
 	ProverQueries        int
 	ProverUndecided      int
 	ProverSkipped        int // queries not asked: the program's budget of undecided queries was spent
+	OverBudget           int // programs whose time budget ran out before all checks were done
 	Mismatches           int
 	ByCheck              map[string]int
 	Details              []Mismatch // the first mismatches in full
@@ -145,6 +150,7 @@ func (s *Summary) add(o *Summary) {
 	s.ProverQueries += o.ProverQueries
 	s.ProverUndecided += o.ProverUndecided
 	s.ProverSkipped += o.ProverSkipped
+	s.OverBudget += o.OverBudget
 	s.Mismatches += o.Mismatches
 	if s.ByCheck == nil {
 		s.ByCheck = map[string]int{}
@@ -184,6 +190,26 @@ type checker struct {
 	names  []string
 	// traces caches the reference's concrete runs of the current unit, by input.
 	traces map[string]*trace
+	// deadline ends the checks of the current unit (ProgramBudget).
+	deadline time.Time
+}
+
+// expired reports whether the current program's time budget is spent.
+func (c *checker) expired() bool { return !c.deadline.IsZero() && time.Now().After(c.deadline) }
+
+// left is the time left for the current program, at most d (d when there is no budget).
+func (c *checker) left(d time.Duration) time.Duration {
+	if c.deadline.IsZero() {
+		return d
+	}
+	l := time.Until(c.deadline)
+	if l < 100*time.Millisecond {
+		l = 100 * time.Millisecond
+	}
+	if l < d {
+		return l
+	}
+	return d
 }
 
 func newChecker(cfg Config, seed int64) (*checker, error) {
@@ -248,17 +274,24 @@ func (c *checker) CheckUnit(u *Unit) {
 	c.prover.Budget = maxUndecidedPerProgram
 	c.prover.ResetBudget()
 	c.sum.Programs++
+	c.deadline = time.Time{}
+	if c.cfg.ProgramBudget > 0 {
+		c.deadline = time.Now().Add(c.cfg.ProgramBudget)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			c.report("panic", "", -1, "panic: %v", r)
 		}
+		if c.expired() {
+			c.sum.OverBudget++
+		}
 	}()
 	c.engineRun()
 	c.ghostRuns()
-	if c.cfg.StarvedStates > 0 {
+	if c.cfg.StarvedStates > 0 && !c.expired() {
 		c.starvedRun()
 	}
-	if c.cfg.BoundedN > 0 {
+	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.boundedChecks()
 	}
 }
@@ -415,15 +448,26 @@ func (c *checker) precise(check string, st *engine.State) bool {
 
 func (c *checker) engineOptions() engine.Options {
 	return engine.Options{MaxStates: c.cfg.MaxStates, AllBugs: true, RLimit: c.cfg.EngineRLimit,
-		QueryTimeout: c.cfg.EngineTimeout, Timeout: 8 * time.Second}
+		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(8 * time.Second)}
+}
+
+// newEngine creates an engine whose solver queries also end at the program's deadline.
+func (c *checker) newEngine(opts engine.Options) *engine.Engine {
+	e := engine.New(c.u.Prog, opts)
+	if !c.deadline.IsZero() {
+		if d := e.Solver().Deadline; d.IsZero() || c.deadline.Before(d) {
+			e.Solver().Deadline = c.deadline
+		}
+	}
+	return e
 }
 
 func (c *checker) engineRun() {
-	e := engine.New(c.u.Prog, c.engineOptions())
+	e := c.newEngine(c.engineOptions())
 	byDepth := map[int][]*engine.State{}
 	var leaves []*engine.State
 	last, finished := 0, false
-	for {
+	for !c.expired() {
 		s, err := e.Next()
 		if err != nil {
 			c.report("oracle/engine-replay", "", -1, "the engine's own bug replay failed: %v", err)
@@ -703,10 +747,10 @@ func (c *checker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*
 func (c *checker) starvedRun() {
 	opts := c.engineOptions()
 	opts.MaxStates, opts.RLimit = c.cfg.StarvedStates, 1
-	e := engine.New(c.u.Prog, opts)
+	e := c.newEngine(opts)
 	byDepth := map[int][]*engine.State{}
 	last, finished := 0, false
-	for {
+	for !c.expired() {
 		st, ok := e.NextState()
 		if !ok {
 			finished = e.Stopped() == ""
@@ -725,9 +769,9 @@ func (c *checker) starvedRun() {
 // --- ghost runs -----------------------------------------------------------------------------
 
 func (c *checker) ghostRuns() {
-	e := engine.New(c.u.Prog, c.engineOptions())
+	e := c.newEngine(c.engineOptions())
 	// Inputs: random, and models of deep states of a short run (they get past assumes).
-	pre := engine.New(c.u.Prog, engine.Options{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout})
+	pre := c.newEngine(engine.Options{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout})
 	byDepth := map[int][]*engine.State{}
 	for {
 		st, ok := pre.NextState()
@@ -737,6 +781,9 @@ func (c *checker) ghostRuns() {
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
 	}
 	for _, v := range c.inputs(c.cfg.GhostInputs, byDepth) {
+		if c.expired() {
+			return
+		}
 		c.ghostRun(e, v)
 	}
 }
@@ -752,7 +799,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 	sym := e.Initial()
 	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}
 	precisionBudget := 40
-	for step := 0; step < c.cfg.GhostSteps; step++ {
+	for step := 0; step < c.cfg.GhostSteps && !c.expired(); step++ {
 		t := c.traceTo(v, step+1)
 		if t.err != nil {
 			c.report("reference", in, step, "%v", t.err)
@@ -770,6 +817,9 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		refKind := "next"
 		if len(t.states) <= step+1 {
 			refKind = t.end
+		}
+		if step%3 == 2 { // deep states too are replayed against certsym-ref expand
+			c.stepReplay(e, sym)
 		}
 		succs := e.Expand(sym, nil)
 		var follow []*engine.State

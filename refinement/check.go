@@ -88,6 +88,7 @@ type Mismatch struct {
 	Detail  string
 }
 
+// String renders the mismatch with its program, seed, input, step and details.
 func (m Mismatch) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "MISMATCH [%s] program %s", m.Check, m.Program)

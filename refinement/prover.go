@@ -22,7 +22,13 @@ const (
 	Undecided
 )
 
-func (v Verdict) String() string { return [...]string{"valid", "invalid", "undecided"}[v] }
+// String names the verdict.
+func (v Verdict) String() string {
+	if v > Undecided {
+		return fmt.Sprintf("verdict(%d)", v)
+	}
+	return [...]string{"valid", "invalid", "undecided"}[v]
+}
 
 // Prover is the layer's own Z3 context: it shares nothing with the engine's solver (one context
 // per goroutine; go-z3 contexts must not be shared). It has its own encoding of IMP's truncating,

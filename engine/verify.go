@@ -140,11 +140,12 @@ type verifier struct {
 	nonlinear  map[*PC][]Unhandled
 	nonlinSeen map[Unhandled]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
-	// lastAssign the assignment observed last; hasMul whether the program multiplies at all.
-	origin     map[*Atom]int
-	lastAssign *spec.Assign
-	hasMul     bool
-	depthCuts  map[spec.Stmt]int
+	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
+	// whether the program multiplies at all.
+	origin    map[*Atom]int
+	madeAt    map[string]int
+	hasMul    bool
+	depthCuts map[spec.Stmt]int
 }
 
 // Verify runs explicating symbolic execution on prog.
@@ -157,7 +158,7 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	b.solver.AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
 		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC][]*spec.Assume{},
-		nonlinear: map[*PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*Atom]int{}, depthCuts: map[spec.Stmt]int{}}
+		nonlinear: map[*PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*Atom]int{}, madeAt: map[string]int{}, depthCuts: map[spec.Stmt]int{}}
 	v.collectClaims(prog.Body)
 	v.hasMul = strings.Contains(spec.PrintProgram(prog), "*")
 	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
@@ -361,17 +362,22 @@ func (v *verifier) At(st BState, s spec.Stmt) bool {
 			v.overApprox[st.C] = append(v.overApprox[st.C], a)
 		}
 	}
-	if asg, ok := s.(*spec.Assign); ok {
-		v.lastAssign = asg
-	} else {
-		v.lastAssign = nil
+	if asg, ok := s.(*spec.Assign); ok && v.hasMul {
+		// The products this assignment makes, by their text: the interpreter makes its own atoms
+		// (other pointers), which noteOrigins meets later in the stores of the paths.
+		v.b.terms.subst(asg.A, st.Sigma).eachAtom(func(a *Atom) {
+			if a.Kind == AtomMul {
+				if k := a.String(v.prog.Vars); v.madeAt[k] == 0 {
+					v.madeAt[k] = asg.Line()
+				}
+			}
+		})
 	}
 	return true
 }
 
-// noteOrigins attributes the products in σ not seen before to the assignment executed just
-// before (the interpreter is depth first: the statement observed after an assignment is its
-// successor on the same path, the only place its new terms can show up).
+// noteOrigins records where the products in σ not seen before were made: the assignment that made
+// a product with the same text.
 func (v *verifier) noteOrigins(sigma []*Term) {
 	var walk func(t *Term)
 	walk = func(t *Term) {
@@ -384,8 +390,8 @@ func (v *verifier) noteOrigins(sigma []*Term) {
 				continue
 			}
 			v.origin[a] = 0
-			if a.Kind == AtomMul && v.lastAssign != nil {
-				v.origin[a] = v.lastAssign.Line()
+			if a.Kind == AtomMul {
+				v.origin[a] = v.madeAt[a.String(v.prog.Vars)]
 			}
 			walk(a.L)
 			walk(a.R)

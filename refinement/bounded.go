@@ -53,7 +53,7 @@ func (c *checker) refEnd(v []spec.Int, maxSteps int) (kind string, last refState
 	if t.err != nil {
 		return "", refState{}, false, t.err
 	}
-	if t.end == "" {
+	if t.end == "" || t.end == cutRun {
 		return "", refState{}, false, nil
 	}
 	return t.end, t.states[len(t.states)-1], true, nil

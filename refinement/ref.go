@@ -53,7 +53,7 @@ func StartRef(path string) (*Ref, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("certsym-ref not found at %s (build it with make -C proofs/coq check): %w", path, err)
 	}
-	r := &Ref{path: path, Timeout: 60 * time.Second, errb: &bytes.Buffer{}}
+	r := &Ref{path: path, Timeout: 30 * time.Second, errb: &bytes.Buffer{}}
 	if err := r.start(); err != nil {
 		return nil, err
 	}

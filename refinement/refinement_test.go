@@ -1,6 +1,7 @@
 package refinement
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"testing"
@@ -54,7 +55,13 @@ func TestRefinement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gen, err := GeneratedUnits(seed, n, DefaultGen)
+	gcfg := DefaultGen
+	if g := os.Getenv("REFINEMENT_GEN"); g != "" { // stmts,nesting,exprdepth,loops
+		if _, err := fmt.Sscanf(g, "%d,%d,%d,%d", &gcfg.MaxStmts, &gcfg.MaxNesting, &gcfg.MaxExprDepth, &gcfg.MaxLoops); err != nil || gcfg.MaxStmts < 1 {
+			t.Fatalf("REFINEMENT_GEN=%q: want stmts,nesting,exprdepth,loops (e.g. 6,3,4,3)", g)
+		}
+	}
+	gen, err := GeneratedUnits(seed, n, gcfg)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}

@@ -5,6 +5,8 @@
 #   bash refinement/run.sh                  # default run: the corpus and N=150 random programs
 #   SEED=1234 N=500 bash refinement/run.sh  # reproduce a seed / a longer soak
 #   SEED=<seed of a failing program> N=1    # just that random program (and the corpus)
+#   GEN=6,3,4,3 N=300 bash refinement/run.sh # bigger programs: statements per block, nesting,
+#                                            # expression depth, loops (default 4,2,3,2)
 #
 # Random program i of a run has generator seed SEED+i; failures print that seed.
 set -uo pipefail
@@ -27,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "refinement: seed=$SEED random_programs=$N (reproduce: make check-refinement SEED=$SEED N=$N)"
 
 echo "refinement: [1/3] step replay, ghost checks, whole-run oracles"
-REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N \
+REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N REFINEMENT_GEN=${GEN:-} \
   go test -count=1 -timeout 120m -run '^TestRefinement$' -v ./refinement/ 2>&1 | tee "$tmp/normal.txt"
 normal=${PIPESTATUS[0]}
 

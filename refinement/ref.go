@@ -106,11 +106,12 @@ func (r *Ref) call(req []byte, out any) error {
 	}
 	var mu sync.Mutex
 	timedOut := false
+	proc := r.cmd.Process
 	timer := time.AfterFunc(r.Timeout, func() {
 		mu.Lock()
 		timedOut = true
 		mu.Unlock()
-		r.cmd.Process.Kill()
+		proc.Kill()
 	})
 	line, err := func() ([]byte, error) {
 		if _, err := r.in.Write(append(req, '\n')); err != nil {

@@ -49,6 +49,7 @@ func TestGeneratorBias(t *testing.T) {
 // TestProtocolEval: the JSON encoding and spec.Eval agree with the reference's eval on random
 // expressions (the layer's own plumbing, checked against the reference).
 func TestProtocolEval(t *testing.T) {
+	needRef(t)
 	ref, err := StartRef(DefaultRefPath())
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +102,7 @@ func TestProtocolEval(t *testing.T) {
 // exhaustiveness oracle shows it: with loop limit 2, the run of n = 5 (five iterations) is
 // covered by no result of the bounded interpreter.
 func TestBoundedNotExhaustive(t *testing.T) {
+	needRef(t)
 	src := "i = 0;\nwhile i < n do\n  i = i + 1\nod;\nassert i == n or n < 0\n"
 	p, err := spec.Parse("loop.imp", []byte(src))
 	if err != nil {

@@ -178,34 +178,46 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 	}
 }
 
-// guard is C ∧ f, the constraint of a branch, or false when pruning proves it unsatisfiable or a
-// bound has stopped the interpretation. On the ghost path, the branch keeps the ghost exactly
-// when ρ satisfies f.
-func (b *Bounded) guard(st BState, f *Formula) (BState, bool) {
-	if b.stopped != "" {
-		return st, false
-	}
+// addConstraint is add_constraint: the state st with constraint C ∧ f. On the ghost path, the
+// result keeps the ghost exactly when ρ satisfies f.
+func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 	b.states++
-	if b.MaxStates > 0 && b.states > b.MaxStates {
-		b.stopped = fmt.Sprintf("state bound reached (%d branch states)", b.MaxStates)
-		return st, false
-	}
-	if !b.deadline.IsZero() && b.states&255 == 0 && time.Now().After(b.deadline) {
-		b.stopped = fmt.Sprintf("time bound reached (%v)", b.Timeout)
-		return st, false
-	}
-	c := extend(st.C, f, len(st.Sigma))
-	out := BState{Sigma: st.Sigma, C: c}
+	out := BState{Sigma: st.Sigma, C: extend(st.C, f, len(st.Sigma))}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}
-	if !b.NoPrune && b.solver.Check(c) == Unsat {
-		if out.Ghost != nil {
-			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", c.String(b.Prog.Vars))
-		}
-		return out, false
+	return out
+}
+
+// checkSat is check_sat, the pruning test, with the contract of the Why3 val: it answers false
+// only when st's constraint has no solution (the solver proved it unsatisfiable; unknown answers
+// true). It also answers false once a bound (MaxStates, Timeout) has stopped the interpretation,
+// which Stopped then reports: the results are incomplete, never wrong.
+func (b *Bounded) checkSat(st BState) bool {
+	switch {
+	case b.stopped != "":
+		return false
+	case b.MaxStates > 0 && b.states > b.MaxStates:
+		b.stopped = fmt.Sprintf("state bound reached (%d branch states)", b.MaxStates)
+		return false
+	case !b.deadline.IsZero() && b.states&255 == 0 && time.Now().After(b.deadline):
+		b.stopped = fmt.Sprintf("time bound reached (%v)", b.Timeout)
+		return false
 	}
-	return out, true
+	if !b.NoPrune && b.solver.Check(st.C) == Unsat {
+		if st.Ghost != nil {
+			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.C.String(b.Prog.Vars))
+		}
+		return false
+	}
+	return true
+}
+
+// branch is add_constraint followed by check_sat, as every branching point of the Why3
+// interpreter does: the state with C ∧ f, and whether it survives pruning.
+func (b *Bounded) branch(st BState, f *Formula) (BState, bool) {
+	out := b.addConstraint(st, f)
+	return out, b.checkSat(out)
 }
 
 // ghostSplit checks, at a branching point on the ghost path, that exactly one of the branches
@@ -234,7 +246,9 @@ func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []boo
 }
 
 // condBranches are the three branches of a condition c in st: D(c) ∧ c, D(c) ∧ ¬c, ¬D(c) (the
-// last only when c divides). want is the branch the concrete execution takes on the ghost path.
+// last only when c divides), each made by branch (add_constraint, check_sat) on sym_bexpr σ c,
+// which is S(c) here (terms.substB). On the ghost path it checks that ρ takes the branch the
+// concrete execution takes.
 func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]BState, ok [3]bool) {
 	c := b.terms.substB(cond, st.Sigma)
 	d := True
@@ -245,11 +259,11 @@ func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides 
 	if fault.Active == fault.DropElseNegation {
 		notC = c
 	}
-	br[0], ok[0] = b.guard(st, andF(d, c))
-	br[1], ok[1] = b.guard(st, andF(d, notC))
+	br[0], ok[0] = b.branch(st, andF(d, c))
+	br[1], ok[1] = b.branch(st, andF(d, notC))
 	n := 2
 	if divides && fault.Active != fault.NoDivZeroBranch {
-		br[2], ok[2] = b.guard(st, notF(d))
+		br[2], ok[2] = b.branch(st, notF(d))
 		n = 3
 	}
 	if st.Ghost != nil {
@@ -282,17 +296,9 @@ func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 	case *spec.Fail:
 		return []BResult{{State: st, Behaviour: spec.Error, Fail: c}}
 	case *spec.Assign:
-		return b.interpAssign(st, c)
+		return b.assign(st, c)
 	case *spec.Seq:
-		var out []BResult
-		for _, r := range b.interpStmt(st, c.First) {
-			if r.Behaviour != spec.Normal {
-				out = append(out, r)
-				continue
-			}
-			out = append(out, b.interpStmt(r.State, c.Second)...)
-		}
-		return out
+		return b.interpSeq(b.interpStmt(st, c.First), c.Second)
 	case *spec.If:
 		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err)
 	case *spec.Assert:
@@ -305,8 +311,26 @@ func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 	panic(fmt.Sprintf("engine: unknown statement %T", c))
 }
 
-// interpAssign is the assignment case of interp_stmt: σ[x ↦ S(a)] under D(a), Error otherwise.
-func (b *Bounded) interpAssign(st BState, c *spec.Assign) []BResult {
+// interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
+// results are kept.
+func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
+	var out []BResult
+	for _, r := range rs {
+		if r.Behaviour != spec.Normal {
+			out = append(out, r)
+			continue
+		}
+		out = append(out, b.interpStmt(r.State, c2)...)
+	}
+	return out
+}
+
+// assign is assign, with the division error of the full language: σ[x ↦ S(a)] under D(a), Error
+// under ¬D(a). The Why3 assign binds x to a fresh symbol v with the constraint v = sym_aexpr σ a
+// and extends ρ with v's value; here the shadowed value is eliminated by substitution instead
+// (S(a) is sym_aexpr), so ρ needs no extension and the ghost check is ρ∘σ against the concrete
+// store, as in the Why3 postcondition of assign.
+func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 	t := b.terms.subst(c.A, st.Sigma)
 	sigma := make([]*Term, len(st.Sigma))
 	copy(sigma, st.Sigma)
@@ -331,8 +355,8 @@ func (b *Bounded) interpAssign(st BState, c *spec.Assign) []BResult {
 	}
 	d := b.terms.defined(spec.DivisorsA(c.A, nil), st.Sigma)
 	var out []BResult
-	okS, ok := b.guard(st, d)
-	errS, okErr := b.guard(st, notF(d))
+	okS, ok := b.branch(st, d)
+	errS, okErr := b.branch(st, notF(d))
 	if st.Ghost != nil {
 		want := 0
 		if _, def := spec.Eval(c.A, st.Ghost.Conc); !def {
@@ -383,31 +407,40 @@ func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
-// execution of the loop are done. The loop exits under ¬b, is cut off (Incomplete) under b when
-// k has reached the limit, and otherwise runs the body and goes on with k + 1.
+// execution of the loop are done. Under b the loop is cut off (Incomplete) when k has reached
+// the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
+// exits; under ¬D(b) (the full language) it errs.
 func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 	if b.Observer != nil && !b.Observer.At(st, w) {
 		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w}}
 	}
 	br, ok := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
 	var out []BResult
+	if ok[0] {
+		limit := b.N
+		if fault.Active == fault.LoopBoundOffByOne {
+			limit++
+		}
+		if k >= limit { // L_limit
+			out = append(out, BResult{State: br[0], Behaviour: spec.Incomplete, At: w})
+		} else { // L_iter, L_abrupt
+			out = b.interpLoopNext(b.interpStmt(br[0], w.Body), w, k)
+		}
+	}
 	if ok[1] { // L_exit
 		out = append(out, BResult{State: br[1], Behaviour: spec.Normal})
 	}
 	if ok[2] {
 		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err})
 	}
-	if !ok[0] {
-		return out
-	}
-	limit := b.N
-	if fault.Active == fault.LoopBoundOffByOne {
-		limit++
-	}
-	if k >= limit { // L_limit
-		return append(out, BResult{State: br[0], Behaviour: spec.Incomplete, At: w})
-	}
-	for _, r := range b.interpStmt(br[0], w.Body) { // L_iter, L_abrupt
+	return out
+}
+
+// interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
+// iterations done) from every Normal result; the other results are kept.
+func (b *Bounded) interpLoopNext(rs []BResult, w *spec.While, k int) []BResult {
+	var out []BResult
+	for _, r := range rs {
 		if r.Behaviour != spec.Normal {
 			out = append(out, r)
 			continue

@@ -134,7 +134,8 @@ func notF(f *Formula) *Formula {
 	return andF(args...)
 }
 
-// substB is S(b): the formula of a program condition under the symbolic store S.
+// substB is S(b): the formula of a program condition under the symbolic store S (sym_bexpr of
+// the Why3 development).
 func (ts *terms) substB(b spec.BExpr, s []*Term) *Formula {
 	switch b := b.(type) {
 	case *spec.BoolLit:

@@ -196,7 +196,8 @@ func (ts *terms) apply(op spec.AOp, l, r *Term) *Term {
 	return ts.mod(l, r)
 }
 
-// subst is S(a): the term of a program expression under the symbolic store S.
+// subst is S(a): the term of a program expression under the symbolic store S (sym_aexpr of the
+// Why3 development; Fig. 7 substitution of the WiSE paper).
 func (ts *terms) subst(a spec.AExpr, s []*Term) *Term {
 	switch a := a.(type) {
 	case *spec.Num:

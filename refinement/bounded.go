@@ -155,7 +155,10 @@ func (c *checker) boundedChecks() {
 		gb.Solver().RLimit, gb.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks
-		if err != nil {
+		// A ghost failure only counts when the interpretation was complete: when a bound
+		// (MaxStates, Timeout) stops it, engine.Bounded drops the remaining branches, and its
+		// ghost mode then reports the ghost's branch as "pruned" (see README, Findings).
+		if err != nil && gb.Stopped() == "" {
 			c.report("bounded/ghost", c.inputString(v), -1, "%v", err)
 		}
 	}

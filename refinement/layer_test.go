@@ -3,6 +3,7 @@ package refinement
 import (
 	"strings"
 	"testing"
+	"time"
 
 	fuzz "github.com/google/gofuzz"
 
@@ -129,5 +130,43 @@ func TestBoundedNotExhaustive(t *testing.T) {
 	}
 	if len(cex) != 0 {
 		t.Fatalf("loop limit 6 should cover runs of at most 5 iterations: %q", cex)
+	}
+}
+
+// TestProver: the layer's own Z3 encoding decides validity right, and its truncating total
+// division and remainder agree with spec.Int's Quo and Rem (x / 0 = 0, x % 0 = x).
+func TestProver(t *testing.T) {
+	p := NewProver(1_000_000, 2*time.Second)
+	names := []string{"x"}
+	x := &spec.Var{Name: "x"}
+	n := func(v int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(v)} }
+	if v, _ := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(1)}, names); v != Valid {
+		t.Fatalf("x > 0 <=> x >= 1: %v", v)
+	}
+	v, m := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(0)}, names)
+	if v != Invalid || !m[0].IsZero() {
+		t.Fatalf("x > 0 <=> x >= 0: %v %v, want invalid with x = 0", v, m)
+	}
+	if v, _ := p.Model(&spec.BinB{Op: spec.And, L: &spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, R: &spec.Cmp{Op: spec.Lt, L: x, R: n(1)}}, names); v != Invalid {
+		t.Fatalf("0 < x < 1 has no model: %v", v)
+	}
+	vals := []int64{-7, -2, -1, 0, 1, 2, 7, 9}
+	for _, a := range vals {
+		for _, b := range vals {
+			l, r := spec.IntOf(a), spec.IntOf(b)
+			for _, op := range []spec.AOp{spec.Div, spec.Mod} {
+				want := l.Quo(r)
+				if op == spec.Mod {
+					want = l.Rem(r)
+				}
+				e := &spec.BinA{Op: op, L: n(a), R: n(b)}
+				if v, _ := p.EqualTerms([]spec.AExpr{e}, []spec.AExpr{&spec.Num{Val: want}}, names); v != Valid {
+					t.Fatalf("%s = %s: %v", spec.PrintA(e), want, v)
+				}
+				if got := EvalA(e, nil); !got.Equal(want) {
+					t.Fatalf("EvalA(%s) = %s, want %s", spec.PrintA(e), got, want)
+				}
+			}
+		}
 	}
 }

@@ -148,12 +148,21 @@ func (p *Prover) B(c spec.BExpr) z3.Bool {
 	panic(fmt.Sprintf("refinement: cannot encode %T", c))
 }
 
+// satResult is the answer to a satisfiability query.
+type satResult uint8
+
+const (
+	isSat satResult = iota
+	isUnsat
+	undecided
+)
+
 // sat decides the conjunction of the formulas built by build; model, when sat and vars is not
 // nil, is a value for each variable of vars.
-func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, model []spec.Int) {
+func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, model []spec.Int) {
 	if p.Budget > 0 && p.spent >= p.Budget {
 		p.Skipped++
-		return Undecided, nil
+		return undecided, nil
 	}
 	p.uses++
 	if p.uses > 4000 { // let the old context's terms go
@@ -164,7 +173,7 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, mod
 		if r := recover(); r != nil { // go-z3 turns Z3 errors into panics
 			p.Undecided++
 			p.reset()
-			status, model = Undecided, nil
+			status, model = undecided, nil
 		}
 	}()
 	fs := build()
@@ -193,10 +202,10 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, mod
 	if err != nil {
 		p.Undecided++
 		p.spent++
-		return Undecided, nil
+		return undecided, nil
 	}
 	if !ok {
-		return Invalid, nil // "unsat" — callers translate
+		return isUnsat, nil
 	}
 	if vars != nil {
 		m := s.Model()
@@ -209,13 +218,20 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status Verdict, mod
 			model[i] = spec.IntFromBig(v)
 		}
 	}
-	return Valid, model // "sat"
+	return isSat, model
 }
 
 // Model returns a valuation of vars satisfying c: Valid with the model when c is satisfiable,
 // Invalid when it is not, Undecided when the solver gave up.
 func (p *Prover) Model(c spec.BExpr, vars []string) (Verdict, []spec.Int) {
-	return p.sat(func() []z3.Bool { return []z3.Bool{p.B(c)} }, vars)
+	st, m := p.sat(func() []z3.Bool { return []z3.Bool{p.B(c)} }, vars)
+	switch st {
+	case isSat:
+		return Valid, m
+	case isUnsat:
+		return Invalid, nil
+	}
+	return Undecided, nil
 }
 
 // Equivalent decides whether a and b hold under exactly the same valuations (validity of
@@ -243,11 +259,11 @@ func (p *Prover) EqualTerms(l, r []spec.AExpr, vars []string) (Verdict, []spec.I
 }
 
 // flip turns the satisfiability of a negation into the validity of the formula.
-func flip(st Verdict) Verdict {
+func flip(st satResult) Verdict {
 	switch st {
-	case Valid: // the negation is satisfiable
+	case isSat: // the negation has a model: not valid
 		return Invalid
-	case Invalid:
+	case isUnsat:
 		return Valid
 	}
 	return Undecided

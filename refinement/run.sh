@@ -34,7 +34,7 @@ REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N REFINEMENT_GEN=${GEN:-} 
 normal=${PIPESTATUS[0]}
 
 echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol)"
-go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Syntax)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
+go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
 
 echo "refinement: [3/3] mutation check (build tag faults)"

@@ -33,7 +33,7 @@ REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N REFINEMENT_GEN=${GEN:-} 
   go test -count=1 -timeout 120m -run '^TestRefinement$' -v ./refinement/ 2>&1 | tee "$tmp/normal.txt"
 normal=${PIPESTATUS[0]}
 
-echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol)"
+echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol, prover)"
 go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
 

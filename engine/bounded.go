@@ -153,9 +153,10 @@ func resultLine(f *spec.Fail, at spec.Stmt) int {
 	return spec.LineOf(at)
 }
 
-// ghostFail records the first violated ghost assertion.
+// ghostFail records the first violated ghost assertion. Once a bound has stopped the
+// interpretation, branches are dropped without being refuted, so no later ghost check counts.
 func (b *Bounded) ghostFail(s spec.Stmt, format string, args ...any) {
-	if b.ghostErr == nil {
+	if b.ghostErr == nil && b.stopped == "" {
 		b.ghostErr = &GhostError{Stmt: s, Msg: fmt.Sprintf(format, args...)}
 	}
 }

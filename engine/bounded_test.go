@@ -81,3 +81,18 @@ if i == 3 then fail fi`
 }
 
 func itoa(n int) string { return spec.IntOf(int64(n)).String() }
+
+// TestBoundedGhostStopped: a bound that stops the interpretation drops branches without refuting
+// them; that is not a ghost failure.
+func TestBoundedGhostStopped(t *testing.T) {
+	p := parse(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod")
+	b := NewBounded(p, 50)
+	b.MaxStates = 10
+	in := spec.Store{spec.IntOf(0), spec.IntOf(40), spec.IntOf(3)}
+	if _, err := b.SymInterp(in); err != nil {
+		t.Fatalf("ghost failure after a bound: %v", err)
+	}
+	if b.Stopped() == "" {
+		t.Fatal("the state bound did not stop the interpretation")
+	}
+}

@@ -89,6 +89,6 @@ func TestRefinement(t *testing.T) {
 	}
 	t.Logf("wall time %v", time.Since(start).Round(time.Millisecond))
 	if sum.Mismatches != 0 {
-		t.Fatalf("%d mismatches (seed %d; reproduce one program with REFINEMENT_SEED=<its seed> REFINEMENT_N=1)", sum.Mismatches, seed)
+		t.Fatalf("%d mismatches (run seed %d; reproduce one random program with make check-refinement SEED=<its generator seed> N=1)", sum.Mismatches, seed)
 	}
 }

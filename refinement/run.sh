@@ -52,6 +52,10 @@ echo "refinement: ghost checks         $(field ghost_checks) (precision replays 
 echo "refinement: mismatches           $(field mismatches)"
 echo "refinement: faults detected      ${faults:-?} (mutation check)"
 echo "refinement: wall time            $(( $(date +%s) - start ))s"
+if grep -q "MISMATCH \[" "$tmp/normal.txt"; then
+  echo "refinement: first mismatches (reproduce a random program alone: make check-refinement SEED=<its generator seed> N=1):"
+  grep -o "MISMATCH \[.*" "$tmp/normal.txt" | head -10 | sed 's/^/refinement:   /'
+fi
 if [ "$normal" -ne 0 ] || [ "$unit" -ne 0 ] || [ "$mutation" -ne 0 ]; then
   echo "refinement: FAILED (normal run status $normal, unit checks $unit, mutation check $mutation)"
   exit 1

@@ -69,12 +69,8 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, asJSON bool, std
 				continue
 			}
 			reported[r.Fail] = true
-			in := map[string]json.Number{}
-			for i, v := range input {
-				in[names[i]] = json.Number(v.String())
-			}
 			bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Kind: r.Fail.Kind.String(), PathCondition: r.State.C.String(names),
-				Input: in, Store: engine.StoreString(r.State.Sigma, names)})
+				Input: inputJSON(input, names), Store: engine.StoreString(r.State.Sigma, names)})
 		}
 	}
 	verdict, reason := "safe", ""

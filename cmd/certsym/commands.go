@@ -118,6 +118,16 @@ type jsonBug struct {
 	Steps         int                    `json:"steps,omitempty"`
 }
 
+// inputJSON is a concrete input as a JSON object: each variable's value as a number token with
+// all its digits (never through float64).
+func inputJSON(in spec.Store, names []string) map[string]json.Number {
+	m := make(map[string]json.Number, len(in))
+	for i, v := range in {
+		m[names[i]] = json.Number(v.String())
+	}
+	return m
+}
+
 // jsonRun is the single object run --json prints.
 type jsonRun struct {
 	Verdict       string    `json:"verdict"`
@@ -195,12 +205,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
 			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries}
 		for _, b := range rep.Bugs {
-			in := map[string]json.Number{}
-			for i, v := range b.Input {
-				in[names[i]] = json.Number(v.String())
-			}
 			out.Bugs = append(out.Bugs, jsonBug{Line: b.Line(), Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: in, Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps})
+				Input: inputJSON(b.Input, names), Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -477,3 +477,42 @@ Proof.
     destruct t as [[phi ss] q]. exists (compose V ss, q). apply Hv.
     exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity.
 Qed.
+
+(** Theorem 3.8 as a property of the paper's stream with pruning: for any sound oracle,
+    there is an [n] at which the stream reports a bug with a satisfiable path condition
+    iff the program has a bug. *)
+Theorem pfind_T_sound_complete : forall ask p,
+  oracle_sound ask ->
+  (exists n t, pfind_bugs ask p n = BugFound t /\ exists V, sat V (pc t)) <-> has_bug p.
+Proof.
+  intros ask p Ho. split.
+  - intros (n & t & H & V & HV).
+    destruct (pfind_bugs_relative_soundness ask p n t H) as [_ Hv].
+    destruct t as [[phi ss] q]. exists (compose V ss, q). apply Hv.
+    exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity.
+  - intros [c Hc].
+    destruct (pfind_bugs_relative_completeness ask p c Ho Hc) as (n & t & H1 & H2).
+    exists n, t. split; [exact H1|].
+    destruct H2 as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV).
+Qed.
+
+(** With an oracle that decides, the verdict [unknown] means only that the prefix stops
+    before [Finished] and before any bug (a bound stopped the run). *)
+Theorem gverdict_unknown_decides : forall E m ask p n,
+  oracle_decides ask -> gverdict E m ask p n = VUnknown ->
+  forall j, j < n -> gfind E m ask p j <> GFinished /\ forall t, gfind E m ask p j <> GBugFound t.
+Proof.
+  intros E m ask p n [Ho Hd] H j Hj. unfold gverdict, verdict_of in H.
+  destruct (existsb is_bugfound (gprefix E m ask p n)) eqn:Hb; [discriminate|].
+  assert (existsb is_unknown (gprefix E m ask p n) = false) as Hu.
+  { destruct (existsb is_unknown (gprefix E m ask p n)) eqn:Hu; [|reflexivity].
+    apply existsb_gprefix in Hu. destruct Hu as (k & _ & Hk).
+    destruct (gfind E m ask p k) as [|t| |] eqn:Hg; try discriminate.
+    destruct (gfind_unknown E m ask p k t Hg) as (_ & _ & Ha). exfalso. exact (Hd _ Ha). }
+  rewrite Hu in H. destruct (existsb is_finished (gprefix E m ask p n)) eqn:Hf; [discriminate|].
+  split.
+  - intros Hg. pose proof (not_existsb_gprefix E m ask p n _ Hf j Hj) as Hn.
+    rewrite Hg in Hn. discriminate.
+  - intros t Hg. pose proof (not_existsb_gprefix E m ask p n _ Hb j Hj) as Hn.
+    rewrite Hg in Hn. discriminate.
+Qed.

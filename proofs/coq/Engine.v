@@ -25,7 +25,8 @@
 
     Errors are identified by a key of the symbolic state ([errkey]): the Coq program
     counter does not carry the identity of a [fail] statement, so the theorems hold for
-    every key function, Go's [ErrorOf] being one of them.
+    every key function; Go's key (the [spec.Fail] that [ErrorOf] returns) is assumed to be
+    a function of the modelled state.
 
     Theorem 3.8 (Fig. 10 of the paper) is stated with [fig10], a fuel-bounded
     transcription of the paper's [has_bug].  Proofs in [Engineproof.v]. *)

@@ -23,10 +23,12 @@
     (the oracle is an abstract function of the path condition), and the bounds
     themselves (a bound only decides where the prefix ends).
 
-    Errors are identified by a key of the symbolic state ([errkey]): the Coq program
-    counter does not carry the identity of a [fail] statement, so the theorems hold for
-    every key function; Go's key (the [spec.Fail] that [ErrorOf] returns) is assumed to be
-    a function of the modelled state.
+    Errors are identified by a key ([errkey]) of the state at position [n] of the run
+    stream, a function of [n] and of the state.  The Coq program counter does not carry
+    the identity of a [fail] statement, but Go's key (the [spec.Fail] that [ErrorOf]
+    returns for the state Go produces at position [n]) is a function of the position, so
+    it is an instance without any assumption; a key of the symbolic state alone is another.
+    The theorems hold for every key function.
 
     Theorem 3.8 (Fig. 10 of the paper) is stated with [fig10], a fuel-bounded
     transcription of the paper's [has_bug].  Proofs in [Engineproof.v]. *)
@@ -46,10 +48,11 @@ Definition oracle_decides (ask : bexpr -> option bool) : Prop :=
     ([--no-prune]); first bug only (default) or each error once ([--all-bugs]). *)
 Record mode : Type := Mode { prune : bool; all_bugs : bool }.
 
-(** The identity of an error: a key of the error state, with decidable equality. *)
+(** The identity of an error: a key of the error state at a given position of the
+    stream, with decidable equality. *)
 Record errkey : Type := ErrKey {
   key_t : Type;
-  key : sym_state -> key_t;
+  key : nat -> sym_state -> key_t;
   key_dec : forall a b : key_t, {a = b} + {a <> b}
 }.
 
@@ -79,15 +82,15 @@ Definition to_status (g : gstatus) : status :=
   | GPending | GUnknown _ => Pending
   end.
 
-(** Classification of one element of the run stream, given the keys already reported
+(** Classification of element [n] of the run stream, given the keys already reported
     ([seen]). *)
 Definition gclassify (E : errkey) (ask : bexpr -> option bool) (seen : list (key_t E))
-    (o : option sym_state) : gstatus :=
+    (n : nat) (o : option sym_state) : gstatus :=
   match o with
   | None => GFinished
   | Some t =>
       if is_error (prog t) then
-        if in_dec (key_dec E) (key E t) seen then GPending
+        if in_dec (key_dec E) (key E n t) seen then GPending
         else
           match ask (pc t) with
           | Some true => GBugFound t
@@ -105,8 +108,8 @@ Fixpoint seen (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n
   | O => []
   | S n' =>
       let s := seen E m ask p n' in
-      match gclassify E ask s (grun m ask p n') with
-      | GBugFound t => if all_bugs m then key E t :: s else s
+      match gclassify E ask s n' (grun m ask p n') with
+      | GBugFound t => if all_bugs m then key E n' t :: s else s
       | _ => s
       end
   end.
@@ -114,7 +117,7 @@ Fixpoint seen (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n
 (** The status stream of the engine (Go: the [n]-th value of [Next]). *)
 Definition gfind (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n : nat)
     : gstatus :=
-  gclassify E ask (seen E m ask p n) (grun m ask p n).
+  gclassify E ask (seen E m ask p n) n (grun m ask p n).
 
 (** ** Verdicts *)
 

@@ -45,7 +45,7 @@ Qed.
 
 Lemma gfind_bug : forall E m ask p n t, gfind E m ask p n = GBugFound t ->
   grun m ask p n = Some t /\ is_error (prog t) = true /\ ask (pc t) = Some true /\
-  ~ In (key E t) (seen E m ask p n).
+  ~ In (key E n t) (seen E m ask p n).
 Proof.
   intros E m ask p n t. unfold gfind, gclassify.
   destruct (grun m ask p n) as [t'|]; [|discriminate].
@@ -69,7 +69,7 @@ Qed.
 Lemma gfind_error_state : forall E m ask p n t,
   grun m ask p n = Some t -> is_error (prog t) = true ->
   gfind E m ask p n = GBugFound t \/ gfind E m ask p n = GUnknown t \/
-  ask (pc t) = Some false \/ In (key E t) (seen E m ask p n).
+  ask (pc t) = Some false \/ In (key E n t) (seen E m ask p n).
 Proof.
   intros E m ask p n t Hr He. unfold gfind, gclassify. rewrite Hr, He.
   destruct (in_dec _ _ _) as [Hi|Hi]; [auto|].
@@ -79,7 +79,7 @@ Qed.
 Lemma seen_S : forall E m ask p n,
   seen E m ask p (S n) =
   match gfind E m ask p n with
-  | GBugFound t => if all_bugs m then key E t :: seen E m ask p n else seen E m ask p n
+  | GBugFound t => if all_bugs m then key E n t :: seen E m ask p n else seen E m ask p n
   | _ => seen E m ask p n
   end.
 Proof. reflexivity. Qed.
@@ -94,7 +94,7 @@ Qed.
     with [--all-bugs]. *)
 Lemma seen_spec : forall E m ask p n k,
   In k (seen E m ask p n) <->
-  all_bugs m = true /\ exists j t, j < n /\ gfind E m ask p j = GBugFound t /\ key E t = k.
+  all_bugs m = true /\ exists j t, j < n /\ gfind E m ask p j = GBugFound t /\ key E j t = k.
 Proof.
   intros E m ask p n; induction n as [|n IH]; intros k.
   - simpl. split; [intros []|]. intros (_ & j & t & Hj & _). lia.
@@ -164,7 +164,7 @@ Theorem gfind_relative_completeness : forall E m ask p c,
   exists n t, Concrete t c /\ potential_bug p t /\ grun m ask p n = Some t /\
     (gfind E m ask p n = GBugFound t \/ gfind E m ask p n = GUnknown t \/
      (all_bugs m = true /\
-      exists j t', j < n /\ gfind E m ask p j = GBugFound t' /\ key E t' = key E t)).
+      exists j t', j < n /\ gfind E m ask p j = GBugFound t' /\ key E j t' = key E n t)).
 Proof.
   intros E m ask p c Ho Hbug.
   apply is_bug_iff in Hbug. destruct Hbug as (t & [Hr He] & Hc).
@@ -180,33 +180,39 @@ Qed.
 (** ** Per-error reporting ([--all-bugs]) and deciding oracles *)
 
 (** With an oracle that decides, the error of every reachable error state with a
-    satisfiable path condition is reported (in every mode). *)
+    satisfiable path condition is reported (in every mode): the state appears at some
+    position [k] of the run stream, and a bug with the same key is reported at a position
+    [n <= k] (at [k] itself, the state itself, when its error was not reported before). *)
 Theorem gfind_every_error_reported : forall E m ask p t,
   oracle_decides ask -> potential_bug p t -> (exists V, sat V (pc t)) ->
-  exists n t', gfind E m ask p n = GBugFound t' /\ key E t' = key E t.
+  exists k n t', grun m ask p k = Some t /\ n <= k /\
+    gfind E m ask p n = GBugFound t' /\ key E n t' = key E k t.
 Proof.
   intros E m ask p t [Ho Hd] [Hr He] [V HV].
-  destruct (grun_complete m ask p t Ho Hr (ex_intro _ V HV)) as [n Hn].
-  destruct (gfind_error_state E m ask p n t Hn He) as [H|[H|[H|H]]].
-  - exists n, t. auto.
-  - exfalso. destruct (gfind_unknown E m ask p n t H) as (_ & _ & Ha). exact (Hd _ Ha).
+  destruct (grun_complete m ask p t Ho Hr (ex_intro _ V HV)) as [k Hk].
+  exists k.
+  destruct (gfind_error_state E m ask p k t Hk He) as [H|[H|[H|H]]].
+  - exists k, t. auto.
+  - exfalso. destruct (gfind_unknown E m ask p k t H) as (_ & _ & Ha). exact (Hd _ Ha).
   - exfalso. exact (proj2 Ho _ H V HV).
-  - apply seen_spec in H. destruct H as (_ & j & t' & _ & H1 & H2). exists j, t'. auto.
+  - apply seen_spec in H. destruct H as (_ & j & t' & Hj & H1 & H2).
+    exists j, t'. repeat split; [exact Hk|lia|exact H1|exact H2].
 Qed.
 
 (** Per-error completeness for concrete bugs: with an oracle that decides, every concrete
-    bug is a concretization of a reachable error state whose error is reported. *)
+    bug is a concretization of a reachable error state of the stream whose error is
+    reported. *)
 Corollary gfind_every_bug_error_reported : forall E m ask p c,
   oracle_decides ask -> IsBug p c ->
-  exists t n t', Concrete t c /\ potential_bug p t /\
-    gfind E m ask p n = GBugFound t' /\ key E t' = key E t.
+  exists t k n t', Concrete t c /\ potential_bug p t /\ grun m ask p k = Some t /\ n <= k /\
+    gfind E m ask p n = GBugFound t' /\ key E n t' = key E k t.
 Proof.
   intros E m ask p c Hd Hbug.
   apply is_bug_iff in Hbug. destruct Hbug as (t & Hp & Hc).
   assert (exists V, sat V (pc t)) as Hs.
   { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
-  destruct (gfind_every_error_reported E m ask p t Hd Hp Hs) as (n & t' & H1 & H2).
-  exists t, n, t'. auto.
+  destruct (gfind_every_error_reported E m ask p t Hd Hp Hs) as (k & n & t' & H0 & H1 & H2 & H3).
+  exists t, k, n, t'. split; [exact Hc|]. split; [exact Hp|]. auto.
 Qed.
 
 (** Without [--all-bugs] and with an oracle that decides, every concrete bug is a
@@ -227,11 +233,11 @@ Qed.
 Theorem gfind_report_once : forall E m ask p n n' t t',
   all_bugs m = true ->
   gfind E m ask p n = GBugFound t -> gfind E m ask p n' = GBugFound t' ->
-  key E t = key E t' -> n = n'.
+  key E n t = key E n' t' -> n = n'.
 Proof.
   assert (forall E m ask p n n' t t', all_bugs m = true -> n < n' ->
             gfind E m ask p n = GBugFound t -> gfind E m ask p n' = GBugFound t' ->
-            key E t = key E t' -> False) as G.
+            key E n t = key E n' t' -> False) as G.
   { intros E m ask p n n' t t' Ha Hlt H H' Hk.
     destruct (gfind_bug E m ask p n' t' H') as (_ & _ & _ & Hn). apply Hn.
     apply seen_spec. split; [exact Ha|]. exists n, t. auto. }
@@ -346,7 +352,8 @@ Proof.
   intros E m ask p Hd. split.
   - intros [n H]. exact (gverdict_bug E m ask p n (proj1 Hd) H).
   - intros [c Hc].
-    destruct (gfind_every_bug_error_reported E m ask p c Hd Hc) as (t & n & t' & _ & _ & H & _).
+    destruct (gfind_every_bug_error_reported E m ask p c Hd Hc)
+      as (t & k & n & t' & _ & _ & _ & _ & H & _).
     exists (S n). apply verdict_bug_iff, existsb_gprefix. exists n. rewrite H. auto.
 Qed.
 
@@ -361,7 +368,8 @@ Proof.
   - intros (n & t & H & _). destruct (gfind_bug_sat E m ask p n t (proj1 Hd) H) as (_ & _ & c & _ & Hc).
     exists c. exact Hc.
   - intros [c Hc].
-    destruct (gfind_every_bug_error_reported E m ask p c Hd Hc) as (t & n & t' & _ & _ & H & _).
+    destruct (gfind_every_bug_error_reported E m ask p c Hd Hc)
+      as (t & k & n & t' & _ & _ & _ & _ & H & _).
     exists n, t'. split; [exact H|]. exact (proj1 (gfind_bug_sat E m ask p n t' (proj1 Hd) H)).
 Qed.
 

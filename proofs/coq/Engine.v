@@ -4,7 +4,8 @@
 
     What is modelled, step by step as Go does it:
     - the run stream is the pruned search [Prune.prun] when pruning is on (the
-      default) and the same search with the oracle [never] under [--no-prune];
+      default) and the same search with the oracle [never] under [--no-prune]; the
+      oracle is a family [ask n], the answers at iteration [n] (see [Prune.v]);
     - a state that is not an error state is [Pending];
     - with [--all-bugs], an error state whose error (Go: its [spec.Fail], that is its
       statement and kind) was already reported is [Pending], without a query;
@@ -60,9 +61,11 @@ Record errkey : Type := ErrKey {
 Definition prune_oracle (m : mode) (ask : bexpr -> option bool) : bexpr -> option bool :=
   if prune m then ask else never.
 
-(** The run stream of the engine on program [p]. *)
-Definition grun (m : mode) (ask : bexpr -> option bool) (p : stmt) : nat -> option sym_state :=
-  prun (prune_oracle m ask) (init p).
+(** The run stream of the engine on program [p]; [ask n] are the oracle's answers at
+    iteration [n] (see [Prune.v]). *)
+Definition grun (m : mode) (ask : nat -> bexpr -> option bool) (p : stmt)
+    : nat -> option sym_state :=
+  prun (fun n => prune_oracle m (ask n)) (init p).
 
 (** ** Statuses *)
 
@@ -102,22 +105,22 @@ Definition gclassify (E : errkey) (ask : bexpr -> option bool) (seen : list (key
 
 (** The keys reported before iteration [n] (Go: the map [reported]; filled only
     with [--all-bugs]). *)
-Fixpoint seen (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n : nat)
+Fixpoint seen (E : errkey) (m : mode) (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat)
     : list (key_t E) :=
   match n with
   | O => []
   | S n' =>
       let s := seen E m ask p n' in
-      match gclassify E ask s n' (grun m ask p n') with
+      match gclassify E (ask n') s n' (grun m ask p n') with
       | GBugFound t => if all_bugs m then key E n' t :: s else s
       | _ => s
       end
   end.
 
 (** The status stream of the engine (Go: the [n]-th value of [Next]). *)
-Definition gfind (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n : nat)
+Definition gfind (E : errkey) (m : mode) (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat)
     : gstatus :=
-  gclassify E ask (seen E m ask p n) n (grun m ask p n).
+  gclassify E (ask n) (seen E m ask p n) n (grun m ask p n).
 
 (** ** Verdicts *)
 
@@ -138,13 +141,13 @@ Definition verdict_of (l : list gstatus) : verdict :=
   else VUnknown.
 
 (** The first [n] statuses of the stream. *)
-Definition gprefix (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n : nat)
+Definition gprefix (E : errkey) (m : mode) (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat)
     : list gstatus :=
   map (gfind E m ask p) (seq 0 n).
 
 (** The verdict after the first [n] statuses (Go: the verdict of a run that stopped,
     for whatever reason, after [n] messages). *)
-Definition gverdict (E : errkey) (m : mode) (ask : bexpr -> option bool) (p : stmt) (n : nat)
+Definition gverdict (E : errkey) (m : mode) (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat)
     : verdict :=
   verdict_of (gprefix E m ask p n).
 

@@ -12,6 +12,14 @@ Import ListNotations.
 Lemma never_sound : oracle_sound never.
 Proof. split; intros phi H; discriminate H. Qed.
 
+Lemma decides_sound : forall ask : nat -> bexpr -> option bool,
+  (forall i, oracle_decides (ask i)) -> forall i, oracle_sound (ask i).
+Proof. intros ask H i. exact (proj1 (H i)). Qed.
+
+Lemma decides_answers : forall ask : nat -> bexpr -> option bool,
+  (forall i, oracle_decides (ask i)) -> forall i phi, ask i phi <> None.
+Proof. intros ask H i. exact (proj2 (H i)). Qed.
+
 Lemma prune_oracle_sound : forall m ask, oracle_sound ask -> oracle_sound (prune_oracle m ask).
 Proof. intros [[|] a] ask H; simpl; [exact H|exact never_sound]. Qed.
 
@@ -21,11 +29,11 @@ Proof.
 Qed.
 
 Lemma grun_complete : forall m ask p t,
-  oracle_sound ask -> sym_steps (sym_init p) t -> (exists V, sat V (pc t)) ->
+  (forall i, oracle_sound (ask i)) -> sym_steps (sym_init p) t -> (exists V, sat V (pc t)) ->
   exists n, grun m ask p n = Some t.
 Proof.
   intros m ask p t Ho H Hs.
-  exact (prun_complete _ (init p) (sym_init p) t (prune_oracle_sound m ask Ho)
+  exact (prun_complete _ (init p) (sym_init p) t (fun i => prune_oracle_sound m (ask i) (Ho i))
            (or_introl eq_refl) H Hs).
 Qed.
 
@@ -40,28 +48,28 @@ Proof.
   intros E m ask p n. unfold gfind, gclassify.
   destruct (grun m ask p n) as [t|]; [|split; reflexivity]. split; [|discriminate].
   destruct (is_error (prog t)); [|discriminate].
-  destruct (in_dec _ _ _); [discriminate|]. destruct (ask (pc t)) as [[|]|]; discriminate.
+  destruct (in_dec _ _ _); [discriminate|]. destruct (ask n (pc t)) as [[|]|]; discriminate.
 Qed.
 
 Lemma gfind_bug : forall E m ask p n t, gfind E m ask p n = GBugFound t ->
-  grun m ask p n = Some t /\ is_error (prog t) = true /\ ask (pc t) = Some true /\
+  grun m ask p n = Some t /\ is_error (prog t) = true /\ ask n (pc t) = Some true /\
   ~ In (key E n t) (seen E m ask p n).
 Proof.
   intros E m ask p n t. unfold gfind, gclassify.
   destruct (grun m ask p n) as [t'|]; [|discriminate].
   destruct (is_error (prog t')) eqn:He; [|discriminate].
   destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
-  destruct (ask (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+  destruct (ask n (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
 Qed.
 
 Lemma gfind_unknown : forall E m ask p n t, gfind E m ask p n = GUnknown t ->
-  grun m ask p n = Some t /\ is_error (prog t) = true /\ ask (pc t) = None.
+  grun m ask p n = Some t /\ is_error (prog t) = true /\ ask n (pc t) = None.
 Proof.
   intros E m ask p n t. unfold gfind, gclassify.
   destruct (grun m ask p n) as [t'|]; [|discriminate].
   destruct (is_error (prog t')) eqn:He; [|discriminate].
   destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
-  destruct (ask (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+  destruct (ask n (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
 Qed.
 
 (** An error state of the run stream is reported, recorded undecided, refuted by the
@@ -69,11 +77,11 @@ Qed.
 Lemma gfind_error_state : forall E m ask p n t,
   grun m ask p n = Some t -> is_error (prog t) = true ->
   gfind E m ask p n = GBugFound t \/ gfind E m ask p n = GUnknown t \/
-  ask (pc t) = Some false \/ In (key E n t) (seen E m ask p n).
+  ask n (pc t) = Some false \/ In (key E n t) (seen E m ask p n).
 Proof.
   intros E m ask p n t Hr He. unfold gfind, gclassify. rewrite Hr, He.
   destruct (in_dec _ _ _) as [Hi|Hi]; [auto|].
-  destruct (ask (pc t)) as [[|]|]; auto.
+  destruct (ask n (pc t)) as [[|]|]; auto.
 Qed.
 
 Lemma seen_S : forall E m ask p n,
@@ -122,7 +130,7 @@ Qed.
     answered "satisfiable" about it. *)
 Theorem gfind_relative_soundness : forall E m ask p n t,
   gfind E m ask p n = GBugFound t ->
-  potential_bug p t /\ ValidBug p t /\ ask (pc t) = Some true.
+  potential_bug p t /\ ValidBug p t /\ ask n (pc t) = Some true.
 Proof.
   intros E m ask p n t H. destruct (gfind_bug E m ask p n t H) as (H1 & H2 & H3 & _).
   pose proof (grun_sound m ask p n t H1) as Hr.
@@ -133,11 +141,11 @@ Qed.
 (** With a sound oracle, every [BugFound t] has a satisfiable path condition, all its
     concretizations are bugs, and it has at least one: a real bug of [p]. *)
 Theorem gfind_bug_sat : forall E m ask p n t,
-  oracle_sound ask -> gfind E m ask p n = GBugFound t ->
+  (forall i, oracle_sound (ask i)) -> gfind E m ask p n = GBugFound t ->
   (exists V, sat V (pc t)) /\ (forall c, Concrete t c -> IsBug p c) /\
   exists c, Concrete t c /\ IsBug p c.
 Proof.
-  intros E m ask p n t [Ht _] H.
+  intros E m ask p n t Ho H. destruct (Ho n) as [Ht _].
   destruct (gfind_relative_soundness E m ask p n t H) as (_ & Hv & Ha).
   destruct (Ht _ Ha) as [V HV].
   split; [exists V; exact HV|]. split; [exact Hv|].
@@ -160,7 +168,7 @@ Qed.
     in the stream, where it is reported, or recorded undecided, or its error was
     already reported earlier (only with [--all-bugs]). *)
 Theorem gfind_relative_completeness : forall E m ask p c,
-  oracle_sound ask -> IsBug p c ->
+  (forall i, oracle_sound (ask i)) -> IsBug p c ->
   exists n t, Concrete t c /\ potential_bug p t /\ grun m ask p n = Some t /\
     (gfind E m ask p n = GBugFound t \/ gfind E m ask p n = GUnknown t \/
      (all_bugs m = true /\
@@ -173,7 +181,7 @@ Proof.
   destruct (grun_complete m ask p t Ho Hr (ex_intro _ V HV)) as [n Hn].
   exists n, t. split; [exact Hc|]. split; [split; assumption|]. split; [exact Hn|].
   destruct (gfind_error_state E m ask p n t Hn He) as [H|[H|[H|H]]]; auto.
-  - exfalso. exact (proj2 Ho _ H V HV).
+  - exfalso. exact (proj2 (Ho n) _ H V HV).
   - right; right. apply seen_spec in H. exact H.
 Qed.
 
@@ -184,17 +192,18 @@ Qed.
     position [k] of the run stream, and a bug with the same key is reported at a position
     [n <= k] (at [k] itself, the state itself, when its error was not reported before). *)
 Theorem gfind_every_error_reported : forall E m ask p t,
-  oracle_decides ask -> potential_bug p t -> (exists V, sat V (pc t)) ->
+  (forall i, oracle_decides (ask i)) -> potential_bug p t -> (exists V, sat V (pc t)) ->
   exists k n t', grun m ask p k = Some t /\ n <= k /\
     gfind E m ask p n = GBugFound t' /\ key E n t' = key E k t.
 Proof.
-  intros E m ask p t [Ho Hd] [Hr He] [V HV].
+  intros E m ask p t HD [Hr He] [V HV].
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
   destruct (grun_complete m ask p t Ho Hr (ex_intro _ V HV)) as [k Hk].
   exists k.
   destruct (gfind_error_state E m ask p k t Hk He) as [H|[H|[H|H]]].
   - exists k, t. auto.
-  - exfalso. destruct (gfind_unknown E m ask p k t H) as (_ & _ & Ha). exact (Hd _ Ha).
-  - exfalso. exact (proj2 Ho _ H V HV).
+  - exfalso. destruct (gfind_unknown E m ask p k t H) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - exfalso. exact (proj2 (Ho k) _ H V HV).
   - apply seen_spec in H. destruct H as (_ & j & t' & Hj & H1 & H2).
     exists j, t'. repeat split; [exact Hk|lia|exact H1|exact H2].
 Qed.
@@ -203,7 +212,7 @@ Qed.
     bug is a concretization of a reachable error state of the stream whose error is
     reported. *)
 Corollary gfind_every_bug_error_reported : forall E m ask p c,
-  oracle_decides ask -> IsBug p c ->
+  (forall i, oracle_decides (ask i)) -> IsBug p c ->
   exists t k n t', Concrete t c /\ potential_bug p t /\ grun m ask p k = Some t /\ n <= k /\
     gfind E m ask p n = GBugFound t' /\ key E n t' = key E k t.
 Proof.
@@ -218,14 +227,15 @@ Qed.
 (** Without [--all-bugs] and with an oracle that decides, every concrete bug is a
     concretization of a state the stream reports. *)
 Theorem gfind_complete_first : forall E m ask p c,
-  oracle_decides ask -> all_bugs m = false -> IsBug p c ->
+  (forall i, oracle_decides (ask i)) -> all_bugs m = false -> IsBug p c ->
   exists n t, gfind E m ask p n = GBugFound t /\ Concrete t c.
 Proof.
-  intros E m ask p c [Ho Hd] Hm Hbug.
+  intros E m ask p c HD Hm Hbug.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
   destruct (gfind_relative_completeness E m ask p c Ho Hbug)
     as (n & t & Hc & _ & Hn & [H|[H|[H _]]]).
   - exists n, t. auto.
-  - exfalso. destruct (gfind_unknown E m ask p n t H) as (_ & _ & Ha). exact (Hd _ Ha).
+  - exfalso. destruct (gfind_unknown E m ask p n t H) as (_ & _ & Ha). exact (Hd _ _ Ha).
   - congruence.
 Qed.
 
@@ -290,7 +300,7 @@ Qed.
 
 (** A [bug] verdict means a bug, for any sound oracle. *)
 Theorem gverdict_bug : forall E m ask p n,
-  oracle_sound ask -> gverdict E m ask p n = VBug -> has_bug p.
+  (forall i, oracle_sound (ask i)) -> gverdict E m ask p n = VBug -> has_bug p.
 Proof.
   intros E m ask p n Ho H. apply verdict_bug_iff, existsb_gprefix in H.
   destruct H as (j & _ & H). destruct (gfind E m ask p j) as [| |t|] eqn:Hg; try discriminate.
@@ -300,7 +310,7 @@ Qed.
 (** A [safe] verdict (the stream reached [Finished], reported no bug and recorded no
     undecided error state) means no bug, for any sound oracle, in every mode. *)
 Theorem gverdict_safe : forall E m ask p n,
-  oracle_sound ask -> gverdict E m ask p n = VSafe -> ~ has_bug p.
+  (forall i, oracle_sound (ask i)) -> gverdict E m ask p n = VSafe -> ~ has_bug p.
 Proof.
   intros E m ask p n Ho H [c Hc]. apply verdict_safe_iff in H. destruct H as (Hb & Hu & Hf).
   apply existsb_gprefix in Hf. destruct Hf as (f & Hfn & Hf).
@@ -322,16 +332,17 @@ Qed.
 (** With an oracle that decides, a program without bugs whose exploration ends gets the
     verdict [safe] once the prefix contains [Finished]. *)
 Theorem gverdict_safe_complete : forall E m ask p f n,
-  oracle_decides ask -> ~ has_bug p -> gfind E m ask p f = GFinished -> f < n ->
+  (forall i, oracle_decides (ask i)) -> ~ has_bug p -> gfind E m ask p f = GFinished -> f < n ->
   gverdict E m ask p n = VSafe.
 Proof.
-  intros E m ask p f n [Ho Hd] Hno Hf Hfn. apply verdict_safe_iff. split; [|split].
+  intros E m ask p f n HD Hno Hf Hfn.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd. apply verdict_safe_iff. split; [|split].
   - destruct (existsb is_bugfound (gprefix E m ask p n)) eqn:H; [|reflexivity].
     exfalso. apply Hno. apply (gverdict_bug E m ask p n Ho). apply verdict_bug_iff. exact H.
   - destruct (existsb is_unknown (gprefix E m ask p n)) eqn:H; [|reflexivity].
     exfalso. apply existsb_gprefix in H. destruct H as (j & _ & H).
     destruct (gfind E m ask p j) as [|t| |] eqn:Hg; try discriminate.
-    destruct (gfind_unknown E m ask p j t Hg) as (_ & _ & Ha). exact (Hd _ Ha).
+    destruct (gfind_unknown E m ask p j t Hg) as (_ & _ & Ha). exact (Hd _ _ Ha).
   - apply existsb_gprefix. exists f. rewrite Hf. auto.
 Qed.
 
@@ -347,10 +358,10 @@ Qed.
     decides, some prefix of the stream gets the verdict [bug] iff the program has a bug;
     in every mode. *)
 Theorem gverdict_T_sound_complete : forall E m ask p,
-  oracle_decides ask -> (exists n, gverdict E m ask p n = VBug) <-> has_bug p.
+  (forall i, oracle_decides (ask i)) -> (exists n, gverdict E m ask p n = VBug) <-> has_bug p.
 Proof.
   intros E m ask p Hd. split.
-  - intros [n H]. exact (gverdict_bug E m ask p n (proj1 Hd) H).
+  - intros [n H]. exact (gverdict_bug E m ask p n (decides_sound ask Hd) H).
   - intros [c Hc].
     destruct (gfind_every_bug_error_reported E m ask p c Hd Hc)
       as (t & k & n & t' & _ & _ & _ & _ & H & _).
@@ -361,16 +372,16 @@ Qed.
     there is an [n] at which the stream reports a bug with a satisfiable path condition
     iff the program has a bug. *)
 Theorem gfind_T_sound_complete : forall E m ask p,
-  oracle_decides ask ->
+  (forall i, oracle_decides (ask i)) ->
   (exists n t, gfind E m ask p n = GBugFound t /\ exists V, sat V (pc t)) <-> has_bug p.
 Proof.
   intros E m ask p Hd. split.
-  - intros (n & t & H & _). destruct (gfind_bug_sat E m ask p n t (proj1 Hd) H) as (_ & _ & c & _ & Hc).
+  - intros (n & t & H & _). destruct (gfind_bug_sat E m ask p n t (decides_sound ask Hd) H) as (_ & _ & c & _ & Hc).
     exists c. exact Hc.
   - intros [c Hc].
     destruct (gfind_every_bug_error_reported E m ask p c Hd Hc)
       as (t & k & n & t' & _ & _ & _ & _ & H & _).
-    exists n, t'. split; [exact H|]. exact (proj1 (gfind_bug_sat E m ask p n t' (proj1 Hd) H)).
+    exists n, t'. split; [exact H|]. exact (proj1 (gfind_bug_sat E m ask p n t' (decides_sound ask Hd) H)).
 Qed.
 
 (** ** Theorem 3.8 (Fig. 10): the paper's [has_bug] over the paper's bug finder, with
@@ -443,7 +454,7 @@ Qed.
     with pruning: for any sound pruning oracle [ask] (for instance [never]: no pruning)
     and a satisfiability test [is_sat] that decides, [has_bug p = YES] iff [HasBug p]. *)
 Theorem fig10_T_sound_complete : forall ask is_sat p,
-  oracle_sound ask -> is_sat_correct is_sat ->
+  (forall i, oracle_sound (ask i)) -> is_sat_correct is_sat ->
   (exists fuel, fig10 is_sat (pfind_bugs ask p) 0 fuel = Some YES) <-> has_bug p.
 Proof.
   intros ask is_sat p Ho Hsat. split.
@@ -463,7 +474,7 @@ Qed.
 (** [has_bug p = NO] means no bug (sound pruning oracle, deciding [is_sat]); and
     [has_bug] does answer [NO] on a program without bugs whose exploration ends. *)
 Theorem fig10_no_iff_finished_safe : forall ask is_sat p,
-  oracle_sound ask -> is_sat_correct is_sat ->
+  (forall i, oracle_sound (ask i)) -> is_sat_correct is_sat ->
   ((exists fuel, fig10 is_sat (pfind_bugs ask p) 0 fuel = Some NO) <->
    ~ has_bug p /\ exists n, pfind_bugs ask p n = Finished).
 Proof.
@@ -490,7 +501,7 @@ Qed.
     there is an [n] at which the stream reports a bug with a satisfiable path condition
     iff the program has a bug. *)
 Theorem pfind_T_sound_complete : forall ask p,
-  oracle_sound ask ->
+  (forall i, oracle_sound (ask i)) ->
   (exists n t, pfind_bugs ask p n = BugFound t /\ exists V, sat V (pc t)) <-> has_bug p.
 Proof.
   intros ask p Ho. split.
@@ -507,16 +518,17 @@ Qed.
 (** With an oracle that decides, the verdict [unknown] means only that the prefix stops
     before [Finished] and before any bug (a bound stopped the run). *)
 Theorem gverdict_unknown_decides : forall E m ask p n,
-  oracle_decides ask -> gverdict E m ask p n = VUnknown ->
+  (forall i, oracle_decides (ask i)) -> gverdict E m ask p n = VUnknown ->
   forall j, j < n -> gfind E m ask p j <> GFinished /\ forall t, gfind E m ask p j <> GBugFound t.
 Proof.
-  intros E m ask p n [Ho Hd] H j Hj. unfold gverdict, verdict_of in H.
+  intros E m ask p n HD H j Hj.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd. unfold gverdict, verdict_of in H.
   destruct (existsb is_bugfound (gprefix E m ask p n)) eqn:Hb; [discriminate|].
   assert (existsb is_unknown (gprefix E m ask p n) = false) as Hu.
   { destruct (existsb is_unknown (gprefix E m ask p n)) eqn:Hu; [|reflexivity].
     apply existsb_gprefix in Hu. destruct Hu as (k & _ & Hk).
     destruct (gfind E m ask p k) as [|t| |] eqn:Hg; try discriminate.
-    destruct (gfind_unknown E m ask p k t Hg) as (_ & _ & Ha). exfalso. exact (Hd _ Ha). }
+    destruct (gfind_unknown E m ask p k t Hg) as (_ & _ & Ha). exfalso. exact (Hd _ _ Ha). }
   rewrite Hu in H. destruct (existsb is_finished (gprefix E m ask p n)) eqn:Hf; [discriminate|].
   split.
   - intros Hg. pose proof (not_existsb_gprefix E m ask p n _ Hf j Hj) as Hn.

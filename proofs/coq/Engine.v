@@ -10,7 +10,7 @@
     - with [--all-bugs], an error state whose error (Go: its [spec.Fail], that is its
       statement and kind) was already reported is [Pending], without a query;
     - otherwise the oracle is asked about the path condition: [Some true] gives
-      [BugFound], [Some false] gives [Pending] (reachable only without pruning), and
+      [BugFound], [Some false] gives [Pending] (in Go, reachable only without pruning), and
       [None] gives [Pending] with the state recorded (Go: appended to
       [unknownErrors]); this last case is the status [GUnknown t] below;
     - the verdict of a finite prefix is computed as [finish] does: [bug] if a bug was
@@ -21,7 +21,7 @@
     What is not modelled: the replay of the solver's model on the concrete semantics
     before [BugFound] (justified by [Symbolicproof.BadInput_correct]; a failed replay
     is an internal error in Go, not a status), the Z3 encoding of path conditions
-    (the oracle is an abstract function of the path condition), and the bounds
+    (the oracle is an abstract family of functions of the path condition), and the bounds
     themselves (a bound only decides where the prefix ends).
 
     Errors are identified by a key ([errkey]) of the state at position [n] of the run

@@ -155,6 +155,17 @@ Proof.
   split; [exact Hc|apply Hv; exact Hc].
 Qed.
 
+(** Every error state recorded undecided (the cause of an [unknown] verdict) is a
+    potential bug all of whose concretizations are bugs; only the satisfiability of its
+    path condition is open. *)
+Theorem gfind_unknown_valid : forall E m ask p n t,
+  gfind E m ask p n = GUnknown t -> potential_bug p t /\ ValidBug p t.
+Proof.
+  intros E m ask p n t H. destruct (gfind_unknown E m ask p n t H) as (H1 & H2 & _).
+  assert (potential_bug p t) as Hp by (split; [exact (grun_sound m ask p n t H1)|exact H2]).
+  split; [exact Hp|apply potential_bug_valid; exact Hp].
+Qed.
+
 (** Theorem 3.7 (sound termination of the bug finder), for the engine. *)
 Theorem gfind_sound_termination : forall E m ask p n,
   gfind E m ask p n = GFinished -> forall k, n <= k -> gfind E m ask p k = GFinished.

@@ -247,6 +247,55 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// numberingHeader starts the table of theorems by paper number; its third column names Coq
+// identifiers only (in backquotes), each of which must also be in the Coq column of the
+// correspondence table, where its file is checked.
+const numberingHeader = "| paper | statement (informally) | Coq |"
+
+// TestNumberingTable checks that every Coq name of the table of theorems is checked by TestTable.
+func TestNumberingTable(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, refs, err := readTable(string(readme))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := map[string]bool{}
+	for _, r := range refs {
+		if r.col == 1 {
+			checked[r.name] = true
+		}
+	}
+	lines := strings.Split(string(readme), "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, numberingHeader) {
+			start = i
+		}
+	}
+	if start < 0 {
+		t.Fatalf("no line starting with %q in README.md", numberingHeader)
+	}
+	count := 0
+	for i := start + 2; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
+		cells := strings.Split(strings.Trim(strings.TrimSpace(lines[i]), "|"), " | ")
+		if len(cells) != 3 {
+			t.Fatalf("README.md:%d: %d cells, want 3", i+1, len(cells))
+		}
+		for _, m := range backtickRE.FindAllStringSubmatch(cells[2], -1) {
+			count++
+			if !checked[m[1]] {
+				t.Errorf("README.md:%d: %s is not in the Coq column of the correspondence table", i+1, m[1])
+			}
+		}
+	}
+	if count < 60 {
+		t.Errorf("the table of theorems names %d Coq identifiers, expected at least 60", count)
+	}
+}
+
 // TestTableCheckFails makes sure the check can fail: wrong names, a wrong file, a name without a
 // file, a match arm taken for a constructor.
 func TestTableCheckFails(t *testing.T) {

@@ -1,4 +1,7 @@
-(** * The bug finder (Section 3 of the paper; Go: [engine.FindBugs]).
+(** * The paper's bug finder (Section 3 of the paper, Figs. 8 and 9), without pruning.
+    The bug finder the Go engine runs (methods [Next] and [FindBugs] of [engine.Engine],
+    engine/bugfinder.go) differs in its classification and prunes: it is modelled in
+    [Engine.v].
 
     [find_bugs ask p] is the status stream, a function [nat -> status] like [run].
     It is parameterised by a satisfiability oracle [ask : bexpr -> option bool]

@@ -1,5 +1,8 @@
-(** * Correctness of the bug finder: relative soundness (Theorem 3.5), sound
-    termination (Theorem 3.6) and relative completeness (Theorem 3.7). *)
+(** * Correctness of the paper's bug finder without pruning: relatively sound bug
+    discovery (Theorem 3.5), relatively complete bug discovery (Theorem 3.6) and sound
+    termination of the bug finder (Theorem 3.7).  The same theorems for the search with
+    pruning are in [Pruneproof.v], and for the classification the Go engine uses in
+    [Engineproof.v]. *)
 
 From Coq Require Import List Arith Lia.
 From Certsym Require Import Syntax Concrete Concreteproof Symbolic Symbolicproof
@@ -25,7 +28,7 @@ Proof.
   destruct (is_error (prog t)); [destruct (ask (pc t)) as [[|]|]|]; discriminate.
 Qed.
 
-(** Theorem 3.5 (relative soundness): every reported state is a potential bug of
+(** Theorem 3.5 (relatively sound bug discovery): every reported state is a potential bug of
     [p] (a reachable error state) and every one of its concretizations is a concrete
     bug of [p].  This holds for any oracle. *)
 Theorem find_bugs_relative_soundness : forall ask p n t,
@@ -53,7 +56,7 @@ Proof.
   split; [apply Hv; exact Hc|exact Hc].
 Qed.
 
-(** Theorem 3.6 (sound termination): once [Finished] is emitted, only [Finished]
+(** Theorem 3.7 (sound termination of the bug finder): once [Finished] is emitted, only [Finished]
     follows ... *)
 Theorem find_bugs_sound_termination : forall ask p n,
   find_bugs ask p n = Finished -> forall m, n <= m -> find_bugs ask p m = Finished.
@@ -62,7 +65,7 @@ Proof.
   exact (run_sound_termination _ n H m Hm).
 Qed.
 
-(** Theorem 3.7 (relative completeness): with a sound oracle, every concrete bug
+(** Theorem 3.6 (relatively complete bug discovery): with a sound oracle, every concrete bug
     of [p] is a concretization of some state eventually reported. *)
 Theorem find_bugs_relative_completeness : forall ask p c,
   oracle_sound ask -> IsBug p c ->

@@ -1,5 +1,6 @@
 (** * Executable expansion of a symbolic state (Fig. 7 of the paper, extended;
-    spec/SEMANTICS.md table [E-...]; Go: [engine.Expand]).
+    spec/SEMANTICS.md table [E-...]; Go: the method [Expand] of
+    [engine.Engine], engine/expand.go).
     Successors are listed in the order of the table.  Proofs in [Expandproof.v]. *)
 
 From Coq Require Import ZArith String List Bool.

@@ -1,4 +1,7 @@
-(** * The breadth-first exploration [run] (Section 3 of the paper; Go: [engine.Run]).
+(** * The breadth-first exploration [run] (Section 3 of the paper, Fig. 6).
+    Go: the method [NextState] of [engine.Engine] (engine/search.go) with the options
+    [Strategy: BFS] and [NoPrune] ([--no-prune]); the default, pruned search is
+    [Prune.prun], of which [run] is the special case [Pruneproof.prun_never].
 
     Streams are represented as functions [nat -> option sym_state]: [run l n] is the
     state taken from the front of the queue at iteration [n], or [None] once the

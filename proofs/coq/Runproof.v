@@ -135,6 +135,17 @@ Proof.
   exists m. exact Hm.
 Qed.
 
+(** Lemma 3.1 (reachability of successors): a state of the stream is followed, later
+    in the stream, by every state reachable from it. *)
+Theorem run_successors : forall t t',
+  sym_steps t t' -> forall l n, run l n = Some t -> exists m, n <= m /\ run l m = Some t'.
+Proof.
+  intros t t' H l n Hn.
+  apply (bfs_queue_complete _ sym_step expand_state
+           (fun x y Hxy => proj2 (expand_state_correct x y) Hxy) t t' H l n).
+  unfold run, bfs_nth in Hn. destruct (queue expand_state n l); inversion Hn; left; reflexivity.
+Qed.
+
 (** ... and, by completeness, it ends only after every reachable state appeared. *)
 Theorem run_finished_explored : forall l n,
   run l n = None ->

@@ -1,5 +1,6 @@
-(** * Symbolic execution is sound and complete for reachability (Theorem 2.1) and
-    for bug detection (Theorems 2.4, 2.5, 2.6). *)
+(** * Symbolic execution is sound and complete for reachability (Theorem 2.1, whose
+    two directions are Theorems 2.2 and 2.3) and for bug detection (Theorems 2.4, 2.5,
+    2.6).  Numbers are those of Correnson and Steinhöfel, ESEC/FSE 2023. *)
 
 From Coq Require Import ZArith String List Bool.
 From Certsym Require Import Syntax Concrete Concreteproof Symbolic.
@@ -318,8 +319,9 @@ Qed.
 
 (** ** Theorems 2.4, 2.5, 2.6: bug detection *)
 
-(** Theorem 2.4: the run of [p] on input [V] reaches an error iff a symbolic error
-    state whose path condition [V] satisfies is reachable. *)
+(** Per input (the form used for Theorem 2.6, bad inputs): the run of [p] on input [V]
+    reaches an error iff a symbolic error state whose path condition [V] satisfies is
+    reachable. *)
 Theorem bug_input_iff : forall V p,
   (exists s' p', steps (V, p) (s', p') /\ is_error p' = true) <->
   (exists phi Sg p', sym_steps (sym_init p) (phi, Sg, p') /\ sat V phi /\
@@ -334,8 +336,8 @@ Proof.
     exists s', p'. auto.
 Qed.
 
-(** Theorem 2.5: [p] has a bug iff some potential bug has a satisfiable path
-    condition. *)
+(** Theorem 2.4 in the form used by the bug finder: [p] has a bug iff some potential
+    bug has a satisfiable path condition. *)
 Theorem has_bug_iff : forall p,
   has_bug p <-> exists t, potential_bug p t /\ exists V, sat V (pc t).
 Proof.
@@ -348,8 +350,8 @@ Proof.
     exists (s', q), V, s'. simpl. split; [assumption|]. split; [intros x; reflexivity|assumption].
 Qed.
 
-(** Theorem 2.6: a concrete state is a bug of [p] iff it is a concretization of
-    a potential bug of [p]. *)
+(** Theorem 2.5 in the form used by the bug finder: a concrete state is a bug of [p]
+    iff it is a concretization of a potential bug of [p]. *)
 Theorem is_bug_iff : forall p c,
   IsBug p c <-> exists t, potential_bug p t /\ Concrete t c.
 Proof.
@@ -383,6 +385,14 @@ Proof.
     destruct (proj1 (reach_iff V p t q) (ex_intro _ s' (conj H Heq))) as (phi & Sg & H1 & H2 & H3).
     exists V, (phi, Sg, q). split; [assumption|]. simpl. auto.
 Qed.
+
+(** Theorem 2.2 (sound reachability): [Reach_sym(p, σ) ⇒ Reach(p, σ)]. *)
+Theorem sound_reachability : forall p c, SReach p c -> CReach p c.
+Proof. intros p c. apply Reach_correct. Qed.
+
+(** Theorem 2.3 (complete reachability): [Reach(p, σ) ⇒ Reach_sym(p, σ)]. *)
+Theorem complete_reachability : forall p c, CReach p c -> SReach p c.
+Proof. intros p c. apply Reach_correct. Qed.
 
 (** Theorem 2.4: [p] has a bug symbolically iff it has one concretely. *)
 Theorem HasBug_correct : forall p, SHasBug p <-> has_bug p.

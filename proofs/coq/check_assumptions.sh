@@ -4,7 +4,9 @@
 #   (1) no .v file in DIR (or in an EXTRA_DIR) contains one of the words that introduce or leave an
 #       unproved assumption (listed in FORBIDDEN below), and
 #   (2) `Print Assumptions` of every theorem listed in THEOREMS (one `Module.name`
-#       per line, `#` comments allowed) prints "Closed under the global context".
+#       per line, `#` comments allowed) prints "Closed under the global context", and
+#   (3) every `Theorem` and `Corollary` declared at the start of a line of DIR/*.v is
+#       listed in THEOREMS.
 #   DIR must already be compiled, bound to the logical name LOGICAL.
 set -euo pipefail
 dir=$1; logical=$2; theorems=$3; shift 3
@@ -25,6 +27,18 @@ modules=$(printf '%s\n' "$names" | sed 's/\.[^.]*$//' | sort -u)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+for f in "$dir"/*.v; do
+  m=$(basename "$f" .v)
+  grep -oE "^(Theorem|Corollary)[[:space:]]+[A-Za-z_0-9']+" "$f" | awk -v m="$m" '{print m "." $2}' || true
+done | sort -u > "$tmp/declared"
+printf '%s\n' "$names" | sort -u > "$tmp/listed"
+missing=$(comm -23 "$tmp/declared" "$tmp/listed")
+if [ -n "$missing" ]; then
+  printf '%s\n' "$missing" >&2
+  echo "check_assumptions: the theorem(s) above are not listed in $theorems" >&2
+  status=1
+fi
 {
   for m in $modules; do echo "From $logical Require $m."; done
   for n in $names; do

@@ -32,4 +32,7 @@ expect FAIL admitted 'Lemma admitted : False. Proof. Admitted.' 'forbidden word'
 # No forbidden word: only `Print Assumptions` can see this one.
 expect FAIL hidden 'Context (oops : False). Lemma hidden : False. Proof. exact oops. Qed.' \
   'oops : False'
+# A proved theorem that theorems.txt does not list.
+expect FAIL unlisted $'Lemma unlisted : True. Proof. exact I. Qed.\nTheorem other : True. Proof. exact I. Qed.' \
+  'not listed'
 expect OK good 'Lemma good : True. Proof. exact I. Qed.'

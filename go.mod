@@ -7,3 +7,8 @@ require (
 	github.com/google/gofuzz v1.2.0
 	gonum.org/v1/gonum v0.17.0
 )
+
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/text v0.23.0 // indirect
+)

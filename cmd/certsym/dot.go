@@ -23,6 +23,38 @@ type execTree struct {
 
 type treeEdge struct {
 	from, to *engine.State
+	branch   string // the source condition of the branch taken, "" for a step that does not branch
+}
+
+// branchLabel is the condition, in the program's syntax, under which the i-th successor of a
+// state about to execute head is taken (the successors in the order of the rules of Expand).
+func branchLabel(head spec.Stmt, i int) string {
+	var cond spec.BExpr
+	switch s := head.(type) {
+	case *spec.If:
+		cond = s.Cond
+	case *spec.Assert:
+		cond = s.Cond
+	case *spec.Assume:
+		if i == 0 {
+			return "assume " + spec.PrintB(s.Cond)
+		}
+		return "division by zero"
+	case *spec.Assign:
+		if s.Err != nil {
+			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
+		}
+		return ""
+	default:
+		return ""
+	}
+	switch i {
+	case 0:
+		return spec.PrintB(cond)
+	case 1:
+		return "not (" + spec.PrintB(cond) + ")"
+	}
+	return "division by zero"
 }
 
 func newExecTree(limit int) *execTree {
@@ -48,12 +80,13 @@ func (t *execTree) expand(st *engine.State, succ []*engine.State) {
 		return
 	}
 	t.expd[st] = true
-	for _, s := range succ {
+	head := st.HeadStmt()
+	for i, s := range succ {
 		if !t.add(s) {
 			t.omitted++
 			continue
 		}
-		t.edges = append(t.edges, treeEdge{st, s})
+		t.edges = append(t.edges, treeEdge{st, s, branchLabel(head, i)})
 	}
 }
 
@@ -93,7 +126,7 @@ func stmtLabel(s spec.Stmt) string {
 	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
 	switch s := s.(type) {
 	case *spec.Skip:
-		return "end"
+		return "skip"
 	case *spec.Fail:
 		return at + describeFail(s)
 	case *spec.Assign:
@@ -108,6 +141,14 @@ func stmtLabel(s spec.Stmt) string {
 		return at + "assert"
 	}
 	return at
+}
+
+// nodeStmt describes what a state is about to do: end for a finished program.
+func nodeStmt(st *engine.State) string {
+	if st.IsFinal() {
+		return "end"
+	}
+	return stmtLabel(st.HeadStmt())
 }
 
 // dotString quotes s as a DOT string.
@@ -127,19 +168,21 @@ func (t *execTree) writeDOT(w io.Writer, names []string) error {
 	for i, st := range t.nodes {
 		k := t.kind(st)
 		fmt.Fprintf(&b, "  n%d [label=%s, fillcolor=%s, tooltip=%s];\n", i,
-			dotString(fmt.Sprintf("#%d depth %d\n%s\n(%s)", i, st.Depth, stmtLabel(st.HeadStmt()), k)),
+			dotString(fmt.Sprintf("#%d depth %d\n%s\n(%s)", i, st.Depth, nodeStmt(st), k)),
 			dotString(nodeColor[k]), dotString(st.PC.String(names)))
 	}
 	for _, e := range t.edges {
 		var conds []string
-		if p, c := e.from.PC, e.to.PC; p != c {
-			for _, f := range engine.Added(e.from, e.to) {
-				conds = append(conds, f.String(names))
-			}
+		for _, f := range engine.Added(e.from, e.to) {
+			conds = append(conds, f.String(names))
+		}
+		text := e.branch
+		if len(conds) > 0 {
+			text += "\npath condition += " + strings.Join(conds, " and ")
 		}
 		label := ""
-		if len(conds) > 0 {
-			label = fmt.Sprintf(" [label=%s]", dotString(strings.Join(conds, " and ")))
+		if text != "" {
+			label = fmt.Sprintf(" [label=%s]", dotString(strings.TrimPrefix(text, "\n")))
 		}
 		fmt.Fprintf(&b, "  n%d -> n%d%s;\n", t.ids[e.from], t.ids[e.to], label)
 	}

@@ -24,6 +24,7 @@ type storedTest struct {
 	ProgramSHA256 string          `json:"program_sha256"`
 	Input         json.RawMessage `json:"input"`
 	Expected      recordedEnd     `json:"expected"`
+	PathCondition string          `json:"path_condition"`
 }
 
 // readTest reads and checks one test case file.

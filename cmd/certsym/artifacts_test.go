@@ -571,3 +571,35 @@ func TestVersion(t *testing.T) {
 		t.Errorf("version and --version differ")
 	}
 }
+
+// TestVersionStamped builds certsym with VCS stamping in a git clone (not a worktree, where the
+// Go toolchain stamps nothing) and checks that --version names the checked-out revision.
+func TestVersionStamped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(root, ".git")); err != nil || !fi.IsDir() {
+		t.Skip("not a git clone (a worktree or an export): the Go toolchain stamps no revision")
+	}
+	head, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skipf("git rev-parse: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "certsym")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, "./cmd/certsym")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "revision: " + strings.TrimSpace(string(head)); !strings.Contains(string(out), want) {
+		t.Errorf("--version:\n%s\nwant a line starting %q", out, want)
+	}
+}

@@ -603,3 +603,31 @@ func TestVersionStamped(t *testing.T) {
 		t.Errorf("--version:\n%s\nwant a line starting %q", out, want)
 	}
 }
+
+// The bounded interpreter's bugs and verify's REFUTED and FAULTY counterexamples end with a
+// reproducing command too; each reaches an error when run.
+func TestReproduceLinesBoundedAndVerify(t *testing.T) {
+	f := writeProg(t, "assert x >= x;\ny = 10 / x;\nassert x > 0;\nwhile z > 0 do z = z - 1 od;\nassert z <= 0\n")
+	for _, args := range [][]string{{"run", f, "--loop-bound", "2", "--quiet", "--all-bugs"}, {"verify", f, "--quiet"}} {
+		code, stdout, _ := runText(args...)
+		if code != exitBug {
+			t.Fatalf("%v: exit %d\n%s", args, code, stdout)
+		}
+		cmds := regexp.MustCompile(`(?m)^ +reproduce: certsym (exec .*)$`).FindAllStringSubmatch(stdout, -1)
+		// Two errors: the division by x (x == 0) and the assert x > 0 (x < 0); in verify, the
+		// division claim FAULTY and the assert REFUTED.
+		if want := 2; len(cmds) != want {
+			t.Errorf("%v: %d reproduce lines, want %d\n%s", args, len(cmds), want, stdout)
+		}
+		for _, m := range cmds {
+			if code, out, _ := runText(strings.Fields(m[1])...); code != exitBug || !strings.HasPrefix(out, "error: ") {
+				t.Errorf("%s: exit %d\n%s", m[1], code, out)
+			}
+		}
+	}
+	var out bytes.Buffer
+	run([]string{"run", f, "--loop-bound", "2", "--quiet", "--json"}, &out, &bytes.Buffer{})
+	if !strings.Contains(out.String(), `"reproduce": "certsym exec `+f+` --input x=0,y=0,z=0"`) {
+		t.Errorf("run --loop-bound --json lacks the reproduce command:\n%s", out.String())
+	}
+}

@@ -230,7 +230,9 @@ func verifySARIF(file string, cmdline []string, rep *engine.VerifyReport, exit i
 			if w.Replay != "" {
 				props["replay"] = w.Replay
 			}
-			props["reproduce"] = reproduceInput(file, w.Input, names)
+			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty { // replayed: the input reaches the error
+				props["reproduce"] = reproduceInput(file, w.Input, names)
+			}
 		}
 		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: ruleIndex(verifyRules, id), Kind: kind, Level: level,
 			Message: sarifMessage{msg}, Locations: sarifLocAt(file, line, col), Properties: props})

@@ -315,6 +315,9 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 		fmt.Fprintf(w, "  %s\n", explainPaths(cl))
 		if w0 := cl.Counterexample(); w0 != nil {
 			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names), w0.PathCondition, w0.Replay)
+			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty {
+				fmt.Fprintf(w, "    reproduce: %s\n", reproduceInput(file, w0.Input, names))
+			}
 		}
 		for _, a := range cl.OverApprox {
 			fmt.Fprintf(w, "  over-approximation entered at the assume at line %d (its product is abstracted)\n", a.Line())

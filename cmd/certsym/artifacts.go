@@ -56,6 +56,7 @@ func (a *runArtifacts) used() []string {
 // setup checks the artifact flags and installs the recorder they need in opts. ok is false after
 // a usage error (reported on stderr).
 func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Options, stderr io.Writer) bool {
+	noPrune := opts.NoPrune
 	u := a.used()
 	if bounded && len(u) > 0 {
 		fmt.Fprintf(stderr, "certsym run: %s: not available with --loop-bound (the bounded interpreter)\n", strings.Join(u, ", "))
@@ -68,7 +69,11 @@ func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Opti
 	if len(u) == 0 {
 		return true
 	}
-	a.rec = newRecorder(prog, *a.dot != "", *a.dotNodes)
+	if noPrune && (*a.tests != "" || *a.coverage || *a.lcov != "") {
+		fmt.Fprintf(stderr, "certsym run: --tests, --coverage and --lcov need pruning (the satisfiability of each path): not available with --no-prune\n")
+		return false
+	}
+	a.rec = newRecorder(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
 	opts.Observer = a.rec
 	return true
 }
@@ -79,6 +84,7 @@ func (a *runArtifacts) write(file string, args []string, rep *engine.Report, pro
 	if a.rec == nil {
 		return 0
 	}
+	a.rec.finish()
 	if *a.coverage || *a.lcov != "" {
 		a.cov = a.rec.coverage()
 	}

@@ -631,3 +631,30 @@ func TestReproduceLinesBoundedAndVerify(t *testing.T) {
 		t.Errorf("run --loop-bound --json lacks the reproduce command:\n%s", out.String())
 	}
 }
+
+func TestArtifactFlagErrors(t *testing.T) {
+	f := writeProg(t, "assert x > 0\n")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"run", f, "--loop-bound", "2", "--tests", dir}, "--tests: not available with --loop-bound"},
+		{[]string{"run", f, "--loop-bound", "2", "--sarif", filepath.Join(dir, "s"), "--coverage"}, "--coverage, --sarif: not available with --loop-bound"},
+		{[]string{"run", f, "--no-prune", "--coverage"}, "not available with --no-prune"},
+		{[]string{"run", f, "--dot", filepath.Join(dir, "t.dot"), "--dot-nodes", "0"}, "--dot-nodes must be at least 1"},
+		{[]string{"run", f, "--quiet", "--lcov", filepath.Join(dir, "no", "such", "dir", "c.info")}, "--lcov:"},
+		{[]string{"replay", filepath.Join(dir, "missing")}, "no such file"},
+		{[]string{"replay", dir}, "no test case (.json) in this directory"},
+		{[]string{"completion", "zsh"}, "expected one shell: bash"},
+	} {
+		code, _, stderr := runText(c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.msg) {
+			t.Errorf("certsym %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.msg)
+		}
+	}
+	// --dot and --sarif work with --no-prune: the unsatisfiable states are drawn as explored.
+	if code, _, stderr := runText("run", f, "--quiet", "--no-prune", "--dot", filepath.Join(dir, "np.dot")); code != exitBug {
+		t.Errorf("--no-prune --dot: exit %d %s", code, stderr)
+	}
+}

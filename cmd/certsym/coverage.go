@@ -78,9 +78,10 @@ func (r *recorder) coverage() *coverage {
 	for _, c := range cv.stmts {
 		c.hits = r.hits[c.stmt]
 	}
-	for _, a := range r.arms {
-		if c := index[a.stmt]; c != nil && c.branch != nil && r.feasible(a.child) {
-			c.branch[a.dir]++
+	for stmt, a := range r.arms {
+		if c := index[stmt]; c != nil && c.branch != nil {
+			c.branch[0] += a[0]
+			c.branch[1] += a[1]
 		}
 	}
 	sort.SliceStable(cv.stmts, func(i, j int) bool {

@@ -90,7 +90,11 @@ func (t *execTree) expand(st *engine.State, succ []*engine.State) {
 	}
 }
 
-func (t *execTree) prune(st *engine.State) { t.pruned[st] = true }
+func (t *execTree) prune(st *engine.State) {
+	if _, drawn := t.ids[st]; drawn {
+		t.pruned[st] = true
+	}
+}
 
 // Node kinds and their colors.
 const (

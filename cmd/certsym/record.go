@@ -7,45 +7,46 @@ import (
 
 // recorder is the engine.Observer behind run's artifacts: it keeps what --tests, --coverage,
 // --lcov and --dot need, and nothing when none of them is asked for (run then installs no
-// observer at all).
+// observer at all). It holds on to no state of the run beyond the expansion in progress (and the
+// drawn part of the execution tree), so that the engine's memory stays its own: what it keeps is
+// bounded by the program's size, plus one record per terminal path when --tests is given.
 type recorder struct {
 	prog *spec.Program
 
-	// pruned holds the successors pruning dropped.
-	pruned map[*engine.State]bool
-	// expanded holds the states taken from the frontier.
-	expanded map[*engine.State]bool
+	// cur is the expansion in progress: the engine calls Pruned for its successors after
+	// Expanded, and the expansion is accounted for when the next one starts (or at finish).
+	cur expansion
 
-	// terminals are the expanded states with no successor (a finished program or an error), and
-	// the expanded assumes all of whose successors turn out pruned, in the order of expansion.
-	terminals []terminal
-
-	// hits counts, for each statement, the expansions of a state about to execute it.
+	// hits counts, for each statement, the expansions of a feasible state about to execute it.
 	hits map[spec.Stmt]int
-	// arms are the successors of each branching statement, by direction (see branchArms).
-	arms []arm
+	// arms counts, for each If and Assert (a while loop's test is its unfolding's If), the
+	// feasible successors in each direction: then / loop entered / assert holds, and else / loop
+	// left / assert violated.
+	arms map[spec.Stmt]*[2]int
+
+	// tests are the terminal paths, in the order of the run, when wantTests.
+	wantTests bool
+	tests     []terminalPath
 
 	// tree is the execution tree, nil unless --dot was given.
 	tree *execTree
 }
 
-// terminal is a candidate test case: a state whose path ended (Assume: a state at an assume whose
-// successors may all be pruned, which is decided at the end of the run).
-type terminal struct {
+type expansion struct {
 	st     *engine.State
-	assume []*engine.State // the successors of an assume
+	succ   []*engine.State
+	pruned []bool
 }
 
-// arm is one successor of a branching statement.
-type arm struct {
-	stmt  spec.Stmt // the If, While or Assert
-	dir   int       // 0: then / loop entered / assert holds; 1: else / loop left / assert violated
-	child *engine.State
+// terminalPath is an explored path that ends: its model, predicted end and path condition.
+type terminalPath struct {
+	end   recordedEnd
+	input spec.Store // nil when the path condition has no model (solver unknown)
+	pc    string
 }
 
-func newRecorder(prog *spec.Program, tree bool, nodeLimit int) *recorder {
-	r := &recorder{prog: prog, pruned: map[*engine.State]bool{}, expanded: map[*engine.State]bool{},
-		hits: map[spec.Stmt]int{}}
+func newRecorder(prog *spec.Program, tests, tree bool, nodeLimit int) *recorder {
+	r := &recorder{prog: prog, hits: map[spec.Stmt]int{}, arms: map[spec.Stmt]*[2]int{}, wantTests: tests}
 	if tree {
 		r.tree = newExecTree(nodeLimit)
 	}
@@ -54,39 +55,84 @@ func newRecorder(prog *spec.Program, tree bool, nodeLimit int) *recorder {
 
 // Expanded implements engine.Observer.
 func (r *recorder) Expanded(st *engine.State, succ []*engine.State) {
-	r.expanded[st] = true
+	r.flush()
 	if r.tree != nil {
 		r.tree.expand(st, succ)
 	}
-	head := st.HeadStmt()
 	if st.PC.Status == engine.Unsat {
 		return // only reachable with --no-prune: no input follows this path
 	}
-	r.hits[head]++
-	switch s := head.(type) {
-	case *spec.Skip, *spec.Fail:
-		if len(succ) == 0 {
-			r.terminals = append(r.terminals, terminal{st: st})
+	r.hits[st.HeadStmt()]++
+	if len(succ) == 0 { // a finished program or an error state
+		if f := st.ErrorOf(); f != nil {
+			p := posOf(f.Loc)
+			r.terminal(st, recordedEnd{Outcome: "bug", Kind: f.Kind.String(), Line: p.Line, Col: p.Col, Steps: st.Depth})
+		} else {
+			r.terminal(st, recordedEnd{Outcome: "normal", Steps: st.Depth})
 		}
-	case *spec.Assume:
-		r.terminals = append(r.terminals, terminal{st: st, assume: append([]*engine.State(nil), succ...)})
-	case *spec.If, *spec.Assert:
-		for i := 0; i < 2 && i < len(succ); i++ {
-			r.arms = append(r.arms, arm{stmt: s, dir: i, child: succ[i]})
-		}
+		return
 	}
+	r.cur = expansion{st: st, succ: append(r.cur.succ[:0], succ...), pruned: make([]bool, len(succ))}
 }
 
 // Pruned implements engine.Observer.
 func (r *recorder) Pruned(st *engine.State) {
-	r.pruned[st] = true
 	if r.tree != nil {
 		r.tree.prune(st)
 	}
+	for i, s := range r.cur.succ {
+		if s == st {
+			r.cur.pruned[i] = true
+		}
+	}
 }
 
-// feasible reports whether some input may follow the path to st: it was not pruned and its path
-// condition is not known unsatisfiable.
-func (r *recorder) feasible(st *engine.State) bool {
-	return !r.pruned[st] && st.PC.Status != engine.Unsat
+// flush accounts for the expansion in progress, now that pruning has decided its successors.
+func (r *recorder) flush() {
+	x := r.cur
+	if x.st == nil {
+		return
+	}
+	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != engine.Unsat }
+	switch s := x.st.HeadStmt().(type) {
+	case *spec.If, *spec.Assert:
+		a := r.arms[s]
+		if a == nil {
+			a = new([2]int)
+			r.arms[s] = a
+		}
+		for i := 0; i < 2 && i < len(x.succ); i++ {
+			if feasible(i) {
+				a[i]++
+			}
+		}
+	case *spec.Assume:
+		all := true // every successor pruned: no input on this path gets past the assume
+		for i := range x.succ {
+			if feasible(i) {
+				all = false
+			}
+		}
+		if all {
+			p := stmtPos(s)
+			r.terminal(x.st, recordedEnd{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: x.st.Depth})
+		}
+	}
+	clear(x.succ)
+	r.cur = expansion{succ: x.succ[:0]}
 }
+
+// terminal records a path that ends at st with the given end, for --tests.
+func (r *recorder) terminal(st *engine.State, end recordedEnd) {
+	if !r.wantTests {
+		return
+	}
+	t := terminalPath{end: end, pc: st.PC.String(r.prog.Vars)}
+	if st.PC.Status == engine.Sat && st.PC.Witness != nil {
+		t.input = append(spec.Store(nil), st.PC.Witness...)
+	}
+	r.tests = append(r.tests, t)
+}
+
+// finish accounts for the last expansion; call it once the run is over.
+func (r *recorder) finish() { r.flush() }

@@ -102,42 +102,19 @@ func (r *recorder) testCases(file string, src []byte) testSet {
 	hash := hex.EncodeToString(sum[:])
 	var set testSet
 	seen := map[string]bool{}
-	for _, t := range r.terminals {
-		st := t.st
-		var x recordedEnd
-		switch {
-		case t.assume != nil:
-			all := true // every successor pruned: no input on this path gets past the assume
-			for _, s := range t.assume {
-				if r.feasible(s) {
-					all = false
-				}
-			}
-			if !all {
-				continue
-			}
-			p := stmtPos(st.HeadStmt())
-			x = recordedEnd{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: st.Depth}
-		case st.ErrorOf() != nil:
-			f := st.ErrorOf()
-			p := posOf(f.Loc)
-			x = recordedEnd{Outcome: "bug", Kind: f.Kind.String(), Line: p.Line, Col: p.Col, Steps: st.Depth}
-		default:
-			x = recordedEnd{Outcome: "normal", Steps: st.Depth}
-		}
-		if st.PC.Status != engine.Sat || st.PC.Witness == nil {
+	for _, t := range r.tests {
+		if t.input == nil {
 			set.noModel++
 			continue
 		}
-		in := spec.Store(st.PC.Witness)
-		key := engine.InputString(in, r.prog.Vars) + "|" + x.String()
+		key := engine.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
 		if seen[key] {
 			set.dups++
 			continue
 		}
 		seen[key] = true
 		set.cases = append(set.cases, testCase{Format: testCaseFormat, Program: file, ProgramSHA256: hash,
-			Input: orderedInput{names: r.prog.Vars, vals: in}, Expected: x, PathCondition: st.PC.String(r.prog.Vars)})
+			Input: orderedInput{names: r.prog.Vars, vals: t.input}, Expected: t.end, PathCondition: t.pc})
 	}
 	return set
 }

@@ -259,6 +259,15 @@ func checkLCOV(t *testing.T, path, src string, lines map[int]bool, brf, brh int)
 	if !wantLines.Match(out) || !wantBranches.Match(out) {
 		t.Errorf("lcov --summary does not read the expected counts:\n%s", out)
 	}
+	// genhtml (of the lcov package) renders it, the source lines included.
+	html := t.TempDir()
+	if out, err := exec.Command(filepath.Join(filepath.Dir(lcovTool), "genhtml"), "--branch-coverage", "-q", "-o", html, path).CombinedOutput(); err != nil {
+		t.Fatalf("genhtml: %v\n%s", err, out)
+	}
+	page, err := os.ReadFile(filepath.Join(html, filepath.Base(filepath.Dir(abs)), filepath.Base(abs)+".gcov.html"))
+	if err != nil || !bytes.Contains(page, []byte("lineNoCov")) || !bytes.Contains(page, []byte("lineCov")) {
+		t.Errorf("genhtml's source page lacks covered and uncovered lines (%v)", err)
+	}
 }
 
 func TestDOTTree(t *testing.T) {
@@ -411,6 +420,18 @@ func TestSARIF(t *testing.T) {
 	if props["pathCondition"] != "x == 2" || props["input"].(map[string]any)["x"] != 2.0 {
 		t.Errorf("assert result properties %v", props)
 	}
+	// A run without a verdict: the invocation carries the reason, as a warning notification.
+	loop := writeProg(t, "while x > 0 do x = x - 1 od;\nassert x <= 0\n")
+	loopSarif := filepath.Join(dir, "loop.sarif")
+	if code, _, _ := runText("run", loop, "--quiet", "--max-states", "20", "--sarif", loopSarif); code != exitUnknown {
+		t.Errorf("bounded run: exit %d", code)
+	}
+	inv := validSARIF(t, sch, loopSarif)["runs"].([]any)[0].(map[string]any)["invocations"].([]any)[0].(map[string]any)
+	notes, _ := inv["toolExecutionNotifications"].([]any)
+	if len(notes) != 1 || !strings.Contains(notes[0].(map[string]any)["message"].(map[string]any)["text"].(string), "state bound reached") ||
+		inv["exitCode"] != 3.0 || inv["properties"].(map[string]any)["verdict"] != "unknown" {
+		t.Errorf("invocation of a run without verdict: %v", inv)
+	}
 	// A safe run: a valid log with no result.
 	safe := writeProg(t, "x = 1;\nassert x == 1\n")
 	safeSarif := filepath.Join(dir, "safe.sarif")
@@ -449,6 +470,25 @@ func TestExecJSONAndJSONErrors(t *testing.T) {
 	json.Unmarshal(out.Bytes(), &j)
 	if code != exitSafe || j["outcome"] != "normal" || j["store"].(map[string]any)["y"] != 25.0 {
 		t.Errorf("exec --json x=4: exit %d %v", code, j)
+	}
+	// An assume that is false, and the step bound.
+	g := writeProg(t, "x = x + 1;\n  assume x > 5;\nwhile x > 0 do x = x - 1 od\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--input", "x=1"}, exitSafe, `"outcome":"infeasible","line":2,"col":3,"steps":2`},
+		{[]string{"--input", "x=9", "--max-steps", "6"}, exitUnknown, `"outcome":"step-bound","line":3,"col":16,"steps":6`},
+		{[]string{"--input", "x=9"}, exitSafe, `"outcome":"normal","steps":`},
+	} {
+		out.Reset()
+		code := run(append([]string{"exec", g, "--json"}, c.args...), &out, &bytes.Buffer{})
+		var compact bytes.Buffer
+		json.Compact(&compact, out.Bytes())
+		if code != c.code || !strings.Contains(compact.String(), c.want) {
+			t.Errorf("exec --json %v: exit %d %s, want exit %d and %s", c.args, code, compact.String(), c.code, c.want)
+		}
 	}
 	// A syntax error with --json: the JSON error object on stdout, the positioned message on
 	// stderr, exit 2; for each command with --json.
@@ -657,4 +697,42 @@ func TestArtifactFlagErrors(t *testing.T) {
 	if code, _, stderr := runText("run", f, "--quiet", "--no-prune", "--dot", filepath.Join(dir, "np.dot")); code != exitBug {
 		t.Errorf("--no-prune --dot: exit %d %s", code, stderr)
 	}
+}
+
+// TestTestsReplayOnTestdata writes the test cases of every testdata program's first few hundred
+// states and replays them: each terminal path symbolic execution predicts (normal, bug or
+// infeasible, at its place, after its number of steps) is what the concrete semantics does on the
+// path's model.
+func TestTestsReplayOnTestdata(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/*.imp")
+	if len(files) < 40 {
+		t.Fatalf("found %d programs in testdata/", len(files))
+	}
+	total := 0
+	kinds := map[string]int{}
+	for _, f := range files {
+		dir := filepath.Join(t.TempDir(), "tests")
+		code, _, stderr := runText("run", f, "--all-bugs", "--quiet", "--max-states", "300", "--query-timeout", "1s", "--timeout", "3s", "--tests", dir)
+		if code == exitUsage || code == exitInternal {
+			t.Errorf("%s: exit %d: %s", f, code, stderr)
+			continue
+		}
+		paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		if len(paths) == 0 {
+			continue // no path ended within the bound (an infinite loop)
+		}
+		code, out, errs := runText("replay", dir)
+		if code != exitSafe {
+			t.Errorf("%s: replay exit %d\n%s%s", f, code, out, errs)
+		}
+		total += len(paths)
+		for _, p := range paths {
+			tc, _, _ := readTest(p)
+			kinds[tc.Expected.Outcome]++
+		}
+	}
+	if total < 500 || kinds["normal"] == 0 || kinds["bug"] == 0 || kinds["infeasible"] == 0 {
+		t.Errorf("only %d test cases replayed (%v)", total, kinds)
+	}
+	t.Logf("%d test cases replayed: %v", total, kinds)
 }

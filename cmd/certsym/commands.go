@@ -135,12 +135,13 @@ func inputJSON(in spec.Store, names []string) map[string]json.Number {
 
 // jsonRun is the single object run --json prints.
 type jsonRun struct {
-	Verdict       string        `json:"verdict"`
-	States        int           `json:"states"`
-	Bugs          []jsonBug     `json:"bugs"`
-	Reason        string        `json:"reason,omitempty"`
-	SolverQueries int           `json:"solver_queries"`
-	Coverage      *jsonCoverage `json:"coverage,omitempty"`
+	Verdict       string    `json:"verdict"`
+	States        int       `json:"states"`
+	Bugs          []jsonBug `json:"bugs"`
+	Reason        string    `json:"reason,omitempty"`
+	SolverQueries int       `json:"solver_queries"`
+
+	Coverage *jsonCoverage `json:"coverage,omitempty"` // run --coverage (coverage.go)
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {

@@ -18,9 +18,9 @@ deps-proofs:
 deps-browser:
 	@bash scripts/install-deps.sh browser
 
-# graphviz renders run --dot in a test; lcov reads run --lcov in another.
+# graphviz renders run --dot in a test, lcov reads run --lcov, groff renders certsym help --man.
 deps-artifacts:
-	@bash scripts/install-deps.sh graphviz lcov
+	@bash scripts/install-deps.sh graphviz lcov man
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/certsym

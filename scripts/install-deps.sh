@@ -2,7 +2,8 @@
 # install-deps.sh [GROUP...]: installs the Debian packages certsym needs, only those missing.
 # Groups: core (libz3-dev, for the Go engine through cgo), proofs (Coq, OCaml, zarith, Why3 and
 # its provers), browser (chromium, for the HTML report test), graphviz (dot, for the execution
-# tree test), lcov (lcov, which reads run --lcov files in a test). No group means core.
+# tree test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders
+# certsym help --man in a test). No group means core.
 # It runs `apt-get update` once before installing, and does nothing at all when every package is present.
 set -euo pipefail
 
@@ -17,7 +18,8 @@ for g in "${groups[@]}"; do
     browser) pkgs+=(chromium) ;;
     graphviz) pkgs+=(graphviz) ;;
     lcov)    pkgs+=(lcov) ;;
-    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz or lcov)" >&2; exit 2 ;;
+    man)     pkgs+=(groff-base) ;;
+    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov or man)" >&2; exit 2 ;;
   esac
 done
 

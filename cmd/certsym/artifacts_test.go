@@ -736,3 +736,33 @@ func TestTestsReplayOnTestdata(t *testing.T) {
 	}
 	t.Logf("%d test cases replayed: %v", total, kinds)
 }
+
+// TestManPage renders certsym help --man with groff, warnings on, and checks that every option of
+// every command is on the page.
+func TestManPage(t *testing.T) {
+	groff := needTool(t, "groff", "man")
+	code, page, _ := runText("help", "--man")
+	if code != 0 {
+		t.Fatalf("help --man: exit %d", code)
+	}
+	cmd := exec.Command(groff, "-man", "-Tascii", "-P-cbou", "-ww")
+	cmd.Stdin = strings.NewReader(page)
+	var out, warn bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &warn
+	if err := cmd.Run(); err != nil || warn.Len() > 0 {
+		t.Fatalf("groff: %v\n%s", err, warn.String())
+	}
+	text := out.String()
+	for name := range commands {
+		for _, l := range strings.Split(commandOptions(name), "\n") {
+			if m := flagLine.FindStringSubmatch(l); m != nil && !strings.Contains(text, "--"+m[1]) {
+				t.Errorf("the man page lacks %s --%s", name, m[1])
+			}
+		}
+	}
+	for _, want := range []string{"CERTSYM(1)", "EXIT STATUS", "4  internal error", "certsym replay FILE|DIR"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the man page lacks %q", want)
+		}
+	}
+}

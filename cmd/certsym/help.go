@@ -87,7 +87,7 @@ func topicNames() []string {
 func cmdHelp(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stdout, usage)
-		fmt.Fprintf(stdout, "help topics (certsym help TOPIC): %s\n", strings.Join(topicNames(), ", "))
+		fmt.Fprintf(stdout, "help topics (certsym help TOPIC): %s\ncertsym help --man prints all of them as a man page: certsym help --man | man -l -\n", strings.Join(topicNames(), ", "))
 		return 0
 	}
 	if len(args) > 1 {
@@ -96,6 +96,8 @@ func cmdHelp(args []string, stdout, stderr io.Writer) int {
 	}
 	topic := args[0]
 	switch {
+	case topic == "--man":
+		writeMan(stdout)
 	case commands[topic] != nil:
 		fmt.Fprintf(stdout, "%s\noptions (-name and --name are the same):\n%s", commandUsage(topic), commandOptions(topic))
 	case otherTopics[topic] != "":

@@ -127,9 +127,12 @@ func (r *recorder) terminal(st *engine.State, end recordedEnd) {
 	if !r.wantTests {
 		return
 	}
-	t := terminalPath{end: end, pc: st.PC.String(r.prog.Vars)}
+	t := terminalPath{end: end}
+	// A path without a model gives no test case: its path condition is not rendered (a path the
+	// solver gave up on can carry terms whose printed form is exponential in their size).
 	if st.PC.Status == engine.Sat && st.PC.Witness != nil {
 		t.input = append(spec.Store(nil), st.PC.Witness...)
+		t.pc = st.PC.String(r.prog.Vars)
 	}
 	r.tests = append(r.tests, t)
 }

@@ -31,3 +31,59 @@ func Added(parent, child *State) []*Formula {
 
 // HeadStmt returns the statement that executes next in st (a sequence at the head flattened).
 func (st *State) HeadStmt() spec.Stmt { return st.Prog.head().S }
+
+// PrintSize returns the number of symbols, constants and operators the printed form of f has,
+// or limit+1 when it has more than limit. Terms are shared: printing repeats a shared term at
+// each of its occurrences, so the printed form can be exponentially larger than f itself. The
+// count takes time linear in the size of f, so that a caller can decline to print f.
+func (f *Formula) PrintSize(limit int) int {
+	return printSize(map[*Term]int{}, []*Formula{f}, limit)
+}
+
+// PrintSize is Formula.PrintSize for the conjunction φ.
+func (phi *PC) PrintSize(limit int) int {
+	return printSize(map[*Term]int{}, phi.Conjuncts(), limit)
+}
+
+func printSize(memo map[*Term]int, fs []*Formula, limit int) int {
+	var term func(t *Term) int
+	term = func(t *Term) int {
+		if n, ok := memo[t]; ok {
+			return n
+		}
+		n := 1
+		for _, m := range t.monos {
+			n += 2
+			if m.a.Kind != AtomSym {
+				n += term(m.a.L) + term(m.a.R)
+			}
+			if n > limit {
+				n = limit + 1
+				break
+			}
+		}
+		memo[t] = n
+		return n
+	}
+	n := 0
+	var form func(f *Formula)
+	form = func(f *Formula) {
+		n++
+		if f.T != nil {
+			n += term(f.T)
+		}
+		for _, g := range f.Args {
+			if n > limit {
+				return
+			}
+			form(g)
+		}
+	}
+	for _, f := range fs {
+		if n > limit {
+			break
+		}
+		form(f)
+	}
+	return min(n, limit+1)
+}

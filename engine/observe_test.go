@@ -48,3 +48,43 @@ func TestObserverSeesEveryExpansion(t *testing.T) {
 		}
 	}
 }
+
+// PrintSize counts the printed form of a term that doubles at each step without printing it.
+func TestPrintSizeOfSharedTerms(t *testing.T) {
+	src := "y = x + 1;\n"
+	for i := 0; i < 22; i++ {
+		src += "y = y * y;\n" // the printed form doubles; the term grows by one atom
+	}
+	src += "if y == 7 then fail fi"
+	prog := parse(t, src)
+	e := New(prog, Options{NoPrune: true}) // no solver: the error state's path condition is all we want
+	var deep *State
+	for {
+		st, ok := e.NextState()
+		if !ok {
+			break
+		}
+		if st.ErrorOf() != nil {
+			deep = st
+		}
+	}
+	if deep == nil {
+		t.Fatal("no error state")
+	}
+	if n := deep.PC.PrintSize(1_000_000); n != 1_000_001 {
+		t.Errorf("PrintSize = %d, want past the limit", n)
+	}
+	small := parse(t, "if x + 2 > 0 then fail fi")
+	e = New(small, Options{})
+	for {
+		st, ok := e.NextState()
+		if !ok {
+			break
+		}
+		if st.ErrorOf() != nil {
+			if n, s := st.PC.PrintSize(100), st.PC.String(small.Vars); n > 100 || len(s) == 0 {
+				t.Errorf("PrintSize(%q) = %d", s, n)
+			}
+		}
+	}
+}

@@ -173,12 +173,16 @@ func (t *execTree) writeDOT(w io.Writer, names []string) error {
 		k := t.kind(st)
 		fmt.Fprintf(&b, "  n%d [label=%s, fillcolor=%s, tooltip=%s];\n", i,
 			dotString(fmt.Sprintf("#%d depth %d\n%s\n(%s)", i, st.Depth, nodeStmt(st), k)),
-			dotString(nodeColor[k]), dotString(st.PC.String(names)))
+			dotString(nodeColor[k]), dotString(pcText(st.PC, names, 5000)))
 	}
 	for _, e := range t.edges {
 		var conds []string
 		for _, f := range engine.Added(e.from, e.to) {
-			conds = append(conds, f.String(names))
+			if f.PrintSize(2000) > 2000 {
+				conds = append(conds, "(a condition too large to print)")
+			} else {
+				conds = append(conds, f.String(names))
+			}
 		}
 		text := e.branch
 		if len(conds) > 0 {

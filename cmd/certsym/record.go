@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"certsym/engine"
 	"certsym/spec"
 )
@@ -132,9 +134,18 @@ func (r *recorder) terminal(st *engine.State, end recordedEnd) {
 	// solver gave up on can carry terms whose printed form is exponential in their size).
 	if st.PC.Status == engine.Sat && st.PC.Witness != nil {
 		t.input = append(spec.Store(nil), st.PC.Witness...)
-		t.pc = st.PC.String(r.prog.Vars)
+		t.pc = pcText(st.PC, r.prog.Vars, 1_000_000)
 	}
 	r.tests = append(r.tests, t)
+}
+
+// pcText renders a path condition, unless its printed form has more than limit symbols and
+// operators (shared terms print once per occurrence: see engine.PC.PrintSize).
+func pcText(pc *engine.PC, names []string, limit int) string {
+	if pc.PrintSize(limit) > limit {
+		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
+	}
+	return pc.String(names)
 }
 
 // finish accounts for the last expansion; call it once the run is over.

@@ -304,6 +304,15 @@ func TestDOTTree(t *testing.T) {
 	if b, _ := os.ReadFile(small); !strings.Contains(string(b), "node limit 4 reached: 7 more states not drawn") {
 		t.Errorf("the note does not count the 7 states left out:\n%s", b)
 	}
+	// A condition whose printed form is exponential in its size ((x + 1) squared 14 times, the
+	// squares shared) is not printed: the file stays small.
+	squares := "y = x + 1;\n" + strings.Repeat("y = y * y;\n", 14) + "assume y != 3\n"
+	big := filepath.Join(dir, "big.dot")
+	runText("run", writeProg(t, squares), "--quiet", "--no-prune", "--dot", big)
+	if b, _ := os.ReadFile(big); len(b) > 20_000 || !strings.Contains(string(b), "(a condition too large to print)") ||
+		!strings.Contains(string(b), "(not printed: more than 5000 symbols and operators)") {
+		t.Errorf("the tree of shared squares (%d bytes) does not decline to print them:\n%.2000s", len(b), b)
+	}
 	// A pending state: a run stopped by --max-states leaves states unexpanded.
 	loop := writeProg(t, "while x > 0 do x = x - 1 od\n")
 	pend := filepath.Join(dir, "pending.dot")

@@ -5,7 +5,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build deps deps-proofs deps-browser demo check check-go check-proofs check-refinement ref bench clean
+.PHONY: all build deps deps-proofs deps-browser deps-artifacts demo check check-go check-proofs check-refinement ref bench clean
 
 all: build
 
@@ -18,6 +18,10 @@ deps-proofs:
 deps-browser:
 	@bash scripts/install-deps.sh browser
 
+# graphviz renders run --dot in a test, lcov reads run --lcov, groff renders certsym help --man.
+deps-artifacts:
+	@bash scripts/install-deps.sh graphviz lcov man
+
 build: deps
 	$(GO) build -o $(BIN) ./cmd/certsym
 
@@ -29,7 +33,7 @@ demo: build
 
 check: check-proofs check-go check-refinement
 
-check-go: deps deps-browser ref
+check-go: deps deps-browser deps-artifacts ref
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 

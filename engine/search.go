@@ -58,6 +58,8 @@ type Options struct {
 	AllBugs bool
 	// Progress, when set, is called about once a second during long runs.
 	Progress func(Progress)
+	// Observer, when set, is told of each expansion and each pruned successor (observe.go).
+	Observer Observer
 }
 
 // Progress is a snapshot of a run, for progress reports.
@@ -182,6 +184,9 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	e.buf = e.Expand(st, e.buf[:0])
 	e.Stats.Produced += len(e.buf)
+	if e.opts.Observer != nil {
+		e.opts.Observer.Expanded(st, e.buf)
+	}
 	if e.queue.lifo { // first successor on top
 		for i, j := 0, len(e.buf)-1; i < j; i, j = i+1, j-1 {
 			e.buf[i], e.buf[j] = e.buf[j], e.buf[i]
@@ -191,6 +196,9 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		e.buf[i] = nil
 		if !e.opts.NoPrune && (e.solver.Check(s.PC) == Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == Unknown)) {
 			e.Stats.Pruned++
+			if e.opts.Observer != nil {
+				e.opts.Observer.Pruned(s)
+			}
 			continue
 		}
 		e.queue.push(s)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # install-deps.sh [GROUP...]: installs the Debian packages certsym needs, only those missing.
 # Groups: core (libz3-dev, for the Go engine through cgo), proofs (Coq, OCaml, zarith, Why3 and
-# its provers), browser (chromium, for the HTML report test). No group means core.
+# its provers), browser (chromium, for the HTML report test), graphviz (dot, for the execution
+# tree test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders
+# certsym help --man in a test). No group means core.
 # It runs `apt-get update` once before installing, and does nothing at all when every package is present.
 set -euo pipefail
 
@@ -14,7 +16,10 @@ for g in "${groups[@]}"; do
     core)    pkgs+=(libz3-dev pkg-config) ;;
     proofs)  pkgs+=(coq ocaml ocaml-findlib libzarith-ocaml-dev why3 cvc4 z3 eprover) ;;
     browser) pkgs+=(chromium) ;;
-    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs or browser)" >&2; exit 2 ;;
+    graphviz) pkgs+=(graphviz) ;;
+    lcov)    pkgs+=(lcov) ;;
+    man)     pkgs+=(groff-base) ;;
+    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov or man)" >&2; exit 2 ;;
   esac
 done
 

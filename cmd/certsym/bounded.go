@@ -77,7 +77,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 			}
 			reported[r.Fail] = true
 			bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Kind: r.Fail.Kind.String(), PathCondition: r.State.C.String(names),
-				Input: inputJSON(input, names), Store: engine.StoreString(r.State.Sigma, names)})
+				Input: inputJSON(input, names), Store: engine.StoreString(r.State.Sigma, names), Reproduce: reproduceInput(prog.File, input, names)})
 		}
 	}
 	verdict, reason := "safe", ""
@@ -150,6 +150,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 				in = append(in, v+"="+string(bug.Input[v]))
 			}
 			fmt.Fprintf(stdout, "BUG: %s at line %d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, bug.Line, strings.Join(in, ", "))
+			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)
 		if reason != "" {

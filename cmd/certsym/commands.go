@@ -40,11 +40,12 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2 (a missing input is 0)")
 	maxSteps := fs.Int("max-steps", 10_000_000, "stop after `N` steps")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
 	}
-	prog, ok := load(file, stderr)
+	prog, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -81,6 +82,9 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym exec: no input given for %s: using 0\n", strings.Join(zero, ", "))
 	}
 	r := spec.Run(prog, store, *maxSteps)
+	if *asJSON {
+		return writeExecJSON(stdout, stderr, prog, store, r)
+	}
 	final := engine.InputString(r.Final.Store, prog.Vars)
 	switch r.Outcome {
 	case spec.Final:
@@ -116,6 +120,7 @@ type jsonBug struct {
 	Input         map[string]json.Number `json:"input"`
 	Store         string                 `json:"store"`
 	Steps         int                    `json:"steps,omitempty"`
+	Reproduce     string                 `json:"reproduce"`
 }
 
 // inputJSON is a concrete input as a JSON object: each variable's value as a number token with
@@ -135,6 +140,8 @@ type jsonRun struct {
 	Bugs          []jsonBug `json:"bugs"`
 	Reason        string    `json:"reason,omitempty"`
 	SolverQueries int       `json:"solver_queries"`
+
+	Coverage *jsonCoverage `json:"coverage,omitempty"` // run --coverage (coverage.go)
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -150,6 +157,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	loopBound := fs.Int("loop-bound", -1, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
+	art := addRunArtifactFlags(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -163,12 +171,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym run: --max-states must not be negative\n")
 		return exitUsage
 	}
-	prog, ok := load(file, stderr)
+	prog, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
 	opts := engine.Options{Strategy: strat, MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
 		QueryTimeout: *queryTimeout, RLimit: *rlimit, NoPrune: *noPrune, AllBugs: *allBugs}
+	if !art.setup(prog, *loopBound >= 0, &opts, stderr) {
+		return exitUsage
+	}
 	if *loopBound >= 0 {
 		var progress func(engine.BProgress)
 		if !*quiet {
@@ -194,6 +205,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  input:          %s\n", engine.InputString(b.Input, names))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", engine.StoreString(b.State.Store, names))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %d steps\n", b.Replay.Steps)
+		fmt.Fprintf(stdout, "  reproduce:      %s\n", reproduceCommand(file, b, names))
 	}
 	rep, err := e.FindBugs(onBug)
 	if err != nil {
@@ -205,12 +217,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
 	}
+	if code := art.write(file, args, rep, prog, stderr); code != 0 {
+		return code
+	}
 	if *asJSON {
 		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
-			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries}
+			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON()}
 		for _, b := range rep.Bugs {
 			out.Bugs = append(out.Bugs, jsonBug{Line: b.Line(), Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: inputJSON(b.Input, names), Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps})
+				Input: inputJSON(b.Input, names), Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Reproduce: reproduceCommand(file, b, names)})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -230,6 +246,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "\n%d states expanded, %d pruned, depth %d, %d solver queries (%d sat, %d unsat, %d unknown), %.2fs\n",
 			s.Expanded, s.Pruned, s.MaxDepth, s.Solver.Queries, s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		art.writeCoverageText(stdout)
 	}
 	switch rep.Verdict {
 	case engine.VerdictBug:

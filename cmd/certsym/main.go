@@ -23,14 +23,18 @@ const (
 const usage = `usage:
   certsym run FILE [--strategy bfs|dfs] [--max-states N] [--timeout D] [--all-bugs] [--json]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error)
+      artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json]
       bounded symbolic execution: result states grouped by behaviour
-  certsym exec FILE [--input x=3,y=-2] [--max-steps N]
+  certsym exec FILE [--input x=3,y=-2] [--max-steps N] [--json]
       run the program on one input with the concrete semantics
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE]
+  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
+  certsym replay FILE|DIR [--program FILE] [--json]
+      rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)
+  certsym help [TOPIC]   certsym completion bash   certsym --version
 run certsym COMMAND -h for a command's options.
 `
 
@@ -61,7 +65,13 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "verify":
 		return cmdVerify(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		return cmdHelp(args[1:], stdout, stderr)
+	case "replay":
+		return cmdReplay(args[1:], stdout, stderr)
+	case "completion":
+		return cmdCompletion(args[1:], stdout, stderr)
+	case "version", "--version":
+		writeVersion(stdout)
 		return 0
 	}
 	fmt.Fprintf(stderr, "certsym: unknown command %q\n%s", args[0], usage)

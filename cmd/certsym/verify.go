@@ -23,6 +23,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	abstract := fs.Bool("abstract-nonlinear", false, "encode products of two symbolic terms as an uninterpreted function with sign axioms")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
+	sarifFile := fs.String("sarif", "", "also write the claims as a SARIF 2.1.0 log to `FILE`")
 	maxStates := fs.Int("max-states", 1_000_000, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs")
 	timeout := fs.Duration("timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
@@ -42,7 +43,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	prog, ok := load(file, stderr)
+	prog, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -56,6 +57,12 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if *htmlFile != "" {
 		if err := os.WriteFile(*htmlFile, []byte(verifyHTML(file, src, rep)), 0o644); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
+			return exitUsage
+		}
+	}
+	if *sarifFile != "" {
+		if err := writeSARIF(*sarifFile, verifySARIF(file, append([]string{"certsym", "verify"}, args...), rep, verifyExit(rep))); err != nil {
+			fmt.Fprintf(stderr, "certsym verify: --sarif: %v\n", err)
 			return exitUsage
 		}
 	}
@@ -308,6 +315,9 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 		fmt.Fprintf(w, "  %s\n", explainPaths(cl))
 		if w0 := cl.Counterexample(); w0 != nil {
 			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names), w0.PathCondition, w0.Replay)
+			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty {
+				fmt.Fprintf(w, "    reproduce: %s\n", reproduceInput(file, w0.Input, names))
+			}
 		}
 		for _, a := range cl.OverApprox {
 			fmt.Fprintf(w, "  over-approximation entered at the assume at line %d (its product is abstracted)\n", a.Line())

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+)
+
+// runArtifacts are the files and reports run writes besides its verdict: --tests DIR, --coverage,
+// --lcov FILE, --sarif FILE and --dot FILE (with --dot-nodes N). They apply to the bug finder;
+// with --loop-bound they are rejected.
+type runArtifacts struct {
+	tests, lcov, sarif, dot *string
+	coverage                *bool
+	dotNodes                *int
+
+	rec *recorder
+	cov *coverage
+}
+
+// addRunArtifactFlags registers run's artifact flags on fs.
+func addRunArtifactFlags(fs *flag.FlagSet) *runArtifacts {
+	return &runArtifacts{
+		tests:    fs.String("tests", "", "write one test case (JSON) per explored terminal path to `DIR`; certsym replay DIR reruns them"),
+		coverage: fs.Bool("coverage", false, "report the statement and branch coverage of the explored paths (text and JSON)"),
+		lcov:     fs.String("lcov", "", "write the coverage of the explored paths as an lcov tracefile to `FILE`"),
+		sarif:    fs.String("sarif", "", "write the bugs as a SARIF 2.1.0 log to `FILE`"),
+		dot:      fs.String("dot", "", "write the symbolic execution tree in Graphviz DOT to `FILE`"),
+		dotNodes: fs.Int("dot-nodes", 500, "draw at most `N` states of the execution tree (--dot)"),
+	}
+}
+
+// used lists the artifact flags given.
+func (a *runArtifacts) used() []string {
+	var u []string
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{"tests", *a.tests != ""}, {"coverage", *a.coverage}, {"lcov", *a.lcov != ""}, {"sarif", *a.sarif != ""}, {"dot", *a.dot != ""}} {
+		if f.on {
+			u = append(u, "--"+f.name)
+		}
+	}
+	return u
+}
+
+// setup checks the artifact flags and installs the recorder they need in opts. ok is false after
+// a usage error (reported on stderr).
+func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Options, stderr io.Writer) bool {
+	noPrune := opts.NoPrune
+	u := a.used()
+	if bounded && len(u) > 0 {
+		fmt.Fprintf(stderr, "certsym run: %s: not available with --loop-bound (the bounded interpreter)\n", strings.Join(u, ", "))
+		return false
+	}
+	if *a.dotNodes < 1 {
+		fmt.Fprintf(stderr, "certsym run: --dot-nodes must be at least 1\n")
+		return false
+	}
+	if len(u) == 0 {
+		return true
+	}
+	if noPrune && (*a.tests != "" || *a.coverage || *a.lcov != "") {
+		fmt.Fprintf(stderr, "certsym run: --tests, --coverage and --lcov need pruning (the satisfiability of each path): not available with --no-prune\n")
+		return false
+	}
+	a.rec = newRecorder(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
+	opts.Observer = a.rec
+	return true
+}
+
+// write writes the artifact files after a run and prepares the coverage report. It returns 0, or
+// the exit status of a failure (reported on stderr).
+func (a *runArtifacts) write(file string, args []string, rep *engine.Report, prog *spec.Program, stderr io.Writer) int {
+	if a.rec == nil {
+		return 0
+	}
+	a.rec.finish()
+	if *a.coverage || *a.lcov != "" {
+		a.cov = a.rec.coverage()
+	}
+	fail := func(flag string, err error) int {
+		fmt.Fprintf(stderr, "certsym run: --%s: %v\n", flag, err)
+		return exitUsage
+	}
+	if *a.tests != "" {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			return fail("tests", err)
+		}
+		set := a.rec.testCases(file, src)
+		paths, err := writeTests(*a.tests, set)
+		if err != nil {
+			return fail("tests", err)
+		}
+		msg := fmt.Sprintf("certsym: wrote %s to %s (certsym replay %s)", plural(len(paths), "test case"), *a.tests, shellQuote(*a.tests))
+		if set.dups > 0 || set.noModel > 0 {
+			msg += fmt.Sprintf("; %d duplicate paths left out, %d paths without a model (solver unknown) left out", set.dups, set.noModel)
+		}
+		fmt.Fprintln(stderr, msg)
+	}
+	if *a.lcov != "" {
+		var b bytes.Buffer
+		if err := a.cov.writeLCOV(&b, file); err != nil {
+			return fail("lcov", err)
+		}
+		if err := os.WriteFile(*a.lcov, b.Bytes(), 0o644); err != nil {
+			return fail("lcov", err)
+		}
+	}
+	if *a.dot != "" {
+		var b bytes.Buffer
+		if err := a.rec.tree.writeDOT(&b, prog.Vars); err != nil {
+			return fail("dot", err)
+		}
+		if err := os.WriteFile(*a.dot, b.Bytes(), 0o644); err != nil {
+			return fail("dot", err)
+		}
+	}
+	if *a.sarif != "" {
+		exit := exitUnknown
+		switch rep.Verdict {
+		case engine.VerdictBug:
+			exit = exitBug
+		case engine.VerdictSafe:
+			exit = exitSafe
+		}
+		if err := writeSARIF(*a.sarif, runSARIF(file, append([]string{"certsym", "run"}, args...), rep, prog.Vars, exit)); err != nil {
+			return fail("sarif", err)
+		}
+	}
+	return 0
+}
+
+// coverageJSON is the coverage object of run --json, or nil without --coverage.
+func (a *runArtifacts) coverageJSON() *jsonCoverage {
+	if a.cov == nil || !*a.coverage {
+		return nil
+	}
+	return a.cov.json()
+}
+
+// writeCoverageText prints the coverage report of run --coverage.
+func (a *runArtifacts) writeCoverageText(w io.Writer) {
+	if a.cov != nil && *a.coverage {
+		a.cov.writeText(w)
+	}
+}
+
+// jsonError is the object a command given --json prints on stdout when it cannot read its
+// program: the error, with its position for a syntax error.
+type jsonError struct {
+	Error   string `json:"error"` // "syntax" or "input"
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+var positioned = regexp.MustCompile(`^(.*):(\d+):(\d+): (.*)$`)
+
+// loadFor is load for a command with a --json flag: the error still goes to stderr as load
+// writes it, and with asJSON it is also printed on stdout as a jsonError.
+func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program, bool) {
+	var msg bytes.Buffer
+	prog, ok := load(file, io.MultiWriter(stderr, &msg))
+	if ok || !asJSON {
+		return prog, ok
+	}
+	text := strings.TrimSpace(msg.String())
+	je := jsonError{Error: "input", Message: text}
+	if m := positioned.FindStringSubmatch(text); m != nil {
+		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		je = jsonError{Error: "syntax", File: m[1], Line: line, Col: col, Message: m[4]}
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(je)
+	return nil, false
+}

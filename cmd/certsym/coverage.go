@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"certsym/spec"
+)
+
+// covStmt is one source statement in the coverage report.
+type covStmt struct {
+	stmt spec.Stmt
+	pos  spec.Pos
+	what string // assign, if, while, assume, assert, fail
+	hits int    // expansions of a feasible state about to execute it
+	// branch is nil for a statement that does not branch; otherwise the number of feasible
+	// successors in each direction: then/else (if), enter/leave (while), holds/violated (assert).
+	branch []int
+}
+
+// coverage is the statement and branch coverage of a run: which statements of the program some
+// explored feasible path executed, and which directions of each branching statement some feasible
+// path took. It covers what the run explored: a run stopped at its first bug or by a bound covers
+// only part of the program's paths.
+type coverage struct {
+	stmts []*covStmt
+}
+
+// branchNames are the names of the two directions of each branching statement.
+var branchNames = map[string][2]string{"if": {"then", "else"}, "while": {"enter", "leave"}, "assert": {"holds", "violated"}}
+
+// sourceStmts lists the statements of the program in source order (sequences flattened, the
+// statements a macro call inlines each listed at the call's position).
+func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
+	add := func(what string, branches bool) {
+		c := &covStmt{stmt: s, pos: stmtPos(s), what: what}
+		if branches {
+			c.branch = make([]int, 2)
+		}
+		out = append(out, c)
+	}
+	switch s := s.(type) {
+	case *spec.Seq:
+		out = sourceStmts(s.First, out)
+		out = sourceStmts(s.Second, out)
+	case *spec.Assign:
+		add("assign", false)
+	case *spec.If:
+		add("if", true)
+		out = sourceStmts(s.Then, out)
+		out = sourceStmts(s.Else, out)
+	case *spec.While:
+		add("while", true)
+		out = sourceStmts(s.Body, out)
+	case *spec.Assume:
+		add("assume", false)
+	case *spec.Assert:
+		add("assert", true)
+	case *spec.Fail:
+		add("fail", false)
+	}
+	return out
+}
+
+// coverage computes the coverage of what the recorder saw.
+func (r *recorder) coverage() *coverage {
+	cv := &coverage{stmts: sourceStmts(r.prog.Body, nil)}
+	index := map[spec.Stmt]*covStmt{}
+	for _, c := range cv.stmts {
+		index[c.stmt] = c
+		if w, ok := c.stmt.(*spec.While); ok {
+			index[w.Unfold] = c // the loop's test is its unfolding's if
+		}
+	}
+	for _, c := range cv.stmts {
+		c.hits = r.hits[c.stmt]
+	}
+	for stmt, a := range r.arms {
+		if c := index[stmt]; c != nil && c.branch != nil {
+			c.branch[0] += a[0]
+			c.branch[1] += a[1]
+		}
+	}
+	sort.SliceStable(cv.stmts, func(i, j int) bool {
+		a, b := cv.stmts[i].pos, cv.stmts[j].pos
+		return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+	})
+	return cv
+}
+
+// counts returns the statements and branch directions, and how many of each are covered.
+func (cv *coverage) counts() (stmts, stmtsHit, branches, branchesHit int) {
+	for _, c := range cv.stmts {
+		stmts++
+		if c.hits > 0 {
+			stmtsHit++
+		}
+		for _, n := range c.branch {
+			branches++
+			if n > 0 {
+				branchesHit++
+			}
+		}
+	}
+	return
+}
+
+func percent(n, d int) float64 {
+	if d == 0 {
+		return 100
+	}
+	return 100 * float64(n) / float64(d)
+}
+
+// jsonCoverage is the coverage object of run --json.
+type jsonCoverage struct {
+	Statements        int             `json:"statements"`
+	StatementsCovered int             `json:"statements_covered"`
+	Branches          int             `json:"branches"`
+	BranchesCovered   int             `json:"branches_covered"`
+	Uncovered         []jsonUncovered `json:"uncovered"`
+}
+
+// jsonUncovered is a statement never executed, or a direction of a branch never taken.
+type jsonUncovered struct {
+	Line      int    `json:"line"`
+	Col       int    `json:"col"`
+	Statement string `json:"statement"`
+	Branch    string `json:"branch,omitempty"`
+}
+
+// uncovered lists what no explored path executed: statements, then directions of the branching
+// statements that were executed.
+func (cv *coverage) uncovered() []jsonUncovered {
+	out := []jsonUncovered{}
+	for _, c := range cv.stmts {
+		if c.hits == 0 {
+			out = append(out, jsonUncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what})
+			continue
+		}
+		for d, n := range c.branch {
+			if n == 0 {
+				out = append(out, jsonUncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what, Branch: branchNames[c.what][d]})
+			}
+		}
+	}
+	return out
+}
+
+func (cv *coverage) json() *jsonCoverage {
+	s, sh, b, bh := cv.counts()
+	return &jsonCoverage{Statements: s, StatementsCovered: sh, Branches: b, BranchesCovered: bh, Uncovered: cv.uncovered()}
+}
+
+// writeText prints the coverage summary and what is not covered.
+func (cv *coverage) writeText(w io.Writer) {
+	s, sh, b, bh := cv.counts()
+	fmt.Fprintf(w, "coverage of the explored paths: statements %d/%d (%.1f%%), branches %d/%d (%.1f%%)\n",
+		sh, s, percent(sh, s), bh, b, percent(bh, b))
+	for _, u := range cv.uncovered() {
+		if u.Branch == "" {
+			fmt.Fprintf(w, "  not executed: %s at %d:%d\n", u.Statement, u.Line, u.Col)
+		} else {
+			fmt.Fprintf(w, "  not taken:    %s branch of the %s at %d:%d\n", u.Branch, u.Statement, u.Line, u.Col)
+		}
+	}
+}
+
+// writeLCOV writes the coverage as an lcov tracefile (the geninfo format read by genhtml and
+// other coverage viewers): DA records give, for each line holding a statement, how many explored
+// states executed it; BRDA records give, for each direction of each branching statement, how many
+// feasible successors took it ("-" when the statement itself was never executed).
+func (cv *coverage) writeLCOV(w io.Writer, file string) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	var b strings.Builder
+	b.WriteString("TN:certsym\n")
+	fmt.Fprintf(&b, "SF:%s\n", abs)
+	lines := map[int]int{}
+	var order []int
+	for _, c := range cv.stmts {
+		if _, ok := lines[c.pos.Line]; !ok {
+			order = append(order, c.pos.Line)
+		}
+		lines[c.pos.Line] += c.hits
+	}
+	brf, brh := 0, 0
+	for blk, c := range cv.stmts {
+		for d, n := range c.branch {
+			taken := "-"
+			if c.hits > 0 {
+				taken = fmt.Sprint(n)
+			}
+			fmt.Fprintf(&b, "BRDA:%d,%d,%d,%s\n", c.pos.Line, blk, d, taken)
+			brf++
+			if n > 0 {
+				brh++
+			}
+		}
+	}
+	fmt.Fprintf(&b, "BRF:%d\nBRH:%d\n", brf, brh)
+	lh := 0
+	for _, l := range order {
+		fmt.Fprintf(&b, "DA:%d,%d\n", l, lines[l])
+		if lines[l] > 0 {
+			lh++
+		}
+	}
+	fmt.Fprintf(&b, "LF:%d\nLH:%d\nend_of_record\n", len(order), lh)
+	_, err = io.WriteString(w, b.String())
+	return err
+}

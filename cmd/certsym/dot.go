@@ -1,0 +1,204 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+)
+
+// execTree is the symbolic execution tree of a run (--dot FILE): a node per state, first seen
+// first numbered, up to a node limit; an edge from each expanded state to each of its successors.
+type execTree struct {
+	limit   int
+	ids     map[*engine.State]int
+	nodes   []*engine.State
+	edges   []treeEdge
+	omitted int // successors not drawn because of the limit
+	pruned  map[*engine.State]bool
+	expd    map[*engine.State]bool
+}
+
+type treeEdge struct {
+	from, to *engine.State
+	branch   string // the source condition of the branch taken, "" for a step that does not branch
+}
+
+// branchLabel is the condition, in the program's syntax, under which the i-th successor of a
+// state about to execute head is taken (the successors in the order of the rules of Expand).
+func branchLabel(head spec.Stmt, i int) string {
+	var cond spec.BExpr
+	switch s := head.(type) {
+	case *spec.If:
+		cond = s.Cond
+	case *spec.Assert:
+		cond = s.Cond
+	case *spec.Assume:
+		if i == 0 {
+			return "assume " + spec.PrintB(s.Cond)
+		}
+		return "division by zero"
+	case *spec.Assign:
+		if s.Err != nil {
+			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
+		}
+		return ""
+	default:
+		return ""
+	}
+	switch i {
+	case 0:
+		return spec.PrintB(cond)
+	case 1:
+		return "not (" + spec.PrintB(cond) + ")"
+	}
+	return "division by zero"
+}
+
+func newExecTree(limit int) *execTree {
+	return &execTree{limit: limit, ids: map[*engine.State]int{}, pruned: map[*engine.State]bool{}, expd: map[*engine.State]bool{}}
+}
+
+// add numbers st, unless the limit is reached; it reports whether st is in the tree.
+func (t *execTree) add(st *engine.State) bool {
+	if _, ok := t.ids[st]; ok {
+		return true
+	}
+	if len(t.nodes) >= t.limit {
+		return false
+	}
+	t.ids[st] = len(t.nodes)
+	t.nodes = append(t.nodes, st)
+	return true
+}
+
+func (t *execTree) expand(st *engine.State, succ []*engine.State) {
+	if !t.add(st) { // the root is the first state expanded
+		t.omitted += len(succ)
+		return
+	}
+	t.expd[st] = true
+	head := st.HeadStmt()
+	for i, s := range succ {
+		if !t.add(s) {
+			t.omitted++
+			continue
+		}
+		t.edges = append(t.edges, treeEdge{st, s, branchLabel(head, i)})
+	}
+}
+
+func (t *execTree) prune(st *engine.State) {
+	if _, drawn := t.ids[st]; drawn {
+		t.pruned[st] = true
+	}
+}
+
+// Node kinds and their colors.
+const (
+	nodeError    = "error"
+	nodePruned   = "pruned"
+	nodeFinished = "finished"
+	nodePending  = "pending"
+	nodeInner    = "explored"
+)
+
+var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", nodeFinished: "#a8e0a0",
+	nodePending: "#ffe08a", nodeInner: "#ffffff"}
+
+// kind classifies a node: a pruned state (no input follows its path), an error state, a finished
+// program, a state never expanded (pending when the run stopped), or an explored inner state.
+func (t *execTree) kind(st *engine.State) string {
+	switch {
+	case t.pruned[st] || st.PC.Status == engine.Unsat:
+		return nodePruned
+	case st.ErrorOf() != nil:
+		return nodeError
+	case st.IsFinal():
+		return nodeFinished
+	case !t.expd[st]:
+		return nodePending
+	}
+	return nodeInner
+}
+
+// stmtLabel describes the statement a state is about to execute.
+func stmtLabel(s spec.Stmt) string {
+	p := stmtPos(s)
+	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
+	switch s := s.(type) {
+	case *spec.Skip:
+		return "skip"
+	case *spec.Fail:
+		return at + describeFail(s)
+	case *spec.Assign:
+		return at + s.X.Name + " = ..."
+	case *spec.If:
+		return at + "if"
+	case *spec.While:
+		return at + "while"
+	case *spec.Assume:
+		return at + "assume"
+	case *spec.Assert:
+		return at + "assert"
+	}
+	return at
+}
+
+// nodeStmt describes what a state is about to do: end for a finished program.
+func nodeStmt(st *engine.State) string {
+	if st.IsFinal() {
+		return "end"
+	}
+	return stmtLabel(st.HeadStmt())
+}
+
+// dotString quotes s as a DOT string.
+func dotString(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	return `"` + s + `"`
+}
+
+// writeDOT writes the tree in Graphviz's DOT language. Each node shows its number, its depth and
+// the statement about to execute; each edge that adds to the path condition is labelled with
+// what it adds (the branch condition).
+func (t *execTree) writeDOT(w io.Writer, names []string) error {
+	var b strings.Builder
+	b.WriteString("digraph certsym {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n")
+	for i, st := range t.nodes {
+		k := t.kind(st)
+		fmt.Fprintf(&b, "  n%d [label=%s, fillcolor=%s, tooltip=%s];\n", i,
+			dotString(fmt.Sprintf("#%d depth %d\n%s\n(%s)", i, st.Depth, nodeStmt(st), k)),
+			dotString(nodeColor[k]), dotString(pcText(st.PC, names, 5000)))
+	}
+	for _, e := range t.edges {
+		var conds []string
+		for _, f := range engine.Added(e.from, e.to) {
+			if f.PrintSize(2000) > 2000 {
+				conds = append(conds, "(a condition too large to print)")
+			} else {
+				conds = append(conds, f.String(names))
+			}
+		}
+		text := e.branch
+		if len(conds) > 0 {
+			text += "\npath condition += " + strings.Join(conds, " and ")
+		}
+		label := ""
+		if text != "" {
+			label = fmt.Sprintf(" [label=%s]", dotString(strings.TrimPrefix(text, "\n")))
+		}
+		fmt.Fprintf(&b, "  n%d -> n%d%s;\n", t.ids[e.from], t.ids[e.to], label)
+	}
+	if t.omitted > 0 {
+		fmt.Fprintf(&b, "  omitted [shape=note, style=\"\", label=%s];\n",
+			dotString(fmt.Sprintf("node limit %d reached: %d more states not drawn", t.limit, t.omitted)))
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

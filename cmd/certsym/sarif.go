@@ -1,0 +1,246 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+)
+
+// This file writes SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange Format), for
+// run --sarif FILE and verify --sarif FILE.
+
+const sarifSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Artifacts   []sarifArtifact   `json:"artifacts"`
+	Results     []sarifResult     `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	Name             string       `json:"name"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+	DefaultConfig    *sarifConfig `json:"defaultConfiguration,omitempty"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifInvocation struct {
+	CommandLine         string              `json:"commandLine,omitempty"`
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	ExitCode            int                 `json:"exitCode"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	Properties          map[string]any      `json:"properties,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string       `json:"level"`
+	Message sarifMessage `json:"message"`
+}
+
+type sarifArtifact struct {
+	Location sarifArtifactLocation `json:"location"`
+}
+
+type sarifArtifactLocation struct {
+	URI   string `json:"uri"`
+	Index *int   `json:"index,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Kind       string          `json:"kind"`
+	Level      string          `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations"`
+	Properties map[string]any  `json:"properties,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           sarifRegion           `json:"region"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+// sarifURI is the file as a relative URI reference (forward slashes), or a file: URI when it is
+// absolute.
+func sarifURI(file string) string {
+	f := filepath.ToSlash(file)
+	if filepath.IsAbs(file) {
+		return "file://" + f
+	}
+	return strings.TrimPrefix(f, "./")
+}
+
+func newSarifRun(file string, rules []sarifRule, cmdline []string, exit int) sarifRun {
+	return sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{Name: "certsym", Version: moduleVersion(), Rules: rules}},
+		Invocations: []sarifInvocation{{CommandLine: strings.Join(cmdline, " "), ExecutionSuccessful: exit != exitInternal && exit != exitUsage,
+			ExitCode: exit}},
+		Artifacts: []sarifArtifact{{Location: sarifArtifactLocation{URI: sarifURI(file)}}},
+		Results:   []sarifResult{},
+	}
+}
+
+func sarifLocAt(file string, line, col int) []sarifLocation {
+	zero := 0
+	return []sarifLocation{{PhysicalLocation: sarifPhysical{
+		ArtifactLocation: sarifArtifactLocation{URI: sarifURI(file), Index: &zero},
+		Region:           sarifRegion{StartLine: max(line, 1), StartColumn: col}}}}
+}
+
+func writeSARIF(path string, run sarifRun) error {
+	b, err := json.MarshalIndent(sarifLog{Schema: sarifSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// runRules are the rules of run's results: one per kind of error.
+var runRules = []sarifRule{
+	{ID: "assert", Name: "AssertionViolated", ShortDescription: sarifMessage{"An assert's condition is false on a reachable state."}},
+	{ID: "division-by-zero", Name: "DivisionByZero", ShortDescription: sarifMessage{"A division or remainder by zero is reachable."}},
+	{ID: "fail", Name: "FailReached", ShortDescription: sarifMessage{"A fail statement is reachable."}},
+}
+
+func ruleIndex(rules []sarifRule, id string) int {
+	for i, r := range rules {
+		if r.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// runSARIF is the SARIF log of certsym run: each confirmed bug is an error result at its
+// statement, with its input, path condition, steps and reproducing command in its properties.
+func runSARIF(file string, cmdline []string, rep *engine.Report, names []string, exit int) sarifRun {
+	run := newSarifRun(file, runRules, cmdline, exit)
+	inv := &run.Invocations[0]
+	inv.Properties = map[string]any{"verdict": rep.Verdict.String(), "states": rep.Stats.Expanded,
+		"solver_queries": rep.Stats.Solver.Queries}
+	if rep.Reason != "" {
+		inv.Properties["reason"] = rep.Reason
+		inv.Notifications = []sarifNotification{{Level: "warning", Message: sarifMessage{"no verdict: " + rep.Reason}}}
+	}
+	for _, b := range rep.Bugs {
+		p := posOf(b.Fail.Loc)
+		run.Results = append(run.Results, sarifResult{
+			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
+			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
+				describeFail(b.Fail), p.Line, p.Col, engine.InputString(b.Input, names), b.Replay.Steps)},
+			Locations: sarifLocAt(file, p.Line, p.Col),
+			Properties: map[string]any{"input": orderedInput{names: names, vals: b.Input},
+				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
+				"reproduce": reproduceCommand(file, b, names)},
+		})
+	}
+	return run
+}
+
+// verifyRules are the rules of verify's results: one per kind of claim.
+var verifyRules = []sarifRule{
+	{ID: "claim-assert", Name: "AssertClaim", ShortDescription: sarifMessage{"The condition of an assert holds on every input."}},
+	{ID: "claim-division", Name: "DivisionClaim", ShortDescription: sarifMessage{"A divisor is never zero."}},
+}
+
+// verifySARIFLevel maps a claim status to a SARIF kind and level: REFUTED and FAULTY are errors
+// (kind fail); REFUTED? and FAULTY? (a counterexample that may be spurious) are warnings; the
+// inconclusive VERIFIED?, UNCOVERED and INDETERMINATE are notes left open (kind open); VERIFIED
+// is a pass and DEAD not applicable.
+func verifySARIFLevel(s engine.ClaimStatus) (kind, level string) {
+	switch s {
+	case engine.StatusRefuted, engine.StatusFaulty:
+		return "fail", "error"
+	case engine.StatusRefutedQ, engine.StatusFaultyQ:
+		return "open", "warning"
+	case engine.StatusVerified:
+		return "pass", "none"
+	case engine.StatusDead:
+		return "notApplicable", "none"
+	}
+	return "open", "note"
+}
+
+// verifySARIF is the SARIF log of certsym verify: one result per claim.
+func verifySARIF(file string, cmdline []string, rep *engine.VerifyReport, exit int) sarifRun {
+	run := newSarifRun(file, verifyRules, cmdline, exit)
+	names := rep.Prog.Vars
+	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
+		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
+	for _, cl := range rep.Claims {
+		id := "claim-assert"
+		if cl.Div != nil {
+			id = "claim-division"
+		}
+		kind, level := verifySARIFLevel(cl.Status)
+		line, col := cl.Line, 0
+		if p := stmtPos(cl.Stmt); p.Line != 0 {
+			line, col = p.Line, p.Col
+		}
+		msg := fmt.Sprintf("%s: the claim %s at line %d", cl.Status, cl.Text, cl.Line)
+		if cl.Where != "" {
+			msg += " (" + cl.Where + ")"
+		}
+		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
+		if w := cl.Counterexample(); w != nil {
+			msg += ", counterexample " + engine.InputString(w.Input, names)
+			props["input"] = orderedInput{names: names, vals: w.Input}
+			props["pathCondition"] = w.PathCondition
+			if w.Replay != "" {
+				props["replay"] = w.Replay
+			}
+			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty { // replayed: the input reaches the error
+				props["reproduce"] = reproduceInput(file, w.Input, names)
+			}
+		}
+		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: ruleIndex(verifyRules, id), Kind: kind, Level: level,
+			Message: sarifMessage{msg}, Locations: sarifLocAt(file, line, col), Properties: props})
+	}
+	return run
+}
+
+// reproduceInput is the certsym exec command line that runs in on the program file.
+func reproduceInput(file string, in spec.Store, names []string) string {
+	return reproduceCommand(file, &engine.Bug{Input: in}, names)
+}

@@ -58,8 +58,6 @@ type Bounded struct {
 	MaxStates int
 	Timeout   time.Duration
 	MaxMemory uint64
-	// Progress, when set, is called about once a second during long interpretations.
-	Progress func(BProgress)
 	// NoPrune keeps branches whose constraint the solver proves unsatisfiable.
 	NoPrune bool
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
@@ -72,13 +70,19 @@ type Bounded struct {
 	start    time.Time
 	deadline time.Time
 	polled   int // the state count at the last pollLimits
-	reported time.Time
+	mon      *Monitor
 	heap     heapMeter
 	stopped  string
+	active   int // loop iterations under way on the current path (MaxActiveIterations)
 	ghostErr *GhostError
 	// GhostChecks counts the ghost assertions checked.
 	GhostChecks int
 }
+
+// MaxActiveIterations bounds the loop iterations under way on one path of the bounded
+// interpreter (the sum over the loops being executed of the iterations each has started): each
+// nests a Go call, so a large loop bound on a long loop would otherwise overflow the stack.
+const MaxActiveIterations = 100_000
 
 // BObserver watches the bounded interpreter (certsym verify's hook). At is called with the state
 // in which a statement starts, before any of its branches is taken: once per execution of an
@@ -92,8 +96,20 @@ type BObserver interface {
 
 // NewBounded creates a bounded interpreter for prog with loop limit n.
 func NewBounded(prog *spec.Program, n int) *Bounded {
-	return &Bounded{Prog: prog, N: n, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
+	b := &Bounded{Prog: prog, N: n, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
+	b.SetMonitor(NewMonitor())
+	return b
 }
+
+// SetMonitor makes m the monitor of the interpretation: it receives the live counters (branch
+// states, solver queries) and its Interrupt stops the interpretation ("interrupted").
+func (b *Bounded) SetMonitor(m *Monitor) {
+	b.mon = m
+	b.solver.SetMonitor(m)
+}
+
+// Monitor returns the interpreter's monitor.
+func (b *Bounded) Monitor() *Monitor { return b.mon }
 
 // Solver returns the interpreter's solver.
 func (b *Bounded) Solver() *Solver { return b.solver }
@@ -106,7 +122,7 @@ func (b *Bounded) Stopped() string { return b.stopped }
 // runs in ghost mode and returns a *GhostError if a ghost assertion fails.
 func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
-	b.start, b.polled, b.reported, b.deadline = time.Now(), -1, time.Now(), time.Time{}
+	b.start, b.polled, b.deadline = time.Now(), -1, time.Time{}
 	if b.Timeout > 0 {
 		b.deadline = b.start.Add(b.Timeout)
 	}
@@ -192,6 +208,7 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 // result keeps the ghost exactly when ρ satisfies f.
 func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 	b.states++
+	b.mon.states.Store(int64(b.states))
 	out := BState{Sigma: st.Sigma, C: extend(st.C, f, len(st.Sigma))}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
@@ -206,6 +223,9 @@ func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 func (b *Bounded) checkSat(st BState) bool {
 	switch {
 	case b.stopped != "":
+		return false
+	case b.mon.halted.Load():
+		b.stopped = "interrupted"
 		return false
 	case b.MaxStates > 0 && b.states > b.MaxStates:
 		b.stopped = fmt.Sprintf("state bound reached (%d branch states)", b.MaxStates)
@@ -230,14 +250,7 @@ func (b *Bounded) checkSat(st BState) bool {
 	return true
 }
 
-// BProgress is a snapshot of a bounded interpretation, for progress reports.
-type BProgress struct {
-	Elapsed time.Duration
-	States  int // branch states created
-	Queries int // solver queries
-}
-
-// pollLimits checks the time and memory bounds and reports progress, once per 256 branch states;
+// pollLimits checks the time and memory bounds, once per 256 branch states;
 // it reports whether a bound has stopped the interpretation (Stopped then says which).
 func (b *Bounded) pollLimits() bool {
 	if b.states == b.polled {
@@ -253,10 +266,6 @@ func (b *Bounded) pollLimits() bool {
 			b.stopped = fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d branch states)", used>>20, b.MaxMemory>>20, b.states)
 			return true
 		}
-	}
-	if b.Progress != nil && now.Sub(b.reported) >= time.Second {
-		b.reported = now
-		b.Progress(BProgress{Elapsed: now.Sub(b.start), States: b.states, Queries: b.solver.Stats.Queries})
 	}
 	return false
 }
@@ -391,6 +400,12 @@ func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 // store, as in the Why3 postcondition of assign.
 func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 	t := b.terms.subst(c.A, st.Sigma)
+	if t.huge() { // MaxIntBits: a resource bound, the path is dropped and Stopped says why
+		if b.stopped == "" {
+			b.stopped = hugeReason(c)
+		}
+		return nil
+	}
 	sigma := make([]*Term, len(st.Sigma))
 	copy(sigma, st.Sigma)
 	sigma[c.X.Index] = t
@@ -470,6 +485,16 @@ func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
 // the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
 // exits; under ¬D(b) (the full language) it errs.
 func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
+	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
+	// reason, before the Go stack does.
+	b.active++
+	defer func() { b.active-- }()
+	if b.active > MaxActiveIterations {
+		if b.stopped == "" {
+			b.stopped = fmt.Sprintf("iteration bound reached (%d loop iterations under way on one path)", MaxActiveIterations)
+		}
+		return nil
+	}
 	if b.Observer != nil && !b.Observer.At(st, w) {
 		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w}}
 	}

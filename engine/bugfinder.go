@@ -104,6 +104,9 @@ func (e *Engine) Next() (Status, error) {
 	case Unsat: // reachable only with pruning off
 		return Status{Kind: Pending, State: st}, nil
 	case Unknown:
+		if e.mon.Interrupted() { // not the solver's failure: the run stops at the next state
+			return Status{Kind: Pending, State: st}, nil
+		}
 		e.unknownErrors = append(e.unknownErrors, st)
 		return Status{Kind: Pending, State: st}, nil
 	}
@@ -112,6 +115,7 @@ func (e *Engine) Next() (Status, error) {
 		return Status{}, err
 	}
 	e.bugsSoFar++
+	e.mon.bugs.Store(int64(e.bugsSoFar))
 	if e.opts.AllBugs {
 		e.reported[f] = true
 	}
@@ -186,6 +190,10 @@ func (e *Engine) finish(rep *Report) *Report {
 	switch {
 	case len(rep.Bugs) > 0:
 		rep.Verdict = VerdictBug
+		if e.opts.AllBugs && e.stopped != "" {
+			// The bugs are confirmed, but the list may be incomplete: say why it stops there.
+			rep.Reason = e.stopped
+		}
 	case len(e.unknownErrors) > 0:
 		st := e.unknownErrors[0]
 		rep.Verdict = VerdictUnknown

@@ -27,6 +27,11 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 	case *spec.Fail: // [E-Fail]: no successor
 	case *spec.Assign:
 		t := e.terms.subst(s.A, st.Store)
+		if t.huge() && e.stopped == "" {
+			// A resource bound, not a step of the semantics: the successor is still produced, and
+			// the run stops before expanding anything else.
+			e.stopped = hugeReason(s)
+		}
 		store := make([]*Term, len(st.Store))
 		copy(store, st.Store)
 		store[s.X.Index] = t
@@ -84,4 +89,30 @@ func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, e
 		out = append(out, &State{PC: extend(st.PC, notF(d), n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
 	}
 	return out
+}
+
+// MaxIntBits bounds the integers a run computes with: an assignment whose value has a constant of
+// more bits stops the run (bug finder and bounded interpreter) with a stated reason. IMP's
+// integers are unbounded, and a loop such as x = x * x * x * x multiplies their length by four at
+// each iteration: without the bound, the arithmetic alone would take the machine's time and memory.
+const MaxIntBits = 1 << 20
+
+func hugeInt(x spec.Int) bool { return !x.IsSmall() && x.BitLen() > MaxIntBits }
+
+// huge reports whether t has a constant or coefficient of more than MaxIntBits bits.
+func (t *Term) huge() bool {
+	if hugeInt(t.c) {
+		return true
+	}
+	for _, m := range t.monos {
+		if hugeInt(m.k) {
+			return true
+		}
+	}
+	return false
+}
+
+func hugeReason(s *spec.Assign) string {
+	p := s.Where()
+	return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", MaxIntBits, p.Line, p.Col)
 }

@@ -56,20 +56,11 @@ type Options struct {
 	// AllBugs goes on after the first confirmed bug, reporting each error once: each Fail, that is
 	// each statement and kind (an assert can be violated and divide by zero: two errors).
 	AllBugs bool
-	// Progress, when set, is called about once a second during long runs.
-	Progress func(Progress)
+	// Monitor, when set, receives the run's live counters (for a progress ticker) and can
+	// interrupt it; New makes one otherwise (Engine.Monitor).
+	Monitor *Monitor
 	// Observer, when set, is told of each expansion and each pruned successor (observe.go).
 	Observer Observer
-}
-
-// Progress is a snapshot of a run, for progress reports.
-type Progress struct {
-	Elapsed  time.Duration
-	Expanded int
-	Pending  int
-	Depth    int
-	Queries  int
-	Bugs     int
 }
 
 // frontier holds the pending states.
@@ -127,10 +118,10 @@ type Engine struct {
 	// Stats is updated as the run goes.
 	Stats Stats
 	// stopped is the reason the run was stopped by a bound, or "".
-	stopped    string
-	lastReport time.Time
-	heap       heapMeter
-	bugsSoFar  int
+	stopped   string
+	mon       *Monitor
+	heap      heapMeter
+	bugsSoFar int
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
 	reported      map[*spec.Fail]bool
@@ -143,7 +134,11 @@ func New(prog *spec.Program, opts Options) *Engine {
 	e.queue.lifo = opts.Strategy == DFS
 	e.solver.RLimit, e.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
 	e.start = time.Now()
-	e.lastReport = e.start
+	e.mon = opts.Monitor
+	if e.mon == nil {
+		e.mon = NewMonitor()
+	}
+	e.solver.SetMonitor(e.mon)
 	if opts.Timeout > 0 {
 		e.solver.Deadline = e.start.Add(opts.Timeout)
 	}
@@ -163,7 +158,10 @@ func (e *Engine) Solver() *Solver { return e.solver }
 // Pending returns the number of states waiting to be expanded.
 func (e *Engine) Pending() int { return e.queue.len() }
 
-// Stopped returns why the run was stopped by a bound, or "".
+// Monitor returns the monitor of the run: its live counters, and Interrupt.
+func (e *Engine) Monitor() *Monitor { return e.mon }
+
+// Stopped returns why the run was stopped by a bound or an interrupt, or "".
 func (e *Engine) Stopped() string { return e.stopped }
 
 // NextState is one element of the run stream (Fig. 6): it takes the next pending state, expands
@@ -179,8 +177,10 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	st = e.queue.pop()
 	e.Stats.Expanded++
+	e.mon.states.Store(int64(e.Stats.Expanded))
 	if st.Depth > e.Stats.MaxDepth {
 		e.Stats.MaxDepth = st.Depth
+		e.mon.depth.Store(int64(st.Depth))
 	}
 	e.buf = e.Expand(st, e.buf[:0])
 	e.Stats.Produced += len(e.buf)
@@ -203,6 +203,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		}
 		e.queue.push(s)
 	}
+	e.mon.pending.Store(int64(e.queue.len()))
 	return st, true
 }
 
@@ -221,6 +222,9 @@ func (h *heapMeter) bytes() uint64 {
 // bound returns the reason to stop now, or "".
 func (e *Engine) bound() string {
 	n := e.Stats.Expanded
+	if e.mon.halted.Load() {
+		return "interrupted"
+	}
 	if e.opts.MaxStates > 0 && n >= e.opts.MaxStates {
 		return fmt.Sprintf("state bound reached (%d states expanded, %d pending)", n, e.queue.len())
 	}
@@ -237,16 +241,7 @@ func (e *Engine) bound() string {
 				used>>20, e.opts.MaxMemory>>20, n, e.queue.len())
 		}
 	}
-	if e.opts.Progress != nil && now.Sub(e.lastReport) >= time.Second {
-		e.lastReport = now
-		e.opts.Progress(e.progress())
-	}
 	return ""
-}
-
-func (e *Engine) progress() Progress {
-	return Progress{Elapsed: time.Since(e.start), Expanded: e.Stats.Expanded, Pending: e.queue.len(),
-		Depth: e.Stats.MaxDepth, Queries: e.solver.Stats.Queries, Bugs: e.bugsSoFar}
 }
 
 // Names returns the symbol (and variable) names.

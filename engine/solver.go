@@ -43,6 +43,8 @@ type Solver struct {
 	axioms      map[*Atom]z3.Bool
 
 	Stats SolverStats
+
+	mon *Monitor // receives the live query counters; Interrupt reaches the context through it
 }
 
 // SolverStats counts solver queries and the time spent in Z3 for them (moving the assertion
@@ -58,11 +60,19 @@ func NewSolver(names []string) *Solver {
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
 	sv := &Solver{ctx: ctx, s: z3.NewSolver(ctx), names: names, atoms: map[*Atom]z3.Int{}}
+	noCtrlC(ctx, sv.s)
+	sv.SetMonitor(NewMonitor())
 	sv.syms = make([]z3.Int, len(names))
 	for i, n := range names {
 		sv.syms[i] = ctx.IntConst(n)
 	}
 	return sv
+}
+
+// SetMonitor makes m the monitor that sees the solver's queries and can interrupt them.
+func (sv *Solver) SetMonitor(m *Monitor) {
+	sv.mon = m
+	m.attach(sv.ctx)
 }
 
 func (sv *Solver) intVal(v spec.Int) z3.Int {
@@ -199,17 +209,36 @@ func (sv *Solver) Check(phi *PC) SatStatus {
 }
 
 func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason string) {
+	// Every query is counted once, with exactly one of its answers: Queries = Sat + Unsat + Unknown.
+	sv.Stats.Queries++
+	sv.mon.queries.Add(1)
 	defer func() {
 		// go-z3 turns Z3 errors into panics; a query that fails is unknown, never a crash.
 		if r := recover(); r != nil {
 			sv.s.Reset()
 			sv.stack = sv.stack[:0]
 			status, model, reason = Unknown, nil, fmt.Sprintf("solver error: %v", r)
+		}
+		switch status {
+		case Sat:
+			sv.Stats.Sat++
+		case Unsat:
+			sv.Stats.Unsat++
+		default:
 			sv.Stats.Unknown++
 		}
 	}()
+	if sv.mon.Interrupted() {
+		return Unknown, nil, "interrupted"
+	}
 	start := time.Now()
-	defer func() { sv.Stats.Time += time.Since(start) }()
+	sv.mon.queryStart.Store(start.UnixNano())
+	defer func() {
+		d := time.Since(start)
+		sv.Stats.Time += d
+		sv.mon.queryStart.Store(0)
+		sv.mon.solverNanos.Add(int64(d))
+	}()
 	sv.moveTo(phi)
 	if sv.RLimit > 0 {
 		sv.ctx.Config().SetUint("rlimit", sv.RLimit)
@@ -220,7 +249,6 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			limit = left
 		}
 		if limit <= 0 {
-			sv.Stats.Unknown++
 			return Unknown, nil, "time bound reached"
 		}
 	}
@@ -233,12 +261,12 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 	if timer != nil {
 		timer.Stop()
 	}
-	sv.Stats.Queries++
 	switch {
 	case err != nil:
-		sv.Stats.Unknown++
 		reason = "Z3: " + err.Error()
 		switch {
+		case sv.mon.Interrupted():
+			reason = "interrupted"
 		case fired.Load():
 			reason = fmt.Sprintf("query time bound %v reached", limit)
 		case err.Error() == "canceled" && sv.RLimit > 0:
@@ -246,10 +274,8 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		}
 		return Unknown, nil, reason
 	case !sat:
-		sv.Stats.Unsat++
 		return Unsat, nil, ""
 	}
-	sv.Stats.Sat++
 	m := sv.s.Model()
 	model = make([]spec.Int, len(sv.syms))
 	for i, x := range sv.syms {

@@ -32,6 +32,7 @@ func (k ClaimKind) String() string { return [...]string{"assert", "division"}[k]
 type Claim struct {
 	Kind ClaimKind
 	Line int       // the statement's line (the macro call's line for a statement inlined from a macro)
+	Col  int       // the statement's column (the macro call's for a statement inlined from a macro)
 	Stmt spec.Stmt // the statement that makes the claim
 	Cond spec.BExpr
 	// Div is the division or remainder of a division claim; the claim is Div.R != 0.
@@ -100,8 +101,9 @@ type VerifyOptions struct {
 	MaxMemory         uint64 // bytes of Go heap (0: none)
 	QueryTimeout      time.Duration
 	RLimit            uint
-	// Progress, when set, is called about once a second during long explorations.
-	Progress func(BProgress)
+	// Monitor, when set, receives the live counters (for a progress ticker) and can interrupt
+	// the exploration.
+	Monitor *Monitor
 }
 
 // VerifyReport is the outcome of Verify.
@@ -190,7 +192,10 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	rep := &VerifyReport{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog),
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	b := NewBounded(prog, opts.LoopBound)
-	b.MaxStates, b.Timeout, b.MaxMemory, b.Progress = opts.MaxStates, opts.Timeout, opts.MaxMemory, opts.Progress
+	b.MaxStates, b.Timeout, b.MaxMemory = opts.MaxStates, opts.Timeout, opts.MaxMemory
+	if opts.Monitor != nil {
+		b.SetMonitor(opts.Monitor)
+	}
 	b.solver.RLimit, b.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
 	b.solver.AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
@@ -288,6 +293,9 @@ func (cl *Claim) addUnhandled(u Unhandled) {
 func (v *verifier) collectClaims(s spec.Stmt) {
 	add := func(cl *Claim) {
 		cl.Stmt, cl.Line = s, spec.LineOf(s)
+		if w, ok := s.(interface{ Where() spec.Pos }); ok {
+			cl.Col = w.Where().Col
+		}
 		v.claims[s] = append(v.claims[s], cl)
 		v.rep.Claims = append(v.rep.Claims, cl)
 	}

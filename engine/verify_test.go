@@ -3,6 +3,7 @@ package engine
 import (
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -471,9 +472,15 @@ func TestVerifyTimeBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs for 2 s")
 	}
-	reports := 0
-	rep, got := claimStatuses(t, gcdSrc(t), VerifyOptions{LoopBound: 60, Timeout: 2 * time.Second,
-		Progress: func(BProgress) { reports++ }})
+	var reports atomic.Int32
+	mon := NewMonitor()
+	stop := mon.Tick(100*time.Millisecond, func(s Snapshot) {
+		if s.States > 0 {
+			reports.Add(1)
+		}
+	})
+	rep, got := claimStatuses(t, gcdSrc(t), VerifyOptions{LoopBound: 60, Timeout: 2 * time.Second, Monitor: mon})
+	stop()
 	if !strings.HasPrefix(rep.Stopped, "time bound reached") {
 		t.Fatalf("stopped %q", rep.Stopped)
 	}
@@ -484,7 +491,7 @@ func TestVerifyTimeBound(t *testing.T) {
 	if rep.Results[spec.Error] != 0 {
 		t.Errorf("%d error results after the time bound", rep.Results[spec.Error])
 	}
-	if reports == 0 {
+	if reports.Load() == 0 {
 		t.Error("no progress report in 2 s")
 	}
 	// A bound that has passed before the first query: the claim's query is cut short, and the

@@ -165,6 +165,15 @@ func (l Loc) Line() int {
 	return l.P.Line
 }
 
+// Where returns the position reports give for the statement (line and column): the macro call's
+// for a statement inlined from a macro, its own otherwise.
+func (l Loc) Where() Pos {
+	if l.Site.Line != 0 {
+		return l.Site
+	}
+	return l.P
+}
+
 // LineOf returns the line reports give for a statement (Loc.Line), or 0 for a sequence.
 func LineOf(s Stmt) int {
 	if l, ok := s.(interface{ Line() int }); ok {

@@ -49,6 +49,14 @@ func (x Int) Big() *big.Int {
 	return big.NewInt(x.small)
 }
 
+// BitLen returns the length of the absolute value in bits (0 for 0), without allocating.
+func (x Int) BitLen() int {
+	if x.big != nil {
+		return x.big.BitLen()
+	}
+	return bits.Len64(uint64(max(x.small, -x.small)))
+}
+
 // Int64 returns the value and whether it fits in an int64.
 func (x Int) Int64() (int64, bool) { return x.small, x.big == nil }
 

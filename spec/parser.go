@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -21,6 +22,9 @@ func ParseFile(file string) (*Program, error) {
 // errors. Macros are inlined, so the result is in the core language. Errors are *SyntaxError values
 // carrying the position and what was expected.
 func Parse(file string, src []byte) (*Program, error) {
+	// A UTF-8 byte-order mark (some editors write one) is not part of the program; positions
+	// count from after it.
+	src = bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
 	toks, err := lex(file, src)
 	if err != nil {
 		return nil, err
@@ -49,11 +53,47 @@ type callStmt struct {
 
 func (*callStmt) stmt() {}
 
+// Limits on the programs certsym reads. Every later pass (resolution, printing, the semantics,
+// the engines) walks the syntax tree recursively, so its shape is bounded here, where the error
+// can say where the limit was passed, rather than by a stack overflow later.
+const (
+	// MaxNesting bounds the nesting of parentheses, not, unary minus and statements inside if,
+	// while and macro bodies.
+	MaxNesting = 1000
+	// MaxExprDepth bounds the depth of an expression tree, after macro inlining: a chain
+	// a + b + ... of n operations has depth n + 1.
+	MaxExprDepth = 1000
+	// MaxStatements bounds the number of statements after macro inlining.
+	MaxStatements = 200_000
+	// MaxNodes bounds the size of the program after macro inlining: statements and expression
+	// nodes, each use of a macro argument counted in full.
+	MaxNodes = 4_000_000
+)
+
 type parser struct {
 	file   string
 	toks   []token
 	i      int
 	macros map[string]*macroDef
+	nest   int // current nesting (MaxNesting)
+}
+
+// enter counts one more level of nesting at pos; leave undoes it.
+func (p *parser) enter(pos Pos) {
+	p.nest++
+	if p.nest > MaxNesting {
+		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus, statement bodies): certsym's limit", MaxNesting)
+	}
+}
+
+func (p *parser) leave() { p.nest-- }
+
+// deep checks the depth of an expression just built at pos.
+func (p *parser) deep(e expr, pos Pos) expr {
+	if e.d > MaxExprDepth {
+		p.fail(pos, "expression deeper than %d levels (a chain of %d operations): certsym's limit; split it with intermediate variables", MaxExprDepth, MaxExprDepth)
+	}
+	return e
 }
 
 // bail aborts parsing with a syntax error; program() recovers it.
@@ -173,6 +213,8 @@ func (p *parser) seq(closer string) Stmt {
 
 func (p *parser) stmt() Stmt {
 	t := p.peek()
+	p.enter(t.pos)
+	defer p.leave()
 	loc := Loc{P: t.pos}
 	switch {
 	case p.is("skip"):
@@ -235,6 +277,7 @@ type expr struct {
 	a   AExpr
 	b   BExpr
 	pos Pos
+	d   int // depth of the tree
 }
 
 func (p *parser) arith(context string) AExpr { return p.wantA(p.or(), context) }
@@ -259,8 +302,9 @@ func (p *parser) or() expr {
 	for p.is("or") {
 		t := p.next()
 		lb := p.wantB(l, "before 'or'")
-		r := p.wantB(p.and(), "after 'or'")
-		l = expr{b: &BinB{P: t.pos, Op: Or, L: lb, R: r}, pos: l.pos}
+		re := p.and()
+		r, rd := p.wantB(re, "after 'or'"), re.d
+		l = p.deep(expr{b: &BinB{P: t.pos, Op: Or, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, rd)}, t.pos)
 	}
 	return l
 }
@@ -270,8 +314,9 @@ func (p *parser) and() expr {
 	for p.is("and") {
 		t := p.next()
 		lb := p.wantB(l, "before 'and'")
-		r := p.wantB(p.not(), "after 'and'")
-		l = expr{b: &BinB{P: t.pos, Op: And, L: lb, R: r}, pos: l.pos}
+		re := p.not()
+		r := p.wantB(re, "after 'and'")
+		l = p.deep(expr{b: &BinB{P: t.pos, Op: And, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -279,7 +324,10 @@ func (p *parser) and() expr {
 func (p *parser) not() expr {
 	if p.is("not") {
 		t := p.next()
-		return expr{b: &Not{P: t.pos, X: p.wantB(p.not(), "after 'not'")}, pos: t.pos}
+		p.enter(t.pos)
+		defer p.leave()
+		x := p.not()
+		return p.deep(expr{b: &Not{P: t.pos, X: p.wantB(x, "after 'not'")}, pos: t.pos, d: 1 + x.d}, t.pos)
 	}
 	return p.cmp()
 }
@@ -295,13 +343,14 @@ func (p *parser) cmp() expr {
 	}
 	p.next()
 	la := p.wantA(l, "before '"+t.text+"'")
-	r := p.wantA(p.sum(), "after '"+t.text+"'")
+	re := p.sum()
+	r := p.wantA(re, "after '"+t.text+"'")
 	if t2 := p.peek(); t2.kind == tSym {
 		if _, chained := cmpOps[t2.text]; chained {
 			p.fail(t2.pos, "comparisons do not chain: expected 'and', 'or' or the end of the condition, found '%s'", t2.text)
 		}
 	}
-	return expr{b: &Cmp{P: t.pos, Op: op, L: la, R: r}, pos: l.pos}
+	return p.deep(expr{b: &Cmp{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 }
 
 func (p *parser) sum() expr {
@@ -313,13 +362,14 @@ func (p *parser) sum() expr {
 			op = Sub
 		}
 		la := p.wantA(l, "before '"+t.text+"'")
-		var r AExpr
+		var re expr
 		if op == Sub && fault.Active == fault.Precedence {
-			r = p.wantA(p.sum(), "after '-'") // the fault: a - b + c reads a - (b + c)
+			re = p.sum() // the fault: a - b + c reads a - (b + c)
 		} else {
-			r = p.wantA(p.product(), "after '"+t.text+"'")
+			re = p.product()
 		}
-		l = expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos}
+		r := p.wantA(re, "after '"+t.text+"'")
+		l = p.deep(expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -330,8 +380,9 @@ func (p *parser) product() expr {
 		t := p.next()
 		op := map[string]AOp{"*": Mul, "/": Div, "%": Mod}[t.text]
 		la := p.wantA(l, "before '"+t.text+"'")
-		r := p.wantA(p.unary(), "after '"+t.text+"'")
-		l = expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos}
+		re := p.unary()
+		r := p.wantA(re, "after '"+t.text+"'")
+		l = p.deep(expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -342,9 +393,12 @@ func (p *parser) unary() expr {
 		if n := p.peek(); n.kind == tInt {
 			p.next()
 			v, _ := ParseInt("-" + n.text)
-			return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos}
+			return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
 		}
-		return expr{a: &Neg{P: t.pos, X: p.wantA(p.unary(), "after unary '-'")}, pos: t.pos}
+		p.enter(t.pos)
+		defer p.leave()
+		x := p.unary()
+		return p.deep(expr{a: &Neg{P: t.pos, X: p.wantA(x, "after unary '-'")}, pos: t.pos, d: 1 + x.d}, t.pos)
 	}
 	return p.primary()
 }
@@ -354,12 +408,14 @@ func (p *parser) primary() expr {
 	switch {
 	case t.kind == tInt:
 		v, _ := ParseInt(t.text)
-		return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos}
+		return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
 	case t.kind == tIdent:
-		return expr{a: &Var{P: t.pos, Name: t.text}, pos: t.pos}
+		return expr{a: &Var{P: t.pos, Name: t.text}, pos: t.pos, d: 1}
 	case t.kind == tKeyword && (t.text == "true" || t.text == "false"):
-		return expr{b: &BoolLit{P: t.pos, Val: t.text == "true"}, pos: t.pos}
+		return expr{b: &BoolLit{P: t.pos, Val: t.text == "true"}, pos: t.pos, d: 1}
 	case t.kind == tSym && t.text == "(":
+		p.enter(t.pos)
+		defer p.leave()
 		e := p.or()
 		p.expect(")", " to close '(' at "+fmt.Sprintf("%d:%d", t.pos.Line, t.pos.Col))
 		e.pos = t.pos
@@ -374,6 +430,71 @@ func (p *parser) primary() expr {
 type inliner struct {
 	p     *parser
 	stack []string
+	// The size of the inlined program so far (MaxStatements, MaxNodes), and the depth and tree
+	// size of each expression node met (macro arguments are shared, so a node may stand for a
+	// large tree).
+	stmts, nodes int
+	shape        map[any][2]int
+}
+
+// count adds one statement and its expressions to the program's size; the limits are checked
+// at pos (the statement, or the macro call it comes from).
+func (in *inliner) count(pos Pos, es ...any) {
+	in.stmts++
+	in.nodes++
+	if in.stmts > MaxStatements {
+		in.p.fail(pos, "program larger than %d statements after macro inlining: certsym's limit", MaxStatements)
+	}
+	for _, e := range es {
+		d, n := in.measure(e)
+		if d > MaxExprDepth {
+			in.p.fail(pos, "expression deeper than %d levels after macro inlining: certsym's limit", MaxExprDepth)
+		}
+		in.nodes += n
+	}
+	if in.nodes > MaxNodes {
+		in.p.fail(pos, "program larger than %d syntax nodes after macro inlining: certsym's limit", MaxNodes)
+	}
+}
+
+// measure returns the depth and tree size of an expression (AExpr or BExpr), memoized per node.
+// Its recursion is as deep as the expression, which the parser and count keep within
+// MaxExprDepth plus the depth of one macro body's expression.
+func (in *inliner) measure(e any) (depth, size int) {
+	switch e.(type) {
+	case nil, *Num, *Var, *BoolLit:
+		return 1, 1
+	}
+	if in.shape == nil {
+		in.shape = map[any][2]int{}
+	}
+	if r, ok := in.shape[e]; ok {
+		return r[0], r[1]
+	}
+	var kids []any
+	switch x := e.(type) {
+	case *Neg:
+		kids = []any{x.X}
+	case *BinA:
+		kids = []any{x.L, x.R}
+	case *Cmp:
+		kids = []any{x.L, x.R}
+	case *Not:
+		kids = []any{x.X}
+	case *BinB:
+		kids = []any{x.L, x.R}
+	}
+	depth, size = 1, 1
+	for _, k := range kids {
+		d, n := in.measure(k)
+		depth = max(depth, d+1)
+		size += n
+		if size > MaxNodes { // a sum that large is rejected anyway: do not overflow
+			size = MaxNodes + 1
+		}
+	}
+	in.shape[e] = [2]int{depth, size}
+	return depth, size
 }
 
 func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
@@ -383,10 +504,13 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		}
 		return l
 	}
+	at := func(l Loc) Pos { return loc(l).Where() }
 	switch s := s.(type) {
 	case *Skip:
+		in.count(at(s.Loc))
 		return &Skip{loc(s.Loc)}
 	case *Fail:
+		in.count(at(s.Loc))
 		return &Fail{Loc: loc(s.Loc), Kind: s.Kind}
 	case *Assign:
 		x := s.X
@@ -398,17 +522,43 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 			}
 			x = v
 		}
-		return &Assign{Loc: loc(s.Loc), X: &Var{P: x.P, Name: x.Name}, A: substA(s.A, sub)}
+		a := substA(s.A, sub)
+		in.count(at(s.Loc), a)
+		return &Assign{Loc: loc(s.Loc), X: &Var{P: x.P, Name: x.Name}, A: a}
 	case *Seq:
-		return &Seq{in.stmt(s.First, sub, site), in.stmt(s.Second, sub, site)}
+		// Along the right spine iteratively: a sequence of a million statements must not nest
+		// a million calls.
+		var items []Stmt
+		var cur Stmt = s
+		for {
+			sq, ok := cur.(*Seq)
+			if !ok {
+				break
+			}
+			items = append(items, in.stmt(sq.First, sub, site))
+			cur = sq.Second
+		}
+		out := in.stmt(cur, sub, site)
+		for k := len(items) - 1; k >= 0; k-- {
+			out = &Seq{items[k], out}
+		}
+		return out
 	case *If:
-		return &If{Loc: loc(s.Loc), Cond: substB(s.Cond, sub), Then: in.stmt(s.Then, sub, site), Else: in.stmt(s.Else, sub, site)}
+		c := substB(s.Cond, sub)
+		in.count(at(s.Loc), c)
+		return &If{Loc: loc(s.Loc), Cond: c, Then: in.stmt(s.Then, sub, site), Else: in.stmt(s.Else, sub, site)}
 	case *While:
-		return &While{Loc: loc(s.Loc), Cond: substB(s.Cond, sub), Body: in.stmt(s.Body, sub, site)}
+		c := substB(s.Cond, sub)
+		in.count(at(s.Loc), c)
+		return &While{Loc: loc(s.Loc), Cond: c, Body: in.stmt(s.Body, sub, site)}
 	case *Assume:
-		return &Assume{Loc: loc(s.Loc), Cond: substB(s.Cond, sub)}
+		c := substB(s.Cond, sub)
+		in.count(at(s.Loc), c)
+		return &Assume{Loc: loc(s.Loc), Cond: c}
 	case *Assert:
-		return &Assert{Loc: loc(s.Loc), Cond: substB(s.Cond, sub)}
+		c := substB(s.Cond, sub)
+		in.count(at(s.Loc), c)
+		return &Assert{Loc: loc(s.Loc), Cond: c}
 	case *callStmt:
 		m, ok := in.p.macros[s.Name]
 		if !ok {

@@ -80,7 +80,7 @@ func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Opti
 
 // write writes the artifact files after a run and prepares the coverage report. It returns 0, or
 // the exit status of a failure (reported on stderr).
-func (a *runArtifacts) write(file string, args []string, rep *engine.Report, prog *spec.Program, stderr io.Writer) int {
+func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine.Report, prog *spec.Program, stderr io.Writer) int {
 	if a.rec == nil {
 		return 0
 	}
@@ -93,10 +93,6 @@ func (a *runArtifacts) write(file string, args []string, rep *engine.Report, pro
 		return exitUsage
 	}
 	if *a.tests != "" {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			return fail("tests", err)
-		}
 		set := a.rec.testCases(file, src)
 		paths, err := writeTests(*a.tests, set)
 		if err != nil {
@@ -170,11 +166,11 @@ var positioned = regexp.MustCompile(`^(.*):(\d+):(\d+): (.*)$`)
 
 // loadFor is load for a command with a --json flag: the error still goes to stderr as load
 // writes it, and with asJSON it is also printed on stdout as a jsonError.
-func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program, bool) {
+func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program, []byte, bool) {
 	var msg bytes.Buffer
-	prog, ok := load(file, io.MultiWriter(stderr, &msg))
+	prog, src, ok := load(file, io.MultiWriter(stderr, &msg))
 	if ok || !asJSON {
-		return prog, ok
+		return prog, src, ok
 	}
 	text := strings.TrimSpace(msg.String())
 	je := jsonError{Error: "input", Message: text}
@@ -187,5 +183,5 @@ func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program,
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(je)
-	return nil, false
+	return nil, nil, false
 }

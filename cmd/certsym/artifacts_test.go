@@ -127,7 +127,7 @@ func TestBugReproduceCommand(t *testing.T) {
 	}
 	args := strings.Fields(m[1]) // the test's paths and inputs need no quoting
 	code, out, _ := runText(args...)
-	if code != exitBug || !strings.Contains(out, "error: division by zero at line 3") {
+	if code != exitBug || !strings.Contains(out, "error: division by zero at "+f+":3:5 ") {
 		t.Errorf("%s: exit %d\n%s", m[1], code, out)
 	}
 	// The JSON bug carries the same command.
@@ -657,7 +657,7 @@ func TestVersionStamped(t *testing.T) {
 // reproducing command too; each reaches an error when run.
 func TestReproduceLinesBoundedAndVerify(t *testing.T) {
 	f := writeProg(t, "assert x >= x;\ny = 10 / x;\nassert x > 0;\nwhile z > 0 do z = z - 1 od;\nassert z <= 0\n")
-	for _, args := range [][]string{{"run", f, "--loop-bound", "2", "--quiet", "--all-bugs"}, {"verify", f, "--quiet"}} {
+	for _, args := range [][]string{{"run", f, "--loop-bound", "2", "--quiet"}, {"verify", f, "--quiet"}} {
 		code, stdout, _ := runText(args...)
 		if code != exitBug {
 			t.Fatalf("%v: exit %d\n%s", args, code, stdout)

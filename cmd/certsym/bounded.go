@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -14,6 +13,7 @@ import (
 type jsonState struct {
 	Behaviour  string `json:"behaviour"`
 	Line       int    `json:"line,omitempty"`
+	Column     int    `json:"column,omitempty"`
 	Kind       string `json:"kind,omitempty"`
 	Constraint string `json:"constraint"`
 	Store      string `json:"store"`
@@ -30,21 +30,18 @@ type jsonBounded struct {
 	SolverQueries int         `json:"solver_queries"`
 }
 
-// boundedProgress prints a progress line of the bounded interpreter (run --loop-bound, verify).
-func boundedProgress(stderr io.Writer) func(engine.BProgress) {
-	return func(p engine.BProgress) {
-		fmt.Fprintf(stderr, "certsym: %.0fs: %d branch states, %d solver queries\n", p.Elapsed.Seconds(), p.States, p.Queries)
-	}
-}
-
 var behaviourOrder = []spec.Behaviour{spec.Normal, spec.Error, spec.Infeasible, spec.Incomplete}
 
 // runBounded is certsym run --loop-bound N: the bounded interpreter of the Why3 development. It
 // prints the result states grouped by behaviour with their constraints, like the CoLiS tool, and
 // confirms each error by running its model on the bounded concrete semantics.
-func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(engine.BProgress), asJSON bool, stdout, stderr io.Writer) int {
+// finished ends the progress reports and the interrupt handling once the solver's work is over.
+func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(), asJSON, full bool, stdout, stderr io.Writer) int {
 	b := engine.NewBounded(prog, n)
-	b.MaxStates, b.Timeout, b.MaxMemory, b.NoPrune, b.Progress = opts.MaxStates, opts.Timeout, opts.MaxMemory, opts.NoPrune, progress
+	b.MaxStates, b.Timeout, b.MaxMemory, b.NoPrune = opts.MaxStates, opts.Timeout, opts.MaxMemory, opts.NoPrune
+	if opts.Monitor != nil {
+		b.SetMonitor(opts.Monitor)
+	}
 	b.Solver().RLimit, b.Solver().QueryTimeout = opts.RLimit, opts.QueryTimeout
 	rs, err := b.SymInterp(nil)
 	if err != nil {
@@ -62,7 +59,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 			incomplete[spec.LineOf(r.At)]++
 		case spec.Error:
 			if b.Solver().Check(r.State.C) != engine.Sat {
-				unknown = append(unknown, fmt.Sprintf("the %s at line %d (%s)", r.Fail.Kind, r.Fail.Line(), r.State.C.Reason))
+				unknown = append(unknown, fmt.Sprintf("the %s at %s (%s)", r.Fail.Kind, loc(r.Fail.Loc), r.State.C.Reason))
 				continue
 			}
 			input := spec.Store(r.State.C.Witness)
@@ -76,14 +73,15 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 				continue
 			}
 			reported[r.Fail] = true
-			bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Kind: r.Fail.Kind.String(), PathCondition: r.State.C.String(names),
+			bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.C.String(names),
 				Input: inputJSON(input, names), Store: engine.StoreString(r.State.Sigma, names), Reproduce: reproduceInput(prog.File, input, names)})
 		}
 	}
+	finished()
 	verdict, reason := "safe", ""
 	switch {
 	case len(bugs) > 0:
-		verdict = "bug"
+		verdict, reason = "bug", b.Stopped() // a bound or an interrupt may have left errors unexplored
 	case b.Stopped() != "":
 		verdict, reason = "unknown", b.Stopped()
 	case len(unknown) > 0:
@@ -91,7 +89,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 	case len(incomplete) > 0:
 		var parts []string
 		for _, l := range sortedKeys(incomplete) {
-			parts = append(parts, fmt.Sprintf("line %d (%d paths)", l, incomplete[l]))
+			parts = append(parts, fmt.Sprintf("line %d (%s)", l, plural(incomplete[l], "path")))
 		}
 		verdict, reason = "unknown", fmt.Sprintf("loop bound %d cut off loops at %s", n, strings.Join(parts, ", "))
 	}
@@ -108,19 +106,19 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 				}
 				js := jsonState{Behaviour: beh.String(), Constraint: r.State.C.String(names), Store: engine.StoreString(r.State.Sigma, names)}
 				if r.Fail != nil {
-					js.Line, js.Kind = r.Fail.Line(), r.Fail.Kind.String()
+					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Where().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
-					js.Line = spec.LineOf(r.At)
+					js.Line, js.Column = spec.LineOf(r.At), stmtCol(r.At)
 				}
 				out.States = append(out.States, js)
 			}
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		enc.Encode(out)
+		if err := writeJSON(stdout, out); err != nil {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+			return exitInternal
+		}
 	} else {
-		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %d result states\n", n, len(rs))
+		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, plural(len(rs), "result state"))
 		for _, beh := range behaviourOrder {
 			var group []engine.BResult
 			for _, r := range rs {
@@ -136,11 +134,12 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 				where := ""
 				switch {
 				case r.Fail != nil:
-					where = fmt.Sprintf(" [%s at line %d]", r.Fail.Kind, r.Fail.Line())
+					where = fmt.Sprintf(" [%s at %s]", r.Fail.Kind, loc(r.Fail.Loc))
 				case r.At != nil:
-					where = fmt.Sprintf(" [line %d]", spec.LineOf(r.At))
+					where = fmt.Sprintf(" [at %s]", stmtLoc(r.At))
 				}
-				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", r.State.C.String(names), where, engine.StoreString(r.State.Sigma, names))
+				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", abbrev(r.State.C.String(names), " and ", "conjunct", full), where,
+					abbrev(engine.StoreString(r.State.Sigma, names), ", ", "variable", full))
 			}
 		}
 		fmt.Fprintln(stdout)
@@ -149,14 +148,15 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, progress func(en
 			for _, v := range names {
 				in = append(in, v+"="+string(bug.Input[v]))
 			}
-			fmt.Fprintf(stdout, "BUG: %s at line %d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, bug.Line, strings.Join(in, ", "))
+			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, strings.Join(in, ", "))
 			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)
 		if reason != "" {
 			fmt.Fprintf(stdout, " (%s)", reason)
 		}
-		fmt.Fprintf(stdout, "\n%d solver queries\n", b.Solver().Stats.Queries)
+		st := b.Solver().Stats
+		fmt.Fprintf(stdout, "\n%s (%d sat, %d unsat, %d unknown)\n", plural(st.Queries, "solver query"), st.Sat, st.Unsat, st.Unknown)
 	}
 	switch verdict {
 	case "bug":

@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -13,13 +13,28 @@ import (
 	"certsym/spec"
 )
 
-func load(file string, stderr io.Writer) (*spec.Program, bool) {
-	prog, err := spec.ParseFile(file)
+// load reads and parses FILE, or standard input for "-". It returns the source too (for the HTML
+// report).
+func load(file string, stderr io.Writer) (*spec.Program, []byte, bool) {
+	var src []byte
+	var err error
+	name := file
+	if file == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(file)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "certsym: %v\n", err)
+		return nil, nil, false
+	}
+	prog, err := spec.Parse(name, src)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
-		return nil, false
+		return nil, nil, false
 	}
-	return prog, true
+	return prog, src, true
 }
 
 func cmdParse(args []string, stdout, stderr io.Writer) int {
@@ -28,7 +43,7 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	prog, ok := load(file, stderr)
+	prog, _, ok := load(file, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -39,13 +54,13 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2 (a missing input is 0)")
-	maxSteps := fs.Int("max-steps", 10_000_000, "stop after `N` steps")
+	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
 	}
-	prog, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, _, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -54,7 +69,8 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if *input != "" {
 		for _, kv := range strings.Split(*input, ",") {
 			name, val, found := strings.Cut(strings.TrimSpace(kv), "=")
-			i := prog.VarIndex(strings.TrimSpace(name))
+			name = strings.TrimSpace(name)
+			i := prog.VarIndex(name)
 			if !found {
 				fmt.Fprintf(stderr, "certsym exec: --input: expected NAME=INTEGER, found %q\n", kv)
 				return exitUsage
@@ -63,18 +79,25 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "certsym exec: --input: the program has no variable %q (variables: %s)\n", name, strings.Join(prog.Vars, ", "))
 				return exitUsage
 			}
+			if given[name] {
+				fmt.Fprintf(stderr, "certsym exec: --input: %s is given twice\n", name)
+				return exitUsage
+			}
 			v, okv := spec.ParseInt(strings.TrimSpace(val))
 			if !okv {
 				fmt.Fprintf(stderr, "certsym exec: --input: %s: expected an integer, found %q\n", name, val)
 				return exitUsage
 			}
 			store[i] = v
-			given[prog.Vars[i]] = true
+			given[name] = true
 		}
 	}
+	// Warn only about the variables the program may read before assigning them: the others'
+	// initial values cannot matter.
+	read := readBeforeWritten(prog)
 	var zero []string
-	for _, v := range prog.Vars {
-		if !given[v] {
+	for i, v := range prog.Vars {
+		if !given[v] && read[i] {
 			zero = append(zero, v)
 		}
 	}
@@ -86,19 +109,21 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
 	final := engine.InputString(r.Final.Store, prog.Vars)
+	steps := plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
-		fmt.Fprintf(stdout, "finished after %d steps\nstore: %s\n", r.Steps, final)
+		fmt.Fprintf(stdout, "finished after %s\nstore: %s\n", steps, final)
 		return 0
 	case spec.Blocked:
-		fmt.Fprintf(stdout, "ended at the assume at line %d, whose condition is false (an infeasible path, not an error), after %d steps\nstore: %s\n",
-			spec.Head(r.Final.Prog).(*spec.Assume).Line(), r.Steps, final)
+		a := spec.Head(r.Final.Prog).(*spec.Assume)
+		fmt.Fprintf(stdout, "ended at the assume at %s:%s, whose condition is false (an infeasible path, not an error), after %s\nstore: %s\n",
+			prog.File, loc(a.Loc), steps, final)
 		return 0
 	case spec.Failed:
-		fmt.Fprintf(stdout, "error: %s at line %d after %d steps\nstore: %s\n", describeFail(r.Fail), r.Fail.Line(), r.Steps, final)
+		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", describeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
 		return exitBug
 	}
-	fmt.Fprintf(stdout, "step bound reached (%d steps) at line %d\nstore: %s\n", r.Steps, spec.LineOf(spec.Head(r.Final.Prog)), final)
+	fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
 	return exitUnknown
 }
 
@@ -115,6 +140,7 @@ func describeFail(f *spec.Fail) string {
 // jsonBug is one bug in run --json.
 type jsonBug struct {
 	Line          int                    `json:"line"`
+	Column        int                    `json:"column"`
 	Kind          string                 `json:"kind"`
 	PathCondition string                 `json:"path_condition"`
 	Input         map[string]json.Number `json:"input"`
@@ -147,51 +173,57 @@ type jsonRun struct {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	strategy := fs.String("strategy", "bfs", "search strategy: bfs (complete) or dfs")
-	maxStates := fs.Int("max-states", 1_000_000, "stop after `N` states expanded (0: no bound)")
-	timeout := fs.Duration("timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	maxStates := newCount(fs, "max-states", 1_000_000, "stop after `N` states expanded (0: no bound)")
+	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
-	queryTimeout := fs.Duration("query-timeout", 10*time.Second, "bound on each solver query")
+	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, "bound each solver query to this `duration` (0: none)")
 	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
 	noPrune := fs.Bool("no-prune", false, "keep states whose path condition is unsatisfiable")
 	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each error (statement and kind) once")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones; JSON is always whole)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
-	loopBound := fs.Int("loop-bound", -1, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
+	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
+	}
+	set := setFlags(fs)
+	if set["loop-bound"] {
+		for _, f := range []string{"strategy", "all-bugs"} {
+			if set[f] {
+				fmt.Fprintf(stderr, "certsym run: --%s does not apply with --loop-bound (the bounded interpreter explores every path up to the bound and reports every error)\n", f)
+				return exitUsage
+			}
+		}
 	}
 	strat, err := engine.ParseStrategy(*strategy)
 	if err != nil {
 		fmt.Fprintf(stderr, "certsym run: --strategy: %v\n", err)
 		return exitUsage
 	}
-	if *maxStates < 0 {
-		fmt.Fprintf(stderr, "certsym run: --max-states must not be negative\n")
-		return exitUsage
-	}
-	prog, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
+	mon := engine.NewMonitor()
 	opts := engine.Options{Strategy: strat, MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
-		QueryTimeout: *queryTimeout, RLimit: *rlimit, NoPrune: *noPrune, AllBugs: *allBugs}
-	if !art.setup(prog, *loopBound >= 0, &opts, stderr) {
+		QueryTimeout: *queryTimeout, RLimit: *rlimit, NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon}
+	if !art.setup(prog, set["loop-bound"], &opts, stderr) {
 		return exitUsage
 	}
-	if *loopBound >= 0 {
-		var progress func(engine.BProgress)
-		if !*quiet {
-			progress = boundedProgress(stderr)
-		}
-		return runBounded(prog, *loopBound, opts, progress, *asJSON, stdout, stderr)
-	}
+	stopSignals := watchSignals(mon, stderr)
+	stopTicker := func() {}
 	if !*quiet {
-		opts.Progress = func(p engine.Progress) {
-			fmt.Fprintf(stderr, "certsym: %.0fs: %d states expanded, %d pending, depth %d, %d solver queries, %d bugs\n",
-				p.Elapsed.Seconds(), p.Expanded, p.Pending, p.Depth, p.Queries, p.Bugs)
-		}
+		stopTicker = mon.Tick(time.Second, func(p engine.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
+	}
+	// finished ends the progress reports and the interrupt handling once the engine's work is
+	// done: printing the report is not interrupted (a signal then has its default effect).
+	finished := func() { stopTicker(); stopSignals() }
+	defer finished()
+	if set["loop-bound"] {
+		return runBounded(prog, *loopBound, opts, finished, *asJSON, *full, stdout, stderr)
 	}
 	e := engine.New(prog, opts)
 	names := prog.Vars
@@ -200,52 +232,49 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return
 		}
-		fmt.Fprintf(stdout, "BUG: %s at line %d\n", describeFail(b.Fail), b.Line())
-		fmt.Fprintf(stdout, "  path condition: %s\n", b.State.PC.String(names))
+		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", describeFail(b.Fail), prog.File, loc(b.Fail.Loc))
+		fmt.Fprintf(stdout, "  path condition: %s\n", abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
 		fmt.Fprintf(stdout, "  input:          %s\n", engine.InputString(b.Input, names))
-		fmt.Fprintf(stdout, "  symbolic store: %s\n", engine.StoreString(b.State.Store, names))
-		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %d steps\n", b.Replay.Steps)
+		fmt.Fprintf(stdout, "  symbolic store: %s\n", abbrev(engine.StoreString(b.State.Store, names), ", ", "variable", *full))
+		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", plural(b.Replay.Steps, "step"))
 		fmt.Fprintf(stdout, "  reproduce:      %s\n", reproduceCommand(file, b, names))
 	}
 	rep, err := e.FindBugs(onBug)
+	finished()
 	if err != nil {
-		var re *engine.ReplayError
-		if errors.As(err, &re) {
-			fmt.Fprintf(stderr, "certsym: %v\n", err)
-			return exitInternal
-		}
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
 	}
-	if code := art.write(file, args, rep, prog, stderr); code != 0 {
+	if code := art.write(file, src, args, rep, prog, stderr); code != 0 {
 		return code
 	}
 	if *asJSON {
 		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
 			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON()}
 		for _, b := range rep.Bugs {
-			out.Bugs = append(out.Bugs, jsonBug{Line: b.Line(), Kind: b.Kind(), PathCondition: b.State.PC.String(names),
+			p := b.Fail.Where()
+			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
 				Input: inputJSON(b.Input, names), Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: reproduceCommand(file, b, names)})
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
 	} else {
 		s := rep.Stats
 		fmt.Fprintf(stdout, "verdict: %s", rep.Verdict)
-		switch rep.Verdict {
-		case engine.VerdictSafe:
+		switch {
+		case rep.Verdict == engine.VerdictSafe:
 			fmt.Fprint(stdout, " (the exploration finished: no error state is reachable)")
-		case engine.VerdictUnknown:
+		case rep.Verdict == engine.VerdictBug && rep.Reason != "":
+			fmt.Fprintf(stdout, " (%s; the list of bugs may be incomplete: %s)", plural(len(rep.Bugs), "bug"), rep.Reason)
+		case rep.Reason != "":
 			fmt.Fprintf(stdout, " (%s)", rep.Reason)
 		}
-		fmt.Fprintf(stdout, "\n%d states expanded, %d pruned, depth %d, %d solver queries (%d sat, %d unsat, %d unknown), %.2fs\n",
-			s.Expanded, s.Pruned, s.MaxDepth, s.Solver.Queries, s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+			pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, plural(s.Solver.Queries, "solver query"),
+			s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
 		art.writeCoverageText(stdout)
 	}
 	switch rep.Verdict {
@@ -255,4 +284,35 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitSafe
 	}
 	return exitUnknown
+}
+
+// writeJSON prints v as indented JSON, integers with all their digits, no HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// progressLine is one progress report: what the search did so far and what the solver is doing.
+// search says whether States counts expanded states (run) or branch states (bounded modes).
+func progressLine(p engine.Snapshot, search bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "certsym: %.0fs: ", p.Elapsed.Seconds())
+	if search {
+		fmt.Fprintf(&b, "%s, %d pending, depth %d, ", pluralOf(p.States, "state", "expanded"), p.Pending, p.Depth)
+	} else {
+		fmt.Fprintf(&b, "%s, ", plural(p.States, "branch state"))
+	}
+	fmt.Fprintf(&b, "%s", plural(p.Queries, "solver query"))
+	if p.Elapsed > 0 {
+		fmt.Fprintf(&b, " (%.0f%% of the time in the solver)", 100*p.SolverTime.Seconds()/p.Elapsed.Seconds())
+	}
+	if p.InQuery > 0 {
+		fmt.Fprintf(&b, ", in a query for %.1fs", p.InQuery.Seconds())
+	}
+	if search {
+		fmt.Fprintf(&b, ", %s", plural(p.Bugs, "bug"))
+	}
+	return b.String()
 }

@@ -8,7 +8,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"certsym/engine"
 )
 
 // Exit statuses.
@@ -16,38 +24,48 @@ const (
 	exitSafe     = 0 // run: the exploration finished without a bug; exec: the run finished
 	exitBug      = 1 // a confirmed bug (run) or the run reached an error (exec)
 	exitUsage    = 2 // usage or syntax error
-	exitUnknown  = 3 // a bound was reached or the solver answered unknown, no verdict
+	exitUnknown  = 3 // a bound was reached, the run was interrupted or the solver answered unknown: no verdict
 	exitInternal = 4 // certsym's own defect (a bug that does not replay, a crash)
 )
 
 const usage = `usage:
-  certsym run FILE [--strategy bfs|dfs] [--max-states N] [--timeout D] [--all-bugs] [--json]
+  certsym run FILE [--strategy bfs|dfs] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error)
       artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
-  certsym run --loop-bound N FILE [--json]
+  certsym run --loop-bound N FILE [--json] [--full]
       bounded symbolic execution: result states grouped by behaviour
   certsym exec FILE [--input x=3,y=-2] [--max-steps N] [--json]
       run the program on one input with the concrete semantics
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE]
+  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
   certsym replay FILE|DIR [--program FILE] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)
   certsym help [TOPIC]   certsym completion bash   certsym --version
+FILE - reads the program from standard input. Ctrl-C (SIGINT) or SIGTERM stops run and verify
+with the partial report and exit status 3; a second one exits at once.
 run certsym COMMAND -h for a command's options.
 `
 
+// stdin is where FILE - is read from (a variable so that tests can set it).
+var stdin io.Reader = os.Stdin
+
 func main() {
+	// A Go stack trace is never what a user should see: an unexpected panic is reported in one
+	// line by run; for the runtime's fatal errors this keeps the goroutine dump out (a developer
+	// gets it back with GOTRACEBACK=single or higher).
+	debug.SetTraceback("none")
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // run is the whole command; it returns the exit status. A panic is certsym's own defect: it is
-// reported as an internal error, without a Go stack trace.
+// reported as an internal error in one line, without a Go stack trace.
 func run(args []string, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "certsym: internal error: %v\n", r)
+			msg := strings.Join(strings.Fields(fmt.Sprint(r)), " ")
+			fmt.Fprintf(stderr, "certsym: internal error: %s\n", msg)
 			code = exitInternal
 		}
 	}()
@@ -78,8 +96,69 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
+// interruptGrace is how long an interrupted run has to reach a stopping point and print its
+// partial report.
+const interruptGrace = 2 * time.Second
+
+// watchSignals makes SIGINT and SIGTERM interrupt the run m watches: the first one calls
+// m.Interrupt (the search stops and the running solver query is cut short, so the command prints
+// its partial report with the reason "interrupted" and exits 3); a second one exits at once. The
+// returned function restores the default handling (it may be called more than once).
+func watchSignals(m *engine.Monitor, stderr io.Writer) (stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-done:
+			return
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
+			m.Interrupt()
+		}
+		// A query that started between the check of the interrupt flag and the flag being set
+		// missed the context interrupt: interrupt again until the run returns. Some Z3
+		// computations do not poll for interrupts (a product of fifty factors keeps Z3 4.8.12 busy
+		// for minutes in preprocessing): after interruptGrace, exit without the report.
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		grace := time.After(interruptGrace)
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-sigs:
+				fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
+				os.Exit(exitUnknown)
+			case <-grace:
+				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of the interrupt (a single step did not finish: a solver query Z3 does not interrupt, or arithmetic on huge integers): exiting without a report\n", interruptGrace)
+				os.Exit(exitUnknown)
+			case <-t.C:
+				m.Interrupt()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			<-finished
+		})
+	}
+}
+
+func sigName(s os.Signal) string {
+	if s == os.Interrupt {
+		return "interrupt"
+	}
+	return "terminated"
+}
+
 // parseArgs parses flags placed before or after the positional arguments and returns the
-// positional ones.
+// positional ones. A lone "-" is a positional argument (standard input).
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
@@ -118,4 +197,72 @@ func listArgs(pos []string) string {
 		return ""
 	}
 	return ": " + strings.Join(pos, " ")
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	m := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { m[f.Name] = true })
+	return m
+}
+
+// durationFlag is a duration flag that must not be negative and must carry a unit.
+type durationFlag struct{ d *time.Duration }
+
+func newDuration(fs *flag.FlagSet, name string, value time.Duration, usage string) *time.Duration {
+	d := new(time.Duration)
+	*d = value
+	fs.Var(durationFlag{d}, name, usage)
+	return d
+}
+
+func (f durationFlag) String() string {
+	if f.d == nil || *f.d == 0 { // 0 is "no bound": the usage text says so
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("a duration needs a unit, e.g. %ss or %sms", s, s)
+		}
+		return fmt.Errorf("expected a duration such as 30s, 1m30s or 500ms")
+	}
+	if d < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*f.d = d
+	return nil
+}
+
+// countFlag is an integer flag that must not be negative.
+type countFlag struct{ n *int }
+
+func newCount(fs *flag.FlagSet, name string, value int, usage string) *int {
+	n := new(int)
+	*n = value
+	fs.Var(countFlag{n}, name, usage)
+	return n
+}
+
+func (f countFlag) String() string {
+	if f.n == nil || *f.n == 0 {
+		return ""
+	}
+	return strconv.Itoa(*f.n)
+}
+
+func (f countFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return fmt.Errorf("expected a whole number")
+	}
+	if n < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*f.n = int(n)
+	return nil
 }

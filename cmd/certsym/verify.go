@@ -18,42 +18,40 @@ import (
 // every claim (engine.Verify).
 func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	loopBound := fs.Int("loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
-	depthBound := fs.Int("depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
+	loopBound := newCount(fs, "loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
+	depthBound := newCount(fs, "depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
 	abstract := fs.Bool("abstract-nonlinear", false, "encode products of two symbolic terms as an uninterpreted function with sign axioms")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	sarifFile := fs.String("sarif", "", "also write the claims as a SARIF 2.1.0 log to `FILE`")
-	maxStates := fs.Int("max-states", 1_000_000, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs")
-	timeout := fs.Duration("timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	maxStates := newCount(fs, "max-states", 1_000_000, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs")
+	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
-	queryTimeout := fs.Duration("query-timeout", 10*time.Second, "bound on each solver query (an unanswered query is DONTKNOW)")
+	full := fs.Bool("full", false, "print path conditions whole (the text output abbreviates long ones; JSON is always whole)")
+	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, "bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
 	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
 	}
-	for _, b := range []struct {
-		name string
-		v    int
-	}{{"loop-bound", *loopBound}, {"depth-bound", *depthBound}, {"max-states", *maxStates}} {
-		if b.v < 0 {
-			fmt.Fprintf(stderr, "certsym verify: --%s must not be negative\n", b.name)
-			return exitUsage
-		}
-	}
-	prog, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
-	src, _ := os.ReadFile(file)
+	mon := engine.NewMonitor()
 	opts := engine.VerifyOptions{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20, QueryTimeout: *queryTimeout, RLimit: *rlimit}
+		MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20, QueryTimeout: *queryTimeout, RLimit: *rlimit,
+		Monitor: mon}
+	stopSignals := watchSignals(mon, stderr)
+	stopTicker := func() {}
 	if !*quiet {
-		opts.Progress = boundedProgress(stderr)
+		stopTicker = mon.Tick(time.Second, func(p engine.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)) })
 	}
 	rep := engine.Verify(prog, opts)
+	stopTicker()
+	stopSignals()
+	file = prog.File
 	if *htmlFile != "" {
 		if err := os.WriteFile(*htmlFile, []byte(verifyHTML(file, src, rep)), 0o644); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
@@ -75,7 +73,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 			return exitInternal
 		}
 	} else {
-		writeVerifyText(stdout, file, rep)
+		writeVerifyText(stdout, file, rep, *full)
 	}
 	if len(rep.ReplayErrors) > 0 {
 		for _, e := range rep.ReplayErrors {
@@ -87,8 +85,12 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 }
 
 // verifyExit is the exit status of a verification: 0 when every claim is VERIFIED or DEAD, 1 when
-// some claim is REFUTED or FAULTY, 3 otherwise.
+// some claim is REFUTED or FAULTY, 3 otherwise, and 3 after an interrupt (the report is partial,
+// even for a program without claims).
 func verifyExit(rep *engine.VerifyReport) int {
+	if rep.Stopped == "interrupted" {
+		return exitUnknown
+	}
 	switch rep.Overall {
 	case engine.StatusVerified, engine.StatusDead:
 		return exitSafe
@@ -135,6 +137,7 @@ type jsonUnhandled struct {
 
 type jsonClaim struct {
 	Line              int               `json:"line"`
+	Column            int               `json:"column"`
 	Kind              string            `json:"kind"`
 	Claim             string            `json:"claim"`
 	Division          string            `json:"division,omitempty"`
@@ -154,6 +157,7 @@ type jsonClaim struct {
 type jsonVerify struct {
 	Claims         []jsonClaim     `json:"claims"`
 	Overall        string          `json:"overall"`
+	Reason         string          `json:"reason,omitempty"`
 	Conclusive     int             `json:"conclusive"`
 	Inconclusive   int             `json:"inconclusive"`
 	LoopBound      int             `json:"loop_bound"`
@@ -172,7 +176,7 @@ func verifyJSON(rep *engine.VerifyReport) jsonVerify {
 	out := jsonVerify{Claims: []jsonClaim{}, Overall: rep.Overall.String(), Conclusive: rep.Conclusive,
 		Inconclusive: len(rep.Claims) - rep.Conclusive, LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound,
 		Abstract: rep.Opts.AbstractNonlinear, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []jsonCutoff{},
-		SolverQueries: rep.Solver.Queries}
+		SolverQueries: rep.Solver.Queries, Reason: rep.Stopped}
 	for _, s := range rep.Stmts {
 		if rep.Covered[s] {
 			out.Covered++
@@ -186,7 +190,7 @@ func verifyJSON(rep *engine.VerifyReport) jsonVerify {
 		out.Nonlinear = append(out.Nonlinear, jsonUnhandled{u.Line, u.What})
 	}
 	for _, cl := range rep.Claims {
-		jc := jsonClaim{Line: cl.Line, Kind: cl.Kind.String(), Claim: cl.Text, Division: cl.Where, Status: cl.Status.String(),
+		jc := jsonClaim{Line: cl.Line, Column: cl.Col, Kind: cl.Kind.String(), Claim: cl.Text, Division: cl.Where, Status: cl.Status.String(),
 			Collected: []string{}, Paths: cl.Paths, Results: map[string]int{}}
 		for _, r := range cl.Summary.Results() {
 			jc.Collected = append(jc.Collected, r.String())
@@ -242,7 +246,7 @@ func lineList(ls []int) string {
 
 // writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
 // SPARK's POGS summary, the explication of every claim, and the overall status.
-func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
+func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bool) {
 	names := rep.Prog.Vars
 	products := "products exact"
 	if rep.Opts.AbstractNonlinear {
@@ -256,9 +260,9 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 	if len(rep.Claims) == 0 {
 		fmt.Fprintf(w, "The program makes no claim (no assert, no division).\n\n")
 	} else {
-		fmt.Fprintf(w, "%-5s %-9s %-14s %-28s %s\n", "Line", "Kind", "Status", "Collected", "Claim")
+		fmt.Fprintf(w, "%-7s %-9s %-14s %-28s %s\n", "Line:Col", "Kind", "Status", "Collected", "Claim")
 		for _, cl := range rep.Claims {
-			fmt.Fprintf(w, "%5d %-9s %-14s %-28s %s\n", cl.Line, cl.Kind, cl.Status, cl.Summary, cl.Describe())
+			fmt.Fprintf(w, "%-7s %-9s %-14s %-28s %s\n", fmt.Sprintf("%d:%d", cl.Line, cl.Col), cl.Kind, cl.Status, cl.Summary, cl.Describe())
 		}
 		// POGS-style totals: one row per claim kind, one column per status present.
 		var cols []engine.ClaimStatus
@@ -311,10 +315,11 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 	}
 	fmt.Fprintf(w, "\nExplication\n")
 	for _, cl := range rep.Claims {
-		fmt.Fprintf(w, "\nline %d, %s claim %s: %s\n", cl.Line, cl.Kind, cl.Describe(), cl.Status)
-		fmt.Fprintf(w, "  %s\n", explainPaths(cl))
+		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
+		fmt.Fprintf(w, "  %s\n", explainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
-			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names), w0.PathCondition, w0.Replay)
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names),
+				abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
 			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty {
 				fmt.Fprintf(w, "    reproduce: %s\n", reproduceInput(file, w0.Input, names))
 			}
@@ -360,8 +365,13 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 		fmt.Fprintf(w, " (never executed: line %s)", strings.Join(ls, ", "))
 	}
 	r := rep.Results
-	fmt.Fprintf(w, "\nexploration: %s (%d normal, %d error, %d infeasible, %d cut off), %d solver queries, %.2fs\n",
-		plural(r[0]+r[1]+r[2]+r[3], "path"), r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete], rep.Solver.Queries, rep.Elapsed.Seconds())
+	sq := rep.Solver
+	fmt.Fprintf(w, "\nexploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+		plural(r[0]+r[1]+r[2]+r[3], "path"), r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete],
+		plural(sq.Queries, "solver query"), sq.Sat, sq.Unsat, sq.Unknown, rep.Elapsed.Seconds())
+	if rep.Stopped != "" {
+		fmt.Fprintf(w, "stopped early: %s\n", rep.Stopped)
+	}
 	fmt.Fprintf(w, "\noverall status: %s\n", rep.Overall)
 	n := len(rep.Claims)
 	pct := 100.0
@@ -372,13 +382,13 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport) {
 }
 
 // explainPaths says how many explored paths reached the claim and what each gave.
-func explainPaths(cl *engine.Claim) string {
+func explainPaths(cl *engine.Claim, full bool) string {
 	var parts []string
 	for _, r := range cl.Summary.Results() {
 		if r == engine.ResCutoff {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], cl.Example[r]))
+		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], abbrev(cl.Example[r], " and ", "conjunct", full)))
 	}
 	switch {
 	case cl.Paths == 0 && cl.Summary.Has(engine.ResCutoff):
@@ -387,11 +397,4 @@ func explainPaths(cl *engine.Claim) string {
 		return "no explored path reaches the claim, and no cutoff can: dead code"
 	}
 	return fmt.Sprintf("evaluated %s on explored paths: %s", plural(cl.Paths, "time"), strings.Join(parts, "; "))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

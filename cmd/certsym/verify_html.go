@@ -118,7 +118,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 	b.WriteString("<h2>Claims</h2>\n<table id=\"claims\"><tr><th>Line</th><th>Kind</th><th>Claim</th><th>Status</th><th>Collected</th><th>Evidence</th></tr>\n")
 	for _, cl := range rep.Claims {
 		var ev []string
-		ev = append(ev, esc(explainPaths(cl)))
+		ev = append(ev, esc(explainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
 			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(engine.InputString(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))

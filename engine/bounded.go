@@ -82,6 +82,10 @@ func (e *GhostError) Error() string { return "ghost check failed: " + e.Msg }
 
 // Bounded is the bounded symbolic interpreter: the Go transcription of sym_interp of the Why3
 // development, for the whole language, with Z3 pruning. A Bounded belongs to one goroutine.
+//
+// It has no Coq counterpart: its functions are proved in Why3 only (proofs/why3/interp.mlw), each
+// by the postconditions of the Why3 function it transcribes (same_ghost, under, over; for the
+// whole run, sym_interp's), so no Coq theorem covers them.
 type Bounded struct {
 	Prog *spec.Program
 	// N is the loop limit: each while loop may start at most N iterations each time it is entered.
@@ -153,6 +157,10 @@ func (b *Bounded) Stopped() string { return b.stopped }
 // SymInterp is sym_interp N (σ | C ; ρ) p from the initial state (id | true ; ρ): every result
 // state with its behaviour. ghost, when not nil, is the concrete input ρ: the interpreter then
 // runs in ghost mode and returns a *GhostError if a ghost assertion fails.
+//
+// Why3: sym_interp (interp.mlw); its postcondition: every instance of a result with behaviour b
+// is the bounded concrete run with behaviour b (under), and the run from the ghost input ends in
+// a result with its behaviour or is an instance of a cut result (over). Coq: none.
 func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
 	b.start, b.polled, b.deadline = time.Now(), -1, time.Time{}
@@ -244,7 +252,7 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 }
 
 // addConstraint is add_constraint: the state st with constraint C ∧ f. On the ghost path, the
-// result keeps the ghost exactly when ρ satisfies f.
+// result keeps the ghost exactly when ρ satisfies f. Coq: none (Why3 only).
 func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 	b.states++
 	b.mon.states.Store(int64(b.states))
@@ -272,6 +280,9 @@ const (
 // keep, and so does every constraint under NoPrune). It answers exhausted once a bound
 // (MaxStates, Timeout, MaxMemory, an interrupt) has stopped the interpretation, which Stopped
 // then reports: the branch becomes a cut result, so the results are incomplete, never wrong.
+//
+// Why3: the val check_sat (symbolic.mlw), whose only contract is Prune ⇒ unsatisfiable. Coq: the
+// same contract is the premise oracle_sound (Bugfinder.v) of the pruned-search theorems.
 func (b *Bounded) checkSat(st BState) answer {
 	switch {
 	case b.stopped != "":
@@ -421,7 +432,7 @@ func cutResult(st BState, s spec.Stmt) BResult {
 }
 
 // interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
-// stops (observe answers false) is a cut result at c.
+// stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
 func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 	if b.Observer != nil {
 		switch c.(type) {
@@ -454,7 +465,7 @@ func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 }
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
-// results are kept.
+// results (cut results too) are kept. Coq: none (Why3 only).
 func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 	var out []BResult
 	for _, r := range rs {
@@ -472,7 +483,8 @@ func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 // is bound to S(a) (sym_aexpr σ a), the constraint gets no conjunct for it and ρ is unchanged, so
 // the ghost check is ρ∘σ against the concrete store, as in the Why3 postcondition of assign.
 // When check_sat answers exhausted on D(a), the result is a cut at c in the state before the
-// update; the error branch is a leaf.
+// update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
+// E_AssignErr are the small-step counterparts).
 func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 	t := b.terms.subst(c.A, st.Sigma)
 	if t.huge() { // MaxIntBits: a resource bound, the path is cut and Stopped says why
@@ -553,7 +565,7 @@ func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
 // the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
 // exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
 // exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
-// stops at the condition is a cut result too.
+// stops at the condition is a cut result too. Coq: none (Why3 only).
 func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
 	// reason, before the Go stack does.
@@ -589,7 +601,7 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 }
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
-// iterations done) from every Normal result; the other results are kept.
+// iterations done) from every Normal result; the other results are kept. Coq: none (Why3 only).
 func (b *Bounded) interpLoopNext(rs []BResult, w *spec.While, k int) []BResult {
 	var out []BResult
 	for _, r := range rs {

@@ -33,10 +33,10 @@ type Ghost struct {
 // (Incomplete).
 //
 // Cut tells a path the interpreter did not finish (the outcome Stopped of the Why3 development)
-// from an outcome of the program: a budget or the observer stopped it at the statement At, in the
-// state State, before that statement's branch was explored. A cut result has Behaviour
-// spec.Incomplete, so counters of incomplete paths include it; its constraint is that of the
-// branch that was not explored.
+// from an outcome of the program: a budget or the observer stopped it at the statement At. State
+// is where the unexplored part starts: the branch check_sat answered exhausted on, or the state in
+// which At was reached. A cut result has Behaviour spec.Incomplete, so counters of incomplete paths
+// include it.
 type BResult struct {
 	State     BState
 	Behaviour spec.Behaviour

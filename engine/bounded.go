@@ -31,11 +31,44 @@ type Ghost struct {
 // BResult is one result state of the bounded interpreter with its behaviour, and where the
 // behaviour arose: the Fail reached (Error), the Assume (Infeasible), the While cut off
 // (Incomplete).
+//
+// Cut tells a path the interpreter did not finish (the outcome Stopped of the Why3 development)
+// from an outcome of the program: a budget or the observer stopped it at the statement At. State
+// is where the unexplored part starts: the branch check_sat answered exhausted on, or the state in
+// which At was reached. A cut result has Behaviour spec.Incomplete, so counters of incomplete paths
+// include it.
 type BResult struct {
 	State     BState
 	Behaviour spec.Behaviour
 	Fail      *spec.Fail
 	At        spec.Stmt
+	Cut       Cut
+}
+
+// Cut says why a result of the bounded interpreter is not an outcome of the program.
+type Cut uint8
+
+const (
+	// CutNone: the result is an outcome of the program (Why3: Beh b).
+	CutNone Cut = iota
+	// CutBudget: a budget (MaxStates, Timeout, MaxMemory, an interrupt, MaxIntBits,
+	// MaxActiveIterations) stopped the path; Stopped says which (Why3: Stopped, from the answer
+	// Exhausted of check_sat).
+	CutBudget
+	// CutObserver: the observer answered false (certsym verify's depth bound; Why3: Stopped, from
+	// observe).
+	CutObserver
+)
+
+// String names the cut: "", "stopped" or "observer".
+func (c Cut) String() string {
+	switch c {
+	case CutBudget:
+		return "stopped"
+	case CutObserver:
+		return "observer"
+	}
+	return ""
 }
 
 // GhostError is a violated ghost assertion: the bounded interpreter's state does not concretize,
@@ -49,6 +82,10 @@ func (e *GhostError) Error() string { return "ghost check failed: " + e.Msg }
 
 // Bounded is the bounded symbolic interpreter: the Go transcription of sym_interp of the Why3
 // development, for the whole language, with Z3 pruning. A Bounded belongs to one goroutine.
+//
+// It has no Coq counterpart: its functions are proved in Why3 only (proofs/why3/interp.mlw), each
+// by the postconditions of the Why3 function it transcribes (same_ghost, under, over; for the
+// whole run, sym_interp's), so no Coq theorem covers them.
 type Bounded struct {
 	Prog *spec.Program
 	// N is the loop limit: each while loop may start at most N iterations each time it is entered.
@@ -120,6 +157,10 @@ func (b *Bounded) Stopped() string { return b.stopped }
 // SymInterp is sym_interp N (σ | C ; ρ) p from the initial state (id | true ; ρ): every result
 // state with its behaviour. ghost, when not nil, is the concrete input ρ: the interpreter then
 // runs in ghost mode and returns a *GhostError if a ghost assertion fails.
+//
+// Why3: sym_interp (interp.mlw); its postcondition: every instance of a result with behaviour b
+// is the bounded concrete run with behaviour b (under), and the run from the ghost input ends in
+// a result with its behaviour or is an instance of a cut result (over). Coq: none.
 func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
 	b.start, b.polled, b.deadline = time.Now(), -1, time.Time{}
@@ -132,7 +173,7 @@ func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
 	}
 	rs := b.interpStmt(init, b.Prog.Body)
-	if ghost != nil && b.stopped == "" {
+	if ghost != nil {
 		b.checkGhostResult(rs, ghost)
 	}
 	if b.ghostErr != nil {
@@ -143,7 +184,10 @@ func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 
 // checkGhostResult is the ghost assertion on the results: exactly one result is on the ghost
 // path, and it has the behaviour, the place and the store of the bounded concrete execution from
-// ρ (spec.ExecBounded, the big-step semantics of the Why3 development).
+// ρ (spec.ExecBounded, the big-step semantics of the Why3 development), unless it is a cut result
+// (the postcondition of sym_interp: the ghost input is covered by a result with its behaviour, or
+// is an instance of a stopped result). A cut result on the ghost path needs nothing more: the
+// ghost checks of the steps before it (checkGhost, ghostSplit) already hold for its state.
 func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
 	want := spec.ExecBounded(b.Prog, rho, b.N)
 	var mine []BResult
@@ -158,6 +202,9 @@ func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
 		return
 	}
 	r := mine[0]
+	if r.Cut != CutNone {
+		return
+	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
 		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
 			InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
@@ -178,10 +225,10 @@ func resultLine(f *spec.Fail, at spec.Stmt) int {
 	return spec.LineOf(at)
 }
 
-// ghostFail records the first violated ghost assertion. Once a bound has stopped the
-// interpretation, branches are dropped without being refuted, so no later ghost check counts.
+// ghostFail records the first violated ghost assertion. A bound that stops the interpretation
+// drops no branch (each becomes a cut result), so the ghost checks hold after a stop as well.
 func (b *Bounded) ghostFail(s spec.Stmt, format string, args ...any) {
-	if b.ghostErr == nil && b.stopped == "" {
+	if b.ghostErr == nil {
 		b.ghostErr = &GhostError{Stmt: s, Msg: fmt.Sprintf(format, args...)}
 	}
 }
@@ -205,7 +252,7 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 }
 
 // addConstraint is add_constraint: the state st with constraint C ∧ f. On the ghost path, the
-// result keeps the ghost exactly when ρ satisfies f.
+// result keeps the ghost exactly when ρ satisfies f. Coq: none (Why3 only).
 func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 	b.states++
 	b.mon.states.Store(int64(b.states))
@@ -216,38 +263,56 @@ func (b *Bounded) addConstraint(st BState, f *Formula) BState {
 	return out
 }
 
-// checkSat is check_sat, the pruning test, with the contract of the Why3 val: it answers false
+// answer is the answer of check_sat (Why3: type answer in symbolic.mlw): prune the branch (its
+// constraint has no solution), keep it (satisfiable, or undecided), or stop it because a budget
+// is exhausted. The zero value is prune, the answer for a branch that is not built (the division
+// branch of a condition that does not divide).
+type answer uint8
+
+const (
+	prune     answer = iota // Prune: the solver proved the constraint unsatisfiable
+	keep                    // Keep: go on with the branch
+	exhausted               // Exhausted: a budget stopped the interpretation; the branch is cut
+)
+
+// checkSat is check_sat, the pruning test, with the contract of the Why3 val: it answers prune
 // only when st's constraint has no solution (the solver proved it unsatisfiable; unknown answers
-// true). It also answers false once a bound (MaxStates, Timeout, MaxMemory) has stopped the
-// interpretation, which Stopped then reports: the results are incomplete, never wrong.
-func (b *Bounded) checkSat(st BState) bool {
+// keep, and so does every constraint under NoPrune). It answers exhausted once a bound
+// (MaxStates, Timeout, MaxMemory, an interrupt) has stopped the interpretation, which Stopped
+// then reports: the branch becomes a cut result, so the results are incomplete, never wrong.
+//
+// Why3: the val check_sat (symbolic.mlw), whose only contract is Prune ⇒ unsatisfiable. Coq: the
+// same contract is the premise oracle_sound (Bugfinder.v) of the pruned-search theorems.
+func (b *Bounded) checkSat(st BState) answer {
 	switch {
 	case b.stopped != "":
-		return false
+		return exhausted
 	case b.mon.halted.Load():
 		b.stopped = "interrupted"
-		return false
+		return exhausted
 	case b.MaxStates > 0 && b.states > b.MaxStates:
 		b.stopped = fmt.Sprintf("state bound reached (%d branch states)", b.MaxStates)
-		return false
+		return exhausted
 	case b.states&255 == 0 && b.pollLimits():
-		return false
+		return exhausted
 	}
 	if b.NoPrune {
-		return true
+		return keep
 	}
 	switch b.solver.Check(st.C) {
 	case Unsat:
 		if st.Ghost != nil {
 			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.C.String(b.Prog.Vars))
 		}
-		return false
+		return prune
 	case Unknown:
 		// The time bound cut the query short: stop here rather than keep a branch only because
 		// no time was left to decide it.
-		return !b.timeUp(time.Now())
+		if b.timeUp(time.Now()) {
+			return exhausted
+		}
 	}
-	return true
+	return keep
 }
 
 // pollLimits checks the time and memory bounds, once per 256 branch states;
@@ -282,15 +347,16 @@ func (b *Bounded) timeUp(now time.Time) bool {
 }
 
 // branch is add_constraint followed by check_sat, as every branching point of the Why3
-// interpreter does: the state with C ∧ f, and whether it survives pruning.
-func (b *Bounded) branch(st BState, f *Formula) (BState, bool) {
+// interpreter does: the state with C ∧ f, and check_sat's answer for it.
+func (b *Bounded) branch(st BState, f *Formula) (BState, answer) {
 	out := b.addConstraint(st, f)
 	return out, b.checkSat(out)
 }
 
 // ghostSplit checks, at a branching point on the ghost path, that exactly one of the branches
-// keeps the ghost, and that it is the one the concrete semantics takes (want).
-func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []bool, want int) {
+// keeps the ghost, that it is the one the concrete semantics takes (want), and that check_sat did
+// not prune it (the contract of check_sat; a budget stop is allowed).
+func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ans []answer, want int) {
 	if st.Ghost == nil {
 		return
 	}
@@ -303,7 +369,7 @@ func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []boo
 			if i != want {
 				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", spec.LineOf(s), i, want)
 			}
-			if !ok[i] {
+			if ans[i] == prune {
 				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", spec.LineOf(s))
 			}
 		}
@@ -313,11 +379,12 @@ func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ok []boo
 	}
 }
 
-// condBranches are the three branches of a condition c in st: D(c) ∧ c, D(c) ∧ ¬c, ¬D(c) (the
-// last only when c divides), each made by branch (add_constraint, check_sat) on sym_bexpr σ c,
-// which is S(c) here (terms.substB). On the ghost path it checks that ρ takes the branch the
-// concrete execution takes.
-func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]BState, ok [3]bool) {
+// condBranches is cond_branches: the three branches of a condition c in st, D(c) ∧ c, D(c) ∧ ¬c,
+// ¬D(c), each made by branch (add_constraint, check_sat) on sym_bexpr σ c, which is S(c) here
+// (terms.substB), with check_sat's answers. The last is built only when c divides; otherwise
+// ans[2] is prune, as in Why3. On the ghost path it checks that ρ takes the branch the concrete
+// execution takes.
+func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]BState, ans [3]answer) {
 	c := b.terms.substB(cond, st.Sigma)
 	d := True
 	if divides {
@@ -327,11 +394,11 @@ func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides 
 	if fault.Active == fault.DropElseNegation {
 		notC = c
 	}
-	br[0], ok[0] = b.branch(st, andF(d, c))
-	br[1], ok[1] = b.branch(st, andF(d, notC))
+	br[0], ans[0] = b.branch(st, andF(d, c))
+	br[1], ans[1] = b.branch(st, andF(d, notC))
 	n := 2
 	if divides && fault.Active != fault.NoDivZeroBranch {
-		br[2], ok[2] = b.branch(st, notF(d))
+		br[2], ans[2] = b.branch(st, notF(d))
 		n = 3
 	}
 	if st.Ghost != nil {
@@ -342,19 +409,37 @@ func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides 
 		case v:
 			want = 0
 		}
-		b.ghostSplit(st, s, br[:n], ok[:n], want)
+		b.ghostSplit(st, s, br[:n], ans[:n], want)
 	}
-	return br, ok
+	return br, ans
 }
 
-// interpStmt is interp_stmt: the results of executing statement c from st.
+// leaf is leaf: the results of a branch that ends at s: none when check_sat pruned it, r when
+// it kept it, and a budget cut at s in r's state when the budget is exhausted.
+func leaf(a answer, r BResult, s spec.Stmt) []BResult {
+	switch a {
+	case keep:
+		return []BResult{r}
+	case exhausted:
+		return []BResult{cutResult(r.State, s)}
+	}
+	return nil
+}
+
+// cutResult is the result (st, Stopped) of a branch a budget stopped at s.
+func cutResult(st BState, s spec.Stmt) BResult {
+	return BResult{State: st, Behaviour: spec.Incomplete, At: s, Cut: CutBudget}
+}
+
+// interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
+// stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
 func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
 		default:
 			if !b.Observer.At(st, c) {
-				return []BResult{{State: st, Behaviour: spec.Incomplete, At: c}}
+				return []BResult{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
 			}
 		}
 	}
@@ -380,7 +465,7 @@ func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 }
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
-// results are kept.
+// results (cut results too) are kept. Coq: none (Why3 only).
 func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 	var out []BResult
 	for _, r := range rs {
@@ -394,17 +479,19 @@ func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 }
 
 // assign is assign, with the division error of the full language: σ[x ↦ S(a)] under D(a), Error
-// under ¬D(a). The Why3 assign binds x to a fresh symbol v with the constraint v = sym_aexpr σ a
-// and extends ρ with v's value; here the shadowed value is eliminated by substitution instead
-// (S(a) is sym_aexpr), so ρ needs no extension and the ghost check is ρ∘σ against the concrete
-// store, as in the Why3 postcondition of assign.
+// under ¬D(a) (the branch on D(a) only when a divides). Like the Why3 assign, it substitutes: x
+// is bound to S(a) (sym_aexpr σ a), the constraint gets no conjunct for it and ρ is unchanged, so
+// the ghost check is ρ∘σ against the concrete store, as in the Why3 postcondition of assign.
+// When check_sat answers exhausted on D(a), the result is a cut at c in the state before the
+// update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
+// E_AssignErr are the small-step counterparts).
 func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 	t := b.terms.subst(c.A, st.Sigma)
-	if t.huge() { // MaxIntBits: a resource bound, the path is dropped and Stopped says why
+	if t.huge() { // MaxIntBits: a resource bound, the path is cut and Stopped says why
 		if b.stopped == "" {
 			b.stopped = hugeReason(c)
 		}
-		return nil
+		return []BResult{cutResult(st, c)}
 	}
 	sigma := make([]*Term, len(st.Sigma))
 	copy(sigma, st.Sigma)
@@ -429,61 +516,56 @@ func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 	}
 	d := b.terms.defined(spec.DivisorsA(c.A, nil), st.Sigma)
 	var out []BResult
-	okS, ok := b.branch(st, d)
-	errS, okErr := b.branch(st, notF(d))
+	okS, aOK := b.branch(st, d)
+	errS, aErr := b.branch(st, notF(d))
 	if st.Ghost != nil {
 		want := 0
 		if _, def := spec.Eval(c.A, st.Ghost.Conc); !def {
 			want = 1
 		}
-		b.ghostSplit(st, c, []BState{okS, errS}, []bool{ok, okErr}, want)
+		b.ghostSplit(st, c, []BState{okS, errS}, []answer{aOK, aErr}, want)
 	}
-	if ok {
+	switch aOK {
+	case keep:
 		out = append(out, BResult{State: next(okS), Behaviour: spec.Normal})
+	case exhausted:
+		out = append(out, cutResult(okS, c))
 	}
-	if okErr {
-		out = append(out, BResult{State: errS, Behaviour: spec.Error, Fail: c.Err})
-	}
-	return out
+	return append(out, leaf(aErr, BResult{State: errS, Behaviour: spec.Error, Fail: c.Err}, c)...)
 }
 
-// interpIf is the conditional case of interp_stmt (assert b is if b then skip else fail fi).
+// interpIf is interp_if, the conditional case of interp_stmt (assert b is if b then skip else
+// fail fi): th under D(b) ∧ b, el under D(b) ∧ ¬b, Error under ¬D(b). A branch check_sat
+// answers exhausted on is a cut at s; the error branch is a leaf.
 func (b *Bounded) interpIf(st BState, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail) []BResult {
-	br, ok := b.condBranches(st, s, cond, err != nil)
+	br, ans := b.condBranches(st, s, cond, err != nil)
 	var out []BResult
-	if ok[0] {
-		out = append(out, b.interpStmt(br[0], th)...)
+	for i, c := range [2]spec.Stmt{th, el} {
+		switch ans[i] {
+		case keep:
+			out = append(out, b.interpStmt(br[i], c)...)
+		case exhausted:
+			out = append(out, cutResult(br[i], s))
+		}
 	}
-	if ok[1] {
-		out = append(out, b.interpStmt(br[1], el)...)
-	}
-	if ok[2] {
-		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: err})
-	}
-	return out
+	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
 }
 
-// interpAssume is the assume case of interp_stmt: Normal under D(b) ∧ b, Infeasible under
-// D(b) ∧ ¬b, Error under ¬D(b).
+// interpAssume is interp_assume, the assume case of interp_stmt: Normal under D(b) ∧ b,
+// Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf.
 func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
-	br, ok := b.condBranches(st, c, c.Cond, c.Err != nil)
-	var out []BResult
-	if ok[0] {
-		out = append(out, BResult{State: br[0], Behaviour: spec.Normal})
-	}
-	if ok[1] {
-		out = append(out, BResult{State: br[1], Behaviour: spec.Infeasible, At: c})
-	}
-	if ok[2] {
-		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: c.Err})
-	}
-	return out
+	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil)
+	out := leaf(ans[0], BResult{State: br[0], Behaviour: spec.Normal}, c)
+	out = append(out, leaf(ans[1], BResult{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
+	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
 // execution of the loop are done. Under b the loop is cut off (Incomplete) when k has reached
 // the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
-// exits; under ¬D(b) (the full language) it errs.
+// exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
+// exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
+// stops at the condition is a cut result too. Coq: none (Why3 only).
 func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
 	// reason, before the Go stack does.
@@ -493,14 +575,17 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 		if b.stopped == "" {
 			b.stopped = fmt.Sprintf("iteration bound reached (%d loop iterations under way on one path)", MaxActiveIterations)
 		}
-		return nil
+		return []BResult{cutResult(st, w)}
 	}
 	if b.Observer != nil && !b.Observer.At(st, w) {
-		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w}}
+		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
 	}
-	br, ok := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
+	br, ans := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
 	var out []BResult
-	if ok[0] {
+	switch ans[0] {
+	case exhausted:
+		out = append(out, cutResult(br[0], w))
+	case keep:
 		limit := b.N
 		if fault.Active == fault.LoopBoundOffByOne {
 			limit++
@@ -511,17 +596,12 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 			out = b.interpLoopNext(b.interpStmt(br[0], w.Body), w, k)
 		}
 	}
-	if ok[1] { // L_exit
-		out = append(out, BResult{State: br[1], Behaviour: spec.Normal})
-	}
-	if ok[2] {
-		out = append(out, BResult{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err})
-	}
-	return out
+	out = append(out, leaf(ans[1], BResult{State: br[1], Behaviour: spec.Normal}, w)...) // L_exit
+	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
 }
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
-// iterations done) from every Normal result; the other results are kept.
+// iterations done) from every Normal result; the other results are kept. Coq: none (Why3 only).
 func (b *Bounded) interpLoopNext(rs []BResult, w *spec.While, k int) []BResult {
 	var out []BResult
 	for _, r := range rs {

@@ -83,17 +83,129 @@ if i == 3 then fail fi`
 
 func itoa(n int) string { return spec.IntOf(int64(n)).String() }
 
-// TestBoundedGhostStopped: a bound that stops the interpretation drops branches without refuting
-// them; that is not a ghost failure.
+// TestBoundedGhostStopped: a bound that stops the interpretation cuts branches instead of
+// dropping them, so the ghost checks still hold after the stop, for inputs whose path is cut and
+// for inputs whose path ends before the stop.
 func TestBoundedGhostStopped(t *testing.T) {
 	p := parse(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod")
 	b := NewBounded(p, 50)
 	b.MaxStates = 10
-	in := spec.Store{spec.IntOf(0), spec.IntOf(40), spec.IntOf(3)}
-	if _, err := b.SymInterp(in); err != nil {
-		t.Fatalf("ghost failure after a bound: %v", err)
+	for _, n := range []int64{40, 0, 1, -3} {
+		in := spec.Store{spec.IntOf(0), spec.IntOf(n), spec.IntOf(3)}
+		rs, err := b.SymInterp(in)
+		if err != nil {
+			t.Fatalf("n = %d: ghost failure after a bound: %v", n, err)
+		}
+		if b.Stopped() == "" {
+			t.Fatal("the state bound did not stop the interpretation")
+		}
+		if b.GhostChecks == 0 {
+			t.Fatalf("n = %d: no ghost check ran", n)
+		}
+		ghost := 0
+		for _, r := range rs {
+			if r.State.Ghost != nil {
+				ghost++
+			}
+		}
+		if ghost != 1 {
+			t.Fatalf("n = %d: %d results on the ghost path, want 1", n, ghost)
+		}
 	}
-	if b.Stopped() == "" {
-		t.Fatal("the state bound did not stop the interpretation")
+}
+
+// TestBoundedStoppedCuts: when a budget (here the state bound) stops the bounded interpreter,
+// the branches it did not explore are cut results (the Stopped outcome of the Why3
+// development), not dropped: every input either ends as some uncut result with the behaviour,
+// place and store of the bounded concrete execution, or is an instance of a cut result (the
+// postcondition of sym_interp).
+func TestBoundedStoppedCuts(t *testing.T) {
+	src := `i = 0;
+while i < n do
+  if i % 2 == 0 then x = x + 100 / (n - 7) else assume x != 5 fi;
+  i = i + 1
+od;
+assert x != 9`
+	p := parse(t, src)
+	for _, maxStates := range []int{1, 5, 12, 30} {
+		b := NewBounded(p, 6)
+		b.MaxStates = maxStates
+		rs, err := b.SymInterp(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Stopped() == "" {
+			t.Fatalf("MaxStates %d: the state bound did not stop the interpretation", maxStates)
+		}
+		cuts := 0
+		for _, r := range rs {
+			if r.Cut == CutNone {
+				continue
+			}
+			cuts++
+			if r.Cut != CutBudget || r.Behaviour != spec.Incomplete || r.At == nil || r.Fail != nil {
+				t.Fatalf("MaxStates %d: cut result %+v, want a budget cut, Incomplete, at a statement", maxStates, r)
+			}
+		}
+		if cuts == 0 {
+			t.Fatalf("MaxStates %d: the stopped run has no cut result", maxStates)
+		}
+		for n := int64(-2); n <= 9; n++ {
+			for _, x := range []int64{-1, 0, 5, 9, 109} {
+				in := spec.Store{spec.IntOf(0), spec.IntOf(n), spec.IntOf(x)}
+				want := spec.ExecBounded(p, in, 6)
+				covered := false
+				for _, r := range rs {
+					if !r.State.C.Formula().Eval(in) {
+						continue
+					}
+					if r.Cut != CutNone {
+						covered = true
+						continue
+					}
+					if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
+						t.Fatalf("MaxStates %d, input %s: result %s at line %d, concretely %s", maxStates, InputString(in, p.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour)
+					}
+					covered = true
+				}
+				if !covered {
+					t.Fatalf("MaxStates %d: input %s (concretely %s) is covered by no result: a branch was dropped", maxStates, InputString(in, p.Vars), want.Behaviour)
+				}
+			}
+		}
+	}
+}
+
+// TestVerifyStopped: a budget stop in verify makes the verdict unknown, with the stop as the
+// reason, and the budget cuts are not reported as loop-bound cutoffs.
+func TestVerifyStopped(t *testing.T) {
+	src := `i = 0;
+while i < n do
+  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;
+  i = i + 1
+od;
+assert x <= x + 1`
+	p := parse(t, src)
+	rep := Verify(p, VerifyOptions{LoopBound: 20, MaxStates: 15})
+	if rep.Stopped == "" || !strings.Contains(rep.Stopped, "state bound") {
+		t.Fatalf("Stopped = %q, want the state bound", rep.Stopped)
+	}
+	if rep.Overall.Conclusive() {
+		t.Fatalf("overall %s after a stop, want an inconclusive status", rep.Overall)
+	}
+	stop := false
+	for _, c := range rep.Cutoffs {
+		if c.Stmt == nil && strings.Contains(c.Reason, rep.Stopped) {
+			stop = true
+		}
+		if c.Stmt != nil && strings.Contains(c.Reason, "loop bound") {
+			t.Errorf("a budget cut counted as a loop-bound cutoff: %+v", c)
+		}
+	}
+	if !stop {
+		t.Fatalf("no cutoff names the stop: %+v", rep.Cutoffs)
+	}
+	if rep.Results[spec.Incomplete] == 0 {
+		t.Fatal("the stopped paths are not counted as incomplete results")
 	}
 }

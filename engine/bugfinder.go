@@ -85,6 +85,12 @@ func InputString(in spec.Store, names []string) string {
 // path condition is satisfiable and the model replays on the concrete semantics; one whose path
 // condition the solver cannot decide is recorded (UnknownErrors) and reported as Pending. A
 // replay that fails is returned as a *ReplayError.
+//
+// Coq: gclassify and gfind (Engine.v), with seen and errkey for --all-bugs. Covered by Theorems
+// 3.5 (gfind_relative_soundness, gfind_bug_sat), 3.6 (gfind_relative_completeness,
+// gfind_complete_first) and 3.7 (gfind_sound_termination) in Engineproof.v, by the per-error
+// theorems gfind_every_error_reported and gfind_report_once there, and by Theorem 2.5
+// (is_bug_iff, potential_bug_valid, Symbolicproof.v). The model replay (confirm) is not modelled.
 func (e *Engine) Next() (Status, error) {
 	st, ok := e.NextState()
 	if !ok {
@@ -123,6 +129,9 @@ func (e *Engine) Next() (Status, error) {
 }
 
 // confirm replays the witness of an error state on the concrete semantics.
+//
+// Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
+// input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
 func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
 	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == Sat {
@@ -162,6 +171,11 @@ type Report struct {
 // AllBugs, the end of the run, each error reported once: later error states at a Fail already
 // reported are Pending), the end of the exploration,
 // or a bound.
+//
+// Coq: the stream gfind read until its verdict gverdict (Engine.v); Fig. 10's has_bug is fig10.
+// Covered by Theorem 3.8 (gverdict_T_sound_complete, gfind_T_sound_complete, Engineproof.v), by
+// Theorem 2.4 (HasBug_correct, has_bug_iff, Symbolicproof.v) and, with AllBugs, by
+// gfind_every_bug_error_reported (Engineproof.v).
 func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 	rep := &Report{}
 	for {
@@ -184,6 +198,11 @@ func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 	}
 }
 
+// finish computes the verdict of the prefix of the stream run so far: bug if a bug was reported,
+// unknown if an error state was left undecided or a bound stopped the run, safe otherwise.
+//
+// Coq: gverdict (Engine.v). Covered by gverdict_bug, gverdict_safe, gverdict_safe_complete,
+// gverdict_unknown_decides and gfind_unknown_valid (Engineproof.v).
 func (e *Engine) finish(rep *Report) *Report {
 	e.Stats.Solver = e.solver.Stats
 	rep.Stats = e.Stats

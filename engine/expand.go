@@ -13,6 +13,11 @@ var skipStmt = &spec.Skip{}
 // symbolic successors of st, in the order of the rules, including those whose path condition is
 // already known unsatisfiable (PC.Status == Unsat); pruning is the search's business. Each case
 // names the rule it transcribes.
+//
+// Coq: expand (Expand.v), the executable form of the rules E_* of sym_step (Symbolic.v). Theorem
+// 3.1, expand_correct (Expandproof.v), says it yields exactly the sym_step successors; Theorems
+// 2.1-2.3 (Reach_correct, sound_reachability, complete_reachability, Symbolicproof.v) relate those
+// steps to the concrete ones.
 func (e *Engine) Expand(st *State, out []*State) []*State {
 	k := st.Prog.head()
 	succ := func(phi *PC, store []*Term, p *Kont) {
@@ -68,6 +73,9 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 
 // branch is [E-If]: the then branch under D(b) ∧ b, the else branch under D(b) ∧ ¬b, and, when b
 // divides, the error under ¬D(b).
+//
+// Coq: the sym_step constructors E_IfTrue, E_IfFalse, E_IfErr (Symbolic.v), the If case of
+// expand (Expand.v); covered by Theorem 3.1, expand_correct (Expandproof.v).
 func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail, out []*State) []*State {
 	c := e.terms.substB(cond, st.Store)
 	d := True

@@ -167,6 +167,13 @@ func (e *Engine) Stopped() string { return e.stopped }
 // NextState is one element of the run stream (Fig. 6): it takes the next pending state, expands
 // it, queues the successors that pruning keeps, and returns it. ok is false when no state is
 // pending (the exploration is finished) or a bound stopped the run (Stopped says which).
+//
+// Coq: grun (Engine.v), the pruned BFS stream prun over tqueue (Prune.v), where a successor is
+// dropped only when the oracle answers "unsatisfiable" (prune_oracle; --no-prune is the oracle
+// never). Covered by Lemma 3.1 (bfs_fair, tqueue_fair, prun_fair) and Theorems 3.2 prun_sound,
+// 3.3 prun_sound_termination and 3.4 prun_complete (Runproof.v, Pruneproof.v), restated for grun
+// by grun_sound and grun_complete (Engineproof.v). A bound that stops the run is a prefix of the
+// stream.
 func (e *Engine) NextState() (st *State, ok bool) {
 	if e.queue.len() == 0 || e.stopped != "" {
 		return nil, false

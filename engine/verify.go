@@ -209,14 +209,22 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
+	// The cutoff points, in the order of the results: loop-bound cutoffs (Incomplete outcomes,
+	// counted in incomplete) and the observer's depth-bound cuts (counted in v.depthCuts). Budget
+	// cuts are not counted here: the cutoff of rep.Stopped below covers every claim.
 	incomplete := map[spec.Stmt]int{}
+	seen := map[spec.Stmt]bool{}
 	var order []spec.Stmt
 	for _, r := range rs {
 		rep.Results[r.Behaviour]++
-		if r.Behaviour == spec.Incomplete {
-			if incomplete[r.At] == 0 {
-				order = append(order, r.At)
-			}
+		if r.Behaviour != spec.Incomplete || r.Cut == CutBudget {
+			continue
+		}
+		if !seen[r.At] {
+			seen[r.At] = true
+			order = append(order, r.At)
+		}
+		if r.Cut == CutNone {
 			incomplete[r.At]++
 		}
 	}
@@ -225,7 +233,7 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
 				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})
 		}
-		if n := incomplete[s] - v.depthCuts[s]; n > 0 {
+		if n := incomplete[s]; n > 0 {
 			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n,
 				Reason: fmt.Sprintf("loop bound %d: iteration %d not explored", opts.LoopBound, opts.LoopBound+1)})
 		}

@@ -26,6 +26,7 @@ func (o Outcome) String() string {
 }
 
 // Head is head(p) of SEMANTICS.md: the statement that executes next.
+// Coq: head (Syntax.v).
 func Head(p Stmt) Stmt {
 	for {
 		s, ok := p.(*Seq)
@@ -38,6 +39,7 @@ func Head(p Stmt) Stmt {
 
 // IsError is the error-state classifier of SEMANTICS.md: the head of p is fail. It returns that
 // Fail, or nil.
+// Coq: is_error (Syntax.v); cstep_error (Concreteproof.v) says such a state is an error of cstep.
 func IsError(p Stmt) *Fail {
 	f, _ := Head(p).(*Fail)
 	return f
@@ -45,6 +47,9 @@ func IsError(p Stmt) *Fail {
 
 // Step is the concrete small-step relation (s, p) → (s', p') of SEMANTICS.md (WiSE's Fig. 2
 // extended). It is a function: IMP is deterministic. The rule applied is named in each case.
+//
+// Coq: the constructors S_* of step (Concrete.v) and their executable form cstep; covered by
+// cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
 func Step(st State) (State, Outcome) {
 	switch p := st.Prog.(type) {
 	case *Skip:
@@ -89,6 +94,9 @@ func Step(st State) (State, Outcome) {
 	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 }
 
+// stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding).
+// Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
+// (Concreteproof.v).
 func stepIf(s Store, c BExpr, th, el Stmt, err *Fail) (State, Outcome) {
 	v, ok := EvalB(c, s)
 	switch {
@@ -109,6 +117,7 @@ type Result struct {
 }
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
+// Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
 func Run(prog *Program, input Store, maxSteps int) Result {
 	st := State{input, prog.Body}
 	for n := 0; ; n++ {

@@ -9,7 +9,9 @@ import (
 	"certsym/spec"
 )
 
-// jsonState is one result state of the bounded interpreter in run --loop-bound --json.
+// jsonState is one result state of the bounded interpreter in run --loop-bound --json. Behaviour
+// is normal, error, infeasible or incomplete (the loop bound cut the path off), or stopped (a
+// budget stopped the path at Line before its branch was explored; "reason" says which).
 type jsonState struct {
 	Behaviour  string `json:"behaviour"`
 	Line       int    `json:"line,omitempty"`
@@ -30,7 +32,18 @@ type jsonBounded struct {
 	SolverQueries int         `json:"solver_queries"`
 }
 
-var behaviourOrder = []spec.Behaviour{spec.Normal, spec.Error, spec.Infeasible, spec.Incomplete}
+// resultGroups are the groups of result states run --loop-bound prints, in order: the four
+// behaviours of the bounded semantics, then the paths a budget stopped ("stopped").
+var resultGroups = []string{spec.Normal.String(), spec.Error.String(), spec.Infeasible.String(), spec.Incomplete.String(), "stopped"}
+
+// resultGroup is the group of r: "stopped" for a path a budget (or the observer) cut, which is no
+// outcome of the program, and its behaviour otherwise.
+func resultGroup(r engine.BResult) string {
+	if r.Cut != engine.CutNone {
+		return "stopped"
+	}
+	return r.Behaviour.String()
+}
 
 // runBounded is certsym run --loop-bound N: the bounded interpreter of the Why3 development. It
 // prints the result states grouped by behaviour with their constraints, like the CoLiS tool, and
@@ -54,10 +67,12 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	incomplete := map[int]int{}
 	reported := map[*spec.Fail]bool{}
 	for _, r := range rs {
-		switch r.Behaviour {
-		case spec.Incomplete:
+		switch {
+		case r.Cut != engine.CutNone:
+			// a path a budget stopped: b.Stopped() gives the reason, not the loop bound
+		case r.Behaviour == spec.Incomplete:
 			incomplete[spec.LineOf(r.At)]++
-		case spec.Error:
+		case r.Behaviour == spec.Error:
 			if b.Solver().Check(r.State.C) != engine.Sat {
 				unknown = append(unknown, fmt.Sprintf("the %s at %s (%s)", r.Fail.Kind, loc(r.Fail.Loc), r.State.C.Reason))
 				continue
@@ -99,12 +114,12 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		if out.Bugs == nil {
 			out.Bugs = []jsonBug{}
 		}
-		for _, beh := range behaviourOrder {
+		for _, g := range resultGroups {
 			for _, r := range rs {
-				if r.Behaviour != beh {
+				if resultGroup(r) != g {
 					continue
 				}
-				js := jsonState{Behaviour: beh.String(), Constraint: r.State.C.String(names), Store: engine.StoreString(r.State.Sigma, names)}
+				js := jsonState{Behaviour: g, Constraint: r.State.C.String(names), Store: engine.StoreString(r.State.Sigma, names)}
 				if r.Fail != nil {
 					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Where().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
@@ -119,17 +134,17 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		}
 	} else {
 		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, plural(len(rs), "result state"))
-		for _, beh := range behaviourOrder {
+		for _, g := range resultGroups {
 			var group []engine.BResult
 			for _, r := range rs {
-				if r.Behaviour == beh {
+				if resultGroup(r) == g {
 					group = append(group, r)
 				}
 			}
 			if len(group) == 0 {
 				continue
 			}
-			fmt.Fprintf(stdout, "\n%s (%d):\n", beh, len(group))
+			fmt.Fprintf(stdout, "\n%s (%d):\n", g, len(group))
 			for _, r := range group {
 				where := ""
 				switch {

@@ -217,6 +217,42 @@ func TestSolverUnknownGivesNoVerdict(t *testing.T) {
 	}
 }
 
+// TestRunLoopBoundStopped: a budget that stops run --loop-bound gives the verdict unknown with
+// the stop as the reason; the paths it stopped are listed as "stopped" states, not counted as
+// loop-bound cutoffs.
+func TestRunLoopBoundStopped(t *testing.T) {
+	f := writeProg(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod;\nassert x <= x + 1")
+	var stdout bytes.Buffer
+	code := run([]string{"run", "--loop-bound", "20", "--max-states", "15", f, "--json"}, &stdout, &bytes.Buffer{})
+	var out jsonBounded
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if code != exitUnknown || out.Verdict != "unknown" || !strings.Contains(out.Reason, "state bound") || strings.Contains(out.Reason, "loop bound") {
+		t.Fatalf("exit %d, %+v", code, out)
+	}
+	stopped := 0
+	for _, s := range out.States {
+		switch s.Behaviour {
+		case "stopped":
+			stopped++
+			if s.Line == 0 {
+				t.Errorf("stopped state without a line: %+v", s)
+			}
+		case "incomplete":
+			t.Errorf("a budget cut reported as a loop-bound cutoff: %+v", s)
+		}
+	}
+	if stopped == 0 {
+		t.Fatalf("no stopped state: %+v", out.States)
+	}
+	stdout.Reset()
+	code = run([]string{"run", "--loop-bound", "20", "--max-states", "15", f}, &stdout, &bytes.Buffer{})
+	if code != exitUnknown || !strings.Contains(stdout.String(), "\nstopped (") || !strings.Contains(stdout.String(), "verdict: unknown (state bound") {
+		t.Fatalf("exit %d:\n%s", code, stdout.String())
+	}
+}
+
 func TestRunLoopBound(t *testing.T) {
 	f := writeProg(t, "assume x >= 0;\ni = 0;\nwhile i < x do i = i + 1 od;\nif i == 3 then fail fi")
 	var stdout bytes.Buffer

@@ -5,7 +5,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build deps deps-proofs deps-browser deps-artifacts demo check check-go check-proofs check-refinement ref bench clean
+.PHONY: all build deps deps-proofs deps-browser deps-artifacts demo check check-go check-proofs check-refinement check-refinement-stream mutation ref bench clean
 
 all: build
 
@@ -50,6 +50,19 @@ SEED ?=
 N ?=
 check-refinement: deps ref
 	SEED=$(SEED) N=$(N) bash refinement/run.sh
+
+# The whole-stream comparison at scale (refinement/stream.go): the unpruned streams of the case
+# studies and of random programs against certsym-ref's extracted run, STREAM states per program.
+STREAM ?= 2500
+check-refinement-stream: deps ref
+	REFINEMENT_STREAM=$(STREAM) REFINEMENT_SEED=$(or $(SEED),1) REFINEMENT_N=$(or $(N),20) \
+	  go test -count=1 -timeout 60m -run '^TestStream$$' -v ./refinement/
+
+# Mutation score of the engine's symbolic core with the refinement layer alone as the test
+# (gremlins; the engine's test binary runs only refinement.ReducedRun under the tag
+# refinementonly). Long: see refinement/README.md.
+mutation: deps ref
+	bash refinement/mutation.sh
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1 ./engine/

@@ -1,6 +1,9 @@
 package engine
 
-import "certsym/spec"
+import (
+	"certsym/internal/fault"
+	"certsym/spec"
+)
 
 // A bound is an interval of ℤ, each end possibly infinite.
 type bound struct {
@@ -190,6 +193,9 @@ func mulRange(l, r bound) bound {
 		return scaleRange(l, k)
 	}
 	if l.finite() && r.finite() {
+		if fault.Active == fault.MulRangeStraddle {
+			return bound{lo: l.lo.Mul(r.lo), hi: l.hi.Mul(r.hi), hasLo: true, hasHi: true}
+		}
 		return corners(l, r, spec.Int.Mul)
 	}
 	if l.hasLo && r.hasLo && l.lo.Sign() >= 0 && r.lo.Sign() >= 0 { // both nonnegative
@@ -224,7 +230,7 @@ func divRange(l, r bound) bound {
 func modRange(l, r bound) bound {
 	// x % y has the sign of x and |x % y| <= |x| (x % 0 = x): the hull of l and 0.
 	out := bound{hasLo: l.hasLo, hasHi: l.hasHi, lo: l.lo, hi: l.hi}
-	if out.hasLo && out.lo.Sign() > 0 {
+	if out.hasLo && out.lo.Sign() > 0 && fault.Active != fault.ModRangeSign {
 		out.lo = spec.Int{}
 	}
 	if out.hasHi && out.hi.Sign() < 0 {
@@ -353,6 +359,10 @@ func (bs bounds) shaved(f *Formula) (sym int, b bound, ok bool) {
 		return 0, bound{}, false
 	}
 	if cur := bs.of(sym); (cur.hasLo && cur.lo.Equal(v)) || (cur.hasHi && cur.hi.Equal(v)) {
+		if fault.Active == fault.ShaveWrongEnd && cur.hasLo && cur.lo.Equal(v) && cur.hasHi {
+			cur.hi = cur.hi.Sub(one)
+			return sym, cur, true
+		}
 		return sym, cur.shave([]spec.Int{v}), true
 	}
 	return 0, bound{}, false

@@ -103,7 +103,7 @@ func (e *Engine) Next() (Status, error) {
 	if f == nil {
 		return Status{Kind: Pending, State: st}, nil
 	}
-	if e.reported[f] { // AllBugs: each error (Fail: statement and kind) is reported once
+	if e.reported[f] || (fault.Active == fault.AllBugsDedupByLine && e.reportedLine(f)) { // AllBugs: each error (Fail: statement and kind) is reported once
 		return Status{Kind: Pending, State: st}, nil
 	}
 	switch e.solver.Check(st.PC) {
@@ -113,7 +113,9 @@ func (e *Engine) Next() (Status, error) {
 		if e.mon.Interrupted() { // not the solver's failure: the run stops at the next state
 			return Status{Kind: Pending, State: st}, nil
 		}
-		e.unknownErrors = append(e.unknownErrors, st)
+		if fault.Active != fault.VerdictDropsUnknown {
+			e.unknownErrors = append(e.unknownErrors, st)
+		}
 		return Status{Kind: Pending, State: st}, nil
 	}
 	bug, err := e.confirm(st, f)

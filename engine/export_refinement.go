@@ -83,3 +83,8 @@ func (f *Formula) BExpr(names []string) spec.BExpr {
 	}
 	return out
 }
+
+// Verdict is the bug finder's report for the run so far of an engine whose stream the caller
+// consumed itself through Next (the refinement layer): bugs are the bugs Next reported, and the
+// verdict is computed as FindBugs computes it when the stream ends.
+func (e *Engine) Verdict(bugs []*Bug) *Report { return e.finish(&Report{Bugs: bugs}) }

@@ -1,6 +1,9 @@
 package engine
 
-import "certsym/spec"
+import (
+	"certsym/internal/fault"
+	"certsym/spec"
+)
 
 // Interval facts on linear forms of two or more symbols. A path condition that states
 // b - 2*a >= 1 knows the interval [1, ∞) of the form b - 2*a, so a later conjunct on the same form
@@ -89,7 +92,7 @@ func (l *linFact) rangeOf(t *Term) bound {
 	}
 	// t = g·F + c with F in f.b.
 	lo, hi, hasLo, hasHi := f.b.lo, f.b.hi, f.b.hasLo, f.b.hasHi
-	if g.Sign() < 0 {
+	if g.Sign() < 0 && fault.Active != fault.LinFactNegScale {
 		lo, hi, hasLo, hasHi = hi, lo, hasHi, hasLo
 	}
 	r := bound{hasLo: hasLo, hasHi: hasHi}

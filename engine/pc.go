@@ -57,7 +57,19 @@ func rootPC(nvars int) *PC {
 // branches of a condition at most one ever needs the solver.
 //
 // A conjunction is added one conjunct at a time, so that each bound it states is known.
+//
+// With the refinement layer's crosscheck on (crossCheck not nil, crosscheck.go), every
+// decision extend takes without the solver is handed to it.
 func extend(phi *PC, f *Formula, nvars int) *PC {
+	if crossCheck != nil && f.Op != FAnd {
+		n := extendConj(phi, f, nvars)
+		crossCheck(phi, f, n)
+		return n
+	}
+	return extendConj(phi, f, nvars)
+}
+
+func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	if f.Op == FAnd {
 		for _, g := range f.Args {
 			phi = extend(phi, g, nvars)

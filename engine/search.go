@@ -87,6 +87,9 @@ func (f *frontier) pop() *State {
 	// Reclaim the consumed prefix once it is half the buffer: amortized O(1) per state.
 	if f.head > 1024 && f.head*2 > len(f.items) {
 		n := copy(f.items, f.items[f.head:])
+		if fault.Active == fault.FrontierReclaimLoss && n > 1 {
+			n--
+		}
 		for i := n; i < len(f.items); i++ {
 			f.items[i] = nil
 		}

@@ -336,7 +336,9 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		divisions(divisionsB(s.Cond, nil))
 		v.collectClaims(s.Body)
 	case *spec.Assume:
-		divisions(divisionsB(s.Cond, nil))
+		if fault.Active != fault.VerifyDropsAssumeClaims {
+			divisions(divisionsB(s.Cond, nil))
+		}
 	case *spec.Assert:
 		v.synthetic[s.Violation] = true
 		v.rep.failOf[s.Violation] = s
@@ -566,6 +568,9 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 	case Unsat:
 		return false
 	case Unknown:
+		if fault.Active == fault.VerifyUnknownAsTrue {
+			return false
+		}
 		if v.b.timeUp(time.Now()) {
 			// The time bound, not the claim, left the query undecided: the bound's cutoff, which
 			// reaches every claim, stands for this evaluation.

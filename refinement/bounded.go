@@ -13,7 +13,9 @@ import (
 // loop limit of the Why3 development); the reference, which has no loop limit, checks the
 // stores and behaviours of the results that did not hit the limit.
 
-const boundedMaxStates = 600
+// boundedMaxStates bounds the branch states of each bounded run (a variable so that a test can
+// stop runs early).
+var boundedMaxStates = 600
 
 // boundedRefSteps bounds the reference runs the bounded checks compare results with.
 const boundedRefSteps = 400
@@ -76,6 +78,11 @@ func (c *checker) boundedChecks() {
 		if i >= 3*c.cfg.PreciseStates || c.expired() {
 			break
 		}
+		if r.Cut == engine.CutBudget {
+			// A path a budget stopped (Why3's Stopped) says nothing of how its inputs end; its
+			// inputs are checked below, by the exhaustiveness of a stopped run.
+			continue
+		}
 		v, ok := c.model(r.State.C)
 		if !ok {
 			continue
@@ -104,10 +111,32 @@ func (c *checker) boundedChecks() {
 				c.resultString(r), kind, refStateString(last, c.names))
 		}
 	}
+	inputs := c.inputs(c.cfg.OracleInputs, nil)
 	if !complete {
+		// The postcondition of a stopped sym_interp (proofs/why3/interp.mlw, over): each input
+		// ends as an uncut result that holds under it says, or satisfies a stopped result.
+		for _, v := range inputs {
+			if c.expired() {
+				break
+			}
+			c.sum.ExhaustiveRuns++
+			c.sum.BoundedStoppedRuns++
+			want := spec.ExecBounded(c.u.Prog, v, n)
+			covered := false
+			for _, r := range rs {
+				if r.State.C.Formula().Eval(v) && (r.Cut == engine.CutBudget ||
+					r.Behaviour == want.Behaviour && r.Fail == want.Fail && r.At == want.At && sameStore(r.State.Sigma, v, want.Store)) {
+					covered = true
+					break
+				}
+			}
+			if !covered {
+				c.report("bounded/exhaustive", c.inputString(v), -1, "a stopped run (%s) is not exhaustive w.r.t. the bounded semantics: the run ends %s with store %s, and neither a result nor a stopped path covers it",
+					b.Stopped(), want.Behaviour, engine.InputString(want.Store, c.names))
+			}
+		}
 		return
 	}
-	inputs := c.inputs(c.cfg.OracleInputs, nil)
 	// Exhaustiveness relative to the bounded semantics (must hold), and relative to the
 	// reference (expected to fail when a run needs more iterations than the limit).
 	for _, v := range inputs {

@@ -27,6 +27,7 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"certsym/engine"
@@ -50,6 +51,19 @@ type Config struct {
 	EngineTimeout  time.Duration
 	Workers        int  // programs checked in parallel (each worker: its own certsym-ref and Z3)
 	StopAtMismatch bool // check no further program once a mismatch is found (mutation check)
+	// CrossCheck asks the layer's Z3 every question the engine decides without Z3
+	// (crosscheck.go).
+	CrossCheck bool
+	// StreamStates is how many states of the engine's unpruned stream are compared with the
+	// reference's run stream per program (stream.go; 0: none).
+	StreamStates int
+	// StreamOnly runs the whole-stream comparison alone (make check-refinement-stream).
+	StreamOnly bool
+	// LongStates and LongStreamStates are the budgets of the programs that want a large budget
+	// (Unit.Long: a long countdown loop): the engine's run goes on to LongStates states (step
+	// replay on the first MaxStates; the verdict, the bug replays and the exhaustiveness oracle
+	// on all), and LongStreamStates states of its unpruned stream are compared.
+	LongStates, LongStreamStates int
 	// ProgramBudget bounds the time spent on one program: the checks still to come are skipped
 	// once it is spent (the summary counts such programs).
 	ProgramBudget time.Duration
@@ -63,7 +77,8 @@ func DefaultConfig() Config {
 		PreciseStates: 12, Valuations: 10, StarvedStates: 60, BoundedN: 2,
 		ProverRLimit: 1_000_000, ProverTimeout: 500 * time.Millisecond,
 		EngineRLimit: 2_000_000, EngineTimeout: 500 * time.Millisecond, Workers: 2,
-		ProgramBudget: 8 * time.Second,
+		ProgramBudget: 8 * time.Second, CrossCheck: true,
+		StreamStates: 40, LongStates: 1500, LongStreamStates: 1200,
 	}
 }
 
@@ -76,6 +91,8 @@ type Unit struct {
 	Prog    *spec.Program
 	RefBody spec.Stmt
 	Text    string
+	// Long marks a program that wants a large budget (Config.LongStates).
+	Long bool
 }
 
 // Mismatch is one disagreement, with what is needed to reproduce it.
@@ -123,19 +140,25 @@ type Summary struct {
 	VerifyClaims       int // claims of certsym verify checked
 	VerifyRuns         int // concrete runs checked against verify's statuses
 	VerifyCutRuns      int // of which runs cut off by the loop limit and followed beyond it
+	StreamStates       int // states of the unpruned stream compared with the reference's run stream
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
-	BoundedExample       string
-	RefCalls             int
-	ProverQueries        int
-	ProverUndecided      int
-	ProverSkipped        int // queries not asked: the program's budget of undecided queries was spent
-	OverBudget           int // programs whose time budget ran out before all checks were done
-	RunsCut              int // reference runs cut short because their values exceeded 4096 bits
-	Mismatches           int
-	ByCheck              map[string]int
-	Details              []Mismatch // the first mismatches in full
+	// BoundedStoppedRuns counts concrete runs checked against a bounded run that a budget
+	// stopped: each must be covered by a result or by a stopped path.
+	BoundedStoppedRuns int
+	BoundedExample     string
+	RefCalls           int
+	ProverQueries      int
+	ProverUndecided    int
+	ProverSkipped      int // queries not asked: the program's budget of undecided queries was spent
+	OverBudget         int // programs whose time budget ran out before all checks were done
+	RunsCut            int // reference runs cut short because their values exceeded 4096 bits
+	Mismatches         int
+	// Rules counts the solver-free decisions by rule (crosscheck).
+	Rules   map[string]*RuleCount
+	ByCheck map[string]int
+	Details []Mismatch // the first mismatches in full
 }
 
 func (s *Summary) add(o *Summary) {
@@ -151,7 +174,9 @@ func (s *Summary) add(o *Summary) {
 	s.VerifyClaims += o.VerifyClaims
 	s.VerifyRuns += o.VerifyRuns
 	s.VerifyCutRuns += o.VerifyCutRuns
+	s.StreamStates += o.StreamStates
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
+	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
 		s.BoundedExample = o.BoundedExample
 	}
@@ -167,6 +192,19 @@ func (s *Summary) add(o *Summary) {
 	}
 	for k, v := range o.ByCheck {
 		s.ByCheck[k] += v
+	}
+	if s.Rules == nil {
+		s.Rules = map[string]*RuleCount{}
+	}
+	for k, v := range o.Rules {
+		r := s.Rules[k]
+		if r == nil {
+			r = &RuleCount{}
+			s.Rules[k] = r
+		}
+		r.Fired += v.Fired
+		r.Checked += v.Checked
+		r.Undecided += v.Undecided
 	}
 	for _, d := range o.Details {
 		if len(s.Details) < 20 {
@@ -202,10 +240,20 @@ type checker struct {
 	traces map[string]*trace
 	// deadline ends the checks of the current unit (ProgramBudget).
 	deadline time.Time
+	// xc is the crosscheck's state (nil: off).
+	xc *xcState
+	// stream is what the layer saw of the program's bug-finder run (nil: cut short by the layer).
+	stream *streamRun
+	// stop, with StopAtMismatch, is set by the first mismatch of any worker: the checks of the
+	// programs in flight end (the run's answer is known).
+	stop *atomic.Bool
 }
 
 // expired reports whether the current program's time budget is spent.
-func (c *checker) expired() bool { return !c.deadline.IsZero() && time.Now().After(c.deadline) }
+// With StopAtMismatch, it is also true once any worker of the run has found a mismatch.
+func (c *checker) expired() bool {
+	return (c.stop != nil && c.stop.Load()) || (!c.deadline.IsZero() && time.Now().After(c.deadline))
+}
 
 // left is the time left for the current program, at most d (d when there is no budget).
 func (c *checker) left(d time.Duration) time.Duration {
@@ -246,6 +294,9 @@ func (c *checker) close() {
 }
 
 func (c *checker) report(check, input string, step int, format string, args ...any) {
+	if c.stop != nil {
+		c.stop.Store(true)
+	}
 	c.sum.Mismatches++
 	c.sum.ByCheck[check]++
 	if c.sum.ByCheck[check] <= 3 && len(c.sum.Details) < 20 {
@@ -284,9 +335,17 @@ func (c *checker) CheckUnit(u *Unit) {
 	c.prover.Budget = maxUndecidedPerProgram
 	c.prover.ResetBudget()
 	c.sum.Programs++
+	c.stream = nil
 	c.deadline = time.Time{}
 	if c.cfg.ProgramBudget > 0 {
-		c.deadline = time.Now().Add(c.cfg.ProgramBudget)
+		b := c.cfg.ProgramBudget
+		if u.Long {
+			b *= 2
+		}
+		c.deadline = time.Now().Add(b)
+	}
+	if c.cfg.CrossCheck {
+		c.startCrossCheck()
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -295,7 +354,12 @@ func (c *checker) CheckUnit(u *Unit) {
 		if c.expired() {
 			c.sum.OverBudget++
 		}
+		c.stopCrossCheck()
 	}()
+	if c.cfg.StreamOnly {
+		c.streamCompare(c.streamBudget())
+		return
+	}
 	c.engineRun()
 	c.ghostRuns()
 	if c.cfg.StarvedStates > 0 && !c.expired() {
@@ -306,6 +370,12 @@ func (c *checker) CheckUnit(u *Unit) {
 	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.verifyChecks()
+	}
+	if c.stream != nil {
+		c.checkAllBugs(c.stream)
+	}
+	if n := c.streamBudget(); n > 0 && !c.expired() {
+		c.streamCompare(n)
 	}
 }
 
@@ -488,7 +558,7 @@ func (c *checker) precise(check string, st *engine.State) bool {
 
 func (c *checker) engineOptions() engine.Options {
 	return engine.Options{MaxStates: c.cfg.MaxStates, AllBugs: true, RLimit: c.cfg.EngineRLimit,
-		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(8 * time.Second)}
+		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}
 }
 
 // newEngine creates an engine whose solver queries also end at the program's deadline.
@@ -502,26 +572,46 @@ func (c *checker) newEngine(opts engine.Options) *engine.Engine {
 	return e
 }
 
+// streamBudget is the number of states of the unpruned stream compared for the current unit.
+func (c *checker) streamBudget() int {
+	if c.u.Long && c.cfg.LongStreamStates > c.cfg.StreamStates {
+		return c.cfg.LongStreamStates
+	}
+	return c.cfg.StreamStates
+}
+
 func (c *checker) engineRun() {
-	e := c.newEngine(c.engineOptions())
+	opts := c.engineOptions()
+	if c.u.Long && c.cfg.LongStates > opts.MaxStates {
+		opts.MaxStates = c.cfg.LongStates
+	}
+	e := c.newEngine(opts)
+	taken := 0
 	byDepth := map[int][]*engine.State{}
 	var leaves []*engine.State
 	last, finished := 0, false
+	sr := &streamRun{}
+	reported := map[*spec.Fail]bool{}
+	complete := false // the stream ended by itself (Finished or Stopped), not by the layer
 	for !c.expired() {
 		s, err := e.Next()
 		if err != nil {
 			c.report("oracle/engine-replay", "", -1, "the engine's own bug replay failed: %v", err)
 			break
 		}
+		sr.observe(s, reported)
 		if s.Kind == engine.Finished {
-			finished = true
+			finished, complete = true, true
 			break
 		}
 		if s.Kind == engine.Stopped {
+			complete = true
 			break
 		}
 		st := s.State
-		c.stepReplay(e, st)
+		if taken++; taken <= c.cfg.MaxStates {
+			c.stepReplay(e, st)
+		}
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
 		last = st.Depth
 		if st.IsFinal() || st.ErrorOf() != nil {
@@ -538,11 +628,15 @@ func (c *checker) engineRun() {
 		}
 		c.precise("oracle/precise", st)
 	}
-	complete := last - 1 // every state of depth < last was expanded
-	if finished {
-		complete = 1 << 30
+	if complete {
+		c.checkVerdict("verdict", e, sr)
+		c.stream = sr
 	}
-	c.exhaustive("oracle/exhaustive", e, byDepth, complete, c.cfg.OracleInputs)
+	depth := last - 1 // every state of depth < last was expanded
+	if finished {
+		depth = 1 << 30
+	}
+	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.cfg.OracleInputs)
 }
 
 // stepReplay compares the engine's successors of st with certsym-ref expand's.
@@ -793,20 +887,35 @@ func (c *checker) starvedRun() {
 	e := c.newEngine(opts)
 	byDepth := map[int][]*engine.State{}
 	last, finished := 0, false
+	sr := &streamRun{}
+	reported := map[*spec.Fail]bool{}
+	complete := false
 	for !c.expired() {
-		st, ok := e.NextState()
-		if !ok {
-			finished = e.Stopped() == ""
+		s, err := e.Next()
+		if err != nil {
+			c.report("oracle/engine-replay", "", -1, "starved solver: the engine's own bug replay failed: %v", err)
 			break
+		}
+		sr.observe(s, reported)
+		if s.Kind == engine.Finished || s.Kind == engine.Stopped {
+			finished, complete = s.Kind == engine.Finished, true
+			break
+		}
+		st := s.State
+		if s.Kind == engine.BugFound {
+			c.bugReplay(s.Bug)
 		}
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
 		last = st.Depth
 	}
-	complete := last - 1
-	if finished {
-		complete = 1 << 30
+	if complete {
+		c.checkVerdict("verdict-starved-solver", e, sr)
 	}
-	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, complete, (c.cfg.OracleInputs+1)/2)
+	depth := last - 1
+	if finished {
+		depth = 1 << 30
+	}
+	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.cfg.OracleInputs+1)/2)
 }
 
 // --- ghost runs -----------------------------------------------------------------------------

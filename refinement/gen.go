@@ -26,6 +26,10 @@ type Generated struct {
 	Seed int64
 	AST  spec.Stmt
 	Text string
+	// Long is set when the program has a long countdown loop and wants a large budget.
+	Long bool
+	// Corners is the number of corner snippets in the program (gencorner.go).
+	Corners int
 }
 
 // gen holds the state of one generation; gofuzz's custom functions for the interface-typed AST
@@ -73,7 +77,8 @@ func Generate(seed int64, cfg GenConfig) (*Generated, error) {
 	if body == nil {
 		return nil, fmt.Errorf("generator produced no program for seed %d", seed)
 	}
-	return &Generated{Seed: seed, AST: body, Text: spec.Print(body)}, nil
+	tree, text, long, corners := steer(seed, body)
+	return &Generated{Seed: seed, AST: tree, Text: text, Long: long, Corners: corners}, nil
 }
 
 // constant draws an integer biased to the interesting cases: 0, ±1, small negatives, the 64-bit

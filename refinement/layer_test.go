@@ -170,3 +170,30 @@ func TestProver(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedStopped: bounded runs that the state budget stops (here after 6 branch states)
+// give stopped paths, and every concrete run is covered by a result or by a stopped path (the
+// postcondition of Why3's sym_interp), with no mismatch of any other check.
+func TestBoundedStopped(t *testing.T) {
+	needRef(t)
+	defer func(n int) { boundedMaxStates = n }(boundedMaxStates)
+	boundedMaxStates = 6
+	units, err := LoadFiles("../engine/testdata/gcd.imp", "../testdata/loop_symbolic_bound_unknown.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Run(DefaultConfig(), units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range sum.Details {
+		t.Log(m.String())
+	}
+	if sum.Mismatches != 0 {
+		t.Fatalf("%d mismatches", sum.Mismatches)
+	}
+	if sum.BoundedStoppedRuns == 0 {
+		t.Fatalf("no concrete run was checked against a stopped bounded run")
+	}
+	t.Logf("%d concrete runs checked against stopped bounded runs", sum.BoundedStoppedRuns)
+}

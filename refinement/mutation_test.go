@@ -24,6 +24,13 @@ func mutationUnits(t *testing.T) []*Unit {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// and, first, a program of the large-budget kind: the search at scale (more than 1024 states
+	// taken) is checked on it (the checks of the programs in flight end at the first mismatch).
+	long, err := FirstLongUnit(mutationLongSeed, 1100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen = append([]*Unit{long}, gen...)
 	return append(files, gen...)
 }
 
@@ -33,6 +40,8 @@ func mutationConfig() Config {
 	cfg := DefaultConfig()
 	cfg.MaxStates, cfg.GhostInputs, cfg.GhostSteps, cfg.OracleInputs, cfg.PreciseStates = 80, 3, 100, 6, 8
 	cfg.StarvedStates = 40
+	cfg.ProgramBudget = 16 * time.Second
+	cfg.LongStates, cfg.LongStreamStates = 1200, 1100
 	return cfg
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,5 +91,48 @@ func TestRefinement(t *testing.T) {
 	t.Logf("wall time %v", time.Since(start).Round(time.Millisecond))
 	if sum.Mismatches != 0 {
 		t.Fatalf("%d mismatches (run seed %d; reproduce one random program with make check-refinement SEED=<its generator seed> N=1)", sum.Mismatches, seed)
+	}
+}
+
+// TestStream is the whole-stream comparison alone (stream.go): REFINEMENT_STREAM states of the
+// unpruned stream per program (skipped when unset) on the case studies of testdata/ and
+// engine/testdata/ and REFINEMENT_N random programs (default 20) of the large-budget
+// generator, against the reference's extracted run stream. make check-refinement-stream runs it
+// with budgets that compare more than 20,000 states.
+func TestStream(t *testing.T) {
+	if os.Getenv("REFINEMENT_STREAM") == "" {
+		t.Skip("the whole-stream soak runs with REFINEMENT_STREAM set (make check-refinement-stream)")
+	}
+	needRef(t)
+	seed := envInt(t, "REFINEMENT_SEED", 1)
+	n := int(envInt(t, "REFINEMENT_N", 20))
+	units, err := LoadFiles(strings.Fields(os.Getenv("REFINEMENT_STREAM_FILES"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("REFINEMENT_STREAM_FILES") == "" {
+		units = corpusUnits(t)
+	}
+	gen, err := GeneratedUnits(seed, n, DefaultGen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Log = t.Logf
+	cfg.StreamOnly = true
+	cfg.StreamStates = int(envInt(t, "REFINEMENT_STREAM", 2000))
+	cfg.ProgramBudget = time.Duration(envInt(t, "REFINEMENT_STREAM_BUDGET", 30)) * time.Second
+	start := time.Now()
+	sum, err := Run(cfg, append(units, gen...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum.Report(os.Stdout, "stream")
+	for _, m := range sum.Details {
+		t.Log(m.String())
+	}
+	t.Logf("wall time %v", time.Since(start).Round(time.Millisecond))
+	if sum.Mismatches != 0 {
+		t.Fatalf("%d mismatches", sum.Mismatches)
 	}
 }

@@ -11,8 +11,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"certsym/engine"
 	"certsym/spec"
 )
 
@@ -66,7 +68,7 @@ func GeneratedUnit(seed int64, cfg GenConfig) (*Unit, error) {
 	if a, b := strings.Join(varsOfStmt(g.AST), ","), strings.Join(p.Vars, ","); a != b {
 		return nil, fmt.Errorf("generated program of seed %d: variables %s, parsed %s\n%s", seed, a, b, g.Text)
 	}
-	return &Unit{Name: name, Seed: seed, Prog: p, RefBody: g.AST, Text: g.Text}, nil
+	return &Unit{Name: name, Seed: seed, Prog: p, RefBody: g.AST, Text: g.Text, Long: g.Long}, nil
 }
 
 // GeneratedUnits returns the n programs of seeds seed, seed+1, ..., seed+n-1 (so SEED=s N=1
@@ -109,8 +111,16 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	var wg sync.WaitGroup
 	var startErr error
 	done := 0
+	if cfg.CrossCheck {
+		engine.SetCrossCheck(xcHook)
+		defer engine.SetCrossCheck(nil)
+	}
+	var stop atomic.Bool
 	for w := 0; w < workers; w++ {
 		c, err := newChecker(cfg, int64(w))
+		if cfg.StopAtMismatch && err == nil {
+			c.stop = &stop
+		}
 		if err != nil {
 			startErr = err
 			break
@@ -119,6 +129,10 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			defer c.ref.Close()
+			if cfg.CrossCheck {
+				xcRegister(c)
+				defer xcRegister(nil)
+			}
 			for u := range jobs {
 				c.rng = rand.New(rand.NewSource(unitSeed(u)))
 				c.sum = &Summary{ByCheck: map[string]int{}}
@@ -161,11 +175,15 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 // Report writes the summary in the form refinement/run.sh reads (lines starting with
 // "refinement:").
 func (s *Summary) Report(w io.Writer, label string) {
-	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
+	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d stream_states=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
 		label, s.Programs, s.StatesReplayed, s.SuccessorsCompared, s.ConcreteSteps, s.GhostChecks, s.PrecisionReplays,
-		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
+		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.StreamStates, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
 	for _, k := range s.Checks() {
 		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
+	}
+	s.ReportRules(w)
+	if s.BoundedStoppedRuns > 0 {
+		fmt.Fprintf(w, "refinement:   bounded runs stopped by a budget: %d concrete runs covered by a result or a stopped path\n", s.BoundedStoppedRuns)
 	}
 	if s.BoundedNotExhaustive > 0 {
 		fmt.Fprintf(w, "refinement:   bounded interpreter not exhaustive (expected, loop unrolling): %d concrete runs uncovered, e.g. %s\n", s.BoundedNotExhaustive, s.BoundedExample)

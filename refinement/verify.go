@@ -39,17 +39,26 @@ const verifyLongLimit = 12
 
 func (c *checker) verifyChecks() {
 	n := c.cfg.BoundedN
-	for _, abstract := range []bool{false, true} {
+	// Three runs: products exact, products abstracted, and a starved solver (rlimit 1: every
+	// query Z3 would have to answer is unknown, so only the solver-free reasoning, itself
+	// crosschecked, can decide; a status stronger than that reasoning allows is contradicted by
+	// the concrete runs below).
+	for run := 0; run < 3; run++ {
 		if c.expired() {
 			return
 		}
-		rep := engine.Verify(c.u.Prog, engine.VerifyOptions{LoopBound: n, AbstractNonlinear: abstract,
-			MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: c.cfg.EngineRLimit})
-		c.sum.VerifyClaims += len(rep.Claims)
-		mode := "products exact"
-		if abstract {
+		abstract, rlimit, mode := run == 1, c.cfg.EngineRLimit, "products exact"
+		switch run {
+		case 1:
 			mode = "products abstracted"
+		case 2:
+			rlimit, mode = 1, "starved solver"
 		}
+		rep := engine.Verify(c.u.Prog, engine.VerifyOptions{LoopBound: n, AbstractNonlinear: abstract,
+			MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: rlimit})
+		c.sum.VerifyClaims += len(rep.Claims)
+		c.checkClaimSet(rep, mode)
+		c.checkStatusTable(rep, mode)
 		for _, e := range rep.ReplayErrors {
 			c.report("verify/replay", "", -1, "%s: %s", mode, e)
 		}
@@ -118,12 +127,16 @@ func hasClaim(cs []*engine.Claim, cl *engine.Claim) bool {
 	return false
 }
 
-// unexplained reports whether a claim falsified on a run the exploration covered has a status
-// that denies it.
-func unexplained(s engine.ClaimStatus) bool {
+// unexplained reports whether a claim falsified on a run within the loop limit has a status that
+// denies it. When a bound stopped the exploration (stopped), the run may be one it never
+// reached: UNCOVERED and VERIFIED? are then right for a failing claim, only VERIFIED and DEAD
+// deny the failure (they claim that no cutoff reaches the claim).
+func unexplained(s engine.ClaimStatus, stopped bool) bool {
 	switch s {
-	case engine.StatusVerified, engine.StatusVerifiedQ, engine.StatusUncovered, engine.StatusDead:
+	case engine.StatusVerified, engine.StatusDead:
 		return true
+	case engine.StatusVerifiedQ, engine.StatusUncovered:
+		return !stopped
 	}
 	return false
 }
@@ -141,7 +154,7 @@ func (c *checker) verifyBoundedRun(rep *engine.VerifyReport, v []spec.Int, mode 
 			continue
 		}
 		falsified = append(falsified, claimName(cl))
-		if unexplained(cl.Status) {
+		if unexplained(cl.Status, rep.Stopped != "") {
 			c.report("verify/bounded", in, -1, "%s: the run fails at line %d within the loop limit %d and falsifies %s",
 				mode, r.Fail.Line(), c.cfg.BoundedN, claimName(cl))
 		}

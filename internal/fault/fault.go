@@ -37,12 +37,45 @@ const (
 	// VerifySkipsUndefined: certsym verify does not ask whether a claim's own evaluation divides
 	// by zero (an undefined claim reads TRUE).
 	VerifySkipsUndefined
+
+	// Faults of issue 10, one class each: the search at scale, the solver-free deciders, the
+	// conclusions the layer did not check before (verdict, all-bugs, claim set, status strength).
+
+	// FrontierReclaimLoss: when the BFS queue reclaims its consumed prefix (only after more than
+	// 1024 states were taken), the last pending state is lost.
+	FrontierReclaimLoss
+	// ShaveWrongEnd: x != v at the low end of x's interval moves the high end instead.
+	ShaveWrongEnd
+	// MulRangeStraddle: the range of a product of two finite intervals is taken from lo*lo and
+	// hi*hi only (wrong when a range straddles zero).
+	MulRangeStraddle
+	// ModRangeSign: the range of x % y keeps x's positive low end (x % y may be smaller than x).
+	ModRangeSign
+	// LinFactNegScale: the range of g·F + c from F's interval forgets to swap the ends when g < 0.
+	LinFactNegScale
+	// VerdictDropsUnknown: an error state the solver cannot decide is not recorded, so the
+	// verdict reads safe instead of unknown.
+	VerdictDropsUnknown
+	// AllBugsDedupByLine: --all-bugs reports one error per line instead of per statement and
+	// kind (an assert that can also divide by zero loses one of its two errors).
+	AllBugsDedupByLine
+	// VerifyDropsAssumeClaims: verify forgets the division claims of assume statements.
+	VerifyDropsAssumeClaims
+	// VerifyUnknownAsTrue: verify collects a solver unknown as TRUE (VERIFIED instead of
+	// VERIFIED? or UNKNOWN).
+	VerifyUnknownAsTrue
+	// StatusDontKnowWeak: the status table reads a summary of TRUE and DONTKNOW results as
+	// VERIFIED? instead of INDETERMINATE (a status stronger than the evidence).
+	StatusDontKnowWeak
 	count
 )
 
 var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-store-update", "precedence",
 	"loop-bound-off-by-one", "prune-on-unknown", "wrap-int64", "swap-comparison", "no-div-zero-branch",
-	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined"}
+	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined",
+	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
+	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
+	"status-dontknow-weak"}
 
 func (f Fault) String() string { return names[f] }
 

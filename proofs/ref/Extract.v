@@ -2,11 +2,12 @@
     (Coq 8.16 writes extracted files to the current directory). *)
 
 From Coq Require Import Extraction ExtrOcamlBasic ExtrOcamlZBigInt ExtrOcamlNativeString.
-From Certsym Require Import Syntax Concrete Symbolic Expand Reference.
+From Certsym Require Import Syntax Concrete Symbolic Expand Run Bugfinder Reference.
 
 (** Coq module names that would shadow OCaml's standard library or zarith. *)
 Extraction Blacklist List String Nat Bool Char Option Seq Int Z Q Big_int_Z Stdlib
   Array Bytes Buffer Map Hashtbl Format Printf Uchar Fun Result Either.
 
 Extraction "certsym_extracted.ml"
-  ref_aeval ref_beval ref_is_error ref_step ref_expand.
+  ref_aeval ref_beval ref_is_error ref_step ref_expand
+  run bfs_step expand_state init find_bugs classify to_list.

@@ -208,6 +208,57 @@ let store_of conv j = match j with
 let opt_field o k = match o with Obj l -> List.assoc_opt k l | _ -> None
 let store_field conv o = match opt_field o "store" with None -> [] | Some j -> store_of conv j
 
+(* ---- The run stream (op run_start / run_next).
+
+   [run (init p) n] (Run.v) is the state expanded at iteration [n] of the breadth-first
+   exploration: the head of [queue expand_state n (init p)], and [queue] is [bfs_step] applied
+   [n] times.  Computing [run] afresh for every [n] is quadratic, so the session keeps the
+   queue and applies the extracted [bfs_step expand_state] once per state, which is [run]'s own
+   definition unfolded one iteration at a time; for the first [check_prefix] states the driver
+   also calls the extracted [run] and [find_bugs] themselves and answers an error if they
+   disagree with the iteration.  Each state is classified by the extracted [classify] with the
+   oracle that never answers (every error state is a [BugFound]: the unpruned stream). *)
+
+let session : (C.stmt * string list * C.sym_state list * int) option ref = ref None
+let check_prefix = 40
+let no_oracle (_ : C.bexpr) : bool option = None
+
+(* Bounded size of an expression tree (terms are shared in OCaml but printed as trees). *)
+exception Too_big
+let bounded_size limit =
+  let n = ref 0 in
+  let tick () = incr n; if !n > limit then raise Too_big in
+  let rec a = function
+    | C.Cst _ | C.Var _ -> tick ()
+    | C.Neg e -> tick (); a e
+    | C.Add (l, r) | C.Sub (l, r) | C.Mul (l, r) | C.Div (l, r) | C.Mod (l, r) -> tick (); a l; a r in
+  let rec b = function
+    | C.Btrue | C.Bfalse -> tick ()
+    | C.Beq (l, r) | C.Bne (l, r) | C.Blt (l, r) | C.Ble (l, r) | C.Bgt (l, r) | C.Bge (l, r) ->
+      tick (); a l; a r
+    | C.Bnot x -> tick (); b x
+    | C.Band (l, r) | C.Bor (l, r) -> tick (); b l; b r in
+  (a, b)
+
+let state_json vars limit (((phi, ss), p) : C.sym_state) status : json =
+  let (sa, sb) = bounded_size limit in
+  sb phi;
+  let store = C.to_list vars ss in
+  List.iter (fun (_, e) -> sa e) store;
+  Obj [("pc", json_of_bexpr phi);
+       ("store", Obj (List.map (fun (x, e) -> (x, json_of_aexpr e)) store));
+       ("prog", json_of_stmt p);
+       ("status", Str status)]
+
+let status_name = function
+  | C.Pending -> "pending" | C.BugFound _ -> "bug" | C.Finished -> "finished"
+
+let rec nat_of_int n = if n <= 0 then C.O else C.S (nat_of_int (n - 1))
+
+(* Physical or structural equality of two extracted states (same terms, same program). *)
+let same_state (((phi, ss), p) : C.sym_state) (((phi', ss'), p') : C.sym_state) vars =
+  phi = phi' && p = p' && C.to_list vars ss = C.to_list vars ss'
+
 (* ---- Requests. *)
 
 let answer (req : json) : json =
@@ -237,6 +288,39 @@ let answer (req : json) : json =
   | "evalb" ->
     let s = store_field int_of req and b = bexpr_of (field req "b") in
     ok [("value", match C.ref_beval s b with Some v -> Bool v | None -> Null)]
+  | "run_start" ->
+    let p = stmt_of (field req "prog") in
+    let vars = (match field req "vars" with Arr l -> List.map str_of l | _ -> bad "vars: expected an array") in
+    session := Some (p, vars, C.init p, 0);
+    ok []
+  | "run_next" ->
+    let count = Z.to_int (int_of (field req "count")) in
+    let limit = Z.to_int (int_of (field req "limit")) in
+    (match !session with
+     | None -> bad "run_next without run_start"
+     | Some (p, vars, q, n) ->
+       let rec go q n k acc =
+         if k = 0 then (q, n, List.rev acc, false, false) else
+         match q with
+         | [] -> (q, n, List.rev acc, true, false)
+         | t :: _ ->
+           let st = C.classify no_oracle (Some t) in
+           if n < check_prefix then begin
+             (match C.run (C.init p) (nat_of_int n) with
+              | Some t' when same_state t t' vars -> ()
+              | _ -> bad "internal: the iterated queue disagrees with the extracted run at %d" n);
+             if status_name (C.find_bugs no_oracle p (nat_of_int n)) <> status_name st then
+               bad "internal: classify disagrees with the extracted find_bugs at %d" n
+           end;
+           match state_json vars limit t (status_name st) with
+           | exception Too_big -> (q, n, List.rev acc, false, true)
+           | j -> go (C.bfs_step C.expand_state q) (n + 1) (k - 1) (j :: acc) in
+       let (q', n', states, ended, too_big) = go q n count [] in
+       if ended && n' < check_prefix &&
+          status_name (C.find_bugs no_oracle p (nat_of_int n')) <> "finished" then
+         bad "internal: the queue is empty at %d but the extracted find_bugs is not finished" n';
+       session := Some (p, vars, q', n');
+       ok [("states", Arr states); ("end", Bool ended); ("too_big", Bool too_big)])
   | "is_error" ->
     ok [("value", Bool (C.ref_is_error (stmt_of (field req "prog"))))]
   | op -> bad "unknown op %S" op

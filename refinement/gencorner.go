@@ -1,0 +1,377 @@
+package refinement
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand"
+	"strings"
+
+	"certsym/spec"
+)
+
+// The generator's steering to the corners where the engine decides without Z3, and its macros.
+//
+// A generated program gets, from its seed (a generator of its own, so gofuzz's draws are those
+// of the plain generator): sometimes only corner snippets, sometimes corner snippets around the
+// random statements, sometimes macros. The corner snippets are:
+//
+//   - countdown: assume L <= a <= H; while a != L do a = a - 1 od (x != v at the low end of an
+//     interval, shaved to the next value at every iteration), or the high end; long countdowns
+//     (hundreds to thousands of iterations) mark the program for a large budget;
+//   - straddle: a and b in intervals around zero (or only bounded below, one end negative), a
+//     branch on a * b against a constant near the products of the ends;
+//   - divisor: a divisor or modulus in an interval that contains zero and negatives, a dividend
+//     in a positive or negative interval, a branch on a / b or a % b;
+//   - linear: a fact on a two-variable linear form k1*a - k2*b (coefficients small, or near
+//     2^62 and 2^63), then a branch on a multiple of the same form, of either sign;
+//   - undecidable: assume a * b == K, then an error under a branch: no solver-free rule decides
+//     it (the verdict under a starved solver must be unknown).
+//
+// Macros: one or two definitions with parameters pa (always given a variable, the body may
+// assign it) and pb (given any expression, only read), called at the top level; the second may
+// call the first. The text has the definitions and the calls; the tree the reference runs is
+// inlined by the generator itself (call by name), so the parser's inliner is checked.
+
+// cornerGen draws the corner snippets and macros of one program.
+type cornerGen struct {
+	r *rand.Rand
+	// long is set when a long countdown was drawn (the program wants a large budget).
+	long bool
+	// corners counts the corner snippets drawn.
+	corners int
+}
+
+func (k *cornerGen) v() *spec.Var                  { return &spec.Var{Name: progVars[k.r.Intn(len(progVars))]} }
+func num(v int64) *spec.Num                        { return &spec.Num{Val: spec.IntOf(v)} }
+func numI(v spec.Int) *spec.Num                    { return &spec.Num{Val: v} }
+func cmp(op spec.CmpOp, l, r spec.AExpr) *spec.Cmp { return &spec.Cmp{Op: op, L: l, R: r} }
+func and(l, r spec.BExpr) spec.BExpr               { return &spec.BinB{Op: spec.And, L: l, R: r} }
+func bin(op spec.AOp, l, r spec.AExpr) *spec.BinA  { return &spec.BinA{Op: op, L: l, R: r} }
+
+// two returns two distinct variables.
+func (k *cornerGen) two() (*spec.Var, *spec.Var) {
+	i := k.r.Intn(len(progVars))
+	j := (i + 1 + k.r.Intn(len(progVars)-1)) % len(progVars)
+	return &spec.Var{Name: progVars[i]}, &spec.Var{Name: progVars[j]}
+}
+
+// interval is assume lo <= a <= hi.
+func interval(a *spec.Var, lo, hi int64) spec.Stmt {
+	return &spec.Assume{Cond: and(cmp(spec.Ge, a, num(lo)), cmp(spec.Le, a, num(hi)))}
+}
+
+// outcome is a small statement for a branch: an error, an assert, or an assignment.
+func (k *cornerGen) outcome(a, b *spec.Var) spec.Stmt {
+	switch k.r.Intn(5) {
+	case 0:
+		return &spec.Fail{}
+	case 1:
+		return &spec.Assert{Cond: cmp(spec.CmpOp(k.r.Intn(6)), a, b)}
+	case 2:
+		return &spec.Assign{X: a, A: bin(spec.Sub, a, b)}
+	}
+	return &spec.Assign{X: k.v(), A: num(int64(k.r.Intn(7) - 3))}
+}
+
+func (k *cornerGen) branch(c spec.BExpr, a, b *spec.Var) spec.Stmt {
+	var el spec.Stmt = &spec.Skip{}
+	if k.r.Intn(2) == 0 {
+		el = k.outcome(b, a)
+	}
+	return &spec.If{Cond: c, Then: k.outcome(a, b), Else: el}
+}
+
+func (k *cornerGen) seq(ss ...spec.Stmt) spec.Stmt {
+	var out spec.Stmt
+	for _, s := range ss {
+		if out == nil {
+			out = s
+		} else {
+			out = appendSeq(out, s)
+		}
+	}
+	return out
+}
+
+// corner draws one corner snippet.
+func (k *cornerGen) corner() spec.Stmt {
+	k.corners++
+	a, b := k.two()
+	ops := []spec.CmpOp{spec.Lt, spec.Le, spec.Gt, spec.Ge, spec.Eq, spec.Ne}
+	op := func() spec.CmpOp { return ops[k.r.Intn(len(ops))] }
+	switch k.r.Intn(6) {
+	case 0: // countdown with != at an end of the interval
+		lo := int64(k.r.Intn(9) - 4)
+		span := int64(1 + k.r.Intn(6))
+		if k.r.Intn(6) == 0 {
+			span, k.long = int64(300+k.r.Intn(2700)), true
+		}
+		if k.r.Intn(3) == 0 { // the high end
+			hi := lo + span
+			return k.seq(interval(a, lo, hi),
+				&spec.If{Cond: cmp(spec.Ne, a, num(hi)), Then: &spec.Assert{Cond: cmp(op(), a, num(hi-int64(k.r.Intn(2))))}, Else: &spec.Skip{}})
+		}
+		return k.seq(interval(a, lo, lo+span),
+			&spec.While{Cond: cmp(spec.Ne, a, num(lo)), Body: &spec.Assign{X: a, A: bin(spec.Sub, a, num(1))}},
+			&spec.Assert{Cond: cmp(op(), a, num(lo+int64(k.r.Intn(3)-1)))})
+	case 1: // a product of intervals that straddle zero
+		al, ah := -int64(1+k.r.Intn(5)), int64(k.r.Intn(6))
+		bl, bh := -int64(k.r.Intn(6)), int64(1+k.r.Intn(5))
+		ends := []int64{al * bl, al * bh, ah * bl, ah * bh}
+		c := ends[k.r.Intn(4)] + int64(k.r.Intn(3)-1)
+		if k.r.Intn(3) == 0 { // half-bounded: a >= al (al < 0), b >= bl (the nonnegative rule must not fire)
+			return k.seq(&spec.Assume{Cond: cmp(spec.Ge, a, num(al))}, &spec.Assume{Cond: cmp(spec.Ge, b, num(bl))},
+				k.branch(cmp(op(), bin(spec.Mul, a, b), num(al*bh)), a, b))
+		}
+		return k.seq(interval(a, al, ah), interval(b, bl, bh), k.branch(cmp(op(), bin(spec.Mul, a, b), num(c)), a, b))
+	case 2: // a divisor or modulus whose range holds zero and negatives
+		dl, dh := -int64(k.r.Intn(4)), int64(k.r.Intn(4))
+		nl := int64(1 + k.r.Intn(8))
+		nh := nl + int64(k.r.Intn(8))
+		if k.r.Intn(3) == 0 {
+			nl, nh = -nh, -nl
+		}
+		o := spec.Div
+		if k.r.Intn(2) == 0 {
+			o = spec.Mod
+		}
+		c := int64(k.r.Intn(int(nh-nl+3))) + nl - 1
+		if k.r.Intn(2) == 0 {
+			c = int64(k.r.Intn(5) - 2)
+		}
+		return k.seq(interval(a, nl, nh), interval(b, dl, dh), k.branch(cmp(op(), bin(o, a, b), num(c)), a, b))
+	case 3: // a fact on a two-variable linear form, then a multiple of the same form
+		k1, k2 := spec.IntOf(int64(1+k.r.Intn(3))), spec.IntOf(int64(1+k.r.Intn(3)))
+		if k.r.Intn(3) == 0 { // coefficients near 2^62 / 2^63
+			base := new(big.Int).Lsh(big.NewInt(1), uint(62+k.r.Intn(2)))
+			k1 = spec.IntFromBig(new(big.Int).Sub(base, big.NewInt(int64(k.r.Intn(3)))))
+		}
+		form := func(g int64) spec.AExpr { // g * (k1*a - k2*b)
+			gi := spec.IntOf(g)
+			return bin(spec.Sub, bin(spec.Mul, numI(gi.Mul(k1)), a), bin(spec.Mul, numI(gi.Mul(k2)), b))
+		}
+		c1 := int64(k.r.Intn(7) - 3)
+		g := []int64{1, 2, -1, -2, 3}[k.r.Intn(5)]
+		c2 := g*c1 + int64(k.r.Intn(5)-2)
+		return k.seq(&spec.Assume{Cond: cmp(op(), form(1), num(c1))}, k.branch(cmp(op(), form(g), num(c2)), a, b))
+	case 4: // no solver-free rule decides a * b == K
+		ks := []int64{7, 12, -15, 91}
+		kk := ks[k.r.Intn(len(ks))]
+		return k.seq(&spec.Assume{Cond: cmp(spec.Eq, bin(spec.Mul, a, b), num(kk))},
+			k.branch(cmp(op(), a, num(int64(k.r.Intn(7)-3))), a, b))
+	}
+	// != against a non-zero constant inside a bounded range
+	lo := int64(k.r.Intn(11) - 5)
+	hi := lo + int64(k.r.Intn(4))
+	return k.seq(interval(a, lo, hi), &spec.If{Cond: cmp(spec.Ne, a, num(lo+int64(k.r.Intn(int(hi-lo+1))))),
+		Then: k.branch(cmp(op(), a, num(hi)), a, b), Else: &spec.Skip{}})
+}
+
+// --- macros ---------------------------------------------------------------------------------
+
+// macro is one generated macro: its text and its body over the parameters pa, pb.
+type macro struct {
+	name string
+	body spec.Stmt
+	text string
+}
+
+// macroBody draws a body over pa (assignable), pb (read only) and the program's variables, with
+// placeholders mnestJ = 0 for the calls of the earlier macro inner ("" for none); it returns the
+// body with placeholders and, per placeholder, the call's text and its inlined tree.
+func (k *cornerGen) macroBody(inner string, bodies map[string]spec.Stmt) (spec.Stmt, map[string]string, map[string]spec.Stmt) {
+	pa, pb := &spec.Var{Name: "pa"}, &spec.Var{Name: "pb"}
+	var out []spec.Stmt
+	texts, trees := map[string]string{}, map[string]spec.Stmt{}
+	n := 1 + k.r.Intn(3)
+	for i := 0; i < n; i++ {
+		switch k.r.Intn(7) {
+		case 0:
+			out = append(out, &spec.Assign{X: pa, A: bin(spec.Add, pa, bin(spec.Mul, pb, num(int64(k.r.Intn(5)-2))))})
+		case 1:
+			out = append(out, &spec.Assign{X: pa, A: bin([]spec.AOp{spec.Div, spec.Mod}[k.r.Intn(2)], pa, pb)})
+		case 2:
+			out = append(out, &spec.If{Cond: cmp(spec.Gt, pb, num(int64(k.r.Intn(5)-2))), Then: &spec.Assign{X: pa, A: bin(spec.Sub, pa, num(1))},
+				Else: &spec.Assign{X: k.v(), A: bin(spec.Sub, pb, pa)}})
+		case 3:
+			out = append(out, &spec.Assert{Cond: cmp(spec.Ne, bin(spec.Sub, pa, pb), num(int64(k.r.Intn(5)-2)))})
+		case 4:
+			out = append(out, &spec.Assume{Cond: cmp(spec.Ge, bin(spec.Mul, pb, pb), num(int64(k.r.Intn(3))))})
+		case 5:
+			if inner != "" {
+				ph := fmt.Sprintf("mnest%d", len(texts))
+				arg := bin(spec.Add, pb, num(int64(k.r.Intn(3))))
+				texts[ph] = inner + "(pa, " + spec.PrintA(arg) + ")"
+				trees[ph] = inline(bodies[inner], "pa", arg, nil)
+				out = append(out, &spec.Assign{X: &spec.Var{Name: ph}, A: num(0)})
+				break
+			}
+			fallthrough
+		default:
+			out = append(out, &spec.Assign{X: k.v(), A: bin(spec.Sub, pb, bin(spec.Mul, pa, num(2)))})
+		}
+	}
+	return k.seq(out...), texts, trees
+}
+
+// placeholder is the statement that stands for a macro call until the text is printed.
+func placeholder(i int) spec.Stmt {
+	return &spec.Assign{X: &spec.Var{Name: fmt.Sprintf("mcall%d", i)}, A: num(0)}
+}
+
+// inline is the generator's own inlining: the body with pa replaced by the variable va and pb by
+// the expression eb (copied at each use), placeholders replaced by their inlined calls.
+func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) spec.Stmt {
+	var a func(e spec.AExpr) spec.AExpr
+	a = func(e spec.AExpr) spec.AExpr {
+		switch e := e.(type) {
+		case *spec.Var:
+			switch e.Name {
+			case "pa":
+				return &spec.Var{Name: va}
+			case "pb":
+				return copyA(eb)
+			}
+			return &spec.Var{Name: e.Name}
+		case *spec.Num:
+			return &spec.Num{Val: e.Val}
+		case *spec.Neg:
+			return &spec.Neg{X: a(e.X)}
+		case *spec.BinA:
+			return &spec.BinA{Op: e.Op, L: a(e.L), R: a(e.R)}
+		}
+		panic(fmt.Sprintf("inline: %T", e))
+	}
+	var b func(e spec.BExpr) spec.BExpr
+	b = func(e spec.BExpr) spec.BExpr {
+		switch e := e.(type) {
+		case *spec.BoolLit:
+			return &spec.BoolLit{Val: e.Val}
+		case *spec.Cmp:
+			return &spec.Cmp{Op: e.Op, L: a(e.L), R: a(e.R)}
+		case *spec.Not:
+			return &spec.Not{X: b(e.X)}
+		case *spec.BinB:
+			return &spec.BinB{Op: e.Op, L: b(e.L), R: b(e.R)}
+		}
+		panic(fmt.Sprintf("inline: %T", e))
+	}
+	switch s := s.(type) {
+	case *spec.Seq:
+		return &spec.Seq{First: inline(s.First, va, eb, calls), Second: inline(s.Second, va, eb, calls)}
+	case *spec.Skip:
+		return &spec.Skip{}
+	case *spec.Fail:
+		return &spec.Fail{}
+	case *spec.Assign:
+		if c, ok := calls[s.X.Name]; ok {
+			return inline(c, va, eb, calls)
+		}
+		return &spec.Assign{X: a(s.X).(*spec.Var), A: a(s.A)}
+	case *spec.If:
+		return &spec.If{Cond: b(s.Cond), Then: inline(s.Then, va, eb, calls), Else: inline(s.Else, va, eb, calls)}
+	case *spec.While:
+		return &spec.While{Cond: b(s.Cond), Body: inline(s.Body, va, eb, calls)}
+	case *spec.Assume:
+		return &spec.Assume{Cond: b(s.Cond)}
+	case *spec.Assert:
+		return &spec.Assert{Cond: b(s.Cond)}
+	}
+	panic(fmt.Sprintf("inline: %T", s))
+}
+
+// steer applies the corner snippets and macros to a generated body: it returns the tree the
+// reference runs, the text the engine parses, and whether the program wants a large budget.
+func steer(seed int64, body spec.Stmt) (spec.Stmt, string, bool, int) {
+	k := &cornerGen{r: rand.New(rand.NewSource(seed*7919 + 17))}
+	switch r := k.r.Intn(20); {
+	case r < 5: // corner snippets only
+		n := 1 + k.r.Intn(3)
+		var ss []spec.Stmt
+		for i := 0; i < n; i++ {
+			ss = append(ss, k.corner())
+		}
+		body = k.seq(ss...)
+	case r < 11: // corner snippets around the random statements
+		if k.r.Intn(2) == 0 {
+			body = k.seq(k.corner(), body)
+		} else {
+			body = k.seq(body, k.corner())
+		}
+	}
+	if k.r.Intn(10) >= 3 {
+		return body, spec.Print(body), k.long, k.corners
+	}
+	// Macros: m0(pa, pb), and sometimes m1(pa, pb) calling m0.
+	bodies := map[string]spec.Stmt{}
+	var defs []string
+	mk := func(name string, inner string) {
+		b, texts, trees := k.macroBody(inner, bodies)
+		bodies[name] = inline(b, "pa", &spec.Var{Name: "pb"}, trees)
+		text := spec.Print(b)
+		for ph, t := range texts {
+			text = strings.Replace(text, ph+" = 0", t, 1)
+		}
+		defs = append(defs, "macro "+name+"(pa, pb) begin\n"+indentText(text)+"end\n")
+	}
+	mk("m0", "")
+	names := []string{"m0"}
+	if k.r.Intn(2) == 0 {
+		mk("m1", "m0")
+		names = append(names, "m1")
+	}
+	// Calls at the top level: placeholders in the printed text, inlined bodies in the tree.
+	n := 1 + k.r.Intn(3)
+	calls := map[string]spec.Stmt{}
+	callText := map[string]string{}
+	withHoles := body
+	for i := 0; i < n; i++ {
+		m := names[k.r.Intn(len(names))]
+		va := progVars[k.r.Intn(len(progVars))]
+		var eb spec.AExpr = k.v()
+		switch k.r.Intn(3) {
+		case 0:
+			eb = bin(spec.Add, k.v(), num(int64(k.r.Intn(5)-2)))
+		case 1:
+			eb = bin(spec.Sub, k.v(), k.v())
+		}
+		ph := fmt.Sprintf("mcall%d", i)
+		calls[ph] = inline(bodies[m], va, eb, nil)
+		callText[ph] = fmt.Sprintf("%s(%s, %s)", m, va, spec.PrintA(eb))
+		if k.r.Intn(2) == 0 {
+			withHoles = k.seq(placeholder(i), withHoles)
+		} else {
+			withHoles = k.seq(withHoles, placeholder(i))
+		}
+	}
+	tree := inline(withHoles, "pa", &spec.Var{Name: "pb"}, calls)
+	text := spec.Print(withHoles)
+	for ph, t := range callText {
+		text = strings.Replace(text, ph+" = 0", t, 1)
+	}
+	return tree, strings.Join(defs, "") + text, k.long, k.corners
+}
+
+// indentText indents every line of a printed block by two spaces.
+func indentText(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("  " + l + "\n")
+	}
+	return b.String()
+}
+
+// copyA copies an arithmetic expression.
+func copyA(e spec.AExpr) spec.AExpr {
+	switch e := e.(type) {
+	case *spec.Var:
+		return &spec.Var{Name: e.Name}
+	case *spec.Num:
+		return &spec.Num{Val: e.Val}
+	case *spec.Neg:
+		return &spec.Neg{X: copyA(e.X)}
+	case *spec.BinA:
+		return &spec.BinA{Op: e.Op, L: copyA(e.L), R: copyA(e.R)}
+	}
+	panic(fmt.Sprintf("copyA: %T", e))
+}

@@ -577,6 +577,10 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		}
 		inner := make(map[string]AExpr, len(m.params))
 		for k, param := range m.params {
+			if fault.Active == fault.MacroNestedArgs {
+				inner[param] = s.Args[k]
+				continue
+			}
 			inner[param] = substA(s.Args[k], sub)
 		}
 		newSite := site

@@ -67,6 +67,10 @@ const (
 	// StatusDontKnowWeak: the status table reads a summary of TRUE and DONTKNOW results as
 	// VERIFIED? instead of INDETERMINATE (a status stronger than the evidence).
 	StatusDontKnowWeak
+	// MacroNestedArgs: the inliner does not rewrite the arguments of a macro call made inside
+	// another macro's body, so a parameter of the outer macro passed on to the inner one reads
+	// the program variable of that name instead of the outer call's argument.
+	MacroNestedArgs
 	count
 )
 
@@ -75,7 +79,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined",
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
-	"status-dontknow-weak"}
+	"status-dontknow-weak", "macro-nested-args"}
 
 func (f Fault) String() string { return names[f] }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -94,34 +95,92 @@ func TestTestdata(t *testing.T) {
 	if len(files) < 40 {
 		t.Fatalf("found %d programs in testdata/, want at least 40", len(files))
 	}
-	codes := map[string]int{"bug": exitBug, "safe": exitSafe, "unknown": exitUnknown}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			exp, err := readRunExpectation(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, err := spec.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, code, stderr := runJSON(t, append([]string{"run", file}, exp.Options...)...)
-			if out.Verdict != exp.Verdict || code != codes[exp.Verdict] {
-				t.Fatalf("verdict %s (exit %d), want %s; reason %q; bugs %+v; stderr %s", out.Verdict, code, exp.Verdict, out.Reason, out.Bugs, stderr)
-			}
-			var got []expect.Bug
-			for _, b := range out.Bugs {
-				got = append(got, expect.Bug{Line: b.Line, Kind: b.Kind})
-				if len(b.Input) != len(prog.Vars) {
-					t.Errorf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars)
-				}
-			}
-			if msg := bugMismatch(file, exp.Bugs, got); msg != "" {
+			if msg := testdataProblem(t, file); msg != "" {
 				t.Fatal(msg)
 			}
-			if out.Verdict == "unknown" && out.Reason == "" {
-				t.Errorf("unknown verdict without a reason")
-			}
 		})
+	}
+}
+
+// testdataProblem runs certsym run on a testdata program and returns how its answer differs from
+// what the program expects ("" when it does not).
+func testdataProblem(t *testing.T, file string) string {
+	t.Helper()
+	codes := map[string]int{"bug": exitBug, "safe": exitSafe, "unknown": exitUnknown}
+	exp, err := readRunExpectation(file)
+	if err != nil {
+		return err.Error()
+	}
+	prog, err := spec.ParseFile(file)
+	if err != nil {
+		return err.Error()
+	}
+	out, code, stderr := runJSON(t, append([]string{"run", file}, exp.Options...)...)
+	if out.Verdict != exp.Verdict || code != codes[exp.Verdict] {
+		return fmt.Sprintf("verdict %s (exit %d), want %s; reason %q; bugs %+v; stderr %s", out.Verdict, code, exp.Verdict, out.Reason, out.Bugs, stderr)
+	}
+	var problems []string
+	var got []expect.Bug
+	for _, b := range out.Bugs {
+		got = append(got, expect.Bug{Line: b.Line, Kind: b.Kind})
+		if len(b.Input) != len(prog.Vars) {
+			problems = append(problems, fmt.Sprintf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars))
+		}
+	}
+	if msg := bugMismatch(file, exp.Bugs, got); msg != "" {
+		problems = append(problems, msg)
+	}
+	if out.Verdict == "unknown" && out.Reason == "" {
+		problems = append(problems, "unknown verdict without a reason")
+	}
+	return strings.Join(problems, "\n")
+}
+
+// TestTestdataHarness checks the check of TestTestdata: an annotation on the wrong line, in the
+// wrong order or of the wrong kind makes it fail, naming the lines; a line added above a bug
+// moves the bug and its annotation together, and the check still passes.
+func TestTestdataHarness(t *testing.T) {
+	const good = "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG assert\nassert x != 2  # BUG assert\n"
+	if msg := testdataProblem(t, writeProg(t, good)); msg != "" {
+		t.Fatalf("a correctly annotated program fails the check: %s", msg)
+	}
+	for _, c := range []struct{ name, src, want string }{
+		// The bug of line 4 annotated on line 5 (where an assert could fail too).
+		{"moved", "# expect: bug\nassume x == 1;\nx = x + 0;\nassert x != 1;\nassert x != 2  # BUG assert\n",
+			":5: annotated BUG assert, not reported at this line|:4: reported assert, not annotated at this line"},
+		{"order", "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG#2 assert\nassert x != 2  # BUG#1 assert\n",
+			"reported in order [4:assert 5:assert], annotated in order [5:assert 4:assert]"},
+		{"kind", "# expect: bug\nassume x == 0;\nassert 10 / x > 1  # BUG assert\n",
+			":3: annotated BUG assert, not reported|:3: reported division-by-zero, not annotated"},
+		{"missing", "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG assert\nassert x != 2\n",
+			":5: reported assert, not annotated at this line"},
+		{"verdict", "# expect: safe\nassume x == 1;\nassert x != 1\n", "verdict bug (exit 1), want safe"},
+		{"old header", "# expect: bug line 3 kind assert\nassume x == 1;\nassert x != 1\n",
+			":1: the header gives a line number: write '# expect: bug' here and '# BUG assert' at the end of line 3"},
+	} {
+		f := writeProg(t, c.src)
+		msg := testdataProblem(t, f)
+		for _, w := range strings.Split(c.want, "|") {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the check says %q, want it to contain %q", c.name, msg, w)
+			}
+		}
+		if strings.HasPrefix(c.want, ":") && !strings.Contains(msg, f+c.want[:2]) {
+			t.Errorf("%s: %q does not name the file %s", c.name, msg, f)
+		}
+	}
+	// A real program edited above its bugs: the annotations move with the statements.
+	src, err := os.ReadFile("../../testdata/all_bugs_bfs_depth_not_text_order.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "\nassume n >= 0", "\nskip;\n\nassume n >= 0", 1)
+	if edited == string(src) {
+		t.Fatal("the program to edit has changed; update this test")
+	}
+	if msg := testdataProblem(t, writeProg(t, edited)); msg != "" {
+		t.Errorf("two lines added above the bugs: %s", msg)
 	}
 }

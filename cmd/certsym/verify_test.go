@@ -173,6 +173,41 @@ func TestVerifyFigure1(t *testing.T) {
 	}
 }
 
+// TestVerifyHarness checks the claim check of TestVerifyFigure1 (readVerifyExpectation, then
+// claimMismatch on what verify reports): claims annotated at the wrong line make it fail, naming
+// the line; correct annotations pass.
+func TestVerifyHarness(t *testing.T) {
+	check := func(src string) (string, string) {
+		f := writeProg(t, src)
+		exp, err := readVerifyExpectation(f)
+		if err != nil {
+			return f, err.Error()
+		}
+		out, _, _, _ := runVerifyJSON(t, append([]string{f}, exp.Options...)...)
+		var got []expect.Claim
+		for _, c := range out.Claims {
+			got = append(got, expect.Claim{Line: c.Line, Kind: c.Kind, Status: c.Status})
+		}
+		return f, claimMismatch(f, exp.Claims, got)
+	}
+	const head = "# expect: overall REFUTED\nassume x >= 0;\n"
+	if _, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert VERIFIED division VERIFIED\nassert 10 / x >= 0  # CLAIM assert FAULTY division REFUTED\n"); msg != "" {
+		t.Fatalf("correct annotations fail the check: %s", msg)
+	}
+	f, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert FAULTY division REFUTED\nassert 10 / x >= 0  # CLAIM assert VERIFIED division VERIFIED\n")
+	if want := f + ":3: claim 1 is annotated assert FAULTY at this line, but verify reports assert VERIFIED at line 3"; msg != want {
+		t.Errorf("statuses on the wrong lines: the check says %q, want %q", msg, want)
+	}
+	f, msg = check(head + "assert x >= 0;\nassert 10 / x >= 0;  # CLAIM assert VERIFIED\nx = 1  # CLAIM assert FAULTY division REFUTED\n")
+	if msg == "" || !strings.HasPrefix(msg, f+":") {
+		t.Errorf("claims a line below their statements: the check says %q", msg)
+	}
+	f, msg = check("# expect: line 3 assert VERIFIED\n# expect: overall VERIFIED\nassert true\n")
+	if want := f + ":1: the header gives a line number: write '# CLAIM assert VERIFIED' at the end of line 3"; msg != want {
+		t.Errorf("old header: the check says %q, want %q", msg, want)
+	}
+}
+
 // TestVerifyWithoutAbstraction: the claims (g) and (h) are inconclusive only because of
 // --abstract-nonlinear; Z3 decides them exactly without it.
 func TestVerifyWithoutAbstraction(t *testing.T) {

@@ -10,7 +10,8 @@
 //	# options: FLAGS                   flags for the command (the line may repeat)
 //
 // Its other comment lines are free text. An annotation is a comment at the end of a line of code
-// whose first word is BUG, BUG#N or CLAIM; it takes the whole comment:
+// whose first word is BUG, BUG#N or CLAIM; it takes the whole comment. Examples (from different
+// files: numbered and unnumbered bugs do not mix in one file):
 //
 //	fail                        # BUG fail
 //	assert 10 / x > 3           # BUG assert division-by-zero
@@ -92,6 +93,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error is the message as file:line: what was expected.
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg) }
 
 // Read reads the expectations of the IMP program in path (see the package comment).

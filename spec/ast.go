@@ -7,15 +7,24 @@ package spec
 type Pos struct{ Line, Col int }
 
 // AExpr is an arithmetic expression: the syntactic category a of SEMANTICS.md.
-type AExpr interface{ aexpr() }
+type AExpr interface {
+	Node
+	aexpr()
+}
 
 // BExpr is a boolean expression (condition): the syntactic category b of SEMANTICS.md.
-type BExpr interface{ bexpr() }
+type BExpr interface {
+	Node
+	bexpr()
+}
 
 // Stmt is a statement of the core language: the syntactic category p of SEMANTICS.md, plus
 // assert, which means if b then skip else fail fi. Macros are inlined by the parser and do not
 // appear in the core.
-type Stmt interface{ stmt() }
+type Stmt interface {
+	Node
+	stmt()
+}
 
 // AOp is an arithmetic operator.
 type AOp uint8

@@ -102,45 +102,14 @@ func loc(l spec.Loc) string {
 // if, what both branches assign; after a while, what was assigned before it.
 func readBeforeWritten(prog *spec.Program) map[int]bool {
 	read := map[int]bool{}
-	var a func(e spec.AExpr, assigned map[int]bool)
-	a = func(e spec.AExpr, assigned map[int]bool) {
-		// Iterative over the left spine, so a long chain of operators does not nest calls.
-		for {
-			switch x := e.(type) {
-			case *spec.Var:
-				if !assigned[x.Index] {
-					read[x.Index] = true
-				}
-				return
-			case *spec.Neg:
-				e = x.X
-				continue
-			case *spec.BinA:
-				a(x.R, assigned)
-				e = x.L
-				continue
+	// reads marks the variables expression e reads that are not yet assigned.
+	reads := func(e spec.Node, assigned map[int]bool) {
+		spec.Inspect(e, func(n spec.Node) bool {
+			if x, ok := n.(*spec.Var); ok && !assigned[x.Index] {
+				read[x.Index] = true
 			}
-			return
-		}
-	}
-	var b func(e spec.BExpr, assigned map[int]bool)
-	b = func(e spec.BExpr, assigned map[int]bool) {
-		for {
-			switch x := e.(type) {
-			case *spec.Cmp:
-				a(x.L, assigned)
-				a(x.R, assigned)
-				return
-			case *spec.Not:
-				e = x.X
-				continue
-			case *spec.BinB:
-				b(x.R, assigned)
-				e = x.L
-				continue
-			}
-			return
-		}
+			return true
+		})
 	}
 	copySet := func(m map[int]bool) map[int]bool {
 		c := make(map[int]bool, len(m))
@@ -170,18 +139,18 @@ func readBeforeWritten(prog *spec.Program) map[int]bool {
 				x = next
 			}
 		case *spec.Assign:
-			a(x.A, assigned)
+			reads(x.A, assigned)
 			out := copySet(assigned)
 			out[x.X.Index] = true
 			return out, false
 		case *spec.Assert:
-			b(x.Cond, assigned)
+			reads(x.Cond, assigned)
 		case *spec.Assume:
-			b(x.Cond, assigned)
+			reads(x.Cond, assigned)
 		case *spec.Fail:
 			return assigned, true
 		case *spec.If:
-			b(x.Cond, assigned)
+			reads(x.Cond, assigned)
 			t, ts := s(x.Then, assigned)
 			e, es := s(x.Else, assigned)
 			switch {
@@ -200,7 +169,7 @@ func readBeforeWritten(prog *spec.Program) map[int]bool {
 			}
 			return out, false
 		case *spec.While:
-			b(x.Cond, assigned)
+			reads(x.Cond, assigned)
 			s(x.Body, assigned)
 		}
 		return assigned, false

@@ -1,62 +1,74 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"certsym/internal/expect"
 	"certsym/spec"
 )
 
-// expectation is what a testdata program's header says certsym run must answer:
-//
-//	# expect: safe | unknown | bug line L kind K   (first line; bug lines may repeat with --all-bugs)
-//	# options: run flags
-type expectation struct {
-	verdict string
-	bugs    []string // "line L kind K"
-	options []string
+// readRunExpectation reads what a testdata program expects of certsym run (internal/expect: the
+// verdict and options in the header, each bug annotated at its line) and checks that it is a run
+// expectation: a verdict, and no verify claims, which this test would not check.
+func readRunExpectation(file string) (*expect.File, error) {
+	exp, err := expect.Read(file)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case exp.Verdict == "":
+		return nil, fmt.Errorf("%s:1: no '# expect: safe', '# expect: unknown' or '# expect: bug' in the header", file)
+	case len(exp.Claims) > 0:
+		return nil, fmt.Errorf("%s:%d: CLAIM annotation in a program of certsym run (claims belong to testdata/verify/)", file, exp.Claims[0].Line)
+	case exp.Overall != "":
+		return nil, fmt.Errorf("%s: '# expect: overall' in a program of certsym run (it belongs to testdata/verify/)", file)
+	}
+	return exp, nil
 }
 
-func readExpectation(file string) (expectation, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return expectation{}, err
+// bugMismatch compares the bugs certsym reported, in report order, with the annotated ones; it
+// returns "" when they are the same, otherwise what differs, by file:line.
+func bugMismatch(file string, want, got []expect.Bug) string {
+	if slices.Equal(want, got) {
+		return ""
 	}
-	defer f.Close()
-	var exp expectation
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "#") {
-			break
-		}
-		body := strings.TrimSpace(strings.TrimPrefix(line, "#"))
-		switch {
-		case strings.HasPrefix(body, "expect:"):
-			v := strings.Fields(strings.TrimPrefix(body, "expect:"))
-			switch {
-			case len(v) == 1 && (v[0] == "safe" || v[0] == "unknown"):
-				exp.verdict = v[0]
-			case len(v) == 5 && v[0] == "bug" && v[1] == "line" && v[3] == "kind":
-				exp.verdict = "bug"
-				exp.bugs = append(exp.bugs, strings.Join(v[1:], " "))
-			default:
-				return exp, fmt.Errorf("%s:%d: malformed expectation %q", file, n, body)
-			}
-		case strings.HasPrefix(body, "options:"):
-			exp.options = append(exp.options, strings.Fields(strings.TrimPrefix(body, "options:"))...)
-		}
-		if n == 1 && exp.verdict == "" {
-			return exp, fmt.Errorf("%s:1: the first line must be '# expect: ...'", file)
+	var b strings.Builder
+	b.WriteString("the bugs reported differ from the BUG annotations:")
+	count := map[expect.Bug]int{}
+	for _, w := range want {
+		count[w]++
+	}
+	for _, g := range got {
+		count[g]--
+	}
+	for _, w := range want {
+		if count[w] > 0 {
+			fmt.Fprintf(&b, "\n%s:%d: annotated BUG %s, not reported at this line", file, w.Line, w.Kind)
+			count[w]--
 		}
 	}
-	return exp, sc.Err()
+	for _, g := range got {
+		if count[g] < 0 {
+			fmt.Fprintf(&b, "\n%s:%d: reported %s, not annotated at this line", file, g.Line, g.Kind)
+			count[g]++
+		}
+	}
+	list := func(bs []expect.Bug) string {
+		var s []string
+		for _, x := range bs {
+			s = append(s, fmt.Sprintf("%d:%s", x.Line, x.Kind))
+		}
+		return "[" + strings.Join(s, " ") + "]"
+	}
+	fmt.Fprintf(&b, "\nreported in order %s, annotated in order %s", list(got), list(want))
+	return b.String()
 }
 
 // runJSON runs certsym with args and --json and decodes its single JSON object.
@@ -76,40 +88,99 @@ func runJSON(t *testing.T, args ...string) (jsonRun, int, string) {
 	return out, code, stderr.String()
 }
 
-// TestTestdata runs every program in testdata/ and checks the answer written in its header.
+// TestTestdata runs every program in testdata/ and checks the answer written in it: the verdict
+// in its header, each bug at the line reported.
 func TestTestdata(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	if len(files) < 40 {
 		t.Fatalf("found %d programs in testdata/, want at least 40", len(files))
 	}
-	codes := map[string]int{"bug": exitBug, "safe": exitSafe, "unknown": exitUnknown}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			exp, err := readExpectation(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prog, err := spec.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, code, stderr := runJSON(t, append([]string{"run", file}, exp.options...)...)
-			if out.Verdict != exp.verdict || code != codes[exp.verdict] {
-				t.Fatalf("verdict %s (exit %d), want %s; reason %q; bugs %+v; stderr %s", out.Verdict, code, exp.verdict, out.Reason, out.Bugs, stderr)
-			}
-			var got []string
-			for _, b := range out.Bugs {
-				got = append(got, fmt.Sprintf("line %d kind %s", b.Line, b.Kind))
-				if len(b.Input) != len(prog.Vars) {
-					t.Errorf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars)
-				}
-			}
-			if strings.Join(got, "; ") != strings.Join(exp.bugs, "; ") {
-				t.Fatalf("bugs %v, want %v", got, exp.bugs)
-			}
-			if out.Verdict == "unknown" && out.Reason == "" {
-				t.Errorf("unknown verdict without a reason")
+			if msg := testdataProblem(t, file); msg != "" {
+				t.Fatal(msg)
 			}
 		})
+	}
+}
+
+// testdataProblem runs certsym run on a testdata program and returns how its answer differs from
+// what the program expects ("" when it does not).
+func testdataProblem(t *testing.T, file string) string {
+	t.Helper()
+	codes := map[string]int{"bug": exitBug, "safe": exitSafe, "unknown": exitUnknown}
+	exp, err := readRunExpectation(file)
+	if err != nil {
+		return err.Error()
+	}
+	prog, err := spec.ParseFile(file)
+	if err != nil {
+		return err.Error()
+	}
+	out, code, stderr := runJSON(t, append([]string{"run", file}, exp.Options...)...)
+	if out.Verdict != exp.Verdict || code != codes[exp.Verdict] {
+		return fmt.Sprintf("verdict %s (exit %d), want %s; reason %q; bugs %+v; stderr %s", out.Verdict, code, exp.Verdict, out.Reason, out.Bugs, stderr)
+	}
+	var problems []string
+	var got []expect.Bug
+	for _, b := range out.Bugs {
+		got = append(got, expect.Bug{Line: b.Line, Kind: b.Kind})
+		if len(b.Input) != len(prog.Vars) {
+			problems = append(problems, fmt.Sprintf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars))
+		}
+	}
+	if msg := bugMismatch(file, exp.Bugs, got); msg != "" {
+		problems = append(problems, msg)
+	}
+	if out.Verdict == "unknown" && out.Reason == "" {
+		problems = append(problems, "unknown verdict without a reason")
+	}
+	return strings.Join(problems, "\n")
+}
+
+// TestTestdataHarness checks the check of TestTestdata: an annotation on the wrong line, in the
+// wrong order or of the wrong kind makes it fail, naming the lines; a line added above a bug
+// moves the bug and its annotation together, and the check still passes.
+func TestTestdataHarness(t *testing.T) {
+	const good = "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG assert\nassert x != 2  # BUG assert\n"
+	if msg := testdataProblem(t, writeProg(t, good)); msg != "" {
+		t.Fatalf("a correctly annotated program fails the check: %s", msg)
+	}
+	for _, c := range []struct{ name, src, want string }{
+		// The bug of line 4 annotated on line 5 (where an assert could fail too).
+		{"moved", "# expect: bug\nassume x == 1;\nx = x + 0;\nassert x != 1;\nassert x != 2  # BUG assert\n",
+			":5: annotated BUG assert, not reported at this line|:4: reported assert, not annotated at this line"},
+		{"order", "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG#2 assert\nassert x != 2  # BUG#1 assert\n",
+			"reported in order [4:assert 5:assert], annotated in order [5:assert 4:assert]"},
+		{"kind", "# expect: bug\nassume x == 0;\nassert 10 / x > 1  # BUG assert\n",
+			":3: annotated BUG assert, not reported|:3: reported division-by-zero, not annotated"},
+		{"missing", "# expect: bug\n# options: --all-bugs\nassume x >= 0 and x <= 2;\nassert x != 1;  # BUG assert\nassert x != 2\n",
+			":5: reported assert, not annotated at this line"},
+		{"verdict", "# expect: safe\nassume x == 1;\nassert x != 1\n", "verdict bug (exit 1), want safe"},
+		{"old header", "# expect: bug line 3 kind assert\nassume x == 1;\nassert x != 1\n",
+			":1: the header gives a line number: write '# expect: bug' here and '# BUG assert' at the end of line 3"},
+	} {
+		f := writeProg(t, c.src)
+		msg := testdataProblem(t, f)
+		for _, w := range strings.Split(c.want, "|") {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the check says %q, want it to contain %q", c.name, msg, w)
+			}
+		}
+		if strings.HasPrefix(c.want, ":") && !strings.Contains(msg, f+c.want[:2]) {
+			t.Errorf("%s: %q does not name the file %s", c.name, msg, f)
+		}
+	}
+	// A real program edited above its bugs: the annotations move with the statements.
+	src, err := os.ReadFile("../../testdata/all_bugs_bfs_depth_not_text_order.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "\nassume n >= 0", "\nskip;\n\nassume n >= 0", 1)
+	if edited == string(src) {
+		t.Fatal("the program to edit has changed; update this test")
+	}
+	if msg := testdataProblem(t, writeProg(t, edited)); msg != "" {
+		t.Errorf("two lines added above the bugs: %s", msg)
 	}
 }

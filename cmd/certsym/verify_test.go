@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,59 +9,51 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"certsym/internal/expect"
 	"certsym/spec"
 )
 
-// verifyExpectation is what a testdata/verify program's header says certsym verify must answer:
-//
-//	# options: verify flags
-//	# expect: line L KIND STATUS     (one per claim, in source order)
-//	# expect: overall STATUS
-type verifyExpectation struct {
-	options []string
-	claims  []string // "line L KIND STATUS"
-	overall string
+// readVerifyExpectation reads what a testdata/verify program expects of certsym verify
+// (internal/expect: the overall status and options in the header, each claim's status at its
+// line) and checks that it is a verify expectation: an overall status and claims, no run verdict.
+func readVerifyExpectation(file string) (*expect.File, error) {
+	exp, err := expect.Read(file)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case exp.Overall == "":
+		return nil, fmt.Errorf("%s:1: no '# expect: overall STATUS' in the header", file)
+	case len(exp.Claims) == 0:
+		return nil, fmt.Errorf("%s:1: no CLAIM annotation: write '# CLAIM KIND STATUS' at the end of each claim's line", file)
+	case exp.Verdict != "" || len(exp.Bugs) > 0:
+		return nil, fmt.Errorf("%s: a run verdict or BUG annotation in a program of certsym verify (they belong to testdata/)", file)
+	}
+	return exp, nil
 }
 
-var expectClaim = regexp.MustCompile(`^line (\d+) (assert|division) (\S+)$`)
-
-func readVerifyExpectation(file string) (verifyExpectation, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return verifyExpectation{}, err
+// claimMismatch compares the claims certsym verify reported, in its order, with the annotated
+// ones; it returns "" when they are the same, otherwise the first difference, by file:line.
+func claimMismatch(file string, want, got []expect.Claim) string {
+	if slices.Equal(want, got) {
+		return ""
 	}
-	defer f.Close()
-	var exp verifyExpectation
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "#") {
-			continue
-		}
-		body := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+	for k := 0; k < len(want) || k < len(got); k++ {
 		switch {
-		case strings.HasPrefix(body, "expect:"):
-			v := strings.TrimSpace(strings.TrimPrefix(body, "expect:"))
-			switch {
-			case expectClaim.MatchString(v):
-				exp.claims = append(exp.claims, v)
-			case strings.HasPrefix(v, "overall "):
-				exp.overall = strings.TrimPrefix(v, "overall ")
-			default:
-				return exp, fmt.Errorf("%s:%d: malformed expectation %q", file, n, v)
-			}
-		case strings.HasPrefix(body, "options:"):
-			exp.options = append(exp.options, strings.Fields(strings.TrimPrefix(body, "options:"))...)
+		case k >= len(got):
+			return fmt.Sprintf("%s:%d: annotated CLAIM %s %s, but verify reports no more claims (claim %d of %d annotated)", file, want[k].Line, want[k].Kind, want[k].Status, k+1, len(want))
+		case k >= len(want):
+			return fmt.Sprintf("%s:%d: verify reports a %s claim %s here that is not annotated (claim %d, %d annotated)", file, got[k].Line, got[k].Kind, got[k].Status, k+1, len(want))
+		case want[k] != got[k]:
+			return fmt.Sprintf("%s:%d: claim %d is annotated %s %s at this line, but verify reports %s %s at line %d", file, want[k].Line, k+1, want[k].Kind, want[k].Status, got[k].Kind, got[k].Status, got[k].Line)
 		}
 	}
-	if exp.overall == "" || len(exp.claims) == 0 {
-		return exp, fmt.Errorf("%s: no '# expect:' lines", file)
-	}
-	return exp, sc.Err()
+	return ""
 }
 
 // verifyOut is the part of verify --json the tests read; numbers stay json.Number.
@@ -116,7 +107,7 @@ func wantExit(overall string) int {
 }
 
 // TestVerifyFigure1 runs the transcriptions of the paper's Figure 1 examples (a)-(h) and checks
-// the statuses written in their headers, and the evidence each status must come with.
+// the statuses annotated at their claims' lines, and the evidence each status must come with.
 func TestVerifyFigure1(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/verify/fig1*.imp")
 	if len(files) != 8 {
@@ -129,10 +120,10 @@ func TestVerifyFigure1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, code, _, stderr := runVerifyJSON(t, append([]string{file}, exp.options...)...)
-			var got []string
+			out, code, _, stderr := runVerifyJSON(t, append([]string{file}, exp.Options...)...)
+			var got []expect.Claim
 			for _, c := range out.Claims {
-				got = append(got, fmt.Sprintf("line %d %s %s", c.Line, c.Kind, c.Status))
+				got = append(got, expect.Claim{Line: c.Line, Kind: c.Kind, Status: c.Status})
 				seen[c.Status] = true
 				switch c.Status {
 				case "REFUTED", "FAULTY":
@@ -169,16 +160,51 @@ func TestVerifyFigure1(t *testing.T) {
 					}
 				}
 			}
-			if strings.Join(got, "; ") != strings.Join(exp.claims, "; ") {
-				t.Errorf("claims\n got %s\nwant %s", strings.Join(got, "; "), strings.Join(exp.claims, "; "))
+			if msg := claimMismatch(file, exp.Claims, got); msg != "" {
+				t.Error(msg)
 			}
-			if out.Overall != exp.overall || code != wantExit(exp.overall) {
-				t.Errorf("overall %s (exit %d), want %s (exit %d); stderr %s", out.Overall, code, exp.overall, wantExit(exp.overall), stderr)
+			if out.Overall != exp.Overall || code != wantExit(exp.Overall) {
+				t.Errorf("overall %s (exit %d), want %s (exit %d); stderr %s", out.Overall, code, exp.Overall, wantExit(exp.Overall), stderr)
 			}
 		})
 	}
 	if !t.Failed() && len(seen) != 9 {
 		t.Errorf("the Figure 1 programs produce %d of the 9 statuses: %v", len(seen), seen)
+	}
+}
+
+// TestVerifyHarness checks the claim check of TestVerifyFigure1 (readVerifyExpectation, then
+// claimMismatch on what verify reports): claims annotated at the wrong line make it fail, naming
+// the line; correct annotations pass.
+func TestVerifyHarness(t *testing.T) {
+	check := func(src string) (string, string) {
+		f := writeProg(t, src)
+		exp, err := readVerifyExpectation(f)
+		if err != nil {
+			return f, err.Error()
+		}
+		out, _, _, _ := runVerifyJSON(t, append([]string{f}, exp.Options...)...)
+		var got []expect.Claim
+		for _, c := range out.Claims {
+			got = append(got, expect.Claim{Line: c.Line, Kind: c.Kind, Status: c.Status})
+		}
+		return f, claimMismatch(f, exp.Claims, got)
+	}
+	const head = "# expect: overall REFUTED\nassume x >= 0;\n"
+	if _, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert VERIFIED division VERIFIED\nassert 10 / x >= 0  # CLAIM assert FAULTY division REFUTED\n"); msg != "" {
+		t.Fatalf("correct annotations fail the check: %s", msg)
+	}
+	f, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert FAULTY division REFUTED\nassert 10 / x >= 0  # CLAIM assert VERIFIED division VERIFIED\n")
+	if want := f + ":3: claim 1 is annotated assert FAULTY at this line, but verify reports assert VERIFIED at line 3"; msg != want {
+		t.Errorf("statuses on the wrong lines: the check says %q, want %q", msg, want)
+	}
+	f, msg = check(head + "assert x >= 0;\nassert 10 / x >= 0;  # CLAIM assert VERIFIED\nx = 1  # CLAIM assert FAULTY division REFUTED\n")
+	if msg == "" || !strings.HasPrefix(msg, f+":") {
+		t.Errorf("claims a line below their statements: the check says %q", msg)
+	}
+	f, msg = check("# expect: line 3 assert VERIFIED\n# expect: overall VERIFIED\nassert true\n")
+	if want := f + ":1: the header gives a line number: write '# CLAIM assert VERIFIED' at the end of line 3"; msg != want {
+		t.Errorf("old header: the check says %q, want %q", msg, want)
 	}
 }
 
@@ -267,7 +293,7 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := run(append([]string{"verify", src, "--html", report}, exp.options...), &stdout, &stderr); code != exitUnknown {
+	if code := run(append([]string{"verify", src, "--html", report}, exp.Options...), &stdout, &stderr); code != exitUnknown {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	other := filepath.Join(dir, "refuted.html")

@@ -5,7 +5,7 @@
 //
 // Usage: corpusout CERTSYM_BINARY REPO_ROOT
 //
-// Options come from each file's `# options:` header lines. Programs of testdata/verify are run
+// Options come from each file's `# options:` header lines (internal/expect reads them). Programs of testdata/verify are run
 // with `verify` only, with their options; every other program with `run` and its
 // options, and with `verify` and default options. The run of a program without a state bound of
 // its own is cut at 20,000 states, verify's at 5,000 branch states, so that the whole corpus takes
@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"certsym/internal/expect"
 )
 
 func main() {
@@ -54,22 +56,14 @@ func main() {
 	}
 }
 
-// options collects the flags of a file's `# options:` header lines.
+// options returns the flags of a file's `# options:` header lines, read by internal/expect, as
+// the tests read them; a malformed expectation in the file is an error.
 func options(file string) []string {
-	data, err := os.ReadFile(file)
+	exp, err := expect.Read(file)
 	if err != nil {
 		fail(err)
 	}
-	var opts []string
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if body, ok := strings.CutPrefix(line, "#"); ok {
-			if o, ok := strings.CutPrefix(strings.TrimSpace(body), "options:"); ok {
-				opts = append(opts, strings.Fields(o)...)
-			}
-		}
-	}
-	return opts
+	return exp.Options
 }
 
 // withDefault appends flag with value unless opts already sets it.

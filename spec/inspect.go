@@ -1,0 +1,101 @@
+package spec
+
+// Node is a node of IMP's abstract syntax: a statement (Stmt), an arithmetic expression (AExpr)
+// or a boolean expression (BExpr). Every Stmt, AExpr and BExpr is a Node.
+type Node interface{ node() }
+
+func (*Num) node()     {}
+func (*Var) node()     {}
+func (*Neg) node()     {}
+func (*BinA) node()    {}
+func (*BoolLit) node() {}
+func (*Cmp) node()     {}
+func (*Not) node()     {}
+func (*BinB) node()    {}
+func (*Skip) node()    {}
+func (*Fail) node()    {}
+func (*Assign) node()  {}
+func (*Seq) node()     {}
+func (*If) node()      {}
+func (*While) node()   {}
+func (*Assume) node()  {}
+func (*Assert) node()  {}
+
+func (*callStmt) node() {}
+
+// Inspect walks the syntax tree rooted at n depth-first, in the manner of go/ast.Inspect: it
+// calls f(n); if f returns true, it walks each child of n in source order, then calls f(nil).
+//
+// The children are the syntax of the program as written (macros inlined):
+//   - Neg, Not: the operand; BinA, Cmp, BinB: the left then the right operand;
+//   - Assign: the assigned Var, then the expression; Seq: First, then Second;
+//   - If: the condition, Then, Else; While: the condition, then the body;
+//   - Assume, Assert: the condition; Num, Var, BoolLit, Skip, Fail: none.
+//
+// The nodes resolution builds for the semantics (the Err and Violation fails, While.Unfold) are
+// not children: they are not syntax, and Unfold contains its own while. Nil children (none in a
+// parsed program) are skipped. The walk keeps its own stack, so the depth of the tree costs heap,
+// not Go call depth: a sequence of MaxStatements statements is walked like a short one.
+func Inspect(n Node, f func(Node) bool) {
+	if n == nil {
+		return
+	}
+	// An entry with a nil node is the f(nil) that follows the children of a node.
+	stack := []Node{n}
+	var kids []Node
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if top == nil {
+			f(nil)
+			continue
+		}
+		if !f(top) {
+			continue
+		}
+		stack = append(stack, nil)
+		kids = children(top, kids[:0])
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, kids[i])
+		}
+	}
+}
+
+// children appends the children of n (as Inspect defines them), in source order, to out.
+func children(n Node, out []Node) []Node {
+	add := func(ns ...Node) {
+		for _, c := range ns {
+			if c != nil {
+				out = append(out, c)
+			}
+		}
+	}
+	switch n := n.(type) {
+	case *Neg:
+		add(n.X)
+	case *BinA:
+		add(n.L, n.R)
+	case *Cmp:
+		add(n.L, n.R)
+	case *Not:
+		add(n.X)
+	case *BinB:
+		add(n.L, n.R)
+	case *Assign:
+		if n.X != nil { // a typed nil would not be a nil Node
+			add(n.X)
+		}
+		add(n.A)
+	case *Seq:
+		add(n.First, n.Second)
+	case *If:
+		add(n.Cond, n.Then, n.Else)
+	case *While:
+		add(n.Cond, n.Body)
+	case *Assume:
+		add(n.Cond)
+	case *Assert:
+		add(n.Cond)
+	}
+	return out
+}

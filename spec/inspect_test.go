@@ -1,0 +1,153 @@
+package spec
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// trace writes the walk of Inspect from n as text: each node's name (with its operator, variable
+// or value) when it is entered, ")" for each f(nil).
+func trace(n Node, prune func(Node) bool) string {
+	var b strings.Builder
+	Inspect(n, func(n Node) bool {
+		var s string
+		switch n := n.(type) {
+		case nil:
+			s = ")"
+		case *Num:
+			s = "Num " + n.Val.String()
+		case *Var:
+			s = "Var " + n.Name
+		case *Neg:
+			s = "Neg"
+		case *BinA:
+			s = "BinA " + n.Op.String()
+		case *BoolLit:
+			s = fmt.Sprint("BoolLit ", n.Val)
+		case *Cmp:
+			s = "Cmp " + n.Op.String()
+		case *Not:
+			s = "Not"
+		case *BinB:
+			s = "BinB " + n.Op.String()
+		default:
+			s = strings.TrimPrefix(reflect.TypeOf(n).String(), "*spec.")
+		}
+		b.WriteString(s + "|")
+		return prune == nil || !prune(n)
+	})
+	return b.String()
+}
+
+// TestInspectOrder: every kind of node is entered in source order, children after their parent,
+// each f(nil) after the node's last child; the nodes resolution adds are not visited.
+func TestInspectOrder(t *testing.T) {
+	p := mustParse(t, "x = -a + 2 * b;\n"+
+		"if not (x < 3) or true then assert x / y == 1 else fail fi;\n"+
+		"while x > 0 do x = x - 1 od; assume y != 0; skip")
+	want := "Seq|Assign|Var x|)|BinA +|Neg|Var a|)|)|BinA *|Num 2|)|Var b|)|)|)|)|" +
+		"Seq|If|BinB or|Not|Cmp <|Var x|)|Num 3|)|)|)|BoolLit true|)|)|" +
+		"Assert|Cmp ==|BinA /|Var x|)|Var y|)|)|Num 1|)|)|)|Fail|)|)|" +
+		"Seq|While|Cmp >|Var x|)|Num 0|)|)|Assign|Var x|)|BinA -|Var x|)|Num 1|)|)|)|)|" +
+		"Seq|Assume|Cmp !=|Var y|)|Num 0|)|)|)|Skip|)|)|)|)|)|"
+	if got := trace(p.Body, nil); got != want {
+		t.Errorf("walk\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestInspectPrune: a node for which f returns false is entered, but neither its children nor
+// its f(nil) follow; its siblings are still walked.
+func TestInspectPrune(t *testing.T) {
+	p := mustParse(t, "if a / b > 0 then x = 1 + c else skip fi; y = d")
+	prune := func(n Node) bool { _, ok := n.(BExpr); return ok }
+	want := "Seq|If|Cmp >|Assign|Var x|)|BinA +|Num 1|)|Var c|)|)|)|Skip|)|)|Assign|Var y|)|Var d|)|)|)|"
+	if got := trace(p.Body, prune); got != want {
+		t.Errorf("walk\n got %s\nwant %s", got, want)
+	}
+	stmtsOnly := func(n Node) bool { _, ok := n.(Stmt); return !ok }
+	want = "Seq|If|Cmp >|Assign|Var x|BinA +|)|Skip|)|)|Assign|Var y|Var d|)|)|"
+	if got := trace(p.Body, stmtsOnly); got != want {
+		t.Errorf("statements only\n got %s\nwant %s", got, want)
+	}
+	if got := trace(nil, nil); got != "" {
+		t.Errorf("nil root: %q", got)
+	}
+	if got := trace(&Assign{A: &Num{}}, nil); got != "Assign|Num 0|)|)|" {
+		t.Errorf("nil child: %q", got)
+	}
+}
+
+// TestInspectVarsOfCorpus: on every program of testdata/, the variables Inspect meets, in order
+// of first meeting, are the program's variables as resolution numbered them (in order of first
+// occurrence), each Var carrying its own index; every statement of the program is entered once.
+func TestInspectVarsOfCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.imp")
+	verify, _ := filepath.Glob("../testdata/verify/*.imp")
+	files = append(files, verify...)
+	if len(files) < 40 {
+		t.Fatalf("found %d programs in ../testdata", len(files))
+	}
+	for _, f := range files {
+		p, err := ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vars []string
+		seen := map[string]bool{}
+		entered, exited := 0, 0
+		Inspect(p.Body, func(n Node) bool {
+			if n == nil {
+				exited++
+				return true
+			}
+			entered++
+			if v, ok := n.(*Var); ok {
+				if p.Vars[v.Index] != v.Name {
+					t.Errorf("%s: %s has index %d", f, v.Name, v.Index)
+				}
+				if !seen[v.Name] {
+					seen[v.Name] = true
+					vars = append(vars, v.Name)
+				}
+			}
+			return true
+		})
+		if !reflect.DeepEqual(vars, p.Vars) {
+			t.Errorf("%s: variables met %v, program's %v", f, vars, p.Vars)
+		}
+		if entered != exited || entered == 0 {
+			t.Errorf("%s: %d nodes entered, %d f(nil) calls", f, entered, exited)
+		}
+	}
+}
+
+// TestInspectDeep: a long sequence (a right-nested chain of Seq) and an expression as deep as
+// the parser allows are walked completely.
+func TestInspectDeep(t *testing.T) {
+	const n = 50_000
+	var src strings.Builder
+	for i := 0; i < n; i++ {
+		src.WriteString("x = x + 1;\n")
+	}
+	src.WriteString("assert x " + strings.Repeat("- 1 ", MaxExprDepth-2) + "> 0")
+	p, err := Parse("deep.imp", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assigns, nums := 0, 0
+	Inspect(p.Body, func(n Node) bool {
+		switch n.(type) {
+		case *Assign:
+			assigns++
+		case *Num:
+			nums++
+		}
+		return true
+	})
+	if wantNums := n + MaxExprDepth - 1; assigns != n || nums != wantNums {
+		t.Errorf("%d assignments and %d numbers walked, want %d and %d", assigns, nums, n, wantNums)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // execTree is the symbolic execution tree of a run (--dot FILE): a node per state, first seen
@@ -112,7 +113,7 @@ var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", n
 // program, a state never expanded (pending when the run stopped), or an explored inner state.
 func (t *execTree) kind(st *engine.State) string {
 	switch {
-	case t.pruned[st] || st.PC.Status == engine.Unsat:
+	case t.pruned[st] || st.PC.Status == sym.Unsat:
 		return nodePruned
 	case st.ErrorOf() != nil:
 		return nodeError

@@ -11,6 +11,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // testCaseFormat is the version of the test case files run --tests writes and replay reads.
@@ -107,7 +108,7 @@ func (r *recorder) testCases(file string, src []byte) testSet {
 			set.noModel++
 			continue
 		}
-		key := engine.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
+		key := sym.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
 		if seen[key] {
 			set.dups++
 			continue

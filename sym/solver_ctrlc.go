@@ -1,4 +1,4 @@
-package engine
+package sym
 
 /*
 #cgo LDFLAGS: -lz3

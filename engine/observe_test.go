@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"certsym/internal/budget"
+	"certsym/internal/testprog"
+	"testing"
+)
 
 // countObserver counts what the engine tells an Observer and checks the order of successors.
 type countObserver struct {
@@ -36,10 +40,10 @@ func (o *countObserver) Pruned(st *State) {
 }
 
 func TestObserverSeesEveryExpansion(t *testing.T) {
-	prog := parse(t, "if x > 0 then\n  assume x < 0\nfi;\nwhile x > 0 do x = x - 1 od")
+	prog := testprog.Parse(t, "if x > 0 then\n  assume x < 0\nfi;\nwhile x > 0 do x = x - 1 od")
 	for _, strat := range []Strategy{BFS, DFS} {
 		o := &countObserver{t: t, seen: map[*State]bool{}}
-		e := New(prog, Options{Strategy: strat, MaxStates: 200, Observer: o})
+		e := New(prog, Options{Strategy: strat, Limits: budget.Limits{MaxStates: 200}, Observer: o})
 		if _, err := e.FindBugs(nil); err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +60,7 @@ func TestPrintSizeOfSharedTerms(t *testing.T) {
 		src += "y = y * y;\n" // the printed form doubles; the term grows by one atom
 	}
 	src += "if y == 7 then fail fi"
-	prog := parse(t, src)
+	prog := testprog.Parse(t, src)
 	e := New(prog, Options{NoPrune: true}) // no solver: the error state's path condition is all we want
 	var deep *State
 	for {
@@ -74,7 +78,7 @@ func TestPrintSizeOfSharedTerms(t *testing.T) {
 	if n := deep.PC.PrintSize(1_000_000); n != 1_000_001 {
 		t.Errorf("PrintSize = %d, want past the limit", n)
 	}
-	small := parse(t, "if x + 2 > 0 then fail fi")
+	small := testprog.Parse(t, "if x + 2 > 0 then fail fi")
 	e = New(small, Options{})
 	for {
 		st, ok := e.NextState()

@@ -66,7 +66,7 @@ func (c *checker) boundedChecks() {
 	n := c.cfg.BoundedN
 	b := bounded.New(c.u.Prog, n)
 	b.MaxStates, b.Timeout = boundedMaxStates, c.left(4*time.Second)
-	b.Solver().RLimit, b.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
+	b.RLimit, b.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		c.report("bounded/ghost", "", -1, "symbolic interpretation without ghost: %v", err)
@@ -170,7 +170,7 @@ func (c *checker) boundedChecks() {
 		}
 		gb := bounded.New(c.u.Prog, n)
 		gb.MaxStates, gb.Timeout = boundedMaxStates, c.left(2*time.Second)
-		gb.Solver().RLimit, gb.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
+		gb.RLimit, gb.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks
 		// Every ghost failure counts, also when a bound stopped the interpretation (bounded.Interp

@@ -105,3 +105,38 @@ func TestShavedBounds(t *testing.T) {
 		t.Errorf("then n != 5: %q, pure %v", got, phi.pure)
 	}
 }
+
+// TestSolverAbstractMul: with AbstractMul a product is an uninterpreted function constrained only
+// by the sign axioms, which survive popping the conjunct that first used the product.
+func TestSolverAbstractMul(t *testing.T) {
+	names := []string{"x", "y"}
+	ts := NewTerms(names)
+	x, y := ts.Syms()[0], ts.Syms()[1]
+	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	m := ts.mul(x, y)
+	two := And(Pred(FEq, sub(x, k(2))), Pred(FEq, sub(y, k(2))))
+	six := Pred(FEq, sub(m, k(6)))
+	exact, abs := NewSolver(names), NewSolver(names)
+	abs.AbstractMul = true
+	if got := exact.Check(pcOf(two, six)); got != Unsat {
+		t.Errorf("exact: 2 * 2 == 6 is %v", got)
+	}
+	if got := abs.Check(pcOf(two, six)); got != Sat {
+		t.Errorf("abstract: mul(2, 2) == 6 is %v, want sat (magnitude unknown)", got)
+	}
+	// Sign axioms, asserted with a conjunct on a fresh branch after the first one was popped.
+	pos := And(Pred(FGe, sub(x, k(1))), Pred(FGe, sub(y, k(1))))
+	for i, c := range []struct {
+		f    *Formula
+		want SatStatus
+	}{
+		{And(pos, Pred(FGe, neg(m))), Unsat},                                          // x, y > 0 and m <= 0
+		{And(Pred(FEq, x), Pred(FNe, m)), Unsat},                                      // x == 0 and m != 0
+		{And(Pred(FGe, sub(k(-1), x)), Pred(FGe, sub(y, k(1))), Pred(FGe, m)), Unsat}, // x < 0 < y and m >= 0
+		{And(Pred(FGe, sub(k(-1), x)), Pred(FGe, sub(k(-1), y)), Pred(FGe, sub(m, k(1000)))), Sat},
+	} {
+		if got := abs.Check(pcOf(c.f)); got != c.want {
+			t.Errorf("case %d: %v, want %v", i, got, c.want)
+		}
+	}
+}

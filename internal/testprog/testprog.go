@@ -1,0 +1,66 @@
+// Package testprog holds what the tests of the analysis packages (sym, engine, bounded, verify)
+// share: parsing a program from source, the corpus of programs, and random inputs. Only tests
+// import it.
+package testprog
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	fuzz "github.com/google/gofuzz"
+
+	"certsym/spec"
+)
+
+// Parse parses src (named test.imp) or fails the test.
+func Parse(t testing.TB, src string) *spec.Program {
+	t.Helper()
+	p, err := spec.Parse("test.imp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Root is the repository's root directory.
+func Root() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository
+// (../shared/corpus/pywise), failing the test when the 8 PyWiSE programs are not there.
+func Corpus(t testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(Root(), "testdata", "*.imp"))
+	pywise, _ := filepath.Glob(filepath.Join(Root(), "..", "shared", "corpus", "pywise", "*.imp"))
+	if len(pywise) != 8 {
+		t.Fatalf("expected the 8 PyWiSE programs in ../shared/corpus/pywise beside the repository, found %d", len(pywise))
+	}
+	return append(files, pywise...)
+}
+
+// InputFuzzer draws inputs mostly small (where branches and divisions by zero happen), some
+// large, some beyond 64 bits. gofuzz needs a custom function for spec.Int, whose fields are
+// unexported.
+func InputFuzzer(seed int64) *fuzz.Fuzzer {
+	return fuzz.NewWithSeed(seed).Funcs(func(v *spec.Int, c fuzz.Continue) {
+		switch c.Intn(8) {
+		case 0:
+			*v = spec.IntOf(c.Int63n(2000) - 1000)
+		case 1:
+			*v = spec.IntOf(c.Int63()).Mul(spec.IntOf(c.Int63() - c.Int63()))
+		default:
+			*v = spec.IntOf(c.Int63n(13) - 4)
+		}
+	})
+}
+
+// RandomInput draws an input of n values.
+func RandomInput(f *fuzz.Fuzzer, n int) spec.Store {
+	in := make(spec.Store, n)
+	for i := range in {
+		f.Fuzz(&in[i])
+	}
+	return in
+}

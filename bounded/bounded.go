@@ -7,6 +7,7 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/step"
 	"certsym/sym"
 )
 
@@ -198,7 +199,7 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	}
 	b.GhostChecks++
 	if len(mine) != 1 {
-		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), sym.InputString(rho, b.Prog.Vars))
+		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), spec.InputString(rho, b.Prog.Vars))
 		return
 	}
 	r := mine[0]
@@ -207,12 +208,12 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
 		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
-			sym.InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
+			spec.InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
 		return
 	}
 	for i, v := range want.Store {
 		if got := r.State.Store[i].Eval(rho); !got.Equal(v) {
-			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", sym.InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
+			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", spec.InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
 			return
 		}
 	}
@@ -239,7 +240,7 @@ func (b *Interp) checkGhost(st State, s spec.Stmt) {
 	b.GhostChecks++
 	if !st.PC.Formula().Eval(g.Rho) {
 		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
-			spec.LineOf(s), sym.InputString(g.Rho, b.Prog.Vars), st.PC.String(b.Prog.Vars))
+			spec.LineOf(s), spec.InputString(g.Rho, b.Prog.Vars), st.PC.String(b.Prog.Vars))
 		return
 	}
 	for i, t := range st.Store {
@@ -383,12 +384,12 @@ func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answe
 }
 
 // condBranches is cond_branches: the three branches of a condition c in st, D(c) ∧ c, D(c) ∧ ¬c,
-// ¬D(c) (the step kernel's split, sym.Terms.SplitCond, on sym_bexpr σ c, which is S(c) here),
+// ¬D(c) (the step kernel's split, step.SplitCond, on sym_bexpr σ c, which is S(c) here),
 // each made by branch (add_constraint, check_sat), with check_sat's answers. The last is built
 // only when c divides; otherwise ans[2] is prune, as in Why3. On the ghost path it checks that ρ
 // takes the branch the concrete execution takes.
 func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]State, ans [3]answer) {
-	sp := b.terms.SplitCond(cond, st.Store, divides)
+	sp := step.SplitCond(b.terms, cond, st.Store, divides)
 	br[0], ans[0] = b.branch(st, sp.Then)
 	br[1], ans[1] = b.branch(st, sp.Else)
 	n := 2
@@ -450,7 +451,7 @@ func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
 	case *spec.If:
 		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err)
 	case *spec.Assert:
-		return b.interpIf(st, c, c.Cond, sym.Skip, c.Violation, c.Err)
+		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err)
 	case *spec.Assume:
 		return b.interpAssume(st, c)
 	case *spec.While:
@@ -481,10 +482,10 @@ func (b *Interp) interpSeq(rs []Result, c2 spec.Stmt) []Result {
 // update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
 // E_AssignErr are the small-step counterparts).
 func (b *Interp) assign(st State, c *spec.Assign) []Result {
-	as := b.terms.Assign(c, st.Store)
+	as := step.Assign(b.terms, c, st.Store)
 	if as.Huge { // MaxIntBits: a resource bound, the path is cut and Stopped says why
 		if b.stopped == "" {
-			b.stopped = sym.HugeReason(c)
+			b.stopped = step.HugeReason(c)
 		}
 		return []Result{cutResult(st, c)}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
-	"certsym/sym"
 )
 
 // TestBoundedGhost runs the bounded interpreter in ghost mode on every program of testdata/ and
@@ -30,7 +29,7 @@ func TestBoundedGhost(t *testing.T) {
 			for run := 0; run < 4; run++ {
 				in := testprog.RandomInput(f, len(p.Vars))
 				if _, err := b.SymInterp(in); err != nil {
-					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, sym.InputString(in, p.Vars), err)
+					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, spec.InputString(in, p.Vars), err)
 				}
 				checks += b.GhostChecks
 			}
@@ -166,12 +165,12 @@ assert x != 9`
 						continue
 					}
 					if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
-						t.Fatalf("MaxStates %d, input %s: result %s at line %d, concretely %s", maxStates, sym.InputString(in, p.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour)
+						t.Fatalf("MaxStates %d, input %s: result %s at line %d, concretely %s", maxStates, spec.InputString(in, p.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour)
 					}
 					covered = true
 				}
 				if !covered {
-					t.Fatalf("MaxStates %d: input %s (concretely %s) is covered by no result: a branch was dropped", maxStates, sym.InputString(in, p.Vars), want.Behaviour)
+					t.Fatalf("MaxStates %d: input %s (concretely %s) is covered by no result: a branch was dropped", maxStates, spec.InputString(in, p.Vars), want.Behaviour)
 				}
 			}
 		}

@@ -10,15 +10,6 @@ import (
 
 const fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
 
-// interruptInQuery calls b's monitor's Interrupt once a query has run for 200 ms.
-func interruptInQuery(b *Interp) {
-	m := b.Monitor()
-	for m.Snapshot().InQuery < 200*time.Millisecond {
-		time.Sleep(10 * time.Millisecond)
-	}
-	m.Interrupt()
-}
-
 // TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
 // run to its 60 s bound) and stops the bounded interpreter with the reason "interrupted".
 func TestInterruptQuery(t *testing.T) {
@@ -28,7 +19,7 @@ func TestInterruptQuery(t *testing.T) {
 	prog := testprog.Parse(t, fermat)
 	b := New(prog, 2)
 	b.QueryTimeout = 60 * time.Second
-	go interruptInQuery(b)
+	go testprog.InterruptInQuery(b.Monitor())
 	if _, err := b.SymInterp(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +30,7 @@ func TestInterruptQuery(t *testing.T) {
 }
 
 // TestIntegerBound: a loop that multiplies an integer's length by four at each iteration stops
-// the bounded interpreter with a stated reason once a value passes sym.MaxIntBits.
+// the bounded interpreter with a stated reason once a value passes step.MaxIntBits.
 func TestIntegerBound(t *testing.T) {
 	prog := testprog.Parse(t, "x = 3;\nwhile x != 0 do x = x * x * x * x od")
 	want := "integer bound reached (a value of more than 1048576 bits assigned at 2:17)"

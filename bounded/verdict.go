@@ -53,7 +53,7 @@ type ReplayError struct {
 
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("internal error: the input %s of the error at line %d does not replay: the bounded concrete execution ends %s",
-		sym.InputString(e.Input, e.Names), e.Fail.Line(), e.Replay.Behaviour)
+		spec.InputString(e.Input, e.Names), e.Fail.Line(), e.Replay.Behaviour)
 }
 
 // Run is certsym run --loop-bound: SymInterp from the initial state, then the verdict. Each error

@@ -66,7 +66,7 @@ func (e *ReplayError) Error() string {
 	}
 	f := e.State.ErrorOf()
 	return fmt.Sprintf("internal error: the input %s of the symbolic bug (%s at line %d after %d steps, path condition %s) does not replay: the concrete run ended %s",
-		sym.InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
+		spec.InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
 }
 
 // Next is the next message of the bug finder's status stream (Figs. 8 and 9): it explores the next

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"certsym/spec"
+	"certsym/step"
 	"certsym/sym"
 )
 
@@ -11,7 +12,7 @@ import (
 // symbolic successors of st, in the order of the rules, including those whose path condition is
 // already known unsatisfiable (PC.Status == Unsat); pruning is the search's business. Each case
 // names the rule it transcribes; the condition split and the assignment are the step kernel's
-// (sym.Terms.SplitCond, sym.Terms.Assign).
+// (step.SplitCond, step.Assign).
 //
 // Coq: expand (Expand.v), the executable form of the rules E_* of sym_step (Symbolic.v). Theorem
 // 3.1, expand_correct (Expandproof.v), says it yields exactly the sym_step successors; Theorems
@@ -30,27 +31,27 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		}
 	case *spec.Fail: // [E-Fail]: no successor
 	case *spec.Assign: // [E-Assign], and [E-AssignErr] when a divides
-		as := e.terms.Assign(s, st.Store)
+		as := step.Assign(e.terms, s, st.Store)
 		if as.Huge && e.stopped == "" {
 			// A resource bound, not a step of the semantics: the successor is still produced, and
 			// the run stops before expanding anything else.
-			e.stopped = sym.HugeReason(s)
+			e.stopped = step.HugeReason(s)
 		}
 		if as.Def == nil { // D(a) = true
-			succ(st.PC, as.Store, &Kont{sym.Skip, k.Next})
+			succ(st.PC, as.Store, &Kont{step.Skip, k.Next})
 			break
 		}
-		succ(ext(as.Def), as.Store, &Kont{sym.Skip, k.Next})
+		succ(ext(as.Def), as.Store, &Kont{step.Skip, k.Next})
 		succ(ext(as.Err), st.Store, &Kont{s.Err, k.Next})
 	case *spec.If: // [E-If]
 		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, out)
 	case *spec.Assert: // assert b = if b then skip else fail fi: [E-If]
-		out = e.branch(st, k, s.Cond, sym.Skip, s.Violation, s.Err, out)
+		out = e.branch(st, k, s.Cond, step.Skip, s.Violation, s.Err, out)
 	case *spec.While: // [E-While]
 		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
 	case *spec.Assume: // [E-Assume]: the then successor of the split, and its error successor
-		sp := e.terms.SplitCond(s.Cond, st.Store, s.Err != nil)
-		succ(ext(sp.Then), st.Store, &Kont{sym.Skip, k.Next})
+		sp := step.SplitCond(e.terms, s.Cond, st.Store, s.Err != nil)
+		succ(ext(sp.Then), st.Store, &Kont{step.Skip, k.Next})
 		if sp.Err != nil {
 			succ(ext(sp.Err), st.Store, &Kont{s.Err, k.Next})
 		}
@@ -61,12 +62,12 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 }
 
 // branch is [E-If]: the then branch under D(b) ∧ b, the else branch under D(b) ∧ ¬b, and, when b
-// divides, the error under ¬D(b) (the step kernel's sym.Terms.SplitCond).
+// divides, the error under ¬D(b) (the step kernel's step.SplitCond).
 //
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse, E_IfErr (Symbolic.v), the If case of
 // expand (Expand.v); covered by Theorem 3.1, expand_correct (Expandproof.v).
 func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail, out []*State) []*State {
-	sp := e.terms.SplitCond(cond, st.Store, err != nil)
+	sp := step.SplitCond(e.terms, cond, st.Store, err != nil)
 	n := len(st.Store)
 	out = append(out,
 		&State{PC: sym.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},

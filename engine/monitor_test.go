@@ -14,14 +14,6 @@ import (
 
 const fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
 
-// interruptInQuery calls m.Interrupt once a query has run for 200 ms.
-func interruptInQuery(m *budget.Monitor) {
-	for m.Snapshot().InQuery < 200*time.Millisecond {
-		time.Sleep(10 * time.Millisecond)
-	}
-	m.Interrupt()
-}
-
 // TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
 // run to its 60 s bound) and stops the search with the reason "interrupted" (the bug finder; the
 // bounded interpreter and verify have tests of the same name).
@@ -32,7 +24,7 @@ func TestInterruptQuery(t *testing.T) {
 	prog := testprog.Parse(t, fermat)
 	mon := budget.NewMonitor()
 	e := New(prog, Options{Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})
-	go interruptInQuery(mon)
+	go testprog.InterruptInQuery(mon)
 	start := time.Now()
 	rep, err := e.FindBugs(nil)
 	if err != nil {
@@ -108,7 +100,7 @@ func benchMonitor(b *testing.B, watch bool) {
 }
 
 // TestIntegerBound: a loop that multiplies an integer's length by four at each iteration stops
-// with a stated reason once a value passes sym.MaxIntBits, in the bug finder (the bounded
+// with a stated reason once a value passes step.MaxIntBits, in the bug finder (the bounded
 // interpreter has a test of the same name), instead of spending the machine's time and memory on the arithmetic.
 func TestIntegerBound(t *testing.T) {
 	prog := testprog.Parse(t, "x = 3;\nwhile x != 0 do x = x * x * x * x od")

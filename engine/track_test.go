@@ -37,7 +37,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 	for step := 0; step < maxSteps; step++ {
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, sym.InputString(in, p.Vars), step}, args...)...)
+			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, spec.InputString(in, p.Vars), step}, args...)...)
 		}
 		if got, want := cur.ErrorOf(), spec.IsError(conc.Prog); got != want {
 			fail("symbolic error %v, concrete error %v", got, want)
@@ -57,7 +57,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 				fail("successor path condition does not extend its parent's")
 			}
 			if s.PC.Status == sym.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
-				fail("witness %s does not satisfy %s", sym.InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
+				fail("witness %s does not satisfy %s", spec.InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
 			}
 			if holds {
 				follow = append(follow, s)

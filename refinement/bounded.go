@@ -93,7 +93,7 @@ func (c *checker) boundedChecks() {
 		want := spec.ExecBounded(c.u.Prog, v, n)
 		if want.Behaviour != r.Behaviour || want.Fail != r.Fail || want.At != r.At || !sameStore(r.State.Store, v, want.Store) {
 			c.report("bounded/precise", in, -1, "imprecise: the model of the %s ends %s with store %s in the bounded semantics (loop limit %d)",
-				c.resultString(r), want.Behaviour, sym.InputString(want.Store, c.names), n)
+				c.resultString(r), want.Behaviour, spec.InputString(want.Store, c.names), n)
 			continue
 		}
 		if r.Behaviour == spec.Incomplete {
@@ -138,7 +138,7 @@ func (c *checker) boundedChecks() {
 		}
 		if !covered {
 			c.report("bounded/exhaustive", in, -1, "not exhaustive w.r.t. the bounded semantics: the run ends %s with store %s, no result covers it%s",
-				want.Behaviour, sym.InputString(want.Store, c.names), stoppedNote(b.Stopped()))
+				want.Behaviour, spec.InputString(want.Store, c.names), stoppedNote(b.Stopped()))
 			continue
 		}
 		if !complete {

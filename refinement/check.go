@@ -311,7 +311,7 @@ func (c *checker) report(check, input string, step int, format string, args ...a
 	}
 }
 
-func (c *checker) inputString(v []spec.Int) string { return sym.InputString(v, c.names) }
+func (c *checker) inputString(v []spec.Int) string { return spec.InputString(v, c.names) }
 
 // randomValuation draws values mostly small (where branches, zero divisors and sign changes
 // are), some large, some beyond 64 bits.
@@ -1061,7 +1061,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	c.sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", sym.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {

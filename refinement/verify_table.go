@@ -7,7 +7,7 @@ import (
 // The layer's own transcription of the symbolic interpretation of a claim, INTERPCLAIM^S, of
 // Section III-B5 of the xSymExe paper (Hatcliff, Robby, Chalin, Belt, ICSE 2013;
 // ../shared/seeds/002_282b7f05f0e9a371.txt), written from the paper and not from
-// engine/verify_status.go. S is the collecting summary of the claim: the results of all its
+// verify/status.go. S is the collecting summary of the claim: the results of all its
 // evaluations on the explored paths, and CUTOFF when a cutoff path can reach it. The cases are
 // tried in the paper's order and "the first case is taken as defining":
 //

@@ -123,7 +123,7 @@ func confirmDecision(t *testing.T, sv *Solver, phi *PC, f *Formula, names []stri
 	q := &PC{Parent: &PC{}, Conj: And(phi.Formula(), check), Depth: 1}
 	if got := sv.Check(q); got != Unsat {
 		t.Fatalf("%s: the facts decide %s %v, but the solver says %v for the opposite (model %s)",
-			phi.String(names), f.String(names), d, got, InputString(q.Witness, names))
+			phi.String(names), f.String(names), d, got, spec.InputString(q.Witness, names))
 	}
 	return true
 }

@@ -60,7 +60,7 @@ func NewSolver(names []string) *Solver {
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
 	sv := &Solver{ctx: ctx, s: z3.NewSolver(ctx), names: names, atoms: map[*Atom]z3.Int{}}
-	noCtrlC(ctx, sv.s)
+	z3query.NoCtrlC(ctx, sv.s)
 	sv.SetMonitor(budget.NewMonitor())
 	sv.syms = make([]z3.Int, len(names))
 	for i, n := range names {

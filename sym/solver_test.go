@@ -62,7 +62,7 @@ func TestSolverModelsSatisfy(t *testing.T) {
 			t.Fatalf("case %d: %v", i, phi.Status)
 		}
 		if !phi.Formula().Eval(phi.Witness) {
-			t.Errorf("case %d: model %s does not satisfy %s", i, InputString(phi.Witness, ts.names), phi.String(ts.names))
+			t.Errorf("case %d: model %s does not satisfy %s", i, spec.InputString(phi.Witness, ts.names), phi.String(ts.names))
 		}
 	}
 	// x*x == 2 has no integer solution: unsat, or unknown, never sat.

@@ -219,6 +219,20 @@ func (ts *Terms) Subst(a spec.AExpr, s []*Term) *Term {
 	panic("sym: unknown expression")
 }
 
+// Exceeds reports whether t has a constant or coefficient of more than bits bits.
+func (t *Term) Exceeds(bits int) bool {
+	big := func(x spec.Int) bool { return !x.IsSmall() && x.BitLen() > bits }
+	if big(t.c) {
+		return true
+	}
+	for _, m := range t.monos {
+		if big(m.k) {
+			return true
+		}
+	}
+	return false
+}
+
 // Eval is the value of t under the valuation v of the symbols, with the total division of the
 // formal development (x / 0 = 0, x % 0 = x).
 func (t *Term) Eval(v []spec.Int) spec.Int {

@@ -16,6 +16,7 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/step"
 	"certsym/sym"
 )
 
@@ -198,7 +199,7 @@ func Verify(prog *spec.Program, opts Options) *Report {
 	}
 	b.Solver().AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
-		synthetic: map[spec.Stmt]bool{sym.Skip: true}, overApprox: map[*sym.PC][]*spec.Assume{},
+		synthetic: map[spec.Stmt]bool{step.Skip: true}, overApprox: map[*sym.PC][]*spec.Assume{},
 		nonlinear: map[*sym.PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{}, depthCuts: map[spec.Stmt]int{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
@@ -443,7 +444,7 @@ func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
 func (v *verifier) noteOrigins(sigma []*sym.Term) {
 	var walk func(t *sym.Term)
 	walk = func(t *sym.Term) {
-		t.EachTopAtom(func(a *sym.Atom) {
+		t.EachMono(func(_ spec.Int, a *sym.Atom) {
 			if a.Kind == sym.AtomSym {
 				return
 			}
@@ -485,7 +486,7 @@ func (v *verifier) productNote(a *sym.Atom, used int) Unhandled {
 // constraint is the constraint statement s adds to the path condition in st (its condition and
 // the definedness of its divisions: the then constraint of the step kernel's split, or the
 // definedness condition of its assignment), or nil; for an assignment, made is the value it
-// assigns (the step kernel's sym.Terms.Assign), whose products the caller records.
+// assigns (the step kernel's step.Assign), whose products the caller records.
 func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, made *sym.Term) {
 	ts := v.b.Terms()
 	var cond spec.BExpr
@@ -494,7 +495,7 @@ func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, ma
 		if s.Err == nil && !v.hasMul {
 			return nil, nil
 		}
-		as := ts.Assign(s, st.Store)
+		as := step.Assign(ts, s, st.Store)
 		return as.Def, as.Value
 	case *spec.If:
 		cond = s.Cond
@@ -507,7 +508,7 @@ func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, ma
 	default:
 		return nil, nil
 	}
-	return ts.SplitCond(cond, st.Store, true).Then, nil
+	return step.SplitCond(ts, cond, st.Store, true).Then, nil
 }
 
 // evalClaim evaluates claim cl in state st: UNDEFINED when the claim's own evaluation may divide
@@ -585,7 +586,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 		replay, ok := v.replay(cl, m, res)
 		if !ok {
 			v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d: input %s: %s",
-				cl.Kind, cl.Line, sym.InputString(m, names), replay))
+				cl.Kind, cl.Line, spec.InputString(m, names), replay))
 			cl.collect(ResDontKnow)
 			cl.addUnhandled(Unhandled{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay})
 			return true
@@ -597,7 +598,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 	if a := psi.FirstMul(); a != nil {
 		cl.collect(ResDontKnow)
 		u := v.productNote(a, cl.Line)
-		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + sym.InputString(m, names) + " is spurious"
+		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + spec.InputString(m, names) + " is spurious"
 		cl.addUnhandled(u)
 		return true
 	}
@@ -617,7 +618,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 		return true
 	}
 	cl.collect(ResDontKnow)
-	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + sym.InputString(m, names) + " is spurious (abstracted products on the path)"})
+	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + spec.InputString(m, names) + " is spurious (abstracted products on the path)"})
 	v.addPathNonlinear(cl, st.PC)
 	return true
 }

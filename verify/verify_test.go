@@ -525,12 +525,7 @@ func TestInterruptQuery(t *testing.T) {
 	}
 	prog := testprog.Parse(t, "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n")
 	mon := budget.NewMonitor()
-	go func() {
-		for mon.Snapshot().InQuery < 200*time.Millisecond {
-			time.Sleep(10 * time.Millisecond)
-		}
-		mon.Interrupt()
-	}()
+	go testprog.InterruptInQuery(mon)
 	vr := Verify(prog, Options{LoopBound: 2, Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})
 	if vr.Stopped != "interrupted" || vr.Overall.Conclusive() {
 		t.Errorf("verify: stopped %q, overall %v", vr.Stopped, vr.Overall)

@@ -110,7 +110,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
-	final := sym.InputString(r.Final.Store, prog.Vars)
+	final := spec.InputString(r.Final.Store, prog.Vars)
 	steps := plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
@@ -231,7 +231,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", describeFail(b.Fail), prog.File, loc(b.Fail.Loc))
 		fmt.Fprintf(stdout, "  path condition: %s\n", abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", sym.InputString(b.Input, names))
+		fmt.Fprintf(stdout, "  input:          %s\n", spec.InputString(b.Input, names))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", plural(b.Replay.Steps, "step"))
 		fmt.Fprintf(stdout, "  reproduce:      %s\n", reproduceCommand(file, b, names))

@@ -179,7 +179,7 @@ func (t *execTree) writeDOT(w io.Writer, names []string) error {
 	for _, e := range t.edges {
 		var conds []string
 		for _, f := range engine.Added(e.from, e.to) {
-			if f.PrintSize(2000) > 2000 {
+			if printSize([]*sym.Formula{f}, 2000) > 2000 {
 				conds = append(conds, "(a condition too large to print)")
 			} else {
 				conds = append(conds, f.String(names))

@@ -141,9 +141,9 @@ func (r *recorder) terminal(st *engine.State, end recordedEnd) {
 }
 
 // pcText renders a path condition, unless its printed form has more than limit symbols and
-// operators (shared terms print once per occurrence: see sym.PC.PrintSize).
+// operators (shared terms print once per occurrence: see printSize).
 func pcText(pc *sym.PC, names []string, limit int) string {
-	if pc.PrintSize(limit) > limit {
+	if printSize(pc.Conjuncts(), limit) > limit {
 		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
 	}
 	return pc.String(names)

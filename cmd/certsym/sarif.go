@@ -9,7 +9,6 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
-	"certsym/sym"
 	"certsym/verify"
 )
 
@@ -170,7 +169,7 @@ func runSARIF(file string, cmdline []string, rep *engine.Report, names []string,
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				describeFail(b.Fail), p.Line, p.Col, sym.InputString(b.Input, names), b.Replay.Steps)},
+				describeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
 			Properties: map[string]any{"input": orderedInput{names: names, vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
@@ -226,7 +225,7 @@ func verifySARIF(file string, cmdline []string, rep *verify.Report, exit int) sa
 		}
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
-			msg += ", counterexample " + sym.InputString(w.Input, names)
+			msg += ", counterexample " + spec.InputString(w.Input, names)
 			props["input"] = orderedInput{names: names, vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {

@@ -11,7 +11,6 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
-	"certsym/sym"
 )
 
 // testCaseFormat is the version of the test case files run --tests writes and replay reads.
@@ -108,7 +107,7 @@ func (r *recorder) testCases(file string, src []byte) testSet {
 			set.noModel++
 			continue
 		}
-		key := sym.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
+		key := spec.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
 		if seen[key] {
 			set.dups++
 			continue

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"certsym/spec"
-	"certsym/sym"
 	"certsym/verify"
 )
 
@@ -121,7 +120,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		var ev []string
 		ev = append(ev, esc(explainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(sym.InputString(w.Input, names))+"</code>; path condition <code>"+
+			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
 		}
 		for _, a := range cl.OverApprox {

@@ -1,15 +1,17 @@
 // Package testprog holds what the tests of the analysis packages (sym, engine, bounded, verify)
-// share: parsing a program from source, the corpus of programs, and random inputs. Only tests
-// import it.
+// share: parsing a program from source, the corpus of programs, random inputs, and interrupting
+// a run in a solver query. Only tests import it.
 package testprog
 
 import (
+	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
+	"time"
 
 	fuzz "github.com/google/gofuzz"
 
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -23,10 +25,21 @@ func Parse(t testing.TB, src string) *spec.Program {
 	return p
 }
 
-// Root is the repository's root directory.
+// Root is the repository's root directory: the nearest directory above the working directory
+// (a test's package directory) that holds go.mod.
 func Root() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	dir, err := os.Getwd()
+	if err != nil {
+		return ".."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ".."
+		}
+	}
 }
 
 // Corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository
@@ -63,4 +76,12 @@ func RandomInput(f *fuzz.Fuzzer, n int) spec.Store {
 		f.Fuzz(&in[i])
 	}
 	return in
+}
+
+// InterruptInQuery calls m.Interrupt once a solver query has run for 200 ms.
+func InterruptInQuery(m *budget.Monitor) {
+	for m.Snapshot().InQuery < 200*time.Millisecond {
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.Interrupt()
 }

@@ -1,19 +1,19 @@
-package sym
+// Package step is the symbolic step kernel: the two steps of the rules that change a path
+// condition or a store, written once for the three interpreters built on package sym. The bug
+// finder's Expand (package engine), the bounded interpreter's cond_branches and assign (package
+// bounded) and the verifier's constraints (package verify) all take their successors'
+// constraints and stores from here, and the fault hooks of these steps (DropElseNegation,
+// NoDivZeroBranch, LostStoreUpdate) live here only. What a caller does with a successor (queue
+// it, check it with the solver, cut it at a budget) is its own business.
+package step
 
 import (
 	"fmt"
 
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/sym"
 )
-
-// The symbolic step kernel: the two steps of the rules that change a path condition or a store,
-// written once for the three interpreters built on this package. The bug finder's Expand
-// (package engine), the bounded interpreter's cond_branches and assign (package bounded) and the
-// verifier's constraints (package verify) all take their successors' constraints and stores from
-// here, and the fault hooks of these steps (DropElseNegation, NoDivZeroBranch, LostStoreUpdate)
-// live here only. What a caller does with a successor (queue it, check it with the solver, cut
-// it at a budget) is its own business.
 
 // Skip is the skip a step continues with: the rest of an assignment, and the then branch of an
 // assert (assert b is if b then skip else fail fi). The verifier recognizes it as no program
@@ -25,7 +25,7 @@ var Skip = &spec.Skip{}
 // division-error successor, ¬S(D(b)), which is nil when the step has no error successor (b does
 // not divide).
 type Split struct {
-	Then, Else, Err *Formula
+	Then, Else, Err *sym.Formula
 }
 
 // SplitCond is the condition split of [E-If] (and of assert b, assume b and the test of a while
@@ -36,19 +36,19 @@ type Split struct {
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse and E_IfErr (Symbolic.v), the If case of
 // expand (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: the
 // constraints of cond_branches (interp.mlw).
-func (ts *Terms) SplitCond(cond spec.BExpr, s []*Term, divides bool) Split {
+func SplitCond(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides bool) Split {
 	c := ts.SubstB(cond, s)
-	d := True
+	d := sym.True
 	if divides {
 		d = ts.Defined(spec.DivisorsB(cond, nil), s)
 	}
-	notC := Not(c)
+	notC := sym.Not(c)
 	if fault.Active == fault.DropElseNegation {
 		notC = c
 	}
-	sp := Split{Then: And(d, c), Else: And(d, notC)}
+	sp := Split{Then: sym.And(d, c), Else: sym.And(d, notC)}
 	if divides && fault.Active != fault.NoDivZeroBranch {
-		sp.Err = Not(d)
+		sp.Err = sym.Not(d)
 	}
 	return sp
 }
@@ -58,11 +58,11 @@ func (ts *Terms) SplitCond(cond spec.BExpr, s []*Term, divides bool) Split {
 // division-error successor under ¬S(D(a)) with the store unchanged.
 type Assignment struct {
 	// Value is S(a), Store is S[x ↦ S(a)] (a new slice; the old store is unchanged).
-	Value *Term
-	Store []*Term
+	Value *sym.Term
+	Store []*sym.Term
 	// Def is S(D(a)), the normal successor's constraint, and Err is ¬S(D(a)), the error
 	// successor's; both are nil when a does not divide (the statement has no error successor).
-	Def, Err *Formula
+	Def, Err *sym.Formula
 	// Huge reports that S(a) has a constant of more than MaxIntBits bits: a resource bound, not
 	// a step of the semantics; the caller stops its run (HugeReason says why).
 	Huge bool
@@ -74,10 +74,10 @@ type Assignment struct {
 // Coq: the sym_step constructors E_Assign and E_AssignErr (Symbolic.v), the Assign case of expand
 // (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: assign (interp.mlw),
 // which substitutes as this does (x is bound to sym_aexpr σ a, no fresh symbol).
-func (ts *Terms) Assign(a *spec.Assign, s []*Term) Assignment {
+func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
 	t := ts.Subst(a.A, s)
-	st := Assignment{Value: t, Huge: t.huge()}
-	st.Store = make([]*Term, len(s))
+	st := Assignment{Value: t, Huge: t.Exceeds(MaxIntBits)}
+	st.Store = make([]*sym.Term, len(s))
 	copy(st.Store, s)
 	st.Store[a.X.Index] = t
 	if c, ok := t.IsConst(); ok && c.IsZero() && fault.Active == fault.LostStoreUpdate {
@@ -85,7 +85,7 @@ func (ts *Terms) Assign(a *spec.Assign, s []*Term) Assignment {
 	}
 	if a.Err != nil && fault.Active != fault.NoDivZeroBranch {
 		st.Def = ts.Defined(spec.DivisorsA(a.A, nil), s)
-		st.Err = Not(st.Def)
+		st.Err = sym.Not(st.Def)
 	}
 	return st
 }
@@ -95,21 +95,6 @@ func (ts *Terms) Assign(a *spec.Assign, s []*Term) Assignment {
 // integers are unbounded, and a loop such as x = x * x * x * x multiplies their length by four at
 // each iteration: without the bound, the arithmetic alone would take the machine's time and memory.
 const MaxIntBits = 1 << 20
-
-func hugeInt(x spec.Int) bool { return !x.IsSmall() && x.BitLen() > MaxIntBits }
-
-// huge reports whether t has a constant or coefficient of more than MaxIntBits bits.
-func (t *Term) huge() bool {
-	if hugeInt(t.c) {
-		return true
-	}
-	for _, m := range t.monos {
-		if hugeInt(m.k) {
-			return true
-		}
-	}
-	return false
-}
 
 // HugeReason is the reason a run stops at the assignment s whose value is Huge.
 func HugeReason(s *spec.Assign) string {

@@ -8,15 +8,13 @@ import (
 	"certsym/internal/testprog"
 )
 
-const fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
-
 // TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
 // run to its 60 s bound) and stops the bounded interpreter with the reason "interrupted".
 func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on a hard query")
 	}
-	prog := testprog.Parse(t, fermat)
+	prog := testprog.Parse(t, testprog.Fermat)
 	b := New(prog, 2)
 	b.QueryTimeout = 60 * time.Second
 	go testprog.InterruptInQuery(b.Monitor())

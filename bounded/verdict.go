@@ -21,6 +21,7 @@ const (
 	Unknown
 )
 
+// String names the verdict: "safe", "bug" or "unknown".
 func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
 
 // An Error is a confirmed error of the bounded interpreter: a result state with behaviour Error

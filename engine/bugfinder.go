@@ -147,6 +147,7 @@ const (
 	VerdictUnknown
 )
 
+// String names the verdict: "safe", "bug" or "unknown".
 func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
 
 // Report is the result of FindBugs.

@@ -12,8 +12,6 @@ import (
 	"certsym/internal/testprog"
 )
 
-const fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
-
 // TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
 // run to its 60 s bound) and stops the search with the reason "interrupted" (the bug finder; the
 // bounded interpreter and verify have tests of the same name).
@@ -21,7 +19,7 @@ func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on a hard query")
 	}
-	prog := testprog.Parse(t, fermat)
+	prog := testprog.Parse(t, testprog.Fermat)
 	mon := budget.NewMonitor()
 	e := New(prog, Options{Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})
 	go testprog.InterruptInQuery(mon)
@@ -125,7 +123,7 @@ func TestNoCtrlC(t *testing.T) {
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
 	mon := budget.NewMonitor()
-	e := New(testprog.Parse(t, fermat), Options{Limits: budget.Limits{QueryTimeout: time.Second}, Monitor: mon})
+	e := New(testprog.Parse(t, testprog.Fermat), Options{Limits: budget.Limits{QueryTimeout: time.Second}, Monitor: mon})
 	go func() {
 		for mon.Snapshot().InQuery < 200*time.Millisecond {
 			time.Sleep(10 * time.Millisecond)

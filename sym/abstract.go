@@ -62,6 +62,7 @@ func (f *Formula) EachAtom(fn func(*Atom)) {
 	}
 }
 
+// EachAtom calls fn on every non-symbol atom of t, nested ones included (inner ones first).
 func (t *Term) EachAtom(fn func(*Atom)) {
 	for _, m := range t.monos {
 		if m.a.Kind != AtomSym {

@@ -523,7 +523,7 @@ func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on a hard query")
 	}
-	prog := testprog.Parse(t, "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n")
+	prog := testprog.Parse(t, testprog.Fermat)
 	mon := budget.NewMonitor()
 	go testprog.InterruptInQuery(mon)
 	vr := Verify(prog, Options{LoopBound: 2, Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})

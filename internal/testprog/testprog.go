@@ -78,6 +78,10 @@ func RandomInput(f *fuzz.Fuzzer, n int) spec.Store {
 	return in
 }
 
+// Fermat is a program whose one solver query (x³ + y³ = z³ over positive integers) Z3 does not
+// answer in any reasonable time: the tests of interrupts and query bounds run it.
+const Fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
+
 // InterruptInQuery calls m.Interrupt once a solver query has run for 200 ms.
 func InterruptInQuery(m *budget.Monitor) {
 	for m.Snapshot().InQuery < 200*time.Millisecond {

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -18,7 +19,7 @@ func explore(tb testing.TB, prog *spec.Program, n int) (*Engine, time.Duration, 
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	e := New(prog, Options{MaxStates: n})
+	e := New(prog, Options{Limits: budget.Limits{MaxStates: n}})
 	for {
 		if _, ok := e.NextState(); !ok {
 			break

@@ -5,6 +5,7 @@ import (
 
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // StatusKind is the kind of a bug finder status message (Fig. 8 of the WiSE paper).
@@ -65,19 +66,7 @@ func (e *ReplayError) Error() string {
 	}
 	f := e.State.ErrorOf()
 	return fmt.Sprintf("internal error: the input %s of the symbolic bug (%s at line %d after %d steps, path condition %s) does not replay: the concrete run ended %s",
-		InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
-}
-
-// InputString renders a concrete input as x=1, y=-2.
-func InputString(in spec.Store, names []string) string {
-	s := ""
-	for i, v := range in {
-		if i > 0 {
-			s += ", "
-		}
-		s += names[i] + "=" + v.String()
-	}
-	return s
+		spec.InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
 }
 
 // Next is the next message of the bug finder's status stream (Figs. 8 and 9): it explores the next
@@ -107,9 +96,9 @@ func (e *Engine) Next() (Status, error) {
 		return Status{Kind: Pending, State: st}, nil
 	}
 	switch e.solver.Check(st.PC) {
-	case Unsat: // reachable only with pruning off
+	case sym.Unsat: // reachable only with pruning off
 		return Status{Kind: Pending, State: st}, nil
-	case Unknown:
+	case sym.Unknown:
 		if e.mon.Interrupted() { // not the solver's failure: the run stops at the next state
 			return Status{Kind: Pending, State: st}, nil
 		}
@@ -123,7 +112,7 @@ func (e *Engine) Next() (Status, error) {
 		return Status{}, err
 	}
 	e.bugsSoFar++
-	e.mon.bugs.Store(int64(e.bugsSoFar))
+	e.mon.SetBugs(e.bugsSoFar)
 	if e.opts.AllBugs {
 		e.reported[f] = true
 	}
@@ -136,7 +125,7 @@ func (e *Engine) Next() (Status, error) {
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
 func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
-	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == Sat {
+	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == sym.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
@@ -158,6 +147,7 @@ const (
 	VerdictUnknown
 )
 
+// String names the verdict: "safe", "bug" or "unknown".
 func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
 
 // Report is the result of FindBugs.
@@ -233,4 +223,19 @@ func (e *Engine) finish(rep *Report) *Report {
 		rep.Verdict = VerdictSafe
 	}
 	return rep
+}
+
+// Verdict is the bug finder's report for the run so far of an engine whose stream the caller
+// consumed itself through Next (the refinement layer): bugs are the bugs Next reported, and the
+// verdict is computed as FindBugs computes it when the stream ends.
+func (e *Engine) Verdict(bugs []*Bug) *Report { return e.finish(&Report{Bugs: bugs}) }
+
+// reportedLine reports whether an error on f's line was reported (fault AllBugsDedupByLine only).
+func (e *Engine) reportedLine(f *spec.Fail) bool {
+	for g := range e.reported {
+		if g.Line() == f.Line() {
+			return true
+		}
+	}
+	return false
 }

@@ -4,27 +4,20 @@ import (
 	"strings"
 	"testing"
 
+	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/sym"
 )
-
-func parse(t testing.TB, src string) *spec.Program {
-	t.Helper()
-	p, err := spec.Parse("test.imp", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // succString renders a successor as "φ | store | program" with the program on one line.
 func succString(e *Engine, s *State) string {
 	prog := strings.ReplaceAll(strings.TrimSpace(spec.Print(s.Prog.Stmt())), "\n", " ")
 	prog = strings.Join(strings.Fields(prog), " ")
 	status := ""
-	if s.PC.Status == Unsat {
+	if s.PC.Status == sym.Unsat {
 		status = " (unsat)"
 	}
-	return s.PC.String(e.Names()) + status + " | " + StoreString(s.Store, e.Names()) + " | " + prog
+	return s.PC.String(e.Names()) + status + " | " + sym.StoreString(s.Store, e.Names()) + " | " + prog
 }
 
 // TestExpandRules checks each rule of expand (SEMANTICS.md) on the initial state of a program.
@@ -70,7 +63,7 @@ func TestExpandRules(t *testing.T) {
 			"x == 0 | x = x | fail"}},
 	}
 	for _, c := range cases {
-		p := parse(t, c.src)
+		p := testprog.Parse(t, c.src)
 		e := New(p, Options{})
 		succ := e.Expand(e.Initial(), nil)
 		var got []string
@@ -90,13 +83,13 @@ func TestExpandRules(t *testing.T) {
 
 // TestExpandKeepsBigIntegers checks that symbolic arithmetic never wraps.
 func TestExpandKeepsBigIntegers(t *testing.T) {
-	p := parse(t, "x = 9223372036854775807 + 1; y = x * x")
+	p := testprog.Parse(t, "x = 9223372036854775807 + 1; y = x * x")
 	e := New(p, Options{})
 	st := e.Initial()
 	for i := 0; i < 3; i++ {
 		st = e.Expand(st, nil)[0]
 	}
-	if got := StoreString(st.Store, e.Names()); got != "x = 9223372036854775808, y = 85070591730234615865843651857942052864" {
+	if got := sym.StoreString(st.Store, e.Names()); got != "x = 9223372036854775808, y = 85070591730234615865843651857942052864" {
 		t.Fatalf("store = %s", got)
 	}
 }

@@ -8,49 +8,21 @@ import (
 	"testing"
 	"time"
 
-	"certsym/spec"
+	"certsym/internal/budget"
+	"certsym/internal/testprog"
 )
 
-// TestQueryCountersAddUp: a query the time bound cuts short before it reaches Z3 is counted as a
-// query and as unknown, so Sat + Unsat + Unknown = Queries.
-func TestQueryCountersAddUp(t *testing.T) {
-	ts := newTerms([]string{"x"})
-	sv := NewSolver([]string{"x"})
-	x := ts.syms[0]
-	sv.Check(pcOf(atomF(FEq, sub(x, Const(spec.IntOf(3))))))
-	sv.Deadline = time.Now().Add(-time.Second)
-	for i := int64(0); i < 3; i++ {
-		if got := sv.Check(pcOf(atomF(FNe, sub(x, Const(spec.IntOf(i)))))); got != Unknown {
-			t.Fatalf("past the deadline: %v", got)
-		}
-	}
-	s := sv.Stats
-	if s.Queries != 4 || s.Sat+s.Unsat+s.Unknown != s.Queries || s.Unknown != 3 {
-		t.Errorf("stats %+v: want 4 queries, 3 unknown, adding up", s)
-	}
-}
-
-const fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
-
-// interruptInQuery calls m.Interrupt once a query has run for 200 ms.
-func interruptInQuery(m *Monitor) {
-	for m.Snapshot().InQuery < 200*time.Millisecond {
-		time.Sleep(10 * time.Millisecond)
-	}
-	m.Interrupt()
-}
-
 // TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
-// run to its 60 s bound) and stops the search with the reason "interrupted", for the bug finder,
-// the bounded interpreter and verify.
+// run to its 60 s bound) and stops the search with the reason "interrupted" (the bug finder; the
+// bounded interpreter and verify have tests of the same name).
 func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Z3 on a hard query")
 	}
-	prog := parse(t, fermat)
-	mon := NewMonitor()
-	e := New(prog, Options{QueryTimeout: 60 * time.Second, Monitor: mon})
-	go interruptInQuery(mon)
+	prog := testprog.Parse(t, testprog.Fermat)
+	mon := budget.NewMonitor()
+	e := New(prog, Options{Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})
+	go testprog.InterruptInQuery(mon)
 	start := time.Now()
 	rep, err := e.FindBugs(nil)
 	if err != nil {
@@ -63,29 +35,13 @@ func TestInterruptQuery(t *testing.T) {
 		t.Errorf("solver stats %+v", s)
 	}
 
-	b := NewBounded(prog, 2)
-	b.Solver().QueryTimeout = 60 * time.Second
-	go interruptInQuery(b.Monitor())
-	if _, err := b.SymInterp(nil); err != nil {
-		t.Fatal(err)
-	}
-	if b.Stopped() != "interrupted" {
-		t.Errorf("bounded: stopped %q", b.Stopped())
-	}
-
-	mon = NewMonitor()
-	go interruptInQuery(mon)
-	vr := Verify(prog, VerifyOptions{LoopBound: 2, QueryTimeout: 60 * time.Second, Monitor: mon})
-	if vr.Stopped != "interrupted" || vr.Overall.Conclusive() {
-		t.Errorf("verify: stopped %q, overall %v", vr.Stopped, vr.Overall)
-	}
 }
 
 // TestInterruptSearch: an interrupt before the next state stops an endless search; the monitor
 // has counted the states.
 func TestInterruptSearch(t *testing.T) {
-	mon := NewMonitor()
-	e := New(parse(t, "i = 0;\nwhile i >= 0 do i = i + 1 od"), Options{Monitor: mon})
+	mon := budget.NewMonitor()
+	e := New(testprog.Parse(t, "i = 0;\nwhile i >= 0 do i = i + 1 od"), Options{Monitor: mon})
 	for k := 0; k < 1000; k++ {
 		if _, err := e.Next(); err != nil {
 			t.Fatal(err)
@@ -107,25 +63,13 @@ func TestInterruptSearch(t *testing.T) {
 // TestAllBugsReasonWhenCutShort: an AllBugs run that a bound stops after finding a bug keeps the
 // verdict bug and says why the list may be incomplete.
 func TestAllBugsReasonWhenCutShort(t *testing.T) {
-	e := New(parse(t, "if x == 1 then fail fi;\ni = 0;\nwhile i < y do i = i + 1 od;\nassert i != 5"), Options{AllBugs: true, MaxStates: 12})
+	e := New(testprog.Parse(t, "if x == 1 then fail fi;\ni = 0;\nwhile i < y do i = i + 1 od;\nassert i != 5"), Options{AllBugs: true, Limits: budget.Limits{MaxStates: 12}})
 	rep, err := e.FindBugs(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Verdict != VerdictBug || !strings.HasPrefix(rep.Reason, "state bound reached") {
 		t.Errorf("%v (%q)", rep.Verdict, rep.Reason)
-	}
-}
-
-// TestIterationBound: a loop bound far beyond what the Go stack can nest stops the bounded
-// interpreter with a reason instead of a stack overflow.
-func TestIterationBound(t *testing.T) {
-	b := NewBounded(parse(t, "i = 0;\nwhile i >= 0 do i = i + 1 od"), 1_000_000_000)
-	if _, err := b.SymInterp(nil); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(b.Stopped(), "iteration bound reached (100000 loop iterations") {
-		t.Errorf("stopped %q", b.Stopped())
 	}
 }
 
@@ -138,14 +82,14 @@ func BenchmarkMonitoredRun(b *testing.B) { benchMonitor(b, true) }
 func BenchmarkUnmonitoredRun(b *testing.B) { benchMonitor(b, false) }
 
 func benchMonitor(b *testing.B, watch bool) {
-	prog := parse(b, "i = 0;\nwhile i >= 0 do i = i + 1 od")
+	prog := testprog.Parse(b, "i = 0;\nwhile i >= 0 do i = i + 1 od")
 	for n := 0; n < b.N; n++ {
-		mon := NewMonitor()
+		mon := budget.NewMonitor()
 		stop := func() {}
 		if watch {
-			stop = mon.Tick(100*time.Millisecond, func(Snapshot) {})
+			stop = mon.Tick(100*time.Millisecond, func(budget.Snapshot) {})
 		}
-		e := New(prog, Options{Monitor: mon, MaxStates: 200_000})
+		e := New(prog, Options{Monitor: mon, Limits: budget.Limits{MaxStates: 200_000}})
 		if _, err := e.FindBugs(nil); err != nil {
 			b.Fatal(err)
 		}
@@ -154,10 +98,10 @@ func benchMonitor(b *testing.B, watch bool) {
 }
 
 // TestIntegerBound: a loop that multiplies an integer's length by four at each iteration stops
-// with a stated reason once a value passes MaxIntBits, in the bug finder and the bounded
-// interpreter, instead of spending the machine's time and memory on the arithmetic.
+// with a stated reason once a value passes step.MaxIntBits, in the bug finder (the bounded
+// interpreter has a test of the same name), instead of spending the machine's time and memory on the arithmetic.
 func TestIntegerBound(t *testing.T) {
-	prog := parse(t, "x = 3;\nwhile x != 0 do x = x * x * x * x od")
+	prog := testprog.Parse(t, "x = 3;\nwhile x != 0 do x = x * x * x * x od")
 	rep, err := New(prog, Options{}).FindBugs(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -165,13 +109,6 @@ func TestIntegerBound(t *testing.T) {
 	want := "integer bound reached (a value of more than 1048576 bits assigned at 2:17)"
 	if rep.Verdict != VerdictUnknown || rep.Reason != want {
 		t.Errorf("bug finder: %v (%s)", rep.Verdict, rep.Reason)
-	}
-	b := NewBounded(prog, 1000)
-	if _, err := b.SymInterp(nil); err != nil {
-		t.Fatal(err)
-	}
-	if b.Stopped() != want {
-		t.Errorf("bounded: stopped %q", b.Stopped())
 	}
 }
 
@@ -185,8 +122,8 @@ func TestNoCtrlC(t *testing.T) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	mon := NewMonitor()
-	e := New(parse(t, fermat), Options{QueryTimeout: time.Second, Monitor: mon})
+	mon := budget.NewMonitor()
+	e := New(testprog.Parse(t, testprog.Fermat), Options{Limits: budget.Limits{QueryTimeout: time.Second}, Monitor: mon})
 	go func() {
 		for mon.Snapshot().InQuery < 200*time.Millisecond {
 			time.Sleep(10 * time.Millisecond)

@@ -1,6 +1,9 @@
 package engine
 
-import "certsym/spec"
+import (
+	"certsym/spec"
+	"certsym/sym"
+)
 
 // An Observer watches a run of the engine from outside its hot path, for the artifacts of the
 // command line (tests, coverage, the execution tree). Options.Observer is nil by default, and
@@ -18,8 +21,8 @@ type Observer interface {
 // Added returns the conjuncts that the path condition of child adds to that of parent, in order:
 // the branch condition of the step from parent to child (none when the step does not branch, or
 // when the parent's bounds already implied the condition). child must be a successor of parent.
-func Added(parent, child *State) []*Formula {
-	var fs []*Formula
+func Added(parent, child *State) []*sym.Formula {
+	var fs []*sym.Formula
 	for n := child.PC; n != nil && n != parent.PC; n = n.Parent {
 		fs = append(fs, n.Conj)
 	}
@@ -31,59 +34,3 @@ func Added(parent, child *State) []*Formula {
 
 // HeadStmt returns the statement that executes next in st (a sequence at the head flattened).
 func (st *State) HeadStmt() spec.Stmt { return st.Prog.head().S }
-
-// PrintSize returns the number of symbols, constants and operators the printed form of f has,
-// or limit+1 when it has more than limit. Terms are shared: printing repeats a shared term at
-// each of its occurrences, so the printed form can be exponentially larger than f itself. The
-// count takes time linear in the size of f, so that a caller can decline to print f.
-func (f *Formula) PrintSize(limit int) int {
-	return printSize(map[*Term]int{}, []*Formula{f}, limit)
-}
-
-// PrintSize is Formula.PrintSize for the conjunction φ.
-func (phi *PC) PrintSize(limit int) int {
-	return printSize(map[*Term]int{}, phi.Conjuncts(), limit)
-}
-
-func printSize(memo map[*Term]int, fs []*Formula, limit int) int {
-	var term func(t *Term) int
-	term = func(t *Term) int {
-		if n, ok := memo[t]; ok {
-			return n
-		}
-		n := 1
-		for _, m := range t.monos {
-			n += 2
-			if m.a.Kind != AtomSym {
-				n += term(m.a.L) + term(m.a.R)
-			}
-			if n > limit {
-				n = limit + 1
-				break
-			}
-		}
-		memo[t] = n
-		return n
-	}
-	n := 0
-	var form func(f *Formula)
-	form = func(f *Formula) {
-		n++
-		if f.T != nil {
-			n += term(f.T)
-		}
-		for _, g := range f.Args {
-			if n > limit {
-				return
-			}
-			form(g)
-		}
-	}
-	for _, f := range fs {
-		if n > limit {
-			break
-		}
-		form(f)
-	}
-	return min(n, limit+1)
-}

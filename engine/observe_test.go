@@ -1,6 +1,10 @@
 package engine
 
-import "testing"
+import (
+	"certsym/internal/budget"
+	"certsym/internal/testprog"
+	"testing"
+)
 
 // countObserver counts what the engine tells an Observer and checks the order of successors.
 type countObserver struct {
@@ -36,55 +40,15 @@ func (o *countObserver) Pruned(st *State) {
 }
 
 func TestObserverSeesEveryExpansion(t *testing.T) {
-	prog := parse(t, "if x > 0 then\n  assume x < 0\nfi;\nwhile x > 0 do x = x - 1 od")
+	prog := testprog.Parse(t, "if x > 0 then\n  assume x < 0\nfi;\nwhile x > 0 do x = x - 1 od")
 	for _, strat := range []Strategy{BFS, DFS} {
 		o := &countObserver{t: t, seen: map[*State]bool{}}
-		e := New(prog, Options{Strategy: strat, MaxStates: 200, Observer: o})
+		e := New(prog, Options{Strategy: strat, Limits: budget.Limits{MaxStates: 200}, Observer: o})
 		if _, err := e.FindBugs(nil); err != nil {
 			t.Fatal(err)
 		}
 		if o.expanded != e.Stats.Expanded || o.produced != e.Stats.Produced || o.pruned != e.Stats.Pruned || o.pruned == 0 {
 			t.Errorf("%v: observer saw %d expansions, %d successors, %d pruned; stats %+v", strat, o.expanded, o.produced, o.pruned, e.Stats)
-		}
-	}
-}
-
-// PrintSize counts the printed form of a term that doubles at each step without printing it.
-func TestPrintSizeOfSharedTerms(t *testing.T) {
-	src := "y = x + 1;\n"
-	for i := 0; i < 22; i++ {
-		src += "y = y * y;\n" // the printed form doubles; the term grows by one atom
-	}
-	src += "if y == 7 then fail fi"
-	prog := parse(t, src)
-	e := New(prog, Options{NoPrune: true}) // no solver: the error state's path condition is all we want
-	var deep *State
-	for {
-		st, ok := e.NextState()
-		if !ok {
-			break
-		}
-		if st.ErrorOf() != nil {
-			deep = st
-		}
-	}
-	if deep == nil {
-		t.Fatal("no error state")
-	}
-	if n := deep.PC.PrintSize(1_000_000); n != 1_000_001 {
-		t.Errorf("PrintSize = %d, want past the limit", n)
-	}
-	small := parse(t, "if x + 2 > 0 then fail fi")
-	e = New(small, Options{})
-	for {
-		st, ok := e.NextState()
-		if !ok {
-			break
-		}
-		if st.ErrorOf() != nil {
-			if n, s := st.PC.PrintSize(100), st.PC.String(small.Vars); n > 100 || len(s) == 0 {
-				t.Errorf("PrintSize(%q) = %d", s, n)
-			}
 		}
 	}
 }

@@ -2,11 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"runtime/metrics"
-	"time"
 
+	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // Strategy is the order in which pending states are expanded.
@@ -42,15 +42,8 @@ func ParseStrategy(name string) (Strategy, error) {
 // bounds.
 type Options struct {
 	Strategy Strategy
-	// MaxStates stops the run after that many states expanded (0: no bound).
-	MaxStates int
-	// Timeout stops the run after that long (0: no bound).
-	Timeout time.Duration
-	// MaxMemory stops the run when the Go heap exceeds that many bytes (0: no bound).
-	MaxMemory uint64
-	// QueryTimeout and RLimit bound each solver query (0: no bound).
-	QueryTimeout time.Duration
-	RLimit       uint
+	// Limits bound the run: MaxStates counts states expanded.
+	budget.Limits
 	// NoPrune keeps states whose path condition is unsatisfiable (WiSE without pruning).
 	NoPrune bool
 	// AllBugs goes on after the first confirmed bug, reporting each error once: each Fail, that is
@@ -58,7 +51,7 @@ type Options struct {
 	AllBugs bool
 	// Monitor, when set, receives the run's live counters (for a progress ticker) and can
 	// interrupt it; New makes one otherwise (Engine.Monitor).
-	Monitor *Monitor
+	Monitor *budget.Monitor
 	// Observer, when set, is told of each expansion and each pruned successor (observe.go).
 	Observer Observer
 }
@@ -105,7 +98,7 @@ type Stats struct {
 	Produced int // successors produced by Expand
 	Pruned   int // successors dropped as unsatisfiable
 	MaxDepth int
-	Solver   SolverStats
+	Solver   sym.SolverStats
 }
 
 // Engine is one symbolic execution of one program: its frontier, its solver and its counters.
@@ -113,17 +106,16 @@ type Stats struct {
 type Engine struct {
 	Prog   *spec.Program
 	opts   Options
-	terms  *terms
-	solver *Solver
+	terms  *sym.Terms
+	solver *sym.Solver
 	queue  frontier
 	buf    []*State
-	start  time.Time
+	meter  *budget.Meter
 	// Stats is updated as the run goes.
 	Stats Stats
 	// stopped is the reason the run was stopped by a bound, or "".
 	stopped   string
-	mon       *Monitor
-	heap      heapMeter
+	mon       *budget.Monitor
 	bugsSoFar int
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
@@ -132,19 +124,16 @@ type Engine struct {
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩.
 func New(prog *spec.Program, opts Options) *Engine {
-	e := &Engine{Prog: prog, opts: opts, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars),
+	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars),
 		reported: map[*spec.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
-	e.solver.RLimit, e.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
-	e.start = time.Now()
+	e.meter = budget.NewMeter(opts.Limits)
+	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor
 	if e.mon == nil {
-		e.mon = NewMonitor()
+		e.mon = budget.NewMonitor()
 	}
 	e.solver.SetMonitor(e.mon)
-	if opts.Timeout > 0 {
-		e.solver.Deadline = e.start.Add(opts.Timeout)
-	}
 	e.queue.push(e.Initial())
 	return e
 }
@@ -152,17 +141,17 @@ func New(prog *spec.Program, opts Options) *Engine {
 // Initial is the initial symbolic state ⟨true, id, p⟩ of the program: every variable is its own
 // symbol.
 func (e *Engine) Initial() *State {
-	return &State{PC: rootPC(len(e.Prog.Vars)), Store: e.terms.syms, Prog: &Kont{S: e.Prog.Body}}
+	return &State{PC: sym.RootPC(len(e.Prog.Vars)), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
 }
 
 // Solver returns the engine's solver.
-func (e *Engine) Solver() *Solver { return e.solver }
+func (e *Engine) Solver() *sym.Solver { return e.solver }
 
 // Pending returns the number of states waiting to be expanded.
 func (e *Engine) Pending() int { return e.queue.len() }
 
 // Monitor returns the monitor of the run: its live counters, and Interrupt.
-func (e *Engine) Monitor() *Monitor { return e.mon }
+func (e *Engine) Monitor() *budget.Monitor { return e.mon }
 
 // Stopped returns why the run was stopped by a bound or an interrupt, or "".
 func (e *Engine) Stopped() string { return e.stopped }
@@ -187,10 +176,10 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	st = e.queue.pop()
 	e.Stats.Expanded++
-	e.mon.states.Store(int64(e.Stats.Expanded))
+	e.mon.SetStates(e.Stats.Expanded)
 	if st.Depth > e.Stats.MaxDepth {
 		e.Stats.MaxDepth = st.Depth
-		e.mon.depth.Store(int64(st.Depth))
+		e.mon.SetDepth(st.Depth)
 	}
 	e.buf = e.Expand(st, e.buf[:0])
 	e.Stats.Produced += len(e.buf)
@@ -204,7 +193,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	for i, s := range e.buf {
 		e.buf[i] = nil
-		if !e.opts.NoPrune && (e.solver.Check(s.PC) == Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == Unknown)) {
+		if !e.opts.NoPrune && (e.solver.Check(s.PC) == sym.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == sym.Unknown)) {
 			e.Stats.Pruned++
 			if e.opts.Observer != nil {
 				e.opts.Observer.Pruned(s)
@@ -213,26 +202,15 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		}
 		e.queue.push(s)
 	}
-	e.mon.pending.Store(int64(e.queue.len()))
+	e.mon.SetPending(e.queue.len())
 	return st, true
 }
 
-// heapMeter reads the size of the Go heap, for memory bounds.
-type heapMeter struct{ sample []metrics.Sample }
-
-// bytes is the number of bytes in live and not yet swept heap objects.
-func (h *heapMeter) bytes() uint64 {
-	if h.sample == nil {
-		h.sample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	}
-	metrics.Read(h.sample)
-	return h.sample[0].Value.Uint64()
-}
-
-// bound returns the reason to stop now, or "".
+// bound returns the reason to stop now, or "": an interrupt, the state bound, and once in 256
+// states the time and memory bounds (budget.Meter).
 func (e *Engine) bound() string {
 	n := e.Stats.Expanded
-	if e.mon.halted.Load() {
+	if e.mon.Interrupted() {
 		return "interrupted"
 	}
 	if e.opts.MaxStates > 0 && n >= e.opts.MaxStates {
@@ -241,15 +219,12 @@ func (e *Engine) bound() string {
 	if n&255 != 0 {
 		return ""
 	}
-	now := time.Now()
-	if e.opts.Timeout > 0 && now.Sub(e.start) >= e.opts.Timeout {
+	switch reached, used := e.meter.Poll(n); reached {
+	case budget.TimeReached:
 		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.queue.len())
-	}
-	if e.opts.MaxMemory > 0 && n&4095 == 0 {
-		if used := e.heap.bytes(); used > e.opts.MaxMemory {
-			return fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d states expanded, %d pending)",
-				used>>20, e.opts.MaxMemory>>20, n, e.queue.len())
-		}
+	case budget.MemoryReached:
+		return fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d states expanded, %d pending)",
+			used>>20, e.opts.MaxMemory>>20, n, e.queue.len())
 	}
 	return ""
 }

@@ -1,9 +1,8 @@
 package engine
 
 import (
-	"strings"
-
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // A Kont is a remaining program: S ; Next (just S when Next is nil). A sequence p ; q at the head
@@ -40,8 +39,8 @@ func (k *Kont) Head() spec.Stmt { return spec.Head(k.S) }
 // variable, indexed by spec.Var.Index) and remaining program. Depth is the number of steps from
 // the initial state. States are immutable.
 type State struct {
-	PC    *PC
-	Store []*Term
+	PC    *sym.PC
+	Store []*sym.Term
 	Prog  *Kont
 	Depth int
 }
@@ -57,13 +56,4 @@ func (s *State) ErrorOf() *spec.Fail {
 func (s *State) IsFinal() bool {
 	_, ok := s.Prog.S.(*spec.Skip)
 	return ok && s.Prog.Next == nil
-}
-
-// StoreString renders the symbolic store as x = term, ... over the variable names.
-func StoreString(store []*Term, names []string) string {
-	parts := make([]string, len(store))
-	for i, t := range store {
-		parts[i] = names[i] + " = " + t.String(names)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -2,47 +2,12 @@ package engine
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
-	fuzz "github.com/google/gofuzz"
-
+	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/sym"
 )
-
-// corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository.
-func corpus(t testing.TB) []string {
-	files, _ := filepath.Glob("../testdata/*.imp")
-	pywise, _ := filepath.Glob("../../shared/corpus/pywise/*.imp")
-	if len(pywise) != 8 {
-		t.Fatalf("expected the 8 PyWiSE programs in ../../shared/corpus/pywise, found %d", len(pywise))
-	}
-	return append(files, pywise...)
-}
-
-// inputFuzzer draws inputs mostly small (where branches and divisions by zero happen), some
-// large, some beyond 64 bits. gofuzz needs a custom function for spec.Int, whose fields are
-// unexported.
-func inputFuzzer(seed int64) *fuzz.Fuzzer {
-	return fuzz.NewWithSeed(seed).Funcs(func(v *spec.Int, c fuzz.Continue) {
-		switch c.Intn(8) {
-		case 0:
-			*v = spec.IntOf(c.Int63n(2000) - 1000)
-		case 1:
-			*v = spec.IntOf(c.Int63()).Mul(spec.IntOf(c.Int63() - c.Int63()))
-		default:
-			*v = spec.IntOf(c.Int63n(13) - 4)
-		}
-	})
-}
-
-func randomInput(f *fuzz.Fuzzer, n int) spec.Store {
-	in := make(spec.Store, n)
-	for i := range in {
-		f.Fuzz(&in[i])
-	}
-	return in
-}
 
 // TestExpandTracksConcreteRuns is the exhaustiveness and precision of expand along concrete
 // runs: from a concrete input v, at every step exactly one symbolic successor's new conjunct
@@ -50,15 +15,15 @@ func randomInput(f *fuzz.Fuzzer, n int) spec.Store {
 // successor: same store, same program. A successor known unsatisfiable must not be the one v
 // follows, and every witness must satisfy its path condition.
 func TestExpandTracksConcreteRuns(t *testing.T) {
-	f := inputFuzzer(42)
+	f := testprog.InputFuzzer(42)
 	const runsPerProgram, maxSteps = 12, 3000
-	for _, file := range corpus(t) {
+	for _, file := range testprog.Corpus(t) {
 		p, err := spec.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for run := 0; run < runsPerProgram; run++ {
-			in := randomInput(f, len(p.Vars))
+			in := testprog.RandomInput(f, len(p.Vars))
 			trackRun(t, file, p, in, maxSteps)
 		}
 	}
@@ -67,17 +32,17 @@ func TestExpandTracksConcreteRuns(t *testing.T) {
 func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxSteps int) {
 	t.Helper()
 	e := New(p, Options{})
-	sym := e.Initial()
+	cur := e.Initial()
 	conc := spec.State{Store: in, Prog: p.Body}
 	for step := 0; step < maxSteps; step++ {
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, InputString(in, p.Vars), step}, args...)...)
+			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, spec.InputString(in, p.Vars), step}, args...)...)
 		}
-		if got, want := sym.ErrorOf(), spec.IsError(conc.Prog); got != want {
+		if got, want := cur.ErrorOf(), spec.IsError(conc.Prog); got != want {
 			fail("symbolic error %v, concrete error %v", got, want)
 		}
-		succ := e.Expand(sym, nil)
+		succ := e.Expand(cur, nil)
 		next, out := spec.Step(conc)
 		var follow []*State
 		for _, s := range succ {
@@ -85,14 +50,14 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 			// conjuncts must hold together.
 			holds := true
 			n := s.PC
-			for ; n != sym.PC && n.Parent != nil && n.Depth > sym.PC.Depth; n = n.Parent {
+			for ; n != cur.PC && n.Parent != nil && n.Depth > cur.PC.Depth; n = n.Parent {
 				holds = holds && n.Conj.Eval(in)
 			}
-			if n != sym.PC {
+			if n != cur.PC {
 				fail("successor path condition does not extend its parent's")
 			}
-			if s.PC.Status == Sat && !s.PC.Formula().Eval(s.PC.Witness) {
-				fail("witness %s does not satisfy %s", InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
+			if s.PC.Status == sym.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
+				fail("witness %s does not satisfy %s", spec.InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
 			}
 			if holds {
 				follow = append(follow, s)
@@ -108,7 +73,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 			fail("%d symbolic successors hold, want exactly 1", len(follow))
 		}
 		s := follow[0]
-		if s.PC.Status == Unsat {
+		if s.PC.Status == sym.Unsat {
 			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(p.Vars))
 		}
 		for i, term := range s.Store {
@@ -122,7 +87,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 		if step%97 == 0 && !s.PC.Formula().Eval(in) {
 			fail("path condition %s false under the input", s.PC.String(p.Vars))
 		}
-		sym, conc = s, next
+		cur, conc = s, next
 	}
 }
 

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"certsym/engine"
+	"certsym/bounded"
 	"certsym/spec"
+	"certsym/sym"
 )
 
-// The checks of the bounded interpreter (engine.Bounded, the transcription of the Why3
+// The checks of the bounded interpreter (bounded.Interp, the transcription of the Why3
 // sym_interp). Its oracle for the loop limit is spec.ExecBounded (the big-step semantics with
 // loop limit of the Why3 development); the reference, which has no loop limit, checks the
 // stores and behaviours of the results that did not hit the limit.
@@ -32,14 +33,14 @@ func behaviourKind(b spec.Behaviour) string {
 	return "incomplete"
 }
 
-func (c *checker) sigmaString(sigma []*engine.Term) string { return engine.StoreString(sigma, c.names) }
+func (c *checker) sigmaString(sigma []*sym.Term) string { return sym.StoreString(sigma, c.names) }
 
-func (c *checker) resultString(r engine.BResult) string {
-	return fmt.Sprintf("%s result ⟨%s | %s⟩", r.Behaviour, r.State.C.String(c.names), c.sigmaString(r.State.Sigma))
+func (c *checker) resultString(r bounded.Result) string {
+	return fmt.Sprintf("%s result ⟨%s | %s⟩", r.Behaviour, r.State.PC.String(c.names), c.sigmaString(r.State.Store))
 }
 
 // sameStore reports whether σ(v) is the store s.
-func sameStore(sigma []*engine.Term, v []spec.Int, s spec.Store) bool {
+func sameStore(sigma []*sym.Term, v []spec.Int, s spec.Store) bool {
 	for i, t := range sigma {
 		if !t.Eval(v).Equal(s[i]) {
 			return false
@@ -63,9 +64,9 @@ func (c *checker) refEnd(v []spec.Int, maxSteps int) (kind string, last refState
 
 func (c *checker) boundedChecks() {
 	n := c.cfg.BoundedN
-	b := engine.NewBounded(c.u.Prog, n)
+	b := bounded.New(c.u.Prog, n)
 	b.MaxStates, b.Timeout = boundedMaxStates, c.left(4*time.Second)
-	b.Solver().RLimit, b.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
+	b.RLimit, b.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		c.report("bounded/ghost", "", -1, "symbolic interpretation without ghost: %v", err)
@@ -78,21 +79,21 @@ func (c *checker) boundedChecks() {
 		if i >= 3*c.cfg.PreciseStates || c.expired() {
 			break
 		}
-		if r.Cut == engine.CutBudget {
+		if r.Cut == bounded.CutBudget {
 			// A path a budget stopped (Why3's Stopped) says nothing of how its inputs end; its
 			// inputs are checked below, by the exhaustiveness of a stopped run.
 			continue
 		}
-		v, ok := c.model(r.State.C)
+		v, ok := c.model(r.State.PC)
 		if !ok {
 			continue
 		}
 		c.sum.BoundedResults++
 		in := c.inputString(v)
 		want := spec.ExecBounded(c.u.Prog, v, n)
-		if want.Behaviour != r.Behaviour || want.Fail != r.Fail || want.At != r.At || !sameStore(r.State.Sigma, v, want.Store) {
+		if want.Behaviour != r.Behaviour || want.Fail != r.Fail || want.At != r.At || !sameStore(r.State.Store, v, want.Store) {
 			c.report("bounded/precise", in, -1, "imprecise: the model of the %s ends %s with store %s in the bounded semantics (loop limit %d)",
-				c.resultString(r), want.Behaviour, engine.InputString(want.Store, c.names), n)
+				c.resultString(r), want.Behaviour, spec.InputString(want.Store, c.names), n)
 			continue
 		}
 		if r.Behaviour == spec.Incomplete {
@@ -106,7 +107,7 @@ func (c *checker) boundedChecks() {
 		if !ok {
 			continue
 		}
-		if kind != behaviourKind(r.Behaviour) || !c.refStoreIs(last, r.State.Sigma, v) {
+		if kind != behaviourKind(r.Behaviour) || !c.refStoreIs(last, r.State.Store, v) {
 			c.report("bounded/precise", in, -1, "imprecise: the model of the %s ends %s at %s on the reference",
 				c.resultString(r), kind, refStateString(last, c.names))
 		}
@@ -129,15 +130,15 @@ func (c *checker) boundedChecks() {
 		want := spec.ExecBounded(c.u.Prog, v, n)
 		covered := false
 		for _, r := range rs {
-			if r.State.C.Formula().Eval(v) && (r.Cut == engine.CutBudget ||
-				r.Behaviour == want.Behaviour && r.Fail == want.Fail && r.At == want.At && sameStore(r.State.Sigma, v, want.Store)) {
+			if r.State.PC.Formula().Eval(v) && (r.Cut == bounded.CutBudget ||
+				r.Behaviour == want.Behaviour && r.Fail == want.Fail && r.At == want.At && sameStore(r.State.Store, v, want.Store)) {
 				covered = true
 				break
 			}
 		}
 		if !covered {
 			c.report("bounded/exhaustive", in, -1, "not exhaustive w.r.t. the bounded semantics: the run ends %s with store %s, no result covers it%s",
-				want.Behaviour, engine.InputString(want.Store, c.names), stoppedNote(b.Stopped()))
+				want.Behaviour, spec.InputString(want.Store, c.names), stoppedNote(b.Stopped()))
 			continue
 		}
 		if !complete {
@@ -167,12 +168,12 @@ func (c *checker) boundedChecks() {
 		if i >= c.cfg.GhostInputs || c.expired() {
 			break
 		}
-		gb := engine.NewBounded(c.u.Prog, n)
+		gb := bounded.New(c.u.Prog, n)
 		gb.MaxStates, gb.Timeout = boundedMaxStates, c.left(2*time.Second)
-		gb.Solver().RLimit, gb.Solver().QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
+		gb.RLimit, gb.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks
-		// Every ghost failure counts, also when a bound stopped the interpretation (engine.Bounded
+		// Every ghost failure counts, also when a bound stopped the interpretation (bounded.Interp
 		// has reported none since 3bc5a83; see README, Findings).
 		if err != nil {
 			c.report("bounded/ghost", c.inputString(v), -1, "%v", err)
@@ -189,7 +190,7 @@ func stoppedNote(stopped string) string {
 	return " and no stopped path holds under it (the run was stopped: " + stopped + ")"
 }
 
-func (c *checker) refStoreIs(r refState, sigma []*engine.Term, v []spec.Int) bool {
+func (c *checker) refStoreIs(r refState, sigma []*sym.Term, v []spec.Int) bool {
 	for i, x := range c.names {
 		if !sigma[i].Eval(v).Equal(r.store[x]) {
 			return false
@@ -200,9 +201,9 @@ func (c *checker) refStoreIs(r refState, sigma []*engine.Term, v []spec.Int) boo
 
 // boundedCovers reports whether some result of the bounded interpreter covers the reference's
 // complete run of v, which ended with kind at state last.
-func (c *checker) boundedCovers(rs []engine.BResult, v []spec.Int, kind string, last refState) bool {
+func (c *checker) boundedCovers(rs []bounded.Result, v []spec.Int, kind string, last refState) bool {
 	for _, r := range rs {
-		if behaviourKind(r.Behaviour) == kind && r.State.C.Formula().Eval(v) && c.refStoreIs(last, r.State.Sigma, v) {
+		if behaviourKind(r.Behaviour) == kind && r.State.PC.Formula().Eval(v) && c.refStoreIs(last, r.State.Store, v) {
 			return true
 		}
 	}
@@ -222,7 +223,7 @@ func BoundedExhaustive(refPath string, u *Unit, n int, inputs [][]spec.Int) ([]s
 	}
 	defer c.close()
 	c.u, c.names, c.traces = u, u.Prog.Vars, map[string]*trace{}
-	b := engine.NewBounded(u.Prog, n)
+	b := bounded.New(u.Prog, n)
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		return nil, err

@@ -31,7 +31,9 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // Config sets the budgets of a run of the layer.
@@ -309,7 +311,7 @@ func (c *checker) report(check, input string, step int, format string, args ...a
 	}
 }
 
-func (c *checker) inputString(v []spec.Int) string { return engine.InputString(v, c.names) }
+func (c *checker) inputString(v []spec.Int) string { return spec.InputString(v, c.names) }
 
 // randomValuation draws values mostly small (where branches, zero divisors and sign changes
 // are), some large, some beyond 64 bits.
@@ -482,7 +484,7 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 
 // concretizes reports whether the symbolic state (store, prog) concretizes under v to the
 // reference's state r; otherwise it says how they differ.
-func (c *checker) concretizes(store []*engine.Term, prog spec.Stmt, v []spec.Int, r refState) (bool, string) {
+func (c *checker) concretizes(store []*sym.Term, prog spec.Stmt, v []spec.Int, r refState) (bool, string) {
 	for i, x := range c.names {
 		want := r.store[x] // absent: 0
 		if got := store[i].Eval(v); !got.Equal(want) {
@@ -496,7 +498,7 @@ func (c *checker) concretizes(store []*engine.Term, prog spec.Stmt, v []spec.Int
 }
 
 func stateString(st *engine.State, names []string) string {
-	return fmt.Sprintf("⟨%s | %s | %s⟩", st.PC.String(names), engine.StoreString(st.Store, names), Canon(st.Prog.Stmt()))
+	return fmt.Sprintf("⟨%s | %s | %s⟩", st.PC.String(names), sym.StoreString(st.Store, names), Canon(st.Prog.Stmt()))
 }
 
 func refStateString(r refState, names []string) string {
@@ -510,15 +512,15 @@ func refStateString(r refState, names []string) string {
 // model returns a valuation satisfying the state's path condition: the engine's witness when it
 // has one (checked against the path condition), else the layer's own Z3 model. ok is false when
 // the path condition is unsatisfiable or undecided.
-func (c *checker) model(pc *engine.PC) ([]spec.Int, bool) {
-	if pc.Status == engine.Sat && pc.Witness != nil {
+func (c *checker) model(pc *sym.PC) ([]spec.Int, bool) {
+	if pc.Status == sym.Sat && pc.Witness != nil {
 		if !pc.Formula().Eval(pc.Witness) {
 			c.report("oracle/witness", c.inputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.names))
 			return nil, false
 		}
 		return pc.Witness, true
 	}
-	if pc.Status == engine.Unsat {
+	if pc.Status == sym.Unsat {
 		return nil, false
 	}
 	st, m := c.prover.Model(pc.Formula().BExpr(c.names), c.names)
@@ -565,8 +567,8 @@ func (c *checker) precise(check string, st *engine.State) bool {
 // --- step replay, bug replay and the whole-run oracles ----------------------------------------
 
 func (c *checker) engineOptions() engine.Options {
-	return engine.Options{MaxStates: c.cfg.MaxStates, AllBugs: true, RLimit: c.cfg.EngineRLimit,
-		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}
+	return engine.Options{Limits: budget.Limits{MaxStates: c.cfg.MaxStates, RLimit: c.cfg.EngineRLimit,
+		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}, AllBugs: true}
 }
 
 // newEngine creates an engine whose solver queries also end at the program's deadline.
@@ -828,7 +830,7 @@ func (c *checker) inputs(n int, states map[int][]*engine.State) [][]spec.Int {
 	var deep []*engine.State
 	for _, ss := range states {
 		for _, s := range ss {
-			if s.PC.Status == engine.Sat && s.PC.Witness != nil {
+			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
 				deep = append(deep, s)
 			}
 		}
@@ -931,7 +933,7 @@ func (c *checker) starvedRun() {
 func (c *checker) ghostRuns() {
 	e := c.newEngine(c.engineOptions())
 	// Inputs: random, and models of deep states of a short run (they get past assumes).
-	pre := c.newEngine(engine.Options{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout})
+	pre := c.newEngine(engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
 	byDepth := map[int][]*engine.State{}
 	for {
 		st, ok := pre.NextState()
@@ -956,7 +958,7 @@ func outcomeKind(o spec.Outcome) string {
 // state alongside (the ghost valuation is v) and spec's concrete state as a third party.
 func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 	in := c.inputString(v)
-	sym := e.Initial()
+	cur := e.Initial()
 	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}
 	precisionBudget := 40
 	for step := 0; step < c.cfg.GhostSteps && !c.expired(); step++ {
@@ -967,8 +969,8 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		}
 		r := t.states[step]
 		c.sum.GhostChecks++
-		if ok, why := c.concretizes(sym.Store, sym.Prog.Stmt(), v, r); !ok {
-			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(sym, c.names), refStateString(r, c.names), why)
+		if ok, why := c.concretizes(cur.Store, cur.Prog.Stmt(), v, r); !ok {
+			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(cur, c.names), refStateString(r, c.names), why)
 			return
 		}
 		if !c.concreteStep(in, step, conc, r) {
@@ -982,9 +984,9 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 			return
 		}
 		if step%3 == 2 { // deep states too are replayed against certsym-ref expand
-			c.stepReplay(e, sym)
+			c.stepReplay(e, cur)
 		}
-		succs := e.Expand(sym, nil)
+		succs := e.Expand(cur, nil)
 		var follow []*engine.State
 		for _, s := range succs {
 			f := s.PC.Formula()
@@ -1006,7 +1008,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		next := t.states[step+1]
 		if len(follow) != 1 {
 			c.report("ghost/exhaustive", in, step, "%d symbolic successors of %s hold under the input, want exactly 1 (the reference steps to %s):\n%s",
-				len(follow), stateString(sym, c.names), refStateString(next, c.names), c.engineSuccs(succs))
+				len(follow), stateString(cur, c.names), refStateString(next, c.names), c.engineSuccs(succs))
 			return
 		}
 		s := follow[0]
@@ -1015,7 +1017,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 				stateString(s, c.names), refStateString(next, c.names), why)
 			return
 		}
-		if e.Solver().Check(s.PC) == engine.Unsat {
+		if e.Solver().Check(s.PC) == sym.Unsat {
 			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.names))
 			return
 		}
@@ -1026,7 +1028,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 				}
 			}
 		}
-		sym = s
+		cur = s
 		next2, _ := spec.Step(conc)
 		conc = next2
 	}
@@ -1059,7 +1061,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	c.sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", engine.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"sync"
 
-	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // The crosscheck of the engine's solver-free decisions (check "crosscheck/<rule>"): every
 // conjunct the engine adds to a path condition while the layer checks a program passes through
-// engine.SetCrossCheck's hook, and the layer asks its own Z3 encoding (a prover of its own,
+// sym.SetCrossCheck's hook, and the layer asks its own Z3 encoding (a prover of its own,
 // separate from the step replay's) the question the engine answered without Z3:
 //
 //   - implied (the conjunct was dropped): φ ∧ ¬f must be unsatisfiable;
@@ -59,7 +59,7 @@ func xcRegister(c *checker) {
 	delete(xcWorkers, id)
 }
 
-func xcHook(d engine.Decision) {
+func xcHook(d sym.Decision) {
 	id := goid()
 	xcMu.Lock()
 	c := xcWorkers[id]
@@ -83,7 +83,7 @@ const xcQueriesPerProgram = 150
 // RuleCount is how often a rule decided, and how often the crosscheck asked Z3 about it.
 type RuleCount struct{ Fired, Checked, Undecided int }
 
-func (c *checker) crossDecision(d engine.Decision) {
+func (c *checker) crossDecision(d sym.Decision) {
 	s := c.sum
 	if s.Rules == nil {
 		s.Rules = map[string]*RuleCount{}

@@ -2,12 +2,11 @@ package refinement
 
 import (
 	"fmt"
-	"math/big"
-	"sync/atomic"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
 
+	"certsym/internal/z3query"
 	"certsym/spec"
 )
 
@@ -32,7 +31,8 @@ func (v Verdict) String() string {
 
 // Prover is the layer's own Z3 context: it shares nothing with the engine's solver (one context
 // per goroutine; go-z3 contexts must not be shared). It has its own encoding of IMP's truncating,
-// total division. Each query is bounded by rlimit and by a timer that interrupts the context.
+// total division. Each query is bounded by rlimit and by a timer that interrupts the context (the
+// query plumbing, not the encoding, is shared with the engine's solver: internal/z3query).
 type Prover struct {
 	ctx     *z3.Context
 	solver  *z3.Solver
@@ -169,13 +169,15 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 		p.reset()
 	}
 	p.Queries++
+	var failed error
 	defer func() {
-		if r := recover(); r != nil { // go-z3 turns Z3 errors into panics
+		if failed != nil { // go-z3 turns Z3 errors into panics
 			p.Undecided++
 			p.reset()
 			status, model = undecided, nil
 		}
 	}()
+	defer z3query.Catch(&failed)
 	fs := build()
 	if p.solver == nil {
 		p.solver = z3.NewSolver(p.ctx)
@@ -183,22 +185,10 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 	s := p.solver
 	s.Push()
 	defer s.Pop()
-	if p.RLimit > 0 {
-		p.ctx.Config().SetUint("rlimit", p.RLimit)
-	}
 	for _, f := range fs {
 		s.Assert(f)
 	}
-	var fired atomic.Bool
-	var timer *time.Timer
-	if p.Timeout > 0 {
-		ctx := p.ctx
-		timer = time.AfterFunc(p.Timeout, func() { fired.Store(true); ctx.Interrupt() })
-	}
-	ok, err := s.Check()
-	if timer != nil {
-		timer.Stop()
-	}
+	ok, err, _ := z3query.Check(p.ctx, s, p.RLimit, p.Timeout)
 	if err != nil {
 		p.Undecided++
 		p.spent++
@@ -208,15 +198,11 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 		return isUnsat, nil
 	}
 	if vars != nil {
-		m := s.Model()
-		model = make([]spec.Int, len(vars))
+		xs := make([]z3.Int, len(vars))
 		for i, x := range vars {
-			v, _ := m.Eval(p.ctx.IntConst("v_"+x), true).(z3.Int).AsBigInt()
-			if v == nil {
-				v = new(big.Int)
-			}
-			model[i] = spec.IntFromBig(v)
+			xs[i] = p.ctx.IntConst("v_" + x)
 		}
+		model = z3query.Model(s, xs)
 	}
 	return isSat, model
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/internal/budget"
 )
 
 // ReducedRun is the layer's fast entry point for mutation testing (make mutation, gremlins): a
@@ -90,7 +91,7 @@ func FirstLongUnit(seed int64, states int) (*Unit, error) {
 		if !u.Long {
 			continue
 		}
-		e := engine.New(u.Prog, engine.Options{MaxStates: states, RLimit: 200_000, QueryTimeout: 200 * time.Millisecond})
+		e := engine.New(u.Prog, engine.Options{Limits: budget.Limits{MaxStates: states, RLimit: 200_000, QueryTimeout: 200 * time.Millisecond}})
 		n := 0
 		for {
 			if _, ok := e.NextState(); !ok {

@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // LoadFiles parses the IMP files matching the patterns (sorted, each once) into units; the
@@ -114,8 +114,8 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	var startErr error
 	done := 0
 	if cfg.CrossCheck {
-		engine.SetCrossCheck(xcHook)
-		defer engine.SetCrossCheck(nil)
+		sym.SetCrossCheck(xcHook)
+		defer sym.SetCrossCheck(nil)
 	}
 	var stop atomic.Bool
 	for w := 0; w < workers; w++ {

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // The whole-stream comparison (check "stream/..."): the Go engine's unpruned run (--no-prune,
@@ -131,8 +133,8 @@ func (c *checker) streamCompare(max int) int {
 		c.report("reference", "", -1, "run_start: %v", err)
 		return 0
 	}
-	e := c.newEngine(engine.Options{NoPrune: true, AllBugs: true, MaxStates: max,
-		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout})
+	e := c.newEngine(engine.Options{NoPrune: true, AllBugs: true, Limits: budget.Limits{MaxStates: max,
+		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
 	reported := map[*spec.Fail]bool{}
 	var buf []streamState
 	refEnded := false
@@ -232,8 +234,8 @@ func (c *checker) streamState(n int, s engine.Status, r streamState, reported ma
 		f := st.ErrorOf()
 		switch {
 		case f != nil && reported[f]:
-		case st.PC.Status == engine.Unknown:
-		case st.PC.Status == engine.Unsat:
+		case st.PC.Status == sym.Unknown:
+		case st.PC.Status == sym.Unsat:
 			if verdict, m := c.prover.Model(r.pc, c.names); verdict == Valid && EvalB(r.pc, m) {
 				c.report("stream/status", c.inputString(m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
 					n, spec.PrintB(r.pc), c.inputString(m))

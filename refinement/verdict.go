@@ -7,6 +7,8 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
+	"certsym/verify"
 )
 
 // The checks of what the bug finder concludes from its stream, and of verify's claim set:
@@ -52,13 +54,13 @@ func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
 		return
 	}
 	r.errorSeen = true
-	if st.PC.Status == engine.Unknown {
+	if st.PC.Status == sym.Unknown {
 		if r.undecided == nil {
 			r.undecided = map[*spec.Fail]bool{}
 		}
 		r.undecided[st.ErrorOf()] = true
 	}
-	if s.Kind != engine.BugFound && st.PC.Status == engine.Sat && !reported[st.ErrorOf()] {
+	if s.Kind != engine.BugFound && st.PC.Status == sym.Sat && !reported[st.ErrorOf()] {
 		r.unreported = append(r.unreported, st)
 	}
 }
@@ -184,13 +186,13 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 }
 
 // checkClaimSet is verify/claims.
-func (c *checker) checkClaimSet(rep *engine.VerifyReport, mode string) {
+func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
 	want := map[string]int{}
 	expectedClaims(c.u.Prog.Body, want)
 	got := map[string]int{}
 	for _, cl := range rep.Claims {
 		kind, d := "assert", (*spec.BinA)(nil)
-		if cl.Kind == engine.ClaimDivision {
+		if cl.Kind == verify.ClaimDivision {
 			kind, d = "division", cl.Div
 		}
 		got[fmt.Sprintf("%s %p %p", kind, cl.Stmt, d)]++

@@ -5,11 +5,12 @@ import (
 	"strings"
 	"time"
 
-	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/verify"
 )
 
-// The checks of certsym verify (engine.Verify, explicating symbolic execution on the bounded
+// The checks of certsym verify (verify.Verify, explicating symbolic execution on the bounded
 // interpreter), run with the loop limit of the bounded checks, products exact and abstracted. A
 // status is a claim about every concrete run, so concrete runs check it:
 //
@@ -54,8 +55,8 @@ func (c *checker) verifyChecks() {
 		case 2:
 			rlimit, mode = 1, "starved solver"
 		}
-		rep := engine.Verify(c.u.Prog, engine.VerifyOptions{LoopBound: n, AbstractNonlinear: abstract,
-			MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: rlimit})
+		rep := verify.Verify(c.u.Prog, verify.Options{LoopBound: n, AbstractNonlinear: abstract,
+			Limits: budget.Limits{MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: rlimit}})
 		c.sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)
 		c.checkStatusTable(rep, mode)
@@ -64,12 +65,12 @@ func (c *checker) verifyChecks() {
 		}
 		inputs := c.inputs(c.cfg.OracleInputs, nil)
 		for _, cl := range rep.Claims {
-			for _, r := range []engine.Result{engine.ResFalse, engine.ResUndefined, engine.ResFalseQ, engine.ResUndefinedQ} {
+			for _, r := range []verify.Result{verify.ResFalse, verify.ResUndefined, verify.ResFalseQ, verify.ResUndefinedQ} {
 				if w := cl.Witnesses[r]; w != nil { // in a fixed order: runs are reproducible
 					inputs = append(inputs, w.Input)
 				}
 			}
-			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty {
+			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
 				if !c.verifyRefuted(rep, cl, mode) {
 					return
 				}
@@ -88,13 +89,13 @@ func (c *checker) verifyChecks() {
 }
 
 // claimName names a claim in reports.
-func claimName(cl *engine.Claim) string {
+func claimName(cl *verify.Claim) string {
 	return fmt.Sprintf("the %s claim %s at line %d (%s, collected %v)", cl.Kind, cl.Describe(), cl.Line, cl.Status, cl.Summary)
 }
 
 // verifyRefuted checks a REFUTED or FAULTY claim's counterexample; it returns false when the
 // reference failed (the checks of the program end).
-func (c *checker) verifyRefuted(rep *engine.VerifyReport, cl *engine.Claim, mode string) bool {
+func (c *checker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode string) bool {
 	w := cl.Counterexample()
 	if w == nil {
 		c.report("verify/refuted", "", -1, "%s: %s has no counterexample", mode, claimName(cl))
@@ -104,7 +105,7 @@ func (c *checker) verifyRefuted(rep *engine.VerifyReport, cl *engine.Claim, mode
 	r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
 	if r.Behaviour != spec.Error || !hasClaim(rep.ClaimsOfFail(r.Fail), cl) || !cl.Falsified(r.Store) {
 		c.report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
-			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, engine.InputString(r.Store, c.names))
+			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, spec.InputString(r.Store, c.names))
 		return true
 	}
 	kind, last, ok, err := c.refEnd(w.Input, boundedRefSteps)
@@ -118,7 +119,7 @@ func (c *checker) verifyRefuted(rep *engine.VerifyReport, cl *engine.Claim, mode
 	return true
 }
 
-func hasClaim(cs []*engine.Claim, cl *engine.Claim) bool {
+func hasClaim(cs []*verify.Claim, cl *verify.Claim) bool {
 	for _, x := range cs {
 		if x == cl {
 			return true
@@ -131,18 +132,18 @@ func hasClaim(cs []*engine.Claim, cl *engine.Claim) bool {
 // denies it. When a bound stopped the exploration (stopped), the run may be one it never
 // reached: UNCOVERED and VERIFIED? are then right for a failing claim, only VERIFIED and DEAD
 // deny the failure (they claim that no cutoff reaches the claim).
-func unexplained(s engine.ClaimStatus, stopped bool) bool {
+func unexplained(s verify.Status, stopped bool) bool {
 	switch s {
-	case engine.StatusVerified, engine.StatusDead:
+	case verify.StatusVerified, verify.StatusDead:
 		return true
-	case engine.StatusVerifiedQ, engine.StatusUncovered:
+	case verify.StatusVerifiedQ, verify.StatusUncovered:
 		return !stopped
 	}
 	return false
 }
 
 // verifyBoundedRun is verify/bounded for the input v.
-func (c *checker) verifyBoundedRun(rep *engine.VerifyReport, v []spec.Int, mode string) {
+func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	r := spec.ExecBounded(c.u.Prog, v, c.cfg.BoundedN)
 	if r.Behaviour != spec.Error {
 		return
@@ -165,7 +166,7 @@ func (c *checker) verifyBoundedRun(rep *engine.VerifyReport, v []spec.Int, mode 
 	}
 }
 
-func claimNames(cs []*engine.Claim) string {
+func claimNames(cs []*verify.Claim) string {
 	var out []string
 	for _, cl := range cs {
 		out = append(out, claimName(cl))
@@ -174,7 +175,7 @@ func claimNames(cs []*engine.Claim) string {
 }
 
 // verifyCutoffRun is verify/cutoff for the input v.
-func (c *checker) verifyCutoffRun(rep *engine.VerifyReport, v []spec.Int, mode string) {
+func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string) {
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
@@ -187,7 +188,7 @@ func (c *checker) verifyCutoffRun(rep *engine.VerifyReport, v []spec.Int, mode s
 	spec.ExecBoundedVisit(c.u.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
 	for _, s := range long[len(short):] {
 		for _, cl := range rep.ClaimsAt(s) {
-			if cl.Status == engine.StatusVerified || cl.Status == engine.StatusDead {
+			if cl.Status == verify.StatusVerified || cl.Status == verify.StatusDead {
 				c.report("verify/cutoff", c.inputString(v), -1, "%s: the loop limit %d cuts the run off at line %d, and the run goes on to %s",
 					mode, c.cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
 				return
@@ -197,18 +198,18 @@ func (c *checker) verifyCutoffRun(rep *engine.VerifyReport, v []spec.Int, mode s
 }
 
 // verifyUnboundedRun is verify/unbounded for the input v.
-func (c *checker) verifyUnboundedRun(rep *engine.VerifyReport, v []spec.Int, mode string) {
+func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	st := spec.State{Store: v, Prog: c.u.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
 		for _, cl := range rep.ClaimsAt(spec.Head(st.Prog)) {
 			switch {
-			case cl.Status == engine.StatusDead:
+			case cl.Status == verify.StatusDead:
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run executes line %d with store %s, but %s",
-					mode, cl.Line, engine.InputString(st.Store, c.names), claimName(cl))
+					mode, cl.Line, spec.InputString(st.Store, c.names), claimName(cl))
 				return
-			case cl.Status == engine.StatusVerified && cl.Falsified(st.Store):
+			case cl.Status == verify.StatusVerified && cl.Falsified(st.Store):
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run falsifies %s with store %s",
-					mode, claimName(cl), engine.InputString(st.Store, c.names))
+					mode, claimName(cl), spec.InputString(st.Store, c.names))
 				return
 			}
 		}

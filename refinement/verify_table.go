@@ -1,13 +1,13 @@
 package refinement
 
 import (
-	"certsym/engine"
+	"certsym/verify"
 )
 
 // The layer's own transcription of the symbolic interpretation of a claim, INTERPCLAIM^S, of
 // Section III-B5 of the xSymExe paper (Hatcliff, Robby, Chalin, Belt, ICSE 2013;
 // ../shared/seeds/002_282b7f05f0e9a371.txt), written from the paper and not from
-// engine/verify_status.go. S is the collecting summary of the claim: the results of all its
+// verify/status.go. S is the collecting summary of the claim: the results of all its
 // evaluations on the explored paths, and CUTOFF when a cutoff path can reach it. The cases are
 // tried in the paper's order and "the first case is taken as defining":
 //
@@ -27,12 +27,12 @@ import (
 // VERIFIED otherwise (every claim VERIFIED or DEAD, or no claim).
 
 // paperStatus is INTERPCLAIM^S of the summary s.
-func paperStatus(s engine.Summary) engine.ClaimStatus {
-	in := func(r engine.Result) bool { return s.Has(r) }
-	all := []engine.Result{engine.ResTrue, engine.ResFalse, engine.ResUndefined, engine.ResDontKnow,
-		engine.ResFalseQ, engine.ResUndefinedQ, engine.ResCutoff}
-	only := func(rs ...engine.Result) bool { // S = rs exactly
-		want := map[engine.Result]bool{}
+func paperStatus(s verify.Summary) verify.Status {
+	in := func(r verify.Result) bool { return s.Has(r) }
+	all := []verify.Result{verify.ResTrue, verify.ResFalse, verify.ResUndefined, verify.ResDontKnow,
+		verify.ResFalseQ, verify.ResUndefinedQ, verify.ResCutoff}
+	only := func(rs ...verify.Result) bool { // S = rs exactly
+		want := map[verify.Result]bool{}
 		for _, r := range rs {
 			want[r] = true
 		}
@@ -45,41 +45,41 @@ func paperStatus(s engine.Summary) engine.ClaimStatus {
 	}
 	switch {
 	case only():
-		return engine.StatusDead
-	case only(engine.ResTrue):
-		return engine.StatusVerified
-	case in(engine.ResFalse):
-		return engine.StatusRefuted
-	case in(engine.ResUndefined):
-		return engine.StatusFaulty
-	case in(engine.ResFalseQ):
-		return engine.StatusRefutedQ
-	case in(engine.ResUndefinedQ):
-		return engine.StatusFaultyQ
-	case only(engine.ResCutoff):
-		return engine.StatusUncovered
-	case only(engine.ResTrue, engine.ResCutoff):
-		return engine.StatusVerifiedQ
+		return verify.StatusDead
+	case only(verify.ResTrue):
+		return verify.StatusVerified
+	case in(verify.ResFalse):
+		return verify.StatusRefuted
+	case in(verify.ResUndefined):
+		return verify.StatusFaulty
+	case in(verify.ResFalseQ):
+		return verify.StatusRefutedQ
+	case in(verify.ResUndefinedQ):
+		return verify.StatusFaultyQ
+	case only(verify.ResCutoff):
+		return verify.StatusUncovered
+	case only(verify.ResTrue, verify.ResCutoff):
+		return verify.StatusVerifiedQ
 	}
-	return engine.StatusIndeterminate
+	return verify.StatusIndeterminate
 }
 
 // paperOverall is the overall status of claims with the given statuses.
-func paperOverall(ss []engine.ClaimStatus) engine.ClaimStatus {
-	for _, want := range []engine.ClaimStatus{engine.StatusRefuted, engine.StatusFaulty, engine.StatusRefutedQ,
-		engine.StatusFaultyQ, engine.StatusIndeterminate, engine.StatusUncovered, engine.StatusVerifiedQ} {
+func paperOverall(ss []verify.Status) verify.Status {
+	for _, want := range []verify.Status{verify.StatusRefuted, verify.StatusFaulty, verify.StatusRefutedQ,
+		verify.StatusFaultyQ, verify.StatusIndeterminate, verify.StatusUncovered, verify.StatusVerifiedQ} {
 		for _, s := range ss {
 			if s == want {
 				return want
 			}
 		}
 	}
-	return engine.StatusVerified
+	return verify.StatusVerified
 }
 
 // checkStatusTable is verify/status and verify/overall for one report.
-func (c *checker) checkStatusTable(rep *engine.VerifyReport, mode string) {
-	var ss []engine.ClaimStatus
+func (c *checker) checkStatusTable(rep *verify.Report, mode string) {
+	var ss []verify.Status
 	for _, cl := range rep.Claims {
 		ss = append(ss, cl.Status)
 		if want := paperStatus(cl.Summary); cl.Status != want {
@@ -88,7 +88,7 @@ func (c *checker) checkStatusTable(rep *engine.VerifyReport, mode string) {
 		}
 		// A result is in the summary exactly when it was collected (Counts) or, for CUTOFF,
 		// when a cutoff reaches the claim (Cutoffs).
-		for r := engine.ResTrue; r < engine.ResCutoff; r++ {
+		for r := verify.ResTrue; r < verify.ResCutoff; r++ {
 			if cl.Summary.Has(r) != (cl.Counts[r] > 0) {
 				c.report("verify/status", "", -1, "%s: %s: result %s counted %d times, in the summary %v", mode, claimName(cl), r, cl.Counts[r], cl.Summary.Has(r))
 			}

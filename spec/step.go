@@ -12,7 +12,7 @@ type State struct {
 type Outcome uint8
 
 // The outcomes of a step. Stepped: there is a successor. Final: the program is skip, the run is
-// finished. Error: the head of the program is fail (an error state, IsError). Blocked: the head
+// finished. Failed: the head of the program is fail (an error state, IsError). Blocked: the head
 // is assume b with b false, the run ends without error (an infeasible path).
 const (
 	Stepped Outcome = iota

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"certsym/bounded"
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // jsonState is one result state of the bounded interpreter in run --loop-bound --json. Behaviour
@@ -38,88 +41,53 @@ var resultGroups = []string{spec.Normal.String(), spec.Error.String(), spec.Infe
 
 // resultGroup is the group of r: "stopped" for a path a budget (or the observer) cut, which is no
 // outcome of the program, and its behaviour otherwise.
-func resultGroup(r engine.BResult) string {
-	if r.Cut != engine.CutNone {
+func resultGroup(r bounded.Result) string {
+	if r.Cut != bounded.CutNone {
 		return "stopped"
 	}
 	return r.Behaviour.String()
 }
 
-// runBounded is certsym run --loop-bound N: the bounded interpreter of the Why3 development. It
-// prints the result states grouped by behaviour with their constraints, like the CoLiS tool, and
-// confirms each error by running its model on the bounded concrete semantics.
-// finished ends the progress reports and the interrupt handling once the solver's work is over.
+// runBounded is certsym run --loop-bound N: the bounded interpreter of the Why3 development
+// (bounded.Interp.Run, which confirms each error by running its model on the bounded concrete
+// semantics). It prints the result states grouped by behaviour with their constraints, like the
+// CoLiS tool. finished ends the progress reports and the interrupt handling once the solver's work
+// is over.
 func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(), asJSON, full bool, stdout, stderr io.Writer) int {
-	b := engine.NewBounded(prog, n)
-	b.MaxStates, b.Timeout, b.MaxMemory, b.NoPrune = opts.MaxStates, opts.Timeout, opts.MaxMemory, opts.NoPrune
+	b := bounded.New(prog, n)
+	b.Limits, b.NoPrune = opts.Limits, opts.NoPrune
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
-	b.Solver().RLimit, b.Solver().QueryTimeout = opts.RLimit, opts.QueryTimeout
-	rs, err := b.SymInterp(nil)
+	rep, err := b.Run()
 	if err != nil {
-		fmt.Fprintf(stderr, "certsym: internal error: %v\n", err)
+		var re *bounded.ReplayError
+		if errors.As(err, &re) {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "certsym: internal error: %v\n", err)
+		}
 		return exitInternal
 	}
+	rs := rep.Results
 	names := prog.Vars
-	var bugs []jsonBug
-	var unknown []string
-	incomplete := map[int]int{}
-	reported := map[*spec.Fail]bool{}
-	for _, r := range rs {
-		switch {
-		case r.Cut != engine.CutNone:
-			// a path a budget stopped: b.Stopped() gives the reason, not the loop bound
-		case r.Behaviour == spec.Incomplete:
-			incomplete[spec.LineOf(r.At)]++
-		case r.Behaviour == spec.Error:
-			if b.Solver().Check(r.State.C) != engine.Sat {
-				unknown = append(unknown, fmt.Sprintf("the %s at %s (%s)", r.Fail.Kind, loc(r.Fail.Loc), r.State.C.Reason))
-				continue
-			}
-			input := spec.Store(r.State.C.Witness)
-			replay := spec.ExecBounded(prog, input, n)
-			if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
-				fmt.Fprintf(stderr, "certsym: internal error: the input %s of the error at line %d does not replay: the bounded concrete execution ends %s\n",
-					engine.InputString(input, names), r.Fail.Line(), replay.Behaviour)
-				return exitInternal
-			}
-			if reported[r.Fail] {
-				continue
-			}
-			reported[r.Fail] = true
-			bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.C.String(names),
-				Input: inputJSON(input, names), Store: engine.StoreString(r.State.Sigma, names), Reproduce: reproduceInput(prog.File, input, names)})
-		}
+	bugs := []jsonBug{}
+	for _, e := range rep.Errors {
+		r, input := e.Result, e.Input
+		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
+			Input: inputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: reproduceInput(prog.File, input, names)})
 	}
 	finished()
-	verdict, reason := "safe", ""
-	switch {
-	case len(bugs) > 0:
-		verdict, reason = "bug", b.Stopped() // a bound or an interrupt may have left errors unexplored
-	case b.Stopped() != "":
-		verdict, reason = "unknown", b.Stopped()
-	case len(unknown) > 0:
-		verdict, reason = "unknown", "the solver could not decide "+strings.Join(unknown, ", ")
-	case len(incomplete) > 0:
-		var parts []string
-		for _, l := range sortedKeys(incomplete) {
-			parts = append(parts, fmt.Sprintf("line %d (%s)", l, plural(incomplete[l], "path")))
-		}
-		verdict, reason = "unknown", fmt.Sprintf("loop bound %d cut off loops at %s", n, strings.Join(parts, ", "))
-	}
+	verdict, reason := rep.Verdict.String(), rep.Reason
 	if asJSON {
 		out := jsonBounded{Verdict: verdict, LoopBound: n, States: []jsonState{}, Bugs: bugs, Reason: reason,
 			SolverQueries: b.Solver().Stats.Queries}
-		if out.Bugs == nil {
-			out.Bugs = []jsonBug{}
-		}
 		for _, g := range resultGroups {
 			for _, r := range rs {
 				if resultGroup(r) != g {
 					continue
 				}
-				js := jsonState{Behaviour: g, Constraint: r.State.C.String(names), Store: engine.StoreString(r.State.Sigma, names)}
+				js := jsonState{Behaviour: g, Constraint: r.State.PC.String(names), Store: sym.StoreString(r.State.Store, names)}
 				if r.Fail != nil {
 					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Where().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
@@ -135,7 +103,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	} else {
 		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, plural(len(rs), "result state"))
 		for _, g := range resultGroups {
-			var group []engine.BResult
+			var group []bounded.Result
 			for _, r := range rs {
 				if resultGroup(r) == g {
 					group = append(group, r)
@@ -153,8 +121,8 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 				case r.At != nil:
 					where = fmt.Sprintf(" [at %s]", stmtLoc(r.At))
 				}
-				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", abbrev(r.State.C.String(names), " and ", "conjunct", full), where,
-					abbrev(engine.StoreString(r.State.Sigma, names), ", ", "variable", full))
+				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", abbrev(r.State.PC.String(names), " and ", "conjunct", full), where,
+					abbrev(sym.StoreString(r.State.Store, names), ", ", "variable", full))
 			}
 		}
 		fmt.Fprintln(stdout)
@@ -173,24 +141,11 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		st := b.Solver().Stats
 		fmt.Fprintf(stdout, "\n%s (%d sat, %d unsat, %d unknown)\n", plural(st.Queries, "solver query"), st.Sat, st.Unsat, st.Unknown)
 	}
-	switch verdict {
-	case "bug":
+	switch rep.Verdict {
+	case bounded.Bug:
 		return exitBug
-	case "safe":
+	case bounded.Safe:
 		return exitSafe
 	}
 	return exitUnknown
-}
-
-func sortedKeys(m map[int]int) []int {
-	var ks []int
-	for k := range m {
-		ks = append(ks, k)
-	}
-	for i := 1; i < len(ks); i++ {
-		for j := i; j > 0 && ks[j] < ks[j-1]; j-- {
-			ks[j], ks[j-1] = ks[j-1], ks[j]
-		}
-	}
-	return ks
 }

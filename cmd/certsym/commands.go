@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // load reads and parses FILE, or standard input for "-". It returns the source too (for the HTML
@@ -108,7 +110,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
-	final := engine.InputString(r.Final.Store, prog.Vars)
+	final := spec.InputString(r.Final.Store, prog.Vars)
 	steps := plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
@@ -173,11 +175,7 @@ type jsonRun struct {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	strategy := fs.String("strategy", "bfs", "search strategy: bfs (complete) or dfs")
-	maxStates := newCount(fs, "max-states", 1_000_000, "stop after `N` states expanded (0: no bound)")
-	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
-	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
-	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, "bound each solver query to this `duration` (0: none)")
-	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
+	limits := addBudgetFlags(fs, "stop after `N` states expanded (0: no bound)", "bound each solver query to this `duration` (0: none)")
 	noPrune := fs.Bool("no-prune", false, "keep states whose path condition is unsatisfiable")
 	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each error (statement and kind) once")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
@@ -207,16 +205,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	mon := engine.NewMonitor()
-	opts := engine.Options{Strategy: strat, MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
-		QueryTimeout: *queryTimeout, RLimit: *rlimit, NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon}
+	mon := budget.NewMonitor()
+	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) {
 		return exitUsage
 	}
 	stopSignals := watchSignals(mon, stderr)
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p engine.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
 	}
 	// finished ends the progress reports and the interrupt handling once the engine's work is
 	// done: printing the report is not interrupted (a signal then has its default effect).
@@ -234,8 +231,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", describeFail(b.Fail), prog.File, loc(b.Fail.Loc))
 		fmt.Fprintf(stdout, "  path condition: %s\n", abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", engine.InputString(b.Input, names))
-		fmt.Fprintf(stdout, "  symbolic store: %s\n", abbrev(engine.StoreString(b.State.Store, names), ", ", "variable", *full))
+		fmt.Fprintf(stdout, "  input:          %s\n", spec.InputString(b.Input, names))
+		fmt.Fprintf(stdout, "  symbolic store: %s\n", abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", plural(b.Replay.Steps, "step"))
 		fmt.Fprintf(stdout, "  reproduce:      %s\n", reproduceCommand(file, b, names))
 	}
@@ -254,7 +251,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, b := range rep.Bugs {
 			p := b.Fail.Where()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: inputJSON(b.Input, names), Store: engine.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Input: inputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: reproduceCommand(file, b, names)})
 		}
 		if err := writeJSON(stdout, out); err != nil {
@@ -296,7 +293,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // progressLine is one progress report: what the search did so far and what the solver is doing.
 // search says whether States counts expanded states (run) or branch states (bounded modes).
-func progressLine(p engine.Snapshot, search bool) string {
+func progressLine(p budget.Snapshot, search bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "certsym: %.0fs: ", p.Elapsed.Seconds())
 	if search {

@@ -7,6 +7,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // execTree is the symbolic execution tree of a run (--dot FILE): a node per state, first seen
@@ -112,7 +113,7 @@ var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", n
 // program, a state never expanded (pending when the run stopped), or an explored inner state.
 func (t *execTree) kind(st *engine.State) string {
 	switch {
-	case t.pruned[st] || st.PC.Status == engine.Unsat:
+	case t.pruned[st] || st.PC.Status == sym.Unsat:
 		return nodePruned
 	case st.ErrorOf() != nil:
 		return nodeError
@@ -178,7 +179,7 @@ func (t *execTree) writeDOT(w io.Writer, names []string) error {
 	for _, e := range t.edges {
 		var conds []string
 		for _, f := range engine.Added(e.from, e.to) {
-			if f.PrintSize(2000) > 2000 {
+			if printSize([]*sym.Formula{f}, 2000) > 2000 {
 				conds = append(conds, "(a condition too large to print)")
 			} else {
 				conds = append(conds, f.String(names))

@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"certsym/engine"
+	"certsym/internal/budget"
 )
 
 // Exit statuses.
@@ -104,7 +104,7 @@ const interruptGrace = 2 * time.Second
 // m.Interrupt (the search stops and the running solver query is cut short, so the command prints
 // its partial report with the reason "interrupted" and exits 3); a second one exits at once. The
 // returned function restores the default handling (it may be called more than once).
-func watchSignals(m *engine.Monitor, stderr io.Writer) (stop func()) {
+func watchSignals(m *budget.Monitor, stderr io.Writer) (stop func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -265,4 +265,20 @@ func (f countFlag) Set(s string) error {
 	}
 	*f.n = int(n)
 	return nil
+}
+
+// addBudgetFlags declares the budget flags of run and verify (--max-states, --timeout,
+// --max-memory, --query-timeout, --rlimit) on fs, with the usage texts of the state bound and
+// the query timeout the command gives (what a state is, what an unanswered query becomes). The
+// returned function reads them, after parsing, as one budget.Limits.
+func addBudgetFlags(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limits {
+	maxStates := newCount(fs, "max-states", 1_000_000, statesUsage)
+	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
+	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, queryUsage)
+	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
+	return func() budget.Limits {
+		return budget.Limits{MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
+			QueryTimeout: *queryTimeout, RLimit: *rlimit}
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // recorder is the engine.Observer behind run's artifacts: it keeps what --tests, --coverage,
@@ -61,7 +62,7 @@ func (r *recorder) Expanded(st *engine.State, succ []*engine.State) {
 	if r.tree != nil {
 		r.tree.expand(st, succ)
 	}
-	if st.PC.Status == engine.Unsat {
+	if st.PC.Status == sym.Unsat {
 		return // only reachable with --no-prune: no input follows this path
 	}
 	r.hits[st.HeadStmt()]++
@@ -95,7 +96,7 @@ func (r *recorder) flush() {
 	if x.st == nil {
 		return
 	}
-	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != engine.Unsat }
+	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != sym.Unsat }
 	switch s := x.st.HeadStmt().(type) {
 	case *spec.If, *spec.Assert:
 		a := r.arms[s]
@@ -132,7 +133,7 @@ func (r *recorder) terminal(st *engine.State, end recordedEnd) {
 	t := terminalPath{end: end}
 	// A path without a model gives no test case: its path condition is not rendered (a path the
 	// solver gave up on can carry terms whose printed form is exponential in their size).
-	if st.PC.Status == engine.Sat && st.PC.Witness != nil {
+	if st.PC.Status == sym.Sat && st.PC.Witness != nil {
 		t.input = append(spec.Store(nil), st.PC.Witness...)
 		t.pc = pcText(st.PC, r.prog.Vars, 1_000_000)
 	}
@@ -140,9 +141,9 @@ func (r *recorder) terminal(st *engine.State, end recordedEnd) {
 }
 
 // pcText renders a path condition, unless its printed form has more than limit symbols and
-// operators (shared terms print once per occurrence: see engine.PC.PrintSize).
-func pcText(pc *engine.PC, names []string, limit int) string {
-	if pc.PrintSize(limit) > limit {
+// operators (shared terms print once per occurrence: see printSize).
+func pcText(pc *sym.PC, names []string, limit int) string {
+	if printSize(pc.Conjuncts(), limit) > limit {
 		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
 	}
 	return pc.String(names)

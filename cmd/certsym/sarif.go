@@ -9,6 +9,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/verify"
 )
 
 // This file writes SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange Format), for
@@ -168,7 +169,7 @@ func runSARIF(file string, cmdline []string, rep *engine.Report, names []string,
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				describeFail(b.Fail), p.Line, p.Col, engine.InputString(b.Input, names), b.Replay.Steps)},
+				describeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
 			Properties: map[string]any{"input": orderedInput{names: names, vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
@@ -188,22 +189,22 @@ var verifyRules = []sarifRule{
 // (kind fail); REFUTED? and FAULTY? (a counterexample that may be spurious) are warnings; the
 // inconclusive VERIFIED?, UNCOVERED and INDETERMINATE are notes left open (kind open); VERIFIED
 // is a pass and DEAD not applicable.
-func verifySARIFLevel(s engine.ClaimStatus) (kind, level string) {
+func verifySARIFLevel(s verify.Status) (kind, level string) {
 	switch s {
-	case engine.StatusRefuted, engine.StatusFaulty:
+	case verify.StatusRefuted, verify.StatusFaulty:
 		return "fail", "error"
-	case engine.StatusRefutedQ, engine.StatusFaultyQ:
+	case verify.StatusRefutedQ, verify.StatusFaultyQ:
 		return "open", "warning"
-	case engine.StatusVerified:
+	case verify.StatusVerified:
 		return "pass", "none"
-	case engine.StatusDead:
+	case verify.StatusDead:
 		return "notApplicable", "none"
 	}
 	return "open", "note"
 }
 
 // verifySARIF is the SARIF log of certsym verify: one result per claim.
-func verifySARIF(file string, cmdline []string, rep *engine.VerifyReport, exit int) sarifRun {
+func verifySARIF(file string, cmdline []string, rep *verify.Report, exit int) sarifRun {
 	run := newSarifRun(file, verifyRules, cmdline, exit)
 	names := rep.Prog.Vars
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
@@ -224,13 +225,13 @@ func verifySARIF(file string, cmdline []string, rep *engine.VerifyReport, exit i
 		}
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
-			msg += ", counterexample " + engine.InputString(w.Input, names)
+			msg += ", counterexample " + spec.InputString(w.Input, names)
 			props["input"] = orderedInput{names: names, vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {
 				props["replay"] = w.Replay
 			}
-			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty { // replayed: the input reaches the error
+			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty { // replayed: the input reaches the error
 				props["reproduce"] = reproduceInput(file, w.Input, names)
 			}
 		}

@@ -107,7 +107,7 @@ func (r *recorder) testCases(file string, src []byte) testSet {
 			set.noModel++
 			continue
 		}
-		key := engine.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
+		key := spec.InputString(t.input, r.prog.Vars) + "|" + t.end.String()
 		if seen[key] {
 			set.dups++
 			continue

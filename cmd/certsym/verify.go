@@ -10,12 +10,13 @@ import (
 	"strings"
 	"time"
 
-	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/verify"
 )
 
 // cmdVerify is certsym verify: explicating symbolic execution, a status and its evidence for
-// every claim (engine.Verify).
+// every claim (verify.Verify).
 func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	loopBound := newCount(fs, "loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
@@ -24,13 +25,10 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	sarifFile := fs.String("sarif", "", "also write the claims as a SARIF 2.1.0 log to `FILE`")
-	maxStates := newCount(fs, "max-states", 1_000_000, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs")
-	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
-	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
+	limits := addBudgetFlags(fs, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs",
+		"bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	full := fs.Bool("full", false, "print path conditions whole (the text output abbreviates long ones; JSON is always whole)")
-	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, "bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
-	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -39,16 +37,15 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	mon := engine.NewMonitor()
-	opts := engine.VerifyOptions{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20, QueryTimeout: *queryTimeout, RLimit: *rlimit,
-		Monitor: mon}
+	mon := budget.NewMonitor()
+	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
+		Limits: limits(), Monitor: mon}
 	stopSignals := watchSignals(mon, stderr)
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p engine.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)) })
 	}
-	rep := engine.Verify(prog, opts)
+	rep := verify.Verify(prog, opts)
 	stopTicker()
 	stopSignals()
 	file = prog.File
@@ -87,14 +84,14 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 // verifyExit is the exit status of a verification: 0 when every claim is VERIFIED or DEAD, 1 when
 // some claim is REFUTED or FAULTY, 3 otherwise, and 3 after an interrupt (the report is partial,
 // even for a program without claims).
-func verifyExit(rep *engine.VerifyReport) int {
+func verifyExit(rep *verify.Report) int {
 	if rep.Stopped == "interrupted" {
 		return exitUnknown
 	}
 	switch rep.Overall {
-	case engine.StatusVerified, engine.StatusDead:
+	case verify.StatusVerified, verify.StatusDead:
 		return exitSafe
-	case engine.StatusRefuted, engine.StatusFaulty:
+	case verify.StatusRefuted, verify.StatusFaulty:
 		return exitBug
 	}
 	return exitUnknown
@@ -171,7 +168,7 @@ type jsonVerify struct {
 	SolverQueries  int             `json:"solver_queries"`
 }
 
-func verifyJSON(rep *engine.VerifyReport) jsonVerify {
+func verifyJSON(rep *verify.Report) jsonVerify {
 	names := rep.Prog.Vars
 	out := jsonVerify{Claims: []jsonClaim{}, Overall: rep.Overall.String(), Conclusive: rep.Conclusive,
 		Inconclusive: len(rep.Claims) - rep.Conclusive, LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound,
@@ -220,7 +217,7 @@ func verifyJSON(rep *engine.VerifyReport) jsonVerify {
 	return out
 }
 
-func uncoveredLines(rep *engine.VerifyReport) []int {
+func uncoveredLines(rep *verify.Report) []int {
 	seen := map[int]bool{}
 	out := []int{}
 	for _, s := range rep.Stmts {
@@ -233,8 +230,8 @@ func uncoveredLines(rep *engine.VerifyReport) []int {
 	return out
 }
 
-var allStatuses = []engine.ClaimStatus{engine.StatusDead, engine.StatusVerified, engine.StatusRefuted, engine.StatusFaulty,
-	engine.StatusRefutedQ, engine.StatusFaultyQ, engine.StatusUncovered, engine.StatusVerifiedQ, engine.StatusIndeterminate}
+var allStatuses = []verify.Status{verify.StatusDead, verify.StatusVerified, verify.StatusRefuted, verify.StatusFaulty,
+	verify.StatusRefutedQ, verify.StatusFaultyQ, verify.StatusUncovered, verify.StatusVerifiedQ, verify.StatusIndeterminate}
 
 func lineList(ls []int) string {
 	var parts []string
@@ -246,7 +243,7 @@ func lineList(ls []int) string {
 
 // writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
 // SPARK's POGS summary, the explication of every claim, and the overall status.
-func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bool) {
+func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 	names := rep.Prog.Vars
 	products := "products exact"
 	if rep.Opts.AbstractNonlinear {
@@ -265,7 +262,7 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bo
 			fmt.Fprintf(w, "%-7s %-9s %-14s %-28s %s\n", fmt.Sprintf("%d:%d", cl.Line, cl.Col), cl.Kind, cl.Status, cl.Summary, cl.Describe())
 		}
 		// POGS-style totals: one row per claim kind, one column per status present.
-		var cols []engine.ClaimStatus
+		var cols []verify.Status
 		for _, s := range allStatuses {
 			for _, cl := range rep.Claims {
 				if cl.Status == s {
@@ -279,7 +276,7 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bo
 			fmt.Fprintf(w, " %*s", max(len(s.String()), 4), s)
 		}
 		fmt.Fprintln(w)
-		row := func(label string, keep func(*engine.Claim) bool) {
+		row := func(label string, keep func(*verify.Claim) bool) {
 			n := 0
 			for _, cl := range rep.Claims {
 				if keep(cl) {
@@ -298,9 +295,9 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bo
 			}
 			fmt.Fprintln(w)
 		}
-		row("assert", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimAssert })
-		row("division", func(cl *engine.Claim) bool { return cl.Kind == engine.ClaimDivision })
-		row("Totals", func(*engine.Claim) bool { return true })
+		row("assert", func(cl *verify.Claim) bool { return cl.Kind == verify.ClaimAssert })
+		row("division", func(cl *verify.Claim) bool { return cl.Kind == verify.ClaimDivision })
+		row("Totals", func(*verify.Claim) bool { return true })
 		fmt.Fprintf(w, "%-10s %5s", "% Totals", "")
 		for _, st := range cols {
 			k := 0
@@ -318,9 +315,9 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bo
 		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
 		fmt.Fprintf(w, "  %s\n", explainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
-			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", engine.InputString(w0.Input, names),
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", spec.InputString(w0.Input, names),
 				abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
-			if cl.Status == engine.StatusRefuted || cl.Status == engine.StatusFaulty {
+			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
 				fmt.Fprintf(w, "    reproduce: %s\n", reproduceInput(file, w0.Input, names))
 			}
 		}
@@ -382,16 +379,16 @@ func writeVerifyText(w io.Writer, file string, rep *engine.VerifyReport, full bo
 }
 
 // explainPaths says how many explored paths reached the claim and what each gave.
-func explainPaths(cl *engine.Claim, full bool) string {
+func explainPaths(cl *verify.Claim, full bool) string {
 	var parts []string
 	for _, r := range cl.Summary.Results() {
-		if r == engine.ResCutoff {
+		if r == verify.ResCutoff {
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], abbrev(cl.Example[r], " and ", "conjunct", full)))
 	}
 	switch {
-	case cl.Paths == 0 && cl.Summary.Has(engine.ResCutoff):
+	case cl.Paths == 0 && cl.Summary.Has(verify.ResCutoff):
 		return "no explored path reaches the claim; cut-off paths may"
 	case cl.Paths == 0:
 		return "no explored path reaches the claim, and no cutoff can: dead code"

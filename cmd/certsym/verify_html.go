@@ -5,24 +5,24 @@ import (
 	"html"
 	"strings"
 
-	"certsym/engine"
 	"certsym/spec"
+	"certsym/verify"
 )
 
 // statusColour is the highlight of each status in the HTML report.
-var statusColour = map[engine.ClaimStatus]string{
-	engine.StatusDead: "#d0d0d0", engine.StatusVerified: "#b6e3b6", engine.StatusRefuted: "#f4a6a6",
-	engine.StatusFaulty: "#f7b97c", engine.StatusRefutedQ: "#f9d0d0", engine.StatusFaultyQ: "#fbe0c4",
-	engine.StatusUncovered: "#c9d7f2", engine.StatusVerifiedQ: "#dff2d0", engine.StatusIndeterminate: "#f3ec9c",
+var statusColour = map[verify.Status]string{
+	verify.StatusDead: "#d0d0d0", verify.StatusVerified: "#b6e3b6", verify.StatusRefuted: "#f4a6a6",
+	verify.StatusFaulty: "#f7b97c", verify.StatusRefutedQ: "#f9d0d0", verify.StatusFaultyQ: "#fbe0c4",
+	verify.StatusUncovered: "#c9d7f2", verify.StatusVerifiedQ: "#dff2d0", verify.StatusIndeterminate: "#f3ec9c",
 }
 
 // statusRank orders statuses from worst to best, to pick the highlight of a line with several claims.
-var statusRank = map[engine.ClaimStatus]int{
-	engine.StatusRefuted: 0, engine.StatusFaulty: 1, engine.StatusRefutedQ: 2, engine.StatusFaultyQ: 3,
-	engine.StatusIndeterminate: 4, engine.StatusUncovered: 5, engine.StatusVerifiedQ: 6, engine.StatusVerified: 7, engine.StatusDead: 8,
+var statusRank = map[verify.Status]int{
+	verify.StatusRefuted: 0, verify.StatusFaulty: 1, verify.StatusRefutedQ: 2, verify.StatusFaultyQ: 3,
+	verify.StatusIndeterminate: 4, verify.StatusUncovered: 5, verify.StatusVerifiedQ: 6, verify.StatusVerified: 7, verify.StatusDead: 8,
 }
 
-func cssClass(s engine.ClaimStatus) string {
+func cssClass(s verify.Status) string {
 	return "st-" + strings.ToLower(strings.ReplaceAll(s.String(), "?", "-maybe"))
 }
 
@@ -30,7 +30,7 @@ func cssClass(s engine.ClaimStatus) string {
 // status and each statement's line marked covered or not, then the evidence of each claim. A
 // small script (no external resources) fills in the totals from the page itself, so a reader, or
 // the test that renders the page in a headless browser, sees what the browser computed.
-func verifyHTML(file string, src []byte, rep *engine.VerifyReport) string {
+func verifyHTML(file string, src []byte, rep *verify.Report) string {
 	var b strings.Builder
 	esc := html.EscapeString
 	names := rep.Prog.Vars
@@ -61,8 +61,8 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 	b.WriteString("<p id=\"totals\">(totals are computed by the page's script)</p>\n")
 
 	// Per line: claims and coverage.
-	lineClaims := map[int][]*engine.Claim{}
-	index := map[*engine.Claim]int{}
+	lineClaims := map[int][]*verify.Claim{}
+	index := map[*verify.Claim]int{}
 	for i, cl := range rep.Claims {
 		lineClaims[cl.Line] = append(lineClaims[cl.Line], cl)
 		index[cl] = i + 1
@@ -120,7 +120,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		var ev []string
 		ev = append(ev, esc(explainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(engine.InputString(w.Input, names))+"</code>; path condition <code>"+
+			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
 		}
 		for _, a := range cl.OverApprox {
@@ -143,7 +143,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 	}
 	b.WriteString("</table>\n")
 	b.WriteString("<h2>Statuses</h2>\n<table id=\"legend\"><tr><th>Status</th><th>Collecting summary S (first matching row)</th></tr>\n")
-	for _, r := range engine.StatusTable {
+	for _, r := range verify.StatusTable {
 		fmt.Fprintf(&b, "<tr><td class=\"%s\">%s</td><td>%s</td></tr>\n", cssClass(r.Status), esc(r.Status.String()), esc(r.Condition))
 	}
 	b.WriteString("</table>\n")

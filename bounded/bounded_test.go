@@ -1,10 +1,11 @@
-package engine
+package bounded
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"certsym/internal/testprog"
 	"certsym/spec"
 )
 
@@ -13,22 +14,22 @@ import (
 // satisfies the constraint, ρ∘σ is the concrete store, exactly one branch holds and it is the
 // concrete one, the final behaviour is the concrete bounded execution's) must hold.
 func TestBoundedGhost(t *testing.T) {
-	f := inputFuzzer(7)
+	f := testprog.InputFuzzer(7)
 	checks := 0
-	for _, file := range corpus(t) {
+	for _, file := range testprog.Corpus(t) {
 		p, err := spec.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []int{0, 1, 3} {
-			b := NewBounded(p, n)
+			b := New(p, n)
 			b.MaxStates = 3000
 			// rlimit alone does not stop Z3 4.8.12 on some nonlinear queries: the timer does.
-			b.solver.RLimit, b.solver.QueryTimeout = 20_000_000, 10*time.Second
+			b.RLimit, b.QueryTimeout = 20_000_000, 10*time.Second
 			for run := 0; run < 4; run++ {
-				in := randomInput(f, len(p.Vars))
+				in := testprog.RandomInput(f, len(p.Vars))
 				if _, err := b.SymInterp(in); err != nil {
-					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, InputString(in, p.Vars), err)
+					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, spec.InputString(in, p.Vars), err)
 				}
 				checks += b.GhostChecks
 			}
@@ -49,8 +50,8 @@ while i < x do
 od;
 assume i != 1;
 if i == 3 then fail fi`
-	p := parse(t, src)
-	b := NewBounded(p, 4)
+	p := testprog.Parse(t, src)
+	b := New(p, 4)
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +64,7 @@ if i == 3 then fail fi`
 		} else if r.At != nil {
 			line = spec.LineOf(r.At)
 		}
-		got = append(got, r.Behaviour.String()+"@"+itoa(line)+": "+r.State.C.String(p.Vars))
+		got = append(got, r.Behaviour.String()+"@"+itoa(line)+": "+r.State.PC.String(p.Vars))
 	}
 	want := []string{
 		// the loop's results: continuing first (interp_loop: rt ++ rf), innermost first; the
@@ -87,8 +88,8 @@ func itoa(n int) string { return spec.IntOf(int64(n)).String() }
 // dropping them, so the ghost checks still hold after the stop, for inputs whose path is cut and
 // for inputs whose path ends before the stop.
 func TestBoundedGhostStopped(t *testing.T) {
-	p := parse(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod")
-	b := NewBounded(p, 50)
+	p := testprog.Parse(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod")
+	b := New(p, 50)
 	b.MaxStates = 10
 	for _, n := range []int64{40, 0, 1, -3} {
 		in := spec.Store{spec.IntOf(0), spec.IntOf(n), spec.IntOf(3)}
@@ -126,9 +127,9 @@ while i < n do
   i = i + 1
 od;
 assert x != 9`
-	p := parse(t, src)
+	p := testprog.Parse(t, src)
 	for _, maxStates := range []int{1, 5, 12, 30} {
-		b := NewBounded(p, 6)
+		b := New(p, 6)
 		b.MaxStates = maxStates
 		rs, err := b.SymInterp(nil)
 		if err != nil {
@@ -156,7 +157,7 @@ assert x != 9`
 				want := spec.ExecBounded(p, in, 6)
 				covered := false
 				for _, r := range rs {
-					if !r.State.C.Formula().Eval(in) {
+					if !r.State.PC.Formula().Eval(in) {
 						continue
 					}
 					if r.Cut != CutNone {
@@ -164,48 +165,14 @@ assert x != 9`
 						continue
 					}
 					if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
-						t.Fatalf("MaxStates %d, input %s: result %s at line %d, concretely %s", maxStates, InputString(in, p.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour)
+						t.Fatalf("MaxStates %d, input %s: result %s at line %d, concretely %s", maxStates, spec.InputString(in, p.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour)
 					}
 					covered = true
 				}
 				if !covered {
-					t.Fatalf("MaxStates %d: input %s (concretely %s) is covered by no result: a branch was dropped", maxStates, InputString(in, p.Vars), want.Behaviour)
+					t.Fatalf("MaxStates %d: input %s (concretely %s) is covered by no result: a branch was dropped", maxStates, spec.InputString(in, p.Vars), want.Behaviour)
 				}
 			}
 		}
-	}
-}
-
-// TestVerifyStopped: a budget stop in verify makes the verdict unknown, with the stop as the
-// reason, and the budget cuts are not reported as loop-bound cutoffs.
-func TestVerifyStopped(t *testing.T) {
-	src := `i = 0;
-while i < n do
-  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;
-  i = i + 1
-od;
-assert x <= x + 1`
-	p := parse(t, src)
-	rep := Verify(p, VerifyOptions{LoopBound: 20, MaxStates: 15})
-	if rep.Stopped == "" || !strings.Contains(rep.Stopped, "state bound") {
-		t.Fatalf("Stopped = %q, want the state bound", rep.Stopped)
-	}
-	if rep.Overall.Conclusive() {
-		t.Fatalf("overall %s after a stop, want an inconclusive status", rep.Overall)
-	}
-	stop := false
-	for _, c := range rep.Cutoffs {
-		if c.Stmt == nil && strings.Contains(c.Reason, rep.Stopped) {
-			stop = true
-		}
-		if c.Stmt != nil && strings.Contains(c.Reason, "loop bound") {
-			t.Errorf("a budget cut counted as a loop-bound cutoff: %+v", c)
-		}
-	}
-	if !stop {
-		t.Fatalf("no cutoff names the stop: %+v", rep.Cutoffs)
-	}
-	if rep.Results[spec.Incomplete] == 0 {
-		t.Fatal("the stopped paths are not counted as incomplete results")
 	}
 }

@@ -1,6 +1,10 @@
-package engine
+package verify
 
-import "strings"
+import (
+	"strings"
+
+	"certsym/internal/fault"
+)
 
 // This file is the result domain and the status interpretation of explicating symbolic execution
 // (xSymExe: Hatcliff, Robby, Chalin, Belt, ICSE 2013), which certsym verify implements.
@@ -71,12 +75,12 @@ func (s Summary) String() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// ClaimStatus is the verification status of a claim.
-type ClaimStatus uint8
+// Status is the verification status of a claim.
+type Status uint8
 
 // The statuses, in the order of the interpretation table.
 const (
-	StatusDead ClaimStatus = iota
+	StatusDead Status = iota
 	StatusVerified
 	StatusRefuted
 	StatusFaulty
@@ -89,16 +93,16 @@ const (
 
 var statusNames = [...]string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "FAULTY?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"}
 
-func (s ClaimStatus) String() string { return statusNames[s] }
+func (s Status) String() string { return statusNames[s] }
 
 // Conclusive reports whether the status is a definite answer (DEAD, VERIFIED, REFUTED, FAULTY).
-func (s ClaimStatus) Conclusive() bool { return s <= StatusFaulty }
+func (s Status) Conclusive() bool { return s <= StatusFaulty }
 
 // ParseStatus returns the status called name.
-func ParseStatus(name string) (ClaimStatus, bool) {
+func ParseStatus(name string) (Status, bool) {
 	for i, n := range statusNames {
 		if n == name {
-			return ClaimStatus(i), true
+			return Status(i), true
 		}
 	}
 	return 0, false
@@ -107,7 +111,7 @@ func ParseStatus(name string) (ClaimStatus, bool) {
 // StatusRule is one row of the status interpretation table: the status given to a collecting
 // summary S that satisfies the condition and no earlier row's.
 type StatusRule struct {
-	Status    ClaimStatus
+	Status    Status
 	Condition string
 	Match     func(Summary) bool
 }
@@ -136,9 +140,9 @@ var StatusTable = []StatusRule{
 
 // Interpret returns the status of a claim with collecting summary s: the first row of StatusTable
 // that matches.
-func Interpret(s Summary) ClaimStatus {
-	if st, ok := faultInterpret(s); ok { // fault injection (build tag faults only)
-		return st
+func Interpret(s Summary) Status {
+	if fault.Active == fault.StatusDontKnowWeak && s.Has(ResDontKnow) && s.subsetOf(SummaryOf(ResTrue, ResDontKnow, ResCutoff)) {
+		return StatusVerifiedQ // fault injection (build tag faults only)
 	}
 	for _, r := range StatusTable {
 		if r.Match(s) {
@@ -150,10 +154,10 @@ func Interpret(s Summary) ClaimStatus {
 
 // overallOrder is the order in which a status makes the overall status: the first present wins;
 // when none is, every claim is VERIFIED or DEAD and the overall status is VERIFIED.
-var overallOrder = []ClaimStatus{StatusRefuted, StatusFaulty, StatusRefutedQ, StatusFaultyQ, StatusIndeterminate, StatusUncovered, StatusVerifiedQ}
+var overallOrder = []Status{StatusRefuted, StatusFaulty, StatusRefutedQ, StatusFaultyQ, StatusIndeterminate, StatusUncovered, StatusVerifiedQ}
 
 // Overall is the overall status of claims with statuses ss.
-func Overall(ss []ClaimStatus) ClaimStatus {
+func Overall(ss []Status) Status {
 	for _, o := range overallOrder {
 		for _, s := range ss {
 			if s == o {

@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"strings"
@@ -47,11 +47,13 @@ type PC struct {
 	z3ok bool
 }
 
-func rootPC(nvars int) *PC {
+// RootPC is the path condition true of a program with nvars variables, satisfiable with the
+// witness 0 for every symbol.
+func RootPC(nvars int) *PC {
 	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
 }
 
-// extend is φ ∧ f. When f folds to true, or the bounds and linear facts of φ imply it, the result
+// Extend is φ ∧ f. When f folds to true, or the bounds and linear facts of φ imply it, the result
 // is φ itself; when they contradict it, the result is known unsatisfiable. A satisfiable φ whose
 // witness also satisfies f gives a satisfiable result with the same witness, so of the two
 // branches of a condition at most one ever needs the solver.
@@ -60,7 +62,7 @@ func rootPC(nvars int) *PC {
 //
 // With the refinement layer's crosscheck on (crossCheck not nil, crosscheck.go), every
 // decision extend takes without the solver is handed to it.
-func extend(phi *PC, f *Formula, nvars int) *PC {
+func Extend(phi *PC, f *Formula, nvars int) *PC {
 	if crossCheck != nil && f.Op != FAnd {
 		n := extendConj(phi, f, nvars)
 		crossCheck(phi, f, n)
@@ -72,7 +74,7 @@ func extend(phi *PC, f *Formula, nvars int) *PC {
 func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	if f.Op == FAnd {
 		for _, g := range f.Args {
-			phi = extend(phi, g, nvars)
+			phi = Extend(phi, g, nvars)
 		}
 		return phi
 	}
@@ -124,7 +126,7 @@ func (phi *PC) Conjuncts() []*Formula {
 }
 
 // Formula returns φ as one formula.
-func (phi *PC) Formula() *Formula { return andF(phi.Conjuncts()...) }
+func (phi *PC) Formula() *Formula { return And(phi.Conjuncts()...) }
 
 // String renders φ over the symbol names. The conjuncts that bound a single symbol are shown
 // merged into that symbol's interval (n >= 1 and n >= 2 and n <= 2 reads n == 2), at the place of

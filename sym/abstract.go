@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"github.com/aclements/go-z3/z3"
@@ -38,7 +38,7 @@ func signAxioms(ctx *z3.Context, l, r, m z3.Int) z3.Bool {
 func (sv *Solver) withSignAxioms(z z3.Bool, f *Formula) z3.Bool {
 	var ax []z3.Bool
 	seen := map[*Atom]bool{}
-	f.eachAtom(func(a *Atom) {
+	f.EachAtom(func(a *Atom) {
 		if a.Kind == AtomMul && !seen[a] {
 			seen[a] = true
 			if x, ok := sv.axioms[a]; ok {
@@ -53,36 +53,37 @@ func (sv *Solver) withSignAxioms(z z3.Bool, f *Formula) z3.Bool {
 }
 
 // eachAtom calls fn on every non-symbol atom of f, nested ones included (inner ones first).
-func (f *Formula) eachAtom(fn func(*Atom)) {
+func (f *Formula) EachAtom(fn func(*Atom)) {
 	if f.T != nil {
-		f.T.eachAtom(fn)
+		f.T.EachAtom(fn)
 	}
 	for _, g := range f.Args {
-		g.eachAtom(fn)
+		g.EachAtom(fn)
 	}
 }
 
-func (t *Term) eachAtom(fn func(*Atom)) {
+// EachAtom calls fn on every non-symbol atom of t, nested ones included (inner ones first).
+func (t *Term) EachAtom(fn func(*Atom)) {
 	for _, m := range t.monos {
 		if m.a.Kind != AtomSym {
-			m.a.L.eachAtom(fn)
-			m.a.R.eachAtom(fn)
+			m.a.L.EachAtom(fn)
+			m.a.R.EachAtom(fn)
 			fn(m.a)
 		}
 	}
 }
 
 // hasMul reports whether f contains a product of two non-constant terms.
-func (f *Formula) hasMul() bool {
+func (f *Formula) HasMul() bool {
 	found := false
-	f.eachAtom(func(a *Atom) { found = found || a.Kind == AtomMul })
+	f.EachAtom(func(a *Atom) { found = found || a.Kind == AtomMul })
 	return found
 }
 
 // firstMul returns the first product atom inside f, or nil.
-func (f *Formula) firstMul() *Atom {
+func (f *Formula) FirstMul() *Atom {
 	var first *Atom
-	f.eachAtom(func(a *Atom) {
+	f.EachAtom(func(a *Atom) {
 		if first == nil && a.Kind == AtomMul {
 			first = a
 		}

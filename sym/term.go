@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"math/big"
@@ -45,21 +45,28 @@ type Atom struct {
 	key  int
 }
 
-// terms creates atoms with keys that are deterministic for a run.
-type terms struct {
+// Terms is the factory of the terms of one run: it holds the symbols and creates the nonlinear
+// atoms, with keys that are deterministic for the run (creation order). A Terms belongs to one
+// goroutine.
+type Terms struct {
 	names   []string
 	syms    []*Term
 	nextKey int
 }
 
-func newTerms(names []string) *terms {
-	ts := &terms{names: names, nextKey: len(names)}
+// NewTerms creates the factory of a run over the symbols names (the program's variables).
+func NewTerms(names []string) *Terms {
+	ts := &Terms{names: names, nextKey: len(names)}
 	ts.syms = make([]*Term, len(names))
 	for i := range names {
 		ts.syms[i] = &Term{monos: []mono{{spec.IntOf(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
 	}
 	return ts
 }
+
+// Syms returns the identity store: symbol i is the term of variable i (the store of the initial
+// state, shared: do not modify it).
+func (ts *Terms) Syms() []*Term { return ts.syms }
 
 var one = spec.IntOf(1)
 
@@ -135,10 +142,10 @@ var minusOne = spec.IntOf(-1)
 
 func neg(x *Term) *Term      { return scale(x, minusOne) }
 func sub(x, y *Term) *Term   { return add(x, neg(y)) }
-func (ts *terms) key() int   { ts.nextKey++; return ts.nextKey }
+func (ts *Terms) key() int   { ts.nextKey++; return ts.nextKey }
 func atomTerm(a *Atom) *Term { return &Term{monos: []mono{{one, a}}} }
 
-func (ts *terms) mul(x, y *Term) *Term {
+func (ts *Terms) mul(x, y *Term) *Term {
 	if k, ok := x.IsConst(); ok {
 		return scale(y, k)
 	}
@@ -148,7 +155,7 @@ func (ts *terms) mul(x, y *Term) *Term {
 	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key()})
 }
 
-func (ts *terms) div(x, y *Term) *Term {
+func (ts *Terms) div(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		if kx, ok := x.IsConst(); ok {
 			if fault.Active == fault.EuclideanDiv {
@@ -166,7 +173,7 @@ func (ts *terms) div(x, y *Term) *Term {
 	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key()})
 }
 
-func (ts *terms) mod(x, y *Term) *Term {
+func (ts *Terms) mod(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		if kx, ok := x.IsConst(); ok {
 			if fault.Active == fault.EuclideanDiv {
@@ -182,7 +189,7 @@ func (ts *terms) mod(x, y *Term) *Term {
 }
 
 // apply is S(l op r) for the operands' terms.
-func (ts *terms) apply(op spec.AOp, l, r *Term) *Term {
+func (ts *Terms) apply(op spec.AOp, l, r *Term) *Term {
 	switch op {
 	case spec.Add:
 		return add(l, r)
@@ -196,20 +203,34 @@ func (ts *terms) apply(op spec.AOp, l, r *Term) *Term {
 	return ts.mod(l, r)
 }
 
-// subst is S(a): the term of a program expression under the symbolic store S (sym_aexpr of the
+// Subst is S(a): the term of a program expression under the symbolic store S (sym_aexpr of the
 // Why3 development; Fig. 7 substitution of the WiSE paper).
-func (ts *terms) subst(a spec.AExpr, s []*Term) *Term {
+func (ts *Terms) Subst(a spec.AExpr, s []*Term) *Term {
 	switch a := a.(type) {
 	case *spec.Num:
 		return Const(a.Val)
 	case *spec.Var:
 		return s[a.Index]
 	case *spec.Neg:
-		return neg(ts.subst(a.X, s))
+		return neg(ts.Subst(a.X, s))
 	case *spec.BinA:
-		return ts.apply(a.Op, ts.subst(a.L, s), ts.subst(a.R, s))
+		return ts.apply(a.Op, ts.Subst(a.L, s), ts.Subst(a.R, s))
 	}
-	panic("engine: unknown expression")
+	panic("sym: unknown expression")
+}
+
+// Exceeds reports whether t has a constant or coefficient of more than bits bits.
+func (t *Term) Exceeds(bits int) bool {
+	big := func(x spec.Int) bool { return !x.IsSmall() && x.BitLen() > bits }
+	if big(t.c) {
+		return true
+	}
+	for _, m := range t.monos {
+		if big(m.k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Eval is the value of t under the valuation v of the symbols, with the total division of the

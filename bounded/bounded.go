@@ -1,23 +1,26 @@
-package engine
+package bounded
 
 import (
 	"fmt"
 	"time"
 
+	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/step"
+	"certsym/sym"
 )
 
-// BState is a symbolic state (σ | C ; ghost ρ) of the bounded interpreter (proofs/why3). σ maps
+// State is a symbolic state (σ | C ; ghost ρ) of the bounded interpreter (proofs/why3). σ maps
 // each program variable to a term over the symbols; shadowed values are eliminated by
 // substitution rather than kept as fresh existentially quantified symbols, so the only symbols
 // are the inputs and ρ never needs extending. C is the constraint (a path condition).
 //
 // Ghost is the ghost part: nil unless the interpreter runs in ghost mode and this state is on the
 // path of the ghost input. It costs one nil test per step when off.
-type BState struct {
-	Sigma []*Term
-	C     *PC
+type State struct {
+	Store []*sym.Term
+	PC    *sym.PC
 	Ghost *Ghost
 }
 
@@ -28,7 +31,7 @@ type Ghost struct {
 	Conc spec.Store // the concrete store at this point of the execution from Rho
 }
 
-// BResult is one result state of the bounded interpreter with its behaviour, and where the
+// Result is one result state of the bounded interpreter with its behaviour, and where the
 // behaviour arose: the Fail reached (Error), the Assume (Infeasible), the While cut off
 // (Incomplete).
 //
@@ -37,8 +40,8 @@ type Ghost struct {
 // is where the unexplored part starts: the branch check_sat answered exhausted on, or the state in
 // which At was reached. A cut result has Behaviour spec.Incomplete, so counters of incomplete paths
 // include it.
-type BResult struct {
-	State     BState
+type Result struct {
+	State     State
 	Behaviour spec.Behaviour
 	Fail      *spec.Fail
 	At        spec.Stmt
@@ -80,35 +83,31 @@ type GhostError struct {
 
 func (e *GhostError) Error() string { return "ghost check failed: " + e.Msg }
 
-// Bounded is the bounded symbolic interpreter: the Go transcription of sym_interp of the Why3
-// development, for the whole language, with Z3 pruning. A Bounded belongs to one goroutine.
+// Interp is the bounded symbolic interpreter: the Go transcription of sym_interp of the Why3
+// development, for the whole language, with Z3 pruning. An Interp belongs to one goroutine.
 //
 // It has no Coq counterpart: its functions are proved in Why3 only (proofs/why3/interp.mlw), each
 // by the postconditions of the Why3 function it transcribes (same_ghost, under, over; for the
 // whole run, sym_interp's), so no Coq theorem covers them.
-type Bounded struct {
+type Interp struct {
 	Prog *spec.Program
 	// N is the loop limit: each while loop may start at most N iterations each time it is entered.
 	N int
-	// MaxStates bounds the number of branch states created (0: none); Timeout the time; MaxMemory
-	// the bytes of Go heap (0: none).
-	MaxStates int
-	Timeout   time.Duration
-	MaxMemory uint64
+	// Limits bound the interpretation: MaxStates counts the branch states created; QueryTimeout
+	// and RLimit are set on the solver by SymInterp.
+	budget.Limits
 	// NoPrune keeps branches whose constraint the solver proves unsatisfiable.
 	NoPrune bool
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
 	// nil costs one test per statement.
-	Observer BObserver
+	Observer Observer
 
-	terms    *terms
-	solver   *Solver
+	terms    *sym.Terms
+	solver   *sym.Solver
 	states   int
-	start    time.Time
-	deadline time.Time
+	meter    *budget.Meter
 	polled   int // the state count at the last pollLimits
-	mon      *Monitor
-	heap     heapMeter
+	mon      *budget.Monitor
 	stopped  string
 	active   int // loop iterations under way on the current path (MaxActiveIterations)
 	ghostErr *GhostError
@@ -121,38 +120,43 @@ type Bounded struct {
 // nests a Go call, so a large loop bound on a long loop would otherwise overflow the stack.
 const MaxActiveIterations = 100_000
 
-// BObserver watches the bounded interpreter (certsym verify's hook). At is called with the state
+// Observer watches the bounded interpreter (certsym verify's hook). At is called with the state
 // in which a statement starts, before any of its branches is taken: once per execution of an
 // assignment, conditional, assert, assume, skip or fail, and for a while loop once per evaluation
 // of its condition (each iteration and the exit). Sequences are not program points and are not
 // reported. When At returns false the path is cut off there: the interpreter returns an
 // Incomplete result at s instead of executing it.
-type BObserver interface {
-	At(st BState, s spec.Stmt) bool
+type Observer interface {
+	At(st State, s spec.Stmt) bool
 }
 
-// NewBounded creates a bounded interpreter for prog with loop limit n.
-func NewBounded(prog *spec.Program, n int) *Bounded {
-	b := &Bounded{Prog: prog, N: n, terms: newTerms(prog.Vars), solver: NewSolver(prog.Vars)}
-	b.SetMonitor(NewMonitor())
+// New creates a bounded interpreter for prog with loop limit n.
+func New(prog *spec.Program, n int) *Interp {
+	b := &Interp{Prog: prog, N: n, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars)}
+	b.meter = budget.NewMeter(budget.Limits{})
+	b.SetMonitor(budget.NewMonitor())
 	return b
 }
 
 // SetMonitor makes m the monitor of the interpretation: it receives the live counters (branch
 // states, solver queries) and its Interrupt stops the interpretation ("interrupted").
-func (b *Bounded) SetMonitor(m *Monitor) {
+func (b *Interp) SetMonitor(m *budget.Monitor) {
 	b.mon = m
 	b.solver.SetMonitor(m)
 }
 
 // Monitor returns the interpreter's monitor.
-func (b *Bounded) Monitor() *Monitor { return b.mon }
+func (b *Interp) Monitor() *budget.Monitor { return b.mon }
 
 // Solver returns the interpreter's solver.
-func (b *Bounded) Solver() *Solver { return b.solver }
+func (b *Interp) Solver() *sym.Solver { return b.solver }
+
+// Terms returns the interpreter's term factory, for an observer that builds terms over the
+// states it is shown (certsym verify).
+func (b *Interp) Terms() *sym.Terms { return b.terms }
 
 // Stopped says why a bound (MaxStates, Timeout, MaxMemory) cut the interpretation short, or "".
-func (b *Bounded) Stopped() string { return b.stopped }
+func (b *Interp) Stopped() string { return b.stopped }
 
 // SymInterp is sym_interp N (σ | C ; ρ) p from the initial state (id | true ; ρ): every result
 // state with its behaviour. ghost, when not nil, is the concrete input ρ: the interpreter then
@@ -161,14 +165,11 @@ func (b *Bounded) Stopped() string { return b.stopped }
 // Why3: sym_interp (interp.mlw); its postcondition: every instance of a result with behaviour b
 // is the bounded concrete run with behaviour b (under), and the run from the ghost input ends in
 // a result with its behaviour or is an instance of a cut result (over). Coq: none.
-func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
+func (b *Interp) SymInterp(ghost spec.Store) ([]Result, error) {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
-	b.start, b.polled, b.deadline = time.Now(), -1, time.Time{}
-	if b.Timeout > 0 {
-		b.deadline = b.start.Add(b.Timeout)
-	}
-	b.solver.Deadline = b.deadline
-	init := BState{Sigma: b.terms.syms, C: rootPC(len(b.Prog.Vars))}
+	b.meter, b.polled = budget.NewMeter(b.Limits), -1
+	b.solver.SetLimits(b.Limits, b.meter.Deadline())
+	init := State{Store: b.terms.Syms(), PC: sym.RootPC(len(b.Prog.Vars))}
 	if ghost != nil {
 		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
 	}
@@ -188,9 +189,9 @@ func (b *Bounded) SymInterp(ghost spec.Store) ([]BResult, error) {
 // (the postcondition of sym_interp: the ghost input is covered by a result with its behaviour, or
 // is an instance of a stopped result). A cut result on the ghost path needs nothing more: the
 // ghost checks of the steps before it (checkGhost, ghostSplit) already hold for its state.
-func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
+func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	want := spec.ExecBounded(b.Prog, rho, b.N)
-	var mine []BResult
+	var mine []Result
 	for _, r := range rs {
 		if r.State.Ghost != nil {
 			mine = append(mine, r)
@@ -198,7 +199,7 @@ func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
 	}
 	b.GhostChecks++
 	if len(mine) != 1 {
-		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), InputString(rho, b.Prog.Vars))
+		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), spec.InputString(rho, b.Prog.Vars))
 		return
 	}
 	r := mine[0]
@@ -207,12 +208,12 @@ func (b *Bounded) checkGhostResult(rs []BResult, rho spec.Store) {
 	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
 		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
-			InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
+			spec.InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
 		return
 	}
 	for i, v := range want.Store {
-		if got := r.State.Sigma[i].Eval(rho); !got.Equal(v) {
-			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
+		if got := r.State.Store[i].Eval(rho); !got.Equal(v) {
+			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", spec.InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
 			return
 		}
 	}
@@ -227,22 +228,22 @@ func resultLine(f *spec.Fail, at spec.Stmt) int {
 
 // ghostFail records the first violated ghost assertion. A bound that stops the interpretation
 // drops no branch (each becomes a cut result), so the ghost checks hold after a stop as well.
-func (b *Bounded) ghostFail(s spec.Stmt, format string, args ...any) {
+func (b *Interp) ghostFail(s spec.Stmt, format string, args ...any) {
 	if b.ghostErr == nil {
 		b.ghostErr = &GhostError{Stmt: s, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
 // checkGhost is the ghost assertion after a step: ρ satisfies C and ρ∘σ is the concrete store.
-func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
+func (b *Interp) checkGhost(st State, s spec.Stmt) {
 	g := st.Ghost
 	b.GhostChecks++
-	if !st.C.Formula().Eval(g.Rho) {
+	if !st.PC.Formula().Eval(g.Rho) {
 		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
-			spec.LineOf(s), InputString(g.Rho, b.Prog.Vars), st.C.String(b.Prog.Vars))
+			spec.LineOf(s), spec.InputString(g.Rho, b.Prog.Vars), st.PC.String(b.Prog.Vars))
 		return
 	}
-	for i, t := range st.Sigma {
+	for i, t := range st.Store {
 		if v := t.Eval(g.Rho); !v.Equal(g.Conc[i]) {
 			b.ghostFail(s, "at line %d variable %s is %s = %s under the ghost interpretation, but %s in the concrete execution",
 				spec.LineOf(s), b.Prog.Vars[i], t.String(b.Prog.Vars), v, g.Conc[i])
@@ -253,10 +254,10 @@ func (b *Bounded) checkGhost(st BState, s spec.Stmt) {
 
 // addConstraint is add_constraint: the state st with constraint C ∧ f. On the ghost path, the
 // result keeps the ghost exactly when ρ satisfies f. Coq: none (Why3 only).
-func (b *Bounded) addConstraint(st BState, f *Formula) BState {
+func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
-	b.mon.states.Store(int64(b.states))
-	out := BState{Sigma: st.Sigma, C: extend(st.C, f, len(st.Sigma))}
+	b.mon.SetStates(b.states)
+	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, len(st.Store))}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}
@@ -283,11 +284,11 @@ const (
 //
 // Why3: the val check_sat (symbolic.mlw), whose only contract is Prune ⇒ unsatisfiable. Coq: the
 // same contract is the premise oracle_sound (Bugfinder.v) of the pruned-search theorems.
-func (b *Bounded) checkSat(st BState) answer {
+func (b *Interp) checkSat(st State) answer {
 	switch {
 	case b.stopped != "":
 		return exhausted
-	case b.mon.halted.Load():
+	case b.mon.Interrupted():
 		b.stopped = "interrupted"
 		return exhausted
 	case b.MaxStates > 0 && b.states > b.MaxStates:
@@ -299,56 +300,59 @@ func (b *Bounded) checkSat(st BState) answer {
 	if b.NoPrune {
 		return keep
 	}
-	switch b.solver.Check(st.C) {
-	case Unsat:
+	switch b.solver.Check(st.PC) {
+	case sym.Unsat:
 		if st.Ghost != nil {
-			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.C.String(b.Prog.Vars))
+			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.PC.String(b.Prog.Vars))
 		}
 		return prune
-	case Unknown:
+	case sym.Unknown:
 		// The time bound cut the query short: stop here rather than keep a branch only because
 		// no time was left to decide it.
-		if b.timeUp(time.Now()) {
+		if b.TimeUp() {
 			return exhausted
 		}
 	}
 	return keep
 }
 
-// pollLimits checks the time and memory bounds, once per 256 branch states;
+// pollLimits checks the time and memory bounds (budget.Meter), once per 256 branch states;
 // it reports whether a bound has stopped the interpretation (Stopped then says which).
-func (b *Bounded) pollLimits() bool {
+func (b *Interp) pollLimits() bool {
 	if b.states == b.polled {
 		return false
 	}
 	b.polled = b.states
-	now := time.Now()
-	if b.timeUp(now) {
+	switch reached, used := b.meter.Poll(b.states); reached {
+	case budget.TimeReached:
+		b.stopTime()
 		return true
-	}
-	if b.MaxMemory > 0 && b.states&4095 == 0 {
-		if used := b.heap.bytes(); used > b.MaxMemory {
-			b.stopped = fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d branch states)", used>>20, b.MaxMemory>>20, b.states)
-			return true
-		}
+	case budget.MemoryReached:
+		b.stopped = fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d branch states)", used>>20, b.MaxMemory>>20, b.states)
+		return true
 	}
 	return false
 }
 
-// timeUp reports whether the time bound has passed at now, and then stops the interpretation.
-func (b *Bounded) timeUp(now time.Time) bool {
-	if b.deadline.IsZero() || !now.After(b.deadline) {
+// TimeUp reports whether the time bound has passed, and then stops the interpretation (Stopped
+// says so). certsym verify asks it when a query it made answers unknown.
+func (b *Interp) TimeUp() bool {
+	if !b.meter.TimeUp(time.Now()) {
 		return false
 	}
+	b.stopTime()
+	return true
+}
+
+func (b *Interp) stopTime() {
 	if b.stopped == "" {
 		b.stopped = fmt.Sprintf("time bound reached (%v, %d branch states)", b.Timeout, b.states)
 	}
-	return true
 }
 
 // branch is add_constraint followed by check_sat, as every branching point of the Why3
 // interpreter does: the state with C ∧ f, and check_sat's answer for it.
-func (b *Bounded) branch(st BState, f *Formula) (BState, answer) {
+func (b *Interp) branch(st State, f *sym.Formula) (State, answer) {
 	out := b.addConstraint(st, f)
 	return out, b.checkSat(out)
 }
@@ -356,7 +360,7 @@ func (b *Bounded) branch(st BState, f *Formula) (BState, answer) {
 // ghostSplit checks, at a branching point on the ghost path, that exactly one of the branches
 // keeps the ghost, that it is the one the concrete semantics takes (want), and that check_sat did
 // not prune it (the contract of check_sat; a budget stop is allowed).
-func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ans []answer, want int) {
+func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answer, want int) {
 	if st.Ghost == nil {
 		return
 	}
@@ -380,25 +384,17 @@ func (b *Bounded) ghostSplit(st BState, s spec.Stmt, branches []BState, ans []an
 }
 
 // condBranches is cond_branches: the three branches of a condition c in st, D(c) ∧ c, D(c) ∧ ¬c,
-// ¬D(c), each made by branch (add_constraint, check_sat) on sym_bexpr σ c, which is S(c) here
-// (terms.substB), with check_sat's answers. The last is built only when c divides; otherwise
-// ans[2] is prune, as in Why3. On the ghost path it checks that ρ takes the branch the concrete
-// execution takes.
-func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]BState, ans [3]answer) {
-	c := b.terms.substB(cond, st.Sigma)
-	d := True
-	if divides {
-		d = b.terms.defined(spec.DivisorsB(cond, nil), st.Sigma)
-	}
-	notC := notF(c)
-	if fault.Active == fault.DropElseNegation {
-		notC = c
-	}
-	br[0], ans[0] = b.branch(st, andF(d, c))
-	br[1], ans[1] = b.branch(st, andF(d, notC))
+// ¬D(c) (the step kernel's split, step.SplitCond, on sym_bexpr σ c, which is S(c) here),
+// each made by branch (add_constraint, check_sat), with check_sat's answers. The last is built
+// only when c divides; otherwise ans[2] is prune, as in Why3. On the ghost path it checks that ρ
+// takes the branch the concrete execution takes.
+func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]State, ans [3]answer) {
+	sp := step.SplitCond(b.terms, cond, st.Store, divides)
+	br[0], ans[0] = b.branch(st, sp.Then)
+	br[1], ans[1] = b.branch(st, sp.Else)
 	n := 2
-	if divides && fault.Active != fault.NoDivZeroBranch {
-		br[2], ans[2] = b.branch(st, notF(d))
+	if sp.Err != nil {
+		br[2], ans[2] = b.branch(st, sp.Err)
 		n = 3
 	}
 	if st.Ghost != nil {
@@ -416,38 +412,38 @@ func (b *Bounded) condBranches(st BState, s spec.Stmt, cond spec.BExpr, divides 
 
 // leaf is leaf: the results of a branch that ends at s: none when check_sat pruned it, r when
 // it kept it, and a budget cut at s in r's state when the budget is exhausted.
-func leaf(a answer, r BResult, s spec.Stmt) []BResult {
+func leaf(a answer, r Result, s spec.Stmt) []Result {
 	switch a {
 	case keep:
-		return []BResult{r}
+		return []Result{r}
 	case exhausted:
-		return []BResult{cutResult(r.State, s)}
+		return []Result{cutResult(r.State, s)}
 	}
 	return nil
 }
 
 // cutResult is the result (st, Stopped) of a branch a budget stopped at s.
-func cutResult(st BState, s spec.Stmt) BResult {
-	return BResult{State: st, Behaviour: spec.Incomplete, At: s, Cut: CutBudget}
+func cutResult(st State, s spec.Stmt) Result {
+	return Result{State: st, Behaviour: spec.Incomplete, At: s, Cut: CutBudget}
 }
 
 // interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
 // stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
-func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
+func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
 		default:
 			if !b.Observer.At(st, c) {
-				return []BResult{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
+				return []Result{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
 			}
 		}
 	}
 	switch c := c.(type) {
 	case *spec.Skip:
-		return []BResult{{State: st, Behaviour: spec.Normal}}
+		return []Result{{State: st, Behaviour: spec.Normal}}
 	case *spec.Fail:
-		return []BResult{{State: st, Behaviour: spec.Error, Fail: c}}
+		return []Result{{State: st, Behaviour: spec.Error, Fail: c}}
 	case *spec.Assign:
 		return b.assign(st, c)
 	case *spec.Seq:
@@ -455,19 +451,19 @@ func (b *Bounded) interpStmt(st BState, c spec.Stmt) []BResult {
 	case *spec.If:
 		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err)
 	case *spec.Assert:
-		return b.interpIf(st, c, c.Cond, skipStmt, c.Violation, c.Err)
+		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err)
 	case *spec.Assume:
 		return b.interpAssume(st, c)
 	case *spec.While:
 		return b.interpLoop(st, c, 0)
 	}
-	panic(fmt.Sprintf("engine: unknown statement %T", c))
+	panic(fmt.Sprintf("bounded: unknown statement %T", c))
 }
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
 // results (cut results too) are kept. Coq: none (Why3 only).
-func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
-	var out []BResult
+func (b *Interp) interpSeq(rs []Result, c2 spec.Stmt) []Result {
+	var out []Result
 	for _, r := range rs {
 		if r.Behaviour != spec.Normal {
 			out = append(out, r)
@@ -485,22 +481,16 @@ func (b *Bounded) interpSeq(rs []BResult, c2 spec.Stmt) []BResult {
 // When check_sat answers exhausted on D(a), the result is a cut at c in the state before the
 // update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
 // E_AssignErr are the small-step counterparts).
-func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
-	t := b.terms.subst(c.A, st.Sigma)
-	if t.huge() { // MaxIntBits: a resource bound, the path is cut and Stopped says why
+func (b *Interp) assign(st State, c *spec.Assign) []Result {
+	as := step.Assign(b.terms, c, st.Store)
+	if as.Huge { // MaxIntBits: a resource bound, the path is cut and Stopped says why
 		if b.stopped == "" {
-			b.stopped = hugeReason(c)
+			b.stopped = step.HugeReason(c)
 		}
-		return []BResult{cutResult(st, c)}
+		return []Result{cutResult(st, c)}
 	}
-	sigma := make([]*Term, len(st.Sigma))
-	copy(sigma, st.Sigma)
-	sigma[c.X.Index] = t
-	if k, isConst := t.IsConst(); isConst && k.IsZero() && fault.Active == fault.LostStoreUpdate {
-		sigma[c.X.Index] = st.Sigma[c.X.Index]
-	}
-	next := func(s BState) BState {
-		s.Sigma = sigma
+	next := func(s State) State {
+		s.Store = as.Store
 		if s.Ghost != nil {
 			v, _ := spec.Eval(c.A, s.Ghost.Conc)
 			conc := make(spec.Store, len(s.Ghost.Conc))
@@ -511,35 +501,34 @@ func (b *Bounded) assign(st BState, c *spec.Assign) []BResult {
 		}
 		return s
 	}
-	if c.Err == nil || fault.Active == fault.NoDivZeroBranch {
-		return []BResult{{State: next(st), Behaviour: spec.Normal}}
+	if as.Def == nil { // D(a) = true: no branch
+		return []Result{{State: next(st), Behaviour: spec.Normal}}
 	}
-	d := b.terms.defined(spec.DivisorsA(c.A, nil), st.Sigma)
-	var out []BResult
-	okS, aOK := b.branch(st, d)
-	errS, aErr := b.branch(st, notF(d))
+	var out []Result
+	okS, aOK := b.branch(st, as.Def)
+	errS, aErr := b.branch(st, as.Err)
 	if st.Ghost != nil {
 		want := 0
 		if _, def := spec.Eval(c.A, st.Ghost.Conc); !def {
 			want = 1
 		}
-		b.ghostSplit(st, c, []BState{okS, errS}, []answer{aOK, aErr}, want)
+		b.ghostSplit(st, c, []State{okS, errS}, []answer{aOK, aErr}, want)
 	}
 	switch aOK {
 	case keep:
-		out = append(out, BResult{State: next(okS), Behaviour: spec.Normal})
+		out = append(out, Result{State: next(okS), Behaviour: spec.Normal})
 	case exhausted:
 		out = append(out, cutResult(okS, c))
 	}
-	return append(out, leaf(aErr, BResult{State: errS, Behaviour: spec.Error, Fail: c.Err}, c)...)
+	return append(out, leaf(aErr, Result{State: errS, Behaviour: spec.Error, Fail: c.Err}, c)...)
 }
 
 // interpIf is interp_if, the conditional case of interp_stmt (assert b is if b then skip else
 // fail fi): th under D(b) ∧ b, el under D(b) ∧ ¬b, Error under ¬D(b). A branch check_sat
 // answers exhausted on is a cut at s; the error branch is a leaf.
-func (b *Bounded) interpIf(st BState, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail) []BResult {
+func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail) []Result {
 	br, ans := b.condBranches(st, s, cond, err != nil)
-	var out []BResult
+	var out []Result
 	for i, c := range [2]spec.Stmt{th, el} {
 		switch ans[i] {
 		case keep:
@@ -548,16 +537,16 @@ func (b *Bounded) interpIf(st BState, s spec.Stmt, cond spec.BExpr, th, el spec.
 			out = append(out, cutResult(br[i], s))
 		}
 	}
-	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
+	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
 }
 
 // interpAssume is interp_assume, the assume case of interp_stmt: Normal under D(b) ∧ b,
 // Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf.
-func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
+func (b *Interp) interpAssume(st State, c *spec.Assume) []Result {
 	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil)
-	out := leaf(ans[0], BResult{State: br[0], Behaviour: spec.Normal}, c)
-	out = append(out, leaf(ans[1], BResult{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
-	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
+	out := leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, c)
+	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
+	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
@@ -566,7 +555,7 @@ func (b *Bounded) interpAssume(st BState, c *spec.Assume) []BResult {
 // exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
 // exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
 // stops at the condition is a cut result too. Coq: none (Why3 only).
-func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
+func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
 	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
 	// reason, before the Go stack does.
 	b.active++
@@ -575,13 +564,13 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 		if b.stopped == "" {
 			b.stopped = fmt.Sprintf("iteration bound reached (%d loop iterations under way on one path)", MaxActiveIterations)
 		}
-		return []BResult{cutResult(st, w)}
+		return []Result{cutResult(st, w)}
 	}
 	if b.Observer != nil && !b.Observer.At(st, w) {
-		return []BResult{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
+		return []Result{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
 	}
 	br, ans := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
-	var out []BResult
+	var out []Result
 	switch ans[0] {
 	case exhausted:
 		out = append(out, cutResult(br[0], w))
@@ -591,19 +580,19 @@ func (b *Bounded) interpLoop(st BState, w *spec.While, k int) []BResult {
 			limit++
 		}
 		if k >= limit { // L_limit
-			out = append(out, BResult{State: br[0], Behaviour: spec.Incomplete, At: w})
+			out = append(out, Result{State: br[0], Behaviour: spec.Incomplete, At: w})
 		} else { // L_iter, L_abrupt
 			out = b.interpLoopNext(b.interpStmt(br[0], w.Body), w, k)
 		}
 	}
-	out = append(out, leaf(ans[1], BResult{State: br[1], Behaviour: spec.Normal}, w)...) // L_exit
-	return append(out, leaf(ans[2], BResult{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
+	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Normal}, w)...) // L_exit
+	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
 }
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
 // iterations done) from every Normal result; the other results are kept. Coq: none (Why3 only).
-func (b *Bounded) interpLoopNext(rs []BResult, w *spec.While, k int) []BResult {
-	var out []BResult
+func (b *Interp) interpLoopNext(rs []Result, w *spec.While, k int) []Result {
+	var out []Result
 	for _, r := range rs {
 		if r.Behaviour != spec.Normal {
 			out = append(out, r)

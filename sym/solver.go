@@ -1,14 +1,14 @@
-package engine
+package sym
 
 import (
 	"fmt"
-	"math/big"
-	"sync/atomic"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
 
+	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/internal/z3query"
 	"certsym/spec"
 )
 
@@ -44,7 +44,7 @@ type Solver struct {
 
 	Stats SolverStats
 
-	mon *Monitor // receives the live query counters; Interrupt reaches the context through it
+	mon *budget.Monitor // receives the live query counters; Interrupt reaches the context through it
 }
 
 // SolverStats counts solver queries and the time spent in Z3 for them (moving the assertion
@@ -60,8 +60,8 @@ func NewSolver(names []string) *Solver {
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
 	sv := &Solver{ctx: ctx, s: z3.NewSolver(ctx), names: names, atoms: map[*Atom]z3.Int{}}
-	noCtrlC(ctx, sv.s)
-	sv.SetMonitor(NewMonitor())
+	z3query.NoCtrlC(ctx, sv.s)
+	sv.SetMonitor(budget.NewMonitor())
 	sv.syms = make([]z3.Int, len(names))
 	for i, n := range names {
 		sv.syms[i] = ctx.IntConst(n)
@@ -69,10 +69,16 @@ func NewSolver(names []string) *Solver {
 	return sv
 }
 
+// SetLimits bounds each query by lim's RLimit and QueryTimeout, and by deadline when it is not
+// zero (the time bound of the whole run).
+func (sv *Solver) SetLimits(lim budget.Limits, deadline time.Time) {
+	sv.RLimit, sv.QueryTimeout, sv.Deadline = lim.RLimit, lim.QueryTimeout, deadline
+}
+
 // SetMonitor makes m the monitor that sees the solver's queries and can interrupt them.
-func (sv *Solver) SetMonitor(m *Monitor) {
+func (sv *Solver) SetMonitor(m *budget.Monitor) {
 	sv.mon = m
-	m.attach(sv.ctx)
+	m.Attach(sv.ctx)
 }
 
 func (sv *Solver) intVal(v spec.Int) z3.Int {
@@ -211,13 +217,13 @@ func (sv *Solver) Check(phi *PC) SatStatus {
 func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason string) {
 	// Every query is counted once, with exactly one of its answers: Queries = Sat + Unsat + Unknown.
 	sv.Stats.Queries++
-	sv.mon.queries.Add(1)
+	sv.mon.CountQuery()
+	var failed error
 	defer func() {
-		// go-z3 turns Z3 errors into panics; a query that fails is unknown, never a crash.
-		if r := recover(); r != nil {
+		if failed != nil { // a query that fails is unknown, never a crash
 			sv.s.Reset()
 			sv.stack = sv.stack[:0]
-			status, model, reason = Unknown, nil, fmt.Sprintf("solver error: %v", r)
+			status, model, reason = Unknown, nil, "solver error: "+failed.Error()
 		}
 		switch status {
 		case Sat:
@@ -228,21 +234,18 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			sv.Stats.Unknown++
 		}
 	}()
+	defer z3query.Catch(&failed)
 	if sv.mon.Interrupted() {
 		return Unknown, nil, "interrupted"
 	}
 	start := time.Now()
-	sv.mon.queryStart.Store(start.UnixNano())
+	sv.mon.QueryStarted(start)
 	defer func() {
 		d := time.Since(start)
 		sv.Stats.Time += d
-		sv.mon.queryStart.Store(0)
-		sv.mon.solverNanos.Add(int64(d))
+		sv.mon.QueryDone(d)
 	}()
 	sv.moveTo(phi)
-	if sv.RLimit > 0 {
-		sv.ctx.Config().SetUint("rlimit", sv.RLimit)
-	}
 	limit := sv.QueryTimeout
 	if !sv.Deadline.IsZero() {
 		if left := time.Until(sv.Deadline); limit == 0 || left < limit {
@@ -252,22 +255,14 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			return Unknown, nil, "time bound reached"
 		}
 	}
-	var timer *time.Timer
-	var fired atomic.Bool
-	if limit > 0 {
-		timer = time.AfterFunc(limit, func() { fired.Store(true); sv.ctx.Interrupt() })
-	}
-	sat, err := sv.s.Check()
-	if timer != nil {
-		timer.Stop()
-	}
+	sat, err, timedOut := z3query.Check(sv.ctx, sv.s, sv.RLimit, limit)
 	switch {
 	case err != nil:
 		reason = "Z3: " + err.Error()
 		switch {
 		case sv.mon.Interrupted():
 			reason = "interrupted"
-		case fired.Load():
+		case timedOut:
 			reason = fmt.Sprintf("query time bound %v reached", limit)
 		case err.Error() == "canceled" && sv.RLimit > 0:
 			reason = fmt.Sprintf("query resource limit (rlimit %d) reached", sv.RLimit)
@@ -276,14 +271,5 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 	case !sat:
 		return Unsat, nil, ""
 	}
-	m := sv.s.Model()
-	model = make([]spec.Int, len(sv.syms))
-	for i, x := range sv.syms {
-		v, _ := m.Eval(x, true).(z3.Int).AsBigInt()
-		if v == nil {
-			v = new(big.Int)
-		}
-		model[i] = spec.IntFromBig(v)
-	}
-	return Sat, model, ""
+	return Sat, z3query.Model(sv.s, sv.syms), ""
 }

@@ -1,4 +1,10 @@
-package engine
+// Package verify is certsym verify: explicating symbolic execution (xSymExe) on top of the bounded
+// interpreter (package bounded). The interpreter explores every path up to the loop bound; an
+// observer (bounded.Observer) evaluates each
+// claim in the state of every path that reaches it and collects the results; cutoffs (paths
+// stopped by the loop or depth bound) are related to claims by control-flow reachability (CFG);
+// each claim's collecting summary is interpreted by StatusTable.
+package verify
 
 import (
 	"fmt"
@@ -6,15 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"certsym/bounded"
+	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/step"
+	"certsym/sym"
 )
-
-// certsym verify: explicating symbolic execution (xSymExe) on top of the bounded interpreter. The
-// interpreter explores every path up to the loop bound; an observer (BObserver) evaluates each
-// claim in the state of every path that reaches it and collects the results; cutoffs (paths
-// stopped by the loop or depth bound) are related to claims by control-flow reachability (CFG);
-// each claim's collecting summary is interpreted by StatusTable.
 
 // ClaimKind says what makes a claim.
 type ClaimKind uint8
@@ -44,7 +48,7 @@ type Claim struct {
 	Summary Summary
 	Counts  [numResults]int // how many evaluations gave each result (CUTOFF: how many cutoff points reach it)
 	Paths   int             // evaluations: how many times an explored path reached the claim
-	Status  ClaimStatus
+	Status  Status
 
 	// Witnesses holds, for FALSE, UNDEFINED, FALSE? and UNDEFINED?, the first input found.
 	Witnesses map[Result]*Witness
@@ -89,27 +93,24 @@ type ClaimCutoff struct {
 	Path   []int
 }
 
-// VerifyOptions are the bounds of certsym verify.
-type VerifyOptions struct {
+// Options are the bounds of certsym verify.
+type Options struct {
 	LoopBound  int // iterations of each loop each time it is entered
 	DepthBound int // branch decisions (path condition conjuncts) on a path; 0: none
 	// AbstractNonlinear encodes products of two non-constant terms as an uninterpreted function
 	// with sign axioms.
 	AbstractNonlinear bool
-	MaxStates         int // branch states created (0: none)
-	Timeout           time.Duration
-	MaxMemory         uint64 // bytes of Go heap (0: none)
-	QueryTimeout      time.Duration
-	RLimit            uint
+	// Limits bound the exploration: MaxStates counts the branch states created.
+	budget.Limits
 	// Monitor, when set, receives the live counters (for a progress ticker) and can interrupt
 	// the exploration.
-	Monitor *Monitor
+	Monitor *budget.Monitor
 }
 
-// VerifyReport is the outcome of Verify.
-type VerifyReport struct {
+// Report is the outcome of Verify.
+type Report struct {
 	Prog    *spec.Program
-	Opts    VerifyOptions
+	Opts    Options
 	Claims  []*Claim // in source order
 	Cutoffs []*Cutoff
 	// Stopped says why the state, time or memory bound ended the exploration early, or "".
@@ -124,9 +125,9 @@ type VerifyReport struct {
 	Nonlinear []Unhandled
 	// ReplayErrors are counterexamples that did not replay: certsym's own defects.
 	ReplayErrors []string
-	Overall      ClaimStatus
+	Overall      Status
 	Conclusive   int
-	Solver       SolverStats
+	Solver       sym.SolverStats
 	Elapsed      time.Duration
 	CFG          *CFG
 
@@ -140,7 +141,7 @@ type VerifyReport struct {
 // ClaimsAt returns the claims evaluated when a concrete run is at head (the first statement of
 // its remaining program, spec.Head): those of head's statement, or of the loop for the
 // unfolding of a while loop.
-func (rep *VerifyReport) ClaimsAt(head spec.Stmt) []*Claim {
+func (rep *Report) ClaimsAt(head spec.Stmt) []*Claim {
 	if s, ok := rep.at[head]; ok {
 		head = s
 	}
@@ -149,7 +150,7 @@ func (rep *VerifyReport) ClaimsAt(head spec.Stmt) []*Claim {
 
 // ClaimsOfFail returns the claims of the statement that fails at f (an assert violated or a
 // division by zero in it, or an explicit fail).
-func (rep *VerifyReport) ClaimsOfFail(f *spec.Fail) []*Claim { return rep.claims[rep.failOf[f]] }
+func (rep *Report) ClaimsOfFail(f *spec.Fail) []*Claim { return rep.claims[rep.failOf[f]] }
 
 // Falsified reports whether the claim does not hold in the concrete store s at its statement:
 // it is false there (an assert's condition, a division's "divisor != 0") or undefined (it divides
@@ -166,41 +167,40 @@ func (cl *Claim) Falsified(s spec.Store) bool {
 // verifier is the observer of the bounded interpreter.
 type verifier struct {
 	prog      *spec.Program
-	opts      VerifyOptions
-	b         *Bounded
-	rep       *VerifyReport
+	opts      Options
+	b         *bounded.Interp
+	rep       *Report
 	claims    map[spec.Stmt][]*Claim
 	synthetic map[spec.Stmt]bool
 	// overApprox marks the path condition in which an assume with an abstracted product was
 	// entered: every later state whose path condition descends from it over-approximates.
-	overApprox map[*PC][]*spec.Assume
+	overApprox map[*sym.PC][]*spec.Assume
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*PC][]Unhandled
+	nonlinear  map[*sym.PC][]Unhandled
 	nonlinSeen map[Unhandled]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
-	origin    map[*Atom]int
+	origin    map[*sym.Atom]int
 	madeAt    map[string]int
 	hasMul    bool
 	depthCuts map[spec.Stmt]int
 }
 
 // Verify runs explicating symbolic execution on prog.
-func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
+func Verify(prog *spec.Program, opts Options) *Report {
 	start := time.Now()
-	rep := &VerifyReport{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog),
+	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog),
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
-	b := NewBounded(prog, opts.LoopBound)
-	b.MaxStates, b.Timeout, b.MaxMemory = opts.MaxStates, opts.Timeout, opts.MaxMemory
+	b := bounded.New(prog, opts.LoopBound)
+	b.Limits = opts.Limits
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
-	b.solver.RLimit, b.solver.QueryTimeout = opts.RLimit, opts.QueryTimeout
-	b.solver.AbstractMul = opts.AbstractNonlinear
+	b.Solver().AbstractMul = opts.AbstractNonlinear
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
-		synthetic: map[spec.Stmt]bool{skipStmt: true}, overApprox: map[*PC][]*spec.Assume{},
-		nonlinear: map[*PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*Atom]int{}, madeAt: map[string]int{}, depthCuts: map[spec.Stmt]int{}}
+		synthetic: map[spec.Stmt]bool{step.Skip: true}, overApprox: map[*sym.PC][]*spec.Assume{},
+		nonlinear: map[*sym.PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{}, depthCuts: map[spec.Stmt]int{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = strings.Contains(spec.PrintProgram(prog), "*")
@@ -217,14 +217,14 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 	var order []spec.Stmt
 	for _, r := range rs {
 		rep.Results[r.Behaviour]++
-		if r.Behaviour != spec.Incomplete || r.Cut == CutBudget {
+		if r.Behaviour != spec.Incomplete || r.Cut == bounded.CutBudget {
 			continue
 		}
 		if !seen[r.At] {
 			seen[r.At] = true
 			order = append(order, r.At)
 		}
-		if r.Cut == CutNone {
+		if r.Cut == bounded.CutNone {
 			incomplete[r.At]++
 		}
 	}
@@ -261,7 +261,7 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 		}
 		cl.Status = Interpret(cl.Summary)
 	}
-	var ss []ClaimStatus
+	var ss []Status
 	for _, cl := range rep.Claims {
 		ss = append(ss, cl.Status)
 		if cl.Status.Conclusive() {
@@ -269,7 +269,7 @@ func Verify(prog *spec.Program, opts VerifyOptions) *VerifyReport {
 		}
 	}
 	rep.Overall = Overall(ss)
-	rep.Solver = b.solver.Stats
+	rep.Solver = b.Solver().Stats
 	rep.Elapsed = time.Since(start)
 	return rep
 }
@@ -398,37 +398,38 @@ func errOf(s spec.Stmt) *spec.Fail {
 
 // At is the observer: it cuts paths at the depth bound, records coverage, evaluates the claims of
 // s and marks the states an abstracted assume over-approximates.
-func (v *verifier) At(st BState, s spec.Stmt) bool {
+func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
 	if v.synthetic[s] {
 		return true
 	}
-	if v.opts.DepthBound > 0 && st.C.Depth > v.opts.DepthBound {
+	if v.opts.DepthBound > 0 && st.PC.Depth > v.opts.DepthBound {
 		v.depthCuts[s]++
 		return false
 	}
 	v.rep.Covered[s] = true
 	if v.hasMul {
-		v.noteOrigins(st.Sigma)
+		v.noteOrigins(st.Store)
 	}
 	for _, cl := range v.claims[s] {
 		v.evalClaim(st, cl)
 	}
-	if f := v.constraint(st, s); f != nil && f.hasMul() {
-		u := v.productNote(f.firstMul(), spec.LineOf(s))
-		v.nonlinear[st.C] = append(v.nonlinear[st.C], u)
+	f, made := v.constraint(st, s)
+	if f != nil && f.HasMul() {
+		u := v.productNote(f.FirstMul(), spec.LineOf(s))
+		v.nonlinear[st.PC] = append(v.nonlinear[st.PC], u)
 		if !v.nonlinSeen[u] {
 			v.nonlinSeen[u] = true
 			v.rep.Nonlinear = append(v.rep.Nonlinear, u)
 		}
 		if a, ok := s.(*spec.Assume); ok && v.opts.AbstractNonlinear {
-			v.overApprox[st.C] = append(v.overApprox[st.C], a)
+			v.overApprox[st.PC] = append(v.overApprox[st.PC], a)
 		}
 	}
 	if asg, ok := s.(*spec.Assign); ok && v.hasMul {
 		// The products this assignment makes, by their text: the interpreter makes its own atoms
 		// (other pointers), which noteOrigins meets later in the stores of the paths.
-		v.b.terms.subst(asg.A, st.Sigma).eachAtom(func(a *Atom) {
-			if a.Kind == AtomMul {
+		made.EachAtom(func(a *sym.Atom) {
+			if a.Kind == sym.AtomMul {
 				if k := a.String(v.prog.Vars); v.madeAt[k] == 0 {
 					v.madeAt[k] = asg.Line()
 				}
@@ -440,24 +441,23 @@ func (v *verifier) At(st BState, s spec.Stmt) bool {
 
 // noteOrigins records where the products in σ not seen before were made: the assignment that made
 // a product with the same text.
-func (v *verifier) noteOrigins(sigma []*Term) {
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		for _, m := range t.monos {
-			a := m.a
-			if a.Kind == AtomSym {
-				continue
+func (v *verifier) noteOrigins(sigma []*sym.Term) {
+	var walk func(t *sym.Term)
+	walk = func(t *sym.Term) {
+		t.EachMono(func(_ spec.Int, a *sym.Atom) {
+			if a.Kind == sym.AtomSym {
+				return
 			}
 			if _, seen := v.origin[a]; seen {
-				continue
+				return
 			}
 			v.origin[a] = 0
-			if a.Kind == AtomMul {
+			if a.Kind == sym.AtomMul {
 				v.origin[a] = v.madeAt[a.String(v.prog.Vars)]
 			}
 			walk(a.L)
 			walk(a.R)
-		}
+		})
 	}
 	for _, t := range sigma {
 		walk(t)
@@ -466,7 +466,7 @@ func (v *verifier) noteOrigins(sigma []*Term) {
 
 // productNote describes the product a, used by the constraint or claim at line used: where it
 // was made (the assignment that made it, or the line that uses it) and how it is decided.
-func (v *verifier) productNote(a *Atom, used int) Unhandled {
+func (v *verifier) productNote(a *sym.Atom, used int) Unhandled {
 	line := used
 	if l := v.origin[a]; l > 0 {
 		line = l
@@ -483,61 +483,61 @@ func (v *verifier) productNote(a *Atom, used int) Unhandled {
 	return Unhandled{Line: line, What: what}
 }
 
-func (a *Atom) String(names []string) string {
-	var b strings.Builder
-	a.write(&b, names)
-	return b.String()
-}
-
 // constraint is the constraint statement s adds to the path condition in st (its condition and
-// the definedness of its divisions), or nil.
-func (v *verifier) constraint(st BState, s spec.Stmt) *Formula {
-	ts := v.b.terms
+// the definedness of its divisions: the then constraint of the step kernel's split, or the
+// definedness condition of its assignment), or nil; for an assignment, made is the value it
+// assigns (the step kernel's step.Assign), whose products the caller records.
+func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, made *sym.Term) {
+	ts := v.b.Terms()
+	var cond spec.BExpr
 	switch s := s.(type) {
 	case *spec.Assign:
-		if s.Err == nil {
-			return nil
+		if s.Err == nil && !v.hasMul {
+			return nil, nil
 		}
-		return ts.defined(spec.DivisorsA(s.A, nil), st.Sigma)
+		as := step.Assign(ts, s, st.Store)
+		return as.Def, as.Value
 	case *spec.If:
-		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+		cond = s.Cond
 	case *spec.While:
-		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+		cond = s.Cond
 	case *spec.Assume:
-		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+		cond = s.Cond
 	case *spec.Assert:
-		return andF(ts.defined(spec.DivisorsB(s.Cond, nil), st.Sigma), ts.substB(s.Cond, st.Sigma))
+		cond = s.Cond
+	default:
+		return nil, nil
 	}
-	return nil
+	return step.SplitCond(ts, cond, st.Store, true).Then, nil
 }
 
 // evalClaim evaluates claim cl in state st: UNDEFINED when the claim's own evaluation may divide
 // by zero, FALSE when it may be false, TRUE when neither is possible (each decided by the solver,
 // each answer checked as described at check).
-func (v *verifier) evalClaim(st BState, cl *Claim) {
-	ts := v.b.terms
+func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
+	ts := v.b.Terms()
 	cl.Paths++
-	var cond *Formula
+	var cond *sym.Formula
 	var ds []spec.AExpr
 	if cl.Kind == ClaimAssert {
-		cond = ts.substB(cl.Cond, st.Sigma)
+		cond = ts.SubstB(cl.Cond, st.Store)
 		ds = spec.DivisorsB(cl.Cond, nil)
 	} else {
-		cond = atomF(FNe, ts.subst(cl.Div.R, st.Sigma))
+		cond = sym.Pred(sym.FNe, ts.Subst(cl.Div.R, st.Store))
 		ds = spec.DivisorsA(cl.Div.R, nil)
 	}
-	def := ts.defined(ds, st.Sigma)
+	def := ts.Defined(ds, st.Store)
 	got := false
 	if len(ds) > 0 && fault.Active != fault.VerifySkipsUndefined {
-		got = v.check(st, cl, notF(def), ResUndefined)
+		got = v.check(st, cl, sym.Not(def), ResUndefined)
 	}
-	if v.check(st, cl, andF(def, notF(cond)), ResFalse) {
+	if v.check(st, cl, sym.And(def, sym.Not(cond)), ResFalse) {
 		got = true
 	}
 	if !got {
 		cl.collect(ResTrue)
 		if cl.Example[ResTrue] == "" {
-			cl.Example[ResTrue] = st.C.String(v.prog.Vars)
+			cl.Example[ResTrue] = st.PC.String(v.prog.Vars)
 		}
 	}
 }
@@ -551,34 +551,34 @@ func (v *verifier) evalClaim(st BState, cl *Claim) {
 //   - sat with a spurious model (possible only when products are abstracted): DONTKNOW when psi
 //     itself contains a product, FALSE?/UNDEFINED? when an abstracted assume made the state
 //     over-approximate, DONTKNOW otherwise (an abstracted branch condition on the path).
-func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
-	if psi == False {
+func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Result) bool {
+	if psi == sym.False {
 		return false
 	}
 	names := v.prog.Vars
-	pc := extend(st.C, psi, len(names))
+	pc := sym.Extend(st.PC, psi, len(names))
 	defer func() {
 		for r := Result(0); r < ResCutoff; r++ {
 			if cl.Summary.Has(r) && cl.Example[r] == "" {
-				cl.Example[r] = st.C.String(names)
+				cl.Example[r] = st.PC.String(names)
 			}
 		}
 	}()
-	switch v.b.solver.Check(pc) {
-	case Unsat:
+	switch v.b.Solver().Check(pc) {
+	case sym.Unsat:
 		return false
-	case Unknown:
+	case sym.Unknown:
 		if fault.Active == fault.VerifyUnknownAsTrue {
 			return false
 		}
-		if v.b.timeUp(time.Now()) {
+		if v.b.TimeUp() {
 			// The time bound, not the claim, left the query undecided: the bound's cutoff, which
 			// reaches every claim, stands for this evaluation.
 			return true
 		}
 		cl.collect(ResDontKnow)
 		cl.addUnhandled(Unhandled{Line: cl.Line, What: "solver: " + pc.Reason})
-		v.addPathNonlinear(cl, st.C)
+		v.addPathNonlinear(cl, st.PC)
 		return true
 	}
 	m := spec.Store(pc.Witness)
@@ -586,7 +586,7 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 		replay, ok := v.replay(cl, m, res)
 		if !ok {
 			v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d: input %s: %s",
-				cl.Kind, cl.Line, InputString(m, names), replay))
+				cl.Kind, cl.Line, spec.InputString(m, names), replay))
 			cl.collect(ResDontKnow)
 			cl.addUnhandled(Unhandled{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay})
 			return true
@@ -595,14 +595,14 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 		cl.witness(res, &Witness{Input: m, PathCondition: pc.String(names), Replay: replay})
 		return true
 	}
-	if a := psi.firstMul(); a != nil {
+	if a := psi.FirstMul(); a != nil {
 		cl.collect(ResDontKnow)
 		u := v.productNote(a, cl.Line)
-		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + InputString(m, names) + " is spurious"
+		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + spec.InputString(m, names) + " is spurious"
 		cl.addUnhandled(u)
 		return true
 	}
-	if assumes := v.overApproxOn(st.C); len(assumes) > 0 {
+	if assumes := v.overApproxOn(st.PC); len(assumes) > 0 {
 		q := ResFalseQ
 		if res == ResUndefined {
 			q = ResUndefinedQ
@@ -618,8 +618,8 @@ func (v *verifier) check(st BState, cl *Claim, psi *Formula, res Result) bool {
 		return true
 	}
 	cl.collect(ResDontKnow)
-	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + InputString(m, names) + " is spurious (abstracted products on the path)"})
-	v.addPathNonlinear(cl, st.C)
+	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + spec.InputString(m, names) + " is spurious (abstracted products on the path)"})
+	v.addPathNonlinear(cl, st.PC)
 	return true
 }
 
@@ -644,7 +644,7 @@ func (cl *Claim) addOverApprox(a *spec.Assume) {
 // Counterexample returns the witness that goes with the claim's status (REFUTED: a FALSE input,
 // FAULTY: an UNDEFINED one, REFUTED?, FAULTY?: the possibly spurious one), or nil.
 func (cl *Claim) Counterexample() *Witness {
-	r, ok := map[ClaimStatus]Result{StatusRefuted: ResFalse, StatusFaulty: ResUndefined, StatusRefutedQ: ResFalseQ, StatusFaultyQ: ResUndefinedQ}[cl.Status]
+	r, ok := map[Status]Result{StatusRefuted: ResFalse, StatusFaulty: ResUndefined, StatusRefutedQ: ResFalseQ, StatusFaultyQ: ResUndefinedQ}[cl.Status]
 	if !ok {
 		return nil
 	}
@@ -652,7 +652,7 @@ func (cl *Claim) Counterexample() *Witness {
 }
 
 // overApproxOn returns the abstracted assumes on the path of path condition phi, first first.
-func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
+func (v *verifier) overApproxOn(phi *sym.PC) []*spec.Assume {
 	var out []*spec.Assume
 	for n := phi; n != nil; n = n.Parent {
 		out = append(append([]*spec.Assume{}, v.overApprox[n]...), out...)
@@ -662,7 +662,7 @@ func (v *verifier) overApproxOn(phi *PC) []*spec.Assume {
 
 // addPathNonlinear adds to cl's unhandled-theory locations the statements with products on the
 // path of phi.
-func (v *verifier) addPathNonlinear(cl *Claim, phi *PC) {
+func (v *verifier) addPathNonlinear(cl *Claim, phi *sym.PC) {
 	for n := phi; n != nil; n = n.Parent {
 		for _, u := range v.nonlinear[n] {
 			cl.addUnhandled(u)

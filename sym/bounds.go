@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"certsym/internal/fault"

@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"math/rand"
@@ -10,13 +10,13 @@ import (
 // TestLinearFacts: conjuncts on a linear form of several symbols are decided by what the path
 // condition already states about that form (scaled, negated or shifted), without the solver.
 func TestLinearFacts(t *testing.T) {
-	ts := newTerms([]string{"a", "b"})
+	ts := NewTerms([]string{"a", "b"})
 	a, b := ts.syms[0], ts.syms[1]
 	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
 	lin := func(ka, kb, c int64) *Term { return add(add(scale(a, spec.IntOf(ka)), scale(b, spec.IntOf(kb))), k(c)) }
-	ge := func(t *Term) *Formula { return atomF(FGe, t) }
-	eq := func(t *Term) *Formula { return atomF(FEq, t) }
-	ne := func(t *Term) *Formula { return atomF(FNe, t) }
+	ge := func(t *Term) *Formula { return Pred(FGe, t) }
+	eq := func(t *Term) *Formula { return Pred(FEq, t) }
+	ne := func(t *Term) *Formula { return Pred(FNe, t) }
 	for _, c := range []struct {
 		name  string
 		facts []*Formula
@@ -38,9 +38,9 @@ func TestLinearFacts(t *testing.T) {
 		{"no integer solution", nil, eq(lin(2, 4, -1)), falseT},                                                         // 2a + 4b == 1
 		{"interval from both ends", []*Formula{ge(lin(1, 1, 0)), ge(lin(-1, -1, 2))}, ne(lin(1, 1, -5)), trueT},         // 0 <= a+b <= 2
 	} {
-		phi := rootPC(2)
+		phi := RootPC(2)
 		for _, f := range c.facts {
-			phi = extend(phi, f, 2)
+			phi = Extend(phi, f, 2)
 		}
 		if got := phi.bnd.decide(c.f, phi.lin); got != c.want {
 			t.Errorf("%s: after %v, deciding %s gives %v, want %v", c.name, phi.String(ts.names), c.f.String(ts.names), got, c.want)
@@ -53,7 +53,7 @@ func TestLinearFacts(t *testing.T) {
 // the facts of φ decide f true, φ ∧ ¬f must be unsatisfiable; when false, φ ∧ f.
 func TestLinearFactsSound(t *testing.T) {
 	names := []string{"a", "b", "c"}
-	ts := newTerms(names)
+	ts := NewTerms(names)
 	sv := NewSolver(names)
 	rng := rand.New(rand.NewSource(7))
 	small := func(n int) spec.Int { return spec.IntOf(int64(rng.Intn(2*n+1) - n)) }
@@ -66,11 +66,11 @@ func TestLinearFactsSound(t *testing.T) {
 		for _, s := range syms {
 			tm = add(tm, scale(s, small(2)))
 		}
-		return atomF([]FormulaOp{FGe, FGe, FEq, FNe, FNe}[rng.Intn(5)], tm)
+		return Pred([]FormulaOp{FGe, FGe, FEq, FNe, FNe}[rng.Intn(5)], tm)
 	}
 	decided := 0
 	for run := 0; run < 1500; run++ {
-		phi := rootPC(3)
+		phi := RootPC(3)
 		for i := 0; i < 10; i++ {
 			f := atom()
 			if f == True || f == False {
@@ -79,7 +79,7 @@ func TestLinearFactsSound(t *testing.T) {
 			if confirmDecision(t, sv, phi, f, names) {
 				decided++
 			}
-			phi = extend(phi, f, 3)
+			phi = Extend(phi, f, 3)
 			if phi.Status == Unsat {
 				break
 			}

@@ -1,4 +1,4 @@
-package engine
+package z3query
 
 /*
 #cgo LDFLAGS: -lz3
@@ -28,7 +28,7 @@ import (
 
 // The layouts of go-z3's Context and Solver (at the pinned version
 // v0.0.0-20220809013456-4675d5f90ca5): each starts with a pointer to a struct holding the C
-// handle. go-z3 exposes no way to set a solver parameter, so noCtrlC reads the handles through
+// handle. go-z3 exposes no way to set a solver parameter, so NoCtrlC reads the handles through
 // these mirrors; TestNoCtrlC and the signal tests of cmd/certsym check the result.
 type z3ContextMirror struct{ impl *struct{ c C.Z3_context } }
 type z3SolverMirror struct {
@@ -38,9 +38,9 @@ type z3SolverMirror struct {
 	}
 }
 
-// noCtrlC stops Z3 from taking over SIGINT while s checks: interrupts are certsym's to handle
-// (Monitor.Interrupt interrupts the context).
-func noCtrlC(ctx *z3.Context, s *z3.Solver) {
+// NoCtrlC stops Z3 from taking over SIGINT while s checks: interrupts are certsym's to handle
+// (budget.Monitor.Interrupt interrupts the context).
+func NoCtrlC(ctx *z3.Context, s *z3.Solver) {
 	c := (*z3ContextMirror)(unsafe.Pointer(ctx)).impl.c
 	sv := (*z3SolverMirror)(unsafe.Pointer(s)).impl.c
 	C.certsym_no_ctrl_c(c, sv)

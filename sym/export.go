@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import "certsym/spec"
 
@@ -83,8 +83,3 @@ func (f *Formula) BExpr(names []string) spec.BExpr {
 	}
 	return out
 }
-
-// Verdict is the bug finder's report for the run so far of an engine whose stream the caller
-// consumed itself through Next (the refinement layer): bugs are the bugs Next reported, and the
-// verdict is computed as FindBugs computes it when the stream ends.
-func (e *Engine) Verdict(bugs []*Bug) *Report { return e.finish(&Report{Bugs: bugs}) }

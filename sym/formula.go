@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"strings"
@@ -43,8 +43,8 @@ func boolF(v bool) *Formula {
 	return False
 }
 
-// atomF is the formula t op 0 for op in FGe, FEq, FNe, folded when t is constant.
-func atomF(op FormulaOp, t *Term) *Formula {
+// Pred is the atomic formula t op 0 for op in FGe, FEq, FNe, folded when t is constant.
+func Pred(op FormulaOp, t *Term) *Formula {
 	if c, ok := t.IsConst(); ok {
 		switch op {
 		case FGe:
@@ -61,28 +61,28 @@ func atomF(op FormulaOp, t *Term) *Formula {
 func cmpF(op spec.CmpOp, l, r *Term) *Formula {
 	switch op {
 	case spec.Eq:
-		return atomF(FEq, sub(l, r))
+		return Pred(FEq, sub(l, r))
 	case spec.Ne:
-		return atomF(FNe, sub(l, r))
+		return Pred(FNe, sub(l, r))
 	case spec.Ge: // l - r >= 0
-		return atomF(FGe, sub(l, r))
+		return Pred(FGe, sub(l, r))
 	case spec.Le: // r - l >= 0
-		return atomF(FGe, sub(r, l))
+		return Pred(FGe, sub(r, l))
 	case spec.Gt: // l - r - 1 >= 0
-		return atomF(FGe, add(sub(l, r), Const(minusOne)))
+		return Pred(FGe, add(sub(l, r), Const(minusOne)))
 	}
 	// Lt: r - l - 1 >= 0
 	if fault.Active == fault.SwapComparison {
-		return atomF(FGe, sub(r, l))
+		return Pred(FGe, sub(r, l))
 	}
-	return atomF(FGe, add(sub(r, l), Const(minusOne)))
+	return Pred(FGe, add(sub(r, l), Const(minusOne)))
 }
 
-// andF is the conjunction of fs, flattened and folded.
-func andF(fs ...*Formula) *Formula { return junction(FAnd, fs) }
+// And is the conjunction of fs, flattened and folded.
+func And(fs ...*Formula) *Formula { return junction(FAnd, fs) }
 
-// orF is the disjunction of fs, flattened and folded.
-func orF(fs ...*Formula) *Formula { return junction(FOr, fs) }
+// Or is the disjunction of fs, flattened and folded.
+func Or(fs ...*Formula) *Formula { return junction(FOr, fs) }
 
 func junction(op FormulaOp, fs []*Formula) *Formula {
 	unit, zero := True, False // neutral and absorbing elements of and
@@ -110,58 +110,58 @@ func junction(op FormulaOp, fs []*Formula) *Formula {
 	return &Formula{Op: op, Args: args}
 }
 
-// notF is the negation of f, in negation normal form.
-func notF(f *Formula) *Formula {
+// Not is the negation of f, in negation normal form.
+func Not(f *Formula) *Formula {
 	switch f.Op {
 	case FTrue:
 		return False
 	case FFalse:
 		return True
 	case FGe: // not (t >= 0)  <=>  -t - 1 >= 0
-		return atomF(FGe, add(neg(f.T), Const(minusOne)))
+		return Pred(FGe, add(neg(f.T), Const(minusOne)))
 	case FEq:
-		return atomF(FNe, f.T)
+		return Pred(FNe, f.T)
 	case FNe:
-		return atomF(FEq, f.T)
+		return Pred(FEq, f.T)
 	}
 	args := make([]*Formula, len(f.Args))
 	for i, g := range f.Args {
-		args[i] = notF(g)
+		args[i] = Not(g)
 	}
 	if f.Op == FAnd {
-		return orF(args...)
+		return Or(args...)
 	}
-	return andF(args...)
+	return And(args...)
 }
 
-// substB is S(b): the formula of a program condition under the symbolic store S (sym_bexpr of
+// SubstB is S(b): the formula of a program condition under the symbolic store S (sym_bexpr of
 // the Why3 development).
-func (ts *terms) substB(b spec.BExpr, s []*Term) *Formula {
+func (ts *Terms) SubstB(b spec.BExpr, s []*Term) *Formula {
 	switch b := b.(type) {
 	case *spec.BoolLit:
 		return boolF(b.Val)
 	case *spec.Cmp:
-		return cmpF(b.Op, ts.subst(b.L, s), ts.subst(b.R, s))
+		return cmpF(b.Op, ts.Subst(b.L, s), ts.Subst(b.R, s))
 	case *spec.Not:
-		return notF(ts.substB(b.X, s))
+		return Not(ts.SubstB(b.X, s))
 	case *spec.BinB:
-		l, r := ts.substB(b.L, s), ts.substB(b.R, s)
+		l, r := ts.SubstB(b.L, s), ts.SubstB(b.R, s)
 		if b.Op == spec.And {
-			return andF(l, r)
+			return And(l, r)
 		}
-		return orF(l, r)
+		return Or(l, r)
 	}
-	panic("engine: unknown condition")
+	panic("sym: unknown condition")
 }
 
-// defined is S(D(e)) for the divisors ds of an expression (spec.DivisorsA/B): the condition under
+// Defined is S(D(e)) for the divisors ds of an expression (spec.DivisorsA/B): the condition under
 // which the expression's value is defined.
-func (ts *terms) defined(ds []spec.AExpr, s []*Term) *Formula {
+func (ts *Terms) Defined(ds []spec.AExpr, s []*Term) *Formula {
 	fs := make([]*Formula, len(ds))
 	for i, d := range ds {
-		fs[i] = atomF(FNe, ts.subst(d, s))
+		fs[i] = Pred(FNe, ts.Subst(d, s))
 	}
-	return andF(fs...)
+	return And(fs...)
 }
 
 // Eval is the truth of f under the valuation v.

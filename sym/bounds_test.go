@@ -1,4 +1,4 @@
-package engine
+package sym
 
 import (
 	"math/rand"
@@ -13,7 +13,7 @@ import (
 // the solver must agree. It also requires that the rules decide a good share of them.
 func TestAtomRangesSound(t *testing.T) {
 	names := []string{"x", "y", "z"}
-	ts := newTerms(names)
+	ts := NewTerms(names)
 	sv := NewSolver(names)
 	rng := rand.New(rand.NewSource(11))
 	num := func(n int) *Term { return Const(spec.IntOf(int64(rng.Intn(2*n+1) - n))) }
@@ -38,20 +38,20 @@ func TestAtomRangesSound(t *testing.T) {
 	}
 	decided, asked := 0, 0
 	for run := 0; run < 4000; run++ {
-		phi := rootPC(3)
+		phi := RootPC(3)
 		for _, s := range ts.syms { // each symbol in a random interval: finite, half-open or ℤ
 			lo, shape := num(5), rng.Intn(7)
 			if shape < 5 {
-				phi = extend(phi, atomF(FGe, sub(s, lo)), 3)
+				phi = Extend(phi, Pred(FGe, sub(s, lo)), 3)
 			}
 			if shape < 2 || shape == 5 {
-				phi = extend(phi, atomF(FGe, sub(add(lo, Const(spec.IntOf(int64(rng.Intn(4))))), s)), 3)
+				phi = Extend(phi, Pred(FGe, sub(add(lo, Const(spec.IntOf(int64(rng.Intn(4))))), s)), 3)
 			}
 		}
 		if phi.Status == Unsat {
 			continue
 		}
-		f := atomF([]FormulaOp{FGe, FEq, FNe}[rng.Intn(3)], sub(term(2), num(6)))
+		f := Pred([]FormulaOp{FGe, FEq, FNe}[rng.Intn(3)], sub(term(2), num(6)))
 		if f == True || f == False {
 			continue
 		}
@@ -69,7 +69,7 @@ func TestAtomRangesSound(t *testing.T) {
 // TestAtomRangeRules: each interval rule of atomRange on a case worked by hand.
 func TestAtomRangeRules(t *testing.T) {
 	names := []string{"x", "y"}
-	ts := newTerms(names)
+	ts := NewTerms(names)
 	x, y := ts.syms[0], ts.syms[1]
 	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
 	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
@@ -114,16 +114,16 @@ func confirmDecision(t *testing.T, sv *Solver, phi *PC, f *Formula, names []stri
 	var check *Formula
 	switch d {
 	case trueT:
-		check = notF(f)
+		check = Not(f)
 	case falseT:
 		check = f
 	default:
 		return false
 	}
-	q := &PC{Parent: &PC{}, Conj: andF(phi.Formula(), check), Depth: 1}
+	q := &PC{Parent: &PC{}, Conj: And(phi.Formula(), check), Depth: 1}
 	if got := sv.Check(q); got != Unsat {
 		t.Fatalf("%s: the facts decide %s %v, but the solver says %v for the opposite (model %s)",
-			phi.String(names), f.String(names), d, got, InputString(q.Witness, names))
+			phi.String(names), f.String(names), d, got, spec.InputString(q.Witness, names))
 	}
 	return true
 }

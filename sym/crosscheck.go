@@ -1,7 +1,6 @@
-package engine
+package sym
 
 import (
-	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -169,21 +168,3 @@ func (phi *PC) Facts(names []string) []spec.BExpr {
 }
 
 func isLinForm(t *Term) bool { _, ok := linForm(t); return ok }
-
-// reportedLine reports whether an error on f's line was reported (fault AllBugsDedupByLine only).
-func (e *Engine) reportedLine(f *spec.Fail) bool {
-	for g := range e.reported {
-		if g.Line() == f.Line() {
-			return true
-		}
-	}
-	return false
-}
-
-// faultInterpret is the fault StatusDontKnowWeak of Interpret (ok false in a normal build).
-func faultInterpret(s Summary) (ClaimStatus, bool) {
-	if fault.Active == fault.StatusDontKnowWeak && s.Has(ResDontKnow) && s.subsetOf(SummaryOf(ResTrue, ResDontKnow, ResCutoff)) {
-		return StatusVerifiedQ, true
-	}
-	return 0, false
-}

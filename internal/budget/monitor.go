@@ -1,11 +1,9 @@
-package engine
+package budget
 
 import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/aclements/go-z3/z3"
 )
 
 // Monitor is a run's window for other goroutines: a progress ticker reads its counters, a signal
@@ -27,8 +25,11 @@ type Monitor struct {
 
 	halted atomic.Bool
 	mu     sync.Mutex
-	ctxs   []*z3.Context
+	ctxs   []Interrupter
 }
+
+// An Interrupter is what Monitor.Interrupt cuts short: a solver context (*z3.Context).
+type Interrupter interface{ Interrupt() }
 
 // NewMonitor returns a monitor whose clock starts now.
 func NewMonitor() *Monitor { return &Monitor{start: time.Now()} }
@@ -48,11 +49,35 @@ func (m *Monitor) Interrupt() {
 // Interrupted reports whether Interrupt was called.
 func (m *Monitor) Interrupted() bool { return m.halted.Load() }
 
-// attach registers a solver context whose queries Interrupt must cut short.
-func (m *Monitor) attach(c *z3.Context) {
+// Attach registers a solver context whose queries Interrupt must cut short.
+func (m *Monitor) Attach(c Interrupter) {
 	m.mu.Lock()
 	m.ctxs = append(m.ctxs, c)
 	m.mu.Unlock()
+}
+
+// SetStates records the number of states expanded (run) or branch states created (bounded modes).
+func (m *Monitor) SetStates(n int) { m.states.Store(int64(n)) }
+
+// SetPending records the number of states waiting to be expanded.
+func (m *Monitor) SetPending(n int) { m.pending.Store(int64(n)) }
+
+// SetDepth records the depth of the deepest state expanded.
+func (m *Monitor) SetDepth(d int) { m.depth.Store(int64(d)) }
+
+// SetBugs records the number of bugs confirmed.
+func (m *Monitor) SetBugs(n int) { m.bugs.Store(int64(n)) }
+
+// CountQuery counts one solver query (asked, whether or not it reaches the solver).
+func (m *Monitor) CountQuery() { m.queries.Add(1) }
+
+// QueryStarted records that the solver started a query at start.
+func (m *Monitor) QueryStarted(start time.Time) { m.queryStart.Store(start.UnixNano()) }
+
+// QueryDone records that the running solver query finished after d.
+func (m *Monitor) QueryDone(d time.Duration) {
+	m.queryStart.Store(0)
+	m.solverNanos.Add(int64(d))
 }
 
 // Snapshot is what a Monitor knows of its run at one moment, for progress reports.

@@ -1,12 +1,16 @@
-package engine
+package verify
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"certsym/bounded"
+	"certsym/internal/budget"
+	"certsym/internal/testprog"
 	"certsym/spec"
 )
 
@@ -24,7 +28,7 @@ func TestStatusTableRows(t *testing.T) {
 	)
 	cases := []struct {
 		rs   []Result
-		want ClaimStatus
+		want Status
 		why  string
 	}{
 		{nil, StatusDead, "nothing reaches the claim"},
@@ -62,7 +66,7 @@ func TestStatusTableRows(t *testing.T) {
 // TestStatusTableOrder checks that the order of the rows matters where the conditions overlap:
 // the later row's condition also holds, so only the order gives the right status.
 func TestStatusTableOrder(t *testing.T) {
-	row := func(st ClaimStatus) int {
+	row := func(st Status) int {
 		for i, r := range StatusTable {
 			if r.Status == st {
 				return i
@@ -73,7 +77,7 @@ func TestStatusTableOrder(t *testing.T) {
 	}
 	overlaps := []struct {
 		s             Summary
-		first, second ClaimStatus
+		first, second Status
 	}{
 		{SummaryOf(ResFalse, ResUndefined), StatusRefuted, StatusFaulty},
 		{SummaryOf(ResUndefined, ResFalseQ), StatusFaulty, StatusRefutedQ},
@@ -118,19 +122,19 @@ func TestStatusTableOrder(t *testing.T) {
 
 func TestOverall(t *testing.T) {
 	cases := []struct {
-		ss   []ClaimStatus
-		want ClaimStatus
+		ss   []Status
+		want Status
 	}{
 		{nil, StatusVerified},
-		{[]ClaimStatus{StatusDead}, StatusVerified},
-		{[]ClaimStatus{StatusVerified, StatusDead}, StatusVerified},
-		{[]ClaimStatus{StatusVerifiedQ, StatusVerified}, StatusVerifiedQ},
-		{[]ClaimStatus{StatusUncovered, StatusVerifiedQ}, StatusUncovered},
-		{[]ClaimStatus{StatusIndeterminate, StatusUncovered}, StatusIndeterminate},
-		{[]ClaimStatus{StatusFaultyQ, StatusIndeterminate}, StatusFaultyQ},
-		{[]ClaimStatus{StatusFaultyQ, StatusRefutedQ}, StatusRefutedQ},
-		{[]ClaimStatus{StatusRefutedQ, StatusFaulty}, StatusFaulty},
-		{[]ClaimStatus{StatusFaulty, StatusRefuted, StatusVerified}, StatusRefuted},
+		{[]Status{StatusDead}, StatusVerified},
+		{[]Status{StatusVerified, StatusDead}, StatusVerified},
+		{[]Status{StatusVerifiedQ, StatusVerified}, StatusVerifiedQ},
+		{[]Status{StatusUncovered, StatusVerifiedQ}, StatusUncovered},
+		{[]Status{StatusIndeterminate, StatusUncovered}, StatusIndeterminate},
+		{[]Status{StatusFaultyQ, StatusIndeterminate}, StatusFaultyQ},
+		{[]Status{StatusFaultyQ, StatusRefutedQ}, StatusRefutedQ},
+		{[]Status{StatusRefutedQ, StatusFaulty}, StatusFaulty},
+		{[]Status{StatusFaulty, StatusRefuted, StatusVerified}, StatusRefuted},
 	}
 	for _, c := range cases {
 		if got := Overall(c.ss); got != c.want {
@@ -140,7 +144,7 @@ func TestOverall(t *testing.T) {
 }
 
 func TestCFG(t *testing.T) {
-	p := parse(t, `x = 1;
+	p := testprog.Parse(t, `x = 1;
 while x < 10 do
   if x > 5 then
     y = 1
@@ -203,9 +207,9 @@ func fmtInts(a []int) string {
 }
 
 // claimStatuses runs Verify and renders "line kind STATUS" per claim.
-func claimStatuses(t *testing.T, src string, opts VerifyOptions) (*VerifyReport, string) {
+func claimStatuses(t *testing.T, src string, opts Options) (*Report, string) {
 	t.Helper()
-	rep := Verify(parse(t, src), opts)
+	rep := Verify(testprog.Parse(t, src), opts)
 	if len(rep.ReplayErrors) > 0 {
 		t.Fatalf("replay errors: %v", rep.ReplayErrors)
 	}
@@ -222,7 +226,7 @@ if y == 1 then if z > 0 then w = 1 else w = 2 fi else w = 1 fi;
 assert y + w >= 2`
 	// x <= 0 reaches the assert after one decision; x > 0 takes a second one (z > 0) and is cut
 	// off at the assignments of line 2.
-	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 3, DepthBound: 1})
+	rep, got := claimStatuses(t, src, Options{LoopBound: 3, DepthBound: 1})
 	if got != "3 assert VERIFIED?" || len(rep.Cutoffs) != 2 {
 		t.Errorf("depth bound 1: %s, %d cutoffs", got, len(rep.Cutoffs))
 	}
@@ -231,7 +235,7 @@ assert y + w >= 2`
 			t.Errorf("cutoff %+v", c)
 		}
 	}
-	rep, got = claimStatuses(t, src, VerifyOptions{LoopBound: 3})
+	rep, got = claimStatuses(t, src, Options{LoopBound: 3})
 	if got != "3 assert VERIFIED" || len(rep.Cutoffs) != 0 {
 		t.Errorf("no depth bound: %s, cutoffs %v", got, rep.Cutoffs)
 	}
@@ -242,7 +246,7 @@ func TestVerifyStateBound(t *testing.T) {
 if z > 0 then w = 1 else w = 2 fi;
 if v > 0 then w = w + 1 fi;
 assert y + w >= 2`
-	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 3, MaxStates: 3})
+	rep, got := claimStatuses(t, src, Options{LoopBound: 3, Limits: budget.Limits{MaxStates: 3}})
 	if rep.Stopped == "" || !strings.Contains(got, "VERIFIED?") && !strings.Contains(got, "UNCOVERED") {
 		t.Errorf("state bound: stopped %q, %s", rep.Stopped, got)
 	}
@@ -259,7 +263,7 @@ assume y >= 0 and y <= 5;
 x = 10 / (100 / y);
 check(y);
 check(y - 2)`
-	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 5})
+	rep, got := claimStatuses(t, src, Options{LoopBound: 5})
 	want := "5 division REFUTED; 5 division FAULTY; 6 assert VERIFIED; 7 assert REFUTED"
 	if got != want {
 		t.Errorf("statuses\n got %s\nwant %s", got, want)
@@ -274,7 +278,7 @@ check(y - 2)`
 		t.Errorf("macro assert counterexample %+v", w)
 	}
 
-	rep, got = claimStatuses(t, "i = 3;\nwhile 6 / i > 1 do i = i - 1 od", VerifyOptions{LoopBound: 5})
+	rep, got = claimStatuses(t, "i = 3;\nwhile 6 / i > 1 do i = i - 1 od", Options{LoopBound: 5})
 	if got != "2 division REFUTED" {
 		t.Errorf("loop division: %s", got)
 	}
@@ -288,7 +292,7 @@ check(y - 2)`
 func TestVerifyUnknownIsDontKnow(t *testing.T) {
 	src := `assume x >= 2 and y >= 2 and z >= 2;
 assert x * x * x + y * y * y != z * z * z`
-	rep, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, RLimit: 1})
+	rep, got := claimStatuses(t, src, Options{LoopBound: 1, Limits: budget.Limits{RLimit: 1}})
 	if got != "2 assert INDETERMINATE" {
 		t.Errorf("got %s", got)
 	}
@@ -303,11 +307,11 @@ func TestVerifyAbstractionNeverRefutesFalsely(t *testing.T) {
 	src := `z = x * y;
 assert z != 7 or x == 1 or x == 7 or x == -1 or x == -7;
 assert x != 3 or y != 2`
-	_, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, AbstractNonlinear: true})
+	_, got := claimStatuses(t, src, Options{LoopBound: 1, AbstractNonlinear: true})
 	if got != "2 assert INDETERMINATE; 3 assert REFUTED" {
 		t.Errorf("abstracted: %s", got)
 	}
-	_, got = claimStatuses(t, src, VerifyOptions{LoopBound: 1})
+	_, got = claimStatuses(t, src, Options{LoopBound: 1})
 	if got != "2 assert VERIFIED; 3 assert REFUTED" {
 		t.Errorf("exact: %s", got)
 	}
@@ -320,7 +324,7 @@ assert x * y < 0;
 assert x * y != 0;
 assume x * y * x >= 0;
 assert false`
-	_, got := claimStatuses(t, src, VerifyOptions{LoopBound: 1, AbstractNonlinear: true})
+	_, got := claimStatuses(t, src, Options{LoopBound: 1, AbstractNonlinear: true})
 	if got != "2 assert VERIFIED; 3 assert VERIFIED; 5 assert DEAD" {
 		t.Errorf("got %s", got)
 	}
@@ -328,7 +332,7 @@ assert false`
 
 // TestVerifyFailIsAssertFalse: an explicit fail is the claim assert false.
 func TestVerifyFailIsAssertFalse(t *testing.T) {
-	rep, got := claimStatuses(t, "if x == 3 then fail fi;\nif x > x then fail fi", VerifyOptions{LoopBound: 1})
+	rep, got := claimStatuses(t, "if x == 3 then fail fi;\nif x > x then fail fi", Options{LoopBound: 1})
 	if got != "1 assert REFUTED; 2 assert DEAD" {
 		t.Errorf("got %s", got)
 	}
@@ -339,7 +343,7 @@ func TestVerifyFailIsAssertFalse(t *testing.T) {
 
 // BenchmarkVerify verifies a loop program with two claims per iteration, loop bound 12.
 func BenchmarkVerify(b *testing.B) {
-	p := parse(b, `assume n >= 0;
+	p := testprog.Parse(b, `assume n >= 0;
 i = 0; s = 0;
 while i < n do
   s = s + 100 / (i + 1);
@@ -348,44 +352,9 @@ while i < n do
 od;
 assert i == n`)
 	for b.Loop() {
-		rep := Verify(p, VerifyOptions{LoopBound: 12})
+		rep := Verify(p, Options{LoopBound: 12})
 		if rep.Overall != StatusVerifiedQ {
 			b.Fatalf("overall %s", rep.Overall)
-		}
-	}
-}
-
-// TestSolverAbstractMul: with AbstractMul a product is an uninterpreted function constrained only
-// by the sign axioms, which survive popping the conjunct that first used the product.
-func TestSolverAbstractMul(t *testing.T) {
-	names := []string{"x", "y"}
-	ts := newTerms(names)
-	x, y := ts.syms[0], ts.syms[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
-	m := ts.mul(x, y)
-	two := andF(atomF(FEq, sub(x, k(2))), atomF(FEq, sub(y, k(2))))
-	six := atomF(FEq, sub(m, k(6)))
-	exact, abs := NewSolver(names), NewSolver(names)
-	abs.AbstractMul = true
-	if got := exact.Check(pcOf(two, six)); got != Unsat {
-		t.Errorf("exact: 2 * 2 == 6 is %v", got)
-	}
-	if got := abs.Check(pcOf(two, six)); got != Sat {
-		t.Errorf("abstract: mul(2, 2) == 6 is %v, want sat (magnitude unknown)", got)
-	}
-	// Sign axioms, asserted with a conjunct on a fresh branch after the first one was popped.
-	pos := andF(atomF(FGe, sub(x, k(1))), atomF(FGe, sub(y, k(1))))
-	for i, c := range []struct {
-		f    *Formula
-		want SatStatus
-	}{
-		{andF(pos, atomF(FGe, neg(m))), Unsat},                                            // x, y > 0 and m <= 0
-		{andF(atomF(FEq, x), atomF(FNe, m)), Unsat},                                       // x == 0 and m != 0
-		{andF(atomF(FGe, sub(k(-1), x)), atomF(FGe, sub(y, k(1))), atomF(FGe, m)), Unsat}, // x < 0 < y and m >= 0
-		{andF(atomF(FGe, sub(k(-1), x)), atomF(FGe, sub(k(-1), y)), atomF(FGe, sub(m, k(1000)))), Sat},
-	} {
-		if got := abs.Check(pcOf(c.f)); got != c.want {
-			t.Errorf("case %d: %v, want %v", i, got, c.want)
 		}
 	}
 }
@@ -394,8 +363,8 @@ func TestSolverAbstractMul(t *testing.T) {
 // as the loop), the claims of each failure, and when a store falsifies them. The refinement layer
 // checks verify's statuses against concrete runs through these (refinement/verify.go).
 func TestClaimsOfRuns(t *testing.T) {
-	p := parse(t, "while 10 / x > i do i = i + 1 od;\nassert i < 3 and 6 % (y - i) == 0;\nfail")
-	rep := Verify(p, VerifyOptions{LoopBound: 2})
+	p := testprog.Parse(t, "while 10 / x > i do i = i + 1 od;\nassert i < 3 and 6 % (y - i) == 0;\nfail")
+	rep := Verify(p, Options{LoopBound: 2})
 	w := p.Body.(*spec.Seq).First.(*spec.While)
 	as := p.Body.(*spec.Seq).Second.(*spec.Seq).First.(*spec.Assert)
 	fl := p.Body.(*spec.Seq).Second.(*spec.Seq).Second.(*spec.Fail)
@@ -441,7 +410,7 @@ func TestClaimsOfRuns(t *testing.T) {
 	}
 	// A divisor that is itself undefined falsifies its claim: in x / (y / z) with z = 0 both
 	// claims fail.
-	rep = Verify(parse(t, "w = x / (y / z)"), VerifyOptions{LoopBound: 1})
+	rep = Verify(testprog.Parse(t, "w = x / (y / z)"), Options{LoopBound: 1})
 	st := spec.Store{spec.IntOf(0), spec.IntOf(1), spec.IntOf(4), spec.IntOf(0)} // w, x, y, z
 	for _, cl := range rep.Claims {
 		if !cl.Falsified(st) {
@@ -457,7 +426,7 @@ func TestClaimsOfRuns(t *testing.T) {
 // the loop bound, so a high bound runs into any time or memory bound.
 func gcdSrc(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/gcd.imp")
+	b, err := os.ReadFile(filepath.Join(testprog.Root(), "engine", "testdata", "gcd.imp"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -473,13 +442,13 @@ func TestVerifyTimeBound(t *testing.T) {
 		t.Skip("runs for 2 s")
 	}
 	var reports atomic.Int32
-	mon := NewMonitor()
-	stop := mon.Tick(100*time.Millisecond, func(s Snapshot) {
+	mon := budget.NewMonitor()
+	stop := mon.Tick(100*time.Millisecond, func(s budget.Snapshot) {
 		if s.States > 0 {
 			reports.Add(1)
 		}
 	})
-	rep, got := claimStatuses(t, gcdSrc(t), VerifyOptions{LoopBound: 60, Timeout: 2 * time.Second, Monitor: mon})
+	rep, got := claimStatuses(t, gcdSrc(t), Options{LoopBound: 60, Limits: budget.Limits{Timeout: 2 * time.Second}, Monitor: mon})
 	stop()
 	if !strings.HasPrefix(rep.Stopped, "time bound reached") {
 		t.Fatalf("stopped %q", rep.Stopped)
@@ -496,7 +465,7 @@ func TestVerifyTimeBound(t *testing.T) {
 	}
 	// A bound that has passed before the first query: the claim's query is cut short, and the
 	// claim is UNCOVERED (only the bound's cutoff), not INDETERMINATE.
-	rep, got = claimStatuses(t, "assert x * y != 7", VerifyOptions{LoopBound: 1, Timeout: time.Nanosecond})
+	rep, got = claimStatuses(t, "assert x * y != 7", Options{LoopBound: 1, Limits: budget.Limits{Timeout: time.Nanosecond}})
 	if got != "1 assert UNCOVERED" || !strings.HasPrefix(rep.Stopped, "time bound reached") {
 		t.Errorf("time bound 1ns: %s, collected %v, stopped %q", got, rep.Claims[0].Summary, rep.Stopped)
 	}
@@ -504,7 +473,7 @@ func TestVerifyTimeBound(t *testing.T) {
 
 // TestBoundedMemoryBound: the memory bound stops the bounded interpreter with a stated reason.
 func TestBoundedMemoryBound(t *testing.T) {
-	b := NewBounded(parse(t, gcdSrc(t)), 60)
+	b := bounded.New(testprog.Parse(t, gcdSrc(t)), 60)
 	b.MaxMemory = 1
 	if _, err := b.SymInterp(nil); err != nil {
 		t.Fatal(err)
@@ -513,3 +482,54 @@ func TestBoundedMemoryBound(t *testing.T) {
 		t.Errorf("stopped %q", b.Stopped())
 	}
 }
+
+// TestVerifyStopped: a budget stop in verify makes the verdict unknown, with the stop as the
+// reason, and the budget cuts are not reported as loop-bound cutoffs.
+func TestVerifyStopped(t *testing.T) {
+	src := `i = 0;
+while i < n do
+  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;
+  i = i + 1
+od;
+assert x <= x + 1`
+	p := testprog.Parse(t, src)
+	rep := Verify(p, Options{LoopBound: 20, Limits: budget.Limits{MaxStates: 15}})
+	if rep.Stopped == "" || !strings.Contains(rep.Stopped, "state bound") {
+		t.Fatalf("Stopped = %q, want the state bound", rep.Stopped)
+	}
+	if rep.Overall.Conclusive() {
+		t.Fatalf("overall %s after a stop, want an inconclusive status", rep.Overall)
+	}
+	stop := false
+	for _, c := range rep.Cutoffs {
+		if c.Stmt == nil && strings.Contains(c.Reason, rep.Stopped) {
+			stop = true
+		}
+		if c.Stmt != nil && strings.Contains(c.Reason, "loop bound") {
+			t.Errorf("a budget cut counted as a loop-bound cutoff: %+v", c)
+		}
+	}
+	if !stop {
+		t.Fatalf("no cutoff names the stop: %+v", rep.Cutoffs)
+	}
+	if rep.Results[spec.Incomplete] == 0 {
+		t.Fatal("the stopped paths are not counted as incomplete results")
+	}
+}
+
+// TestInterruptQuery: Monitor.Interrupt cuts a running Z3 query short (the query would otherwise
+// run to its 60 s bound) and stops verify with the reason "interrupted".
+func TestInterruptQuery(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Z3 on a hard query")
+	}
+	prog := testprog.Parse(t, testprog.Fermat)
+	mon := budget.NewMonitor()
+	go testprog.InterruptInQuery(mon)
+	vr := Verify(prog, Options{LoopBound: 2, Limits: budget.Limits{QueryTimeout: 60 * time.Second}, Monitor: mon})
+	if vr.Stopped != "interrupted" || vr.Overall.Conclusive() {
+		t.Errorf("verify: stopped %q, overall %v", vr.Stopped, vr.Overall)
+	}
+}
+
+func itoa(n int) string { return spec.IntOf(int64(n)).String() }

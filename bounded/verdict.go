@@ -1,0 +1,126 @@
+package bounded
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"certsym/spec"
+	"certsym/sym"
+)
+
+// Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
+type Verdict uint8
+
+// Safe: every path up to the loop bound was explored and none reaches an error. Bug: an error
+// whose model replays on the bounded concrete semantics. Unknown: a budget, an undecided solver
+// query or the loop bound left paths unexplored, before any bug was confirmed.
+const (
+	Safe Verdict = iota
+	Bug
+	Unknown
+)
+
+// String names the verdict: "safe", "bug" or "unknown".
+func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
+
+// An Error is a confirmed error of the bounded interpreter: a result state with behaviour Error
+// whose path condition is satisfiable, with the model (Input) that replays it on the bounded
+// concrete semantics (spec.ExecBounded).
+type Error struct {
+	Result Result
+	Input  spec.Store
+}
+
+// Report is the outcome of Run: every result state, the errors confirmed (each Fail reported
+// once, in the order of the results), and the verdict with its reason.
+type Report struct {
+	Results []Result
+	Errors  []Error
+	Verdict Verdict
+	// Reason says why the verdict is unknown, or, for a bug, what stopped the run early ("" when
+	// nothing did).
+	Reason string
+}
+
+// ReplayError is an internal error: an error state whose model does not replay on the bounded
+// concrete semantics. It means the interpreter and the semantics disagree: a defect of certsym.
+type ReplayError struct {
+	Input  spec.Store
+	Names  []string
+	Fail   *spec.Fail
+	Replay spec.BoundedResult
+}
+
+func (e *ReplayError) Error() string {
+	return fmt.Sprintf("internal error: the input %s of the error at line %d does not replay: the bounded concrete execution ends %s",
+		spec.InputString(e.Input, e.Names), e.Fail.Line(), e.Replay.Behaviour)
+}
+
+// Run is certsym run --loop-bound: SymInterp from the initial state, then the verdict. Each error
+// result is decided by the solver; a satisfiable one is confirmed by running its model on the
+// bounded concrete semantics (a model that does not replay is a *ReplayError), an undecided one
+// makes the verdict unknown. The verdict is bug when an error is confirmed (Reason then says what
+// stopped the run early, if anything), else unknown when a budget stopped the run, a query was
+// undecided or the loop bound cut paths off, else safe.
+//
+// Why3: sym_interp (interp.mlw) for the results; the verdict and the replay are not modelled (the
+// replay checks on one input what sym_interp's postcondition under states for all).
+func (b *Interp) Run() (*Report, error) {
+	rs, err := b.SymInterp(nil)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Results: rs}
+	var unknown []string
+	incomplete := map[int]int{}
+	reported := map[*spec.Fail]bool{}
+	for _, r := range rs {
+		switch {
+		case r.Cut != CutNone:
+			// a path a budget stopped: Stopped gives the reason, not the loop bound
+		case r.Behaviour == spec.Incomplete:
+			incomplete[spec.LineOf(r.At)]++
+		case r.Behaviour == spec.Error:
+			if b.solver.Check(r.State.PC) != sym.Sat {
+				p := r.Fail.Loc.Where() // the macro call's position for an inlined statement
+				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
+				continue
+			}
+			input := spec.Store(r.State.PC.Witness)
+			replay := spec.ExecBounded(b.Prog, input, b.N)
+			if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
+				return nil, &ReplayError{Input: input, Names: b.Prog.Vars, Fail: r.Fail, Replay: replay}
+			}
+			if reported[r.Fail] {
+				continue
+			}
+			reported[r.Fail] = true
+			rep.Errors = append(rep.Errors, Error{Result: r, Input: input})
+		}
+	}
+	switch {
+	case len(rep.Errors) > 0:
+		rep.Verdict, rep.Reason = Bug, b.Stopped() // a bound or an interrupt may have left errors unexplored
+	case b.Stopped() != "":
+		rep.Verdict, rep.Reason = Unknown, b.Stopped()
+	case len(unknown) > 0:
+		rep.Verdict, rep.Reason = Unknown, "the solver could not decide "+strings.Join(unknown, ", ")
+	case len(incomplete) > 0:
+		lines := make([]int, 0, len(incomplete))
+		for l := range incomplete {
+			lines = append(lines, l)
+		}
+		sort.Ints(lines)
+		var parts []string
+		for _, l := range lines {
+			paths := "paths"
+			if incomplete[l] == 1 {
+				paths = "path"
+			}
+			parts = append(parts, fmt.Sprintf("line %d (%d %s)", l, incomplete[l], paths))
+		}
+		rep.Verdict, rep.Reason = Unknown, fmt.Sprintf("loop bound %d cut off loops at %s", b.N, strings.Join(parts, ", "))
+	}
+	return rep, nil
+}

@@ -1,0 +1,91 @@
+// Package testprog holds what the tests of the analysis packages (sym, engine, bounded, verify)
+// share: parsing a program from source, the corpus of programs, random inputs, and interrupting
+// a run in a solver query. Only tests import it.
+package testprog
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	fuzz "github.com/google/gofuzz"
+
+	"certsym/internal/budget"
+	"certsym/spec"
+)
+
+// Parse parses src (named test.imp) or fails the test.
+func Parse(t testing.TB, src string) *spec.Program {
+	t.Helper()
+	p, err := spec.Parse("test.imp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Root is the repository's root directory: the nearest directory above the working directory
+// (a test's package directory) that holds go.mod.
+func Root() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ".."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ".."
+		}
+	}
+}
+
+// Corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository
+// (../shared/corpus/pywise), failing the test when the 8 PyWiSE programs are not there.
+func Corpus(t testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(Root(), "testdata", "*.imp"))
+	pywise, _ := filepath.Glob(filepath.Join(Root(), "..", "shared", "corpus", "pywise", "*.imp"))
+	if len(pywise) != 8 {
+		t.Fatalf("expected the 8 PyWiSE programs in ../shared/corpus/pywise beside the repository, found %d", len(pywise))
+	}
+	return append(files, pywise...)
+}
+
+// InputFuzzer draws inputs mostly small (where branches and divisions by zero happen), some
+// large, some beyond 64 bits. gofuzz needs a custom function for spec.Int, whose fields are
+// unexported.
+func InputFuzzer(seed int64) *fuzz.Fuzzer {
+	return fuzz.NewWithSeed(seed).Funcs(func(v *spec.Int, c fuzz.Continue) {
+		switch c.Intn(8) {
+		case 0:
+			*v = spec.IntOf(c.Int63n(2000) - 1000)
+		case 1:
+			*v = spec.IntOf(c.Int63()).Mul(spec.IntOf(c.Int63() - c.Int63()))
+		default:
+			*v = spec.IntOf(c.Int63n(13) - 4)
+		}
+	})
+}
+
+// RandomInput draws an input of n values.
+func RandomInput(f *fuzz.Fuzzer, n int) spec.Store {
+	in := make(spec.Store, n)
+	for i := range in {
+		f.Fuzz(&in[i])
+	}
+	return in
+}
+
+// Fermat is a program whose one solver query (x³ + y³ = z³ over positive integers) Z3 does not
+// answer in any reasonable time: the tests of interrupts and query bounds run it.
+const Fermat = "assume x > 0;\nassume y > 0;\nassume z > 0;\nif x*x*x + y*y*y == z*z*z then\n  fail\nfi\n"
+
+// InterruptInQuery calls m.Interrupt once a solver query has run for 200 ms.
+func InterruptInQuery(m *budget.Monitor) {
+	for m.Snapshot().InQuery < 200*time.Millisecond {
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.Interrupt()
+}

@@ -1,0 +1,103 @@
+// Package step is the symbolic step kernel: the two steps of the rules that change a path
+// condition or a store, written once for the three interpreters built on package sym. The bug
+// finder's Expand (package engine), the bounded interpreter's cond_branches and assign (package
+// bounded) and the verifier's constraints (package verify) all take their successors'
+// constraints and stores from here, and the fault hooks of these steps (DropElseNegation,
+// NoDivZeroBranch, LostStoreUpdate) live here only. What a caller does with a successor (queue
+// it, check it with the solver, cut it at a budget) is its own business.
+package step
+
+import (
+	"fmt"
+
+	"certsym/internal/fault"
+	"certsym/spec"
+	"certsym/sym"
+)
+
+// Skip is the skip a step continues with: the rest of an assignment, and the then branch of an
+// assert (assert b is if b then skip else fail fi). The verifier recognizes it as no program
+// point of its own.
+var Skip = &spec.Skip{}
+
+// A Split is the condition split of a step on a condition b in a store S: the constraints of its
+// then successor, S(D(b)) ∧ S(b), of its else successor, S(D(b)) ∧ ¬S(b), and of its
+// division-error successor, ¬S(D(b)), which is nil when the step has no error successor (b does
+// not divide).
+type Split struct {
+	Then, Else, Err *sym.Formula
+}
+
+// SplitCond is the condition split of [E-If] (and of assert b, assume b and the test of a while
+// loop): the then, else and division-error constraints of b under the store s. divides says
+// whether the statement has a division-error successor (its Err is not nil); without one, D(b)
+// is true. The order of the successors is the order of the rules: then, else, error.
+//
+// Coq: the sym_step constructors E_IfTrue, E_IfFalse and E_IfErr (Symbolic.v), the If case of
+// expand (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: the
+// constraints of cond_branches (interp.mlw).
+func SplitCond(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides bool) Split {
+	c := ts.SubstB(cond, s)
+	d := sym.True
+	if divides {
+		d = ts.Defined(spec.DivisorsB(cond, nil), s)
+	}
+	notC := sym.Not(c)
+	if fault.Active == fault.DropElseNegation {
+		notC = c
+	}
+	sp := Split{Then: sym.And(d, c), Else: sym.And(d, notC)}
+	if divides && fault.Active != fault.NoDivZeroBranch {
+		sp.Err = sym.Not(d)
+	}
+	return sp
+}
+
+// An Assignment is the assignment step x := a in a store S: the store S[x ↦ S(a)] of the
+// normal successor, under the definedness condition S(D(a)), and, when a divides, the
+// division-error successor under ¬S(D(a)) with the store unchanged.
+type Assignment struct {
+	// Value is S(a), Store is S[x ↦ S(a)] (a new slice; the old store is unchanged).
+	Value *sym.Term
+	Store []*sym.Term
+	// Def is S(D(a)), the normal successor's constraint, and Err is ¬S(D(a)), the error
+	// successor's; both are nil when a does not divide (the statement has no error successor).
+	Def, Err *sym.Formula
+	// Huge reports that S(a) has a constant of more than MaxIntBits bits: a resource bound, not
+	// a step of the semantics; the caller stops its run (HugeReason says why).
+	Huge bool
+}
+
+// Assign is the assignment step [E-Assign] (with its division error [E-AssignErr]) of x := a under
+// the store s.
+//
+// Coq: the sym_step constructors E_Assign and E_AssignErr (Symbolic.v), the Assign case of expand
+// (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: assign (interp.mlw),
+// which substitutes as this does (x is bound to sym_aexpr σ a, no fresh symbol).
+func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
+	t := ts.Subst(a.A, s)
+	st := Assignment{Value: t, Huge: t.Exceeds(MaxIntBits)}
+	st.Store = make([]*sym.Term, len(s))
+	copy(st.Store, s)
+	st.Store[a.X.Index] = t
+	if c, ok := t.IsConst(); ok && c.IsZero() && fault.Active == fault.LostStoreUpdate {
+		st.Store[a.X.Index] = s[a.X.Index]
+	}
+	if a.Err != nil && fault.Active != fault.NoDivZeroBranch {
+		st.Def = ts.Defined(spec.DivisorsA(a.A, nil), s)
+		st.Err = sym.Not(st.Def)
+	}
+	return st
+}
+
+// MaxIntBits bounds the integers a run computes with: an assignment whose value has a constant of
+// more bits stops the run (bug finder and bounded interpreter) with a stated reason. IMP's
+// integers are unbounded, and a loop such as x = x * x * x * x multiplies their length by four at
+// each iteration: without the bound, the arithmetic alone would take the machine's time and memory.
+const MaxIntBits = 1 << 20
+
+// HugeReason is the reason a run stops at the assignment s whose value is Huge.
+func HugeReason(s *spec.Assign) string {
+	p := s.Where()
+	return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", MaxIntBits, p.Line, p.Col)
+}

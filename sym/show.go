@@ -1,0 +1,33 @@
+package sym
+
+import (
+	"strings"
+
+	"certsym/spec"
+)
+
+// Renderings of stores and atoms.
+
+// StoreString renders the symbolic store as x = term, ... over the variable names.
+func StoreString(store []*Term, names []string) string {
+	parts := make([]string, len(store))
+	for i, t := range store {
+		parts[i] = names[i] + " = " + t.String(names)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// String renders the atom in IMP syntax over the symbol names.
+func (a *Atom) String(names []string) string {
+	var b strings.Builder
+	a.write(&b, names)
+	return b.String()
+}
+
+// EachMono calls fn on each monomial k·a of t, in term order (symbol atoms included, the atoms
+// nested in a's operands not: see EachAtom for those). The constant of t is not a monomial.
+func (t *Term) EachMono(fn func(k spec.Int, a *Atom)) {
+	for _, m := range t.monos {
+		fn(m.k, m.a)
+	}
+}

@@ -135,8 +135,10 @@ func TestRequestsWireFormat(t *testing.T) {
 			`{"op":"expand","pc":{"k":"true"},"store":{"x":{"k":"add","l":{"k":"var","x":"x"},"r":{"k":"num","n":1}}},"prog":{"k":"skip"}}`},
 		{evalRequest{Op: "eval", Store: concStore(ConcStore{"x": spec.IntOf(-7)}, []string{"x"}), E: x1},
 			`{"op":"eval","store":{"x":-7},"e":{"k":"add","l":{"k":"var","x":"x"},"r":{"k":"num","n":1}}}`},
-		{runStartRequest{Op: "run_start", Vars: []string{"x", "y"}, Prog: prog},
+		{runStart([]string{"x", "y"}, prog),
 			`{"op":"run_start","vars":["x","y"],"prog":{"k":"skip"}}`},
+		{runStart(nil, prog), // a program without variables: an empty array, which the reference requires
+			`{"op":"run_start","vars":[],"prog":{"k":"skip"}}`},
 		{runNextRequest{Op: "run_next", Count: 64, Limit: streamSizeLimit},
 			`{"op":"run_next","count":64,"limit":4000}`},
 	}
@@ -447,6 +449,30 @@ func TestMalformedProcess(t *testing.T) {
 		ref.Close()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", filepath.Base(c.path), err, c.want)
+		}
+	}
+}
+
+// TestRunStreamReference: the run stream of programs with and without variables, through
+// certsym-ref (a program without variables once sent "vars": null, which the reference refuses).
+func TestRunStreamReference(t *testing.T) {
+	needRef(t)
+	ref, err := StartRef(DefaultRefPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	for _, src := range []string{"skip", "x = 1; if x > 0 then fail fi"} {
+		p := parseProg(t, src)
+		if err := ref.RunStart(p.Body, p.Vars); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		states, ended, tooBig, err := ref.RunNext(10, p.Vars)
+		if err != nil || !ended || tooBig || len(states) == 0 {
+			t.Fatalf("%s: %d states, ended %v, too big %v, %v", src, len(states), ended, tooBig, err)
+		}
+		if Canon(states[0].prog) != Canon(p.Body) {
+			t.Errorf("%s: the stream starts at %s", src, Canon(states[0].prog))
 		}
 	}
 }

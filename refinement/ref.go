@@ -209,6 +209,14 @@ type (
 	}
 )
 
+// runStart is the run_start request of prog over vars (none: an empty array, never null).
+func runStart(vars []string, prog json.RawMessage) runStartRequest {
+	if vars == nil {
+		vars = []string{}
+	}
+	return runStartRequest{Op: "run_start", Vars: vars, Prog: prog}
+}
+
 // The answers (after "ok": true).
 type (
 	stepAnswer struct {

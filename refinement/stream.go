@@ -48,7 +48,7 @@ func (r *Ref) RunStart(prog spec.Stmt, vars []string) error {
 		return err
 	}
 	var ans struct{}
-	return r.call(runStartRequest{Op: "run_start", Vars: vars, Prog: p}, &ans)
+	return r.call(runStart(vars, p), &ans)
 }
 
 // RunNext returns the next count states of the reference's stream; ended is true when the

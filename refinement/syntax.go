@@ -10,7 +10,8 @@ import (
 )
 
 // This file holds the syntax the layer exchanges with certsym-ref: IMP trees as the JSON of
-// proofs/ref/README.md (assert desugared to if b then skip else fail fi), the reverse decoding,
+// proofs/ref/README.md (assert desugared to if b then skip else fail fi), encoded and decoded by
+// encoding/json through the node struct, the conversion back to spec trees,
 // a canonical printing of programs (sequences flattened, asserts desugared) used to compare the
 // remaining programs of two states, and the total evaluation of expressions.
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -96,9 +95,14 @@ func (r *Ref) Close() {
 	r.cmd = nil
 }
 
-// call sends one request and decodes the answer into out. A process that died or hung is
-// restarted for the next request.
-func (r *Ref) call(req []byte, out any) error {
+// call sends one request (a value of one of the request types below, encoded with
+// encoding/json) and decodes the answer into out. A process that died or hung is restarted for
+// the next request.
+func (r *Ref) call(request any, out any) error {
+	req, err := marshal(request)
+	if err != nil {
+		return fmt.Errorf("encoding a certsym-ref request: %w", err)
+	}
 	if r.cmd == nil {
 		if err := r.start(); err != nil {
 			return err
@@ -132,19 +136,28 @@ func (r *Ref) call(req []byte, out any) error {
 		return fmt.Errorf("certsym-ref: %v (stderr %q, request %.200s)", err, stderr, req)
 	}
 	r.Calls++
-	var head struct {
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
-	}
+	return decodeAnswer(req, line, out)
+}
+
+// answerHead is what every answer has: "ok", and "error" when ok is false.
+type answerHead struct {
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+// decodeAnswer checks that line is an answer with "ok": true to req and decodes it into out.
+func decodeAnswer(req, line []byte, out any) error {
+	var head answerHead
 	if err := json.Unmarshal(line, &head); err != nil {
-		return fmt.Errorf("certsym-ref answered non-JSON %.200q: %v", line, err)
+		return fmt.Errorf("certsym-ref answered %.200q, not a JSON object: %v", line, err)
 	}
 	if !head.OK {
+		if head.Error == "" {
+			return fmt.Errorf("certsym-ref answered %.200q to %.300s: neither \"ok\": true nor an error message", line, req)
+		}
 		return fmt.Errorf("certsym-ref rejected the request %.300s: %s", req, head.Error)
 	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	if err := dec.Decode(out); err != nil {
+	if err := json.Unmarshal(line, out); err != nil {
 		return fmt.Errorf("decoding certsym-ref answer %.200q: %v", line, err)
 	}
 	return nil
@@ -153,24 +166,76 @@ func (r *Ref) call(req []byte, out any) error {
 // ConcStore is a concrete store of the protocol: variable name to value.
 type ConcStore map[string]spec.Int
 
-func writeConcStore(b *bytes.Buffer, s ConcStore, order []string) {
-	b.WriteByte('{')
-	first := true
+// concStore is the JSON object of a concrete store: the variables of order that s has, with
+// their values (encoding/json writes the keys sorted; their order does not matter).
+func concStore(s ConcStore, order []string) map[string]json.Number {
+	m := make(map[string]json.Number, len(order))
 	for _, k := range order {
-		v, ok := s[k]
-		if !ok {
-			continue
+		if v, ok := s[k]; ok {
+			m[k] = json.Number(v.String())
 		}
-		if !first {
-			b.WriteByte(',')
-		}
-		first = false
-		b.WriteString(strconv.Quote(k))
-		b.WriteByte(':')
-		b.WriteString(v.String())
 	}
-	b.WriteByte('}')
+	return m
 }
+
+// The requests of the protocol (proofs/ref/README.md, "Requests"; refinement/README.md, "The
+// protocol with certsym-ref"), one type per op, fields in the order of the wire format.
+type (
+	stepRequest struct {
+		Op    string                 `json:"op"` // "step"
+		Store map[string]json.Number `json:"store"`
+		Prog  json.RawMessage        `json:"prog"`
+	}
+	expandRequest struct {
+		Op    string                     `json:"op"` // "expand"
+		PC    json.RawMessage            `json:"pc"`
+		Store map[string]json.RawMessage `json:"store"`
+		Prog  json.RawMessage            `json:"prog"`
+	}
+	evalRequest struct {
+		Op    string                 `json:"op"` // "eval"
+		Store map[string]json.Number `json:"store"`
+		E     json.RawMessage        `json:"e"`
+	}
+	runStartRequest struct {
+		Op   string          `json:"op"` // "run_start"
+		Vars []string        `json:"vars"`
+		Prog json.RawMessage `json:"prog"`
+	}
+	runNextRequest struct {
+		Op    string `json:"op"` // "run_next"
+		Count int    `json:"count"`
+		Limit int    `json:"limit"`
+	}
+)
+
+// runStart is the run_start request of prog over vars (none: an empty array, never null).
+func runStart(vars []string, prog json.RawMessage) runStartRequest {
+	if vars == nil {
+		vars = []string{}
+	}
+	return runStartRequest{Op: "run_start", Vars: vars, Prog: prog}
+}
+
+// The answers (after "ok": true).
+type (
+	stepAnswer struct {
+		Kind  string                 `json:"kind"`
+		Store map[string]json.Number `json:"store"`
+		Prog  json.RawMessage        `json:"prog"`
+	}
+	expandAnswer struct {
+		Succs []symState `json:"succs"`
+	}
+	evalAnswer struct {
+		Value *json.Number `json:"value"`
+	}
+	runNextAnswer struct {
+		States []symState `json:"states"`
+		End    bool       `json:"end"`
+		TooBig bool       `json:"too_big"`
+	}
+)
 
 // StepResult is the answer to a step request: Kind is "next", "final", "error" or "stuck";
 // Store and Prog are the successor for "next" (Prog as the reference's JSON tree).
@@ -181,25 +246,23 @@ type StepResult struct {
 }
 
 // Step asks the reference for one concrete step from (store, prog). order lists the variable
-// names (the store is written in that order; names outside it are dropped).
+// names (names of the store outside it are not sent).
 func (r *Ref) Step(store ConcStore, order []string, prog json.RawMessage) (StepResult, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"op":"step","store":`)
-	writeConcStore(&b, store, order)
-	b.WriteString(`,"prog":`)
-	b.Write(prog)
-	b.WriteByte('}')
-	var ans struct {
-		Kind  string                 `json:"kind"`
-		Store map[string]json.Number `json:"store"`
-		Prog  json.RawMessage        `json:"prog"`
-	}
-	if err := r.call(b.Bytes(), &ans); err != nil {
+	var ans stepAnswer
+	if err := r.call(stepRequest{Op: "step", Store: concStore(store, order), Prog: prog}, &ans); err != nil {
 		return StepResult{}, err
 	}
+	return ans.result()
+}
+
+// result checks a step answer and converts its store.
+func (ans stepAnswer) result() (StepResult, error) {
 	res := StepResult{Kind: ans.Kind, Prog: ans.Prog}
 	switch ans.Kind {
 	case "next":
+		if len(ans.Prog) == 0 || string(ans.Prog) == "null" {
+			return res, fmt.Errorf("certsym-ref: a \"next\" step without its program")
+		}
 		res.Store = ConcStore{}
 		for k, v := range ans.Store {
 			n, ok := spec.ParseInt(string(v))
@@ -227,88 +290,29 @@ type SymSucc struct {
 // Expand asks the reference for the symbolic successors of ⟨pc, store, prog⟩ (store: the term of
 // each variable of vars, as JSON trees).
 func (r *Ref) Expand(pc json.RawMessage, store []json.RawMessage, vars []string, prog json.RawMessage) ([]SymSucc, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"op":"expand","pc":`)
-	b.Write(pc)
-	b.WriteString(`,"store":{`)
+	req := expandRequest{Op: "expand", PC: pc, Store: make(map[string]json.RawMessage, len(store)), Prog: prog}
 	for i, t := range store {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Quote(vars[i]))
-		b.WriteByte(':')
-		b.Write(t)
+		req.Store[vars[i]] = t
 	}
-	b.WriteString(`},"prog":`)
-	b.Write(prog)
-	b.WriteByte('}')
-	var ans struct {
-		Succs []struct {
-			PC    json.RawMessage            `json:"pc"`
-			Store map[string]json.RawMessage `json:"store"`
-			Prog  json.RawMessage            `json:"prog"`
-		} `json:"succs"`
-	}
-	if err := r.call(b.Bytes(), &ans); err != nil {
+	var ans expandAnswer
+	if err := r.call(req, &ans); err != nil {
 		return nil, err
 	}
+	return ans.succs(vars)
+}
+
+// succs decodes the successors of an expand answer over the variables vars.
+func (ans expandAnswer) succs(vars []string) ([]SymSucc, error) {
 	d := newDecoder(vars)
 	out := make([]SymSucc, len(ans.Succs))
 	for i, s := range ans.Succs {
-		pcv, err := parseJSON(s.PC)
+		pc, store, prog, err := d.decode(s, vars)
 		if err != nil {
-			return nil, fmt.Errorf("successor %d path condition: %w", i, err)
+			return nil, fmt.Errorf("certsym-ref: successor %d: %w", i, err)
 		}
-		pm, ok := pcv.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("successor %d path condition is not an object", i)
-		}
-		if out[i].PC, err = d.b(pm); err != nil {
-			return nil, fmt.Errorf("successor %d path condition: %w", i, err)
-		}
-		out[i].Store = make([]spec.AExpr, len(vars))
-		for j, x := range vars {
-			raw, ok := s.Store[x]
-			if !ok {
-				out[i].Store[j] = &spec.Var{Name: x, Index: j}
-				continue
-			}
-			tv, err := parseJSON(raw)
-			if err != nil {
-				return nil, fmt.Errorf("successor %d store %s: %w", i, x, err)
-			}
-			tm, ok := tv.(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("successor %d store %s is not an object", i, x)
-			}
-			if out[i].Store[j], err = d.a(tm); err != nil {
-				return nil, fmt.Errorf("successor %d store %s: %w", i, x, err)
-			}
-		}
-		for x := range s.Store {
-			if _, ok := d.index[x]; !ok {
-				return nil, fmt.Errorf("successor %d store has unknown variable %q", i, x)
-			}
-		}
-		prog, err := decodeProg(s.Prog, d)
-		if err != nil {
-			return nil, fmt.Errorf("successor %d program: %w", i, err)
-		}
-		out[i].Prog, out[i].Raw = prog, s.Prog
+		out[i] = SymSucc{PC: pc, Store: store, Prog: prog, Raw: s.Prog}
 	}
 	return out, nil
-}
-
-func decodeProg(raw json.RawMessage, d *decoder) (spec.Stmt, error) {
-	v, err := parseJSON(raw)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("program is not an object")
-	}
-	return d.p(m)
 }
 
 // Eval asks the reference for ⟦a⟧s (concrete evaluation, undefined when a divisor is 0): ok is
@@ -318,18 +322,15 @@ func (r *Ref) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, o
 	if err != nil {
 		return v, false, err
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"op":"eval","store":`)
-	writeConcStore(&b, store, order)
-	b.WriteString(`,"e":`)
-	b.Write(e)
-	b.WriteByte('}')
-	var ans struct {
-		Value *json.Number `json:"value"`
-	}
-	if err := r.call(b.Bytes(), &ans); err != nil {
+	var ans evalAnswer
+	if err := r.call(evalRequest{Op: "eval", Store: concStore(store, order), E: e}, &ans); err != nil {
 		return v, false, err
 	}
+	return ans.value()
+}
+
+// value converts an eval answer: ok is false for null (undefined).
+func (ans evalAnswer) value() (v spec.Int, ok bool, err error) {
 	if ans.Value == nil {
 		return v, false, nil
 	}

@@ -1,10 +1,7 @@
 package refinement
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"certsym/engine"
@@ -52,78 +49,33 @@ func (r *Ref) RunStart(prog spec.Stmt, vars []string) error {
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"op":"run_start","vars":[`)
-	for i, x := range vars {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Quote(x))
-	}
-	b.WriteString(`],"prog":`)
-	b.Write(p)
-	b.WriteByte('}')
 	var ans struct{}
-	return r.call(b.Bytes(), &ans)
+	return r.call(runStart(vars, p), &ans)
 }
 
 // RunNext returns the next count states of the reference's stream; ended is true when the
 // stream has ended (Finished) after them, tooBig when a state exceeded the size limit.
 func (r *Ref) RunNext(count int, vars []string) (states []streamState, ended, tooBig bool, err error) {
-	req := fmt.Sprintf(`{"op":"run_next","count":%d,"limit":%d}`, count, streamSizeLimit)
-	var ans struct {
-		States []struct {
-			PC     json.RawMessage            `json:"pc"`
-			Store  map[string]json.RawMessage `json:"store"`
-			Prog   json.RawMessage            `json:"prog"`
-			Status string                     `json:"status"`
-		} `json:"states"`
-		End    bool `json:"end"`
-		TooBig bool `json:"too_big"`
-	}
-	if err := r.call([]byte(req), &ans); err != nil {
+	var ans runNextAnswer
+	if err := r.call(runNextRequest{Op: "run_next", Count: count, Limit: streamSizeLimit}, &ans); err != nil {
 		return nil, false, false, err
 	}
+	states, err = ans.states(vars)
+	return states, ans.End, ans.TooBig, err
+}
+
+// states decodes the states of a run_next answer over the variables vars.
+func (ans runNextAnswer) states(vars []string) ([]streamState, error) {
 	d := newDecoder(vars)
+	var states []streamState
 	for i, s := range ans.States {
-		var st streamState
-		pcv, err := parseJSON(s.PC)
+		pc, store, prog, err := d.decode(s, vars)
 		if err != nil {
-			return nil, false, false, fmt.Errorf("state %d path condition: %w", i, err)
+			return nil, fmt.Errorf("certsym-ref: state %d: %w", i, err)
 		}
-		pm, ok := pcv.(map[string]any)
-		if !ok {
-			return nil, false, false, fmt.Errorf("state %d path condition is not an object", i)
-		}
-		if st.pc, err = d.b(pm); err != nil {
-			return nil, false, false, err
-		}
-		st.store = make([]spec.AExpr, len(vars))
-		for j, x := range vars {
-			raw, ok := s.Store[x]
-			if !ok {
-				st.store[j] = &spec.Var{Name: x, Index: j}
-				continue
-			}
-			tv, err := parseJSON(raw)
-			if err != nil {
-				return nil, false, false, err
-			}
-			tm, ok := tv.(map[string]any)
-			if !ok {
-				return nil, false, false, fmt.Errorf("state %d store %s is not an object", i, x)
-			}
-			if st.store[j], err = d.a(tm); err != nil {
-				return nil, false, false, err
-			}
-		}
-		if st.prog, err = decodeProg(s.Prog, d); err != nil {
-			return nil, false, false, err
-		}
-		st.status = s.Status
-		states = append(states, st)
+		states = append(states, streamState{pc: pc, store: store, prog: prog, status: s.Status})
 	}
-	return states, ans.End, ans.TooBig, nil
+	return states, nil
 }
 
 // streamCompare compares the first max states of the engine's unpruned stream of the current

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"certsym/spec"
 )
 
 // This file holds the syntax the layer exchanges with certsym-ref: IMP trees as the JSON of
-// proofs/ref/README.md (assert desugared to if b then skip else fail fi), the reverse decoding,
+// proofs/ref/README.md (assert desugared to if b then skip else fail fi), encoded and decoded by
+// encoding/json through the node struct, the conversion back to spec trees,
 // a canonical printing of programs (sequences flattened, asserts desugared) used to compare the
 // remaining programs of two states, and the total evaluation of expressions.
 
@@ -31,184 +31,167 @@ func Desugar(s spec.Stmt) spec.Stmt {
 	return s
 }
 
-// --- encoding -------------------------------------------------------------------------------
+// --- the protocol's syntax trees -------------------------------------------------------------
 
-func writeA(b *bytes.Buffer, a spec.AExpr) error {
-	switch a := a.(type) {
-	case *spec.Num:
-		b.WriteString(`{"k":"num","n":`)
-		b.WriteString(a.Val.String())
-		b.WriteByte('}')
-	case *spec.Var:
-		b.WriteString(`{"k":"var","x":`)
-		b.WriteString(strconv.Quote(a.Name))
-		b.WriteByte('}')
-	case *spec.Neg:
-		b.WriteString(`{"k":"neg","e":`)
-		if err := writeA(b, a.X); err != nil {
-			return err
-		}
-		b.WriteByte('}')
-	case *spec.BinA:
-		k := [...]string{spec.Add: "add", spec.Sub: "sub", spec.Mul: "mul", spec.Div: "div", spec.Mod: "mod"}
-		if int(a.Op) >= len(k) {
-			return fmt.Errorf("unknown arithmetic operator %d", a.Op)
-		}
-		b.WriteString(`{"k":"` + k[a.Op] + `","l":`)
-		if err := writeA(b, a.L); err != nil {
-			return err
-		}
-		b.WriteString(`,"r":`)
-		if err := writeA(b, a.R); err != nil {
-			return err
-		}
-		b.WriteByte('}')
-	default:
-		return fmt.Errorf("cannot encode arithmetic expression %T", a)
-	}
-	return nil
+// node is one node of a syntax tree of the protocol (proofs/ref/README.md, "Syntax trees"): K
+// names the constructor and the other fields are its children, each present only for the
+// constructors that have it. The fields are declared in the order of the wire format, so the
+// encoding is byte for byte the one certsym-ref prints.
+type node struct {
+	K string      `json:"k"`
+	N json.Number `json:"n,omitempty"` // num: the integer, in full
+	X string      `json:"x,omitempty"` // var, assign: a variable name
+	E *node       `json:"e,omitempty"` // neg: the operand; assign: the right-hand side
+	L *node       `json:"l,omitempty"` // arithmetic operators, comparisons, and, or
+	R *node       `json:"r,omitempty"`
+	B *node       `json:"b,omitempty"` // not, if, while, assume: the condition
+	P *node       `json:"p,omitempty"` // seq: the first statement; if: then; while: the body
+	Q *node       `json:"q,omitempty"` // seq: the second statement; if: else
 }
 
-func writeB(b *bytes.Buffer, c spec.BExpr) error {
+// The protocol's names of the operators, indexed by spec's operator constants, and back.
+var (
+	aopName = [...]string{spec.Add: "add", spec.Sub: "sub", spec.Mul: "mul", spec.Div: "div", spec.Mod: "mod"}
+	cmpName = [...]string{spec.Eq: "eq", spec.Ne: "ne", spec.Lt: "lt", spec.Le: "le", spec.Gt: "gt", spec.Ge: "ge"}
+	aopOf   = map[string]spec.AOp{"add": spec.Add, "sub": spec.Sub, "mul": spec.Mul, "div": spec.Div, "mod": spec.Mod}
+	cmpOf   = map[string]spec.CmpOp{"eq": spec.Eq, "ne": spec.Ne, "lt": spec.Lt, "le": spec.Le, "gt": spec.Gt, "ge": spec.Ge}
+)
+
+// --- encoding -------------------------------------------------------------------------------
+
+func encA(a spec.AExpr) (*node, error) {
+	switch a := a.(type) {
+	case *spec.Num:
+		return &node{K: "num", N: json.Number(a.Val.String())}, nil
+	case *spec.Var:
+		return &node{K: "var", X: a.Name}, nil
+	case *spec.Neg:
+		e, err := encA(a.X)
+		return &node{K: "neg", E: e}, err
+	case *spec.BinA:
+		if int(a.Op) >= len(aopName) {
+			return nil, fmt.Errorf("unknown arithmetic operator %d", a.Op)
+		}
+		l, err := encA(a.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := encA(a.R)
+		return &node{K: aopName[a.Op], L: l, R: r}, err
+	}
+	return nil, fmt.Errorf("cannot encode arithmetic expression %T", a)
+}
+
+func encB(c spec.BExpr) (*node, error) {
 	switch c := c.(type) {
 	case *spec.BoolLit:
 		if c.Val {
-			b.WriteString(`{"k":"true"}`)
-		} else {
-			b.WriteString(`{"k":"false"}`)
+			return &node{K: "true"}, nil
 		}
+		return &node{K: "false"}, nil
 	case *spec.Cmp:
-		k := [...]string{spec.Eq: "eq", spec.Ne: "ne", spec.Lt: "lt", spec.Le: "le", spec.Gt: "gt", spec.Ge: "ge"}
-		if int(c.Op) >= len(k) {
-			return fmt.Errorf("unknown comparison %d", c.Op)
+		if int(c.Op) >= len(cmpName) {
+			return nil, fmt.Errorf("unknown comparison %d", c.Op)
 		}
-		b.WriteString(`{"k":"` + k[c.Op] + `","l":`)
-		if err := writeA(b, c.L); err != nil {
-			return err
+		l, err := encA(c.L)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(`,"r":`)
-		if err := writeA(b, c.R); err != nil {
-			return err
-		}
-		b.WriteByte('}')
+		r, err := encA(c.R)
+		return &node{K: cmpName[c.Op], L: l, R: r}, err
 	case *spec.Not:
-		b.WriteString(`{"k":"not","b":`)
-		if err := writeB(b, c.X); err != nil {
-			return err
-		}
-		b.WriteByte('}')
+		x, err := encB(c.X)
+		return &node{K: "not", B: x}, err
 	case *spec.BinB:
 		k := "and"
 		if c.Op == spec.Or {
 			k = "or"
 		}
-		b.WriteString(`{"k":"` + k + `","l":`)
-		if err := writeB(b, c.L); err != nil {
-			return err
+		l, err := encB(c.L)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(`,"r":`)
-		if err := writeB(b, c.R); err != nil {
-			return err
-		}
-		b.WriteByte('}')
-	default:
-		return fmt.Errorf("cannot encode condition %T", c)
+		r, err := encB(c.R)
+		return &node{K: k, L: l, R: r}, err
 	}
-	return nil
+	return nil, fmt.Errorf("cannot encode condition %T", c)
 }
 
-// writeP encodes a statement, desugaring assert.
-func writeP(b *bytes.Buffer, s spec.Stmt) error {
+// encP encodes a statement, desugaring assert b to if b then skip else fail fi.
+func encP(s spec.Stmt) (*node, error) {
 	switch s := s.(type) {
 	case *spec.Skip:
-		b.WriteString(`{"k":"skip"}`)
+		return &node{K: "skip"}, nil
 	case *spec.Fail:
-		b.WriteString(`{"k":"fail"}`)
+		return &node{K: "fail"}, nil
 	case *spec.Assign:
-		b.WriteString(`{"k":"assign","x":` + strconv.Quote(s.X.Name) + `,"e":`)
-		if err := writeA(b, s.A); err != nil {
-			return err
-		}
-		b.WriteByte('}')
+		e, err := encA(s.A)
+		return &node{K: "assign", X: s.X.Name, E: e}, err
 	case *spec.Seq:
-		b.WriteString(`{"k":"seq","p":`)
-		if err := writeP(b, s.First); err != nil {
-			return err
+		p, err := encP(s.First)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(`,"q":`)
-		if err := writeP(b, s.Second); err != nil {
-			return err
-		}
-		b.WriteByte('}')
+		q, err := encP(s.Second)
+		return &node{K: "seq", P: p, Q: q}, err
 	case *spec.If:
-		return writeIf(b, s.Cond, s.Then, s.Else)
+		return encIf(s.Cond, s.Then, s.Else)
 	case *spec.Assert:
-		return writeIf(b, s.Cond, &spec.Skip{}, &spec.Fail{})
+		return encIf(s.Cond, &spec.Skip{}, &spec.Fail{})
 	case *spec.While:
-		b.WriteString(`{"k":"while","b":`)
-		if err := writeB(b, s.Cond); err != nil {
-			return err
+		c, err := encB(s.Cond)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(`,"p":`)
-		if err := writeP(b, s.Body); err != nil {
-			return err
-		}
-		b.WriteByte('}')
+		p, err := encP(s.Body)
+		return &node{K: "while", B: c, P: p}, err
 	case *spec.Assume:
-		b.WriteString(`{"k":"assume","b":`)
-		if err := writeB(b, s.Cond); err != nil {
-			return err
-		}
-		b.WriteByte('}')
-	default:
-		return fmt.Errorf("cannot encode statement %T", s)
+		c, err := encB(s.Cond)
+		return &node{K: "assume", B: c}, err
 	}
-	return nil
+	return nil, fmt.Errorf("cannot encode statement %T", s)
 }
 
-func writeIf(b *bytes.Buffer, c spec.BExpr, th, el spec.Stmt) error {
-	b.WriteString(`{"k":"if","b":`)
-	if err := writeB(b, c); err != nil {
-		return err
+func encIf(c spec.BExpr, th, el spec.Stmt) (*node, error) {
+	b, err := encB(c)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString(`,"p":`)
-	if err := writeP(b, th); err != nil {
-		return err
+	p, err := encP(th)
+	if err != nil {
+		return nil, err
 	}
-	b.WriteString(`,"q":`)
-	if err := writeP(b, el); err != nil {
-		return err
+	q, err := encP(el)
+	return &node{K: "if", B: b, P: p, Q: q}, err
+}
+
+// marshal is json.Marshal without the escaping of <, > and & meant for HTML (the protocol is
+// not HTML; the escapes would be valid JSON, only noisier).
+func marshal(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
-	b.WriteByte('}')
-	return nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+func encodeNode(n *node, err error) (json.RawMessage, error) {
+	if err != nil {
+		return nil, err
+	}
+	return marshal(n)
 }
 
 // EncodeStmt returns the JSON tree of a statement (asserts desugared).
-func EncodeStmt(s spec.Stmt) (json.RawMessage, error) {
-	var b bytes.Buffer
-	if err := writeP(&b, s); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func EncodeStmt(s spec.Stmt) (json.RawMessage, error) { return encodeNode(encP(s)) }
 
 // EncodeA returns the JSON tree of an arithmetic expression.
-func EncodeA(a spec.AExpr) (json.RawMessage, error) {
-	var b bytes.Buffer
-	if err := writeA(&b, a); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func EncodeA(a spec.AExpr) (json.RawMessage, error) { return encodeNode(encA(a)) }
 
 // EncodeB returns the JSON tree of a condition.
-func EncodeB(c spec.BExpr) (json.RawMessage, error) {
-	var b bytes.Buffer
-	if err := writeB(&b, c); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+func EncodeB(c spec.BExpr) (json.RawMessage, error) { return encodeNode(encB(c)) }
 
 // --- decoding -------------------------------------------------------------------------------
 
@@ -226,52 +209,43 @@ func newDecoder(vars []string) *decoder {
 	return d
 }
 
-func parseJSON(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+// child returns the child c of n named field, or an error saying which field n lacks.
+func child(n *node, field string, c *node) (*node, error) {
+	if c == nil {
+		return nil, fmt.Errorf("%q node without its field %q", n.K, field)
 	}
-	return v, nil
+	return c, nil
 }
 
-func field(m map[string]any, k string) (map[string]any, error) {
-	v, ok := m[k].(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("field %q missing or not an object in %v", k, m)
+func (d *decoder) variable(n *node) (*spec.Var, error) {
+	if n.X == "" {
+		return nil, fmt.Errorf("%q node without its variable name \"x\"", n.K)
 	}
-	return v, nil
+	i, ok := d.index[n.X]
+	if !ok {
+		return nil, fmt.Errorf("unknown variable %q in the reference's answer", n.X)
+	}
+	return &spec.Var{Name: n.X, Index: i}, nil
 }
 
-func (d *decoder) variable(name any) (*spec.Var, error) {
-	s, ok := name.(string)
-	if !ok {
-		return nil, fmt.Errorf("variable name %v is not a string", name)
+func (d *decoder) a(n *node) (spec.AExpr, error) {
+	if n == nil {
+		return nil, fmt.Errorf("missing arithmetic expression")
 	}
-	i, ok := d.index[s]
-	if !ok {
-		return nil, fmt.Errorf("unknown variable %q in the reference's answer", s)
-	}
-	return &spec.Var{Name: s, Index: i}, nil
-}
-
-func (d *decoder) a(m map[string]any) (spec.AExpr, error) {
-	switch k, _ := m["k"].(string); k {
+	switch n.K {
 	case "num":
-		n, ok := m["n"].(json.Number)
-		if !ok {
-			return nil, fmt.Errorf("num without integer: %v", m)
+		if n.N == "" {
+			return nil, fmt.Errorf("\"num\" node without its integer \"n\"")
 		}
-		v, ok := spec.ParseInt(string(n))
+		v, ok := spec.ParseInt(string(n.N))
 		if !ok {
-			return nil, fmt.Errorf("bad integer %q", n)
+			return nil, fmt.Errorf("bad integer %q", n.N)
 		}
 		return &spec.Num{Val: v}, nil
 	case "var":
-		return d.variable(m["x"])
+		return d.variable(n)
 	case "neg":
-		e, err := field(m, "e")
+		e, err := child(n, "e", n.E)
 		if err != nil {
 			return nil, err
 		}
@@ -280,123 +254,123 @@ func (d *decoder) a(m map[string]any) (spec.AExpr, error) {
 			return nil, err
 		}
 		return &spec.Neg{X: x}, nil
-	case "add", "sub", "mul", "div", "mod":
-		op := map[string]spec.AOp{"add": spec.Add, "sub": spec.Sub, "mul": spec.Mul, "div": spec.Div, "mod": spec.Mod}[k]
-		l, r, err := d.a2(m)
-		if err != nil {
-			return nil, err
-		}
-		return &spec.BinA{Op: op, L: l, R: r}, nil
-	default:
-		return nil, fmt.Errorf("unknown arithmetic node %q", k)
 	}
+	op, ok := aopOf[n.K]
+	if !ok {
+		return nil, fmt.Errorf("unknown arithmetic node %q", n.K)
+	}
+	l, r, err := d.a2(n)
+	if err != nil {
+		return nil, err
+	}
+	return &spec.BinA{Op: op, L: l, R: r}, nil
 }
 
-func (d *decoder) a2(m map[string]any) (spec.AExpr, spec.AExpr, error) {
-	lm, err := field(m, "l")
+// a2 decodes the two arithmetic operands l and r of n.
+func (d *decoder) a2(n *node) (spec.AExpr, spec.AExpr, error) {
+	if _, err := child(n, "l", n.L); err != nil {
+		return nil, nil, err
+	}
+	if _, err := child(n, "r", n.R); err != nil {
+		return nil, nil, err
+	}
+	l, err := d.a(n.L)
 	if err != nil {
 		return nil, nil, err
 	}
-	rm, err := field(m, "r")
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := d.a(lm)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := d.a(rm)
+	r, err := d.a(n.R)
 	return l, r, err
 }
 
-func (d *decoder) b(m map[string]any) (spec.BExpr, error) {
-	switch k, _ := m["k"].(string); k {
+func (d *decoder) b(n *node) (spec.BExpr, error) {
+	if n == nil {
+		return nil, fmt.Errorf("missing condition")
+	}
+	switch n.K {
 	case "true", "false":
-		return &spec.BoolLit{Val: k == "true"}, nil
-	case "eq", "ne", "lt", "le", "gt", "ge":
-		op := map[string]spec.CmpOp{"eq": spec.Eq, "ne": spec.Ne, "lt": spec.Lt, "le": spec.Le, "gt": spec.Gt, "ge": spec.Ge}[k]
-		l, r, err := d.a2(m)
-		if err != nil {
-			return nil, err
-		}
-		return &spec.Cmp{Op: op, L: l, R: r}, nil
+		return &spec.BoolLit{Val: n.K == "true"}, nil
 	case "not":
-		bm, err := field(m, "b")
+		c, err := child(n, "b", n.B)
 		if err != nil {
 			return nil, err
 		}
-		x, err := d.b(bm)
+		x, err := d.b(c)
 		if err != nil {
 			return nil, err
 		}
 		return &spec.Not{X: x}, nil
 	case "and", "or":
-		lm, err := field(m, "l")
+		if _, err := child(n, "l", n.L); err != nil {
+			return nil, err
+		}
+		if _, err := child(n, "r", n.R); err != nil {
+			return nil, err
+		}
+		l, err := d.b(n.L)
 		if err != nil {
 			return nil, err
 		}
-		rm, err := field(m, "r")
-		if err != nil {
-			return nil, err
-		}
-		l, err := d.b(lm)
-		if err != nil {
-			return nil, err
-		}
-		r, err := d.b(rm)
+		r, err := d.b(n.R)
 		if err != nil {
 			return nil, err
 		}
 		op := spec.And
-		if k == "or" {
+		if n.K == "or" {
 			op = spec.Or
 		}
 		return &spec.BinB{Op: op, L: l, R: r}, nil
-	default:
-		return nil, fmt.Errorf("unknown condition node %q", k)
 	}
+	op, ok := cmpOf[n.K]
+	if !ok {
+		return nil, fmt.Errorf("unknown condition node %q", n.K)
+	}
+	l, r, err := d.a2(n)
+	if err != nil {
+		return nil, err
+	}
+	return &spec.Cmp{Op: op, L: l, R: r}, nil
 }
 
-func (d *decoder) p(m map[string]any) (spec.Stmt, error) {
-	sub := func(k string) (spec.Stmt, error) {
-		f, err := field(m, k)
-		if err != nil {
+func (d *decoder) p(n *node) (spec.Stmt, error) {
+	if n == nil {
+		return nil, fmt.Errorf("missing statement")
+	}
+	sub := func(field string, c *node) (spec.Stmt, error) {
+		if _, err := child(n, field, c); err != nil {
 			return nil, err
 		}
-		return d.p(f)
+		return d.p(c)
 	}
 	cond := func() (spec.BExpr, error) {
-		f, err := field(m, "b")
-		if err != nil {
+		if _, err := child(n, "b", n.B); err != nil {
 			return nil, err
 		}
-		return d.b(f)
+		return d.b(n.B)
 	}
-	switch k, _ := m["k"].(string); k {
+	switch n.K {
 	case "skip":
 		return &spec.Skip{}, nil
 	case "fail":
 		return &spec.Fail{}, nil
 	case "assign":
-		x, err := d.variable(m["x"])
+		x, err := d.variable(n)
 		if err != nil {
 			return nil, err
 		}
-		em, err := field(m, "e")
-		if err != nil {
+		if _, err := child(n, "e", n.E); err != nil {
 			return nil, err
 		}
-		e, err := d.a(em)
+		e, err := d.a(n.E)
 		if err != nil {
 			return nil, err
 		}
 		return &spec.Assign{X: x, A: e}, nil
 	case "seq":
-		p, err := sub("p")
+		p, err := sub("p", n.P)
 		if err != nil {
 			return nil, err
 		}
-		q, err := sub("q")
+		q, err := sub("q", n.Q)
 		if err != nil {
 			return nil, err
 		}
@@ -406,11 +380,11 @@ func (d *decoder) p(m map[string]any) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := sub("p")
+		p, err := sub("p", n.P)
 		if err != nil {
 			return nil, err
 		}
-		q, err := sub("q")
+		q, err := sub("q", n.Q)
 		if err != nil {
 			return nil, err
 		}
@@ -420,7 +394,7 @@ func (d *decoder) p(m map[string]any) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := sub("p")
+		p, err := sub("p", n.P)
 		if err != nil {
 			return nil, err
 		}
@@ -431,9 +405,58 @@ func (d *decoder) p(m map[string]any) (spec.Stmt, error) {
 			return nil, err
 		}
 		return &spec.Assume{Cond: c}, nil
-	default:
-		return nil, fmt.Errorf("unknown statement node %q", k)
 	}
+	return nil, fmt.Errorf("unknown statement node %q", n.K)
+}
+
+// decodeProg decodes the JSON tree of a program.
+func decodeProg(raw json.RawMessage, d *decoder) (spec.Stmt, error) {
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("missing program")
+	}
+	var n *node
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return nil, err
+	}
+	return d.p(n)
+}
+
+// symState is a symbolic state as the reference writes it (an expand successor or a state of
+// the run stream): the path condition, the store (a variable it omits maps to its own symbol)
+// and the program; Status only in the run stream.
+type symState struct {
+	PC     *node            `json:"pc"`
+	Store  map[string]*node `json:"store"`
+	Prog   json.RawMessage  `json:"prog"`
+	Status string           `json:"status,omitempty"`
+}
+
+// decode returns the state's path condition, its store as the term of each variable of the
+// decoder's list (in that order), and its program.
+func (d *decoder) decode(s symState, vars []string) (pc spec.BExpr, store []spec.AExpr, prog spec.Stmt, err error) {
+	if pc, err = d.b(s.PC); err != nil {
+		return nil, nil, nil, fmt.Errorf("path condition: %w", err)
+	}
+	for x := range s.Store {
+		if _, ok := d.index[x]; !ok {
+			return nil, nil, nil, fmt.Errorf("store has unknown variable %q", x)
+		}
+	}
+	store = make([]spec.AExpr, len(vars))
+	for j, x := range vars {
+		t, ok := s.Store[x]
+		if !ok {
+			store[j] = &spec.Var{Name: x, Index: j}
+			continue
+		}
+		if store[j], err = d.a(t); err != nil {
+			return nil, nil, nil, fmt.Errorf("store %s: %w", x, err)
+		}
+	}
+	if prog, err = decodeProg(s.Prog, d); err != nil {
+		return nil, nil, nil, fmt.Errorf("program: %w", err)
+	}
+	return pc, store, prog, nil
 }
 
 // --- canonical printing ---------------------------------------------------------------------
@@ -541,63 +564,6 @@ func EvalB(c spec.BExpr, v []spec.Int) bool {
 	return false
 }
 
-// varsOfStmt lists the variable names of a statement in order of first occurrence.
-func varsOfStmt(s spec.Stmt) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	var a func(spec.AExpr)
-	a = func(e spec.AExpr) {
-		switch e := e.(type) {
-		case *spec.Var:
-			add(e.Name)
-		case *spec.Neg:
-			a(e.X)
-		case *spec.BinA:
-			a(e.L)
-			a(e.R)
-		}
-	}
-	var b func(spec.BExpr)
-	b = func(e spec.BExpr) {
-		switch e := e.(type) {
-		case *spec.Cmp:
-			a(e.L)
-			a(e.R)
-		case *spec.Not:
-			b(e.X)
-		case *spec.BinB:
-			b(e.L)
-			b(e.R)
-		}
-	}
-	var st func(spec.Stmt)
-	st = func(s spec.Stmt) {
-		switch s := s.(type) {
-		case *spec.Assign:
-			add(s.X.Name)
-			a(s.A)
-		case *spec.Seq:
-			st(s.First)
-			st(s.Second)
-		case *spec.If:
-			b(s.Cond)
-			st(s.Then)
-			st(s.Else)
-		case *spec.While:
-			b(s.Cond)
-			st(s.Body)
-		case *spec.Assume:
-			b(s.Cond)
-		case *spec.Assert:
-			b(s.Cond)
-		}
-	}
-	st(s)
-	return out
-}
+// varsOfStmt lists the variable names of a statement in order of first occurrence
+// (spec.VarsOf; run.go calls it under this name).
+func varsOfStmt(s spec.Stmt) []string { return spec.VarsOf(s) }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # install-deps.sh [GROUP...]: installs the Debian packages certsym needs, only those missing.
-# Groups: core (libz3-dev, for the Go engine through cgo), proofs (Coq, OCaml, zarith, Why3 and
-# its provers), browser (chromium, for the HTML report test), graphviz (dot, for the execution
-# tree test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders
-# certsym help --man in a test). No group means core.
+# Groups: core (libz3-dev, for the Go engine through cgo), proofs (Coq, OCaml, zarith, yojson for
+# certsym-ref's JSON protocol, Why3 and its provers), browser (chromium, for the HTML report test),
+# graphviz (dot, for the execution tree test), lcov (lcov, which reads run --lcov files in a test),
+# man (groff, which renders certsym help --man in a test). No group means core.
 # It runs `apt-get update` once before installing, and does nothing at all when every package is present.
 set -euo pipefail
 
@@ -14,7 +14,7 @@ pkgs=()
 for g in "${groups[@]}"; do
   case "$g" in
     core)    pkgs+=(libz3-dev pkg-config) ;;
-    proofs)  pkgs+=(coq ocaml ocaml-findlib libzarith-ocaml-dev why3 cvc4 z3 eprover) ;;
+    proofs)  pkgs+=(coq ocaml ocaml-findlib libzarith-ocaml-dev libyojson-ocaml-dev why3 cvc4 z3 eprover) ;;
     browser) pkgs+=(chromium) ;;
     graphviz) pkgs+=(graphviz) ;;
     lcov)    pkgs+=(lcov) ;;

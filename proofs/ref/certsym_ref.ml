@@ -11,129 +11,29 @@
 
 module C = Certsym_extracted
 
-(* ---- A tiny JSON subset: null, true, false, integers, strings, arrays, objects. *)
+(* ---- JSON values are yojson's (Debian libyojson-ocaml-dev, Yojson.Safe): integers that fit
+   an OCaml int are `Int, larger ones `Intlit (their text), so no precision is lost; every
+   integer the driver prints is an `Intlit of Z.to_string, printed in full without quotes. *)
 
-type json =
-  | Null
-  | Bool of bool
-  | Num of string          (* an integer token, kept as text *)
-  | Str of string
-  | Arr of json list
-  | Obj of (string * json) list
+type json = Yojson.Safe.t
 
 exception Bad of string
 let bad fmt = Printf.ksprintf (fun s -> raise (Bad s)) fmt
 
-let parse (s : string) : json =
-  let n = String.length s in
-  let i = ref 0 in
-  let peek () = if !i < n then s.[!i] else '\000' in
-  let rec ws () = if !i < n && (match s.[!i] with ' ' | '\t' | '\r' | '\n' -> true | _ -> false)
-    then (incr i; ws ()) in
-  let expect c = ws (); if peek () <> c then bad "expected '%c' at offset %d" c !i; incr i in
-  let lit w v = if !i + String.length w <= n && String.sub s !i (String.length w) = w
-    then (i := !i + String.length w; v) else bad "bad literal at offset %d" !i in
-  let str () =
-    expect '"';
-    let b = Buffer.create 16 in
-    let rec go () =
-      if !i >= n then bad "unterminated string";
-      let c = s.[!i] in incr i;
-      match c with
-      | '"' -> ()
-      | '\\' ->
-        if !i >= n then bad "unterminated escape";
-        let e = s.[!i] in incr i;
-        (match e with
-         | '"' -> Buffer.add_char b '"' | '\\' -> Buffer.add_char b '\\'
-         | '/' -> Buffer.add_char b '/' | 'b' -> Buffer.add_char b '\b'
-         | 'f' -> Buffer.add_char b '\012' | 'n' -> Buffer.add_char b '\n'
-         | 'r' -> Buffer.add_char b '\r' | 't' -> Buffer.add_char b '\t'
-         | 'u' ->
-           if !i + 4 > n then bad "bad \\u escape";
-           let code = int_of_string ("0x" ^ String.sub s !i 4) in
-           i := !i + 4;
-           if code >= 128 then bad "non-ASCII \\u escape not supported";
-           Buffer.add_char b (Char.chr code)
-         | _ -> bad "bad escape");
-        go ()
-      | c -> Buffer.add_char b c; go ()
-    in
-    go (); Buffer.contents b in
-  let rec value () =
-    ws ();
-    match peek () with
-    | 'n' -> lit "null" Null
-    | 't' -> lit "true" (Bool true)
-    | 'f' -> lit "false" (Bool false)
-    | '"' -> Str (str ())
-    | '[' ->
-      incr i; ws ();
-      if peek () = ']' then (incr i; Arr []) else
-        let rec items acc =
-          let v = value () in ws ();
-          match peek () with
-          | ',' -> incr i; items (v :: acc)
-          | ']' -> incr i; Arr (List.rev (v :: acc))
-          | _ -> bad "expected ',' or ']' at offset %d" !i in
-        items []
-    | '{' ->
-      incr i; ws ();
-      if peek () = '}' then (incr i; Obj []) else
-        let rec fields acc =
-          let k = str () in expect ':';
-          let v = value () in ws ();
-          match peek () with
-          | ',' -> incr i; fields ((k, v) :: acc)
-          | '}' -> incr i; Obj (List.rev ((k, v) :: acc))
-          | _ -> bad "expected ',' or '}' at offset %d" !i in
-        fields []
-    | '-' | '0' .. '9' ->
-      let st = !i in
-      if peek () = '-' then incr i;
-      let d = !i in
-      while !i < n && s.[!i] >= '0' && s.[!i] <= '9' do incr i done;
-      if !i = d then bad "bad number at offset %d" st;
-      if !i < n && (match s.[!i] with '.' | 'e' | 'E' -> true | _ -> false) then
-        bad "only integers are allowed (offset %d)" st;
-      Num (String.sub s st (!i - st))
-    | _ -> bad "unexpected character at offset %d" !i in
-  let v = value () in ws ();
-  if !i <> n then bad "trailing characters at offset %d" !i;
-  v
-
-let escape (s : string) : string =
-  let b = Buffer.create (String.length s + 2) in
-  Buffer.add_char b '"';
-  String.iter (fun c -> match c with
-      | '"' -> Buffer.add_string b "\\\"" | '\\' -> Buffer.add_string b "\\\\"
-      | '\n' -> Buffer.add_string b "\\n" | '\r' -> Buffer.add_string b "\\r"
-      | '\t' -> Buffer.add_string b "\\t"
-      | c when Char.code c < 0x20 -> Buffer.add_string b (Printf.sprintf "\\u%04x" (Char.code c))
-      | c -> Buffer.add_char b c) s;
-  Buffer.add_char b '"';
-  Buffer.contents b
-
-let rec print (j : json) : string =
-  match j with
-  | Null -> "null"
-  | Bool b -> if b then "true" else "false"
-  | Num t -> t
-  | Str s -> escape s
-  | Arr l -> "[" ^ String.concat "," (List.map print l) ^ "]"
-  | Obj l -> "{" ^ String.concat "," (List.map (fun (k, v) -> escape k ^ ":" ^ print v) l) ^ "}"
-
 (* ---- JSON <-> extracted syntax (a bijection on trees; no evaluation). *)
 
-let field o k = match o with
-  | Obj l -> (try List.assoc k l with Not_found -> bad "missing field %S" k)
+let field (o : json) k : json = match o with
+  | `Assoc l -> (try List.assoc k l with Not_found -> bad "missing field %S" k)
   | _ -> bad "expected an object (looking for %S)" k
-let str_of = function Str s -> s | _ -> bad "expected a string"
+let str_of : json -> string = function `String s -> s | _ -> bad "expected a string"
 let kind o = str_of (field o "k")
-let int_of = function
-  | Num t -> Z.of_string t
+let int_of : json -> Z.t = function
+  | `Int n -> Z.of_int n
+  | `Intlit t -> Z.of_string t
+  | `Float _ -> bad "only integers are allowed"
   | _ -> bad "expected an integer"
-let num z = Num (Z.to_string z)
+let num z : json = `Intlit (Z.to_string z)
+let str s : json = `String s
 
 let rec aexpr_of j : C.aexpr =
   let bin f = f (aexpr_of (field j "l")) (aexpr_of (field j "r")) in
@@ -147,11 +47,11 @@ let rec aexpr_of j : C.aexpr =
   | k -> bad "unknown arithmetic expression kind %S" k
 
 let rec json_of_aexpr (a : C.aexpr) : json =
-  let bin k l r = Obj [("k", Str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r)] in
+  let bin k l r = `Assoc [("k", str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r)] in
   match a with
-  | C.Cst n -> Obj [("k", Str "num"); ("n", num n)]
-  | C.Var x -> Obj [("k", Str "var"); ("x", Str x)]
-  | C.Neg e -> Obj [("k", Str "neg"); ("e", json_of_aexpr e)]
+  | C.Cst n -> `Assoc [("k", str "num"); ("n", num n)]
+  | C.Var x -> `Assoc [("k", str "var"); ("x", str x)]
+  | C.Neg e -> `Assoc [("k", str "neg"); ("e", json_of_aexpr e)]
   | C.Add (l, r) -> bin "add" l r | C.Sub (l, r) -> bin "sub" l r
   | C.Mul (l, r) -> bin "mul" l r | C.Div (l, r) -> bin "div" l r
   | C.Mod (l, r) -> bin "mod" l r
@@ -169,14 +69,14 @@ let rec bexpr_of j : C.bexpr =
   | k -> bad "unknown boolean expression kind %S" k
 
 let rec json_of_bexpr (b : C.bexpr) : json =
-  let cmp k l r = Obj [("k", Str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r)] in
-  let con k l r = Obj [("k", Str k); ("l", json_of_bexpr l); ("r", json_of_bexpr r)] in
+  let cmp k l r = `Assoc [("k", str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r)] in
+  let con k l r = `Assoc [("k", str k); ("l", json_of_bexpr l); ("r", json_of_bexpr r)] in
   match b with
-  | C.Btrue -> Obj [("k", Str "true")] | C.Bfalse -> Obj [("k", Str "false")]
+  | C.Btrue -> `Assoc [("k", str "true")] | C.Bfalse -> `Assoc [("k", str "false")]
   | C.Beq (l, r) -> cmp "eq" l r | C.Bne (l, r) -> cmp "ne" l r
   | C.Blt (l, r) -> cmp "lt" l r | C.Ble (l, r) -> cmp "le" l r
   | C.Bgt (l, r) -> cmp "gt" l r | C.Bge (l, r) -> cmp "ge" l r
-  | C.Bnot b -> Obj [("k", Str "not"); ("b", json_of_bexpr b)]
+  | C.Bnot b -> `Assoc [("k", str "not"); ("b", json_of_bexpr b)]
   | C.Band (l, r) -> con "and" l r | C.Bor (l, r) -> con "or" l r
 
 let rec stmt_of j : C.stmt =
@@ -192,20 +92,20 @@ let rec stmt_of j : C.stmt =
 
 let rec json_of_stmt (p : C.stmt) : json =
   match p with
-  | C.Skip -> Obj [("k", Str "skip")]
-  | C.Fail -> Obj [("k", Str "fail")]
-  | C.Assign (x, e) -> Obj [("k", Str "assign"); ("x", Str x); ("e", json_of_aexpr e)]
-  | C.Seq (p, q) -> Obj [("k", Str "seq"); ("p", json_of_stmt p); ("q", json_of_stmt q)]
+  | C.Skip -> `Assoc [("k", str "skip")]
+  | C.Fail -> `Assoc [("k", str "fail")]
+  | C.Assign (x, e) -> `Assoc [("k", str "assign"); ("x", str x); ("e", json_of_aexpr e)]
+  | C.Seq (p, q) -> `Assoc [("k", str "seq"); ("p", json_of_stmt p); ("q", json_of_stmt q)]
   | C.If (b, p, q) ->
-    Obj [("k", Str "if"); ("b", json_of_bexpr b); ("p", json_of_stmt p); ("q", json_of_stmt q)]
-  | C.While (b, p) -> Obj [("k", Str "while"); ("b", json_of_bexpr b); ("p", json_of_stmt p)]
-  | C.Assume b -> Obj [("k", Str "assume"); ("b", json_of_bexpr b)]
+    `Assoc [("k", str "if"); ("b", json_of_bexpr b); ("p", json_of_stmt p); ("q", json_of_stmt q)]
+  | C.While (b, p) -> `Assoc [("k", str "while"); ("b", json_of_bexpr b); ("p", json_of_stmt p)]
+  | C.Assume b -> `Assoc [("k", str "assume"); ("b", json_of_bexpr b)]
 
 (* Stores are JSON objects; a missing "store" field is the empty store. *)
 let store_of conv j = match j with
-  | Obj l -> List.map (fun (x, v) -> (x, conv v)) l
+  | `Assoc l -> List.map (fun (x, v) -> (x, conv v)) l
   | _ -> bad "a store must be a JSON object"
-let opt_field o k = match o with Obj l -> List.assoc_opt k l | _ -> None
+let opt_field (o : json) k : json option = match o with `Assoc l -> List.assoc_opt k l | _ -> None
 let store_field conv o = match opt_field o "store" with None -> [] | Some j -> store_of conv j
 
 (* ---- The run stream (op run_start / run_next).
@@ -245,10 +145,10 @@ let state_json vars limit (((phi, ss), p) : C.sym_state) status : json =
   sb phi;
   let store = C.to_list vars ss in
   List.iter (fun (_, e) -> sa e) store;
-  Obj [("pc", json_of_bexpr phi);
-       ("store", Obj (List.map (fun (x, e) -> (x, json_of_aexpr e)) store));
+  `Assoc [("pc", json_of_bexpr phi);
+       ("store", `Assoc (List.map (fun (x, e) -> (x, json_of_aexpr e)) store));
        ("prog", json_of_stmt p);
-       ("status", Str status)]
+       ("status", str status)]
 
 let status_name = function
   | C.Pending -> "pending" | C.BugFound _ -> "bug" | C.Finished -> "finished"
@@ -262,35 +162,35 @@ let same_state (((phi, ss), p) : C.sym_state) (((phi', ss'), p') : C.sym_state) 
 (* ---- Requests. *)
 
 let answer (req : json) : json =
-  let ok fields = Obj (("ok", Bool true) :: fields) in
+  let ok fields = `Assoc (("ok", `Bool true) :: fields) in
   match str_of (field req "op") with
   | "step" ->
     let s = store_field int_of req and p = stmt_of (field req "prog") in
     (match C.ref_step s p with
      | C.RNext (s', p') ->
-       ok [("kind", Str "next");
-           ("store", Obj (List.map (fun (x, v) -> (x, num v)) s'));
+       ok [("kind", str "next");
+           ("store", `Assoc (List.map (fun (x, v) -> (x, num v)) s'));
            ("prog", json_of_stmt p')]
-     | C.RFinal -> ok [("kind", Str "final")]
-     | C.RError -> ok [("kind", Str "error")]
-     | C.RStuck -> ok [("kind", Str "stuck")])
+     | C.RFinal -> ok [("kind", str "final")]
+     | C.RError -> ok [("kind", str "error")]
+     | C.RStuck -> ok [("kind", str "stuck")])
   | "expand" ->
     let pc = (match opt_field req "pc" with None -> C.Btrue | Some j -> bexpr_of j) in
     let s = store_field aexpr_of req and p = stmt_of (field req "prog") in
     let succ ((pc', s'), p') =
-      Obj [("pc", json_of_bexpr pc');
-           ("store", Obj (List.map (fun (x, e) -> (x, json_of_aexpr e)) s'));
+      `Assoc [("pc", json_of_bexpr pc');
+           ("store", `Assoc (List.map (fun (x, e) -> (x, json_of_aexpr e)) s'));
            ("prog", json_of_stmt p')] in
-    ok [("succs", Arr (List.map succ (C.ref_expand pc s p)))]
+    ok [("succs", `List (List.map succ (C.ref_expand pc s p)))]
   | "eval" ->
     let s = store_field int_of req and e = aexpr_of (field req "e") in
-    ok [("value", match C.ref_aeval s e with Some v -> num v | None -> Null)]
+    ok [("value", match C.ref_aeval s e with Some v -> num v | None -> `Null)]
   | "evalb" ->
     let s = store_field int_of req and b = bexpr_of (field req "b") in
-    ok [("value", match C.ref_beval s b with Some v -> Bool v | None -> Null)]
+    ok [("value", match C.ref_beval s b with Some v -> `Bool v | None -> `Null)]
   | "run_start" ->
     let p = stmt_of (field req "prog") in
-    let vars = (match field req "vars" with Arr l -> List.map str_of l | _ -> bad "vars: expected an array") in
+    let vars = (match field req "vars" with `List l -> List.map str_of l | _ -> bad "vars: expected an array") in
     session := Some (p, vars, C.init p, 0);
     ok []
   | "run_next" ->
@@ -320,9 +220,9 @@ let answer (req : json) : json =
           status_name (C.find_bugs no_oracle p (nat_of_int n')) <> "finished" then
          bad "internal: the queue is empty at %d but the extracted find_bugs is not finished" n';
        session := Some (p, vars, q', n');
-       ok [("states", Arr states); ("end", Bool ended); ("too_big", Bool too_big)])
+       ok [("states", `List states); ("end", `Bool ended); ("too_big", `Bool too_big)])
   | "is_error" ->
-    ok [("value", Bool (C.ref_is_error (stmt_of (field req "prog"))))]
+    ok [("value", `Bool (C.ref_is_error (stmt_of (field req "prog"))))]
   | op -> bad "unknown op %S" op
 
 let () =
@@ -332,11 +232,12 @@ let () =
     | line ->
       if String.trim line <> "" then begin
         let reply =
-          try answer (parse line) with
-          | Bad msg -> Obj [("ok", Bool false); ("error", Str msg)]
+          try answer (Yojson.Safe.from_string line) with
+          | Bad msg | Yojson.Json_error msg -> `Assoc [("ok", `Bool false); ("error", str msg)]
           | Invalid_argument msg | Failure msg ->
-            Obj [("ok", Bool false); ("error", Str msg)] in
-        print_string (print reply); print_char '\n'; flush stdout
+            `Assoc [("ok", `Bool false); ("error", str msg)]
+          | Z.Overflow -> `Assoc [("ok", `Bool false); ("error", str "integer out of range")] in
+        print_string (Yojson.Safe.to_string reply); print_char '\n'; flush stdout
       end;
       loop () in
   loop ()

@@ -67,7 +67,7 @@ func GeneratedUnit(seed int64, cfg GenConfig) (*Unit, error) {
 	u := &Unit{Name: name, Seed: seed, Prog: p, RefBody: g.AST, Text: g.Text, Long: g.Long}
 	// The reference's variables are the parsed program's (the same names); a parser that reads
 	// other variables than the generated tree has is a mismatch of the unit.
-	if a, b := strings.Join(varsOfStmt(g.AST), ","), strings.Join(p.Vars, ","); a != b {
+	if a, b := strings.Join(spec.VarsOf(g.AST), ","), strings.Join(p.Vars, ","); a != b {
 		u.ParseMismatch = fmt.Sprintf("the generated program's variables are %s, the parsed program's %s", a, b)
 	}
 	return u, nil

@@ -563,7 +563,3 @@ func EvalB(c spec.BExpr, v []spec.Int) bool {
 	}
 	return false
 }
-
-// varsOfStmt lists the variable names of a statement in order of first occurrence
-// (spec.VarsOf; run.go calls it under this name).
-func varsOfStmt(s spec.Stmt) []string { return spec.VarsOf(s) }

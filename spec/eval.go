@@ -69,54 +69,51 @@ func EvalB(b BExpr, s Store) (v, ok bool) {
 }
 
 // HasDivA reports whether a contains a division or remainder.
-func HasDivA(a AExpr) bool {
-	switch a := a.(type) {
-	case *Neg:
-		return HasDivA(a.X)
-	case *BinA:
-		return a.Op == Div || a.Op == Mod || HasDivA(a.L) || HasDivA(a.R)
-	}
-	return false
-}
+func HasDivA(a AExpr) bool { return hasDiv(a) }
 
 // HasDivB reports whether b contains a division or remainder.
-func HasDivB(b BExpr) bool {
-	switch b := b.(type) {
-	case *Cmp:
-		return HasDivA(b.L) || HasDivA(b.R)
-	case *Not:
-		return HasDivB(b.X)
-	case *BinB:
-		return HasDivB(b.L) || HasDivB(b.R)
-	}
-	return false
+func HasDivB(b BExpr) bool { return hasDiv(b) }
+
+func hasDiv(n Node) bool {
+	found := false
+	Inspect(n, func(n Node) bool {
+		if d, ok := n.(*BinA); ok && (d.Op == Div || d.Op == Mod) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
-// DivisorsA appends to ds the divisors of the divisions and remainders inside a, in left-to-right
-// post-order: D(a) of SEMANTICS.md is the conjunction of d != 0 over them.
-func DivisorsA(a AExpr, ds []AExpr) []AExpr {
-	switch a := a.(type) {
-	case *Neg:
-		return DivisorsA(a.X, ds)
-	case *BinA:
-		ds = DivisorsA(a.L, ds)
-		ds = DivisorsA(a.R, ds)
-		if a.Op == Div || a.Op == Mod {
-			ds = append(ds, a.R)
+// Divisions appends to out the divisions and remainders inside n, in left-to-right post-order
+// (an operation after the operations inside its operands).
+func Divisions(n Node, out []*BinA) []*BinA {
+	var open []Node // the nodes whose children are being walked
+	Inspect(n, func(m Node) bool {
+		if m != nil {
+			open = append(open, m)
+			return true
 		}
-	}
-	return ds
+		d, ok := open[len(open)-1].(*BinA)
+		open = open[:len(open)-1]
+		if ok && (d.Op == Div || d.Op == Mod) {
+			out = append(out, d)
+		}
+		return true
+	})
+	return out
 }
+
+// DivisorsA appends to ds the divisors of the divisions and remainders inside a, in the order of
+// Divisions: D(a) of SEMANTICS.md is the conjunction of d != 0 over them.
+func DivisorsA(a AExpr, ds []AExpr) []AExpr { return divisors(a, ds) }
 
 // DivisorsB is DivisorsA for a condition.
-func DivisorsB(b BExpr, ds []AExpr) []AExpr {
-	switch b := b.(type) {
-	case *Cmp:
-		return DivisorsA(b.R, DivisorsA(b.L, ds))
-	case *Not:
-		return DivisorsB(b.X, ds)
-	case *BinB:
-		return DivisorsB(b.R, DivisorsB(b.L, ds))
+func DivisorsB(b BExpr, ds []AExpr) []AExpr { return divisors(b, ds) }
+
+func divisors(n Node, ds []AExpr) []AExpr {
+	for _, d := range Divisions(n, nil) {
+		ds = append(ds, d.R)
 	}
 	return ds
 }

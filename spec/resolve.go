@@ -5,76 +5,39 @@ package spec
 // unfolding of each while ([S-While]).
 func resolve(prog *Program) {
 	idx := map[string]int{}
-	v := func(x *Var) {
-		i, ok := idx[x.Name]
-		if !ok {
-			i = len(prog.Vars)
-			idx[x.Name] = i
-			prog.Vars = append(prog.Vars, x.Name)
-		}
-		x.Index = i
-	}
-	var a func(AExpr)
-	a = func(e AExpr) {
-		switch e := e.(type) {
-		case *Var:
-			v(e)
-		case *Neg:
-			a(e.X)
-		case *BinA:
-			a(e.L)
-			a(e.R)
-		}
-	}
-	var b func(BExpr)
-	b = func(e BExpr) {
-		switch e := e.(type) {
-		case *Cmp:
-			a(e.L)
-			a(e.R)
-		case *Not:
-			b(e.X)
-		case *BinB:
-			b(e.L)
-			b(e.R)
-		}
-	}
 	divErr := func(l Loc, divides bool) *Fail {
 		if !divides {
 			return nil
 		}
 		return &Fail{Loc: l, Kind: FailDivZero}
 	}
-	var s func(Stmt)
-	s = func(st Stmt) {
-		switch st := st.(type) {
+	// Inspect meets an assignment's target before its expression and a condition before the
+	// branches or body, which is the order of first occurrence that numbers the variables.
+	Inspect(prog.Body, func(n Node) bool {
+		switch st := n.(type) {
+		case *Var:
+			i, ok := idx[st.Name]
+			if !ok {
+				i = len(prog.Vars)
+				idx[st.Name] = i
+				prog.Vars = append(prog.Vars, st.Name)
+			}
+			st.Index = i
 		case *Assign:
-			v(st.X)
-			a(st.A)
 			st.Err = divErr(st.Loc, HasDivA(st.A))
-		case *Seq:
-			s(st.First)
-			s(st.Second)
 		case *If:
-			b(st.Cond)
 			st.Err = divErr(st.Loc, HasDivB(st.Cond))
-			s(st.Then)
-			s(st.Else)
 		case *While:
-			b(st.Cond)
-			s(st.Body)
 			st.Unfold = &If{Loc: st.Loc, Cond: st.Cond, Then: &Seq{st.Body, st}, Else: &Skip{st.Loc},
 				Err: divErr(st.Loc, HasDivB(st.Cond))}
 		case *Assume:
-			b(st.Cond)
 			st.Err = divErr(st.Loc, HasDivB(st.Cond))
 		case *Assert:
-			b(st.Cond)
 			st.Err = divErr(st.Loc, HasDivB(st.Cond))
 			st.Violation = &Fail{Loc: st.Loc, Kind: FailAssert}
 		}
-	}
-	s(prog.Body)
+		return true
+	})
 }
 
 // rightNest re-associates every sequence to s1 ; (s2 ; (... ; sn)), the form the parser gives a

@@ -326,57 +326,29 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 	}
 	switch s := s.(type) {
 	case *spec.Assign:
-		divisions(divisionsA(s.A, nil))
+		divisions(spec.Divisions(s.A, nil))
 	case *spec.If:
-		divisions(divisionsB(s.Cond, nil))
+		divisions(spec.Divisions(s.Cond, nil))
 		v.collectClaims(s.Then)
 		v.collectClaims(s.Else)
 	case *spec.While:
 		v.rep.at[s.Unfold] = s
-		divisions(divisionsB(s.Cond, nil))
+		divisions(spec.Divisions(s.Cond, nil))
 		v.collectClaims(s.Body)
 	case *spec.Assume:
 		if fault.Active != fault.VerifyDropsAssumeClaims {
-			divisions(divisionsB(s.Cond, nil))
+			divisions(spec.Divisions(s.Cond, nil))
 		}
 	case *spec.Assert:
 		v.synthetic[s.Violation] = true
 		v.rep.failOf[s.Violation] = s
 		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: spec.PrintB(s.Cond)})
-		divisions(divisionsB(s.Cond, nil))
+		divisions(spec.Divisions(s.Cond, nil))
 	case *spec.Fail:
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s
 		add(&Claim{Kind: ClaimAssert, Cond: &spec.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"})
 	}
-}
-
-// divisionsA appends the divisions and remainders inside a, in left-to-right post-order (the order
-// of spec.DivisorsA).
-func divisionsA(a spec.AExpr, out []*spec.BinA) []*spec.BinA {
-	switch a := a.(type) {
-	case *spec.Neg:
-		return divisionsA(a.X, out)
-	case *spec.BinA:
-		out = divisionsA(a.L, out)
-		out = divisionsA(a.R, out)
-		if a.Op == spec.Div || a.Op == spec.Mod {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-func divisionsB(b spec.BExpr, out []*spec.BinA) []*spec.BinA {
-	switch b := b.(type) {
-	case *spec.Cmp:
-		return divisionsA(b.R, divisionsA(b.L, out))
-	case *spec.Not:
-		return divisionsB(b.X, out)
-	case *spec.BinB:
-		return divisionsB(b.R, divisionsB(b.L, out))
-	}
-	return out
 }
 
 // errOf is the Fail a statement reaches when one of its divisions divides by zero.

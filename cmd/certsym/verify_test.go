@@ -16,6 +16,7 @@ import (
 
 	"certsym/internal/expect"
 	"certsym/spec"
+	"certsym/verify"
 )
 
 // readVerifyExpectation reads what a testdata/verify program expects of certsym verify
@@ -337,5 +338,20 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered DOM lacks %q:\n%s", want, dom)
 		}
+	}
+}
+
+// TestExpectStatusesAreVerifys checks that the statuses the testdata annotations accept
+// (internal/expect, which sits below verify in the import graph and so keeps its own list) are
+// exactly verify's statuses, in verify's order.
+func TestExpectStatusesAreVerifys(t *testing.T) {
+	for i, name := range expect.Statuses {
+		s, ok := verify.ParseStatus(name)
+		if !ok || int(s) != i {
+			t.Errorf("expect.Statuses[%d] = %q, verify.ParseStatus gives %v, %v", i, name, s, ok)
+		}
+	}
+	if last := verify.StatusIndeterminate; int(last) != len(expect.Statuses)-1 {
+		t.Errorf("verify's last status %v is number %d; expect.Statuses has %d", last, last, len(expect.Statuses))
 	}
 }

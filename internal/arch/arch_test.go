@@ -26,6 +26,7 @@ var layer = map[string]int{
 	"internal/budget":     0,
 	"spec":                1,
 	"internal/z3query":    2,
+	"internal/expect":     2, // testdata annotations, read by cmd's tests and corpusout
 	"sym":                 3,
 	"internal/testprog":   4, // tests' shared helper: parsing, corpus, random inputs
 	"step":                4,

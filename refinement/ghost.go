@@ -1,0 +1,169 @@
+// Ghost checks: the reference's concrete run of an input followed step by step beside the
+// engine's symbolic state (the input is the ghost valuation) and spec's concrete step. At each
+// step the symbolic state concretizes to the reference's state, exactly one symbolic successor
+// holds under the input and concretizes to the reference's successor, spec.Step agrees with the
+// reference's step, and some states on the way are also replayed and checked for precision.
+
+package refinement
+
+import (
+	"certsym/engine"
+	"certsym/internal/budget"
+	"certsym/spec"
+	"certsym/sym"
+)
+
+func (c *checker) ghostRuns() {
+	e := c.newEngine(c.engineOptions())
+	// Inputs: random, and models of deep states of a short run (they get past assumes).
+	pre := c.newEngine(engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
+	byDepth := map[int][]*engine.State{}
+	for {
+		st, ok := pre.NextState()
+		if !ok {
+			break
+		}
+		byDepth[st.Depth] = append(byDepth[st.Depth], st)
+	}
+	for _, v := range c.inputs(c.cfg.GhostInputs, byDepth) {
+		if c.expired() {
+			return
+		}
+		c.ghostRun(e, v)
+	}
+}
+
+func outcomeKind(o spec.Outcome) string {
+	return [...]string{spec.Stepped: "next", spec.Final: "final", spec.Failed: "error", spec.Blocked: "stuck"}[o]
+}
+
+// ghostRun follows the concrete run of input v on the reference, with the engine's symbolic
+// state alongside (the ghost valuation is v) and spec's concrete state as a third party.
+func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
+	in := c.inputString(v)
+	cur := e.Initial()
+	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}
+	precisionBudget := 40
+	for step := 0; step < c.cfg.GhostSteps && !c.expired(); step++ {
+		t := c.traceTo(v, step+1)
+		if t.err != nil {
+			c.report("reference", in, step, "%v", t.err)
+			return
+		}
+		r := t.states[step]
+		c.sum.GhostChecks++
+		if ok, why := c.concretizes(cur.Store, cur.Prog.Stmt(), v, r); !ok {
+			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(cur, c.names), refStateString(r, c.names), why)
+			return
+		}
+		if !c.concreteStep(in, step, conc, r) {
+			return
+		}
+		refKind := "next"
+		if len(t.states) <= step+1 {
+			refKind = t.end
+		}
+		if refKind == cutRun {
+			return
+		}
+		if step%3 == 2 { // deep states too are replayed against certsym-ref expand
+			c.stepReplay(e, cur)
+		}
+		succs := e.Expand(cur, nil)
+		var follow []*engine.State
+		for _, s := range succs {
+			f := s.PC.Formula()
+			holds := f.Eval(v)
+			if mine := EvalB(f.BExpr(c.names), v); mine != holds {
+				c.report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.names), holds, mine)
+			}
+			if holds {
+				follow = append(follow, s)
+			}
+		}
+		if refKind != "next" {
+			if len(follow) != 0 {
+				c.report("ghost/exhaustive", in, step, "the reference's run ends (%s) at %s but %d symbolic successors hold under the input:\n%s",
+					refKind, refStateString(r, c.names), len(follow), c.engineSuccs(follow))
+			}
+			return
+		}
+		next := t.states[step+1]
+		if len(follow) != 1 {
+			c.report("ghost/exhaustive", in, step, "%d symbolic successors of %s hold under the input, want exactly 1 (the reference steps to %s):\n%s",
+				len(follow), stateString(cur, c.names), refStateString(next, c.names), c.engineSuccs(succs))
+			return
+		}
+		s := follow[0]
+		if ok, why := c.concretizes(s.Store, s.Prog.Stmt(), v, next); !ok {
+			c.report("ghost/exhaustive", in, step, "the successor %s that holds under the input does not concretize to the reference's successor %s: %s",
+				stateString(s, c.names), refStateString(next, c.names), why)
+			return
+		}
+		if e.Solver().Check(s.PC) == sym.Unsat {
+			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.names))
+			return
+		}
+		for _, o := range succs {
+			if o != s && precisionBudget > 0 && o.PC != s.PC {
+				if c.precise("ghost/precise", o) {
+					precisionBudget--
+				}
+			}
+		}
+		cur = s
+		next2, _ := spec.Step(conc)
+		conc = next2
+	}
+}
+
+// concreteStep compares spec.Step on conc with the reference's step on the same state, and conc
+// with the reference's own run at this step r. It returns false when the run cannot go on.
+func (c *checker) concreteStep(in string, step int, conc spec.State, r refState) bool {
+	cs := c.concStore(conc.Store)
+	for _, x := range c.names {
+		if !cs[x].Equal(r.store[x]) {
+			c.report("concrete-step", in, step, "spec's run has %s = %s, the reference's %s", x, cs[x], r.store[x])
+			return false
+		}
+	}
+	if got := Canon(conc.Prog); got != r.canon {
+		c.report("concrete-step", in, step, "spec's run is at %s, the reference's at %s", got, r.canon)
+		return false
+	}
+	raw, err := EncodeStmt(conc.Prog)
+	if err != nil {
+		c.report("layer", in, step, "encoding: %v", err)
+		return false
+	}
+	want, err := c.ref.Step(cs, c.names, raw)
+	if err != nil {
+		c.report("reference", in, step, "%v", err)
+		return false
+	}
+	c.sum.ConcreteSteps++
+	next, out := spec.Step(conc)
+	if k := outcomeKind(out); k != want.Kind {
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
+		return false
+	}
+	if out != spec.Stepped {
+		return true
+	}
+	for i, x := range c.names {
+		if !next.Store[i].Equal(want.Store[x]) {
+			c.report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", Canon(conc.Prog), x, next.Store[i], want.Store[x])
+			return false
+		}
+	}
+	wc, err := c.canonRaw(want.Prog)
+	if err != nil {
+		c.report("reference", in, step, "%v", err)
+		return false
+	}
+	if got := Canon(next.Prog); got != wc {
+		c.report("concrete-step", in, step, "spec.Step of %s gives %s, the reference %s", Canon(conc.Prog), got, wc)
+		return false
+	}
+	return true
+}

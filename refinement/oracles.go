@@ -1,0 +1,177 @@
+// The bug finder's oracles: every reported bug replays on the reference, the engine's states are
+// precise (each concretizes to a reference state) and exhaustive (every concrete run is covered),
+// also under a starved solver.
+
+package refinement
+
+import (
+	"sort"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+	"certsym/sym"
+)
+
+// precise is the precision check of one symbolic state: the model of its path condition, run on
+// the reference for as many steps as the state's depth, reaches a concretization of the state.
+// It returns false when there was nothing to check (unsatisfiable or undecided).
+func (c *checker) precise(check string, st *engine.State) bool {
+	v, ok := c.model(st.PC)
+	if !ok {
+		return false
+	}
+	c.sum.PrecisionReplays++
+	t := c.traceTo(v, st.Depth)
+	if t.err != nil {
+		c.report("reference", c.inputString(v), st.Depth, "%v", t.err)
+		return true
+	}
+	if len(t.states) <= st.Depth && t.end == cutRun {
+		return true
+	}
+	if len(t.states) <= st.Depth {
+		c.report(check, c.inputString(v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
+			stateString(st, c.names), t.end, len(t.states)-1, st.Depth)
+		return true
+	}
+	r := t.states[st.Depth]
+	if ok, why := c.concretizes(st.Store, st.Prog.Stmt(), v, r); !ok {
+		c.report(check, c.inputString(v), st.Depth, "imprecise: the model of the symbolic state %s reaches %s on the reference: %s",
+			stateString(st, c.names), refStateString(r, c.names), why)
+	}
+	return true
+}
+
+
+// bugReplay checks the evidence of a reported bug on the reference: its input, run for as many
+// steps as the bug's depth, reaches an error state that concretizes the symbolic error state.
+func (c *checker) bugReplay(b *engine.Bug) {
+	c.sum.BugsReplayed++
+	st := b.State
+	t := c.traceTo(b.Input, st.Depth)
+	in := c.inputString(b.Input)
+	if t.err != nil {
+		c.report("reference", in, st.Depth, "%v", t.err)
+		return
+	}
+	if len(t.states) <= st.Depth && t.end == cutRun {
+		return
+	}
+	if len(t.states) <= st.Depth {
+		c.report("oracle/bug-replay", in, st.Depth, "the reported bug's input ends (%s) after %d steps on the reference, the bug is at depth %d: %s",
+			t.end, len(t.states)-1, st.Depth, stateString(st, c.names))
+		return
+	}
+	r := t.states[st.Depth]
+	if ok, why := c.concretizes(st.Store, st.Prog.Stmt(), b.Input, r); !ok {
+		c.report("oracle/bug-replay", in, st.Depth, "the reported bug %s does not replay on the reference: reached %s: %s", stateString(st, c.names), refStateString(r, c.names), why)
+		return
+	}
+	if !strings.HasPrefix(r.canon, "fail") {
+		c.report("oracle/bug-replay", in, st.Depth, "the reported bug's input reaches %s on the reference, not an error state", refStateString(r, c.names))
+	}
+}
+
+// inputs draws n inputs: random ones, and models of states the run reached (they go deep).
+func (c *checker) inputs(n int, states map[int][]*engine.State) [][]spec.Int {
+	var deep []*engine.State
+	for _, ss := range states {
+		for _, s := range ss {
+			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
+				deep = append(deep, s)
+			}
+		}
+	}
+	sort.Slice(deep, func(i, j int) bool { return deep[i].Depth > deep[j].Depth })
+	var out [][]spec.Int
+	for i := 0; i < n; i++ {
+		if i%2 == 1 && len(deep) > 0 {
+			s := deep[c.rng.Intn((len(deep)+1)/2)]
+			out = append(out, s.PC.Witness)
+			continue
+		}
+		out = append(out, c.randomValuation())
+	}
+	return out
+}
+
+// exhaustive is is_probably_exhaustive: the reference's concrete run of each input is covered,
+// at every step up to the depth the engine's run explored completely, by a symbolic state of that
+// depth whose path condition holds under the input and which concretizes to the concrete state.
+func (c *checker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*engine.State, complete, n int) {
+	maxDepth := 0
+	for d := range byDepth {
+		if d > maxDepth {
+			maxDepth = d
+		}
+	}
+	if complete > maxDepth {
+		complete = maxDepth
+	}
+	for _, v := range c.inputs(n, byDepth) {
+		c.sum.ExhaustiveRuns++
+		t := c.traceTo(v, complete)
+		if t.err != nil {
+			c.report("reference", c.inputString(v), -1, "%v", t.err)
+			return
+		}
+		for k := 0; k < len(t.states) && k <= complete; k++ {
+			r := t.states[k]
+			covered := false
+			for _, s := range byDepth[k] {
+				if !s.PC.Formula().Eval(v) {
+					continue
+				}
+				if ok, _ := c.concretizes(s.Store, s.Prog.Stmt(), v, r); ok {
+					covered = true
+					break
+				}
+			}
+			if !covered {
+				c.report(check, c.inputString(v), k, "not exhaustive: the reference's state %s at step %d is covered by none of the %d symbolic states of depth %d (run %s)",
+					refStateString(r, c.names), k, len(byDepth[k]), k, e.Stopped())
+				break
+			}
+		}
+	}
+}
+
+// starvedRun is is_probably_exhaustive for a run whose solver is starved (rlimit 1, so it can
+// decide nothing): unknown must never prune, so the run must still cover every concrete run.
+func (c *checker) starvedRun() {
+	opts := c.engineOptions()
+	opts.MaxStates, opts.RLimit = c.cfg.StarvedStates, 1
+	e := c.newEngine(opts)
+	byDepth := map[int][]*engine.State{}
+	last, finished := 0, false
+	sr := &streamRun{}
+	reported := map[*spec.Fail]bool{}
+	complete := false
+	for !c.expired() {
+		s, err := e.Next()
+		if err != nil {
+			c.report("oracle/engine-replay", "", -1, "starved solver: the engine's own bug replay failed: %v", err)
+			break
+		}
+		sr.observe(s, reported)
+		if s.Kind == engine.Finished || s.Kind == engine.Stopped {
+			finished, complete = s.Kind == engine.Finished, true
+			break
+		}
+		st := s.State
+		if s.Kind == engine.BugFound {
+			c.bugReplay(s.Bug)
+		}
+		byDepth[st.Depth] = append(byDepth[st.Depth], st)
+		last = st.Depth
+	}
+	if complete {
+		c.checkVerdict("verdict-starved-solver", e, sr)
+	}
+	depth := last - 1
+	if finished {
+		depth = 1 << 30
+	}
+	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.cfg.OracleInputs+1)/2)
+}

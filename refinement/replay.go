@@ -1,0 +1,245 @@
+// Step replay: the engine's run of a program, each expanded state's successors compared with the
+// extracted expand of certsym-ref (path conditions up to equivalence, stores by equality).
+
+package refinement
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"certsym/engine"
+	"certsym/internal/budget"
+	"certsym/spec"
+)
+
+func (c *checker) engineOptions() engine.Options {
+	return engine.Options{Limits: budget.Limits{MaxStates: c.cfg.MaxStates, RLimit: c.cfg.EngineRLimit,
+		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}, AllBugs: true}
+}
+
+// newEngine creates an engine whose solver queries also end at the program's deadline.
+func (c *checker) newEngine(opts engine.Options) *engine.Engine {
+	e := engine.New(c.u.Prog, opts)
+	if !c.deadline.IsZero() {
+		if d := e.Solver().Deadline; d.IsZero() || c.deadline.Before(d) {
+			e.Solver().Deadline = c.deadline
+		}
+	}
+	return e
+}
+
+// streamBudget is the number of states of the unpruned stream compared for the current unit.
+func (c *checker) streamBudget() int {
+	if c.u.Long && c.cfg.LongStreamStates > c.cfg.StreamStates {
+		return c.cfg.LongStreamStates
+	}
+	return c.cfg.StreamStates
+}
+
+func (c *checker) engineRun() {
+	opts := c.engineOptions()
+	if c.u.Long && c.cfg.LongStates > opts.MaxStates {
+		opts.MaxStates = c.cfg.LongStates
+	}
+	e := c.newEngine(opts)
+	taken := 0
+	byDepth := map[int][]*engine.State{}
+	var leaves []*engine.State
+	last, finished := 0, false
+	sr := &streamRun{}
+	reported := map[*spec.Fail]bool{}
+	complete := false // the stream ended by itself (Finished or Stopped), not by the layer
+	for !c.expired() {
+		s, err := e.Next()
+		if err != nil {
+			c.report("oracle/engine-replay", "", -1, "the engine's own bug replay failed: %v", err)
+			break
+		}
+		sr.observe(s, reported)
+		if s.Kind == engine.Finished {
+			finished, complete = true, true
+			break
+		}
+		if s.Kind == engine.Stopped {
+			complete = true
+			break
+		}
+		st := s.State
+		if taken++; taken <= c.cfg.MaxStates {
+			c.stepReplay(e, st)
+		}
+		byDepth[st.Depth] = append(byDepth[st.Depth], st)
+		last = st.Depth
+		if st.IsFinal() || st.ErrorOf() != nil {
+			leaves = append(leaves, st)
+		}
+		if s.Kind == engine.BugFound {
+			c.bugReplay(s.Bug)
+		}
+	}
+	// is_probably_precise: final and error states' models replay to them.
+	for i, st := range leaves {
+		if i >= c.cfg.PreciseStates {
+			break
+		}
+		c.precise("oracle/precise", st)
+	}
+	if complete {
+		c.checkVerdict("verdict", e, sr)
+		c.stream = sr
+	}
+	depth := last - 1 // every state of depth < last was expanded
+	if finished {
+		depth = 1 << 30
+	}
+	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.cfg.OracleInputs)
+}
+
+// stepReplay compares the engine's successors of st with certsym-ref expand's.
+func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
+	c.sum.StatesReplayed++
+	succs := e.Expand(st, nil)
+	pcJSON, err := EncodeB(st.PC.Formula().BExpr(c.names))
+	if err != nil {
+		c.report("layer", "", st.Depth, "encoding the path condition: %v", err)
+		return
+	}
+	store := make([]json.RawMessage, len(st.Store))
+	for i, t := range st.Store {
+		if store[i], err = EncodeA(t.AExpr(c.names)); err != nil {
+			c.report("layer", "", st.Depth, "encoding the store: %v", err)
+			return
+		}
+	}
+	prog, err := EncodeStmt(st.Prog.Stmt())
+	if err != nil {
+		c.report("layer", "", st.Depth, "encoding the program: %v", err)
+		return
+	}
+	refs, err := c.ref.Expand(pcJSON, store, c.names, prog)
+	if err != nil {
+		c.report("reference", "", st.Depth, "expand of %s: %v", stateString(st, c.names), err)
+		return
+	}
+	if len(refs) != len(succs) {
+		c.report("step-replay/successors", "", st.Depth, "state %s: the engine has %d successors, the reference %d:\n  engine:\n%s  reference:\n%s",
+			stateString(st, c.names), len(succs), len(refs), c.engineSuccs(succs), c.refSuccs(refs))
+		return
+	}
+	for i, s := range succs {
+		c.sum.SuccessorsCompared++
+		r := refs[i]
+		if a, b := Canon(s.Prog.Stmt()), Canon(r.Prog); a != b {
+			c.report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", stateString(st, c.names), i, a, b)
+			continue
+		}
+		c.comparePC(st, i, s, r)
+		c.compareStore(st, i, s, r)
+	}
+}
+
+func (c *checker) engineSuccs(ss []*engine.State) string {
+	var b strings.Builder
+	for _, s := range ss {
+		b.WriteString("    " + stateString(s, c.names) + "\n")
+	}
+	return b.String()
+}
+
+func (c *checker) refSuccs(rs []SymSucc) string {
+	var b strings.Builder
+	for _, r := range rs {
+		var parts []string
+		for i, x := range c.names {
+			parts = append(parts, x+" = "+spec.PrintA(r.Store[i]))
+		}
+		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", spec.PrintB(r.PC), strings.Join(parts, ", "), Canon(r.Prog))
+	}
+	return b.String()
+}
+
+// valuations are the random valuations of one comparison, plus the given ones.
+func (c *checker) valuations(extra ...[]spec.Int) [][]spec.Int {
+	vs := make([][]spec.Int, 0, c.cfg.Valuations+len(extra))
+	for _, e := range extra {
+		if e != nil {
+			vs = append(vs, e)
+		}
+	}
+	for i := 0; i < c.cfg.Valuations; i++ {
+		vs = append(vs, c.randomValuation())
+	}
+	return vs
+}
+
+func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r SymSucc) {
+	f := s.PC.Formula()
+	fa := f.BExpr(c.names)
+	for _, v := range c.valuations(s.PC.Witness) {
+		eng := f.Eval(v)
+		if mine := EvalB(fa, v); mine != eng {
+			c.report("layer", c.inputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.names), eng, mine)
+			return
+		}
+		if ref := EvalB(r.PC, v); ref != eng {
+			c.report("step-replay/pc-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
+				stateString(st, c.names), i, c.inputString(v), s.PC.String(c.names), eng, spec.PrintB(r.PC), ref)
+			return
+		}
+	}
+	// Both path conditions extend the parent's φ (sent as is to the reference, which answers
+	// φ ∧ g): when the engine's new conjunct f is equivalent to g on its own, φ ∧ f ⇔ φ ∧ g
+	// follows without φ (a small query); otherwise decide the full equivalence.
+	var f1 spec.BExpr
+	switch {
+	case s.PC == st.PC:
+		f1 = &spec.BoolLit{Val: true}
+	case s.PC.Parent == st.PC:
+		f1 = s.PC.Conj.BExpr(c.names)
+	}
+	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(st.PC.Formula().BExpr(c.names)) {
+		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == Valid {
+			return
+		}
+	}
+	switch verdict, m := c.prover.Equivalent(fa, r.PC, c.names); verdict {
+	case Invalid:
+		c.report("step-replay/pc-z3", c.inputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
+			stateString(st, c.names), i, c.inputString(m), s.PC.String(c.names), spec.PrintB(r.PC))
+	}
+}
+
+func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r SymSucc) {
+	var el, rl []spec.AExpr
+	for j := range c.names {
+		ea := s.Store[j].AExpr(c.names)
+		if spec.PrintA(ea) != spec.PrintA(r.Store[j]) {
+			el, rl = append(el, ea), append(rl, r.Store[j])
+		}
+	}
+	if len(el) == 0 {
+		return
+	}
+	for _, v := range c.valuations(s.PC.Witness) {
+		for j, x := range c.names {
+			eng := s.Store[j].Eval(v)
+			if ref := EvalA(r.Store[j], v); !ref.Equal(eng) {
+				c.report("step-replay/store-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
+					stateString(st, c.names), i, c.inputString(v), x, s.Store[j].String(c.names), eng, spec.PrintA(r.Store[j]), ref)
+				return
+			}
+		}
+	}
+	if verdict, m := c.prover.EqualTerms(el, rl, c.names); verdict == Invalid {
+		var diff []string
+		for k := range el {
+			if a, b := EvalA(el[k], m), EvalA(rl[k], m); !a.Equal(b) {
+				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", spec.PrintA(el[k]), a, spec.PrintA(rl[k]), b))
+			}
+		}
+		c.report("step-replay/store-z3", c.inputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
+			stateString(st, c.names), i, c.inputString(m), strings.Join(diff, "; "))
+	}
+}

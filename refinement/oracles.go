@@ -43,7 +43,6 @@ func (c *checker) precise(check string, st *engine.State) bool {
 	return true
 }
 
-
 // bugReplay checks the evidence of a reported bug on the reference: its input, run for as many
 // steps as the bug's depth, reaches an error state that concretizes the symbolic error state.
 func (c *checker) bugReplay(b *engine.Bug) {

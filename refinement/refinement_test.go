@@ -1,8 +1,10 @@
 package refinement
 
 import (
+	"certsym/internal/corpus"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,7 +36,11 @@ func needRef(t *testing.T) {
 // corpusUnits are the programs of testdata/, engine/testdata/ and, when present, the PyWiSE
 // corpus beside the repository.
 func corpusUnits(t testing.TB) []*Unit {
-	us, err := LoadFiles("../testdata/*.imp", "../engine/testdata/*.imp", "../../shared/corpus/pywise/*.imp")
+	patterns := []string{"../testdata/*.imp", "../engine/testdata/*.imp"}
+	if corpus.Optional(t) != nil {
+		patterns = append(patterns, filepath.Join(corpus.Dir(), "*.imp"))
+	}
+	us, err := LoadFiles(patterns...)
 	if err != nil {
 		t.Fatal(err)
 	}

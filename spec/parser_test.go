@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"certsym/internal/corpus"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -245,8 +246,7 @@ func TestPrintRoundTripExamples(t *testing.T) {
 // TestPrintRoundTripCorpus round-trips every program in testdata/ and the PyWiSE corpus.
 func TestPrintRoundTripCorpus(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.imp")
-	pywise, _ := filepath.Glob("../../shared/corpus/pywise/*.imp")
-	files = append(files, pywise...)
+	files = append(files, corpus.Optional(t)...)
 	if len(files) == 0 {
 		t.Fatal("no programs found in ../testdata")
 	}

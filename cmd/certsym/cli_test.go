@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"certsym/internal/corpus"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -149,7 +150,8 @@ func TestParseCommandRoundTrip(t *testing.T) {
 // state preconditions with assert, so each has the precondition's bug at once; with --all-bugs
 // the search goes on and finds the real bug of each mutant (the lines are the macro calls').
 func TestPyWiSECorpus(t *testing.T) {
-	dir := "../../../shared/corpus/pywise"
+	corpus.PyWiSE(t)
+	dir := corpus.Dir()
 	cases := []struct {
 		file      string
 		maxStates int
@@ -194,7 +196,8 @@ func TestPyWiSECorpus(t *testing.T) {
 // TestDFSIncomplete is the paper's nested-loop example: BFS finds the fail, DFS descends the
 // inner loop forever.
 func TestDFSIncomplete(t *testing.T) {
-	f := "../../../shared/corpus/pywise/nested_loop.imp"
+	corpus.PyWiSE(t)
+	f := filepath.Join(corpus.Dir(), "nested_loop.imp")
 	if out, _, _ := runJSON(t, "run", f, "--strategy", "bfs"); out.Verdict != "bug" {
 		t.Errorf("bfs: %s, want bug", out.Verdict)
 	}

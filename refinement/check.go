@@ -29,6 +29,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 )
 
@@ -71,7 +73,7 @@ type Config struct {
 // DefaultConfig is the configuration of the default run.
 func DefaultConfig() Config {
 	return Config{
-		RefPath: DefaultRefPath(), MaxStates: 150, GhostInputs: 4, GhostSteps: 150, OracleInputs: 8,
+		RefPath: refclient.DefaultPath(), MaxStates: 150, GhostInputs: 4, GhostSteps: 150, OracleInputs: 8,
 		PreciseStates: 12, Valuations: 10, StarvedStates: 60, BoundedN: 2,
 		ProverRLimit: 1_000_000, ProverTimeout: 500 * time.Millisecond,
 		EngineRLimit: 2_000_000, EngineTimeout: 500 * time.Millisecond, Workers: 2,
@@ -232,8 +234,8 @@ const maxUndecidedPerProgram = 6
 // checker is one worker: its own certsym-ref process and Z3 prover.
 type checker struct {
 	cfg    Config
-	ref    *Ref
-	prover *Prover
+	ref    *refclient.Client
+	prover *prover.Prover
 	rng    *rand.Rand
 	sum    *Summary
 	u      *Unit
@@ -273,11 +275,11 @@ func (c *checker) left(d time.Duration) time.Duration {
 }
 
 func newChecker(cfg Config, seed int64) (*checker, error) {
-	ref, err := StartRef(cfg.RefPath)
+	ref, err := refclient.Start(cfg.RefPath)
 	if err != nil {
 		return nil, err
 	}
-	return &checker{cfg: cfg, ref: ref, prover: NewProver(cfg.ProverRLimit, cfg.ProverTimeout),
+	return &checker{cfg: cfg, ref: ref, prover: prover.New(cfg.ProverRLimit, cfg.ProverTimeout),
 		rng: rand.New(rand.NewSource(seed)), sum: &Summary{ByCheck: map[string]int{}}}, nil
 }
 

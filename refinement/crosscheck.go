@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -71,7 +73,7 @@ func xcHook(d sym.Decision) {
 
 // xcState is one worker's crosscheck state for the current program.
 type xcState struct {
-	prover  *Prover
+	prover  *prover.Prover
 	seen    map[string]bool
 	queries int // Z3 queries asked for the current program
 }
@@ -113,7 +115,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 		if d.Rule != "parent-witness" {
 			claim = both
 		}
-		if len(w) != len(names) || !EvalB(claim, w) {
+		if len(w) != len(names) || !refclient.EvalB(claim, w) {
 			c.report(check, c.inputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
 				spec.PrintB(phi), spec.PrintB(f), d.Rule, spec.PrintB(claim))
 		}
@@ -133,10 +135,10 @@ func (c *checker) crossDecision(d sym.Decision) {
 		rc.Checked++
 		v, m := xc.prover.Model(q, names)
 		switch v {
-		case Undecided:
+		case prover.Undecided:
 			rc.Undecided++
-		case Valid:
-			if !EvalB(q, m) {
+		case prover.Valid:
+			if !refclient.EvalB(q, m) {
 				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
 				return
 			}
@@ -177,7 +179,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 // startCrossCheck begins the crosscheck of a program (Config.CrossCheck).
 func (c *checker) startCrossCheck() {
 	if c.xc == nil {
-		c.xc = &xcState{prover: NewProver(c.cfg.ProverRLimit, c.cfg.ProverTimeout)}
+		c.xc = &xcState{prover: prover.New(c.cfg.ProverRLimit, c.cfg.ProverTimeout)}
 	}
 	c.xc.seen = map[string]bool{}
 	c.xc.queries = 0

@@ -9,6 +9,7 @@ package refinement
 import (
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -74,7 +75,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		for _, s := range succs {
 			f := s.PC.Formula()
 			holds := f.Eval(v)
-			if mine := EvalB(f.BExpr(c.names), v); mine != holds {
+			if mine := refclient.EvalB(f.BExpr(c.names), v); mine != holds {
 				c.report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.names), holds, mine)
 			}
 			if holds {
@@ -127,11 +128,11 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 			return false
 		}
 	}
-	if got := Canon(conc.Prog); got != r.canon {
+	if got := refclient.Canon(conc.Prog); got != r.canon {
 		c.report("concrete-step", in, step, "spec's run is at %s, the reference's at %s", got, r.canon)
 		return false
 	}
-	raw, err := EncodeStmt(conc.Prog)
+	raw, err := refclient.EncodeStmt(conc.Prog)
 	if err != nil {
 		c.report("layer", in, step, "encoding: %v", err)
 		return false
@@ -144,7 +145,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	c.sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), Canon(conc.Prog), k, want.Kind)
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), refclient.Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {
@@ -152,7 +153,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	}
 	for i, x := range c.names {
 		if !next.Store[i].Equal(want.Store[x]) {
-			c.report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", Canon(conc.Prog), x, next.Store[i], want.Store[x])
+			c.report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", refclient.Canon(conc.Prog), x, next.Store[i], want.Store[x])
 			return false
 		}
 	}
@@ -161,8 +162,8 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 		c.report("reference", in, step, "%v", err)
 		return false
 	}
-	if got := Canon(next.Prog); got != wc {
-		c.report("concrete-step", in, step, "spec.Step of %s gives %s, the reference %s", Canon(conc.Prog), got, wc)
+	if got := refclient.Canon(next.Prog); got != wc {
+		c.report("concrete-step", in, step, "spec.Step of %s gives %s, the reference %s", refclient.Canon(conc.Prog), got, wc)
 		return false
 	}
 	return true

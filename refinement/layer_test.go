@@ -7,6 +7,8 @@ import (
 
 	fuzz "github.com/google/gofuzz"
 
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 )
 
@@ -26,8 +28,8 @@ func TestGeneratorReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Canon(u.Prog.Body) != Canon(u.RefBody) {
-			t.Fatalf("seed %d: parsed program differs from the generated one:\n%s\n%s", seed, Canon(u.Prog.Body), Canon(u.RefBody))
+		if refclient.Canon(u.Prog.Body) != refclient.Canon(u.RefBody) {
+			t.Fatalf("seed %d: parsed program differs from the generated one:\n%s\n%s", seed, refclient.Canon(u.Prog.Body), refclient.Canon(u.RefBody))
 		}
 	}
 }
@@ -51,7 +53,7 @@ func TestGeneratorBias(t *testing.T) {
 // expressions (the layer's own plumbing, checked against the reference).
 func TestProtocolEval(t *testing.T) {
 	needRef(t)
-	ref, err := StartRef(DefaultRefPath())
+	ref, err := refclient.Start(refclient.DefaultPath())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +95,8 @@ func TestProtocolEval(t *testing.T) {
 		if wok != gok || (wok && !want.Equal(got)) {
 			t.Fatalf("%s under %v: spec.Eval %v (defined %v), reference %v (defined %v)", spec.PrintA(a), store, want, wok, got, gok)
 		}
-		if wok && !EvalA(a, store).Equal(want) {
-			t.Fatalf("%s: total evaluation %v, spec.Eval %v", spec.PrintA(a), EvalA(a, store), want)
+		if wok && !refclient.EvalA(a, store).Equal(want) {
+			t.Fatalf("%s: total evaluation %v, spec.Eval %v", spec.PrintA(a), refclient.EvalA(a, store), want)
 		}
 	}
 }
@@ -115,7 +117,7 @@ func TestBoundedNotExhaustive(t *testing.T) {
 		v[p.VarIndex("n")] = spec.IntOf(n)
 		return v
 	}
-	cex, err := BoundedExhaustive(DefaultRefPath(), u, 2, [][]spec.Int{in(-1), in(0), in(2), in(5)})
+	cex, err := BoundedExhaustive(refclient.DefaultPath(), u, 2, [][]spec.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +126,7 @@ func TestBoundedNotExhaustive(t *testing.T) {
 	}
 	t.Logf("counterexample found, as expected: %s", cex[0])
 	// With a limit above the iterations needed, every run is covered.
-	cex, err = BoundedExhaustive(DefaultRefPath(), u, 6, [][]spec.Int{in(-1), in(0), in(2), in(5)})
+	cex, err = BoundedExhaustive(refclient.DefaultPath(), u, 6, [][]spec.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,18 +138,18 @@ func TestBoundedNotExhaustive(t *testing.T) {
 // TestProver: the layer's own Z3 encoding decides validity right, and its truncating total
 // division and remainder agree with spec.Int's Quo and Rem (x / 0 = 0, x % 0 = x).
 func TestProver(t *testing.T) {
-	p := NewProver(1_000_000, 2*time.Second)
+	p := prover.New(1_000_000, 2*time.Second)
 	names := []string{"x"}
 	x := &spec.Var{Name: "x"}
 	n := func(v int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(v)} }
-	if v, _ := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(1)}, names); v != Valid {
+	if v, _ := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(1)}, names); v != prover.Valid {
 		t.Fatalf("x > 0 <=> x >= 1: %v", v)
 	}
 	v, m := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(0)}, names)
-	if v != Invalid || !m[0].IsZero() {
+	if v != prover.Invalid || !m[0].IsZero() {
 		t.Fatalf("x > 0 <=> x >= 0: %v %v, want invalid with x = 0", v, m)
 	}
-	if v, _ := p.Model(&spec.BinB{Op: spec.And, L: &spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, R: &spec.Cmp{Op: spec.Lt, L: x, R: n(1)}}, names); v != Invalid {
+	if v, _ := p.Model(&spec.BinB{Op: spec.And, L: &spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, R: &spec.Cmp{Op: spec.Lt, L: x, R: n(1)}}, names); v != prover.Invalid {
 		t.Fatalf("0 < x < 1 has no model: %v", v)
 	}
 	vals := []int64{-7, -2, -1, 0, 1, 2, 7, 9}
@@ -160,10 +162,10 @@ func TestProver(t *testing.T) {
 					want = l.Rem(r)
 				}
 				e := &spec.BinA{Op: op, L: n(a), R: n(b)}
-				if v, _ := p.EqualTerms([]spec.AExpr{e}, []spec.AExpr{&spec.Num{Val: want}}, names); v != Valid {
+				if v, _ := p.EqualTerms([]spec.AExpr{e}, []spec.AExpr{&spec.Num{Val: want}}, names); v != prover.Valid {
 					t.Fatalf("%s = %s: %v", spec.PrintA(e), want, v)
 				}
-				if got := EvalA(e, nil); !got.Equal(want) {
+				if got := refclient.EvalA(e, nil); !got.Equal(want) {
 					t.Fatalf("EvalA(%s) = %s, want %s", spec.PrintA(e), got, want)
 				}
 			}

@@ -2,6 +2,7 @@ package refinement
 
 import (
 	"certsym/internal/corpus"
+	"certsym/refinement/refclient"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,7 +29,7 @@ func envInt(t testing.TB, name string, def int64) int64 {
 // make check-proofs builds it); run.sh (REFINEMENT_FULL) never skips.
 func needRef(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(DefaultRefPath()); err != nil && os.Getenv("REFINEMENT_FULL") == "" {
+	if _, err := os.Stat(refclient.DefaultPath()); err != nil && os.Getenv("REFINEMENT_FULL") == "" {
 		t.Skipf("certsym-ref not built (%v); make check-refinement builds it and runs this test", err)
 	}
 }

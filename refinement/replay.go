@@ -11,6 +11,8 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 )
 
@@ -101,19 +103,19 @@ func (c *checker) engineRun() {
 func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 	c.sum.StatesReplayed++
 	succs := e.Expand(st, nil)
-	pcJSON, err := EncodeB(st.PC.Formula().BExpr(c.names))
+	pcJSON, err := refclient.EncodeB(st.PC.Formula().BExpr(c.names))
 	if err != nil {
 		c.report("layer", "", st.Depth, "encoding the path condition: %v", err)
 		return
 	}
 	store := make([]json.RawMessage, len(st.Store))
 	for i, t := range st.Store {
-		if store[i], err = EncodeA(t.AExpr(c.names)); err != nil {
+		if store[i], err = refclient.EncodeA(t.AExpr(c.names)); err != nil {
 			c.report("layer", "", st.Depth, "encoding the store: %v", err)
 			return
 		}
 	}
-	prog, err := EncodeStmt(st.Prog.Stmt())
+	prog, err := refclient.EncodeStmt(st.Prog.Stmt())
 	if err != nil {
 		c.report("layer", "", st.Depth, "encoding the program: %v", err)
 		return
@@ -131,7 +133,7 @@ func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 	for i, s := range succs {
 		c.sum.SuccessorsCompared++
 		r := refs[i]
-		if a, b := Canon(s.Prog.Stmt()), Canon(r.Prog); a != b {
+		if a, b := refclient.Canon(s.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
 			c.report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", stateString(st, c.names), i, a, b)
 			continue
 		}
@@ -148,14 +150,14 @@ func (c *checker) engineSuccs(ss []*engine.State) string {
 	return b.String()
 }
 
-func (c *checker) refSuccs(rs []SymSucc) string {
+func (c *checker) refSuccs(rs []refclient.SymSucc) string {
 	var b strings.Builder
 	for _, r := range rs {
 		var parts []string
 		for i, x := range c.names {
 			parts = append(parts, x+" = "+spec.PrintA(r.Store[i]))
 		}
-		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", spec.PrintB(r.PC), strings.Join(parts, ", "), Canon(r.Prog))
+		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", spec.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
 	}
 	return b.String()
 }
@@ -174,16 +176,16 @@ func (c *checker) valuations(extra ...[]spec.Int) [][]spec.Int {
 	return vs
 }
 
-func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r SymSucc) {
+func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	f := s.PC.Formula()
 	fa := f.BExpr(c.names)
 	for _, v := range c.valuations(s.PC.Witness) {
 		eng := f.Eval(v)
-		if mine := EvalB(fa, v); mine != eng {
+		if mine := refclient.EvalB(fa, v); mine != eng {
 			c.report("layer", c.inputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.names), eng, mine)
 			return
 		}
-		if ref := EvalB(r.PC, v); ref != eng {
+		if ref := refclient.EvalB(r.PC, v); ref != eng {
 			c.report("step-replay/pc-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
 				stateString(st, c.names), i, c.inputString(v), s.PC.String(c.names), eng, spec.PrintB(r.PC), ref)
 			return
@@ -200,18 +202,18 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r SymSucc)
 		f1 = s.PC.Conj.BExpr(c.names)
 	}
 	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(st.PC.Formula().BExpr(c.names)) {
-		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == Valid {
+		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == prover.Valid {
 			return
 		}
 	}
 	switch verdict, m := c.prover.Equivalent(fa, r.PC, c.names); verdict {
-	case Invalid:
+	case prover.Invalid:
 		c.report("step-replay/pc-z3", c.inputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
 			stateString(st, c.names), i, c.inputString(m), s.PC.String(c.names), spec.PrintB(r.PC))
 	}
 }
 
-func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r SymSucc) {
+func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	var el, rl []spec.AExpr
 	for j := range c.names {
 		ea := s.Store[j].AExpr(c.names)
@@ -225,17 +227,17 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r SymSu
 	for _, v := range c.valuations(s.PC.Witness) {
 		for j, x := range c.names {
 			eng := s.Store[j].Eval(v)
-			if ref := EvalA(r.Store[j], v); !ref.Equal(eng) {
+			if ref := refclient.EvalA(r.Store[j], v); !ref.Equal(eng) {
 				c.report("step-replay/store-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
 					stateString(st, c.names), i, c.inputString(v), x, s.Store[j].String(c.names), eng, spec.PrintA(r.Store[j]), ref)
 				return
 			}
 		}
 	}
-	if verdict, m := c.prover.EqualTerms(el, rl, c.names); verdict == Invalid {
+	if verdict, m := c.prover.EqualTerms(el, rl, c.names); verdict == prover.Invalid {
 		var diff []string
 		for k := range el {
-			if a, b := EvalA(el[k], m), EvalA(rl[k], m); !a.Equal(b) {
+			if a, b := refclient.EvalA(el[k], m), refclient.EvalA(rl[k], m); !a.Equal(b) {
 				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", spec.PrintA(el[k]), a, spec.PrintA(rl[k]), b))
 			}
 		}

@@ -1,11 +1,12 @@
 package refinement
 
 import (
-	"fmt"
 	"strings"
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -31,53 +32,6 @@ import (
 // streamZ3Every is how often (in states) the path conditions are also compared by Z3.
 const streamZ3Every = 97
 
-// streamSizeLimit bounds the size of one state of the reference (expression nodes): its terms
-// are trees, and a program that doubles a variable in a loop makes them grow exponentially.
-const streamSizeLimit = 4000
-
-// streamState is one state of the reference's stream.
-type streamState struct {
-	pc     spec.BExpr
-	store  []spec.AExpr
-	prog   spec.Stmt
-	status string
-}
-
-// RunStart starts the reference's run stream of prog over vars.
-func (r *Ref) RunStart(prog spec.Stmt, vars []string) error {
-	p, err := EncodeStmt(prog)
-	if err != nil {
-		return err
-	}
-	var ans struct{}
-	return r.call(runStart(vars, p), &ans)
-}
-
-// RunNext returns the next count states of the reference's stream; ended is true when the
-// stream has ended (Finished) after them, tooBig when a state exceeded the size limit.
-func (r *Ref) RunNext(count int, vars []string) (states []streamState, ended, tooBig bool, err error) {
-	var ans runNextAnswer
-	if err := r.call(runNextRequest{Op: "run_next", Count: count, Limit: streamSizeLimit}, &ans); err != nil {
-		return nil, false, false, err
-	}
-	states, err = ans.states(vars)
-	return states, ans.End, ans.TooBig, err
-}
-
-// states decodes the states of a run_next answer over the variables vars.
-func (ans runNextAnswer) states(vars []string) ([]streamState, error) {
-	d := newDecoder(vars)
-	var states []streamState
-	for i, s := range ans.States {
-		pc, store, prog, err := d.decode(s, vars)
-		if err != nil {
-			return nil, fmt.Errorf("certsym-ref: state %d: %w", i, err)
-		}
-		states = append(states, streamState{pc: pc, store: store, prog: prog, status: s.Status})
-	}
-	return states, nil
-}
-
 // streamCompare compares the first max states of the engine's unpruned stream of the current
 // program with the reference's. It returns the number of states compared.
 func (c *checker) streamCompare(max int) int {
@@ -88,7 +42,7 @@ func (c *checker) streamCompare(max int) int {
 	e := c.newEngine(engine.Options{NoPrune: true, AllBugs: true, Limits: budget.Limits{MaxStates: max,
 		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
 	reported := map[*spec.Fail]bool{}
-	var buf []streamState
+	var buf []refclient.StreamState
 	refEnded := false
 	n := 0
 	for n < max && !c.expired() {
@@ -129,7 +83,7 @@ func (c *checker) streamCompare(max int) int {
 		}
 		r := buf[0]
 		buf = buf[1:]
-		if !c.streamState(n, s, r, reported) {
+		if !c.compareStates(n, s, r, reported) {
 			return n
 		}
 		n++
@@ -138,10 +92,10 @@ func (c *checker) streamCompare(max int) int {
 	return n
 }
 
-// streamState compares the n-th states; false ends the comparison (the streams diverged).
-func (c *checker) streamState(n int, s engine.Status, r streamState, reported map[*spec.Fail]bool) bool {
+// compareStates compares the n-th states; false ends the comparison (the streams diverged).
+func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState, reported map[*spec.Fail]bool) bool {
 	st := s.State
-	if a, b := Canon(st.Prog.Stmt()), Canon(r.prog); a != b {
+	if a, b := refclient.Canon(st.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
 		c.report("stream/program", "", n, "state %d of the unpruned stream: the engine is at %s, the reference at %s", n, a, b)
 		return false
 	}
@@ -152,28 +106,28 @@ func (c *checker) streamState(n int, s engine.Status, r streamState, reported ma
 	}
 	for _, v := range vals {
 		for j, x := range c.names {
-			if a, b := st.Store[j].Eval(v), EvalA(r.store[j], v); !a.Equal(b) {
+			if a, b := st.Store[j].Eval(v), refclient.EvalA(r.Store[j], v); !a.Equal(b) {
 				c.report("stream/store", c.inputString(v), n, "state %d: variable %s is %s = %s in the engine, %s = %s in the reference",
-					n, x, st.Store[j].String(c.names), a, spec.PrintA(r.store[j]), b)
+					n, x, st.Store[j].String(c.names), a, spec.PrintA(r.Store[j]), b)
 				return false
 			}
 		}
-		if a, b := f.Eval(v), EvalB(r.pc, v); a != b {
+		if a, b := f.Eval(v), refclient.EvalB(r.PC, v); a != b {
 			c.report("stream/pc", c.inputString(v), n, "state %d: the engine's path condition %s is %v, the reference's %s is %v",
-				n, st.PC.String(c.names), a, spec.PrintB(r.pc), b)
+				n, st.PC.String(c.names), a, spec.PrintB(r.PC), b)
 			return false
 		}
 	}
 	if n%streamZ3Every == streamZ3Every-1 {
-		if verdict, m := c.prover.Equivalent(f.BExpr(c.names), r.pc, c.names); verdict == Invalid {
+		if verdict, m := c.prover.Equivalent(f.BExpr(c.names), r.PC, c.names); verdict == prover.Invalid {
 			c.report("stream/pc", c.inputString(m), n, "state %d: the path conditions are not equivalent:\n    engine:    %s\n    reference: %s",
-				n, st.PC.String(c.names), spec.PrintB(r.pc))
+				n, st.PC.String(c.names), spec.PrintB(r.PC))
 			return false
 		}
 	}
-	refErr := r.status == "bug"
-	if refErr != strings.HasPrefix(Canon(r.prog), "fail") {
-		c.report("reference", "", n, "state %d: status %s for program %s", n, r.status, Canon(r.prog))
+	refErr := r.Status == "bug"
+	if refErr != strings.HasPrefix(refclient.Canon(r.Prog), "fail") {
+		c.report("reference", "", n, "state %d: status %s for program %s", n, r.Status, refclient.Canon(r.Prog))
 		return false
 	}
 	switch {
@@ -188,9 +142,9 @@ func (c *checker) streamState(n int, s engine.Status, r streamState, reported ma
 		case f != nil && reported[f]:
 		case st.PC.Status == sym.Unknown:
 		case st.PC.Status == sym.Unsat:
-			if verdict, m := c.prover.Model(r.pc, c.names); verdict == Valid && EvalB(r.pc, m) {
+			if verdict, m := c.prover.Model(r.PC, c.names); verdict == prover.Valid && refclient.EvalB(r.PC, m) {
 				c.report("stream/status", c.inputString(m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
-					n, spec.PrintB(r.pc), c.inputString(m))
+					n, spec.PrintB(r.PC), c.inputString(m))
 				return false
 			}
 		default:

@@ -9,13 +9,15 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
 )
 
 // refState is a concrete state of the reference.
 type refState struct {
-	store ConcStore
+	store refclient.ConcStore
 	prog  json.RawMessage
 	canon string
 }
@@ -35,7 +37,7 @@ const cutRun = "cut"
 // maxBits bounds the values of the concrete runs the layer follows.
 const maxBits = 4096
 
-func tooBig(s ConcStore) bool {
+func tooBig(s refclient.ConcStore) bool {
 	for _, v := range s {
 		if tooBigInt(v) {
 			return true
@@ -47,8 +49,8 @@ func tooBig(s ConcStore) bool {
 // tooBigInt reports whether v has more than maxBits bits.
 func tooBigInt(v spec.Int) bool { return !v.IsSmall() && v.Big().BitLen() > maxBits }
 
-func (c *checker) concStore(v []spec.Int) ConcStore {
-	s := ConcStore{}
+func (c *checker) concStore(v []spec.Int) refclient.ConcStore {
+	s := refclient.ConcStore{}
 	for i, x := range c.names {
 		s[x] = v[i]
 	}
@@ -56,11 +58,11 @@ func (c *checker) concStore(v []spec.Int) ConcStore {
 }
 
 func (c *checker) canonRaw(raw json.RawMessage) (string, error) {
-	p, err := decodeProg(raw, newDecoder(c.names))
+	p, err := refclient.DecodeProg(raw, c.names)
 	if err != nil {
 		return "", err
 	}
-	return Canon(p), nil
+	return refclient.Canon(p), nil
 }
 
 // traceTo returns the reference's run from input v extended to n steps (or to its end).
@@ -68,10 +70,10 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 	key := c.inputString(v)
 	t, ok := c.traces[key]
 	if !ok {
-		raw, err := EncodeStmt(c.u.RefBody)
+		raw, err := refclient.EncodeStmt(c.u.RefBody)
 		t = &trace{err: err}
 		if err == nil {
-			t.states = []refState{{store: c.concStore(v), prog: raw, canon: Canon(c.u.RefBody)}}
+			t.states = []refState{{store: c.concStore(v), prog: raw, canon: refclient.Canon(c.u.RefBody)}}
 		}
 		if len(c.traces) > 2000 {
 			c.traces = map[string]*trace{}
@@ -113,14 +115,14 @@ func (c *checker) concretizes(store []*sym.Term, prog spec.Stmt, v []spec.Int, r
 			return false, fmt.Sprintf("variable %s: symbolic %s = %s, reference %s", x, store[i].String(c.names), got, want)
 		}
 	}
-	if got := Canon(prog); got != r.canon {
+	if got := refclient.Canon(prog); got != r.canon {
 		return false, fmt.Sprintf("programs differ:\n    symbolic:  %s\n    reference: %s", got, r.canon)
 	}
 	return true, ""
 }
 
 func stateString(st *engine.State, names []string) string {
-	return fmt.Sprintf("⟨%s | %s | %s⟩", st.PC.String(names), sym.StoreString(st.Store, names), Canon(st.Prog.Stmt()))
+	return fmt.Sprintf("⟨%s | %s | %s⟩", st.PC.String(names), sym.StoreString(st.Store, names), refclient.Canon(st.Prog.Stmt()))
 }
 
 func refStateString(r refState, names []string) string {
@@ -146,7 +148,7 @@ func (c *checker) model(pc *sym.PC) ([]spec.Int, bool) {
 		return nil, false
 	}
 	st, m := c.prover.Model(pc.Formula().BExpr(c.names), c.names)
-	if st != Valid {
+	if st != prover.Valid {
 		return nil, false
 	}
 	if !pc.Formula().Eval(m) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
 	"certsym/verify"
@@ -50,7 +51,7 @@ func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
 		reported[s.Bug.Fail] = true
 	}
 	st := s.State
-	if st == nil || !strings.HasPrefix(Canon(st.Prog.Stmt()), "fail") {
+	if st == nil || !strings.HasPrefix(refclient.Canon(st.Prog.Stmt()), "fail") {
 		return
 	}
 	r.errorSeen = true

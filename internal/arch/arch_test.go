@@ -22,25 +22,27 @@ const module = "certsym"
 // each other). A package that is not listed fails TestImportGraph: a new package must be given
 // its place here (and in the README's graph).
 var layer = map[string]int{
-	"internal/fault":      0,
-	"internal/budget":     0,
-	"internal/corpus":     0, // tests' access to the PyWiSE corpus beside the repository
-	"spec":                1,
-	"internal/z3query":    2,
-	"internal/expect":     2, // testdata annotations, read by cmd's tests and corpusout
-	"sym":                 3,
-	"internal/testprog":   4, // tests' shared helper: parsing, corpus, random inputs
-	"step":                4,
-	"engine":              5,
-	"bounded":             5,
-	"verify":              6,
-	"cmd/certsym":         7,
-	"scripts/corpusout":   7,
-	"refinement":          8,
-	"refinement/mutation": 9,
-	"internal/layertest":  9, // the refinementonly tests of sym, engine and bounded
-	"proofs":              0, // proofs/table_test.go only
-	"internal/arch":       0, // this test only
+	"internal/fault":       0,
+	"internal/budget":      0,
+	"internal/corpus":      0, // tests' access to the PyWiSE corpus beside the repository
+	"spec":                 1,
+	"internal/z3query":     2,
+	"internal/expect":      2, // testdata annotations, read by cmd's tests and corpusout
+	"sym":                  3,
+	"internal/testprog":    4, // tests' shared helper: parsing, corpus, random inputs
+	"step":                 4,
+	"engine":               5,
+	"bounded":              5,
+	"verify":               6,
+	"cmd/certsym":          7,
+	"scripts/corpusout":    7,
+	"refinement/refclient": 7, // the certsym-ref client and the protocol's JSON codec
+	"refinement/prover":    7, // the layer's own Z3 encoding
+	"refinement":           8,
+	"refinement/mutation":  9,
+	"internal/layertest":   9, // the refinementonly tests of sym, engine and bounded
+	"proofs":               0, // proofs/table_test.go only
+	"internal/arch":        0, // this test only
 }
 
 // testOnly are the packages that only test files (and other test-only packages) may import.
@@ -51,7 +53,7 @@ var testOnly = map[string]bool{"internal/testprog": true, "internal/layertest": 
 // and the refinement layer's own prover.
 var confined = map[string][]string{
 	"gonum.org/v1/gonum":            {"verify"},
-	"github.com/aclements/go-z3/z3": {"sym", "internal/z3query", "refinement"},
+	"github.com/aclements/go-z3/z3": {"sym", "internal/z3query", "refinement/prover"},
 }
 
 // MaxLines is the most lines (as wc -l counts them) the non-test Go files of one package may have.
@@ -61,7 +63,7 @@ const MaxLines = 2000
 // are not split yet, each with the ceiling it may not grow past (its size when this test was
 // written, rounded up to the hundred): cmd/certsym (the artifacts and printing of every command)
 // and refinement (whose check.go is being split by concern in its own change).
-var oversized = map[string]int{"cmd/certsym": 3400, "refinement": 4500}
+var oversized = map[string]int{"cmd/certsym": 3400, "refinement": 3300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

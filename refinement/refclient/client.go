@@ -1,4 +1,4 @@
-package refinement
+package refclient
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 
 // Ref is one long-lived certsym-ref process (proofs/ref), driven over pipes: one JSON request per
 // line, one answer per line. A Ref belongs to one goroutine.
-type Ref struct {
+type Client struct {
 	path  string
 	cmd   *exec.Cmd
 	in    io.WriteCloser
@@ -29,9 +29,9 @@ type Ref struct {
 	Timeout time.Duration
 }
 
-// DefaultRefPath returns the certsym-ref binary: $CERTSYM_REF if set, else
+// DefaultPath returns the certsym-ref binary: $CERTSYM_REF if set, else
 // proofs/ref/_build/certsym-ref of the module root found from the working directory.
-func DefaultRefPath() string {
+func DefaultPath() string {
 	if p := os.Getenv("CERTSYM_REF"); p != "" {
 		return p
 	}
@@ -47,19 +47,19 @@ func DefaultRefPath() string {
 	return filepath.Join("proofs", "ref", "_build", "certsym-ref")
 }
 
-// StartRef starts the reference at path.
-func StartRef(path string) (*Ref, error) {
+// Start starts the reference at path.
+func Start(path string) (*Client, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("certsym-ref not found at %s (build it with make -C proofs/coq check): %w", path, err)
 	}
-	r := &Ref{path: path, Timeout: 30 * time.Second, errb: &bytes.Buffer{}}
+	r := &Client{path: path, Timeout: 30 * time.Second, errb: &bytes.Buffer{}}
 	if err := r.start(); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-func (r *Ref) start() error {
+func (r *Client) start() error {
 	cmd := exec.Command(r.path)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -79,7 +79,7 @@ func (r *Ref) start() error {
 }
 
 // Close stops the process.
-func (r *Ref) Close() {
+func (r *Client) Close() {
 	if r.cmd == nil {
 		return
 	}
@@ -98,7 +98,7 @@ func (r *Ref) Close() {
 // call sends one request (a value of one of the request types below, encoded with
 // encoding/json) and decodes the answer into out. A process that died or hung is restarted for
 // the next request.
-func (r *Ref) call(request any, out any) error {
+func (r *Client) call(request any, out any) error {
 	req, err := marshal(request)
 	if err != nil {
 		return fmt.Errorf("encoding a certsym-ref request: %w", err)
@@ -128,8 +128,8 @@ func (r *Ref) call(request any, out any) error {
 		mu.Lock()
 		to := timedOut
 		mu.Unlock()
+		r.Close() // waits for the process, so that its stderr has been copied in full
 		stderr := strings.TrimSpace(r.errb.String())
-		r.Close()
 		if to {
 			return fmt.Errorf("certsym-ref did not answer within %v (request %.200s)", r.Timeout, req)
 		}
@@ -247,7 +247,7 @@ type StepResult struct {
 
 // Step asks the reference for one concrete step from (store, prog). order lists the variable
 // names (names of the store outside it are not sent).
-func (r *Ref) Step(store ConcStore, order []string, prog json.RawMessage) (StepResult, error) {
+func (r *Client) Step(store ConcStore, order []string, prog json.RawMessage) (StepResult, error) {
 	var ans stepAnswer
 	if err := r.call(stepRequest{Op: "step", Store: concStore(store, order), Prog: prog}, &ans); err != nil {
 		return StepResult{}, err
@@ -289,7 +289,7 @@ type SymSucc struct {
 
 // Expand asks the reference for the symbolic successors of ⟨pc, store, prog⟩ (store: the term of
 // each variable of vars, as JSON trees).
-func (r *Ref) Expand(pc json.RawMessage, store []json.RawMessage, vars []string, prog json.RawMessage) ([]SymSucc, error) {
+func (r *Client) Expand(pc json.RawMessage, store []json.RawMessage, vars []string, prog json.RawMessage) ([]SymSucc, error) {
 	req := expandRequest{Op: "expand", PC: pc, Store: make(map[string]json.RawMessage, len(store)), Prog: prog}
 	for i, t := range store {
 		req.Store[vars[i]] = t
@@ -317,7 +317,7 @@ func (ans expandAnswer) succs(vars []string) ([]SymSucc, error) {
 
 // Eval asks the reference for ⟦a⟧s (concrete evaluation, undefined when a divisor is 0): ok is
 // false when the value is undefined.
-func (r *Ref) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, ok bool, err error) {
+func (r *Client) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, ok bool, err error) {
 	e, err := EncodeA(a)
 	if err != nil {
 		return v, false, err

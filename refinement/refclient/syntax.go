@@ -1,4 +1,4 @@
-package refinement
+package refclient
 
 import (
 	"bytes"
@@ -562,4 +562,9 @@ func EvalB(c spec.BExpr, v []spec.Int) bool {
 		return l || r
 	}
 	return false
+}
+
+// DecodeProg decodes a program of the protocol over the variables vars.
+func DecodeProg(raw json.RawMessage, vars []string) (spec.Stmt, error) {
+	return decodeProg(raw, newDecoder(vars))
 }

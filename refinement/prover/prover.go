@@ -1,4 +1,4 @@
-package refinement
+package prover
 
 import (
 	"fmt"
@@ -49,7 +49,7 @@ type Prover struct {
 }
 
 // NewProver creates a prover with the given bounds per query.
-func NewProver(rlimit uint, timeout time.Duration) *Prover {
+func New(rlimit uint, timeout time.Duration) *Prover {
 	p := &Prover{RLimit: rlimit, Timeout: timeout}
 	p.reset()
 	return p

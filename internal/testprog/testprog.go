@@ -5,6 +5,7 @@ package testprog
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -88,4 +89,19 @@ func InterruptInQuery(m *budget.Monitor) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.Interrupt()
+}
+
+// NeedTool returns the path of an external program a test needs. make check installs it
+// (scripts/install-deps.sh GROUP); a plain go test without it skips, except under CI, where a
+// missing tool fails the test.
+func NeedTool(t testing.TB, name, group string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
+		}
+		t.Skipf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
+	}
+	return p
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/internal/budget"
@@ -98,7 +99,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	}
 	// Warn only about the variables the program may read before assigning them: the others'
 	// initial values cannot matter.
-	read := readBeforeWritten(prog)
+	read := inputs.ReadBeforeWritten(prog)
 	var zero []string
 	for i, v := range prog.Vars {
 		if !given[v] && read[i] {

@@ -50,8 +50,8 @@ pre.src{font-family:monospace;border:1px solid #ccc;padding:.5em 0;line-height:1
 .badge{font-size:.8em;margin-left:1em;padding:0 .4em;border-radius:3px;border:1px solid #999}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top;text-align:left}
 `)
-	for s, c := range statusColour {
-		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(s), c)
+	for _, r := range verify.StatusTable { // every status, in verify's order: the page is the same on every run
+		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(r.Status), statusColour[r.Status])
 	}
 	b.WriteString("</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>certsym verify: %s</h1>\n", esc(file))

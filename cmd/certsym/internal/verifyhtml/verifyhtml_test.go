@@ -10,8 +10,8 @@ import (
 
 // TestRender checks the page of a verification with REFUTED and VERIFIED claims and a line no path reaches:
 // each claim's row with its status and evidence, the highlight of each claim's line (the worst
-// status of the line), the coverage marks (the page is rendered in a browser by
-// cmd/certsym's TestVerifyHTMLInChromium).
+// status of the line), the coverage marks, and that the same report gives the same page, byte
+// for byte (the page is rendered in a browser by cmd/certsym's TestVerifyHTMLInChromium).
 func TestRender(t *testing.T) {
 	src := "assert x >= x;\ny = 10 / x;\nif x < 0 then\n  assert x <= 0\nelse\n  skip\nfi;\nassume 1 < 0;\nz = 1\n"
 	prog := testprog.Parse(t, src)
@@ -29,6 +29,11 @@ func TestRender(t *testing.T) {
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %q:\n%s", want, page)
+		}
+	}
+	for i := 0; i < 5; i++ {
+		if again := Render("p.imp", []byte(src), rep); again != page {
+			t.Fatalf("a second rendering of the same report differs")
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // Package testprog holds what the tests of the analysis packages (sym, engine, bounded, verify)
-// share: parsing a program from source, the corpus of programs, random inputs, and interrupting
-// a run in a solver query. Only tests import it.
+// and of the command share: parsing a program from source, the corpus of programs, random
+// inputs, interrupting a run in a solver query, and finding the external tools a test needs.
+// Only tests import it.
 package testprog
 
 import (

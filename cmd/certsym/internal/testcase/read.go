@@ -14,7 +14,8 @@ import (
 	"certsym/spec"
 )
 
-// Stored is a test case file as replay reads it: a Case whose input is kept as written.
+// Stored is a test case file as replay reads it: a Case (its fields mean the same) whose input is
+// kept as written, to be read into the program's variables.
 type Stored struct {
 	Format        int             `json:"certsym_test"`
 	Program       string          `json:"program"`

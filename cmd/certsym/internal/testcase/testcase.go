@@ -24,14 +24,14 @@ const Format = 1
 // behaviour symbolic execution predicts for it on the concrete semantics. It plays the part of
 // KLEE's .ktest files.
 type Case struct {
-	Format int `json:"certsym_test"`
+	Format int `json:"certsym_test"` // the file format's version: Format
 	// Program is the program file as given on run's command line; ProgramSHA256 is the hash of
 	// its bytes then, so that replay can say when the program has changed since.
 	Program       string       `json:"program"`
 	ProgramSHA256 string       `json:"program_sha256"`
-	Input         report.Input `json:"input"`
-	Expected      End          `json:"expected"`
-	PathCondition string       `json:"path_condition"`
+	Input         report.Input `json:"input"`          // a value for every variable
+	Expected      End          `json:"expected"`       // the end symbolic execution predicts
+	PathCondition string       `json:"path_condition"` // the path's condition, in IMP syntax
 }
 
 // End is the end of a concrete run, as a test case records it and as replay observes it.
@@ -63,9 +63,9 @@ func (x End) String() string {
 
 // Path is an explored path that ends: its model, predicted end and path condition.
 type Path struct {
-	End   End
-	Input spec.Store // nil when the path condition has no model (solver unknown)
-	PC    string
+	End   End        // how the path ends
+	Input spec.Store // its model; nil when the path condition has no model (solver unknown)
+	PC    string     // its path condition, printed (or a note that it is too large to print)
 }
 
 // Set is what run --tests writes: the test cases of the terminal paths explored, and how many

@@ -11,6 +11,11 @@ import (
 	"strconv"
 	"strings"
 
+	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/record"
+	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/sarif"
+	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
 	"certsym/spec"
 )
@@ -23,8 +28,8 @@ type runArtifacts struct {
 	coverage                *bool
 	dotNodes                *int
 
-	rec *recorder
-	cov *coverage
+	rec *record.Recorder
+	cov *coverage.Report
 }
 
 // addRunArtifactFlags registers run's artifact flags on fs.
@@ -73,7 +78,7 @@ func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Opti
 		fmt.Fprintf(stderr, "certsym run: --tests, --coverage and --lcov need pruning (the satisfiability of each path): not available with --no-prune\n")
 		return false
 	}
-	a.rec = newRecorder(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
+	a.rec = record.New(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
 	opts.Observer = a.rec
 	return true
 }
@@ -84,29 +89,29 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 	if a.rec == nil {
 		return 0
 	}
-	a.rec.finish()
+	a.rec.Finish()
 	if *a.coverage || *a.lcov != "" {
-		a.cov = a.rec.coverage()
+		a.cov = a.rec.Coverage()
 	}
 	fail := func(flag string, err error) int {
 		fmt.Fprintf(stderr, "certsym run: --%s: %v\n", flag, err)
 		return exitUsage
 	}
 	if *a.tests != "" {
-		set := a.rec.testCases(file, src)
-		paths, err := writeTests(*a.tests, set)
+		set := a.rec.TestCases(file, src)
+		paths, err := testcase.Write(*a.tests, set)
 		if err != nil {
 			return fail("tests", err)
 		}
-		msg := fmt.Sprintf("certsym: wrote %s to %s (certsym replay %s)", plural(len(paths), "test case"), *a.tests, shellQuote(*a.tests))
-		if set.dups > 0 || set.noModel > 0 {
-			msg += fmt.Sprintf("; %d duplicate paths left out, %d paths without a model (solver unknown) left out", set.dups, set.noModel)
+		msg := fmt.Sprintf("certsym: wrote %s to %s (certsym replay %s)", report.Plural(len(paths), "test case"), *a.tests, report.ShellQuote(*a.tests))
+		if set.Dups > 0 || set.NoModel > 0 {
+			msg += fmt.Sprintf("; %d duplicate paths left out, %d paths without a model (solver unknown) left out", set.Dups, set.NoModel)
 		}
 		fmt.Fprintln(stderr, msg)
 	}
 	if *a.lcov != "" {
 		var b bytes.Buffer
-		if err := a.cov.writeLCOV(&b, file); err != nil {
+		if err := a.cov.WriteLCOV(&b, file); err != nil {
 			return fail("lcov", err)
 		}
 		if err := os.WriteFile(*a.lcov, b.Bytes(), 0o644); err != nil {
@@ -115,7 +120,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 	}
 	if *a.dot != "" {
 		var b bytes.Buffer
-		if err := a.rec.tree.writeDOT(&b, prog.Vars); err != nil {
+		if err := a.rec.Tree().Write(&b, prog.Vars); err != nil {
 			return fail("dot", err)
 		}
 		if err := os.WriteFile(*a.dot, b.Bytes(), 0o644); err != nil {
@@ -130,7 +135,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		case engine.VerdictSafe:
 			exit = exitSafe
 		}
-		if err := writeSARIF(*a.sarif, runSARIF(file, append([]string{"certsym", "run"}, args...), rep, prog.Vars, exit)); err != nil {
+		if err := sarif.FromRun(file, invocation("run", args, exit), rep, prog.Vars).WriteFile(*a.sarif); err != nil {
 			return fail("sarif", err)
 		}
 	}
@@ -138,18 +143,24 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 }
 
 // coverageJSON is the coverage object of run --json, or nil without --coverage.
-func (a *runArtifacts) coverageJSON() *jsonCoverage {
+func (a *runArtifacts) coverageJSON() *coverage.JSON {
 	if a.cov == nil || !*a.coverage {
 		return nil
 	}
-	return a.cov.json()
+	return a.cov.JSON()
 }
 
 // writeCoverageText prints the coverage report of run --coverage.
 func (a *runArtifacts) writeCoverageText(w io.Writer) {
 	if a.cov != nil && *a.coverage {
-		a.cov.writeText(w)
+		a.cov.WriteText(w)
 	}
+}
+
+// invocation is what a SARIF log says of the command certsym name args that exits with exit.
+func invocation(name string, args []string, exit int) sarif.Invocation {
+	return sarif.Invocation{Version: moduleVersion(), CommandLine: append([]string{"certsym", name}, args...), ExitCode: exit,
+		Successful: exit != exitInternal && exit != exitUsage}
 }
 
 // jsonError is the object a command given --json prints on stdout when it cannot read its

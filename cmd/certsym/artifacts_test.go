@@ -1,80 +1,46 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/testcase"
+	"certsym/internal/testprog"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// needTool returns the path of an external program the test needs. make check installs it
-// (scripts/install-deps.sh); a plain go test without it skips, except under CI.
-func needTool(t *testing.T, name, group string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
-		}
-		t.Skipf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
-	}
-	return p
-}
-
-// A program with each kind of terminal path: a bug (x == 1), an infeasible path (x >= 2 reaches
-// an assume that is false on it), and normal ends (x <= 0).
-const threeEnds = `if x == 1 then
-  assert y > 0
-fi;
-if x >= 2 then
-  assume x < 0
-fi;
-y = 7
-`
-
+// TestTestsAndReplay: run --tests writes a test case per terminal path and says so, replay
+// reruns them, a second run writes the same files, and replay tells a test whose program has
+// changed under it. (What each case records, and the checks of a test file, are tested in
+// internal/testcase.)
 func TestTestsAndReplay(t *testing.T) {
-	f := writeProg(t, threeEnds)
+	const src = "if x == 1 then\n  assert y > 0\nfi;\ny = 7\n"
+	f := writeProg(t, src)
 	dir := filepath.Join(t.TempDir(), "tests")
 	code, stdout, stderr := runText("run", f, "--all-bugs", "--quiet", "--tests", dir)
 	if code != exitBug {
 		t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	// Terminal paths: x == 1 with y > 0 (normal) and y <= 0 (bug); x >= 2 (infeasible);
-	// x <= 0 (normal). Each is one test case.
-	var got []string
+	// Terminal paths: x == 1 with y > 0 (normal) and y <= 0 (bug), x != 1 (normal).
 	for _, p := range files {
-		tc, in, err := readTest(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, tc.Expected.String())
-		if len(in) != 2 || tc.Program != f || tc.PathCondition == "" {
-			t.Errorf("%s: input %v, program %q, path condition %q", p, in, tc.Program, tc.PathCondition)
+		if tc, _, err := testcase.Read(p); err != nil || tc.Program != f {
+			t.Errorf("%s: %v, program %+v", p, err, tc)
 		}
 	}
-	sort.Strings(got)
-	want := []string{"bug (assert at 2:3) after 2 steps", "infeasible (the assume at 5:3 is false) after 3 steps",
-		"normal after 5 steps", "normal after 6 steps"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("test cases:\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
-	if !strings.Contains(stderr, "wrote 4 test cases") {
-		t.Errorf("stderr %q does not say how many test cases were written", stderr)
+	if len(files) != 3 || !strings.Contains(stderr, "wrote 3 test cases") {
+		t.Errorf("%d test case files; stderr %q does not say 3 were written", len(files), stderr)
 	}
 	// Replay: all behave as recorded.
 	code, out, errs := runText("replay", dir)
-	if code != exitSafe || !strings.Contains(out, "4 tests replayed, 4 behave as recorded, 0 differ") {
+	if code != exitSafe || !strings.Contains(out, "3 tests replayed, 3 behave as recorded, 0 differ") {
 		t.Errorf("replay: exit %d\n%s%s", code, out, errs)
 	}
 	// A second run writes the same files (determinism, no duplicates).
@@ -95,12 +61,12 @@ func TestTestsAndReplay(t *testing.T) {
 	}
 	// Change the program: the assert now accepts y == 0, so the bug's input (y <= 0, here 0)
 	// ends normally; replay says which test differs, and exits 1.
-	if err := os.WriteFile(f, []byte(strings.Replace(threeEnds, "y > 0", "y >= 0", 1)), 0o644); err != nil {
+	if err := os.WriteFile(f, []byte(strings.Replace(src, "y > 0", "y >= 0", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, _ = runText("replay", dir)
-	if code != exitBug || !strings.Contains(out, "DIFFERS") || !strings.Contains(out, "recorded bug (assert at 2:3) after 2 steps, now normal after 6 steps") ||
-		!strings.Contains(out, "4 tests replayed, 3 behave as recorded, 1 differ") || !strings.Contains(out, "the program has changed") {
+	if code != exitBug || !strings.Contains(out, "DIFFERS") || !strings.Contains(out, "recorded bug (assert at 2:3) after 2 steps, now normal after") ||
+		!strings.Contains(out, "3 tests replayed, 2 behave as recorded, 1 differ") || !strings.Contains(out, "the program has changed") {
 		t.Errorf("replay on the changed program: exit %d\n%s", code, out)
 	}
 	// Bad test files are usage errors.
@@ -139,326 +105,75 @@ func TestBugReproduceCommand(t *testing.T) {
 	}
 }
 
-// A program with a statement no path executes and a branch direction no path takes.
-const partlyCovered = `if x > 0 then
-  if x < 0 then
-    y = 1
-  fi;
-  y = 2
-fi;
-assert y != 3
-`
-
+// TestCoverage: run --coverage prints the coverage, run --coverage --json carries it, run --lcov
+// writes a tracefile. (The coverage itself, and the tracefile read by lcov, are tested in
+// internal/coverage.)
 func TestCoverage(t *testing.T) {
-	f := writeProg(t, partlyCovered)
+	f := writeProg(t, "if x > 5 then\n  if x < 3 then\n    z = 1\n  fi\nfi\n")
 	lcov := filepath.Join(t.TempDir(), "cov.info")
 	code, stdout, stderr := runText("run", f, "--quiet", "--coverage", "--lcov", lcov)
-	if code != exitBug {
+	if code != exitSafe {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	// Statements: if (1), if (2), y = 1 (3), y = 2 (5), assert (7): y = 1 is never executed.
-	// Branches: then/else of each if and holds/violated of the assert: the inner if's then never.
-	for _, want := range []string{
-		"coverage of the explored paths: statements 4/5 (80.0%), branches 5/6 (83.3%)",
-		"  not executed: assign at 3:5",
-		"  not taken:    then branch of the if at 2:3",
-	} {
-		if !strings.Contains(stdout, want+"\n") {
-			t.Errorf("text output lacks %q:\n%s", want, stdout)
-		}
+	// Statements: if (1), if (2), z = 1 (3), which no path executes; branches: then and else of
+	// each if, the inner if's then never taken.
+	want := "coverage of the explored paths: statements 2/3 (66.7%), branches 3/4 (75.0%)\n" +
+		"  not taken:    then branch of the if at 2:3\n  not executed: assign at 3:5\n"
+	if !strings.HasSuffix(stdout, want) {
+		t.Errorf("text output does not end with the coverage %q:\n%s", want, stdout)
 	}
 	var j struct {
-		Coverage jsonCoverage `json:"coverage"`
+		Coverage coverage.JSON `json:"coverage"`
 	}
 	var out bytes.Buffer
 	run([]string{"run", f, "--quiet", "--coverage", "--json"}, &out, &bytes.Buffer{})
 	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
 		t.Fatal(err)
 	}
-	c := j.Coverage
-	if c.Statements != 5 || c.StatementsCovered != 4 || c.Branches != 6 || c.BranchesCovered != 5 || len(c.Uncovered) != 2 {
+	if c := j.Coverage; c.Statements != 3 || c.StatementsCovered != 2 || c.Branches != 4 || c.BranchesCovered != 3 || len(c.Uncovered) != 2 {
 		t.Errorf("JSON coverage %+v", c)
 	}
-	checkLCOV(t, lcov, f, map[int]bool{1: true, 2: true, 3: false, 5: true, 7: true}, 6, 5)
-}
-
-// checkLCOV parses an lcov tracefile record by record and checks it against the expected line
-// coverage and branch counts; with lcov installed, lcov itself must read it and agree.
-func checkLCOV(t *testing.T, path, src string, lines map[int]bool, brf, brh int) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	abs, _ := filepath.Abs(src)
-	da := map[int]int{}
-	branches, hitBranches := 0, 0
-	fields := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	ended := false
-	for sc.Scan() {
-		l := sc.Text()
-		if l == "end_of_record" {
-			ended = true
-			continue
-		}
-		key, val, ok := strings.Cut(l, ":")
-		if !ok || ended {
-			t.Fatalf("lcov line %q: not a record, or after end_of_record", l)
-		}
-		switch key {
-		case "TN", "SF", "BRF", "BRH", "LF", "LH":
-			fields[key] = val
-		case "DA":
-			p := strings.Split(val, ",")
-			n, e1 := strconv.Atoi(p[0])
-			h, e2 := strconv.Atoi(p[1])
-			if len(p) != 2 || e1 != nil || e2 != nil {
-				t.Fatalf("bad DA %q", l)
-			}
-			da[n] = h
-		case "BRDA":
-			p := strings.Split(val, ",")
-			if len(p) != 4 {
-				t.Fatalf("bad BRDA %q", l)
-			}
-			branches++
-			if p[3] != "-" && p[3] != "0" {
-				hitBranches++
-			}
-		default:
-			t.Fatalf("unknown lcov record %q", l)
-		}
-	}
-	if !ended || fields["SF"] != abs {
-		t.Errorf("lcov: ended %v, SF %q want %q", ended, fields["SF"], abs)
-	}
-	if len(da) != len(lines) {
-		t.Errorf("lcov DA lines %v, want %v", da, lines)
-	}
-	lh := 0
-	for l, hit := range lines {
-		if (da[l] > 0) != hit {
-			t.Errorf("lcov line %d: %d hits, want covered %v", l, da[l], hit)
-		}
-		if hit {
-			lh++
-		}
-	}
-	if branches != brf || hitBranches != brh || fields["BRF"] != strconv.Itoa(brf) || fields["BRH"] != strconv.Itoa(brh) ||
-		fields["LF"] != strconv.Itoa(len(lines)) || fields["LH"] != strconv.Itoa(lh) {
-		t.Errorf("lcov summary %v, %d/%d branches; want %d/%d", fields, hitBranches, branches, brh, brf)
-	}
-	lcovTool := needTool(t, "lcov", "lcov")
-	out, err := exec.Command(lcovTool, "--summary", path, "--rc", "lcov_branch_coverage=1").CombinedOutput()
-	if err != nil {
-		t.Fatalf("lcov --summary: %v\n%s", err, out)
-	}
-	wantLines := regexp.MustCompile(`lines\.*: [0-9.]+% \(` + strconv.Itoa(lh) + ` of ` + strconv.Itoa(len(lines)) + ` lines\)`)
-	wantBranches := regexp.MustCompile(`branches\.*: [0-9.]+% \(` + strconv.Itoa(brh) + ` of ` + strconv.Itoa(brf) + ` branches\)`)
-	if !wantLines.Match(out) || !wantBranches.Match(out) {
-		t.Errorf("lcov --summary does not read the expected counts:\n%s", out)
-	}
-	// genhtml (of the lcov package) renders it, the source lines included.
-	html := t.TempDir()
-	if out, err := exec.Command(filepath.Join(filepath.Dir(lcovTool), "genhtml"), "--branch-coverage", "-q", "-o", html, path).CombinedOutput(); err != nil {
-		t.Fatalf("genhtml: %v\n%s", err, out)
-	}
-	page, err := os.ReadFile(filepath.Join(html, filepath.Base(filepath.Dir(abs)), filepath.Base(abs)+".gcov.html"))
-	if err != nil || !bytes.Contains(page, []byte("lineNoCov")) || !bytes.Contains(page, []byte("lineCov")) {
-		t.Errorf("genhtml's source page lacks covered and uncovered lines (%v)", err)
+	// The tracefile's records are checked, with lcov itself, in internal/coverage: here, that
+	// --lcov writes one for the program, with the branch records of its 2 branching statements.
+	abs, _ := filepath.Abs(f)
+	if b, err := os.ReadFile(lcov); err != nil || !strings.HasPrefix(string(b), "TN:certsym\nSF:"+abs+"\n") ||
+		strings.Count(string(b), "BRDA:") != 4 || !strings.HasSuffix(string(b), "end_of_record\n") {
+		t.Errorf("--lcov file (%v):\n%s", err, b)
 	}
 }
 
-func TestDOTTree(t *testing.T) {
-	dot := needTool(t, "dot", "graphviz")
-	f := writeProg(t, "if x > 0 then\n  y = 1\nelse\n  y = 2\nfi;\nassert y > 1\n")
+// TestDOTAndSARIFFiles: --dot and --sarif write their files (their contents are checked in
+// internal/dot and internal/sarif); the SARIF invocation carries the command line and its exit
+// status.
+func TestDOTAndSARIFFiles(t *testing.T) {
+	f := writeProg(t, "while x > 0 do x = x - 1 od;\nassert x <= 0\n")
 	dir := t.TempDir()
-	full := filepath.Join(dir, "full.dot")
-	if code, out, errs := runText("run", f, "--all-bugs", "--quiet", "--dot", full); code != exitBug {
+	dotFile, sarifFile := filepath.Join(dir, "t.dot"), filepath.Join(dir, "r.sarif")
+	if code, out, errs := runText("run", f, "--quiet", "--max-states", "20", "--dot", dotFile, "--sarif", sarifFile); code != exitUnknown {
 		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
-	// The tree: the if (1), its two arms (2), each arm's skip and assert (4), and under each
-	// assert its two successors, one of them pruned (4): 11 states.
-	nodes, edges := renderDOT(t, dot, full)
-	if len(nodes) != 11 || edges != 10 {
-		t.Errorf("rendered %d nodes and %d edges, want 11 and 10", len(nodes), edges)
+	if b, err := os.ReadFile(dotFile); err != nil || !strings.HasPrefix(string(b), "digraph certsym {") || !strings.Contains(string(b), "(pending)") {
+		t.Errorf("--dot file (%v):\n%s", err, b)
 	}
-	b, _ := os.ReadFile(full)
-	s := string(b)
-	for kind, n := range map[string]int{"(error)": 1, "(pruned)": 2, "(finished)": 1} {
-		if c := strings.Count(s, kind+`", fillcolor="`+nodeColor[strings.Trim(kind, "()")]+`"`); c != n {
-			t.Errorf("%d %s nodes with their color, want %d:\n%s", c, kind, n, s)
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				CommandLine         string
+				ExecutionSuccessful bool
+				ExitCode            int
+			}
 		}
 	}
-	if !strings.Contains(s, `[label="x > 0\npath condition += x >= 1"]`) || !strings.Contains(s, `[label="not (y > 1)"]`) {
-		t.Errorf("edges are not labelled with their branch conditions:\n%s", s)
+	b, err := os.ReadFile(sarifFile)
+	if err == nil {
+		err = json.Unmarshal(b, &log)
 	}
-	// A node limit of 4: four states and the note saying how many were left out.
-	small := filepath.Join(dir, "small.dot")
-	runText("run", f, "--all-bugs", "--quiet", "--dot", small, "--dot-nodes", "4")
-	nodes, _ = renderDOT(t, dot, small)
-	if len(nodes) != 5 || nodes[4] != "omitted" {
-		t.Errorf("with --dot-nodes 4: nodes %v, want 4 states and the note", nodes)
+	want := "certsym run " + f + " --quiet --max-states 20 --dot " + dotFile + " --sarif " + sarifFile
+	if err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("--sarif file (%v):\n%s", err, b)
 	}
-	if b, _ := os.ReadFile(small); !strings.Contains(string(b), "node limit 4 reached: 7 more states not drawn") {
-		t.Errorf("the note does not count the 7 states left out:\n%s", b)
-	}
-	// A condition whose printed form is exponential in its size ((x + 1) squared 14 times, the
-	// squares shared) is not printed: the file stays small.
-	squares := "y = x + 1;\n" + strings.Repeat("y = y * y;\n", 14) + "assume y != 3\n"
-	big := filepath.Join(dir, "big.dot")
-	runText("run", writeProg(t, squares), "--quiet", "--no-prune", "--dot", big)
-	if b, _ := os.ReadFile(big); len(b) > 20_000 || !strings.Contains(string(b), "(a condition too large to print)") ||
-		!strings.Contains(string(b), "(not printed: more than 5000 symbols and operators)") {
-		t.Errorf("the tree of shared squares (%d bytes) does not decline to print them:\n%.2000s", len(b), b)
-	}
-	// A pending state: a run stopped by --max-states leaves states unexpanded.
-	loop := writeProg(t, "while x > 0 do x = x - 1 od\n")
-	pend := filepath.Join(dir, "pending.dot")
-	runText("run", loop, "--quiet", "--max-states", "5", "--dot", pend)
-	if b, _ := os.ReadFile(pend); !strings.Contains(string(b), "(pending)") {
-		t.Errorf("no pending state in a run stopped by a bound:\n%s", b)
-	}
-}
-
-// renderDOT lays the graph out with Graphviz and returns its node names and edge count, as dot
-// read them (the plain output format).
-func renderDOT(t *testing.T, dot, path string) ([]string, int) {
-	t.Helper()
-	out, err := exec.Command(dot, "-Tplain", path).CombinedOutput()
-	if err != nil {
-		t.Fatalf("dot: %v\n%s", err, out)
-	}
-	var nodes []string
-	edges := 0
-	for _, l := range strings.Split(string(out), "\n") {
-		f := strings.Fields(l)
-		if len(f) > 1 && f[0] == "node" {
-			nodes = append(nodes, f[1])
-		}
-		if len(f) > 0 && f[0] == "edge" {
-			edges++
-		}
-	}
-	return nodes, edges
-}
-
-// sarifSchema compiles the SARIF 2.1.0 schema kept in testdata.
-func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	const path = "testdata/sarif/sarif-2.1.0-rtm.5.json"
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
-}
-
-// validSARIF validates a SARIF file against the schema and returns it decoded.
-func validSARIF(t *testing.T, sch *jsonschema.Schema, path string) map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("%s is not valid SARIF 2.1.0: %v\n%s", path, err, b)
-	}
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	return m
-}
-
-// sarifResults returns (ruleId, level, kind, line) of each result.
-func sarifResults(log map[string]any) []string {
-	var out []string
-	run := log["runs"].([]any)[0].(map[string]any)
-	for _, r := range run["results"].([]any) {
-		r := r.(map[string]any)
-		reg := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)
-		out = append(out, r["ruleId"].(string)+" "+r["level"].(string)+" "+r["kind"].(string)+" "+strconv.Itoa(int(reg["startLine"].(float64))))
-	}
-	return out
-}
-
-func TestSARIF(t *testing.T) {
-	sch := sarifSchema(t)
-	// The schema is not vacuous: a log without its version is rejected.
-	if err := sch.Validate(map[string]any{"runs": []any{}}); err == nil {
-		t.Fatal("the schema accepts a log without version")
-	}
-	dir := t.TempDir()
-	f := writeProg(t, "assume x >= 0 and x <= 3;\nif x == 0 then\n  fail\nfi;\ny = 10 / (x - 1);\nassert x != 2\n")
-	runSarif := filepath.Join(dir, "run.sarif")
-	if code, out, errs := runText("run", f, "--all-bugs", "--quiet", "--sarif", runSarif); code != exitBug {
-		t.Fatalf("exit %d\n%s%s", code, out, errs)
-	}
-	log := validSARIF(t, sch, runSarif)
-	// Nor is it lax about levels: the same log with a level SARIF does not define is rejected.
-	if b, _ := os.ReadFile(runSarif); true {
-		inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(bytes.Replace(b, []byte(`"level": "error"`), []byte(`"level": "fatal"`), 1)))
-		if err := sch.Validate(inst); err == nil {
-			t.Error("the schema accepts a result with level fatal")
-		}
-	}
-	got := sarifResults(log)
-	want := []string{"fail error fail 3", "division-by-zero error fail 5", "assert error fail 6"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("run results %v, want %v", got, want)
-	}
-	props := log["runs"].([]any)[0].(map[string]any)["results"].([]any)[2].(map[string]any)["properties"].(map[string]any)
-	if props["pathCondition"] != "x == 2" || props["input"].(map[string]any)["x"] != 2.0 {
-		t.Errorf("assert result properties %v", props)
-	}
-	// A run without a verdict: the invocation carries the reason, as a warning notification.
-	loop := writeProg(t, "while x > 0 do x = x - 1 od;\nassert x <= 0\n")
-	loopSarif := filepath.Join(dir, "loop.sarif")
-	if code, _, _ := runText("run", loop, "--quiet", "--max-states", "20", "--sarif", loopSarif); code != exitUnknown {
-		t.Errorf("bounded run: exit %d", code)
-	}
-	inv := validSARIF(t, sch, loopSarif)["runs"].([]any)[0].(map[string]any)["invocations"].([]any)[0].(map[string]any)
-	notes, _ := inv["toolExecutionNotifications"].([]any)
-	if len(notes) != 1 || !strings.Contains(notes[0].(map[string]any)["message"].(map[string]any)["text"].(string), "state bound reached") ||
-		inv["exitCode"] != 3.0 || inv["properties"].(map[string]any)["verdict"] != "unknown" {
-		t.Errorf("invocation of a run without verdict: %v", inv)
-	}
-	// A safe run: a valid log with no result.
-	safe := writeProg(t, "x = 1;\nassert x == 1\n")
-	safeSarif := filepath.Join(dir, "safe.sarif")
-	runText("run", safe, "--quiet", "--sarif", safeSarif)
-	if got := sarifResults(validSARIF(t, sch, safeSarif)); len(got) != 0 {
-		t.Errorf("safe run results %v", got)
-	}
-	// verify: REFUTED and FAULTY are errors, VERIFIED a pass, an inconclusive status a note.
-	v := writeProg(t, "assert x >= x;\ny = 10 / x;\nassert x > 0;\nwhile z > 0 do z = z - 1 od;\nassert z <= 0\n")
-	vSarif := filepath.Join(dir, "verify.sarif")
-	code, out, errs := runText("verify", v, "--quiet", "--loop-bound", "2", "--sarif", vSarif)
-	if code != exitBug {
-		t.Fatalf("verify: exit %d\n%s%s", code, out, errs)
-	}
-	got = sarifResults(validSARIF(t, sch, vSarif))
-	want = []string{"claim-assert none pass 1", "claim-division error fail 2", "claim-assert error fail 3", "claim-assert note open 5"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("verify results %v, want %v\n%s", got, want, out)
+	if inv := log.Runs[0].Invocations[0]; inv.CommandLine != want || !inv.ExecutionSuccessful || inv.ExitCode != exitUnknown {
+		t.Errorf("SARIF invocation %+v, want command line %q, successful, exit 3", inv, want)
 	}
 }
 
@@ -550,7 +265,7 @@ func TestHelpTopics(t *testing.T) {
 }
 
 func TestBashCompletion(t *testing.T) {
-	bash := needTool(t, "bash", "core")
+	bash := testprog.NeedTool(t, "bash", "core")
 	code, script, _ := runText("completion", "bash")
 	if code != 0 {
 		t.Fatalf("completion bash: exit %d", code)
@@ -563,12 +278,12 @@ func TestBashCompletion(t *testing.T) {
 		t.Helper()
 		var q []string
 		for _, w := range words {
-			q = append(q, shellQuote(w))
+			q = append(q, report.ShellQuote(w))
 			if w == "" {
 				q[len(q)-1] = "''"
 			}
 		}
-		cmd := exec.Command(bash, "--norc", "-c", `source `+shellQuote(sf)+`; COMP_WORDS=(`+strings.Join(q, " ")+`); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _certsym; printf '%s\n' "${COMPREPLY[@]}"`)
+		cmd := exec.Command(bash, "--norc", "-c", `source `+report.ShellQuote(sf)+`; COMP_WORDS=(`+strings.Join(q, " ")+`); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _certsym; printf '%s\n' "${COMPREPLY[@]}"`)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -737,7 +452,7 @@ func TestTestsReplayOnTestdata(t *testing.T) {
 		}
 		total += len(paths)
 		for _, p := range paths {
-			tc, _, _ := readTest(p)
+			tc, _, _ := testcase.Read(p)
 			kinds[tc.Expected.Outcome]++
 		}
 	}
@@ -750,7 +465,7 @@ func TestTestsReplayOnTestdata(t *testing.T) {
 // TestManPage renders certsym help --man with groff, warnings on, and checks that every option of
 // every command is on the page.
 func TestManPage(t *testing.T) {
-	groff := needTool(t, "groff", "man")
+	groff := testprog.NeedTool(t, "groff", "man")
 	code, page, _ := runText("help", "--man")
 	if code != 0 {
 		t.Fatalf("help --man: exit %d", code)

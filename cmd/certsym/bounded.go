@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"certsym/bounded"
+	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/spec"
 	"certsym/sym"
@@ -75,7 +76,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: inputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: reproduceInput(prog.File, input, names)})
+			Input: inputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason
@@ -101,7 +102,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 			return exitInternal
 		}
 	} else {
-		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, plural(len(rs), "result state"))
+		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, report.Plural(len(rs), "result state"))
 		for _, g := range resultGroups {
 			var group []bounded.Result
 			for _, r := range rs {
@@ -121,8 +122,8 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 				case r.At != nil:
 					where = fmt.Sprintf(" [at %s]", stmtLoc(r.At))
 				}
-				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", abbrev(r.State.PC.String(names), " and ", "conjunct", full), where,
-					abbrev(sym.StoreString(r.State.Store, names), ", ", "variable", full))
+				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", report.Abbrev(r.State.PC.String(names), " and ", "conjunct", full), where,
+					report.Abbrev(sym.StoreString(r.State.Store, names), ", ", "variable", full))
 			}
 		}
 		fmt.Fprintln(stdout)
@@ -139,7 +140,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 			fmt.Fprintf(stdout, " (%s)", reason)
 		}
 		st := b.Solver().Stats
-		fmt.Fprintf(stdout, "\n%s (%d sat, %d unsat, %d unknown)\n", plural(st.Queries, "solver query"), st.Sat, st.Unsat, st.Unknown)
+		fmt.Fprintf(stdout, "\n%s (%d sat, %d unsat, %d unknown)\n", report.Plural(st.Queries, "solver query"), st.Sat, st.Unsat, st.Unknown)
 	}
 	switch rep.Verdict {
 	case bounded.Bug:

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/inputs"
+	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/spec"
@@ -96,7 +99,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	}
 	// Warn only about the variables the program may read before assigning them: the others'
 	// initial values cannot matter.
-	read := readBeforeWritten(prog)
+	read := inputs.ReadBeforeWritten(prog)
 	var zero []string
 	for i, v := range prog.Vars {
 		if !given[v] && read[i] {
@@ -111,7 +114,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
 	final := spec.InputString(r.Final.Store, prog.Vars)
-	steps := plural(r.Steps, "step")
+	steps := report.Plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
 		fmt.Fprintf(stdout, "finished after %s\nstore: %s\n", steps, final)
@@ -122,21 +125,11 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 			prog.File, loc(a.Loc), steps, final)
 		return 0
 	case spec.Failed:
-		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", describeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
+		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
 		return exitBug
 	}
 	fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
 	return exitUnknown
-}
-
-func describeFail(f *spec.Fail) string {
-	switch f.Kind {
-	case spec.FailAssert:
-		return "assertion violated"
-	case spec.FailDivZero:
-		return "division by zero"
-	}
-	return "fail reached"
 }
 
 // jsonBug is one bug in run --json.
@@ -169,7 +162,7 @@ type jsonRun struct {
 	Reason        string    `json:"reason,omitempty"`
 	SolverQueries int       `json:"solver_queries"`
 
-	Coverage *jsonCoverage `json:"coverage,omitempty"` // run --coverage (coverage.go)
+	Coverage *coverage.JSON `json:"coverage,omitempty"` // run --coverage (internal/coverage)
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -229,12 +222,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return
 		}
-		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", describeFail(b.Fail), prog.File, loc(b.Fail.Loc))
-		fmt.Fprintf(stdout, "  path condition: %s\n", abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
+		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail.Loc))
+		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
 		fmt.Fprintf(stdout, "  input:          %s\n", spec.InputString(b.Input, names))
-		fmt.Fprintf(stdout, "  symbolic store: %s\n", abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
-		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", plural(b.Replay.Steps, "step"))
-		fmt.Fprintf(stdout, "  reproduce:      %s\n", reproduceCommand(file, b, names))
+		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
+		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
+		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, names))
 	}
 	rep, err := e.FindBugs(onBug)
 	finished()
@@ -252,7 +245,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			p := b.Fail.Where()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
 				Input: inputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
-				Reproduce: reproduceCommand(file, b, names)})
+				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
 		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
@@ -265,12 +258,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		case rep.Verdict == engine.VerdictSafe:
 			fmt.Fprint(stdout, " (the exploration finished: no error state is reachable)")
 		case rep.Verdict == engine.VerdictBug && rep.Reason != "":
-			fmt.Fprintf(stdout, " (%s; the list of bugs may be incomplete: %s)", plural(len(rep.Bugs), "bug"), rep.Reason)
+			fmt.Fprintf(stdout, " (%s; the list of bugs may be incomplete: %s)", report.Plural(len(rep.Bugs), "bug"), rep.Reason)
 		case rep.Reason != "":
 			fmt.Fprintf(stdout, " (%s)", rep.Reason)
 		}
 		fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
-			pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, plural(s.Solver.Queries, "solver query"),
+			pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, report.Plural(s.Solver.Queries, "solver query"),
 			s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
 		art.writeCoverageText(stdout)
 	}
@@ -299,9 +292,9 @@ func progressLine(p budget.Snapshot, search bool) string {
 	if search {
 		fmt.Fprintf(&b, "%s, %d pending, depth %d, ", pluralOf(p.States, "state", "expanded"), p.Pending, p.Depth)
 	} else {
-		fmt.Fprintf(&b, "%s, ", plural(p.States, "branch state"))
+		fmt.Fprintf(&b, "%s, ", report.Plural(p.States, "branch state"))
 	}
-	fmt.Fprintf(&b, "%s", plural(p.Queries, "solver query"))
+	fmt.Fprintf(&b, "%s", report.Plural(p.Queries, "solver query"))
 	if p.Elapsed > 0 {
 		fmt.Fprintf(&b, " (%.0f%% of the time in the solver)", 100*p.SolverTime.Seconds()/p.Elapsed.Seconds())
 	}
@@ -309,7 +302,7 @@ func progressLine(p budget.Snapshot, search bool) string {
 		fmt.Fprintf(&b, ", in a query for %.1fs", p.InQuery.Seconds())
 	}
 	if search {
-		fmt.Fprintf(&b, ", %s", plural(p.Bugs, "bug"))
+		fmt.Fprintf(&b, ", %s", report.Plural(p.Bugs, "bug"))
 	}
 	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/testcase"
 	"certsym/spec"
 )
 
@@ -18,17 +20,17 @@ type jsonExec struct {
 	Line  int          `json:"line,omitempty"`
 	Col   int          `json:"col,omitempty"`
 	Steps int          `json:"steps"`
-	Input orderedInput `json:"input"`
-	Store orderedInput `json:"store"`
+	Input report.Input `json:"input"`
+	Store report.Input `json:"store"`
 }
 
 // writeExecJSON prints the result of exec as one JSON object and returns exec's exit status.
 func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result) int {
-	x := observed(r)
+	x := testcase.Observed(r)
 	out := jsonExec{Outcome: x.Outcome, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
-		Input: orderedInput{names: prog.Vars, vals: input}, Store: orderedInput{names: prog.Vars, vals: r.Final.Store}}
+		Input: report.Input{Names: prog.Vars, Vals: input}, Store: report.Input{Names: prog.Vars, Vals: r.Final.Store}}
 	if x.Outcome == "step-bound" {
-		p := stmtPos(spec.Head(r.Final.Prog))
+		p := report.StmtPos(spec.Head(r.Final.Prog))
 		out.Line, out.Col = p.Line, p.Col
 	}
 	enc := json.NewEncoder(stdout)

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/sarif"
+	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/verify"
@@ -50,13 +53,13 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	stopSignals()
 	file = prog.File
 	if *htmlFile != "" {
-		if err := os.WriteFile(*htmlFile, []byte(verifyHTML(file, src, rep)), 0o644); err != nil {
+		if err := os.WriteFile(*htmlFile, []byte(verifyhtml.Render(file, src, rep)), 0o644); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
 			return exitUsage
 		}
 	}
 	if *sarifFile != "" {
-		if err := writeSARIF(*sarifFile, verifySARIF(file, append([]string{"certsym", "verify"}, args...), rep, verifyExit(rep))); err != nil {
+		if err := sarif.FromVerify(file, invocation("verify", args, verifyExit(rep)), rep).WriteFile(*sarifFile); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --sarif: %v\n", err)
 			return exitUsage
 		}
@@ -97,29 +100,6 @@ func verifyExit(rep *verify.Report) int {
 	return exitUnknown
 }
 
-// orderedInput is a counterexample as a JSON object whose keys are the program's variables in
-// order and whose values are JSON numbers with all their digits (never through a float64).
-type orderedInput struct {
-	names []string
-	vals  spec.Store
-}
-
-func (o orderedInput) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, n := range o.names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(n)
-		b.Write(k)
-		b.WriteByte(':')
-		b.WriteString(o.vals[i].String())
-	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
-}
-
 type jsonCutoff struct {
 	Line    int    `json:"line,omitempty"`
 	Reason  string `json:"reason"`
@@ -140,7 +120,7 @@ type jsonClaim struct {
 	Division          string            `json:"division,omitempty"`
 	Status            string            `json:"status"`
 	Collected         []string          `json:"collected"`
-	Counterexample    *orderedInput     `json:"counterexample,omitempty"`
+	Counterexample    *report.Input     `json:"counterexample,omitempty"`
 	PathCondition     string            `json:"path_condition,omitempty"`
 	Replay            string            `json:"replay,omitempty"`
 	Paths             int               `json:"paths"`
@@ -200,7 +180,7 @@ func verifyJSON(rep *verify.Report) jsonVerify {
 			}
 		}
 		if w := cl.Counterexample(); w != nil {
-			jc.Counterexample = &orderedInput{names: names, vals: w.Input}
+			jc.Counterexample = &report.Input{Names: names, Vals: w.Input}
 			jc.PathCondition, jc.Replay = w.PathCondition, w.Replay
 		}
 		for _, a := range cl.OverApprox {
@@ -232,14 +212,6 @@ func uncoveredLines(rep *verify.Report) []int {
 
 var allStatuses = []verify.Status{verify.StatusDead, verify.StatusVerified, verify.StatusRefuted, verify.StatusFaulty,
 	verify.StatusRefutedQ, verify.StatusFaultyQ, verify.StatusUncovered, verify.StatusVerifiedQ, verify.StatusIndeterminate}
-
-func lineList(ls []int) string {
-	var parts []string
-	for _, l := range ls {
-		parts = append(parts, fmt.Sprint(l))
-	}
-	return strings.Join(parts, " -> ")
-}
 
 // writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
 // SPARK's POGS summary, the explication of every claim, and the overall status.
@@ -313,12 +285,12 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 	fmt.Fprintf(w, "\nExplication\n")
 	for _, cl := range rep.Claims {
 		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
-		fmt.Fprintf(w, "  %s\n", explainPaths(cl, full))
+		fmt.Fprintf(w, "  %s\n", report.ExplainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
 			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", spec.InputString(w0.Input, names),
-				abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
+				report.Abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
-				fmt.Fprintf(w, "    reproduce: %s\n", reproduceInput(file, w0.Input, names))
+				fmt.Fprintf(w, "    reproduce: %s\n", report.ReproduceInput(file, w0.Input, names))
 			}
 		}
 		for _, a := range cl.OverApprox {
@@ -330,7 +302,7 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 				continue
 			}
 			fmt.Fprintf(w, "  cutoff at line %d (%s, %s); control-flow path to the claim: lines %s\n",
-				c.Cutoff.Line, c.Cutoff.Reason, plural(c.Cutoff.Paths, "path"), lineList(c.Path))
+				c.Cutoff.Line, c.Cutoff.Reason, report.Plural(c.Cutoff.Paths, "path"), report.LineList(c.Path))
 		}
 		for _, u := range cl.Unhandled {
 			fmt.Fprintf(w, "  unhandled theory at line %d: %s\n", u.Line, u.What)
@@ -339,7 +311,7 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 	fmt.Fprintln(w)
 	for _, c := range rep.Cutoffs {
 		if c.Stmt != nil {
-			fmt.Fprintf(w, "cutoff point: line %d, %s, %s\n", c.Line, c.Reason, plural(c.Paths, "path"))
+			fmt.Fprintf(w, "cutoff point: line %d, %s, %s\n", c.Line, c.Reason, report.Plural(c.Paths, "path"))
 		} else {
 			fmt.Fprintf(w, "cutoff: %s\n", c.Reason)
 		}
@@ -364,8 +336,8 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 	r := rep.Results
 	sq := rep.Solver
 	fmt.Fprintf(w, "\nexploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
-		plural(r[0]+r[1]+r[2]+r[3], "path"), r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete],
-		plural(sq.Queries, "solver query"), sq.Sat, sq.Unsat, sq.Unknown, rep.Elapsed.Seconds())
+		report.Plural(r[0]+r[1]+r[2]+r[3], "path"), r[spec.Normal], r[spec.Error], r[spec.Infeasible], r[spec.Incomplete],
+		report.Plural(sq.Queries, "solver query"), sq.Sat, sq.Unsat, sq.Unknown, rep.Elapsed.Seconds())
 	if rep.Stopped != "" {
 		fmt.Fprintf(w, "stopped early: %s\n", rep.Stopped)
 	}
@@ -376,22 +348,4 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		pct = 100 * float64(rep.Conclusive) / float64(n)
 	}
 	fmt.Fprintf(w, "conclusive: %d of %d claims (%.0f%%), inconclusive: %d\n", rep.Conclusive, n, pct, n-rep.Conclusive)
-}
-
-// explainPaths says how many explored paths reached the claim and what each gave.
-func explainPaths(cl *verify.Claim, full bool) string {
-	var parts []string
-	for _, r := range cl.Summary.Results() {
-		if r == verify.ResCutoff {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], abbrev(cl.Example[r], " and ", "conjunct", full)))
-	}
-	switch {
-	case cl.Paths == 0 && cl.Summary.Has(verify.ResCutoff):
-		return "no explored path reaches the claim; cut-off paths may"
-	case cl.Paths == 0:
-		return "no explored path reaches the claim, and no cutoff can: dead code"
-	}
-	return fmt.Sprintf("evaluated %s on explored paths: %s", plural(cl.Paths, "time"), strings.Join(parts, "; "))
 }

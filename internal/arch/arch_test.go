@@ -22,27 +22,37 @@ const module = "certsym"
 // each other). A package that is not listed fails TestImportGraph: a new package must be given
 // its place here (and in the README's graph).
 var layer = map[string]int{
-	"internal/fault":       0,
-	"internal/budget":      0,
-	"internal/corpus":      0, // tests' access to the PyWiSE corpus beside the repository
-	"spec":                 1,
-	"internal/z3query":     2,
-	"internal/expect":      2, // testdata annotations, read by cmd's tests and corpusout
-	"sym":                  3,
-	"internal/testprog":    4, // tests' shared helper: parsing, corpus, random inputs
-	"step":                 4,
-	"engine":               5,
-	"bounded":              5,
-	"verify":               6,
-	"cmd/certsym":          7,
-	"scripts/corpusout":    7,
-	"refinement/refclient": 7, // the certsym-ref client and the protocol's JSON codec
-	"refinement/prover":    7, // the layer's own Z3 encoding
-	"refinement":           8,
-	"refinement/mutation":  9,
-	"internal/layertest":   9, // the refinementonly tests of sym, engine and bounded
-	"proofs":               0, // proofs/table_test.go only
-	"internal/arch":        0, // this test only
+	"internal/fault":    0,
+	"internal/budget":   0,
+	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
+	"spec":              1,
+	"internal/z3query":  2,
+	"internal/expect":   2, // testdata annotations, read by cmd's tests and corpusout
+	"sym":               3,
+	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
+	"step":              4,
+	"engine":            5,
+	"bounded":           5,
+	"verify":            6,
+	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
+	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
+	"cmd/certsym/internal/report":     7,
+	"cmd/certsym/internal/inputs":     7,
+	"cmd/certsym/internal/sarif":      8,
+	"cmd/certsym/internal/dot":        8,
+	"cmd/certsym/internal/coverage":   8,
+	"cmd/certsym/internal/testcase":   8,
+	"cmd/certsym/internal/verifyhtml": 8,
+	"cmd/certsym/internal/record":     9,
+	"cmd/certsym":                     10,
+	"scripts/corpusout":               10,
+	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec
+	"refinement/prover":               10, // the layer's own Z3 encoding
+	"refinement":                      11,
+	"refinement/mutation":             12,
+	"internal/layertest":              12, // the refinementonly tests of sym, engine and bounded
+	"proofs":                          0,  // proofs/table_test.go only
+	"internal/arch":                   0,  // this test only
 }
 
 // testOnly are the packages that only test files (and other test-only packages) may import.
@@ -61,9 +71,10 @@ const MaxLines = 2000
 
 // oversized are the packages that were over MaxLines before the package split of issue 11 and
 // are not split yet, each with the ceiling it may not grow past (its size when this test was
-// written, rounded up to the hundred): cmd/certsym (the artifacts and printing of every command)
-// and refinement (whose check.go is being split by concern in its own change).
-var oversized = map[string]int{"cmd/certsym": 3400, "refinement": 3300}
+// written, rounded up to the hundred): refinement, 4,500 lines before the split, 3,257 once
+// its certsym-ref client and its prover became packages of their own; what remains is the
+// checks themselves, by concern one file each.
+var oversized = map[string]int{"refinement": 3300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -1,11 +1,13 @@
 // Package testprog holds what the tests of the analysis packages (sym, engine, bounded, verify)
-// share: parsing a program from source, the corpus of programs, random inputs, and interrupting
-// a run in a solver query. Only tests import it.
+// and of the command share: parsing a program from source, the corpus of programs, random
+// inputs, interrupting a run in a solver query, and finding the external tools a test needs.
+// Only tests import it.
 package testprog
 
 import (
 	"certsym/internal/corpus"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -85,4 +87,19 @@ func InterruptInQuery(m *budget.Monitor) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	m.Interrupt()
+}
+
+// NeedTool returns the path of an external program a test needs. make check installs it
+// (scripts/install-deps.sh GROUP); a plain go test without it skips, except under CI, where a
+// missing tool fails the test.
+func NeedTool(t testing.TB, name, group string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
+		}
+		t.Skipf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
+	}
+	return p
 }

@@ -1,10 +1,14 @@
-package main
+// Package verifyhtml writes the self-contained HTML report of certsym verify --html FILE: the
+// program's source with each claim's line highlighted by status and each statement's line marked
+// covered or not, the evidence of every claim, and the table of statuses.
+package verifyhtml
 
 import (
 	"fmt"
 	"html"
 	"strings"
 
+	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 	"certsym/verify"
 )
@@ -22,15 +26,16 @@ var statusRank = map[verify.Status]int{
 	verify.StatusIndeterminate: 4, verify.StatusUncovered: 5, verify.StatusVerifiedQ: 6, verify.StatusVerified: 7, verify.StatusDead: 8,
 }
 
+// cssClass is the CSS class of a status: st-verified, st-verified-maybe for VERIFIED?, ...
 func cssClass(s verify.Status) string {
 	return "st-" + strings.ToLower(strings.ReplaceAll(s.String(), "?", "-maybe"))
 }
 
-// verifyHTML is the self-contained HTML report: the source with each claim's line highlighted by
+// Render is the self-contained HTML report: the source with each claim's line highlighted by
 // status and each statement's line marked covered or not, then the evidence of each claim. A
 // small script (no external resources) fills in the totals from the page itself, so a reader, or
 // the test that renders the page in a headless browser, sees what the browser computed.
-func verifyHTML(file string, src []byte, rep *verify.Report) string {
+func Render(file string, src []byte, rep *verify.Report) string {
 	var b strings.Builder
 	esc := html.EscapeString
 	names := rep.Prog.Vars
@@ -45,8 +50,8 @@ pre.src{font-family:monospace;border:1px solid #ccc;padding:.5em 0;line-height:1
 .badge{font-size:.8em;margin-left:1em;padding:0 .4em;border-radius:3px;border:1px solid #999}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top;text-align:left}
 `)
-	for s, c := range statusColour {
-		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(s), c)
+	for _, r := range verify.StatusTable { // every status, in verify's order: the page is the same on every run
+		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(r.Status), statusColour[r.Status])
 	}
 	b.WriteString("</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>certsym verify: %s</h1>\n", esc(file))
@@ -118,7 +123,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 	b.WriteString("<h2>Claims</h2>\n<table id=\"claims\"><tr><th>Line</th><th>Kind</th><th>Claim</th><th>Status</th><th>Collected</th><th>Evidence</th></tr>\n")
 	for _, cl := range rep.Claims {
 		var ev []string
-		ev = append(ev, esc(explainPaths(cl, true)))
+		ev = append(ev, esc(report.ExplainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
 			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
@@ -132,7 +137,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 				continue
 			}
 			ev = append(ev, fmt.Sprintf("cutoff at line %d (%s, %s); control-flow path: lines %s",
-				c.Cutoff.Line, esc(c.Cutoff.Reason), plural(c.Cutoff.Paths, "path"), esc(lineList(c.Path))))
+				c.Cutoff.Line, esc(c.Cutoff.Reason), report.Plural(c.Cutoff.Paths, "path"), esc(report.LineList(c.Path))))
 		}
 		for _, u := range cl.Unhandled {
 			ev = append(ev, fmt.Sprintf("unhandled theory at line %d: %s", u.Line, esc(u.What)))

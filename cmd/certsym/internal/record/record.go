@@ -1,19 +1,24 @@
-package main
+// Package record watches a run of the bug finder (an engine.Observer) for the artifacts of
+// certsym run: the coverage of the explored paths, a test case per terminal path, the execution
+// tree. It keeps only what those need, and derives them once the run is over.
+package record
 
 import (
-	"fmt"
-
+	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/dot"
+	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
 	"certsym/spec"
 	"certsym/sym"
 )
 
-// recorder is the engine.Observer behind run's artifacts: it keeps what --tests, --coverage,
+// Recorder is the engine.Observer behind run's artifacts: it keeps what --tests, --coverage,
 // --lcov and --dot need, and nothing when none of them is asked for (run then installs no
 // observer at all). It holds on to no state of the run beyond the expansion in progress (and the
 // drawn part of the execution tree), so that the engine's memory stays its own: what it keeps is
 // bounded by the program's size, plus one record per terminal path when --tests is given.
-type recorder struct {
+type Recorder struct {
 	prog *spec.Program
 
 	// cur is the expansion in progress: the engine calls Pruned for its successors after
@@ -29,10 +34,10 @@ type recorder struct {
 
 	// tests are the terminal paths, in the order of the run, when wantTests.
 	wantTests bool
-	tests     []terminalPath
+	tests     []testcase.Path
 
 	// tree is the execution tree, nil unless --dot was given.
-	tree *execTree
+	tree *dot.Tree
 }
 
 type expansion struct {
@@ -41,26 +46,21 @@ type expansion struct {
 	pruned []bool
 }
 
-// terminalPath is an explored path that ends: its model, predicted end and path condition.
-type terminalPath struct {
-	end   recordedEnd
-	input spec.Store // nil when the path condition has no model (solver unknown)
-	pc    string
-}
-
-func newRecorder(prog *spec.Program, tests, tree bool, nodeLimit int) *recorder {
-	r := &recorder{prog: prog, hits: map[spec.Stmt]int{}, arms: map[spec.Stmt]*[2]int{}, wantTests: tests}
+// New returns a recorder for a run of prog that keeps the terminal paths when tests, and draws
+// the execution tree, up to nodeLimit states, when tree.
+func New(prog *spec.Program, tests, tree bool, nodeLimit int) *Recorder {
+	r := &Recorder{prog: prog, hits: map[spec.Stmt]int{}, arms: map[spec.Stmt]*[2]int{}, wantTests: tests}
 	if tree {
-		r.tree = newExecTree(nodeLimit)
+		r.tree = dot.New(nodeLimit)
 	}
 	return r
 }
 
 // Expanded implements engine.Observer.
-func (r *recorder) Expanded(st *engine.State, succ []*engine.State) {
+func (r *Recorder) Expanded(st *engine.State, succ []*engine.State) {
 	r.flush()
 	if r.tree != nil {
-		r.tree.expand(st, succ)
+		r.tree.Expanded(st, succ)
 	}
 	if st.PC.Status == sym.Unsat {
 		return // only reachable with --no-prune: no input follows this path
@@ -68,10 +68,10 @@ func (r *recorder) Expanded(st *engine.State, succ []*engine.State) {
 	r.hits[st.HeadStmt()]++
 	if len(succ) == 0 { // a finished program or an error state
 		if f := st.ErrorOf(); f != nil {
-			p := posOf(f.Loc)
-			r.terminal(st, recordedEnd{Outcome: "bug", Kind: f.Kind.String(), Line: p.Line, Col: p.Col, Steps: st.Depth})
+			p := report.PosOf(f.Loc)
+			r.terminal(st, testcase.End{Outcome: "bug", Kind: f.Kind.String(), Line: p.Line, Col: p.Col, Steps: st.Depth})
 		} else {
-			r.terminal(st, recordedEnd{Outcome: "normal", Steps: st.Depth})
+			r.terminal(st, testcase.End{Outcome: "normal", Steps: st.Depth})
 		}
 		return
 	}
@@ -79,9 +79,9 @@ func (r *recorder) Expanded(st *engine.State, succ []*engine.State) {
 }
 
 // Pruned implements engine.Observer.
-func (r *recorder) Pruned(st *engine.State) {
+func (r *Recorder) Pruned(st *engine.State) {
 	if r.tree != nil {
-		r.tree.prune(st)
+		r.tree.Pruned(st)
 	}
 	for i, s := range r.cur.succ {
 		if s == st {
@@ -91,7 +91,7 @@ func (r *recorder) Pruned(st *engine.State) {
 }
 
 // flush accounts for the expansion in progress, now that pruning has decided its successors.
-func (r *recorder) flush() {
+func (r *Recorder) flush() {
 	x := r.cur
 	if x.st == nil {
 		return
@@ -117,8 +117,8 @@ func (r *recorder) flush() {
 			}
 		}
 		if all {
-			p := stmtPos(s)
-			r.terminal(x.st, recordedEnd{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: x.st.Depth})
+			p := report.StmtPos(s)
+			r.terminal(x.st, testcase.End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: x.st.Depth})
 		}
 	}
 	clear(x.succ)
@@ -126,28 +126,34 @@ func (r *recorder) flush() {
 }
 
 // terminal records a path that ends at st with the given end, for --tests.
-func (r *recorder) terminal(st *engine.State, end recordedEnd) {
+func (r *Recorder) terminal(st *engine.State, end testcase.End) {
 	if !r.wantTests {
 		return
 	}
-	t := terminalPath{end: end}
+	t := testcase.Path{End: end}
 	// A path without a model gives no test case: its path condition is not rendered (a path the
 	// solver gave up on can carry terms whose printed form is exponential in their size).
 	if st.PC.Status == sym.Sat && st.PC.Witness != nil {
-		t.input = append(spec.Store(nil), st.PC.Witness...)
-		t.pc = pcText(st.PC, r.prog.Vars, 1_000_000)
+		t.Input = append(spec.Store(nil), st.PC.Witness...)
+		t.PC = report.PCText(st.PC, r.prog.Vars, 1_000_000)
 	}
 	r.tests = append(r.tests, t)
 }
 
-// pcText renders a path condition, unless its printed form has more than limit symbols and
-// operators (shared terms print once per occurrence: see printSize).
-func pcText(pc *sym.PC, names []string, limit int) string {
-	if printSize(pc.Conjuncts(), limit) > limit {
-		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
-	}
-	return pc.String(names)
+// Finish accounts for the last expansion; call it once the run is over, before Coverage,
+// TestCases and Tree.
+func (r *Recorder) Finish() { r.flush() }
+
+// Coverage is the statement and branch coverage of the explored paths.
+func (r *Recorder) Coverage() *coverage.Report {
+	return coverage.Compute(r.prog.Body, r.hits, r.arms)
 }
 
-// finish accounts for the last expansion; call it once the run is over.
-func (r *recorder) finish() { r.flush() }
+// TestCases are the test cases of the terminal paths explored (New with tests), for the program
+// file whose bytes are src.
+func (r *Recorder) TestCases(file string, src []byte) testcase.Set {
+	return testcase.Collect(file, src, r.prog.Vars, r.tests)
+}
+
+// Tree is the execution tree (New with tree), or nil.
+func (r *Recorder) Tree() *dot.Tree { return r.tree }

@@ -1,18 +1,24 @@
-package main
+// Package dot draws the symbolic execution tree of a run of the bug finder in Graphviz's DOT
+// language (certsym run --dot FILE): a node per state up to a node limit, coloured by what became
+// of it, and an edge per step labelled with the branch taken and what it adds to the path
+// condition.
+package dot
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/spec"
 	"certsym/sym"
 )
 
-// execTree is the symbolic execution tree of a run (--dot FILE): a node per state, first seen
-// first numbered, up to a node limit; an edge from each expanded state to each of its successors.
-type execTree struct {
+// Tree is the symbolic execution tree of a run (--dot FILE): a node per state, first seen first
+// numbered, up to a node limit; an edge from each expanded state to each of its successors. It is
+// an engine.Observer: the engine (or an observer that forwards to it) builds it as it runs.
+type Tree struct {
 	limit   int
 	ids     map[*engine.State]int
 	nodes   []*engine.State
@@ -58,12 +64,13 @@ func branchLabel(head spec.Stmt, i int) string {
 	return "division by zero"
 }
 
-func newExecTree(limit int) *execTree {
-	return &execTree{limit: limit, ids: map[*engine.State]int{}, pruned: map[*engine.State]bool{}, expd: map[*engine.State]bool{}}
+// New returns an empty tree that draws at most limit states.
+func New(limit int) *Tree {
+	return &Tree{limit: limit, ids: map[*engine.State]int{}, pruned: map[*engine.State]bool{}, expd: map[*engine.State]bool{}}
 }
 
 // add numbers st, unless the limit is reached; it reports whether st is in the tree.
-func (t *execTree) add(st *engine.State) bool {
+func (t *Tree) add(st *engine.State) bool {
 	if _, ok := t.ids[st]; ok {
 		return true
 	}
@@ -75,7 +82,8 @@ func (t *execTree) add(st *engine.State) bool {
 	return true
 }
 
-func (t *execTree) expand(st *engine.State, succ []*engine.State) {
+// Expanded implements engine.Observer: st and its successors are drawn, with an edge to each.
+func (t *Tree) Expanded(st *engine.State, succ []*engine.State) {
 	if !t.add(st) { // the root is the first state expanded
 		t.omitted += len(succ)
 		return
@@ -91,7 +99,8 @@ func (t *execTree) expand(st *engine.State, succ []*engine.State) {
 	}
 }
 
-func (t *execTree) prune(st *engine.State) {
+// Pruned implements engine.Observer: st, if drawn, is marked pruned.
+func (t *Tree) Pruned(st *engine.State) {
 	if _, drawn := t.ids[st]; drawn {
 		t.pruned[st] = true
 	}
@@ -111,7 +120,7 @@ var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", n
 
 // kind classifies a node: a pruned state (no input follows its path), an error state, a finished
 // program, a state never expanded (pending when the run stopped), or an explored inner state.
-func (t *execTree) kind(st *engine.State) string {
+func (t *Tree) kind(st *engine.State) string {
 	switch {
 	case t.pruned[st] || st.PC.Status == sym.Unsat:
 		return nodePruned
@@ -127,13 +136,13 @@ func (t *execTree) kind(st *engine.State) string {
 
 // stmtLabel describes the statement a state is about to execute.
 func stmtLabel(s spec.Stmt) string {
-	p := stmtPos(s)
+	p := report.StmtPos(s)
 	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
 	switch s := s.(type) {
 	case *spec.Skip:
 		return "skip"
 	case *spec.Fail:
-		return at + describeFail(s)
+		return at + report.DescribeFail(s)
 	case *spec.Assign:
 		return at + s.X.Name + " = ..."
 	case *spec.If:
@@ -164,22 +173,22 @@ func dotString(s string) string {
 	return `"` + s + `"`
 }
 
-// writeDOT writes the tree in Graphviz's DOT language. Each node shows its number, its depth and
+// Write writes the tree in Graphviz's DOT language. Each node shows its number, its depth and
 // the statement about to execute; each edge that adds to the path condition is labelled with
 // what it adds (the branch condition).
-func (t *execTree) writeDOT(w io.Writer, names []string) error {
+func (t *Tree) Write(w io.Writer, names []string) error {
 	var b strings.Builder
 	b.WriteString("digraph certsym {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n")
 	for i, st := range t.nodes {
 		k := t.kind(st)
 		fmt.Fprintf(&b, "  n%d [label=%s, fillcolor=%s, tooltip=%s];\n", i,
 			dotString(fmt.Sprintf("#%d depth %d\n%s\n(%s)", i, st.Depth, nodeStmt(st), k)),
-			dotString(nodeColor[k]), dotString(pcText(st.PC, names, 5000)))
+			dotString(nodeColor[k]), dotString(report.PCText(st.PC, names, 5000)))
 	}
 	for _, e := range t.edges {
 		var conds []string
 		for _, f := range engine.Added(e.from, e.to) {
-			if printSize([]*sym.Formula{f}, 2000) > 2000 {
+			if report.PrintSize([]*sym.Formula{f}, 2000) > 2000 {
 				conds = append(conds, "(a condition too large to print)")
 			} else {
 				conds = append(conds, f.String(names))

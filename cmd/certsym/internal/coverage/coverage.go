@@ -1,4 +1,8 @@
-package main
+// Package coverage is the statement and branch coverage of a run of the bug finder (certsym run
+// --coverage, --lcov FILE): which statements some explored feasible path executed, which
+// directions of each branching statement some feasible path took, as text, as the coverage
+// object of run --json, and as an lcov tracefile.
+package coverage
 
 import (
 	"fmt"
@@ -7,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
 
@@ -21,11 +26,11 @@ type covStmt struct {
 	branch []int
 }
 
-// coverage is the statement and branch coverage of a run: which statements of the program some
+// Report is the statement and branch coverage of a run: which statements of the program some
 // explored feasible path executed, and which directions of each branching statement some feasible
 // path took. It covers what the run explored: a run stopped at its first bug or by a bound covers
 // only part of the program's paths.
-type coverage struct {
+type Report struct {
 	stmts []*covStmt
 }
 
@@ -36,7 +41,7 @@ var branchNames = map[string][2]string{"if": {"then", "else"}, "while": {"enter"
 // statements a macro call inlines each listed at the call's position).
 func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 	add := func(what string, branches bool) {
-		c := &covStmt{stmt: s, pos: stmtPos(s), what: what}
+		c := &covStmt{stmt: s, pos: report.StmtPos(s), what: what}
 		if branches {
 			c.branch = make([]int, 2)
 		}
@@ -65,9 +70,12 @@ func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 	return out
 }
 
-// coverage computes the coverage of what the recorder saw.
-func (r *recorder) coverage() *coverage {
-	cv := &coverage{stmts: sourceStmts(r.prog.Body, nil)}
+// Compute is the coverage of the program body given, for each statement, the expansions of a
+// feasible state about to execute it (hits) and, for each If and Assert, the feasible successors
+// in each direction (arms: then / loop entered / assert holds, else / loop left / assert
+// violated; a while loop's test is its unfolding's If).
+func Compute(body spec.Stmt, hits map[spec.Stmt]int, arms map[spec.Stmt]*[2]int) *Report {
+	cv := &Report{stmts: sourceStmts(body, nil)}
 	index := map[spec.Stmt]*covStmt{}
 	for _, c := range cv.stmts {
 		index[c.stmt] = c
@@ -76,9 +84,9 @@ func (r *recorder) coverage() *coverage {
 		}
 	}
 	for _, c := range cv.stmts {
-		c.hits = r.hits[c.stmt]
+		c.hits = hits[c.stmt]
 	}
-	for stmt, a := range r.arms {
+	for stmt, a := range arms {
 		if c := index[stmt]; c != nil && c.branch != nil {
 			c.branch[0] += a[0]
 			c.branch[1] += a[1]
@@ -92,7 +100,7 @@ func (r *recorder) coverage() *coverage {
 }
 
 // counts returns the statements and branch directions, and how many of each are covered.
-func (cv *coverage) counts() (stmts, stmtsHit, branches, branchesHit int) {
+func (cv *Report) counts() (stmts, stmtsHit, branches, branchesHit int) {
 	for _, c := range cv.stmts {
 		stmts++
 		if c.hits > 0 {
@@ -108,6 +116,7 @@ func (cv *coverage) counts() (stmts, stmtsHit, branches, branchesHit int) {
 	return
 }
 
+// percent is n in hundredths of d (100 when d is 0: nothing to cover is all covered).
 func percent(n, d int) float64 {
 	if d == 0 {
 		return 100
@@ -115,17 +124,17 @@ func percent(n, d int) float64 {
 	return 100 * float64(n) / float64(d)
 }
 
-// jsonCoverage is the coverage object of run --json.
-type jsonCoverage struct {
-	Statements        int             `json:"statements"`
-	StatementsCovered int             `json:"statements_covered"`
-	Branches          int             `json:"branches"`
-	BranchesCovered   int             `json:"branches_covered"`
-	Uncovered         []jsonUncovered `json:"uncovered"`
+// JSON is the coverage object of run --json.
+type JSON struct {
+	Statements        int         `json:"statements"`
+	StatementsCovered int         `json:"statements_covered"`
+	Branches          int         `json:"branches"`
+	BranchesCovered   int         `json:"branches_covered"`
+	Uncovered         []Uncovered `json:"uncovered"`
 }
 
-// jsonUncovered is a statement never executed, or a direction of a branch never taken.
-type jsonUncovered struct {
+// Uncovered is a statement never executed, or a direction of a branch never taken.
+type Uncovered struct {
 	Line      int    `json:"line"`
 	Col       int    `json:"col"`
 	Statement string `json:"statement"`
@@ -134,29 +143,30 @@ type jsonUncovered struct {
 
 // uncovered lists what no explored path executed: statements, then directions of the branching
 // statements that were executed.
-func (cv *coverage) uncovered() []jsonUncovered {
-	out := []jsonUncovered{}
+func (cv *Report) uncovered() []Uncovered {
+	out := []Uncovered{}
 	for _, c := range cv.stmts {
 		if c.hits == 0 {
-			out = append(out, jsonUncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what})
+			out = append(out, Uncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what})
 			continue
 		}
 		for d, n := range c.branch {
 			if n == 0 {
-				out = append(out, jsonUncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what, Branch: branchNames[c.what][d]})
+				out = append(out, Uncovered{Line: c.pos.Line, Col: c.pos.Col, Statement: c.what, Branch: branchNames[c.what][d]})
 			}
 		}
 	}
 	return out
 }
 
-func (cv *coverage) json() *jsonCoverage {
+// JSON is the coverage object of run --json.
+func (cv *Report) JSON() *JSON {
 	s, sh, b, bh := cv.counts()
-	return &jsonCoverage{Statements: s, StatementsCovered: sh, Branches: b, BranchesCovered: bh, Uncovered: cv.uncovered()}
+	return &JSON{Statements: s, StatementsCovered: sh, Branches: b, BranchesCovered: bh, Uncovered: cv.uncovered()}
 }
 
-// writeText prints the coverage summary and what is not covered.
-func (cv *coverage) writeText(w io.Writer) {
+// WriteText prints the coverage summary and what is not covered.
+func (cv *Report) WriteText(w io.Writer) {
 	s, sh, b, bh := cv.counts()
 	fmt.Fprintf(w, "coverage of the explored paths: statements %d/%d (%.1f%%), branches %d/%d (%.1f%%)\n",
 		sh, s, percent(sh, s), bh, b, percent(bh, b))
@@ -169,11 +179,11 @@ func (cv *coverage) writeText(w io.Writer) {
 	}
 }
 
-// writeLCOV writes the coverage as an lcov tracefile (the geninfo format read by genhtml and
+// WriteLCOV writes the coverage as an lcov tracefile (the geninfo format read by genhtml and
 // other coverage viewers): DA records give, for each line holding a statement, how many explored
 // states executed it; BRDA records give, for each direction of each branching statement, how many
 // feasible successors took it ("-" when the statement itself was never executed).
-func (cv *coverage) writeLCOV(w io.Writer, file string) error {
+func (cv *Report) WriteLCOV(w io.Writer, file string) error {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		abs = file

@@ -1,4 +1,7 @@
-package main
+// Package sarif writes the SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange Format) of
+// certsym run --sarif FILE (a result per confirmed bug) and certsym verify --sarif FILE (a result
+// per claim). Its tests validate the logs against the standard's JSON schema (testdata/).
+package sarif
 
 import (
 	"encoding/json"
@@ -7,13 +10,27 @@ import (
 	"path/filepath"
 	"strings"
 
+	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/spec"
 	"certsym/verify"
 )
 
-// This file writes SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange Format), for
-// run --sarif FILE and verify --sarif FILE.
+// Invocation is what a log says of the command that wrote it.
+type Invocation struct {
+	Version     string   // certsym's module version, the tool driver's version
+	CommandLine []string // the command line: "certsym", the command, its arguments
+	ExitCode    int      // the command's exit status
+	Successful  bool     // whether the command did its work (false after a usage or internal error)
+}
+
+// Log is the SARIF log of one run of certsym: one SARIF run, for one program file.
+type Log struct{ run sarifRun }
+
+// WriteFile writes the log, indented JSON, to path.
+func (l *Log) WriteFile(path string) error {
+	return writeSARIF(path, l.run)
+}
 
 const sarifSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -112,11 +129,11 @@ func sarifURI(file string) string {
 	return strings.TrimPrefix(f, "./")
 }
 
-func newSarifRun(file string, rules []sarifRule, cmdline []string, exit int) sarifRun {
+func newSarifRun(file string, rules []sarifRule, inv Invocation) sarifRun {
 	return sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{Name: "certsym", Version: moduleVersion(), Rules: rules}},
-		Invocations: []sarifInvocation{{CommandLine: strings.Join(cmdline, " "), ExecutionSuccessful: exit != exitInternal && exit != exitUsage,
-			ExitCode: exit}},
+		Tool: sarifTool{Driver: sarifDriver{Name: "certsym", Version: inv.Version, Rules: rules}},
+		Invocations: []sarifInvocation{{CommandLine: strings.Join(inv.CommandLine, " "), ExecutionSuccessful: inv.Successful,
+			ExitCode: inv.ExitCode}},
 		Artifacts: []sarifArtifact{{Location: sarifArtifactLocation{URI: sarifURI(file)}}},
 		Results:   []sarifResult{},
 	}
@@ -153,30 +170,31 @@ func ruleIndex(rules []sarifRule, id string) int {
 	return -1
 }
 
-// runSARIF is the SARIF log of certsym run: each confirmed bug is an error result at its
-// statement, with its input, path condition, steps and reproducing command in its properties.
-func runSARIF(file string, cmdline []string, rep *engine.Report, names []string, exit int) sarifRun {
-	run := newSarifRun(file, runRules, cmdline, exit)
-	inv := &run.Invocations[0]
-	inv.Properties = map[string]any{"verdict": rep.Verdict.String(), "states": rep.Stats.Expanded,
+// FromRun is the SARIF log of certsym run on file: each confirmed bug of rep is an error result at
+// its statement, with its input, path condition, steps and reproducing command in its
+// properties; names are the program's variables.
+func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *Log {
+	run := newSarifRun(file, runRules, inv)
+	ri := &run.Invocations[0]
+	ri.Properties = map[string]any{"verdict": rep.Verdict.String(), "states": rep.Stats.Expanded,
 		"solver_queries": rep.Stats.Solver.Queries}
 	if rep.Reason != "" {
-		inv.Properties["reason"] = rep.Reason
-		inv.Notifications = []sarifNotification{{Level: "warning", Message: sarifMessage{"no verdict: " + rep.Reason}}}
+		ri.Properties["reason"] = rep.Reason
+		ri.Notifications = []sarifNotification{{Level: "warning", Message: sarifMessage{"no verdict: " + rep.Reason}}}
 	}
 	for _, b := range rep.Bugs {
-		p := posOf(b.Fail.Loc)
+		p := report.PosOf(b.Fail.Loc)
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				describeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
+				report.DescribeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
-			Properties: map[string]any{"input": orderedInput{names: names, vals: b.Input},
+			Properties: map[string]any{"input": report.Input{Names: names, Vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
-				"reproduce": reproduceCommand(file, b, names)},
+				"reproduce": report.ReproduceCommand(file, b, names)},
 		})
 	}
-	return run
+	return &Log{run}
 }
 
 // verifyRules are the rules of verify's results: one per kind of claim.
@@ -203,9 +221,9 @@ func verifySARIFLevel(s verify.Status) (kind, level string) {
 	return "open", "note"
 }
 
-// verifySARIF is the SARIF log of certsym verify: one result per claim.
-func verifySARIF(file string, cmdline []string, rep *verify.Report, exit int) sarifRun {
-	run := newSarifRun(file, verifyRules, cmdline, exit)
+// FromVerify is the SARIF log of certsym verify on file: one result per claim of rep.
+func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
+	run := newSarifRun(file, verifyRules, inv)
 	names := rep.Prog.Vars
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
 		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
@@ -216,7 +234,7 @@ func verifySARIF(file string, cmdline []string, rep *verify.Report, exit int) sa
 		}
 		kind, level := verifySARIFLevel(cl.Status)
 		line, col := cl.Line, 0
-		if p := stmtPos(cl.Stmt); p.Line != 0 {
+		if p := report.StmtPos(cl.Stmt); p.Line != 0 {
 			line, col = p.Line, p.Col
 		}
 		msg := fmt.Sprintf("%s: the claim %s at line %d", cl.Status, cl.Text, cl.Line)
@@ -226,22 +244,17 @@ func verifySARIF(file string, cmdline []string, rep *verify.Report, exit int) sa
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
 			msg += ", counterexample " + spec.InputString(w.Input, names)
-			props["input"] = orderedInput{names: names, vals: w.Input}
+			props["input"] = report.Input{Names: names, Vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {
 				props["replay"] = w.Replay
 			}
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty { // replayed: the input reaches the error
-				props["reproduce"] = reproduceInput(file, w.Input, names)
+				props["reproduce"] = report.ReproduceInput(file, w.Input, names)
 			}
 		}
 		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: ruleIndex(verifyRules, id), Kind: kind, Level: level,
 			Message: sarifMessage{msg}, Locations: sarifLocAt(file, line, col), Properties: props})
 	}
-	return run
-}
-
-// reproduceInput is the certsym exec command line that runs in on the program file.
-func reproduceInput(file string, in spec.Store, names []string) string {
-	return reproduceCommand(file, &engine.Bug{Input: in}, names)
+	return &Log{run}
 }

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"certsym/internal/testprog"
 )
 
-// printSize counts the printed form of a term that doubles at each step without printing it.
+// PrintSize counts the printed form of a term that doubles at each step without printing it.
 func TestPrintSizeOfSharedTerms(t *testing.T) {
 	src := "y = x + 1;\n"
 	for i := 0; i < 22; i++ {
@@ -29,8 +29,8 @@ func TestPrintSizeOfSharedTerms(t *testing.T) {
 	if deep == nil {
 		t.Fatal("no error state")
 	}
-	if n := printSize(deep.PC.Conjuncts(), 1_000_000); n != 1_000_001 {
-		t.Errorf("printSize = %d, want past the limit", n)
+	if n := PrintSize(deep.PC.Conjuncts(), 1_000_000); n != 1_000_001 {
+		t.Errorf("PrintSize = %d, want past the limit", n)
 	}
 	small := testprog.Parse(t, "if x + 2 > 0 then fail fi")
 	e = engine.New(small, engine.Options{})
@@ -40,8 +40,8 @@ func TestPrintSizeOfSharedTerms(t *testing.T) {
 			break
 		}
 		if st.ErrorOf() != nil {
-			if n, s := printSize(st.PC.Conjuncts(), 100), st.PC.String(small.Vars); n > 100 || len(s) == 0 {
-				t.Errorf("printSize(%q) = %d", s, n)
+			if n, s := PrintSize(st.PC.Conjuncts(), 100), st.PC.String(small.Vars); n > 100 || len(s) == 0 {
+				t.Errorf("PrintSize(%q) = %d", s, n)
 			}
 		}
 	}

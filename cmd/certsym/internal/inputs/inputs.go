@@ -1,0 +1,88 @@
+// Package inputs tells which variables of a program are its inputs: those some run may read
+// before assigning them, whose initial values can matter (certsym exec warns about those it is
+// not given, and only those).
+package inputs
+
+import "certsym/spec"
+
+// ReadBeforeWritten returns the indexes of the variables some run of prog may read before it has
+// assigned them: the inputs the program really uses. A variable only ever assigned before use is
+// not one (exec does not ask for it). The analysis is the usual definite-assignment one: after an
+// if, what both branches assign; after a while, what was assigned before it.
+func ReadBeforeWritten(prog *spec.Program) map[int]bool {
+	read := map[int]bool{}
+	// reads marks the variables expression e reads that are not yet assigned.
+	reads := func(e spec.Node, assigned map[int]bool) {
+		spec.Inspect(e, func(n spec.Node) bool {
+			if x, ok := n.(*spec.Var); ok && !assigned[x.Index] {
+				read[x.Index] = true
+			}
+			return true
+		})
+	}
+	copySet := func(m map[int]bool) map[int]bool {
+		c := make(map[int]bool, len(m))
+		for k := range m {
+			c[k] = true
+		}
+		return c
+	}
+	// s returns what is definitely assigned after st, given what was before; stopped is true
+	// when st never finishes normally (fail).
+	var s func(st spec.Stmt, assigned map[int]bool) (out map[int]bool, stopped bool)
+	s = func(st spec.Stmt, assigned map[int]bool) (map[int]bool, bool) {
+		switch x := st.(type) {
+		case *spec.Seq:
+			// A right-nested sequence: walk it as a list.
+			cur := assigned
+			for {
+				var stop bool
+				cur, stop = s(x.First, cur)
+				if stop {
+					return cur, true
+				}
+				next, ok := x.Second.(*spec.Seq)
+				if !ok {
+					return s(x.Second, cur)
+				}
+				x = next
+			}
+		case *spec.Assign:
+			reads(x.A, assigned)
+			out := copySet(assigned)
+			out[x.X.Index] = true
+			return out, false
+		case *spec.Assert:
+			reads(x.Cond, assigned)
+		case *spec.Assume:
+			reads(x.Cond, assigned)
+		case *spec.Fail:
+			return assigned, true
+		case *spec.If:
+			reads(x.Cond, assigned)
+			t, ts := s(x.Then, assigned)
+			e, es := s(x.Else, assigned)
+			switch {
+			case ts && es:
+				return assigned, true
+			case ts:
+				return e, false
+			case es:
+				return t, false
+			}
+			out := map[int]bool{}
+			for k := range t {
+				if e[k] {
+					out[k] = true
+				}
+			}
+			return out, false
+		case *spec.While:
+			reads(x.Cond, assigned)
+			s(x.Body, assigned)
+		}
+		return assigned, false
+	}
+	s(prog.Body, map[int]bool{})
+	return read
+}

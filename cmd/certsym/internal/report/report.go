@@ -1,0 +1,223 @@
+// Package report holds the vocabulary every output of the certsym command shares: where a
+// statement stands, how an error is named, plurals, the abbreviation of long path conditions, the
+// guard against printing terms whose printed form is exponential in their size, inputs as JSON
+// objects, and the exec command line that reproduces an input. The writers of the command's
+// artifacts (SARIF, DOT, coverage, test cases, the HTML report) and its text output all use it,
+// so that each says a thing in the same words.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+	"certsym/verify"
+)
+
+// TextBudget is how many characters of a path condition or store the text output shows before it
+// abbreviates (--full shows everything; JSON is always whole).
+const TextBudget = 400
+
+// Abbrev shortens a list rendered as items joined by sep (a path condition's conjuncts joined by
+// " and ", a store's bindings joined by ", ") to about TextBudget characters: the first items,
+// then how many were left out. An item longer than the budget is cut with the count of characters
+// left out. full returns s unchanged.
+func Abbrev(s, sep, noun string, full bool) string {
+	if full || len(s) <= TextBudget {
+		return s
+	}
+	items := splitTop(s, sep)
+	var b strings.Builder
+	shown := 0
+	for _, it := range items {
+		if shown > 0 && b.Len()+len(sep)+len(it) > TextBudget {
+			break
+		}
+		if shown > 0 {
+			b.WriteString(sep)
+		}
+		if len(it) > TextBudget {
+			cut := TextBudget
+			for cut > 0 && !utf8Start(it[cut]) {
+				cut--
+			}
+			fmt.Fprintf(&b, "%s... (%d more characters)", it[:cut], len(it)-cut)
+		} else {
+			b.WriteString(it)
+		}
+		shown++
+	}
+	if left := len(items) - shown; left > 0 {
+		fmt.Fprintf(&b, "%s... (%d more %s; --full prints them all)", sep, left, Nouns(left, noun))
+	} else if b.Len() < len(s) {
+		b.WriteString(" (--full prints it whole)")
+	}
+	return b.String()
+}
+
+func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// splitTop splits s at each sep outside parentheses.
+func splitTop(s, sep string) []string {
+	var out []string
+	depth, last := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		default:
+			if depth == 0 && strings.HasPrefix(s[i:], sep) {
+				out = append(out, s[last:i])
+				i += len(sep) - 1
+				last = i + 1
+			}
+		}
+	}
+	return append(out, s[last:])
+}
+
+// Plural is "1 path", "2 paths".
+func Plural(n int, noun string) string { return fmt.Sprintf("%d %s", n, Nouns(n, noun)) }
+
+// Nouns is noun in the number n asks for: "path" for 1, "paths" otherwise.
+func Nouns(n int, noun string) string {
+	switch {
+	case n == 1:
+		return noun
+	case strings.HasSuffix(noun, "query"):
+		return strings.TrimSuffix(noun, "y") + "ies"
+	case strings.HasSuffix(noun, "s"):
+		return noun + "es"
+	}
+	return noun + "s"
+}
+
+// PosOf is the position reports give for a statement: the macro call's for an inlined one.
+func PosOf(l spec.Loc) spec.Pos {
+	if l.Site.Line != 0 {
+		return l.Site
+	}
+	return l.P
+}
+
+// StmtPos returns the position of a statement (PosOf its location), or the zero Pos for a
+// sequence.
+func StmtPos(s spec.Stmt) spec.Pos {
+	switch s := s.(type) {
+	case *spec.Skip:
+		return PosOf(s.Loc)
+	case *spec.Fail:
+		return PosOf(s.Loc)
+	case *spec.Assign:
+		return PosOf(s.Loc)
+	case *spec.If:
+		return PosOf(s.Loc)
+	case *spec.While:
+		return PosOf(s.Loc)
+	case *spec.Assume:
+		return PosOf(s.Loc)
+	case *spec.Assert:
+		return PosOf(s.Loc)
+	}
+	return spec.Pos{}
+}
+
+// DescribeFail names the error a fail statement stands for: an assertion violated, a division by
+// zero, or a fail statement reached.
+func DescribeFail(f *spec.Fail) string {
+	switch f.Kind {
+	case spec.FailAssert:
+		return "assertion violated"
+	case spec.FailDivZero:
+		return "division by zero"
+	}
+	return "fail reached"
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=,+:@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ReproduceCommand is the certsym exec command line that runs a bug's input on the concrete
+// semantics and reaches its error.
+func ReproduceCommand(file string, b *engine.Bug, names []string) string {
+	var kv []string
+	for i, v := range b.Input {
+		kv = append(kv, names[i]+"="+v.String())
+	}
+	cmd := "certsym exec " + ShellQuote(file)
+	if len(kv) > 0 {
+		cmd += " --input " + ShellQuote(strings.Join(kv, ","))
+	}
+	if b.Replay.Steps >= 10_000_000 {
+		cmd += fmt.Sprintf(" --max-steps %d", b.Replay.Steps+1)
+	}
+	return cmd
+}
+
+// ReproduceInput is the certsym exec command line that runs in on the program file.
+func ReproduceInput(file string, in spec.Store, names []string) string {
+	return ReproduceCommand(file, &engine.Bug{Input: in}, names)
+}
+
+// Input is a concrete input as a JSON object whose keys are the program's variables in order
+// and whose values are JSON numbers with all their digits (never through a float64).
+type Input struct {
+	Names []string   // the program's variables
+	Vals  spec.Store // their values, in the order of Names
+}
+
+// MarshalJSON writes the object, its keys in the order of the program's variables.
+func (o Input) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, n := range o.Names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		b.Write(k)
+		b.WriteByte(':')
+		b.WriteString(o.Vals[i].String())
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// LineList is a control-flow path as its lines joined by arrows ("10 -> 13").
+func LineList(ls []int) string {
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, fmt.Sprint(l))
+	}
+	return strings.Join(parts, " -> ")
+}
+
+// ExplainPaths says how many explored paths reached a claim of verify and what each gave (the
+// first path of each result abbreviated unless full).
+func ExplainPaths(cl *verify.Claim, full bool) string {
+	var parts []string
+	for _, r := range cl.Summary.Results() {
+		if r == verify.ResCutoff {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], Abbrev(cl.Example[r], " and ", "conjunct", full)))
+	}
+	switch {
+	case cl.Paths == 0 && cl.Summary.Has(verify.ResCutoff):
+		return "no explored path reaches the claim; cut-off paths may"
+	case cl.Paths == 0:
+		return "no explored path reaches the claim, and no cutoff can: dead code"
+	}
+	return fmt.Sprintf("evaluated %s on explored paths: %s", Plural(cl.Paths, "time"), strings.Join(parts, "; "))
+}

@@ -1,0 +1,154 @@
+package sarif
+
+import (
+	"bytes"
+	"certsym/engine"
+	"certsym/internal/budget"
+	"certsym/internal/testprog"
+	"certsym/verify"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// sarifSchema compiles the SARIF 2.1.0 schema kept in testdata.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	const path = "testdata/sarif-2.1.0-rtm.5.json"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-2.1.0.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// validSARIF validates a SARIF file against the schema and returns it decoded.
+func validSARIF(t *testing.T, sch *jsonschema.Schema, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("%s is not valid SARIF 2.1.0: %v\n%s", path, err, b)
+	}
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	return m
+}
+
+// sarifResults returns (ruleId, level, kind, line) of each result.
+func sarifResults(log map[string]any) []string {
+	var out []string
+	run := log["runs"].([]any)[0].(map[string]any)
+	for _, r := range run["results"].([]any) {
+		r := r.(map[string]any)
+		reg := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)
+		out = append(out, r["ruleId"].(string)+" "+r["level"].(string)+" "+r["kind"].(string)+" "+strconv.Itoa(int(reg["startLine"].(float64))))
+	}
+	return out
+}
+
+// writeRun runs the bug finder on src with opts and writes its SARIF log, as certsym run
+// --sarif does, to a file in dir; it returns the file's path.
+func writeRun(t *testing.T, dir, name, src string, opts engine.Options, exit int) string {
+	t.Helper()
+	prog := testprog.Parse(t, src)
+	rep, err := engine.New(prog, opts).FindBugs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeLog(t, dir, name, FromRun(prog.File, invoked(exit), rep, prog.Vars))
+}
+
+// invoked is the invocation of a command that exits with exit.
+func invoked(exit int) Invocation {
+	return Invocation{Version: "(test)", CommandLine: []string{"certsym", "run", "test.imp"}, ExitCode: exit, Successful: true}
+}
+
+// writeLog writes l to a file in dir and returns its path.
+func writeLog(t *testing.T, dir, name string, l *Log) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := l.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestSARIF validates the logs of run and verify against the SARIF 2.1.0 schema and checks their
+// results: rule, level, kind and line of each, the properties of a bug, the notification of a
+// run without a verdict, a log without results, the levels of verify's statuses.
+func TestSARIF(t *testing.T) {
+	sch := sarifSchema(t)
+	// The schema is not vacuous: a log without its version is rejected.
+	if err := sch.Validate(map[string]any{"runs": []any{}}); err == nil {
+		t.Fatal("the schema accepts a log without version")
+	}
+	dir := t.TempDir()
+	f := "assume x >= 0 and x <= 3;\nif x == 0 then\n  fail\nfi;\ny = 10 / (x - 1);\nassert x != 2\n"
+	runSarif := writeRun(t, dir, "run.sarif", f, engine.Options{AllBugs: true}, 1)
+	log := validSARIF(t, sch, runSarif)
+	// Nor is it lax about levels: the same log with a level SARIF does not define is rejected.
+	if b, _ := os.ReadFile(runSarif); true {
+		inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(bytes.Replace(b, []byte(`"level": "error"`), []byte(`"level": "fatal"`), 1)))
+		if err := sch.Validate(inst); err == nil {
+			t.Error("the schema accepts a result with level fatal")
+		}
+	}
+	got := sarifResults(log)
+	want := []string{"fail error fail 3", "division-by-zero error fail 5", "assert error fail 6"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("run results %v, want %v", got, want)
+	}
+	props := log["runs"].([]any)[0].(map[string]any)["results"].([]any)[2].(map[string]any)["properties"].(map[string]any)
+	if props["pathCondition"] != "x == 2" || props["input"].(map[string]any)["x"] != 2.0 {
+		t.Errorf("assert result properties %v", props)
+	}
+	// A run without a verdict: the invocation carries the reason, as a warning notification.
+	loop := "while x > 0 do x = x - 1 od;\nassert x <= 0\n"
+	loopSarif := writeRun(t, dir, "loop.sarif", loop, engine.Options{Limits: budget.Limits{MaxStates: 20}}, 3)
+	inv := validSARIF(t, sch, loopSarif)["runs"].([]any)[0].(map[string]any)["invocations"].([]any)[0].(map[string]any)
+	notes, _ := inv["toolExecutionNotifications"].([]any)
+	if len(notes) != 1 || !strings.Contains(notes[0].(map[string]any)["message"].(map[string]any)["text"].(string), "state bound reached") ||
+		inv["exitCode"] != 3.0 || inv["properties"].(map[string]any)["verdict"] != "unknown" {
+		t.Errorf("invocation of a run without verdict: %v", inv)
+	}
+	// A safe run: a valid log with no result.
+	safeSarif := writeRun(t, dir, "safe.sarif", "x = 1;\nassert x == 1\n", engine.Options{}, 0)
+	if got := sarifResults(validSARIF(t, sch, safeSarif)); len(got) != 0 {
+		t.Errorf("safe run results %v", got)
+	}
+	// verify: REFUTED and FAULTY are errors, VERIFIED a pass, an inconclusive status a note.
+	v := testprog.Parse(t, "assert x >= x;\ny = 10 / x;\nassert x > 0;\nwhile z > 0 do z = z - 1 od;\nassert z <= 0\n")
+	vrep := verify.Verify(v, verify.Options{LoopBound: 2})
+	vSarif := writeLog(t, dir, "verify.sarif", FromVerify(v.File, invoked(1), vrep))
+	got = sarifResults(validSARIF(t, sch, vSarif))
+	want = []string{"claim-assert none pass 1", "claim-division error fail 2", "claim-assert error fail 3", "claim-assert note open 5"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("verify results %v, want %v", got, want)
+	}
+}

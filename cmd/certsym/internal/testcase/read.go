@@ -1,0 +1,97 @@
+package testcase
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"certsym/cmd/certsym/internal/report"
+	"certsym/spec"
+)
+
+// Stored is a test case file as replay reads it: a Case (its fields mean the same) whose input is
+// kept as written, to be read into the program's variables.
+type Stored struct {
+	Format        int             `json:"certsym_test"`
+	Program       string          `json:"program"`
+	ProgramSHA256 string          `json:"program_sha256"`
+	Input         json.RawMessage `json:"input"`
+	Expected      End             `json:"expected"`
+	PathCondition string          `json:"path_condition"`
+}
+
+// Read reads and checks one test case file; it returns it and its input, each variable's value as
+// a JSON number with all its digits.
+func Read(path string) (*Stored, map[string]json.Number, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var t Stored
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		return nil, nil, fmt.Errorf("%s: not a certsym test case: %v", path, err)
+	}
+	if t.Format != Format {
+		return nil, nil, fmt.Errorf("%s: certsym_test is %d, want %d", path, t.Format, Format)
+	}
+	switch t.Expected.Outcome {
+	case "normal", "bug", "infeasible":
+	default:
+		return nil, nil, fmt.Errorf("%s: expected.outcome is %q, want normal, bug or infeasible", path, t.Expected.Outcome)
+	}
+	in := map[string]json.Number{}
+	d := json.NewDecoder(bytes.NewReader(t.Input))
+	d.UseNumber()
+	if err := d.Decode(&in); err != nil {
+		return nil, nil, fmt.Errorf("%s: input: %v", path, err)
+	}
+	return &t, in, nil
+}
+
+// Observed is the end of a concrete run, in the terms of an End.
+func Observed(r spec.Result) End {
+	switch r.Outcome {
+	case spec.Final:
+		return End{Outcome: "normal", Steps: r.Steps}
+	case spec.Failed:
+		p := report.PosOf(r.Fail.Loc)
+		return End{Outcome: "bug", Kind: r.Fail.Kind.String(), Line: p.Line, Col: p.Col, Steps: r.Steps}
+	case spec.Blocked:
+		p := report.StmtPos(spec.Head(r.Final.Prog))
+		return End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: r.Steps}
+	}
+	return End{Outcome: "step-bound", Steps: r.Steps}
+}
+
+// Files returns target when it is a file, or the .json files in the directory target, sorted.
+func Files(target string) ([]string, error) {
+	fi, err := os.Stat(target)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return []string{target}, nil
+	}
+	entries, err := os.ReadDir(target)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") {
+			files = append(files, filepath.Join(target, e.Name()))
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, errors.New(target + ": no test case (.json) in this directory")
+	}
+	return files, nil
+}

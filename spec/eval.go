@@ -76,44 +76,50 @@ func HasDivB(b BExpr) bool { return hasDiv(b) }
 
 func hasDiv(n Node) bool {
 	found := false
-	Inspect(n, func(n Node) bool {
-		if d, ok := n.(*BinA); ok && (d.Op == Div || d.Op == Mod) {
-			found = true
-		}
-		return !found
-	})
+	eachDivision(n, func(*BinA) { found = true })
 	return found
 }
 
 // Divisions appends to out the divisions and remainders inside n, in left-to-right post-order
 // (an operation after the operations inside its operands).
 func Divisions(n Node, out []*BinA) []*BinA {
-	var open []Node // the nodes whose children are being walked
-	Inspect(n, func(m Node) bool {
-		if m != nil {
-			open = append(open, m)
-			return true
-		}
-		d, ok := open[len(open)-1].(*BinA)
-		open = open[:len(open)-1]
-		if ok && (d.Op == Div || d.Op == Mod) {
-			out = append(out, d)
-		}
-		return true
-	})
+	eachDivision(n, func(d *BinA) { out = append(out, d) })
 	return out
 }
 
 // DivisorsA appends to ds the divisors of the divisions and remainders inside a, in the order of
 // Divisions: D(a) of SEMANTICS.md is the conjunction of d != 0 over them.
-func DivisorsA(a AExpr, ds []AExpr) []AExpr { return divisors(a, ds) }
+func DivisorsA(a AExpr, ds []AExpr) []AExpr {
+	eachDivision(a, func(d *BinA) { ds = append(ds, d.R) })
+	return ds
+}
 
 // DivisorsB is DivisorsA for a condition.
-func DivisorsB(b BExpr, ds []AExpr) []AExpr { return divisors(b, ds) }
-
-func divisors(n Node, ds []AExpr) []AExpr {
-	for _, d := range Divisions(n, nil) {
-		ds = append(ds, d.R)
-	}
+func DivisorsB(b BExpr, ds []AExpr) []AExpr {
+	eachDivision(b, func(d *BinA) { ds = append(ds, d.R) })
 	return ds
+}
+
+// eachDivision calls visit on the divisions and remainders inside the expression n, in the order
+// of Divisions. It recurses rather than going through Inspect: the symbolic step asks for the
+// divisors of every dividing statement it executes, and Inspect's stack costs an allocation.
+func eachDivision(n Node, visit func(*BinA)) {
+	switch e := n.(type) {
+	case *Neg:
+		eachDivision(e.X, visit)
+	case *BinA:
+		eachDivision(e.L, visit)
+		eachDivision(e.R, visit)
+		if e.Op == Div || e.Op == Mod {
+			visit(e)
+		}
+	case *Cmp:
+		eachDivision(e.L, visit)
+		eachDivision(e.R, visit)
+	case *Not:
+		eachDivision(e.X, visit)
+	case *BinB:
+		eachDivision(e.L, visit)
+		eachDivision(e.R, visit)
+	}
 }

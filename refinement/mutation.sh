@@ -14,6 +14,8 @@
 # Output: refinement/mutation-results.tsv (file, line, column, type, status, first mismatch).
 #   FILES="bounds.go linfacts.go" bash refinement/mutation.sh   # only these core files
 #   JOBS=2 MAX=50 bash refinement/mutation.sh                   # 2 copies in parallel, 50 mutants
+#   SKIP=old.tsv bash refinement/mutation.sh   # leave out the mutants already run in old.tsv
+#                                              # (rows of the results' format, any status but NOT COVERED)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -112,7 +114,14 @@ printf 'file\tline\tcolumn\ttype\tstatus\tfirst mismatch\n' > "$OUT"
 : > "$OUT.partial" # results as they come (kept if the run is stopped)
 grep 'NOT COVERED' "$work/mutants.tsv" | awk -F'\t' '{printf "%s\t%s\t%s\t%s\tNOT COVERED\t\n", $1, $2, $3, $4}' >> "$OUT"
 n=0
-grep RUNNABLE "$work/mutants.tsv" | head -n "$MAX" > "$work/runnable.tsv"
+grep RUNNABLE "$work/mutants.tsv" > "$work/runnable.all"
+if [ -n "${SKIP:-}" ]; then
+  awk -F'\t' 'NR==FNR { if ($5 != "NOT COVERED" && $5 != "status") done[$1 FS $2 FS $3 FS $4] = 1; next }
+               !(($1 FS $2 FS $3 FS $4) in done)' "$SKIP" "$work/runnable.all" > "$work/runnable.left"
+  echo "mutation: skipping $(( $(wc -l < "$work/runnable.all") - $(wc -l < "$work/runnable.left") )) mutants already run in $SKIP"
+  mv "$work/runnable.left" "$work/runnable.all"
+fi
+head -n "$MAX" "$work/runnable.all" > "$work/runnable.tsv"
 total=$(wc -l < "$work/runnable.tsv")
 # JOBS queues: mutant k goes to job (k mod JOBS)+1; each job runs its mutants in order
 for j in $(seq 1 "$JOBS"); do

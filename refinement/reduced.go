@@ -10,8 +10,8 @@ import (
 )
 
 // ReducedRun is the layer's fast entry point for mutation testing (make mutation, gremlins): a
-// fixed set of case studies and generated programs (corner-only, macro and large-budget ones
-// among them) under smaller budgets, stopping at the first mismatch. root is the module's root
+// fixed set of targeted corner programs (TargetedCornerUnits), case studies and generated
+// programs (corner-only, macro and large-budget ones among them) under smaller budgets, stopping at the first mismatch. root is the module's root
 // (for testdata/ and engine/testdata/). It returns the summary; a run with no mismatch is the
 // "tests pass" of a mutant.
 func ReducedRun(root string, out io.Writer) (*Summary, error) {
@@ -51,6 +51,13 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 		return nil, err
 	}
 	units = append(units, long) // one large-budget program: the search at scale
+	// and, first, the targeted corner programs (gencorner.go): the shapes where an unsound variant
+	// of an interval rule decides a branch (small programs, so a kill ends the run early)
+	targeted, err := TargetedCornerUnits()
+	if err != nil {
+		return nil, err
+	}
+	units = append(targeted, units...)
 	cfg := DefaultConfig()
 	cfg.MaxStates, cfg.GhostInputs, cfg.GhostSteps, cfg.OracleInputs, cfg.PreciseStates = 50, 2, 60, 4, 4
 	cfg.StarvedStates, cfg.StreamStates, cfg.LongStates, cfg.LongStreamStates = 30, 40, 1200, 1100

@@ -246,7 +246,7 @@ func (k *cornerGen) divisorCorner() spec.Stmt {
 	var kk int64
 	switch {
 	case o == spec.Mod:
-		kk = int64(k.r.Intn(int(m+1)))
+		kk = int64(k.r.Intn(int(m + 1)))
 	default: // |kk| between the corners' extreme |x| / m and the true one, |x| / 1
 		big := max64(abs64(nl), abs64(nh))
 		kk = big/m + int64(k.r.Intn(int(big-big/m+1)))

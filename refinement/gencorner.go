@@ -376,6 +376,12 @@ func targetedCorners() []struct {
 		{"atom-ne-low", atomNe(x, y, z, 0, 4, 1, 0, spec.Eq)},
 		{"atom-ne-high", atomNe(x, y, w, 1, 4, 2, 4, spec.Ge)},
 		{"atom-ne-neg", atomNe(x, z, w, -3, 2, -3, -3, spec.Le)},
+		// a product with a factor whose interval is one value (not a constant: the term keeps the
+		// atom), k > 0 and k < 0: k*[lo, hi] keeps or swaps the ends
+		{"point-factor", appendSeq(appendSeq(appendSeq(&spec.Assume{Cond: cmp(spec.Eq, y, num(3))}, interval(x, 0, 5)),
+			&spec.If{Cond: cmp(spec.Eq, bin(spec.Mul, x, y), num(3)), Then: &spec.Fail{}, Else: &spec.Skip{}}),
+			appendSeq(appendSeq(&spec.Assume{Cond: cmp(spec.Eq, w, num(-2))}, &spec.Assume{Cond: cmp(spec.Ge, z, num(1))}),
+				&spec.If{Cond: cmp(spec.Lt, bin(spec.Mul, z, w), num(-2)), Then: &spec.Fail{}, Else: &spec.Skip{}}))},
 		// facts on x*y - z*w and a branch on x*z - y*w (same coefficients, other atoms)
 		{"atom-forms", atomForms(x, y, z, w, 1, 1, 1, spec.Le, 0)},
 		{"atom-forms-scaled", atomForms(x, y, z, w, 2, 3, 0, spec.Lt, 0)},

@@ -216,6 +216,9 @@ func (e *Engine) bound() string {
 	if e.opts.MaxStates > 0 && n >= e.opts.MaxStates {
 		return fmt.Sprintf("state bound reached (%d states expanded, %d pending)", n, e.queue.len())
 	}
+	if fault.Active == fault.EarlyStop && n == 40 {
+		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.queue.len())
+	}
 	if n&255 != 0 {
 		return ""
 	}

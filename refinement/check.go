@@ -17,6 +17,8 @@
 //   - oracle: the whole-run oracles is_probably_exhaustive and is_probably_precise of the
 //     correctness chapter of the Symbolic Execution Book, and the replay of every bug the
 //     engine reports;
+//   - stop: a run the engine stops early names a bound the layer gave and the run reached
+//     (oracles.go, checkStop);
 //   - bounded: the same oracles, and the ghost mode, for the bounded interpreter;
 //   - verify: the statuses of certsym verify against concrete runs (verify.go).
 package refinement

@@ -17,7 +17,8 @@ import (
 //
 //   - countdown: assume L <= a <= H; while a != L do a = a - 1 od (x != v at the low end of an
 //     interval, shaved to the next value at every iteration), or the high end; long countdowns
-//     (hundreds to thousands of iterations) mark the program for a large budget;
+//     (hundreds to thousands of iterations, half of them from a constant, a = H) mark the
+//     program for a large budget;
 //   - straddle: a and b in intervals around zero (or only bounded below, one end negative), a
 //     branch on a * b against a constant near the products of the ends;
 //   - divisor: a divisor or modulus in an interval that contains zero and negatives, a dividend
@@ -25,7 +26,19 @@ import (
 //   - linear: a fact on a two-variable linear form k1*a - k2*b (coefficients small, or near
 //     2^62 and 2^63), then a branch on a multiple of the same form, of either sign;
 //   - undecidable: assume a * b == K, then an error under a branch: no solver-free rule decides
-//     it (the verdict under a starved solver must be unknown).
+//     it (the verdict under a starved solver must be unknown);
+//   - sum divisor: a / (b + c) or a % (b + c) with b + c in a range with an end at 0 (the
+//     definedness conjunct b + c != 0 cannot shave a two-symbol divisor, so the range the rules
+//     see keeps its 0), compared where the corners and the true range differ;
+//   - divisor without zero: a % b with b in a range like [2, 5] or [-5, -2], compared against
+//     a value below the larger |end| and above the smaller one;
+//   - atom disequality: k*(b*c) + c0 != 0 with -c0/k at an end of a's interval, then a branch
+//     on a at that end (a disequality on a nonlinear atom must not shave a symbol's interval);
+//   - atom forms: a fact on k1*(a*b) - k2*(c*d), then a branch on k1*(a*c) - k2*(b*d), another
+//     form over other atoms with the same coefficients (facts are kept per form).
+//
+// targetedCorners (the reduced run) are fixed programs of these shapes with parameters where the
+// unsound variants of the interval rules decide a branch wrongly.
 //
 // Macros: one or two definitions with parameters pa (always given a variable, the body may
 // assign it) and pb (given any expression, only read), called at the top level; the second may
@@ -99,19 +112,47 @@ func (k *cornerGen) corner() spec.Stmt {
 	a, b := k.two()
 	ops := []spec.CmpOp{spec.Lt, spec.Le, spec.Gt, spec.Ge, spec.Eq, spec.Ne}
 	op := func() spec.CmpOp { return ops[k.r.Intn(len(ops))] }
-	switch k.r.Intn(6) {
+	switch k.r.Intn(10) {
+	case 6, 7: // a two-symbol divisor with an end at 0, or a modulus whose range excludes 0
+		return k.divisorCorner()
+	case 8: // a disequality on a nonlinear atom
+		c := k.v()
+		lo := int64(k.r.Intn(7) - 3)
+		hi := lo + int64(1+k.r.Intn(4))
+		kk := []int64{1, 2, -1, -3}[k.r.Intn(4)]
+		end := lo
+		if k.r.Intn(2) == 0 {
+			end = hi
+		}
+		return atomNe(a, b, c, lo, hi, kk, end, op())
+	case 9: // facts on two nonlinear-atom forms with the same coefficients
+		vs := k.r.Perm(len(progVars))
+		v := func(i int) *spec.Var { return &spec.Var{Name: progVars[vs[i]]} }
+		k1, k2 := int64(1+k.r.Intn(3)), int64(1+k.r.Intn(3))
+		c1 := int64(k.r.Intn(5) - 2)
+		return atomForms(v(0), v(1), v(2), v(3), k1, k2, c1, op(), c1+int64(k.r.Intn(3)-1))
 	case 0: // countdown with != at an end of the interval
 		lo := int64(k.r.Intn(9) - 4)
 		span := int64(1 + k.r.Intn(6))
+		concrete := false
 		if k.r.Intn(6) == 0 {
 			span, k.long = int64(300+k.r.Intn(2700)), true
+			// half of the long ones count down from a constant: the path condition stays small, so
+			// the unpruned stream can be compared with the reference's beyond the queue's first
+			// reclaim (1,024 states), where the symbolic countdown's conditions have outgrown the
+			// stream comparison's term limit
+			concrete = k.r.Intn(2) == 0
 		}
 		if k.r.Intn(3) == 0 { // the high end
 			hi := lo + span
 			return k.seq(interval(a, lo, hi),
 				&spec.If{Cond: cmp(spec.Ne, a, num(hi)), Then: &spec.Assert{Cond: cmp(op(), a, num(hi-int64(k.r.Intn(2))))}, Else: &spec.Skip{}})
 		}
-		return k.seq(interval(a, lo, lo+span),
+		var init spec.Stmt = interval(a, lo, lo+span)
+		if concrete {
+			init = &spec.Assign{X: a, A: num(lo + span)}
+		}
+		return k.seq(init,
 			&spec.While{Cond: cmp(spec.Ne, a, num(lo)), Body: &spec.Assign{X: a, A: bin(spec.Sub, a, num(1))}},
 			&spec.Assert{Cond: cmp(op(), a, num(lo+int64(k.r.Intn(3)-1)))})
 	case 1: // a product of intervals that straddle zero
@@ -120,8 +161,21 @@ func (k *cornerGen) corner() spec.Stmt {
 		ends := []int64{al * bl, al * bh, ah * bl, ah * bh}
 		c := ends[k.r.Intn(4)] + int64(k.r.Intn(3)-1)
 		if k.r.Intn(3) == 0 { // half-bounded: a >= al (al < 0), b >= bl (the nonnegative rule must not fire)
+			if k.r.Intn(2) == 0 { // b >= 0 or more: a rule for nonnegative factors must not fire either
+				bl = int64(k.r.Intn(3))
+				c = al*bl - 1 - int64(k.r.Intn(2))
+				if bl == 0 {
+					c = -1 - int64(k.r.Intn(2))
+				}
+			} else {
+				c = al * bh
+			}
+			p := bin(spec.Mul, a, b)
+			if k.r.Intn(2) == 0 {
+				p = bin(spec.Mul, b, a)
+			}
 			return k.seq(&spec.Assume{Cond: cmp(spec.Ge, a, num(al))}, &spec.Assume{Cond: cmp(spec.Ge, b, num(bl))},
-				k.branch(cmp(op(), bin(spec.Mul, a, b), num(al*bh)), a, b))
+				k.branch(cmp(op(), p, num(c)), a, b))
 		}
 		return k.seq(interval(a, al, ah), interval(b, bl, bh), k.branch(cmp(op(), bin(spec.Mul, a, b), num(c)), a, b))
 	case 2: // a divisor or modulus whose range holds zero and negatives
@@ -165,6 +219,193 @@ func (k *cornerGen) corner() spec.Stmt {
 	hi := lo + int64(k.r.Intn(4))
 	return k.seq(interval(a, lo, hi), &spec.If{Cond: cmp(spec.Ne, a, num(lo+int64(k.r.Intn(int(hi-lo+1))))),
 		Then: k.branch(cmp(op(), a, num(hi)), a, b), Else: &spec.Skip{}})
+}
+
+// divisorCorner draws a sum divisor with an end at 0, or a modulus whose range excludes 0.
+func (k *cornerGen) divisorCorner() spec.Stmt {
+	vs := k.r.Perm(len(progVars))
+	a, b, c := &spec.Var{Name: progVars[vs[0]]}, &spec.Var{Name: progVars[vs[1]]}, &spec.Var{Name: progVars[vs[2]]}
+	nl := int64(1 + k.r.Intn(6))
+	nh := nl + int64(2+k.r.Intn(8))
+	neg := k.r.Intn(3) == 0
+	if neg {
+		nl, nh = -nh, -nl
+	}
+	ops := []spec.CmpOp{spec.Lt, spec.Le, spec.Gt, spec.Ge, spec.Eq, spec.Ne}
+	op := ops[k.r.Intn(len(ops))]
+	if k.r.Intn(2) == 0 { // a % b, b in [dl, dh] without 0
+		dl := int64(1 + k.r.Intn(3))
+		dh := dl + int64(1+k.r.Intn(4))
+		if k.r.Intn(2) == 0 {
+			dl, dh = -dh, -dl
+		}
+		m := max64(abs64(dl), abs64(dh))
+		kk := min64(abs64(dl), abs64(dh)) + int64(k.r.Intn(int(m-min64(abs64(dl), abs64(dh))))) // in [min|d|, max|d|)
+		if neg {
+			kk = -kk
+		}
+		return modNoZero(a, b, nl, nh, dl, dh, op, kk)
+	}
+	// a / (b + c) or a % (b + c), b + c in [0, bh+ch] or [-(bh+ch), 0]
+	bh, ch := int64(1+k.r.Intn(3)), int64(k.r.Intn(2))
+	down := k.r.Intn(2) == 0
+	o := spec.Div
+	if k.r.Intn(3) == 0 {
+		o = spec.Mod
+	}
+	m := bh + ch
+	var kk int64
+	switch {
+	case o == spec.Mod:
+		kk = int64(k.r.Intn(int(m + 1)))
+	default: // |kk| between the corners' extreme |x| / m and the true one, |x| / 1
+		big := max64(abs64(nl), abs64(nh))
+		kk = big/m + int64(k.r.Intn(int(big-big/m+1)))
+		if neg != down { // the quotient's sign
+			kk = -kk
+		}
+	}
+	return sumDivisor(a, b, c, nl, nh, bh, ch, down, o, op, kk)
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func max64(x, y int64) int64 {
+	if x > y {
+		return x
+	}
+	return y
+}
+
+func min64(x, y int64) int64 {
+	if x < y {
+		return x
+	}
+	return y
+}
+
+// halfProduct is assume a >= al; assume b >= bl; if p OP c then fail fi, p = a * b or b * a: a
+// product with a factor bounded only below, compared against c.
+func halfProduct(a, b *spec.Var, al, bl int64, swap bool, op spec.CmpOp, c int64) spec.Stmt {
+	p := bin(spec.Mul, a, b)
+	if swap {
+		p = bin(spec.Mul, b, a)
+	}
+	return appendSeq(appendSeq(&spec.Assume{Cond: cmp(spec.Ge, a, num(al))}, &spec.Assume{Cond: cmp(spec.Ge, b, num(bl))}),
+		&spec.If{Cond: cmp(op, p, num(c)), Then: &spec.Fail{}, Else: &spec.Skip{}})
+}
+
+// sumDivisor is a in [nl, nh], b in [0, bh], c in [0, ch] (or b in [-bh, 0], c in [-ch, 0] when
+// down), then if a o (b + c) OP kk then fail fi: the divisor b + c ranges over an interval with an
+// end at 0 that the definedness conjunct b + c != 0 does not shave (it is a fact on a form of two
+// symbols, not on a symbol).
+func sumDivisor(a, b, c *spec.Var, nl, nh, bh, ch int64, down bool, o spec.AOp, op spec.CmpOp, kk int64) spec.Stmt {
+	bi, ci := interval(b, 0, bh), interval(c, 0, ch)
+	if down {
+		bi, ci = interval(b, -bh, 0), interval(c, -ch, 0)
+	}
+	return appendSeq(appendSeq(appendSeq(interval(a, nl, nh), bi), ci),
+		&spec.If{Cond: cmp(op, bin(o, a, bin(spec.Add, b, c)), num(kk)), Then: &spec.Fail{}, Else: &spec.Skip{}})
+}
+
+// modNoZero is a in [nl, nh], b in [dl, dh] (0 outside), then if a % b OP kk then fail fi.
+func modNoZero(a, b *spec.Var, nl, nh, dl, dh int64, op spec.CmpOp, kk int64) spec.Stmt {
+	return appendSeq(appendSeq(interval(a, nl, nh), interval(b, dl, dh)),
+		&spec.If{Cond: cmp(op, bin(spec.Mod, a, b), num(kk)), Then: &spec.Fail{}, Else: &spec.Skip{}})
+}
+
+// atomNe is a in [lo, hi], then if kk*(b*c) + (-kk*end) != 0 then (if a OP end then fail fi) fi:
+// the disequality is on the nonlinear atom b*c, and -c0/kk is the end end of a's interval.
+func atomNe(a, b, c *spec.Var, lo, hi, kk, end int64, op spec.CmpOp) spec.Stmt {
+	lhs := bin(spec.Add, bin(spec.Mul, num(kk), bin(spec.Mul, b, c)), num(-kk*end))
+	inner := &spec.If{Cond: cmp(op, a, num(end)), Then: &spec.Fail{}, Else: &spec.Skip{}}
+	return appendSeq(interval(a, lo, hi), &spec.If{Cond: cmp(spec.Ne, lhs, num(0)), Then: inner, Else: &spec.Skip{}})
+}
+
+// atomForms is assume k1*(a*b) - k2*(c*d) >= c1; if k1*(a*c) - k2*(b*d) OP c2 then fail fi: two
+// linear forms over different nonlinear atoms with the same coefficients.
+func atomForms(a, b, c, d *spec.Var, k1, k2, c1 int64, op spec.CmpOp, c2 int64) spec.Stmt {
+	form := func(p, q, r, s *spec.Var) spec.AExpr {
+		return bin(spec.Sub, bin(spec.Mul, num(k1), bin(spec.Mul, p, q)), bin(spec.Mul, num(k2), bin(spec.Mul, r, s)))
+	}
+	return appendSeq(&spec.Assume{Cond: cmp(spec.Ge, form(a, b, c, d), num(c1))},
+		&spec.If{Cond: cmp(op, form(a, c, b, d), num(c2)), Then: &spec.Fail{}, Else: &spec.Skip{}})
+}
+
+// targetedCorners are fixed programs of the corner shapes, with parameters where an unsound
+// variant of an interval rule (a rule applied to a divisor range with an end at 0, to a factor
+// that may be negative, or to a disequality on a nonlinear atom; a fact found for another form)
+// decides a branch the reference takes: the reduced run checks them first. Each is a name and a
+// tree; its variables are x, y, z, w in order of first use (x is the first symbol).
+func targetedCorners() []struct {
+	name string
+	tree spec.Stmt
+} {
+	x, y, z, w := &spec.Var{Name: "x"}, &spec.Var{Name: "y"}, &spec.Var{Name: "z"}, &spec.Var{Name: "w"}
+	seq := func(ss ...spec.Stmt) spec.Stmt {
+		out := ss[0]
+		for _, s := range ss[1:] {
+			out = appendSeq(out, s)
+		}
+		return out
+	}
+	return []struct {
+		name string
+		tree spec.Stmt
+	}{
+		// products with a factor bounded only below, possibly negative, in either operand order
+		{"half-product", seq(halfProduct(x, y, -3, 0, false, spec.Lt, -1), halfProduct(z, w, -2, 2, true, spec.Lt, -5))},
+		{"half-product-swapped", seq(halfProduct(x, y, -3, 0, true, spec.Le, -2), halfProduct(z, w, -4, 1, false, spec.Lt, -4))},
+		// x / (y + z) with y + z in [0, 3] (or [-3, 0]): the corners say [0, 3] (or [0, 3] for a
+		// negative x), the truth is [0, 9] (x / 1, x / -1)
+		{"sum-divisor-div-up", sumDivisor(x, y, z, 3, 9, 2, 1, false, spec.Div, spec.Gt, 4)},
+		{"sum-divisor-div-down", sumDivisor(x, y, z, -9, -3, 2, 1, true, spec.Div, spec.Ge, 5)},
+		{"sum-divisor-div-up-neg", sumDivisor(x, y, z, -9, -3, 2, 1, false, spec.Div, spec.Le, -4)},
+		{"sum-divisor-div-down-pos", sumDivisor(x, y, z, 3, 9, 2, 1, true, spec.Div, spec.Lt, -3)},
+		// x % (y + z), the same ranges
+		{"sum-divisor-mod-up", sumDivisor(x, y, z, 3, 9, 2, 1, false, spec.Mod, spec.Ge, 3)},
+		{"sum-divisor-mod-down", sumDivisor(x, y, z, -9, -3, 2, 1, true, spec.Mod, spec.Le, -3)},
+		// x % y with y in [2, 5] and [-5, -2]: |x % y| <= 4, not 1
+		{"mod-no-zero", seq(modNoZero(x, y, 0, 20, 2, 5, spec.Gt, 1), modNoZero(z, w, -20, 0, -5, -2, spec.Lt, -1))},
+		// y*z != 0 with x in [0, 4]: x == 0 stays possible; 2*(y*w) - 8 != 0 with x ... end 4
+		{"atom-ne-low", atomNe(x, y, z, 0, 4, 1, 0, spec.Eq)},
+		{"atom-ne-high", atomNe(x, y, w, 1, 4, 2, 4, spec.Ge)},
+		{"atom-ne-neg", atomNe(x, z, w, -3, 2, -3, -3, spec.Le)},
+		// a product with a factor whose interval is one value (not a constant: the term keeps the
+		// atom), k > 0 and k < 0: k*[lo, hi] keeps or swaps the ends
+		{"point-factor", appendSeq(appendSeq(appendSeq(&spec.Assume{Cond: cmp(spec.Eq, y, num(3))}, interval(x, 0, 5)),
+			&spec.If{Cond: cmp(spec.Eq, bin(spec.Mul, x, y), num(3)), Then: &spec.Fail{}, Else: &spec.Skip{}}),
+			appendSeq(appendSeq(&spec.Assume{Cond: cmp(spec.Eq, w, num(-2))}, &spec.Assume{Cond: cmp(spec.Ge, z, num(1))}),
+				&spec.If{Cond: cmp(spec.Lt, bin(spec.Mul, z, w), num(-2)), Then: &spec.Fail{}, Else: &spec.Skip{}}))},
+		// facts on x*y - z*w and a branch on x*z - y*w (same coefficients, other atoms)
+		{"atom-forms", atomForms(x, y, z, w, 1, 1, 1, spec.Le, 0)},
+		{"atom-forms-scaled", atomForms(x, y, z, w, 2, 3, 0, spec.Lt, 0)},
+	}
+}
+
+// TargetedCornerUnits are the units of targetedCorners (names corner-<name>); the reference runs
+// the built tree, the engine the parsed text.
+func TargetedCornerUnits() ([]*Unit, error) {
+	var out []*Unit
+	for _, t := range targetedCorners() {
+		text := spec.Print(t.tree)
+		name := "corner-" + t.name
+		p, err := spec.Parse(name, []byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("targeted corner program %s does not parse: %w\n%s", name, err, text)
+		}
+		u := &Unit{Name: name, Seed: -1, Prog: p, RefBody: t.tree, Text: text}
+		if a, b := strings.Join(spec.VarsOf(t.tree), ","), strings.Join(p.Vars, ","); a != b {
+			u.ParseMismatch = fmt.Sprintf("the built program's variables are %s, the parsed program's %s", a, b)
+		}
+		out = append(out, u)
+	}
+	return out, nil
 }
 
 // --- macros ---------------------------------------------------------------------------------

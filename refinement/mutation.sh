@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
 # (make mutation). gremlins (github.com/go-gremlins/gremlins) lists the mutants of the core files
-# (a dry run: its coverage run executes the engine's test binary under the build tag
-# refinementonly, which runs only the layer's reduced run, engine/mutation_layer_test.go, so a
-# mutant is "covered" when the layer executes its line). Gremlins itself would run `go test` on
+# (a dry run per package, sym and engine: its coverage run executes the package's test binary
+# under the build tag refinementonly, which runs only the layer's reduced run,
+# mutation_layer_test.go, so a mutant is "covered" when the layer executes its line). Gremlins itself would run `go test` on
 # the mutated package under one timeout derived from the coverage run and would count mutants
 # that do not compile as killed; this driver applies gremlins' mutants one at a time itself, in
 # a copy of the module, with gremlins' token mapping, and classifies each:
@@ -11,40 +11,45 @@
 #   KILLED      the reduced run of the layer reports a mismatch (exit 1) or a panic
 #   TIMED OUT   the reduced run exceeds MUTANT_TIMEOUT (default 240 s)
 #   LIVED       the layer finds nothing
-# Output: refinement/mutation-results.tsv (file, line, column, type, status, first mismatch).
-#   FILES="bounds.go linfacts.go" bash refinement/mutation.sh   # only these core files
+# Output: refinement/mutation-run.tsv, or OUT (file, line, column, type, status, first mismatch);
+# refinement/mutation-results.tsv is the committed, triaged record of a run (see README.md).
+#   FILES="sym/bounds.go sym/linfacts.go" bash refinement/mutation.sh   # only these core files
 #   JOBS=2 MAX=50 bash refinement/mutation.sh                   # 2 copies in parallel, 50 mutants
+#   SKIP=old.tsv bash refinement/mutation.sh   # leave out the mutants already run in old.tsv
+#                                              # (rows of the results' format, any status but NOT COVERED)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 GREMLINS=${GREMLINS:-github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0}
-FILES=${FILES:-bounds.go linfacts.go pc.go search.go bugfinder.go expand.go formula.go term.go}
+FILES=${FILES:-sym/bounds.go sym/linfacts.go sym/pc.go engine/search.go engine/bugfinder.go engine/expand.go sym/formula.go sym/term.go}
 JOBS=${JOBS:-2}
 MAX=${MAX:-100000}
 MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-240}
 export CERTSYM_REF=${CERTSYM_REF:-$ROOT/proofs/ref/_build/certsym-ref}
-OUT=$ROOT/refinement/mutation-results.tsv
+OUT=${OUT:-$ROOT/refinement/mutation-run.tsv}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 
-exclude='(^|/)(bounded|cfg|solver|state|verify|verify_solver|verify_status|export_refinement|crosscheck)\.go$'
 echo "mutation: listing mutants with gremlins (dry run; its coverage run is the layer's reduced run)"
-GOFLAGS=-count=1 go run "$GREMLINS" unleash --dry-run -t refinementonly --coverpkg certsym/engine \
-  -E "$exclude" -E '_test\.go$' -o "$work/dry.json" ./engine > "$work/dry.log" 2>&1 || { cat "$work/dry.log"; exit 1; }
-tail -3 "$work/dry.log"
+for pkg in $(for f in $FILES; do dirname "$f"; done | sort -u); do
+  GOFLAGS=-count=1 go run "$GREMLINS" unleash --dry-run -t refinementonly --coverpkg "certsym/$pkg" \
+    -E '_test\.go$' -o "$work/dry-$pkg.json" "./$pkg" > "$work/dry-$pkg.log" 2>&1 || { cat "$work/dry-$pkg.log"; exit 1; }
+  tail -3 "$work/dry-$pkg.log"
+done
 
-python3 - "$work/dry.json" "$FILES" > "$work/mutants.tsv" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
+python3 - "$work" "$FILES" > "$work/mutants.tsv" <<'PY'
+import glob, json, os, sys
 order = sys.argv[2].split()
 rows = []
-for f in d["files"]:
-    name = f["file_name"].split("/")[-1]
-    if name not in order:
-        continue
-    for m in f["mutations"]:
-        rows.append((order.index(name), name, m["line"], m["column"], m["type"], m["status"]))
+for path in glob.glob(os.path.join(sys.argv[1], "dry-*.json")):
+    pkg = os.path.basename(path)[len("dry-"):-len(".json")]
+    for f in json.load(open(path))["files"]:
+        name = pkg + "/" + f["file_name"].split("/")[-1]
+        if name not in order:
+            continue
+        for m in f["mutations"]:
+            rows.append((order.index(name), name, m["line"], m["column"], m["type"], m["status"]))
 rows.sort()
 for _, name, line, col, typ, st in rows:
     print(f"{name}\t{line}\t{col}\t{typ}\t{st}")
@@ -70,7 +75,7 @@ maps = {
  "INVERT_LOGICAL": {"&&": "||", "||": "&&"},
  "INVERT_LOOPCTRL": {"break": "continue", "continue": "break"},
 }
-p = d + "/engine/" + f
+p = d + "/" + f
 src = open(p, encoding="utf-8").read().split("\n")
 b = src[line - 1].encode()
 i = col - 1
@@ -87,7 +92,7 @@ PY
 
 run_one() { # job file line col type
   local j=$1 f=$2 line=$3 col=$4 typ=$5 dir=$work/m$1 status first
-  cp "$dir/engine/$f" "$work/orig$j.go"
+  cp "$dir/$f" "$work/orig$j.go"
   if ! apply "$dir" "$f" "$line" "$col" "$typ" 2> "$work/apply$j.txt"; then
     status="ERROR"; first=$(head -1 "$work/apply$j.txt")
   elif ! (cd "$dir" && go build -o "$work/bin$j" ./refinement/mutation) > "$work/build$j.txt" 2>&1; then
@@ -101,7 +106,7 @@ run_one() { # job file line col type
       *) status="KILLED"; first="exit $(tail -1 "$work/run$j.txt" | cut -c1-120)" ;;
     esac
   fi
-  cp "$work/orig$j.go" "$dir/engine/$f"
+  cp "$work/orig$j.go" "$dir/$f"
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$line" "$col" "$typ" "$status" "$first"
 }
 
@@ -112,7 +117,14 @@ printf 'file\tline\tcolumn\ttype\tstatus\tfirst mismatch\n' > "$OUT"
 : > "$OUT.partial" # results as they come (kept if the run is stopped)
 grep 'NOT COVERED' "$work/mutants.tsv" | awk -F'\t' '{printf "%s\t%s\t%s\t%s\tNOT COVERED\t\n", $1, $2, $3, $4}' >> "$OUT"
 n=0
-grep RUNNABLE "$work/mutants.tsv" | head -n "$MAX" > "$work/runnable.tsv"
+grep RUNNABLE "$work/mutants.tsv" > "$work/runnable.all"
+if [ -n "${SKIP:-}" ]; then
+  awk -F'\t' 'NR==FNR { if ($5 != "NOT COVERED" && $5 != "status") done[$1 FS $2 FS $3 FS $4] = 1; next }
+               !(($1 FS $2 FS $3 FS $4) in done)' "$SKIP" "$work/runnable.all" > "$work/runnable.left"
+  echo "mutation: skipping $(( $(wc -l < "$work/runnable.all") - $(wc -l < "$work/runnable.left") )) mutants already run in $SKIP"
+  mv "$work/runnable.left" "$work/runnable.all"
+fi
+head -n "$MAX" "$work/runnable.all" > "$work/runnable.tsv"
 total=$(wc -l < "$work/runnable.tsv")
 # JOBS queues: mutant k goes to job (k mod JOBS)+1; each job runs its mutants in order
 for j in $(seq 1 "$JOBS"); do

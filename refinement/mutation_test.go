@@ -26,7 +26,19 @@ func mutationUnits(t *testing.T) []*Unit {
 	}
 	// and, first, a program of the large-budget kind: the search at scale (more than 1024 states
 	// taken) is checked on it (the checks of the programs in flight end at the first mismatch).
-	long, err := FirstLongUnit(mutationLongSeed, 1100)
+	// The program is chosen once, with no fault on (a fault such as early-stop would make the
+	// choice fail), and generated anew under each fault like the others.
+	if mutationLong < 0 {
+		active := fault.Active
+		fault.Active = fault.None
+		u, err := FirstLongUnit(mutationLongSeed, 1100)
+		fault.Active = active
+		if err != nil {
+			t.Fatal(err)
+		}
+		mutationLong = u.Seed
+	}
+	long, err := GeneratedUnit(mutationLong, DefaultGen)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,6 +47,9 @@ func mutationUnits(t *testing.T) []*Unit {
 }
 
 const mutationSeed, mutationPrograms = 1000, 30
+
+// mutationLong is the seed of the mutation check's large-budget program (-1 until chosen).
+var mutationLong int64 = -1
 
 func mutationConfig() Config {
 	cfg := DefaultConfig()

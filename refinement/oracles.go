@@ -5,8 +5,10 @@
 package refinement
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"certsym/engine"
 	"certsym/spec"
@@ -141,6 +143,7 @@ func (c *checker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*
 func (c *checker) starvedRun() {
 	opts := c.engineOptions()
 	opts.MaxStates, opts.RLimit = c.cfg.StarvedStates, 1
+	start := time.Now()
 	e := c.newEngine(opts)
 	byDepth := map[int][]*engine.State{}
 	last, finished := 0, false
@@ -168,9 +171,63 @@ func (c *checker) starvedRun() {
 	if complete {
 		c.checkVerdict("verdict-starved-solver", e, sr)
 	}
+	if complete && !finished {
+		c.checkStop("stop", e, opts, start)
+	}
 	depth := last - 1
 	if finished {
 		depth = 1 << 30
 	}
 	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.cfg.OracleInputs+1)/2)
+}
+
+// checkStop is the check "stop": a run the engine stops before Finished names a bound that the
+// layer gave it (opts) and that the run reached by the layer's own count and clock (the run began
+// at start): the state bound once MaxStates states are expanded, the time bound once Timeout has
+// passed; the layer sets no memory bound and interrupts nothing. The integer bound (a value of
+// more than step.MaxIntBits bits at an assignment) is taken on trust beyond its position naming
+// an assignment of the program. An engine that stops early would otherwise pass every other
+// check: a stopped run is a prefix of the stream.
+func (c *checker) checkStop(check string, e *engine.Engine, opts engine.Options, start time.Time) {
+	r := e.Stopped()
+	var ok bool
+	switch {
+	case r == "":
+		return
+	case strings.HasPrefix(r, "state bound reached"):
+		ok = opts.MaxStates > 0 && e.Stats.Expanded >= opts.MaxStates
+	case strings.HasPrefix(r, "time bound reached"):
+		ok = opts.Timeout > 0 && time.Since(start) >= opts.Timeout
+	case strings.HasPrefix(r, "memory bound reached"):
+		ok = opts.MaxMemory > 0
+	case strings.HasPrefix(r, "integer bound reached"):
+		ok = c.assignmentAt(r)
+	}
+	if !ok {
+		c.report(check, "", -1, "the engine stopped the run after %d states and %v (%s), but the layer gave it a state bound of %d, a time bound of %v, no memory bound and no interrupt",
+			e.Stats.Expanded, time.Since(start).Round(time.Millisecond), r, opts.MaxStates, opts.Timeout)
+	}
+}
+
+// assignmentAt reports whether the integer bound's reason ("... assigned at L:C)") names the
+// position of an assignment of the program.
+func (c *checker) assignmentAt(reason string) bool {
+	i := strings.LastIndex(reason, " at ")
+	if i < 0 {
+		return false
+	}
+	var line, col int
+	if _, err := fmt.Sscanf(reason[i+len(" at "):], "%d:%d)", &line, &col); err != nil {
+		return false
+	}
+	found := false
+	spec.Inspect(c.u.Prog.Body, func(n spec.Node) bool {
+		if a, ok := n.(*spec.Assign); ok {
+			if p := a.Where(); p.Line == line && p.Col == col {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -11,8 +11,8 @@ import (
 )
 
 // ReducedRun is the layer's fast entry point for mutation testing (make mutation, gremlins): a
-// fixed set of case studies and generated programs (corner-only, macro and large-budget ones
-// among them) under smaller budgets, stopping at the first mismatch. root is the module's root
+// fixed set of targeted corner programs (TargetedCornerUnits), case studies and generated
+// programs (corner-only, macro and large-budget ones among them) under smaller budgets, stopping at the first mismatch. root is the module's root
 // (for testdata/ and engine/testdata/). It returns the summary; a run with no mismatch is the
 // "tests pass" of a mutant.
 func ReducedRun(root string, out io.Writer) (*Summary, error) {
@@ -52,6 +52,13 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 		return nil, err
 	}
 	units = append(units, long) // one large-budget program: the search at scale
+	// and, first, the targeted corner programs (gencorner.go): the shapes where an unsound variant
+	// of an interval rule decides a branch (small programs, so a kill ends the run early)
+	targeted, err := TargetedCornerUnits()
+	if err != nil {
+		return nil, err
+	}
+	units = append(targeted, units...)
 	cfg := DefaultConfig()
 	cfg.MaxStates, cfg.GhostInputs, cfg.GhostSteps, cfg.OracleInputs, cfg.PreciseStates = 50, 2, 60, 4, 4
 	cfg.StarvedStates, cfg.StreamStates, cfg.LongStates, cfg.LongStreamStates = 30, 40, 1200, 1100
@@ -80,8 +87,12 @@ const reducedCornerSeed, reducedCornerPrograms = 4000, 16
 const mutationLongSeed = 2000
 
 // FirstLongUnit is the first generated program from seed on that is of the large-budget kind
-// (Unit.Long) and whose engine run (pruning on) takes at least states states: the search at
-// scale is checked on it (the BFS queue reclaims its consumed prefix after 1,024 states).
+// (Unit.Long), whose engine run (pruning on) takes at least states states, and whose unpruned
+// stream has, when the BFS queue first reclaims its consumed prefix (after 1,024 states), at
+// least two pending states of which the last is taken within the first states states: the search
+// at scale is checked on it (a reclaim that loses or reorders pending states then changes the
+// stream the layer compares with the reference's; a countdown whose frontier holds one state
+// would not show it).
 func FirstLongUnit(seed int64, states int) (*Unit, error) {
 	for s := seed; s < seed+100000; s++ {
 		u, err := GeneratedUnit(s, DefaultGen)
@@ -99,9 +110,37 @@ func FirstLongUnit(seed int64, states int) (*Unit, error) {
 			}
 			n++
 		}
-		if n >= states {
+		if n >= states && reclaimVisible(u, states) {
 			return u, nil
 		}
 	}
 	return nil, fmt.Errorf("no large-budget program from seed %d on", seed)
 }
+
+// reclaimVisible reports whether the unpruned run of u (the stream the layer compares) has, at the
+// first reclaim of the BFS queue's consumed prefix, at least two pending states, the last of which
+// is taken within the first states states, and whose states up to there have small path
+// conditions (so that the stream comparison gets there). The queue (engine/search.go, frontier.pop) reclaims
+// when, after the h-th pop, h > 1024 and 2h exceeds the number of states pushed so far; the states
+// still pending then are the ones the reclaim moves.
+func reclaimVisible(u *Unit, states int) bool {
+	e := engine.New(u.Prog, engine.Options{NoPrune: true, Limits: budget.Limits{MaxStates: states}})
+	for h := 1; h <= states; h++ {
+		before := e.Pending()
+		pushed := before + h - 1 // pending before the h-th pop, plus the h-1 states taken
+		if h > 1024 && 2*h > pushed {
+			n := before - 1 // pending after the pop: what the reclaim moves
+			return n >= 2 && h+n <= states
+		}
+		st, ok := e.NextState()
+		if !ok || st.PC.Depth > reclaimMaxDepth {
+			return false
+		}
+	}
+	return false
+}
+
+// reclaimMaxDepth bounds the path conditions of the states reclaimVisible accepts (in conjuncts):
+// the stream comparison ends at a state of the reference whose terms exceed its limit, which a
+// symbolic countdown of a few hundred iterations reaches before the queue's first reclaim.
+const reclaimMaxDepth = 64

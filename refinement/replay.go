@@ -45,6 +45,7 @@ func (c *checker) engineRun() {
 	if c.u.Long && c.cfg.LongStates > opts.MaxStates {
 		opts.MaxStates = c.cfg.LongStates
 	}
+	start := time.Now()
 	e := c.newEngine(opts)
 	taken := 0
 	byDepth := map[int][]*engine.State{}
@@ -91,6 +92,9 @@ func (c *checker) engineRun() {
 	if complete {
 		c.checkVerdict("verdict", e, sr)
 		c.stream = sr
+	}
+	if complete && !finished {
+		c.checkStop("stop", e, opts, start)
 	}
 	depth := last - 1 // every state of depth < last was expanded
 	if finished {

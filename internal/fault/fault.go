@@ -71,6 +71,9 @@ const (
 	// another macro's body, so a parameter of the outer macro passed on to the inner one reads
 	// the program variable of that name instead of the outer call's argument.
 	MacroNestedArgs
+	// EarlyStop: the search stops after 40 states, naming the time bound, though the time bound
+	// has not passed (a stopped run is a prefix of the stream, so every check of a prefix passes).
+	EarlyStop
 	count
 )
 
@@ -79,7 +82,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined",
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
-	"status-dontknow-weak", "macro-nested-args"}
+	"status-dontknow-weak", "macro-nested-args", "early-stop"}
 
 func (f Fault) String() string { return names[f] }
 

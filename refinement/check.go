@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/refinement/gen"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
@@ -326,7 +327,7 @@ func (c *checker) randomValuation() []spec.Int {
 		case r < 14:
 			v[i] = spec.IntOf(int64(c.rng.Intn(2001) - 1000))
 		case r < 15:
-			v[i] = hugeConstants[c.rng.Intn(len(hugeConstants))]
+			v[i] = gen.HugeConstants[c.rng.Intn(len(gen.HugeConstants))]
 		default:
 			v[i] = spec.IntOf(c.rng.Int63()).Mul(spec.IntOf(c.rng.Int63() - c.rng.Int63()))
 		}

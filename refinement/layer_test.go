@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	fuzz "github.com/google/gofuzz"
-
+	"certsym/refinement/gen"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
@@ -16,15 +15,15 @@ import (
 // printing the parsed program gives the text back (so the engine runs the generated tree).
 func TestGeneratorReproducible(t *testing.T) {
 	for seed := int64(0); seed < 200; seed++ {
-		a, err := Generate(seed, DefaultGen)
+		a, err := gen.Generate(seed, gen.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := Generate(seed, DefaultGen)
+		b, _ := gen.Generate(seed, gen.Default)
 		if a.Text != b.Text {
 			t.Fatalf("seed %d: two generations differ", seed)
 		}
-		u, err := GeneratedUnit(seed, DefaultGen)
+		u, err := GeneratedUnit(seed, gen.Default)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +37,7 @@ func TestGeneratorReproducible(t *testing.T) {
 func TestGeneratorBias(t *testing.T) {
 	var all strings.Builder
 	for seed := int64(0); seed < 300; seed++ {
-		g, _ := Generate(seed, DefaultGen)
+		g, _ := gen.Generate(seed, gen.Default)
 		all.WriteString(g.Text)
 	}
 	s := all.String()
@@ -58,12 +57,8 @@ func TestProtocolEval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ref.Close()
-	g := &gen{cfg: DefaultGen}
-	f := fuzz.NewWithSeed(7).NilChance(0).Funcs(
-		func(v *spec.Int, c fuzz.Continue) { *v = g.constant(c) },
-		func(a *spec.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
-	)
-	names := progVars
+	f := gen.AExprFuzzer(7, gen.Default)
+	names := gen.Vars
 	for i := 0; i < 300; i++ {
 		var a spec.AExpr
 		f.Fuzz(&a)

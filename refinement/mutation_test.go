@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"certsym/internal/fault"
+	"certsym/refinement/gen"
 )
 
 // mutationUnits is the fixed corpus of the mutation check: a few case studies and generated
@@ -20,7 +21,7 @@ func mutationUnits(t *testing.T) []*Unit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen, err := GeneratedUnits(mutationSeed, mutationPrograms, DefaultGen)
+	generated, err := GeneratedUnits(mutationSeed, mutationPrograms, gen.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +39,12 @@ func mutationUnits(t *testing.T) []*Unit {
 		}
 		mutationLong = u.Seed
 	}
-	long, err := GeneratedUnit(mutationLong, DefaultGen)
+	long, err := GeneratedUnit(mutationLong, gen.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen = append([]*Unit{long}, gen...)
-	return append(files, gen...)
+	generated = append([]*Unit{long}, generated...)
+	return append(files, generated...)
 }
 
 const mutationSeed, mutationPrograms = 1000, 30

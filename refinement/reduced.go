@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/refinement/gen"
+	"certsym/spec"
 )
 
 // ReducedRun is the layer's fast entry point for mutation testing (make mutation, gremlins): a
@@ -27,24 +30,24 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	gen, err := GeneratedUnits(reducedSeed, reducedPrograms, DefaultGen)
+	generated, err := GeneratedUnits(reducedSeed, reducedPrograms, gen.Default)
 	if err != nil {
 		return nil, err
 	}
 	// and programs with at least two corner snippets (the solver-free deciders at work)
 	for s, n := int64(reducedCornerSeed), 0; n < reducedCornerPrograms; s++ {
-		g, err := Generate(s, DefaultGen)
+		g, err := gen.Generate(s, gen.Default)
 		if err != nil {
 			return nil, err
 		}
 		if g.Corners < 2 || g.Long {
 			continue
 		}
-		u, err := GeneratedUnit(s, DefaultGen)
+		u, err := GeneratedUnit(s, gen.Default)
 		if err != nil {
 			return nil, err
 		}
-		gen = append(gen, u)
+		generated = append(generated, u)
 		n++
 	}
 	long, err := FirstLongUnit(mutationLongSeed, 1100)
@@ -52,7 +55,7 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 		return nil, err
 	}
 	units = append(units, long) // one large-budget program: the search at scale
-	// and, first, the targeted corner programs (gencorner.go): the shapes where an unsound variant
+	// and, first, the targeted corner programs (gen/corner.go): the shapes where an unsound variant
 	// of an interval rule decides a branch (small programs, so a kill ends the run early)
 	targeted, err := TargetedCornerUnits()
 	if err != nil {
@@ -65,7 +68,7 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 	cfg.ProgramBudget = 6 * time.Second
 	cfg.StopAtMismatch = true
 	start := time.Now()
-	sum, err := Run(cfg, append(units, gen...))
+	sum, err := Run(cfg, append(units, generated...))
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +98,7 @@ const mutationLongSeed = 2000
 // would not show it).
 func FirstLongUnit(seed int64, states int) (*Unit, error) {
 	for s := seed; s < seed+100000; s++ {
-		u, err := GeneratedUnit(s, DefaultGen)
+		u, err := GeneratedUnit(s, gen.Default)
 		if err != nil {
 			return nil, err
 		}
@@ -144,3 +147,23 @@ func reclaimVisible(u *Unit, states int) bool {
 // the stream comparison ends at a state of the reference whose terms exceed its limit, which a
 // symbolic countdown of a few hundred iterations reaches before the queue's first reclaim.
 const reclaimMaxDepth = 64
+
+// TargetedCornerUnits are the units of targetedCorners (names corner-<name>); the reference runs
+// the built tree, the engine the parsed text.
+func TargetedCornerUnits() ([]*Unit, error) {
+	var out []*Unit
+	for _, t := range gen.Targeted() {
+		text := spec.Print(t.Tree)
+		name := "corner-" + t.Name
+		p, err := spec.Parse(name, []byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("targeted corner program %s does not parse: %w\n%s", name, err, text)
+		}
+		u := &Unit{Name: name, Seed: -1, Prog: p, RefBody: t.Tree, Text: text}
+		if a, b := strings.Join(spec.VarsOf(t.Tree), ","), strings.Join(p.Vars, ","); a != b {
+			u.ParseMismatch = fmt.Sprintf("the built program's variables are %s, the parsed program's %s", a, b)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}

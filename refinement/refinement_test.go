@@ -2,6 +2,7 @@ package refinement
 
 import (
 	"certsym/internal/corpus"
+	"certsym/refinement/gen"
 	"certsym/refinement/refclient"
 	"fmt"
 	"os"
@@ -73,13 +74,13 @@ func TestRefinement(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gcfg := DefaultGen
+	gcfg := gen.Default
 	if g := os.Getenv("REFINEMENT_GEN"); g != "" { // stmts,nesting,exprdepth,loops
 		if _, err := fmt.Sscanf(g, "%d,%d,%d,%d", &gcfg.MaxStmts, &gcfg.MaxNesting, &gcfg.MaxExprDepth, &gcfg.MaxLoops); err != nil || gcfg.MaxStmts < 1 {
 			t.Fatalf("REFINEMENT_GEN=%q: want stmts,nesting,exprdepth,loops (e.g. 6,3,4,3)", g)
 		}
 	}
-	gen, err := GeneratedUnits(seed, n, gcfg)
+	generated, err := GeneratedUnits(seed, n, gcfg)
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -87,7 +88,7 @@ func TestRefinement(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Log = t.Logf
 	start := time.Now()
-	sum, err := Run(cfg, append(units, gen...))
+	sum, err := Run(cfg, append(units, generated...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestStream(t *testing.T) {
 	if os.Getenv("REFINEMENT_STREAM_FILES") == "" {
 		units = corpusUnits(t)
 	}
-	gen, err := GeneratedUnits(seed, n, DefaultGen)
+	generated, err := GeneratedUnits(seed, n, gen.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestStream(t *testing.T) {
 	cfg.StreamStates = int(envInt(t, "REFINEMENT_STREAM", 2000))
 	cfg.ProgramBudget = time.Duration(envInt(t, "REFINEMENT_STREAM_BUDGET", 30)) * time.Second
 	start := time.Now()
-	sum, err := Run(cfg, append(units, gen...))
+	sum, err := Run(cfg, append(units, generated...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/refinement/gen"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -54,8 +55,8 @@ func LoadFiles(patterns ...string) ([]*Unit, error) {
 // GeneratedUnit generates the program of seed, prints it, and parses the text for the engine;
 // the reference gets the generated tree. A text that does not parse is an error (of the printer
 // or the parser) that names the seed.
-func GeneratedUnit(seed int64, cfg GenConfig) (*Unit, error) {
-	g, err := Generate(seed, cfg)
+func GeneratedUnit(seed int64, cfg gen.Config) (*Unit, error) {
+	g, err := gen.Generate(seed, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func GeneratedUnit(seed int64, cfg GenConfig) (*Unit, error) {
 
 // GeneratedUnits returns the n programs of seeds seed, seed+1, ..., seed+n-1 (so SEED=s N=1
 // reproduces the program of seed s alone).
-func GeneratedUnits(seed int64, n int, cfg GenConfig) ([]*Unit, error) {
+func GeneratedUnits(seed int64, n int, cfg gen.Config) ([]*Unit, error) {
 	var out []*Unit
 	for i := 0; i < n; i++ {
 		u, err := GeneratedUnit(seed+int64(i), cfg)

@@ -48,6 +48,7 @@ var layer = map[string]int{
 	"scripts/corpusout":               10,
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec
 	"refinement/prover":               10, // the layer's own Z3 encoding
+	"refinement/gen":                  10, // the layer's random and corner programs
 	"refinement":                      11,
 	"refinement/mutation":             12,
 	"internal/layertest":              12, // the refinementonly tests of sym, engine and bounded
@@ -69,12 +70,11 @@ var confined = map[string][]string{
 // MaxLines is the most lines (as wc -l counts them) the non-test Go files of one package may have.
 const MaxLines = 2000
 
-// oversized are the packages that were over MaxLines before the package split of issue 11 and
-// are not split yet, each with the ceiling it may not grow past (its size when this test was
-// written, rounded up to the hundred): refinement, 4,500 lines before the split, 3,257 once
-// its certsym-ref client and its prover became packages of their own; what remains is the
-// checks themselves, by concern one file each.
-var oversized = map[string]int{"refinement": 3300}
+// oversized are the packages over MaxLines that are not split further yet, each with the ceiling
+// it may not grow past: refinement, 4,500 lines before the package split of issue 11 and 2,735
+// once its certsym-ref client, its prover and its program generator became packages of their
+// own; what remains is the checks themselves, one file per concern, which share the checker.
+var oversized = map[string]int{"refinement": 2800}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

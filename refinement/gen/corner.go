@@ -1,4 +1,4 @@
-package refinement
+package gen
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ import (
 //   - atom forms: a fact on k1*(a*b) - k2*(c*d), then a branch on k1*(a*c) - k2*(b*d), another
 //     form over other atoms with the same coefficients (facts are kept per form).
 //
-// targetedCorners (the reduced run) are fixed programs of these shapes with parameters where the
+// Targeted (the reduced run) are fixed programs of these shapes with parameters where the
 // unsound variants of the interval rules decide a branch wrongly.
 //
 // Macros: one or two definitions with parameters pa (always given a variable, the body may
@@ -54,7 +54,7 @@ type cornerGen struct {
 	corners int
 }
 
-func (k *cornerGen) v() *spec.Var                  { return &spec.Var{Name: progVars[k.r.Intn(len(progVars))]} }
+func (k *cornerGen) v() *spec.Var                  { return &spec.Var{Name: Vars[k.r.Intn(len(Vars))]} }
 func num(v int64) *spec.Num                        { return &spec.Num{Val: spec.IntOf(v)} }
 func numI(v spec.Int) *spec.Num                    { return &spec.Num{Val: v} }
 func cmp(op spec.CmpOp, l, r spec.AExpr) *spec.Cmp { return &spec.Cmp{Op: op, L: l, R: r} }
@@ -63,9 +63,9 @@ func bin(op spec.AOp, l, r spec.AExpr) *spec.BinA  { return &spec.BinA{Op: op, L
 
 // two returns two distinct variables.
 func (k *cornerGen) two() (*spec.Var, *spec.Var) {
-	i := k.r.Intn(len(progVars))
-	j := (i + 1 + k.r.Intn(len(progVars)-1)) % len(progVars)
-	return &spec.Var{Name: progVars[i]}, &spec.Var{Name: progVars[j]}
+	i := k.r.Intn(len(Vars))
+	j := (i + 1 + k.r.Intn(len(Vars)-1)) % len(Vars)
+	return &spec.Var{Name: Vars[i]}, &spec.Var{Name: Vars[j]}
 }
 
 // interval is assume lo <= a <= hi.
@@ -126,8 +126,8 @@ func (k *cornerGen) corner() spec.Stmt {
 		}
 		return atomNe(a, b, c, lo, hi, kk, end, op())
 	case 9: // facts on two nonlinear-atom forms with the same coefficients
-		vs := k.r.Perm(len(progVars))
-		v := func(i int) *spec.Var { return &spec.Var{Name: progVars[vs[i]]} }
+		vs := k.r.Perm(len(Vars))
+		v := func(i int) *spec.Var { return &spec.Var{Name: Vars[vs[i]]} }
 		k1, k2 := int64(1+k.r.Intn(3)), int64(1+k.r.Intn(3))
 		c1 := int64(k.r.Intn(5) - 2)
 		return atomForms(v(0), v(1), v(2), v(3), k1, k2, c1, op(), c1+int64(k.r.Intn(3)-1))
@@ -223,8 +223,8 @@ func (k *cornerGen) corner() spec.Stmt {
 
 // divisorCorner draws a sum divisor with an end at 0, or a modulus whose range excludes 0.
 func (k *cornerGen) divisorCorner() spec.Stmt {
-	vs := k.r.Perm(len(progVars))
-	a, b, c := &spec.Var{Name: progVars[vs[0]]}, &spec.Var{Name: progVars[vs[1]]}, &spec.Var{Name: progVars[vs[2]]}
+	vs := k.r.Perm(len(Vars))
+	a, b, c := &spec.Var{Name: Vars[vs[0]]}, &spec.Var{Name: Vars[vs[1]]}, &spec.Var{Name: Vars[vs[2]]}
 	nl := int64(1 + k.r.Intn(6))
 	nh := nl + int64(2+k.r.Intn(8))
 	neg := k.r.Intn(3) == 0
@@ -337,15 +337,18 @@ func atomForms(a, b, c, d *spec.Var, k1, k2, c1 int64, op spec.CmpOp, c2 int64) 
 		&spec.If{Cond: cmp(op, form(a, c, b, d), num(c2)), Then: &spec.Fail{}, Else: &spec.Skip{}})
 }
 
-// targetedCorners are fixed programs of the corner shapes, with parameters where an unsound
+// A TargetedProgram is one fixed corner program: its name and its tree.
+type TargetedProgram struct {
+	Name string
+	Tree spec.Stmt
+}
+
+// Targeted are fixed programs of the corner shapes, with parameters where an unsound
 // variant of an interval rule (a rule applied to a divisor range with an end at 0, to a factor
 // that may be negative, or to a disequality on a nonlinear atom; a fact found for another form)
 // decides a branch the reference takes: the reduced run checks them first. Each is a name and a
 // tree; its variables are x, y, z, w in order of first use (x is the first symbol).
-func targetedCorners() []struct {
-	name string
-	tree spec.Stmt
-} {
+func Targeted() []TargetedProgram {
 	x, y, z, w := &spec.Var{Name: "x"}, &spec.Var{Name: "y"}, &spec.Var{Name: "z"}, &spec.Var{Name: "w"}
 	seq := func(ss ...spec.Stmt) spec.Stmt {
 		out := ss[0]
@@ -354,10 +357,7 @@ func targetedCorners() []struct {
 		}
 		return out
 	}
-	return []struct {
-		name string
-		tree spec.Stmt
-	}{
+	return []TargetedProgram{
 		// products with a factor bounded only below, possibly negative, in either operand order
 		{"half-product", seq(halfProduct(x, y, -3, 0, false, spec.Lt, -1), halfProduct(z, w, -2, 2, true, spec.Lt, -5))},
 		{"half-product-swapped", seq(halfProduct(x, y, -3, 0, true, spec.Le, -2), halfProduct(z, w, -4, 1, false, spec.Lt, -4))},
@@ -386,26 +386,6 @@ func targetedCorners() []struct {
 		{"atom-forms", atomForms(x, y, z, w, 1, 1, 1, spec.Le, 0)},
 		{"atom-forms-scaled", atomForms(x, y, z, w, 2, 3, 0, spec.Lt, 0)},
 	}
-}
-
-// TargetedCornerUnits are the units of targetedCorners (names corner-<name>); the reference runs
-// the built tree, the engine the parsed text.
-func TargetedCornerUnits() ([]*Unit, error) {
-	var out []*Unit
-	for _, t := range targetedCorners() {
-		text := spec.Print(t.tree)
-		name := "corner-" + t.name
-		p, err := spec.Parse(name, []byte(text))
-		if err != nil {
-			return nil, fmt.Errorf("targeted corner program %s does not parse: %w\n%s", name, err, text)
-		}
-		u := &Unit{Name: name, Seed: -1, Prog: p, RefBody: t.tree, Text: text}
-		if a, b := strings.Join(spec.VarsOf(t.tree), ","), strings.Join(p.Vars, ","); a != b {
-			u.ParseMismatch = fmt.Sprintf("the built program's variables are %s, the parsed program's %s", a, b)
-		}
-		out = append(out, u)
-	}
-	return out, nil
 }
 
 // --- macros ---------------------------------------------------------------------------------
@@ -568,7 +548,7 @@ func steer(seed int64, body spec.Stmt) (spec.Stmt, string, bool, int) {
 	withHoles := body
 	for i := 0; i < n; i++ {
 		m := names[k.r.Intn(len(names))]
-		va := progVars[k.r.Intn(len(progVars))]
+		va := Vars[k.r.Intn(len(Vars))]
 		var eb spec.AExpr = k.v()
 		switch k.r.Intn(3) {
 		case 0:

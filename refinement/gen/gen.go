@@ -1,4 +1,9 @@
-package refinement
+// Package gen writes the refinement layer's random IMP programs (with gofuzz): small programs over
+// the variables Vars, steered toward the corners where the engine decides without Z3 (corner.go),
+// some with macros that the generator inlines itself for the reference, and fixed programs of
+// those corner shapes (Targeted). Each program comes as the tree the reference runs and the text
+// the engine parses.
+package gen
 
 import (
 	"fmt"
@@ -9,16 +14,16 @@ import (
 	"certsym/spec"
 )
 
-// GenConfig bounds the random programs.
-type GenConfig struct {
+// Config bounds the random programs.
+type Config struct {
 	MaxStmts     int // statements per block (at least 1)
 	MaxNesting   int // nesting of if/while
 	MaxExprDepth int // depth of expressions
 	MaxLoops     int // while loops per program
 }
 
-// DefaultGen is the generator configuration of the default run.
-var DefaultGen = GenConfig{MaxStmts: 4, MaxNesting: 2, MaxExprDepth: 3, MaxLoops: 2}
+// Default is the generator configuration of the default run.
+var Default = Config{MaxStmts: 4, MaxNesting: 2, MaxExprDepth: 3, MaxLoops: 2}
 
 // Generated is a random program: the generated syntax tree (what the reference runs) and its
 // text (what the engine parses), with the seed that reproduces both.
@@ -28,14 +33,14 @@ type Generated struct {
 	Text string
 	// Long is set when the program has a long countdown loop and wants a large budget.
 	Long bool
-	// Corners is the number of corner snippets in the program (gencorner.go).
+	// Corners is the number of corner snippets in the program (corner.go).
 	Corners int
 }
 
 // gen holds the state of one generation; gofuzz's custom functions for the interface-typed AST
 // categories (spec.AExpr, spec.BExpr, spec.Stmt) and for spec.Int read and update it.
 type gen struct {
-	cfg       GenConfig
+	cfg       Config
 	exprDepth int
 	nesting   int
 	loops     int
@@ -43,10 +48,10 @@ type gen struct {
 	bexpr     bool     // generating a condition (Cmp leaves are arithmetic)
 }
 
-var progVars = []string{"x", "y", "z", "w"}
+var Vars = []string{"x", "y", "z", "w"}
 
-// hugeConstants are beyond or at the 64-bit edges.
-var hugeConstants = func() []spec.Int {
+// HugeConstants are beyond or at the 64-bit edges.
+var HugeConstants = func() []spec.Int {
 	two63 := new(big.Int).Lsh(big.NewInt(1), 63)
 	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
 	e20, _ := new(big.Int).SetString("100000000000000000000", 10)
@@ -64,7 +69,7 @@ var hugeConstants = func() []spec.Int {
 // Generate returns the random program of seed: reproducible, well formed (its text parses), with
 // terminating loops (each loop has its own counter and a small constant bound, or is bounded by
 // an input, which the runs bound by their step budgets).
-func Generate(seed int64, cfg GenConfig) (*Generated, error) {
+func Generate(seed int64, cfg Config) (*Generated, error) {
 	g := &gen{cfg: cfg}
 	f := fuzz.NewWithSeed(seed).NilChance(0).MaxDepth(1000).Funcs(
 		func(v *spec.Int, c fuzz.Continue) { *v = g.constant(c) },
@@ -92,14 +97,14 @@ func (g *gen) constant(c fuzz.Continue) spec.Int {
 	case r < 15:
 		return spec.IntOf(int64(c.Intn(200) - 100))
 	case r < 18:
-		return hugeConstants[c.Intn(len(hugeConstants))]
+		return HugeConstants[c.Intn(len(HugeConstants))]
 	}
 	return spec.IntOf(int64(c.Intn(3) - 1))
 }
 
 func (g *gen) leaf(c fuzz.Continue) spec.AExpr {
 	if c.Intn(10) < 6 {
-		names := progVars
+		names := Vars
 		if len(g.counters) > 0 && c.Intn(4) == 0 {
 			names = g.counters
 		}
@@ -219,7 +224,7 @@ func (g *gen) stmt(c fuzz.Continue) spec.Stmt {
 		} else {
 			c.Fuzz(&a)
 		}
-		return &spec.Assign{X: &spec.Var{Name: progVars[c.Intn(len(progVars))]}, A: a}
+		return &spec.Assign{X: &spec.Var{Name: Vars[c.Intn(len(Vars))]}, A: a}
 	case r < 25 && canNest:
 		c.Fuzz(&cond)
 		th := g.nested(c)
@@ -253,7 +258,7 @@ func (g *gen) loop(c fuzz.Continue) spec.Stmt {
 	ref := func() *spec.Var { return &spec.Var{Name: ctr} }
 	var bound spec.AExpr = &spec.Num{Val: spec.IntOf(int64(c.Intn(4)))}
 	if c.Intn(4) == 0 {
-		bound = &spec.Var{Name: progVars[c.Intn(len(progVars))]}
+		bound = &spec.Var{Name: Vars[c.Intn(len(Vars))]}
 	}
 	var cond spec.BExpr = &spec.Cmp{Op: spec.Lt, L: ref(), R: bound}
 	if c.Intn(2) == 0 {
@@ -269,4 +274,14 @@ func (g *gen) loop(c fuzz.Continue) spec.Stmt {
 		First:  &spec.Assign{X: ref(), A: &spec.Num{}},
 		Second: &spec.While{Cond: cond, Body: appendSeq(body, incr)},
 	}
+}
+
+// AExprFuzzer is a gofuzz fuzzer that draws arithmetic expressions and constants as the generator
+// does (over Vars), for tests that evaluate random expressions.
+func AExprFuzzer(seed int64, cfg Config) *fuzz.Fuzzer {
+	g := &gen{cfg: cfg}
+	return fuzz.NewWithSeed(seed).NilChance(0).Funcs(
+		func(v *spec.Int, c fuzz.Continue) { *v = g.constant(c) },
+		func(a *spec.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
+	)
 }

@@ -33,9 +33,11 @@ REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N REFINEMENT_GEN=${GEN:-} 
   go test -count=1 -timeout 120m -run '^TestRefinement$' -v ./refinement/ 2>&1 | tee "$tmp/normal.txt"
 normal=${PIPESTATUS[0]}
 
-echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol, prover)"
+echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol and its codec, prover)"
 go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
+go test -count=1 -timeout 20m -v ./refinement/refclient/ 2>&1 | grep -v '^=== ' | tee -a "$tmp/unit.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || unit=1
 
 echo "refinement: [3/3] mutation check (build tag faults)"
 go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ 2>&1 | tee "$tmp/mutation.txt"

@@ -18,7 +18,7 @@
 //     correctness chapter of the Symbolic Execution Book, and the replay of every bug the
 //     engine reports;
 //   - stop: a run the engine stops early names a bound the layer gave and the run reached
-//     (oracles.go, checkStop);
+//     (oracles.go, checkStop; on runs with and without a time bound);
 //   - bounded: the same oracles, and the ghost mode, for the bounded interpreter;
 //   - verify: the statuses of certsym verify against concrete runs (verify.go).
 package refinement

@@ -12,12 +12,16 @@ import (
 	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/sym"
+	"time"
 )
 
 func (c *checker) ghostRuns() {
 	e := c.newEngine(c.engineOptions())
 	// Inputs: random, and models of deep states of a short run (they get past assumes).
-	pre := c.newEngine(engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
+	// This run has no time bound (the others have the program's), so its stop is checked too.
+	preOpts := engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}}
+	start := time.Now()
+	pre := c.newEngine(preOpts)
 	byDepth := map[int][]*engine.State{}
 	for {
 		st, ok := pre.NextState()
@@ -26,6 +30,7 @@ func (c *checker) ghostRuns() {
 		}
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
 	}
+	c.checkStop("stop", pre, preOpts, start)
 	for _, v := range c.inputs(c.cfg.GhostInputs, byDepth) {
 		if c.expired() {
 			return

@@ -2,6 +2,7 @@ package refinement
 
 import (
 	"strings"
+	"time"
 
 	"certsym/engine"
 	"certsym/internal/budget"
@@ -39,8 +40,10 @@ func (c *checker) streamCompare(max int) int {
 		c.report("reference", "", -1, "run_start: %v", err)
 		return 0
 	}
-	e := c.newEngine(engine.Options{NoPrune: true, AllBugs: true, Limits: budget.Limits{MaxStates: max,
-		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}})
+	opts := engine.Options{NoPrune: true, AllBugs: true, Limits: budget.Limits{MaxStates: max,
+		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}}
+	start := time.Now()
+	e := c.newEngine(opts)
 	reported := map[*spec.Fail]bool{}
 	var buf []refclient.StreamState
 	refEnded := false
@@ -67,6 +70,7 @@ func (c *checker) streamCompare(max int) int {
 			return n
 		}
 		if s.Kind == engine.Stopped {
+			c.checkStop("stop", e, opts, start)
 			return n
 		}
 		if s.Kind == engine.Finished {

@@ -15,55 +15,50 @@ import (
 // PyWiSECount is the number of programs the PyWiSE corpus holds.
 const PyWiSECount = 8
 
-// Dir is the PyWiSE corpus directory: ../shared/corpus/pywise relative to the repository's root
-// (the nearest directory above the working directory that holds go.mod).
-func Dir() string {
-	root := ".."
-	if dir, err := os.Getwd(); err == nil {
-		for d := dir; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				root = d
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
+// Root is the repository's root: the nearest directory above the working directory (a test's
+// package directory) that holds go.mod, or ".." when there is none.
+func Root() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ".."
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ".."
 		}
 	}
-	return filepath.Join(root, "..", "shared", "corpus", "pywise")
 }
+
+// Dir is the PyWiSE corpus directory: ../shared/corpus/pywise relative to Root.
+func Dir() string { return filepath.Join(Root(), "..", "shared", "corpus", "pywise") }
 
 // Required reports whether the environment asks for the corpus to be present
 // (CERTSYM_REQUIRE_CORPUS=1).
 func Required() bool { return os.Getenv("CERTSYM_REQUIRE_CORPUS") == "1" }
 
 // PyWiSE returns the paths of the PyWiSE programs. When the corpus is not there (or does not hold
-// its PyWiSECount programs) it fails the test if Required, and skips it otherwise.
+// its PyWiSECount programs) it fails the test if Required, and skips it otherwise; both say where
+// the corpus was looked for.
 func PyWiSE(t testing.TB) []string {
 	t.Helper()
-	files, ok := Find()
+	files, ok := find()
 	if !ok {
-		Missing(t)
+		msg := "the PyWiSE corpus is not beside the repository: want %d programs in %s, found %d"
+		if Required() {
+			t.Fatalf(msg+" (CERTSYM_REQUIRE_CORPUS=1)", PyWiSECount, Dir(), len(files))
+		}
+		t.Skipf(msg+" (set CERTSYM_REQUIRE_CORPUS=1 to make this a failure)", PyWiSECount, Dir(), len(files))
 	}
 	return files
 }
 
-// Find returns the paths of the PyWiSE programs and whether all PyWiSECount of them are there.
-func Find() ([]string, bool) {
+// find returns the paths of the PyWiSE programs and whether all PyWiSECount of them are there.
+func find() ([]string, bool) {
 	files, _ := filepath.Glob(filepath.Join(Dir(), "*.imp"))
 	return files, len(files) == PyWiSECount
-}
-
-// Missing ends a test that needs the corpus: it fails when the corpus is Required, and skips
-// otherwise; both say where the corpus was looked for.
-func Missing(t testing.TB) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(Dir(), "*.imp"))
-	msg := "the PyWiSE corpus is not beside the repository: want %d programs in %s, found %d"
-	if Required() {
-		t.Fatalf(msg+" (CERTSYM_REQUIRE_CORPUS=1)", PyWiSECount, Dir(), len(files))
-	}
-	t.Skipf(msg+" (set CERTSYM_REQUIRE_CORPUS=1 to make this a failure)", PyWiSECount, Dir(), len(files))
 }
 
 // Optional returns the paths of the PyWiSE programs for a test that also has other programs to
@@ -71,12 +66,11 @@ func Missing(t testing.TB) {
 // corpus is left out and returns nil, so the rest of the test still runs.
 func Optional(t testing.TB) []string {
 	t.Helper()
-	files, ok := Find()
-	if ok {
+	if files, ok := find(); ok {
 		return files
 	}
 	if Required() {
-		Missing(t)
+		PyWiSE(t) // fails, saying where the corpus was looked for
 	}
 	t.Logf("the PyWiSE corpus is not in %s: its %d programs are left out", Dir(), PyWiSECount)
 	return nil

@@ -30,20 +30,7 @@ func Parse(t testing.TB, src string) *spec.Program {
 
 // Root is the repository's root directory: the nearest directory above the working directory
 // (a test's package directory) that holds go.mod.
-func Root() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ".."
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ".."
-		}
-	}
-}
+func Root() string { return corpus.Root() }
 
 // Corpus returns the programs of testdata/ and of the PyWiSE corpus beside the repository
 // (../shared/corpus/pywise; see internal/corpus for what happens when it is absent).

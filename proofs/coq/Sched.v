@@ -138,7 +138,12 @@ Definition sgfind (pick : nat -> list sym_state -> nat) (E : errkey) (m : mode)
     (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat) : gstatus :=
   gclassify E (ask n) (sseen pick E m ask p n) n (sgrun pick m ask p n).
 
+(** The first [n] statuses (as [Engine.gprefix]). *)
+Definition sgprefix (pick : nat -> list sym_state -> nat) (E : errkey) (m : mode)
+    (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat) : list gstatus :=
+  map (sgfind pick E m ask p) (seq 0 n).
+
 (** The verdict after the first [n] statuses (as [Engine.gverdict]). *)
 Definition sgverdict (pick : nat -> list sym_state -> nat) (E : errkey) (m : mode)
     (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat) : verdict :=
-  verdict_of (map (sgfind pick E m ask p) (seq 0 n)).
+  verdict_of (sgprefix pick E m ask p n).

@@ -336,3 +336,648 @@ Proof.
   intros H. destruct (H dfs_succ 0 [0; 1] 0 (or_introl eq_refl)) as (m & _ & Hm).
   exact (proj2 (dfs_starves m) Hm).
 Qed.
+
+Lemma squeue_succ_ext : forall A pick (s1 s2 : nat -> A -> list A),
+  (forall i x, s1 i x = s2 i x) -> forall n l, squeue pick s1 n l = squeue pick s2 n l.
+Proof.
+  intros A pick s1 s2 He n l. induction n as [|n IH]; [reflexivity|].
+  rewrite !squeue_S, IH. unfold sstep. destruct (nth_error _ _); [|reflexivity].
+  rewrite He. reflexivity.
+Qed.
+
+Lemma snth_succ_ext : forall A pick (s1 s2 : nat -> A -> list A),
+  (forall i x, s1 i x = s2 i x) -> forall l n, snth pick s1 l n = snth pick s2 l n.
+Proof.
+  intros A pick s1 s2 He l n. unfold snth. rewrite (squeue_succ_ext A pick s1 s2 He). reflexivity.
+Qed.
+
+(** ** The scheduled symbolic search without pruning: Lemma 3.1, Theorems 3.2-3.4 *)
+
+(** With [bfs_pick], the scheduled stream is [Run.run]. *)
+Theorem srun_bfs : forall l n, srun bfs_pick l n = run l n.
+Proof.
+  intros l n. unfold srun, run, bfs_nth. rewrite snth_bfs. unfold tnth.
+  rewrite tqueue_const. reflexivity.
+Qed.
+
+(** Theorem 3.2 (relative soundness), any scheduler: every state of the stream is
+    reachable from the initial queue. *)
+Theorem srun_sound : forall pick l n t,
+  srun pick l n = Some t -> exists t0, In t0 l /\ sym_steps t0 t.
+Proof.
+  intros pick l n t H.
+  exact (snth_sound _ sym_step pick (fun _ => expand_state)
+           (fun i x y Hy => proj1 (expand_state_correct x y) Hy) n l t H).
+Qed.
+
+(** Theorem 3.3 (sound termination), any scheduler. *)
+Theorem srun_sound_termination : forall pick l n,
+  srun pick l n = None -> forall m, n <= m -> srun pick l m = None.
+Proof. intros pick l n H m Hm. exact (snth_done _ pick _ l n H m Hm). Qed.
+
+(** Lemma 3.1 (reachability of successors), fair scheduler: a state of the stream is
+    followed, later in the stream, by every state reachable from it. *)
+Theorem srun_successors : forall pick t t',
+  fair pick -> sym_steps t t' -> forall l n, srun pick l n = Some t ->
+  exists m, n <= m /\ srun pick l m = Some t'.
+Proof.
+  intros pick t t' Hf H l n Hn.
+  exact (snth_successors _ sym_step pick (fun _ => expand_state) Hf
+           (fun i x y Hxy => proj2 (expand_state_correct x y) Hxy) t t' H l n Hn).
+Qed.
+
+(** Theorem 3.4 (relative completeness), fair scheduler: every state reachable from the
+    initial queue appears in the stream. *)
+Theorem srun_complete : forall pick l t0 t,
+  fair pick -> In t0 l -> sym_steps t0 t -> exists n, srun pick l n = Some t.
+Proof.
+  intros pick l t0 t Hf Hin H.
+  destruct (squeue_complete _ sym_step pick (fun _ => expand_state) Hf
+              (fun i x y Hxy => proj2 (expand_state_correct x y) Hxy) t0 t H l 0 Hin)
+    as (m & _ & Hm).
+  exists m. exact Hm.
+Qed.
+
+(** ... and the stream ends only after every reachable state appeared. *)
+Theorem srun_finished_explored : forall pick l n,
+  fair pick -> srun pick l n = None ->
+  forall t0 t, In t0 l -> sym_steps t0 t -> exists m, m < n /\ srun pick l m = Some t.
+Proof.
+  intros pick l n Hf Hn t0 t Hin H. destruct (srun_complete pick l t0 t Hf Hin H) as [m Hm].
+  exists m. split; [|exact Hm].
+  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge]; [exact Hlt|].
+  rewrite (srun_sound_termination pick l n Hn m Hge) in Hm. discriminate.
+Qed.
+
+(** ** The scheduled symbolic search with pruning: Lemma 3.1, Theorems 3.2-3.4 *)
+
+(** With [bfs_pick], the scheduled pruned stream is [Prune.prun]. *)
+Theorem sprun_bfs : forall ask l n, sprun bfs_pick ask l n = prun ask l n.
+Proof. intros ask l n. unfold sprun, prun. apply snth_bfs. Qed.
+
+(** Pruning with the oracle that never answers is no pruning. *)
+Theorem sprun_never : forall pick l n, sprun pick (fun _ => never) l n = srun pick l n.
+Proof.
+  intros pick l n. unfold sprun, srun. apply snth_succ_ext. intros i x. apply psucc_never.
+Qed.
+
+(** Theorem 3.2 with pruning, any scheduler, any oracle. *)
+Theorem sprun_sound : forall pick ask l n t,
+  sprun pick ask l n = Some t -> exists t0, In t0 l /\ sym_steps t0 t.
+Proof.
+  intros pick ask l n t H.
+  exact (snth_sound _ sym_step pick (fun i => psucc (ask i))
+           (fun i x y Hy => proj1 (proj1 (psucc_correct (ask i) x y) Hy)) n l t H).
+Qed.
+
+(** Theorem 3.3 with pruning, any scheduler, any oracle. *)
+Theorem sprun_sound_termination : forall pick ask l n,
+  sprun pick ask l n = None -> forall m, n <= m -> sprun pick ask l m = None.
+Proof. intros pick ask l n H m Hm. exact (snth_done _ pick _ l n H m Hm). Qed.
+
+(** Lemma 3.1 with pruning, fair scheduler: through states that every oracle of the
+    family keeps. *)
+Theorem sprun_successors : forall pick ask t t',
+  fair pick -> star (pstep_all ask) t t' -> forall l n, sprun pick ask l n = Some t ->
+  exists m, n <= m /\ sprun pick ask l m = Some t'.
+Proof.
+  intros pick ask t t' Hf H l n Hn.
+  exact (snth_successors _ (pstep_all ask) pick (fun i => psucc (ask i)) Hf
+           (fun i x y Hxy => proj2 (psucc_correct (ask i) x y) (conj (proj1 Hxy) (proj2 Hxy i)))
+           t t' H l n Hn).
+Qed.
+
+Theorem sprun_complete_kept : forall pick ask l t0 t,
+  fair pick -> In t0 l -> star (pstep_all ask) t0 t -> exists n, sprun pick ask l n = Some t.
+Proof.
+  intros pick ask l t0 t Hf Hin H.
+  destruct (squeue_complete _ (pstep_all ask) pick (fun i => psucc (ask i)) Hf
+              (fun i x y Hxy => proj2 (psucc_correct (ask i) x y)
+                                  (conj (proj1 Hxy) (proj2 Hxy i))) t0 t H l 0 Hin)
+    as (m & _ & Hm).
+  exists m. exact Hm.
+Qed.
+
+(** Theorem 3.4 with pruning, fair scheduler, sound oracle: every reachable state whose
+    path condition is satisfiable appears in the stream. *)
+Theorem sprun_complete : forall pick ask l t0 t,
+  fair pick -> (forall i, oracle_sound (ask i)) -> In t0 l -> sym_steps t0 t ->
+  (exists V, sat V (pc t)) -> exists n, sprun pick ask l n = Some t.
+Proof.
+  intros pick ask l t0 t Hf Ho Hin H [V HV].
+  exact (sprun_complete_kept pick ask l t0 t Hf Hin (sym_steps_pstep ask V t0 t Ho H HV)).
+Qed.
+
+Theorem sprun_finished_explored : forall pick ask l n,
+  fair pick -> (forall i, oracle_sound (ask i)) -> sprun pick ask l n = None ->
+  forall t0 t, In t0 l -> sym_steps t0 t -> (exists V, sat V (pc t)) ->
+  exists m, m < n /\ sprun pick ask l m = Some t.
+Proof.
+  intros pick ask l n Hf Ho Hn t0 t Hin H Hs.
+  destruct (sprun_complete pick ask l t0 t Hf Ho Hin H Hs) as [m Hm].
+  exists m. split; [|exact Hm].
+  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge]; [exact Hlt|].
+  rewrite (sprun_sound_termination pick ask l n Hn m Hge) in Hm. discriminate.
+Qed.
+
+(** ** Theorems 3.5-3.7 for the paper's bug finder over the scheduled stream *)
+
+Theorem sfind_bugs_bfs : forall ask p n, sfind_bugs bfs_pick ask p n = pfind_bugs ask p n.
+Proof. intros ask p n. unfold sfind_bugs, pfind_bugs. rewrite sprun_bfs. reflexivity. Qed.
+
+Lemma sfind_bugs_bug : forall pick ask p n t,
+  sfind_bugs pick ask p n = BugFound t ->
+  sprun pick ask (init p) n = Some t /\ is_error (prog t) = true /\ ask n (pc t) <> Some false.
+Proof.
+  intros pick ask p n t H. unfold sfind_bugs, classify in H.
+  destruct (sprun pick ask (init p) n) as [t'|]; [|discriminate].
+  destruct (is_error (prog t')) eqn:He; [|discriminate].
+  destruct (ask n (pc t')) as [[|]|] eqn:Ha; inversion H; subst; repeat split; congruence.
+Qed.
+
+Lemma sfind_bugs_finished : forall pick ask p n,
+  sfind_bugs pick ask p n = Finished <-> sprun pick ask (init p) n = None.
+Proof.
+  intros pick ask p n. unfold sfind_bugs, classify.
+  destruct (sprun pick ask (init p) n) as [t|]; [|split; reflexivity].
+  split; [|discriminate].
+  destruct (is_error (prog t)); [destruct (ask n (pc t)) as [[|]|]|]; discriminate.
+Qed.
+
+(** Theorem 3.5 (relatively sound bug discovery), any scheduler, any oracle. *)
+Theorem sfind_bugs_relative_soundness : forall pick ask p n t,
+  sfind_bugs pick ask p n = BugFound t -> potential_bug p t /\ ValidBug p t.
+Proof.
+  intros pick ask p n t H. destruct (sfind_bugs_bug pick ask p n t H) as (H1 & H2 & _).
+  destruct (sprun_sound _ _ _ _ _ H1) as (t0 & [<-|[]] & H3).
+  assert (potential_bug p t) as Hp by (split; assumption).
+  split; [exact Hp|]. apply potential_bug_valid. exact Hp.
+Qed.
+
+(** Theorem 3.6 (relatively complete bug discovery), fair scheduler, sound oracle. *)
+Theorem sfind_bugs_relative_completeness : forall pick ask p c,
+  fair pick -> (forall i, oracle_sound (ask i)) -> IsBug p c ->
+  exists n t, sfind_bugs pick ask p n = BugFound t /\ Concrete t c.
+Proof.
+  intros pick ask p c Hf Ho Hbug.
+  apply is_bug_iff in Hbug. destruct Hbug as (t & [Hr He] & Hc).
+  assert (exists V, sat V (pc t)) as Hs.
+  { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
+  destruct (sprun_complete pick ask (init p) (sym_init p) t Hf Ho (or_introl eq_refl) Hr Hs)
+    as [n Hn].
+  exists n, t. split; [|exact Hc].
+  unfold sfind_bugs, classify. rewrite Hn, He.
+  destruct Hs as [V HV]. pose proof (keep_sat (ask n) t V (Ho n) HV) as Hk. unfold keep in Hk.
+  destruct (ask n (pc t)) as [[|]|]; congruence.
+Qed.
+
+(** Theorem 3.7 (sound termination of the bug finder), any scheduler, any oracle. *)
+Theorem sfind_bugs_sound_termination : forall pick ask p n,
+  sfind_bugs pick ask p n = Finished -> forall m, n <= m -> sfind_bugs pick ask p m = Finished.
+Proof.
+  intros pick ask p n H m Hm. apply sfind_bugs_finished. apply sfind_bugs_finished in H.
+  exact (sprun_sound_termination _ _ _ n H m Hm).
+Qed.
+
+Theorem sfind_bugs_finished_no_bug : forall pick ask p n,
+  fair pick -> (forall i, oracle_sound (ask i)) -> sfind_bugs pick ask p n = Finished ->
+  (forall m t, m < n -> sfind_bugs pick ask p m <> BugFound t) -> ~ has_bug p.
+Proof.
+  intros pick ask p n Hf Ho Hn Hnone [c Hc].
+  destruct (sfind_bugs_relative_completeness pick ask p c Hf Ho Hc) as (m & t & H1 & _).
+  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge].
+  - exact (Hnone m t Hlt H1).
+  - rewrite (sfind_bugs_sound_termination pick ask p n Hn m Hge) in H1. discriminate.
+Qed.
+
+(** ** The engine's bug finder ([Engine.gfind]) over the scheduled stream: Theorems
+    3.5-3.8, per-error reporting, the verdict.  The statements are those of
+    [Engineproof.v] with the scheduler [pick] as an argument and, where completeness is
+    used, its fairness as a premise; the proofs are those of [Engineproof.v]. *)
+
+Lemma sgrun_sound : forall pick m ask p n t, sgrun pick m ask p n = Some t -> sym_steps (sym_init p) t.
+Proof.
+  intros pick m ask p n t H. destruct (sprun_sound _ _ _ _ _ H) as (t0 & [<-|[]] & H1). exact H1.
+Qed.
+
+Lemma sgrun_complete : forall pick m ask p t,
+  fair pick -> (forall i, oracle_sound (ask i)) -> sym_steps (sym_init p) t -> (exists V, sat V (pc t)) ->
+  exists n, sgrun pick m ask p n = Some t.
+Proof.
+  intros pick m ask p t Hfair Ho H Hs.
+  exact (sprun_complete pick _ (init p) (sym_init p) t Hfair
+           (fun i => prune_oracle_sound m (ask i) (Ho i)) (or_introl eq_refl) H Hs).
+Qed.
+
+Lemma sgrun_done : forall pick m ask p n, sgrun pick m ask p n = None ->
+  forall k, n <= k -> sgrun pick m ask p k = None.
+Proof. intros pick m ask p n H k Hk. exact (sprun_sound_termination _ _ _ n H k Hk). Qed.
+
+(** ** Classification *)
+
+Lemma sgfind_finished : forall pick E m ask p n, sgfind pick E m ask p n = GFinished <-> sgrun pick m ask p n = None.
+Proof.
+  intros pick E m ask p n. unfold sgfind, gclassify.
+  destruct (sgrun pick m ask p n) as [t|]; [|split; reflexivity]. split; [|discriminate].
+  destruct (is_error (prog t)); [|discriminate].
+  destruct (in_dec _ _ _); [discriminate|]. destruct (ask n (pc t)) as [[|]|]; discriminate.
+Qed.
+
+Lemma sgfind_bug : forall pick E m ask p n t, sgfind pick E m ask p n = GBugFound t ->
+  sgrun pick m ask p n = Some t /\ is_error (prog t) = true /\ ask n (pc t) = Some true /\
+  ~ In (key E n t) (sseen pick E m ask p n).
+Proof.
+  intros pick E m ask p n t. unfold sgfind, gclassify.
+  destruct (sgrun pick m ask p n) as [t'|]; [|discriminate].
+  destruct (is_error (prog t')) eqn:He; [|discriminate].
+  destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
+  destruct (ask n (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+Qed.
+
+Lemma sgfind_unknown : forall pick E m ask p n t, sgfind pick E m ask p n = GUnknown t ->
+  sgrun pick m ask p n = Some t /\ is_error (prog t) = true /\ ask n (pc t) = None.
+Proof.
+  intros pick E m ask p n t. unfold sgfind, gclassify.
+  destruct (sgrun pick m ask p n) as [t'|]; [|discriminate].
+  destruct (is_error (prog t')) eqn:He; [|discriminate].
+  destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
+  destruct (ask n (pc t')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+Qed.
+
+(** An error state of the run stream is reported, recorded undecided, refuted by the
+    oracle, or its error was already reported. *)
+Lemma sgfind_error_state : forall pick E m ask p n t,
+  sgrun pick m ask p n = Some t -> is_error (prog t) = true ->
+  sgfind pick E m ask p n = GBugFound t \/ sgfind pick E m ask p n = GUnknown t \/
+  ask n (pc t) = Some false \/ In (key E n t) (sseen pick E m ask p n).
+Proof.
+  intros pick E m ask p n t Hr He. unfold sgfind, gclassify. rewrite Hr, He.
+  destruct (in_dec _ _ _) as [Hi|Hi]; [auto|].
+  destruct (ask n (pc t)) as [[|]|]; auto.
+Qed.
+
+Lemma sseen_S : forall pick E m ask p n,
+  sseen pick E m ask p (S n) =
+  match sgfind pick E m ask p n with
+  | GBugFound t => if all_bugs m then key E n t :: sseen pick E m ask p n else sseen pick E m ask p n
+  | _ => sseen pick E m ask p n
+  end.
+Proof. reflexivity. Qed.
+
+Lemma sseen_incl : forall pick E m ask p n k, In k (sseen pick E m ask p n) -> In k (sseen pick E m ask p (S n)).
+Proof.
+  intros pick E m ask p n k H. rewrite sseen_S.
+  destruct (sgfind pick E m ask p n); try exact H. destruct (all_bugs m); [right|]; exact H.
+Qed.
+
+(** The keys seen before [n] are exactly those of the bugs reported before [n], and only
+    with [--all-bugs]. *)
+Lemma sseen_spec : forall pick E m ask p n k,
+  In k (sseen pick E m ask p n) <->
+  all_bugs m = true /\ exists j t, j < n /\ sgfind pick E m ask p j = GBugFound t /\ key E j t = k.
+Proof.
+  intros pick E m ask p n; induction n as [|n IH]; intros k.
+  - simpl. split; [intros []|]. intros (_ & j & t & Hj & _). lia.
+  - split.
+    + rewrite sseen_S. intros H.
+      destruct (sgfind pick E m ask p n) eqn:Hg;
+        try (apply IH in H; destruct H as (Ha & j & t' & Hj & H1 & H2);
+             split; [exact Ha|exists j, t'; split; [lia|auto]]).
+      destruct (all_bugs m) eqn:Ha.
+      * destruct H as [<-|H].
+        -- split; [reflexivity|]. exists n, t. auto.
+        -- apply IH in H. destruct H as (_ & j & t' & Hj & H1 & H2).
+           split; [reflexivity|]. exists j, t'. split; [lia|auto].
+      * apply IH in H. destruct H as (Ha' & _). discriminate.
+    + intros (Ha & j & t & Hj & H1 & H2).
+      destruct (Nat.eq_dec j n) as [->|Hne].
+      * rewrite sseen_S, H1, Ha. left. exact H2.
+      * apply sseen_incl. apply IH. split; [exact Ha|]. exists j, t. split; [lia|auto].
+Qed.
+
+(** ** Theorems 3.5-3.7 for the engine's stream *)
+
+(** Theorem 3.5 (relatively sound bug discovery), for the engine and any oracle: every
+    [BugFound t] is a potential bug whose concretizations are all bugs, and the oracle
+    answered "satisfiable" about it. *)
+Theorem sgfind_relative_soundness : forall pick E m ask p n t,
+  sgfind pick E m ask p n = GBugFound t ->
+  potential_bug p t /\ ValidBug p t /\ ask n (pc t) = Some true.
+Proof.
+  intros pick E m ask p n t H. destruct (sgfind_bug pick E m ask p n t H) as (H1 & H2 & H3 & _).
+  pose proof (sgrun_sound pick m ask p n t H1) as Hr.
+  assert (potential_bug p t) as Hp by (split; assumption).
+  split; [exact Hp|]. split; [apply potential_bug_valid; exact Hp|exact H3].
+Qed.
+
+(** With a sound oracle, every [BugFound t] has a satisfiable path condition, all its
+    concretizations are bugs, and it has at least one: a real bug of [p]. *)
+Theorem sgfind_bug_sat : forall pick E m ask p n t,
+  (forall i, oracle_sound (ask i)) -> sgfind pick E m ask p n = GBugFound t ->
+  (exists V, sat V (pc t)) /\ (forall c, Concrete t c -> IsBug p c) /\
+  exists c, Concrete t c /\ IsBug p c.
+Proof.
+  intros pick E m ask p n t Ho H. destruct (Ho n) as [Ht _].
+  destruct (sgfind_relative_soundness pick E m ask p n t H) as (_ & Hv & Ha).
+  destruct (Ht _ Ha) as [V HV].
+  split; [exists V; exact HV|]. split; [exact Hv|].
+  destruct t as [[phi ss] q]. exists (compose V ss, q).
+  assert (Concrete (phi, ss, q) (compose V ss, q)) as Hc.
+  { exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity. }
+  split; [exact Hc|apply Hv; exact Hc].
+Qed.
+
+(** Every error state recorded undecided (the cause of an [unknown] verdict) is a
+    potential bug all of whose concretizations are bugs; only the satisfiability of its
+    path condition is open. *)
+Theorem sgfind_unknown_valid : forall pick E m ask p n t,
+  sgfind pick E m ask p n = GUnknown t -> potential_bug p t /\ ValidBug p t.
+Proof.
+  intros pick E m ask p n t H. destruct (sgfind_unknown pick E m ask p n t H) as (H1 & H2 & _).
+  assert (potential_bug p t) as Hp by (split; [exact (sgrun_sound pick m ask p n t H1)|exact H2]).
+  split; [exact Hp|apply potential_bug_valid; exact Hp].
+Qed.
+
+(** Theorem 3.7 (sound termination of the bug finder), for the engine. *)
+Theorem sgfind_sound_termination : forall pick E m ask p n,
+  sgfind pick E m ask p n = GFinished -> forall k, n <= k -> sgfind pick E m ask p k = GFinished.
+Proof.
+  intros pick E m ask p n H k Hk. apply sgfind_finished. apply sgfind_finished in H.
+  exact (sgrun_done pick m ask p n H k Hk).
+Qed.
+
+(** Theorem 3.6 (relatively complete bug discovery), for the engine and a sound oracle:
+    every concrete bug is a concretization of a reachable error state [t] that appears
+    in the stream, where it is reported, or recorded undecided, or its error was
+    already reported earlier (only with [--all-bugs]). *)
+Theorem sgfind_relative_completeness : forall pick E m ask p c,
+  fair pick -> (forall i, oracle_sound (ask i)) -> IsBug p c ->
+  exists n t, Concrete t c /\ potential_bug p t /\ sgrun pick m ask p n = Some t /\
+    (sgfind pick E m ask p n = GBugFound t \/ sgfind pick E m ask p n = GUnknown t \/
+     (all_bugs m = true /\
+      exists j t', j < n /\ sgfind pick E m ask p j = GBugFound t' /\ key E j t' = key E n t)).
+Proof.
+  intros pick E m ask p c Hfair Ho Hbug.
+  apply is_bug_iff in Hbug. destruct Hbug as (t & [Hr He] & Hc).
+  assert (exists V, sat V (pc t)) as [V HV].
+  { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
+  destruct (sgrun_complete pick m ask p t Hfair Ho Hr (ex_intro _ V HV)) as [n Hn].
+  exists n, t. split; [exact Hc|]. split; [split; assumption|]. split; [exact Hn|].
+  destruct (sgfind_error_state pick E m ask p n t Hn He) as [H|[H|[H|H]]]; auto.
+  - exfalso. exact (proj2 (Ho n) _ H V HV).
+  - right; right. apply sseen_spec in H. exact H.
+Qed.
+
+(** ** Per-error reporting ([--all-bugs]) and deciding oracles *)
+
+(** With an oracle that decides, the error of every reachable error state with a
+    satisfiable path condition is reported (in every mode): the state appears at some
+    position [k] of the run stream, and a bug with the same key is reported at a position
+    [n <= k] (at [k] itself, the state itself, when its error was not reported before). *)
+Theorem sgfind_every_error_reported : forall pick E m ask p t,
+  fair pick -> (forall i, oracle_decides (ask i)) -> potential_bug p t -> (exists V, sat V (pc t)) ->
+  exists k n t', sgrun pick m ask p k = Some t /\ n <= k /\
+    sgfind pick E m ask p n = GBugFound t' /\ key E n t' = key E k t.
+Proof.
+  intros pick E m ask p t Hfair HD [Hr He] [V HV].
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
+  destruct (sgrun_complete pick m ask p t Hfair Ho Hr (ex_intro _ V HV)) as [k Hk].
+  exists k.
+  destruct (sgfind_error_state pick E m ask p k t Hk He) as [H|[H|[H|H]]].
+  - exists k, t. auto.
+  - exfalso. destruct (sgfind_unknown pick E m ask p k t H) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - exfalso. exact (proj2 (Ho k) _ H V HV).
+  - apply sseen_spec in H. destruct H as (_ & j & t' & Hj & H1 & H2).
+    exists j, t'. repeat split; [exact Hk|lia|exact H1|exact H2].
+Qed.
+
+(** Per-error completeness for concrete bugs: with an oracle that decides, every concrete
+    bug is a concretization of a reachable error state of the stream whose error is
+    reported. *)
+Corollary sgfind_every_bug_error_reported : forall pick E m ask p c,
+  fair pick -> (forall i, oracle_decides (ask i)) -> IsBug p c ->
+  exists t k n t', Concrete t c /\ potential_bug p t /\ sgrun pick m ask p k = Some t /\ n <= k /\
+    sgfind pick E m ask p n = GBugFound t' /\ key E n t' = key E k t.
+Proof.
+  intros pick E m ask p c Hfair Hd Hbug.
+  apply is_bug_iff in Hbug. destruct Hbug as (t & Hp & Hc).
+  assert (exists V, sat V (pc t)) as Hs.
+  { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
+  destruct (sgfind_every_error_reported pick E m ask p t Hfair Hd Hp Hs) as (k & n & t' & H0 & H1 & H2 & H3).
+  exists t, k, n, t'. split; [exact Hc|]. split; [exact Hp|]. auto.
+Qed.
+
+(** Without [--all-bugs] and with an oracle that decides, every concrete bug is a
+    concretization of a state the stream reports. *)
+Theorem sgfind_complete_first : forall pick E m ask p c,
+  fair pick -> (forall i, oracle_decides (ask i)) -> all_bugs m = false -> IsBug p c ->
+  exists n t, sgfind pick E m ask p n = GBugFound t /\ Concrete t c.
+Proof.
+  intros pick E m ask p c Hfair HD Hm Hbug.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
+  destruct (sgfind_relative_completeness pick E m ask p c Hfair Ho Hbug)
+    as (n & t & Hc & _ & Hn & [H|[H|[H _]]]).
+  - exists n, t. auto.
+  - exfalso. destruct (sgfind_unknown pick E m ask p n t H) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - congruence.
+Qed.
+
+(** With [--all-bugs], each error is reported at most once. *)
+Theorem sgfind_report_once : forall pick E m ask p n n' t t',
+  all_bugs m = true ->
+  sgfind pick E m ask p n = GBugFound t -> sgfind pick E m ask p n' = GBugFound t' ->
+  key E n t = key E n' t' -> n = n'.
+Proof.
+  assert (forall pick E m ask p n n' t t', all_bugs m = true -> n < n' ->
+            sgfind pick E m ask p n = GBugFound t -> sgfind pick E m ask p n' = GBugFound t' ->
+            key E n t = key E n' t' -> False) as G.
+  { intros pick E m ask p n n' t t' Ha Hlt H H' Hk.
+    destruct (sgfind_bug pick E m ask p n' t' H') as (_ & _ & _ & Hn). apply Hn.
+    apply sseen_spec. split; [exact Ha|]. exists n, t. auto. }
+  intros pick E m ask p n n' t t' Ha H H' Hk.
+  destruct (Nat.lt_trichotomy n n') as [Hlt|[Heq|Hgt]]; [|exact Heq|].
+  - exfalso. exact (G pick E m ask p n n' t t' Ha Hlt H H' Hk).
+  - exfalso. exact (G pick E m ask p n' n t' t Ha Hgt H' H (eq_sym Hk)).
+Qed.
+
+(** ** The verdict *)
+
+Lemma in_sgprefix : forall pick E m ask p n g,
+  In g (sgprefix pick E m ask p n) <-> exists j, j < n /\ sgfind pick E m ask p j = g.
+Proof.
+  intros pick E m ask p n g. unfold sgprefix. rewrite in_map_iff. split.
+  - intros (j & H1 & H2). apply in_seq in H2. exists j. split; [lia|exact H1].
+  - intros (j & H1 & H2). exists j. split; [exact H2|]. apply in_seq. lia.
+Qed.
+
+Lemma existsb_sgprefix : forall pick E m ask p n f,
+  existsb f (sgprefix pick E m ask p n) = true <-> exists j, j < n /\ f (sgfind pick E m ask p j) = true.
+Proof.
+  intros pick E m ask p n f. rewrite existsb_exists. split.
+  - intros (g & H1 & H2). apply in_sgprefix in H1. destruct H1 as (j & Hj & <-). eauto.
+  - intros (j & Hj & H). exists (sgfind pick E m ask p j). split; [|exact H].
+    apply in_sgprefix. eauto.
+Qed.
+
+Lemma not_existsb_sgprefix : forall pick E m ask p n f,
+  existsb f (sgprefix pick E m ask p n) = false -> forall j, j < n -> f (sgfind pick E m ask p j) = false.
+Proof.
+  intros pick E m ask p n f H j Hj. destruct (f (sgfind pick E m ask p j)) eqn:Hf; [|reflexivity].
+  rewrite <- H. symmetry. apply existsb_sgprefix. eauto.
+Qed.
+
+(** A [bug] verdict means a bug, for any sound oracle. *)
+Theorem sgverdict_bug : forall pick E m ask p n,
+  (forall i, oracle_sound (ask i)) -> sgverdict pick E m ask p n = VBug -> has_bug p.
+Proof.
+  intros pick E m ask p n Ho H. apply verdict_bug_iff, existsb_sgprefix in H.
+  destruct H as (j & _ & H). destruct (sgfind pick E m ask p j) as [| |t|] eqn:Hg; try discriminate.
+  destruct (sgfind_bug_sat pick E m ask p j t Ho Hg) as (_ & _ & c & _ & Hc). exists c. exact Hc.
+Qed.
+
+(** A [safe] verdict (the stream reached [Finished], reported no bug and recorded no
+    undecided error state) means no bug, for any sound oracle, in every mode. *)
+Theorem sgverdict_safe : forall pick E m ask p n,
+  fair pick -> (forall i, oracle_sound (ask i)) -> sgverdict pick E m ask p n = VSafe -> ~ has_bug p.
+Proof.
+  intros pick E m ask p n Hfair Ho H [c Hc]. apply verdict_safe_iff in H. destruct H as (Hb & Hu & Hf).
+  apply existsb_sgprefix in Hf. destruct Hf as (f & Hfn & Hf).
+  assert (sgfind pick E m ask p f = GFinished) as Hfin by (destruct (sgfind pick E m ask p f); simpl in Hf; congruence).
+  apply sgfind_finished in Hfin.
+  pose proof (not_existsb_sgprefix pick E m ask p n _ Hb) as Hb'.
+  pose proof (not_existsb_sgprefix pick E m ask p n _ Hu) as Hu'.
+  destruct (sgfind_relative_completeness pick E m ask p c Hfair Ho Hc)
+    as (k & t & _ & _ & Hk & Hcase).
+  assert (k < f) as Hkf.
+  { destruct (Nat.lt_ge_cases k f) as [Hlt|Hge]; [exact Hlt|].
+    rewrite (sgrun_done pick m ask p f Hfin k Hge) in Hk. discriminate. }
+  destruct Hcase as [H|[H|(_ & j & t' & Hj & H & _)]].
+  - specialize (Hb' k ltac:(lia)). rewrite H in Hb'. discriminate.
+  - specialize (Hu' k ltac:(lia)). rewrite H in Hu'. discriminate.
+  - specialize (Hb' j ltac:(lia)). rewrite H in Hb'. discriminate.
+Qed.
+
+(** With an oracle that decides, a program without bugs whose exploration ends gets the
+    verdict [safe] once the prefix contains [Finished]. *)
+Theorem sgverdict_safe_complete : forall pick E m ask p f n,
+  (forall i, oracle_decides (ask i)) -> ~ has_bug p -> sgfind pick E m ask p f = GFinished -> f < n ->
+  sgverdict pick E m ask p n = VSafe.
+Proof.
+  intros pick E m ask p f n HD Hno Hf Hfn.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd. apply verdict_safe_iff. split; [|split].
+  - destruct (existsb is_bugfound (sgprefix pick E m ask p n)) eqn:H; [|reflexivity].
+    exfalso. apply Hno. apply (sgverdict_bug pick E m ask p n Ho). apply verdict_bug_iff. exact H.
+  - destruct (existsb is_unknown (sgprefix pick E m ask p n)) eqn:H; [|reflexivity].
+    exfalso. apply existsb_sgprefix in H. destruct H as (j & _ & H).
+    destruct (sgfind pick E m ask p j) as [|t| |] eqn:Hg; try discriminate.
+    destruct (sgfind_unknown pick E m ask p j t Hg) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - apply existsb_sgprefix. exists f. rewrite Hf. auto.
+Qed.
+
+(** Once [bug], always [bug]. *)
+Lemma sgverdict_bug_mono : forall pick E m ask p n k,
+  sgverdict pick E m ask p n = VBug -> n <= k -> sgverdict pick E m ask p k = VBug.
+Proof.
+  intros pick E m ask p n k H Hk. apply verdict_bug_iff, existsb_sgprefix in H.
+  apply verdict_bug_iff, existsb_sgprefix. destruct H as (j & Hj & H). exists j. split; [lia|exact H].
+Qed.
+
+(** Theorem 3.8 for the engine (T-soundness and T-completeness): with an oracle that
+    decides, some prefix of the stream gets the verdict [bug] iff the program has a bug;
+    in every mode. *)
+Theorem sgverdict_T_sound_complete : forall pick E m ask p,
+  fair pick -> (forall i, oracle_decides (ask i)) -> (exists n, sgverdict pick E m ask p n = VBug) <-> has_bug p.
+Proof.
+  intros pick E m ask p Hfair Hd. split.
+  - intros [n H]. exact (sgverdict_bug pick E m ask p n (decides_sound ask Hd) H).
+  - intros [c Hc].
+    destruct (sgfind_every_bug_error_reported pick E m ask p c Hfair Hd Hc)
+      as (t & k & n & t' & _ & _ & _ & _ & H & _).
+    exists (S n). apply verdict_bug_iff, existsb_sgprefix. exists n. rewrite H. auto.
+Qed.
+
+(** Theorem 3.8 for the engine, as the issue words it: with an oracle that decides,
+    there is an [n] at which the stream reports a bug with a satisfiable path condition
+    iff the program has a bug. *)
+Theorem sgfind_T_sound_complete : forall pick E m ask p,
+  fair pick -> (forall i, oracle_decides (ask i)) ->
+  (exists n t, sgfind pick E m ask p n = GBugFound t /\ exists V, sat V (pc t)) <-> has_bug p.
+Proof.
+  intros pick E m ask p Hfair Hd. split.
+  - intros (n & t & H & _). destruct (sgfind_bug_sat pick E m ask p n t (decides_sound ask Hd) H) as (_ & _ & c & _ & Hc).
+    exists c. exact Hc.
+  - intros [c Hc].
+    destruct (sgfind_every_bug_error_reported pick E m ask p c Hfair Hd Hc)
+      as (t & k & n & t' & _ & _ & _ & _ & H & _).
+    exists n, t'. split; [exact H|]. exact (proj1 (sgfind_bug_sat pick E m ask p n t' (decides_sound ask Hd) H)).
+Qed.
+
+
+Theorem sgverdict_unknown_decides : forall pick E m ask p n,
+  (forall i, oracle_decides (ask i)) -> sgverdict pick E m ask p n = VUnknown ->
+  forall j, j < n -> sgfind pick E m ask p j <> GFinished /\ forall t, sgfind pick E m ask p j <> GBugFound t.
+Proof.
+  intros pick E m ask p n HD H j Hj.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd. unfold sgverdict, verdict_of in H.
+  destruct (existsb is_bugfound (sgprefix pick E m ask p n)) eqn:Hb; [discriminate|].
+  assert (existsb is_unknown (sgprefix pick E m ask p n) = false) as Hu.
+  { destruct (existsb is_unknown (sgprefix pick E m ask p n)) eqn:Hu; [|reflexivity].
+    apply existsb_sgprefix in Hu. destruct Hu as (k & _ & Hk).
+    destruct (sgfind pick E m ask p k) as [|t| |] eqn:Hg; try discriminate.
+    destruct (sgfind_unknown pick E m ask p k t Hg) as (_ & _ & Ha). exfalso. exact (Hd _ _ Ha). }
+  rewrite Hu in H. destruct (existsb is_finished (sgprefix pick E m ask p n)) eqn:Hf; [discriminate|].
+  split.
+  - intros Hg. pose proof (not_existsb_sgprefix pick E m ask p n _ Hf j Hj) as Hn.
+    rewrite Hg in Hn. discriminate.
+  - intros t Hg. pose proof (not_existsb_sgprefix pick E m ask p n _ Hb j Hj) as Hn.
+    rewrite Hg in Hn. discriminate.
+Qed.
+
+(** ** With [bfs_pick], the engine's streams and verdict are those of [Engine.v] *)
+
+Theorem sgrun_bfs : forall m ask p n, sgrun bfs_pick m ask p n = grun m ask p n.
+Proof. intros m ask p n. unfold sgrun, grun. apply sprun_bfs. Qed.
+
+Lemma sseen_gfind_bfs : forall E m ask p n,
+  sseen bfs_pick E m ask p n = seen E m ask p n /\ sgfind bfs_pick E m ask p n = gfind E m ask p n.
+Proof.
+  intros E m ask p n.
+  assert (forall n, sseen bfs_pick E m ask p n = seen E m ask p n ->
+            sgfind bfs_pick E m ask p n = gfind E m ask p n) as G.
+  { intros k Hk. unfold sgfind, gfind. rewrite Hk, sgrun_bfs. reflexivity. }
+  induction n as [|n [IH1 IH2]]; [split; [reflexivity|apply G; reflexivity]|].
+  assert (sseen bfs_pick E m ask p (S n) = seen E m ask p (S n)) as H.
+  { rewrite sseen_S, seen_S, IH2, IH1. reflexivity. }
+  split; [exact H|apply G; exact H].
+Qed.
+
+Theorem sgfind_bfs : forall E m ask p n, sgfind bfs_pick E m ask p n = gfind E m ask p n.
+Proof. intros E m ask p n. exact (proj2 (sseen_gfind_bfs E m ask p n)). Qed.
+
+Theorem sgverdict_bfs : forall E m ask p n,
+  sgverdict bfs_pick E m ask p n = gverdict E m ask p n.
+Proof.
+  intros E m ask p n. unfold sgverdict, gverdict, sgprefix, gprefix. f_equal.
+  apply map_ext. intros k. apply sgfind_bfs.
+Qed.
+
+(** ** The shipped strategies: every [K]-th pick the oldest ([K >= 1], any heuristic) *)
+
+(** Theorem 3.4 with pruning for [kpick K h]. *)
+Corollary kpick_sprun_complete : forall K h ask l t0 t,
+  0 < K -> (forall i, oracle_sound (ask i)) -> In t0 l -> sym_steps t0 t ->
+  (exists V, sat V (pc t)) -> exists n, sprun (kpick K h) ask l n = Some t.
+Proof.
+  intros K h ask l t0 t HK. exact (sprun_complete (kpick K h) ask l t0 t (kpick_fair _ K h HK)).
+Qed.
+
+(** Theorem 3.8 for the engine under [kpick K h] (Go: [coverage] and [random-path],
+    [K = 4]): with an oracle that decides, some prefix has the verdict [bug] iff the
+    program has a bug, in every mode and for every heuristic. *)
+Corollary kpick_sgverdict_T_sound_complete : forall K h E m ask p,
+  0 < K -> (forall i, oracle_decides (ask i)) ->
+  (exists n, sgverdict (kpick K h) E m ask p n = VBug) <-> has_bug p.
+Proof.
+  intros K h E m ask p HK.
+  exact (sgverdict_T_sound_complete (kpick K h) E m ask p (kpick_fair _ K h HK)).
+Qed.

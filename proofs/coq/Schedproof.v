@@ -211,6 +211,36 @@ Proof.
       * right. exists j2. split; [lia|exact H4].
 Qed.
 
+(** A finished run needs no fairness: if the list is empty at iteration [n], every element
+    pending at an iteration [k <= n] was picked in between, whatever the scheduler. *)
+Lemma squeue_finished_picked : forall A pick (succ : nat -> A -> list A) l n k t,
+  squeue pick succ n l = [] -> k <= n -> In t (squeue pick succ k l) ->
+  exists m, k <= m < n /\ snth pick succ l m = Some t.
+Proof.
+  intros A pick succ l n k t Hn Hk Hin. apply In_nth_error in Hin. destruct Hin as [j Hj].
+  destruct (squeue_track A pick succ l (n - k) k j t Hj) as [(m & H1 & H2)|(j' & _ & H)].
+  - exists m. split; [lia|exact H2].
+  - replace (k + (n - k)) with n in H by lia. rewrite Hn in H. destruct j'; discriminate.
+Qed.
+
+(** Generic completeness of a finished run, any scheduler: everything reachable from a
+    pending element was picked before the list became empty. *)
+Lemma squeue_complete_finished : forall A (R : A -> A -> Prop) pick (succ : nat -> A -> list A),
+  (forall i x y, R x y -> In y (succ i x)) ->
+  forall l n, squeue pick succ n l = [] ->
+  forall t0 t, star R t0 t ->
+  forall k, k <= n -> In t0 (squeue pick succ k l) ->
+  exists m, k <= m < n /\ snth pick succ l m = Some t.
+Proof.
+  intros A R pick succ Hc l n Hn t0 t H. induction H as [a|a b c Hab Hbc IH]; intros k Hk Hin.
+  - exact (squeue_finished_picked A pick succ l n k a Hn Hk Hin).
+  - destruct (squeue_finished_picked A pick succ l n k a Hn Hk Hin) as (m & H1 & H2).
+    destruct (snth_step A pick succ l m a H2) as [rest H3].
+    assert (In b (squeue pick succ (S m) l)) as Hb.
+    { rewrite H3. apply in_or_app. right. apply Hc. exact Hab. }
+    destruct (IH (S m) ltac:(lia) Hb) as (k' & H4 & H5). exists k'. split; [lia|exact H5].
+Qed.
+
 Lemma mod_window : forall K n, 0 < K -> n <= n + (pred K - n mod K) < n + K /\
   (n + (pred K - n mod K)) mod K = pred K.
 Proof.
@@ -398,15 +428,17 @@ Proof.
   exists m. exact Hm.
 Qed.
 
-(** ... and the stream ends only after every reachable state appeared. *)
+(** ... and, for ANY scheduler (DFS included), a stream that ends has shown every
+    reachable state before its end. *)
 Theorem srun_finished_explored : forall pick l n,
-  fair pick -> srun pick l n = None ->
+  srun pick l n = None ->
   forall t0 t, In t0 l -> sym_steps t0 t -> exists m, m < n /\ srun pick l m = Some t.
 Proof.
-  intros pick l n Hf Hn t0 t Hin H. destruct (srun_complete pick l t0 t Hf Hin H) as [m Hm].
-  exists m. split; [|exact Hm].
-  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge]; [exact Hlt|].
-  rewrite (srun_sound_termination pick l n Hn m Hge) in Hm. discriminate.
+  intros pick l n Hn t0 t Hin H. apply snth_none in Hn.
+  destruct (squeue_complete_finished _ sym_step pick (fun _ => expand_state)
+              (fun i x y Hxy => proj2 (expand_state_correct x y) Hxy) l n Hn t0 t H 0
+              ltac:(lia) Hin) as (m & H1 & H2).
+  exists m. split; [lia|exact H2].
 Qed.
 
 (** ** The scheduled symbolic search with pruning: Lemma 3.1, Theorems 3.2-3.4 *)
@@ -468,16 +500,19 @@ Proof.
   exact (sprun_complete_kept pick ask l t0 t Hf Hin (sym_steps_pstep ask V t0 t Ho H HV)).
 Qed.
 
+(** With pruning, any scheduler, sound oracle: a stream that ends has shown every
+    reachable state with a satisfiable path condition before its end. *)
 Theorem sprun_finished_explored : forall pick ask l n,
-  fair pick -> (forall i, oracle_sound (ask i)) -> sprun pick ask l n = None ->
+  (forall i, oracle_sound (ask i)) -> sprun pick ask l n = None ->
   forall t0 t, In t0 l -> sym_steps t0 t -> (exists V, sat V (pc t)) ->
   exists m, m < n /\ sprun pick ask l m = Some t.
 Proof.
-  intros pick ask l n Hf Ho Hn t0 t Hin H Hs.
-  destruct (sprun_complete pick ask l t0 t Hf Ho Hin H Hs) as [m Hm].
-  exists m. split; [|exact Hm].
-  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge]; [exact Hlt|].
-  rewrite (sprun_sound_termination pick ask l n Hn m Hge) in Hm. discriminate.
+  intros pick ask l n Ho Hn t0 t Hin H [V HV]. apply snth_none in Hn.
+  destruct (squeue_complete_finished _ (pstep_all ask) pick (fun i => psucc (ask i))
+              (fun i x y Hxy => proj2 (psucc_correct (ask i) x y)
+                                  (conj (proj1 Hxy) (proj2 Hxy i))) l n Hn t0 t
+              (sym_steps_pstep ask V t0 t Ho H HV) 0 ltac:(lia) Hin) as (m & H1 & H2).
+  exists m. split; [lia|exact H2].
 Qed.
 
 (** ** Theorems 3.5-3.7 for the paper's bug finder over the scheduled stream *)
@@ -539,15 +574,21 @@ Proof.
   exact (sprun_sound_termination _ _ _ n H m Hm).
 Qed.
 
+(** Any scheduler (DFS included), sound oracle: [Finished] without any [BugFound]
+    before it means that the program has no bug. *)
 Theorem sfind_bugs_finished_no_bug : forall pick ask p n,
-  fair pick -> (forall i, oracle_sound (ask i)) -> sfind_bugs pick ask p n = Finished ->
+  (forall i, oracle_sound (ask i)) -> sfind_bugs pick ask p n = Finished ->
   (forall m t, m < n -> sfind_bugs pick ask p m <> BugFound t) -> ~ has_bug p.
 Proof.
-  intros pick ask p n Hf Ho Hn Hnone [c Hc].
-  destruct (sfind_bugs_relative_completeness pick ask p c Hf Ho Hc) as (m & t & H1 & _).
-  destruct (Nat.lt_ge_cases m n) as [Hlt|Hge].
-  - exact (Hnone m t Hlt H1).
-  - rewrite (sfind_bugs_sound_termination pick ask p n Hn m Hge) in H1. discriminate.
+  intros pick ask p n Ho Hn Hnone [c Hc]. apply sfind_bugs_finished in Hn.
+  apply is_bug_iff in Hc. destruct Hc as (t & [Hr He] & Hc).
+  assert (exists V, sat V (pc t)) as [V HV].
+  { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
+  destruct (sprun_finished_explored pick ask (init p) n Ho Hn (sym_init p) t (or_introl eq_refl)
+              Hr (ex_intro _ V HV)) as (m & Hm & Ht).
+  apply (Hnone m t Hm). unfold sfind_bugs, classify. rewrite Ht, He.
+  pose proof (keep_sat (ask m) t V (Ho m) HV) as Hk. unfold keep in Hk.
+  destruct (ask m (pc t)) as [[|]|]; congruence.
 Qed.
 
 (** ** The engine's bug finder ([Engine.gfind]) over the scheduled stream: Theorems
@@ -567,6 +608,18 @@ Proof.
   intros pick m ask p t Hfair Ho H Hs.
   exact (sprun_complete pick _ (init p) (sym_init p) t Hfair
            (fun i => prune_oracle_sound m (ask i) (Ho i)) (or_introl eq_refl) H Hs).
+Qed.
+
+(** Any scheduler: a run that ends has shown every reachable state with a satisfiable
+    path condition before its end. *)
+Lemma sgrun_complete_finished : forall pick m ask p n t,
+  (forall i, oracle_sound (ask i)) -> sgrun pick m ask p n = None ->
+  sym_steps (sym_init p) t -> (exists V, sat V (pc t)) ->
+  exists k, k < n /\ sgrun pick m ask p k = Some t.
+Proof.
+  intros pick m ask p n t Ho Hn H Hs.
+  exact (sprun_finished_explored pick _ (init p) n (fun i => prune_oracle_sound m (ask i) (Ho i))
+           Hn (sym_init p) t (or_introl eq_refl) H Hs).
 Qed.
 
 Lemma sgrun_done : forall pick m ask p n, sgrun pick m ask p n = None ->
@@ -838,20 +891,22 @@ Qed.
 (** A [safe] verdict (the stream reached [Finished], reported no bug and recorded no
     undecided error state) means no bug, for any sound oracle, in every mode. *)
 Theorem sgverdict_safe : forall pick E m ask p n,
-  fair pick -> (forall i, oracle_sound (ask i)) -> sgverdict pick E m ask p n = VSafe -> ~ has_bug p.
+  (forall i, oracle_sound (ask i)) -> sgverdict pick E m ask p n = VSafe -> ~ has_bug p.
 Proof.
-  intros pick E m ask p n Hfair Ho H [c Hc]. apply verdict_safe_iff in H. destruct H as (Hb & Hu & Hf).
+  intros pick E m ask p n Ho H [c Hc]. apply verdict_safe_iff in H. destruct H as (Hb & Hu & Hf).
   apply existsb_sgprefix in Hf. destruct Hf as (f & Hfn & Hf).
   assert (sgfind pick E m ask p f = GFinished) as Hfin by (destruct (sgfind pick E m ask p f); simpl in Hf; congruence).
   apply sgfind_finished in Hfin.
   pose proof (not_existsb_sgprefix pick E m ask p n _ Hb) as Hb'.
   pose proof (not_existsb_sgprefix pick E m ask p n _ Hu) as Hu'.
-  destruct (sgfind_relative_completeness pick E m ask p c Hfair Ho Hc)
-    as (k & t & _ & _ & Hk & Hcase).
-  assert (k < f) as Hkf.
-  { destruct (Nat.lt_ge_cases k f) as [Hlt|Hge]; [exact Hlt|].
-    rewrite (sgrun_done pick m ask p f Hfin k Hge) in Hk. discriminate. }
-  destruct Hcase as [H|[H|(_ & j & t' & Hj & H & _)]].
+  apply is_bug_iff in Hc. destruct Hc as (t & [Hr He] & Hc).
+  assert (exists V, sat V (pc t)) as [V HV].
+  { destruct Hc as [V HV]. exists V. destruct t as [[phi ss] q]. exact (proj1 HV). }
+  destruct (sgrun_complete_finished pick m ask p f t Ho Hfin Hr (ex_intro _ V HV)) as (k & Hkf & Hk).
+  destruct (sgfind_error_state pick E m ask p k t Hk He) as [H|[H|[H|H]]];
+    [|
+    |exfalso; exact (proj2 (Ho k) _ H V HV)
+    |apply sseen_spec in H; destruct H as (_ & j & t' & Hj & H & _)].
   - specialize (Hb' k ltac:(lia)). rewrite H in Hb'. discriminate.
   - specialize (Hu' k ltac:(lia)). rewrite H in Hu'. discriminate.
   - specialize (Hb' j ltac:(lia)). rewrite H in Hb'. discriminate.

@@ -27,9 +27,10 @@
     every [K >= 1] and every [h], with a bound, [Schedproof.kpick_fair_within]).  Go's
     [coverage] and [random-path] strategies are [kpick 4 h] for their heuristic [h]. *)
 
-From Coq Require Import List Arith.
-From Certsym Require Import Syntax Symbolic Expand Run Bugfinder Prune Engine.
+From Coq Require Import String ZArith List Arith.
+From Certsym Require Import Syntax Concrete Symbolic Expand Run Bugfinder Prune Engine.
 Import ListNotations.
+Local Open Scope nat_scope.
 
 (** ** The scheduled queue *)
 
@@ -43,7 +44,7 @@ Fixpoint remove_at {A : Type} (i : nat) (l : list A) : list A :=
 
 (** The index actually taken: [i] if it is in range, else [0] (the oldest). *)
 Definition sel {A : Type} (i : nat) (l : list A) : nat :=
-  if i <? length l then i else 0.
+  if Nat.ltb i (length l) then i else 0.
 
 (** One iteration: take the element of index [sel i l], append its successors at the
     back.  The empty list stays empty. *)
@@ -94,7 +95,27 @@ Definition dfs_pick {A : Type} : nat -> list A -> nat := fun _ q => pred (length
 (** The shipped discipline: at the iterations [n] with [n mod K = K - 1] the oldest,
     at the others the index the heuristic [h] chooses (Go: [K = 4]). *)
 Definition kpick {A : Type} (K : nat) (h : nat -> list A -> nat) : nat -> list A -> nat :=
-  fun n q => if n mod K =? pred K then 0 else h n q.
+  fun n q => if Nat.eqb (Nat.modulo n K) (pred K) then 0 else h n q.
+
+(** ** Counterexamples for DFS *)
+
+(** Elements are numbers, [x] has the one successor [x + 1], and the initial list is
+    [[0; 1]]: DFS picks [1], [2], [3], ... and [0] stays pending
+    ([Schedproof.dfs_starves]). *)
+Definition dfs_succ : nat -> nat -> list nat := fun _ x => [S x].
+
+(** [if x < 0 then fail else while true do skip]: a bug (input [x = -1]) that DFS
+    without pruning never reaches, since the newest pending state is always the loop's
+    ([Schedproof.dfs_misses_bug]). *)
+Definition dfs_loop : stmt := While Btrue Skip.
+Definition dfs_prog : stmt := If (Blt (Var "x"%string) (Cst 0)) Fail dfs_loop.
+
+(** Its error state, and an input that reaches it. *)
+Definition dfs_bug_state : sym_state :=
+  let c := bsubst sid (Blt (Var "x"%string) (Cst 0)) in (Band Btrue (Band (bD c) c), sid, Fail).
+
+Lemma dfs_bug_sat : exists V, sat V (pc dfs_bug_state).
+Proof. exists (fun _ => (-1)%Z). reflexivity. Qed.
 
 (** ** The scheduled symbolic search and bug finders *)
 

@@ -347,10 +347,6 @@ Qed.
 
 (** ** DFS is not fair *)
 
-(** The counterexample: elements are numbers, [x] has the one successor [x + 1], and the
-    initial list is [[0; 1]]. DFS picks [1], [2], [3], ... and [0] stays pending. *)
-Definition dfs_succ : nat -> nat -> list nat := fun _ x => [S x].
-
 Lemma dfs_queue : forall n, squeue dfs_pick dfs_succ n [0; 1] = [0; S n].
 Proof. intros n. induction n as [|n IH]; [reflexivity|]. rewrite squeue_S, IH. reflexivity. Qed.
 
@@ -1035,4 +1031,52 @@ Corollary kpick_sgverdict_T_sound_complete : forall K h E m ask p,
 Proof.
   intros K h E m ask p HK.
   exact (sgverdict_T_sound_complete (kpick K h) E m ask p (kpick_fair _ K h HK)).
+Qed.
+
+(** ** DFS misses a bug of an IMP program *)
+
+(** The pending states of DFS on [dfs_prog], after the first iteration: the error state
+    first, then one of these tails (the states of the loop). *)
+Inductive dfs_tail : list sym_state -> Prop :=
+  | dfs_W : forall phi, dfs_tail [(phi, sid, dfs_loop)]
+  | dfs_I : forall phi, dfs_tail [(phi, sid, If Btrue (Seq Skip dfs_loop) Skip)]
+  | dfs_SK : forall phi phi', dfs_tail [(phi, sid, Seq Skip dfs_loop); (phi', sid, Skip)]
+  | dfs_S : forall phi, dfs_tail [(phi, sid, Seq Skip dfs_loop)].
+
+Lemma dfs_prog_queue : forall n, exists r,
+  squeue dfs_pick (fun _ => expand_state) (S n) (init dfs_prog) = dfs_bug_state :: r /\
+  dfs_tail r.
+Proof.
+  induction n as [|n (r & IH1 & IH2)].
+  - eexists. split; [reflexivity|]. apply dfs_W.
+  - rewrite squeue_S, IH1.
+    destruct IH2 as [phi|phi|phi phi'|phi]; eexists; (split; [reflexivity|]); constructor.
+Qed.
+
+(** DFS without pruning never reaches the error state of [dfs_prog], which has a bug. *)
+Theorem dfs_misses_bug :
+  has_bug dfs_prog /\
+  forall n t, srun dfs_pick (init dfs_prog) n = Some t -> is_error (prog t) = false.
+Proof.
+  split.
+  - apply has_bug_iff. exists dfs_bug_state. split.
+    + split; [|reflexivity]. apply star_one. apply E_IfTrue.
+    + exact dfs_bug_sat.
+  - intros [|n] t H.
+    + unfold srun, snth in H. simpl in H. inversion H. reflexivity.
+    + unfold srun, snth in H. destruct (dfs_prog_queue n) as (r & H1 & H2).
+      rewrite H1 in H. destruct H2 as [phi|phi|phi phi'|phi]; simpl in H; inversion H;
+        reflexivity.
+Qed.
+
+(** Hence the engine under [dfs] with [--no-prune] never reports the bug of [dfs_prog],
+    whatever the oracle and the mode, while every fair scheduler does
+    ([sgfind_T_sound_complete]). *)
+Corollary dfs_never_reports : forall E all ask n t,
+  sgfind dfs_pick E (Mode false all) ask dfs_prog n <> GBugFound t.
+Proof.
+  intros E all ask n t H. destruct (sgfind_bug dfs_pick E _ ask dfs_prog n t H) as (H1 & H2 & _).
+  assert (srun dfs_pick (init dfs_prog) n = Some t) as H3.
+  { rewrite <- sprun_never. exact H1. }
+  rewrite (proj2 dfs_misses_bug n t H3) in H2. discriminate.
 Qed.

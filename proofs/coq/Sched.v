@@ -117,6 +117,15 @@ Definition dfs_bug_state : sym_state :=
 Lemma dfs_bug_sat : exists V, sat V (pc dfs_bug_state).
 Proof. exists (fun _ => (-1)%Z). reflexivity. Qed.
 
+(** The path condition of its [else] branch, and an input that satisfies it. *)
+Definition dfs_else_pc : bexpr :=
+  let c := bsubst sid (Blt (Var "x"%string) (Cst 0)) in Band Btrue (Band (bD c) (Bnot c)).
+
+Definition dfs_V0 : store := fun _ => 0%Z.
+
+Lemma dfs_else_sat : sat dfs_V0 dfs_else_pc.
+Proof. reflexivity. Qed.
+
 (** ** The scheduled symbolic search and bug finders *)
 
 (** The unpruned search under scheduler [pick]. *)

@@ -1036,47 +1036,91 @@ Qed.
 (** ** DFS misses a bug of an IMP program *)
 
 (** The pending states of DFS on [dfs_prog], after the first iteration: the error state
-    first, then one of these tails (the states of the loop). *)
-Inductive dfs_tail : list sym_state -> Prop :=
-  | dfs_W : forall phi, dfs_tail [(phi, sid, dfs_loop)]
-  | dfs_I : forall phi, dfs_tail [(phi, sid, If Btrue (Seq Skip dfs_loop) Skip)]
-  | dfs_SK : forall phi phi', dfs_tail [(phi, sid, Seq Skip dfs_loop); (phi', sid, Skip)]
-  | dfs_S : forall phi, dfs_tail [(phi, sid, Seq Skip dfs_loop)].
+    first, then one of these tails (the states of the loop), whose path conditions, but
+    for the last [skip] state's, hold for the input [V]. *)
+Inductive dfs_tail (V : store) : list sym_state -> Prop :=
+  | dfs_W : forall phi, sat V phi -> dfs_tail V [(phi, sid, dfs_loop)]
+  | dfs_I : forall phi, sat V phi -> dfs_tail V [(phi, sid, If Btrue (Seq Skip dfs_loop) Skip)]
+  | dfs_SK : forall phi phi', sat V phi ->
+      dfs_tail V [(phi, sid, Seq Skip dfs_loop); (phi', sid, Skip)]
+  | dfs_S : forall phi, sat V phi -> dfs_tail V [(phi, sid, Seq Skip dfs_loop)].
 
-Lemma dfs_prog_queue : forall n, exists r,
-  squeue dfs_pick (fun _ => expand_state) (S n) (init dfs_prog) = dfs_bug_state :: r /\
-  dfs_tail r.
+Lemma psucc_one : forall ask x y,
+  expand_state x = [y] -> keep ask y = true -> psucc ask x = [y].
+Proof. intros ask x y H Hk. unfold psucc. rewrite H. simpl. rewrite Hk. reflexivity. Qed.
+
+Lemma psucc_two : forall ask x y z,
+  expand_state x = [y; z] -> keep ask y = true ->
+  psucc ask x = if keep ask z then [y; z] else [y].
 Proof.
-  induction n as [|n (r & IH1 & IH2)].
-  - eexists. split; [reflexivity|]. apply dfs_W.
-  - rewrite squeue_S, IH1.
-    destruct IH2 as [phi|phi|phi phi'|phi]; eexists; (split; [reflexivity|]); constructor.
+  intros ask x y z H Hk. unfold psucc. rewrite H. simpl. rewrite Hk.
+  destruct (keep ask z); reflexivity.
 Qed.
 
-(** DFS without pruning never reaches the error state of [dfs_prog], which has a bug. *)
-Theorem dfs_misses_bug :
-  has_bug dfs_prog /\
-  forall n t, srun dfs_pick (init dfs_prog) n = Some t -> is_error (prog t) = false.
+Lemma sat_band_true : forall V phi, sat V phi -> sat V (Band phi (Band (bD Btrue) Btrue)).
+Proof. intros V phi H. unfold sat in *. simpl. rewrite H. reflexivity. Qed.
+
+Lemma dfs_prog_queue : forall ask, (forall i, oracle_sound (ask i)) ->
+  forall n, exists r,
+  squeue dfs_pick (fun i => psucc (ask i)) (S n) (init dfs_prog) = dfs_bug_state :: r /\
+  dfs_tail dfs_V0 r.
+Proof.
+  intros ask Ho n. induction n as [|n (r & IH1 & IH2)].
+  - set (phi0 := dfs_else_pc).
+    pose proof dfs_else_sat as H0.
+    assert (psucc (ask 0) (sym_init dfs_prog) = [dfs_bug_state; (phi0, sid, dfs_loop)]) as E.
+    { rewrite (psucc_two (ask 0) _ dfs_bug_state (phi0, sid, dfs_loop)); [| reflexivity |].
+      - rewrite (keep_sat (ask 0) (phi0, sid, dfs_loop) dfs_V0 (Ho 0) H0). reflexivity.
+      - destruct dfs_bug_sat as [V HV]. exact (keep_sat (ask 0) _ V (Ho 0) HV). }
+    exists [(phi0, sid, dfs_loop)]. split; [|constructor; exact H0].
+    transitivity (psucc (ask 0) (sym_init dfs_prog)); [reflexivity|exact E].
+  - rewrite squeue_S, IH1. destruct IH2 as [phi H|phi H|phi phi' H|phi H].
+    + set (y := (phi, sid, If Btrue (Seq Skip dfs_loop) Skip)).
+      exists [y]. split; [|constructor; exact H].
+      change (dfs_bug_state :: psucc (ask (S n)) (phi, sid, dfs_loop) = [dfs_bug_state; y]).
+      rewrite (psucc_one (ask (S n)) _ y); [reflexivity|reflexivity|].
+      exact (keep_sat (ask (S n)) y dfs_V0 (Ho (S n)) H).
+    + set (y := (Band phi (Band (bD Btrue) Btrue), sid, Seq Skip dfs_loop)).
+      set (z := (Band phi (Band (bD Btrue) (Bnot Btrue)), sid, Skip)).
+      change (exists r, dfs_bug_state :: psucc (ask (S n))
+                (phi, sid, If Btrue (Seq Skip dfs_loop) Skip) = dfs_bug_state :: r /\
+              dfs_tail dfs_V0 r).
+      pose proof (sat_band_true dfs_V0 phi H) as Hy.
+      rewrite (psucc_two (ask (S n)) _ y z); [|reflexivity|exact (keep_sat _ y _ (Ho (S n)) Hy)].
+      destruct (keep (ask (S n)) z).
+      * exists [y; z]. split; [reflexivity|]. constructor. exact Hy.
+      * exists [y]. split; [reflexivity|]. constructor. exact Hy.
+    + exists [(phi, sid, Seq Skip dfs_loop)]. split; [|constructor; exact H]. reflexivity.
+    + set (y := (phi, sid, dfs_loop)).
+      exists [y]. split; [|constructor; exact H].
+      change (dfs_bug_state :: psucc (ask (S n)) (phi, sid, Seq Skip dfs_loop) = [dfs_bug_state; y]).
+      rewrite (psucc_one (ask (S n)) _ y); [reflexivity|reflexivity|].
+      exact (keep_sat (ask (S n)) y dfs_V0 (Ho (S n)) H).
+Qed.
+
+(** DFS, with pruning by any sound oracle or without pruning, never reaches the error
+    state of [dfs_prog], which has a bug. *)
+Theorem dfs_misses_bug : has_bug dfs_prog /\
+  forall ask, (forall i, oracle_sound (ask i)) ->
+  forall n t, sprun dfs_pick ask (init dfs_prog) n = Some t -> is_error (prog t) = false.
 Proof.
   split.
-  - apply has_bug_iff. exists dfs_bug_state. split.
-    + split; [|reflexivity]. apply star_one. apply E_IfTrue.
-    + exact dfs_bug_sat.
-  - intros [|n] t H.
-    + unfold srun, snth in H. simpl in H. inversion H. reflexivity.
-    + unfold srun, snth in H. destruct (dfs_prog_queue n) as (r & H1 & H2).
+  - apply has_bug_iff. exists dfs_bug_state. split; [|exact dfs_bug_sat].
+    split; [|reflexivity]. apply star_one. apply E_IfTrue.
+  - intros ask Ho [|n] t H.
+    + unfold sprun, snth in H. simpl in H. inversion H. reflexivity.
+    + unfold sprun, snth in H. destruct (dfs_prog_queue ask Ho n) as (r & H1 & H2).
       rewrite H1 in H. destruct H2 as [phi|phi|phi phi'|phi]; simpl in H; inversion H;
         reflexivity.
 Qed.
 
-(** Hence the engine under [dfs] with [--no-prune] never reports the bug of [dfs_prog],
-    whatever the oracle and the mode, while every fair scheduler does
-    ([sgfind_T_sound_complete]). *)
-Corollary dfs_never_reports : forall E all ask n t,
-  sgfind dfs_pick E (Mode false all) ask dfs_prog n <> GBugFound t.
+(** Hence the engine under [dfs] never reports the bug of [dfs_prog], in every mode
+    (with or without pruning, [--all-bugs] or not) and for every sound oracle, while every
+    fair scheduler does ([sgfind_T_sound_complete]). *)
+Corollary dfs_never_reports : forall E m ask n t,
+  (forall i, oracle_sound (ask i)) -> sgfind dfs_pick E m ask dfs_prog n <> GBugFound t.
 Proof.
-  intros E all ask n t H. destruct (sgfind_bug dfs_pick E _ ask dfs_prog n t H) as (H1 & H2 & _).
-  assert (srun dfs_pick (init dfs_prog) n = Some t) as H3.
-  { rewrite <- sprun_never. exact H1. }
-  rewrite (proj2 dfs_misses_bug n t H3) in H2. discriminate.
+  intros E m ask n t Ho H. destruct (sgfind_bug dfs_pick E m ask dfs_prog n t H) as (H1 & H2 & _).
+  rewrite (proj2 dfs_misses_bug _ (fun i => prune_oracle_sound m (ask i) (Ho i)) n t H1) in H2.
+  discriminate.
 Qed.

@@ -104,9 +104,9 @@ Definition kpick {A : Type} (K : nat) (h : nat -> list A -> nat) : nat -> list A
     ([Schedproof.dfs_starves]). *)
 Definition dfs_succ : nat -> nat -> list nat := fun _ x => [S x].
 
-(** [if x < 0 then fail else while true do skip]: a bug (input [x = -1]) that DFS
-    without pruning never reaches, since the newest pending state is always the loop's
-    ([Schedproof.dfs_misses_bug]). *)
+(** [if x < 0 then fail else while true do skip]: a bug (input [x = -1]) that DFS,
+    without pruning or with pruning by a sound oracle, never reaches, since the newest
+    pending state is always one of the loop's ([Schedproof.dfs_misses_bug]). *)
 Definition dfs_loop : stmt := While Btrue Skip.
 Definition dfs_prog : stmt := If (Blt (Var "x"%string) (Cst 0)) Fail dfs_loop.
 

@@ -1014,6 +1014,12 @@ Qed.
 
 (** ** The shipped strategies: every [K]-th pick the oldest ([K >= 1], any heuristic) *)
 
+(** Go's [coverage] and [random-path] ([K = 4]): whatever the heuristic, a pending state
+    with [j] older pending states is picked within [4 * (j + 1)] iterations. *)
+Corollary kpick4_fair_within : forall (h : nat -> list sym_state -> nat),
+  fair_within (kpick 4 h) (fun j => 4 * S j).
+Proof. intros h. exact (kpick_fair_within _ 4 h ltac:(lia)). Qed.
+
 (** Theorem 3.4 with pruning for [kpick K h]. *)
 Corollary kpick_sprun_complete : forall K h ask l t0 t,
   0 < K -> (forall i, oracle_sound (ask i)) -> In t0 l -> sym_steps t0 t ->

@@ -34,6 +34,7 @@ var layer = map[string]int{
 	"engine":            5,
 	"bounded":           5,
 	"verify":            6,
+	"concolic":          6, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     7,

@@ -51,7 +51,7 @@ type Branch struct {
 	Stmt spec.Stmt // the statement that branches (for a while, its unfolding's if)
 	Kind Kind
 	Pos  spec.Pos // where reports place the statement (the macro call's for an inlined one)
-	// Cond is the condition in IMP syntax (for an assignment, the assigned expression).
+	// Cond is the condition in IMP syntax (for an assignment, the assignment x = a).
 	Cond string
 	// Step is the number of steps of the run before the branch point.
 	Step int
@@ -300,7 +300,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				if !ok {
 					taken = DivZero
 				}
-				if err := branch(s, "assign", s.Where(), spec.PrintA(s.A), taken, [3]*sym.Formula{True: as.Def, DivZero: as.Err}); err != nil {
+				if err := branch(s, "assign", s.Where(), s.X.Name+" = "+spec.PrintA(s.A), taken, [3]*sym.Formula{True: as.Def, DivZero: as.Err}); err != nil {
 					return nil, err
 				}
 			}

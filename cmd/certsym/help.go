@@ -13,7 +13,7 @@ import (
 // completions are generated from the text their own -h prints (the flag package's list of the
 // options, from the same definitions the command parses).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"run": cmdRun, "exec": cmdExec, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
+	"run": cmdRun, "exec": cmdExec, "concolic": cmdConcolic, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
 }
 
 // otherTopics are the help pages that are not a command's.
@@ -156,7 +156,7 @@ func cmdCompletion(args []string, stdout, stderr io.Writer) int {
 	b.WriteString("    *) COMPREPLY=(); return ;;\n  esac\n")
 	b.WriteString(`  if [[ "$valued" == *" $prev "* ]]; then
     if [[ "$prev" == "--strategy" ]]; then
-      COMPREPLY=($(compgen -W "bfs dfs" -- "$cur"))
+      COMPREPLY=($(compgen -W "` + strings.Join(strategyNames(), " ") + `" -- "$cur"))
     elif [[ "$files" == *" $prev "* ]]; then
       COMPREPLY=($(compgen -f -- "$cur"))
     else

@@ -310,7 +310,7 @@ func (g *search) bound() string {
 func (g *search) stateBound() string { return "state bound reached (" + g.progress() + ")" }
 
 func (g *search) progress() string {
-	return fmt.Sprintf("%d concrete steps in %d runs, %d inputs pending", g.stats.Expanded, g.runs, g.work.Len())
+	return fmt.Sprintf("%s in %s, %s pending", plural(g.stats.Expanded, "concrete step"), plural(g.runs, "run"), plural(g.work.Len(), "input"))
 }
 
 // finish computes the report of the search so far.
@@ -322,10 +322,10 @@ func (g *search) finish() *engine.Report {
 		why = append(why, g.stopped)
 	}
 	if n := len(g.unknowns); n > 0 {
-		why = append(why, fmt.Sprintf("the solver answered unknown for %d branch sides, whose paths were not run (first: %s)", n, g.unknowns[0]))
+		why = append(why, fmt.Sprintf("the solver answered unknown for %s, whose paths were not run (first: %s)", plural(n, "branch side"), g.unknowns[0]))
 	}
 	if n := len(g.cut); n > 0 {
-		why = append(why, fmt.Sprintf("%d runs were cut short, the paths beyond them not enumerated (first: %s)", n, g.cut[0]))
+		why = append(why, fmt.Sprintf("%s cut short, the paths beyond not enumerated (first: %s)", plural(n, "run"), g.cut[0]))
 	}
 	reason := ""
 	for i, w := range why {
@@ -346,4 +346,12 @@ func (g *search) finish() *engine.Report {
 		rep.Verdict = engine.VerdictSafe
 	}
 	return rep
+}
+
+// plural is "1 run", "2 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
@@ -230,14 +231,15 @@ func (e *Engine) pending() int {
 	return e.queue.len()
 }
 
-// PendingMinDepth returns the least depth of the pending states, or -1 when none is pending.
-// Every state of a smaller depth that pruning kept has been expanded (whatever the strategy),
-// so the run is exhaustive up to PendingMinDepth()-1. It visits every pending state.
-func (e *Engine) PendingMinDepth() int {
-	min := -1
+// ExploredDepth returns the depth up to which the run is exhaustive: every state of that depth
+// or less that pruning kept has been expanded, whatever the strategy (each was produced by an
+// expanded state of the depth above, and none is pending). It is the least depth of the pending
+// states minus one, or math.MaxInt when none is pending. It visits every pending state.
+func (e *Engine) ExploredDepth() int {
+	min := math.MaxInt
 	visit := func(s *State) {
-		if min < 0 || s.Depth < min {
-			min = s.Depth
+		if s.Depth-1 < min {
+			min = s.Depth - 1
 		}
 	}
 	if e.fair != nil {

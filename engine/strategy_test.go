@@ -203,8 +203,8 @@ func TestFairStrategiesExhaustive(t *testing.T) {
 	}
 }
 
-// TestPendingMinDepth: the run is exhaustive below the least pending depth, whatever the order.
-func TestPendingMinDepth(t *testing.T) {
+// TestExploredDepth: the run is exhaustive below the least pending depth, whatever the order.
+func TestExploredDepth(t *testing.T) {
 	prog := parseRoot(t, "engine/testdata/factorial.imp")
 	for _, s := range []Strategy{BFS, DFS, Coverage, RandomPath} {
 		e := New(prog, Options{Strategy: s, Limits: budget.Limits{MaxStates: 500}})
@@ -213,8 +213,8 @@ func TestPendingMinDepth(t *testing.T) {
 				break
 			}
 		}
-		if d := e.PendingMinDepth(); d < 0 || (s == BFS && d < e.Stats.MaxDepth) {
-			t.Errorf("%v: least pending depth %d, deepest expanded %d", s, d, e.Stats.MaxDepth)
+		if d := e.ExploredDepth(); d < 0 || d > e.Stats.MaxDepth || (s == BFS && d < e.Stats.MaxDepth-1) {
+			t.Errorf("%v: explored depth %d, deepest expanded %d", s, d, e.Stats.MaxDepth)
 		}
 	}
 }

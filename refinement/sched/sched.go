@@ -64,9 +64,11 @@ func (m *Model) Expanded(st *engine.State, succ []*engine.State) {
 		m.Fairness++
 		if m.head >= len(m.pending) || m.pending[m.head] != st {
 			age := 0 // pending states older than st
-			for _, s := range m.pending[m.head:m.index[st]] {
-				if s != nil {
-					age++
+			if i, ok := m.index[st]; ok {
+				for _, s := range m.pending[m.head:i] {
+					if s != nil {
+						age++
+					}
 				}
 			}
 			m.fail("pick %d (every %d-th pick must take the oldest pending state) took a state at depth %d with %d older states pending, not the oldest of the %d pending", n, m.k, st.Depth, age, len(m.index))

@@ -267,7 +267,10 @@ func (e *Engine) Stopped() string { return e.stopped }
 // never). Covered by Lemma 3.1 (bfs_fair, tqueue_fair, prun_fair) and Theorems 3.2 prun_sound,
 // 3.3 prun_sound_termination and 3.4 prun_complete (Runproof.v, Pruneproof.v), restated for grun
 // by grun_sound and grun_complete (Engineproof.v). A bound that stops the run is a prefix of the
-// stream.
+// stream. Under a fair strategy (Coverage, RandomPath) the state taken is the K-interleaved
+// scheduler's choice (fair.go) instead of the queue's head; Coq: the K-interleaved scheduler of
+// Sched.v (fair for every heuristic), which the completeness argument needs in place of
+// bfs_fair.
 func (e *Engine) NextState() (st *State, ok bool) {
 	if e.pending() == 0 || e.stopped != "" {
 		return nil, false

@@ -47,9 +47,11 @@ var layer = map[string]int{
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,
+	"scripts/compare-strategies":      10, // make compare-strategies: the search strategies side by side
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec
 	"refinement/prover":               10, // the layer's own Z3 encoding
 	"refinement/gen":                  10, // the layer's random and corner programs
+	"refinement/sched":                10, // the layer's model of the fair scheduler
 	"refinement":                      11,
 	"refinement/mutation":             12,
 	"internal/layertest":              12, // the refinementonly tests of sym, engine and bounded

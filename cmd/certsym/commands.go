@@ -174,7 +174,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym run: --seed applies to --strategy random-path only\n")
 		return exitUsage
 	}
-	_ = seed // passed as engine.Options.Seed once the engine has random-path
 	if generational {
 		if set["no-prune"] {
 			fmt.Fprintf(stderr, "certsym run: --no-prune does not apply to --strategy generational (its runs are concrete: every path it runs is feasible)\n")
@@ -196,7 +195,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	mon := budget.NewMonitor()
-	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon}
+	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) {
 		return exitUsage
 	}

@@ -8,15 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"certsym/cmd/certsym/internal/pathout"
 	"certsym/spec"
 )
 
 // concolicJSON runs certsym concolic ARGS --json and decodes its one JSON object.
-func concolicJSON(t *testing.T, args ...string) (jsonConcolic, int, string) {
+func concolicJSON(t *testing.T, args ...string) (pathout.JSON, int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(append([]string{"concolic"}, append(args, "--json")...), &stdout, &stderr)
-	var out jsonConcolic
+	var out pathout.JSON
 	dec := json.NewDecoder(&stdout)
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {
@@ -218,6 +219,9 @@ func TestRunStrategyFlags(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("run %v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+	if code, _, stderr := runText("run", f, "--quiet", "--strategy", "random-path", "--seed", "7"); code != exitBug {
+		t.Errorf("random-path --seed 7: exit %d %s", code, stderr)
 	}
 	code, stdout, _ := runText("help", "run")
 	if code != 0 || !strings.Contains(stdout, "generational") || !strings.Contains(stdout, "-seed-input") {

@@ -44,6 +44,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/coverage":   8,
 	"cmd/certsym/internal/testcase":   8,
 	"cmd/certsym/internal/verifyhtml": 8,
+	"cmd/certsym/internal/pathout":    8, // concolic's path report
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,

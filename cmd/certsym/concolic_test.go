@@ -78,7 +78,7 @@ func TestConcolicJSON(t *testing.T) {
 		t.Fatalf("%+v", out)
 	}
 	b := out.Branches[1]
-	if b.Kind != "assign" || b.Line != 2 || b.Column != 3 || b.Taken != "defined" || b.PathCondition != "x >= 4 and x != 5" {
+	if b.Kind != "assign" || b.Line != 2 || b.Column != 3 || b.Taken != "defined" || b.Constraint != "x != 5" || b.PathCondition != "x >= 4 and x != 5" {
 		t.Errorf("branch 2: %+v", b)
 	}
 	if len(b.Flips) != 1 || b.Flips[0].Side != "division-by-zero" || b.Flips[0].Status != "sat" || !b.Flips[0].Confirmed ||

@@ -30,6 +30,7 @@ type Branch struct {
 	Condition     string `json:"condition"`
 	Step          int    `json:"step"`
 	Taken         string `json:"taken"`
+	Constraint    string `json:"constraint"` // the path condition's conjunct of the side taken
 	PathCondition string `json:"path_condition"`
 	Flips         []Flip `json:"flips"`
 }
@@ -69,7 +70,7 @@ func Object(p *concolic.Path, names []string) JSON {
 		SymbolicStore: sym.StoreString(p.Store, names), SolverQueries: p.Solver.Queries}
 	for _, b := range p.Branches {
 		jb := Branch{Line: b.Pos.Line, Column: b.Pos.Col, Kind: string(b.Kind), Condition: b.Cond, Step: b.Step,
-			Taken: b.SideName(b.Taken), PathCondition: b.PC.String(names), Flips: []Flip{}}
+			Taken: b.SideName(b.Taken), Constraint: b.Conj.String(names), PathCondition: b.PC.String(names), Flips: []Flip{}}
 		for _, f := range b.Flips {
 			jf := Flip{Side: b.SideName(f.Side), Status: f.Status.String(), Confirmed: f.Confirmed, Reason: f.Reason}
 			if f.Status == sym.Sat {

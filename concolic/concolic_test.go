@@ -267,3 +267,29 @@ func TestGenerationalDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// fermat asks a nonlinear question Z3 cannot answer within a small resource limit.
+const fermat = "assume x > 0 and y > 0 and z > 0;\nif x*x*x + y*y*y == z*z*z then y = 0 fi;\nassert y != 0"
+
+// TestUnknownAnswers: an unknown solver answer is reported with its reason by Trace, and leaves
+// the generational search's verdict unknown, never safe (the subtree behind it is not run).
+func TestUnknownAnswers(t *testing.T) {
+	prog := parse(t, fermat)
+	lim := budget.Limits{RLimit: 2000}
+	p, err := Trace(prog, store(prog, map[string]int64{"x": 1, "y": 1, "z": 1}), Options{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.Branches[1].Flips
+	if len(f) != 1 || f[0].Status != sym.Unknown || !strings.Contains(f[0].Reason, "rlimit") {
+		t.Fatalf("flips of the nonlinear if: %+v", f)
+	}
+	rep, err := Generational(prog, GenOptions{Limits: lim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != engine.VerdictUnknown || !strings.Contains(rep.Reason, "the solver answered unknown for 1 branch side") ||
+		!strings.Contains(rep.Reason, "the then side of the if at line 2") {
+		t.Errorf("generational: %s (%s)", rep.Verdict, rep.Reason)
+	}
+}

@@ -131,7 +131,9 @@ func (q *fairQueue) pop() *State {
 	q.n--
 	q.h.taken(en)
 	q.cur = en
-	return en.st
+	st := en.st
+	en.st = nil // the entry may stay in the heuristic's structures a while: do not hold the state
+	return st
 }
 
 // each calls f on every pending state.

@@ -36,6 +36,8 @@ type result struct {
 	found  bool
 	note   string // why there is no result ("n/a"), or ""
 	depth  int    // the depth of the bug found
+	// timedOut: the time bound stopped the run (its state count then varies between runs).
+	timedOut bool
 }
 
 var strategies = []string{"bfs", "dfs", "coverage", "random-path", "generational"}
@@ -62,7 +64,13 @@ func main() {
 	fmt.Printf("compare-strategies: state bound %d, time bound %v, random-path seed %d, fairness period K=%d\n\n",
 		*maxStates, *timeout, *seed, engine.FairnessPeriod)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "program\t"
+	fmt.Println("A cell is STATES@DEPTH: the states expanded (generational: concrete steps) up to the first bug and the")
+	fmt.Println("depth of that bug; (STATES) miss: no bug within the bounds. min is BFS's bug depth + 1: BFS finds a")
+	fmt.Println("shallowest bug, and reaching a bug at depth d expands at least d+1 states, so no strategy needs fewer.")
+	fmt.Println("(time) miss: the time bound stopped the run before any bug. Generational counts concrete steps, so")
+	fmt.Println("its count may be below min (one concrete run of d steps reaches a bug at depth d).")
+	fmt.Println()
+	head := "program\tmin\t"
 	for _, s := range strategies {
 		head += s + "\t"
 		if *times {
@@ -82,18 +90,22 @@ func main() {
 			os.Exit(2)
 		}
 		row := map[string]result{}
-		line := p.name + "\t"
+		var cells string
 		for _, s := range strategies {
 			r := run(prog, s, lim, *seed)
 			row[s] = r
-			line += cell(r) + "\t"
+			cells += cell(r) + "\t"
 			if *times {
-				line += timeCell(r) + "\t"
+				cells += timeCell(r) + "\t"
 			}
+		}
+		min := "-"
+		if b := row["bfs"]; b.found {
+			min = fmt.Sprint(b.depth + 1)
 		}
 		table[p.name] = row
 		names = append(names, p.name)
-		fmt.Fprintln(tw, line)
+		fmt.Fprintln(tw, p.name+"\t"+min+"\t"+cells)
 		fmt.Fprintf(os.Stderr, "compare-strategies: %s done\n", p.name)
 	}
 	tw.Flush()
@@ -164,7 +176,8 @@ func run(p *spec.Program, strategy string, lim budget.Limits, seed int64) result
 	if err != nil {
 		return result{note: "error: " + err.Error()}
 	}
-	r := result{states: rep.Stats.Expanded, took: time.Since(start), found: rep.Verdict == engine.VerdictBug}
+	r := result{states: rep.Stats.Expanded, took: time.Since(start), found: rep.Verdict == engine.VerdictBug,
+		timedOut: strings.HasPrefix(rep.Reason, "time bound")}
 	if r.found {
 		r.depth = rep.Bugs[0].State.Depth
 	}
@@ -177,6 +190,8 @@ func cell(r result) string {
 		return r.note
 	case r.found:
 		return fmt.Sprintf("%d@%d", r.states, r.depth)
+	case r.timedOut:
+		return "(time) miss"
 	}
 	return fmt.Sprintf("(%d) miss", r.states)
 }
@@ -223,15 +238,23 @@ func summary(progs []prog, names []string, table map[string]map[string]result) {
 			best = append(best, b)
 		}
 	}
-	fmt.Printf("  case studies (%d): median ratio best-fair/BFS %s\n", len(best), fmtRatio(median(best)))
-	for _, s := range fair {
+	var low []float64
+	for _, n := range names {
+		if b := table[n]["bfs"]; cs[n] && b.found {
+			low = append(low, float64(b.depth+1)/float64(b.states))
+		}
+	}
+	fmt.Printf("  case studies (%d): median ratio best-fair/BFS %s; the least possible, median min/BFS: %s\n", len(best), fmtRatio(median(best)), fmtRatio(median(low)))
+	for _, s := range strategies[1:] {
 		var rs []float64
 		for _, n := range names {
 			if r := ratio(table[n], s); cs[n] && !math.IsNaN(r) {
 				rs = append(rs, r)
 			}
 		}
-		fmt.Printf("  case studies: median ratio %s/BFS %s\n", s, fmtRatio(median(rs)))
+		if len(rs) > 0 {
+			fmt.Printf("  case studies: median ratio %s/BFS %s\n", s, fmtRatio(median(rs)))
+		}
 	}
 	for _, s := range strategies[1:] {
 		worst, at := math.NaN(), ""

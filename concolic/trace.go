@@ -62,17 +62,18 @@ type Branch struct {
 	Conj  *sym.Formula
 	// Prefix is the path condition before the branch point and PC the one after it, Prefix ∧ Conj.
 	Prefix, PC *sym.PC
-	// Flips are the other sides of the branch point, each with the input that takes it, when
-	// Trace was asked for them (Options.Flip).
+	// Flips are the other sides of the branch point (Sides), each with the input that takes it
+	// or why there is none; empty with Options.NoFlip.
 	Flips []Flip
 
 	sides [3]*sym.Formula // the constraint of each side (nil: the statement does not have it)
 }
 
 // Sides returns the sides of the branch point other than Taken that a search must try to cover
-// every path with an error: the else and division-by-zero sides; of an assume that lets the run
-// on, only its division-by-zero side (its blocked side ends the run without error, a path that
-// holds no bug; the engine does not produce it either).
+// every path that may hold an error, in the order True, False, DivZero: those the statement has
+// (DivZero only when it divides; an assignment has True and DivZero), except the blocked side of
+// an assume that let the run on (it ends the run without error, a path that holds no bug; the
+// engine does not produce it either).
 func (b *Branch) Sides() []Side {
 	var out []Side
 	for _, s := range []Side{True, False, DivZero} {

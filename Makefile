@@ -5,7 +5,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build deps deps-proofs deps-browser deps-artifacts demo check check-go check-proofs check-refinement check-refinement-stream mutation ref bench clean
+.PHONY: all build deps deps-proofs deps-browser deps-artifacts demo check check-go check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies
 
 all: build
 
@@ -72,3 +72,11 @@ bench: deps
 
 clean:
 	rm -rf bin
+
+# The search strategies side by side (scripts/compare-strategies): states to the first bug and
+# time of bfs, dfs, coverage, random-path and generational on every buggy program of testdata and
+# the PyWiSE buggy programs. MAXSTATES and TIMEOUT bound each run.
+MAXSTATES ?= 200000
+TIMEOUT ?= 60s
+compare-strategies: deps
+	$(GO) run ./scripts/compare-strategies -max-states $(MAXSTATES) -timeout $(TIMEOUT)

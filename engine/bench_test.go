@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"certsym/internal/budget"
+	"certsym/internal/testprog"
 	"certsym/spec"
 )
 
@@ -92,5 +93,35 @@ func BenchmarkScaling(b *testing.B) {
 		b.ReportMetric(r2, "R²")
 		b.ReportMetric((ys[len(ys)-1]/xs[len(xs)-1])/(ys[0]/xs[0]), "cost-ratio")
 		b.ReportMetric(heapPerState[len(heapPerState)-1], "heapB/state")
+	}
+}
+
+// BenchmarkStrategies compares the cost per state of the strategies on a loop with a branch in
+// its body, unpruned, whose frontier grows past 100,000 pending states: the fair strategies'
+// picks must stay logarithmic (coverage: a heap with lazy re-scoring) or proportional to the
+// branchings on a path (random-path), not linear in the pending states.
+func BenchmarkStrategies(b *testing.B) {
+	prog := testprog.Parse(b, "i = 0;\nwhile i < n do\n  if a > i then s = s + 1 else s = s - 1 fi;\n  i = i + 1\nod;\nassert s != 1000")
+	const n = 700_000
+	for _, s := range []Strategy{BFS, DFS, Coverage, RandomPath} {
+		b.Run(s.String(), func(b *testing.B) {
+			var total time.Duration
+			var pending int
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				e := New(prog, Options{Strategy: s, Limits: budget.Limits{MaxStates: n}, NoPrune: true})
+				for {
+					if _, ok := e.NextState(); !ok {
+						break
+					}
+				}
+				total += time.Since(start)
+				pending = e.Pending()
+			}
+			per := total / time.Duration(b.N)
+			b.ReportMetric(per.Seconds(), "s/run")
+			b.ReportMetric(float64(n)/per.Seconds(), "states/s")
+			b.ReportMetric(float64(pending), "pending")
+		})
 	}
 }

@@ -41,7 +41,7 @@ func (o *countObserver) Pruned(st *State) {
 
 func TestObserverSeesEveryExpansion(t *testing.T) {
 	prog := testprog.Parse(t, "if x > 0 then\n  assume x < 0\nfi;\nwhile x > 0 do x = x - 1 od")
-	for _, strat := range []Strategy{BFS, DFS} {
+	for _, strat := range []Strategy{BFS, DFS, Coverage, RandomPath} {
 		o := &countObserver{t: t, seen: map[*State]bool{}}
 		e := New(prog, Options{Strategy: strat, Limits: budget.Limits{MaxStates: 200}, Observer: o})
 		if _, err := e.FindBugs(nil); err != nil {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
@@ -23,19 +24,76 @@ const (
 	// gives no such guarantee: an infinite path starves every state pending beside it, which is
 	// the incompleteness the WiSE paper shows on the nested-loop example. It is here to show it.
 	DFS
+	// Coverage prefers the pending state nearest to a statement or branch outcome that no
+	// expanded state has covered yet (distance on the program's statement graph, ties broken by
+	// age, oldest first), under the fairness discipline of FairnessPeriod (fair.go, coverage.go).
+	//
+	// It is fair: the pending states are kept in age order, and every FairnessPeriod-th pick
+	// (pick n with n % K == K-1) takes the oldest one. A state with j older pending states is
+	// therefore expanded within K*(j+1) picks: states produced later are younger, so none of
+	// them ever gets ahead of it in age order, and each K-th pick removes the oldest, whatever
+	// the heuristic chose in between. Coverage is complete like BFS.
+	//
+	// Coq: the K-interleaved scheduler of Sched.v (fair for every heuristic).
+	Coverage
+	// RandomPath is KLEE's random path selection: the execution tree (a node per expanded state
+	// that branched, its children the successors pruning kept) is walked from the root, choosing
+	// uniformly among the children that still have pending leaves, down to a pending leaf.
+	// The choices come from a PRNG seeded with Options.Seed: a run is deterministic for a seed.
+	// Same fairness discipline as Coverage (fair.go, randompath.go).
+	//
+	// It is fair: the pending states are kept in age order, and every FairnessPeriod-th pick
+	// takes the oldest one; a state with j older pending states is expanded within K*(j+1) picks
+	// (younger states never get ahead of it; each K-th pick removes the oldest), whatever the
+	// random walk chose in between.
+	//
+	// Coq: the K-interleaved scheduler of Sched.v (fair for every heuristic).
+	RandomPath
+	// Generational is the concolic generational search of package concolic
+	// (concolic.Generational). This engine does not run it: ParseStrategy accepts the name so
+	// that one parser serves the command line, and Options.Validate (hence New) rejects it.
+	Generational
 )
 
-func (s Strategy) String() string { return [...]string{"bfs", "dfs"}[s] }
+// FairnessPeriod is K of the fair strategies (Coverage, RandomPath): every K-th pick (pick n,
+// counted from 0, with n % K == K-1) expands the oldest pending state.
+const FairnessPeriod = 4
 
-// ParseStrategy reads a strategy name.
-func ParseStrategy(name string) (Strategy, error) {
-	switch name {
-	case "bfs":
-		return BFS, nil
-	case "dfs":
-		return DFS, nil
+var strategyNames = [...]string{BFS: "bfs", DFS: "dfs", Coverage: "coverage", RandomPath: "random-path", Generational: "generational"}
+
+func (s Strategy) String() string {
+	if int(s) < len(strategyNames) {
+		return strategyNames[s]
 	}
-	return 0, fmt.Errorf("unknown strategy %q (expected bfs or dfs)", name)
+	return fmt.Sprintf("strategy(%d)", uint8(s))
+}
+
+// Fair reports whether the strategy is one of the K-interleaved fair heuristics.
+func (s Strategy) Fair() bool { return s == Coverage || s == RandomPath }
+
+// ParseStrategy reads a strategy name: bfs, dfs, coverage, random-path or generational.
+func ParseStrategy(name string) (Strategy, error) {
+	for i, n := range strategyNames {
+		if n == name {
+			return Strategy(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown strategy %q (expected bfs, dfs, coverage, random-path or generational)", name)
+}
+
+// DefaultSeed is the seed of RandomPath when Options.Seed is 0.
+const DefaultSeed = 1
+
+// Validate reports options this engine cannot run: the generational strategy (package
+// concolic runs it) and unknown strategies.
+func (o Options) Validate() error {
+	switch {
+	case o.Strategy == Generational:
+		return fmt.Errorf("the generational strategy is run by package concolic (concolic.Generational), not by the symbolic engine")
+	case int(o.Strategy) >= len(strategyNames):
+		return fmt.Errorf("unknown strategy %v", o.Strategy)
+	}
+	return nil
 }
 
 // Options configure a run of the engine. The zero value is a breadth-first run with pruning, no
@@ -54,6 +112,9 @@ type Options struct {
 	Monitor *budget.Monitor
 	// Observer, when set, is told of each expansion and each pruned successor (observe.go).
 	Observer Observer
+	// Seed seeds the PRNG of RandomPath (0 means DefaultSeed, 1): the same program, options
+	// and seed give the same run.
+	Seed int64
 }
 
 // frontier holds the pending states.
@@ -109,8 +170,10 @@ type Engine struct {
 	terms  *sym.Terms
 	solver *sym.Solver
 	queue  frontier
-	buf    []*State
-	meter  *budget.Meter
+	// fair is the pending states of a fair strategy (Coverage, RandomPath); queue is then unused.
+	fair  *fairQueue
+	buf   []*State
+	meter *budget.Meter
 	// Stats is updated as the run goes.
 	Stats Stats
 	// stopped is the reason the run was stopped by a bound, or "".
@@ -122,11 +185,18 @@ type Engine struct {
 	reported      map[*spec.Fail]bool
 }
 
-// New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩.
+// New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
+// on options that Validate rejects (the generational strategy: see package concolic).
 func New(prog *spec.Program, opts Options) *Engine {
+	if err := opts.Validate(); err != nil {
+		panic("engine.New: " + err.Error())
+	}
 	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars),
 		reported: map[*spec.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
+	if opts.Strategy.Fair() {
+		e.fair = newFairQueue(prog, opts)
+	}
 	e.meter = budget.NewMeter(opts.Limits)
 	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor
@@ -134,7 +204,11 @@ func New(prog *spec.Program, opts Options) *Engine {
 		e.mon = budget.NewMonitor()
 	}
 	e.solver.SetMonitor(e.mon)
-	e.queue.push(e.Initial())
+	if e.fair != nil {
+		e.fair.pushInitial(e.Initial())
+	} else {
+		e.queue.push(e.Initial())
+	}
 	return e
 }
 
@@ -148,7 +222,35 @@ func (e *Engine) Initial() *State {
 func (e *Engine) Solver() *sym.Solver { return e.solver }
 
 // Pending returns the number of states waiting to be expanded.
-func (e *Engine) Pending() int { return e.queue.len() }
+func (e *Engine) Pending() int { return e.pending() }
+
+func (e *Engine) pending() int {
+	if e.fair != nil {
+		return e.fair.n
+	}
+	return e.queue.len()
+}
+
+// ExploredDepth returns the depth up to which the run is exhaustive: every state of that depth
+// or less that pruning kept has been expanded, whatever the strategy (each was produced by an
+// expanded state of the depth above, and none is pending). It is the least depth of the pending
+// states minus one, or math.MaxInt when none is pending. It visits every pending state.
+func (e *Engine) ExploredDepth() int {
+	min := math.MaxInt
+	visit := func(s *State) {
+		if s.Depth-1 < min {
+			min = s.Depth - 1
+		}
+	}
+	if e.fair != nil {
+		e.fair.each(visit)
+	} else {
+		for _, s := range e.queue.items[e.queue.head:] {
+			visit(s)
+		}
+	}
+	return min
+}
 
 // Monitor returns the monitor of the run: its live counters, and Interrupt.
 func (e *Engine) Monitor() *budget.Monitor { return e.mon }
@@ -165,16 +267,23 @@ func (e *Engine) Stopped() string { return e.stopped }
 // never). Covered by Lemma 3.1 (bfs_fair, tqueue_fair, prun_fair) and Theorems 3.2 prun_sound,
 // 3.3 prun_sound_termination and 3.4 prun_complete (Runproof.v, Pruneproof.v), restated for grun
 // by grun_sound and grun_complete (Engineproof.v). A bound that stops the run is a prefix of the
-// stream.
+// stream. Under a fair strategy (Coverage, RandomPath) the state taken is the K-interleaved
+// scheduler's choice (fair.go) instead of the queue's head; Coq: the K-interleaved scheduler of
+// Sched.v (fair for every heuristic), which the completeness argument needs in place of
+// bfs_fair.
 func (e *Engine) NextState() (st *State, ok bool) {
-	if e.queue.len() == 0 || e.stopped != "" {
+	if e.pending() == 0 || e.stopped != "" {
 		return nil, false
 	}
 	if reason := e.bound(); reason != "" {
 		e.stopped = reason
 		return nil, false
 	}
-	st = e.queue.pop()
+	if e.fair != nil {
+		st = e.fair.pop()
+	} else {
+		st = e.queue.pop()
+	}
 	e.Stats.Expanded++
 	e.mon.SetStates(e.Stats.Expanded)
 	if st.Depth > e.Stats.MaxDepth {
@@ -200,9 +309,16 @@ func (e *Engine) NextState() (st *State, ok bool) {
 			}
 			continue
 		}
-		e.queue.push(s)
+		if e.fair != nil {
+			e.fair.push(s)
+		} else {
+			e.queue.push(s)
+		}
 	}
-	e.mon.SetPending(e.queue.len())
+	if e.fair != nil {
+		e.fair.expanded()
+	}
+	e.mon.SetPending(e.pending())
 	return st, true
 }
 
@@ -214,20 +330,20 @@ func (e *Engine) bound() string {
 		return "interrupted"
 	}
 	if e.opts.MaxStates > 0 && n >= e.opts.MaxStates {
-		return fmt.Sprintf("state bound reached (%d states expanded, %d pending)", n, e.queue.len())
+		return fmt.Sprintf("state bound reached (%d states expanded, %d pending)", n, e.pending())
 	}
 	if fault.Active == fault.EarlyStop && n == 40 {
-		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.queue.len())
+		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.pending())
 	}
 	if n&255 != 0 {
 		return ""
 	}
 	switch reached, used := e.meter.Poll(n); reached {
 	case budget.TimeReached:
-		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.queue.len())
+		return fmt.Sprintf("time bound reached (%v, %d states expanded, %d pending)", e.opts.Timeout, n, e.pending())
 	case budget.MemoryReached:
 		return fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB, %d states expanded, %d pending)",
-			used>>20, e.opts.MaxMemory>>20, n, e.queue.len())
+			used>>20, e.opts.MaxMemory>>20, n, e.pending())
 	}
 	return ""
 }

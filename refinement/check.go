@@ -31,6 +31,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/engine"
 	"certsym/refinement/gen"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
@@ -375,6 +376,11 @@ func (c *checker) CheckUnit(u *Unit) {
 	c.ghostRuns()
 	if c.cfg.StarvedStates > 0 && !c.expired() {
 		c.starvedRun()
+	}
+	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
+		if !c.expired() {
+			c.fairRun(s)
+		}
 	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.boundedChecks()

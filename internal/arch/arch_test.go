@@ -34,6 +34,7 @@ var layer = map[string]int{
 	"engine":            5,
 	"bounded":           5,
 	"verify":            6,
+	"concolic":          6, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     7,
@@ -43,12 +44,15 @@ var layer = map[string]int{
 	"cmd/certsym/internal/coverage":   8,
 	"cmd/certsym/internal/testcase":   8,
 	"cmd/certsym/internal/verifyhtml": 8,
+	"cmd/certsym/internal/pathout":    8, // concolic's path report
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,
+	"scripts/compare-strategies":      10, // make compare-strategies: the search strategies side by side
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec
 	"refinement/prover":               10, // the layer's own Z3 encoding
 	"refinement/gen":                  10, // the layer's random and corner programs
+	"refinement/sched":                10, // the layer's model of the fair scheduler
 	"refinement":                      11,
 	"refinement/mutation":             12,
 	"internal/layertest":              12, // the refinementonly tests of sym, engine and bounded

@@ -74,6 +74,13 @@ const (
 	// EarlyStop: the search stops after 40 states, naming the time bound, though the time bound
 	// has not passed (a stopped run is a prefix of the stream, so every check of a prefix passes).
 	EarlyStop
+
+	// Fault of issue 16, the fair strategies.
+
+	// StarveState: the fairness pick of the fair strategies (coverage, random-path) takes the
+	// second oldest pending state instead of the oldest once more than 3 are pending: an unfair
+	// scheduler, under which the oldest state may never be expanded.
+	StarveState
 	count
 )
 
@@ -82,7 +89,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined",
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
-	"status-dontknow-weak", "macro-nested-args", "early-stop"}
+	"status-dontknow-weak", "macro-nested-args", "early-stop",
+	"starve-state"}
 
 func (f Fault) String() string { return names[f] }
 

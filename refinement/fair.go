@@ -1,0 +1,48 @@
+package refinement
+
+import (
+	"time"
+
+	"certsym/engine"
+	"certsym/refinement/sched"
+	"certsym/spec"
+)
+
+// fairRun runs the whole-run oracles on a run of a fair strategy (seeded by the program): bug
+// replay, verdict, stop, is_probably_exhaustive below the least pending depth (whatever the
+// order, every state above it was expanded), and the model of the scheduler (sched/fair).
+func (c *checker) fairRun(s engine.Strategy) {
+	opts := c.engineOptions()
+	m := sched.New(engine.FairnessPeriod)
+	opts.Strategy, opts.Seed, opts.Observer = s, unitSeed(c.u), m
+	start := time.Now()
+	e := c.newEngine(opts)
+	byDepth := map[int][]*engine.State{}
+	sr, reported := &streamRun{}, map[*spec.Fail]bool{}
+	end := engine.Pending
+	for end == engine.Pending && !c.expired() {
+		st, err := e.Next()
+		if err != nil {
+			c.report("oracle/engine-replay", "", -1, "%v: the engine's own bug replay failed: %v", s, err)
+			return
+		}
+		sr.observe(st, reported)
+		switch st.Kind {
+		case engine.Finished, engine.Stopped:
+			end = st.Kind
+			continue
+		case engine.BugFound:
+			c.bugReplay(st.Bug)
+		}
+		byDepth[st.State.Depth] = append(byDepth[st.State.Depth], st.State)
+	}
+	m.End(end == engine.Finished)
+	if end != engine.Pending {
+		c.checkVerdict("verdict-"+s.String(), e, sr)
+		c.checkStop("stop", e, opts, start)
+	}
+	if m.Violation != "" {
+		c.report("sched/fair", "", -1, "%v (seed %d): %s", s, opts.Seed, m.Violation)
+	}
+	c.exhaustive("oracle/exhaustive-"+s.String(), e, byDepth, e.ExploredDepth(), (c.cfg.OracleInputs+1)/2)
+}

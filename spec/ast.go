@@ -149,14 +149,48 @@ type BinB struct {
 	L, R BExpr
 }
 
-func (*Num) aexpr()     {}
-func (*Var) aexpr()     {}
-func (*Neg) aexpr()     {}
-func (*BinA) aexpr()    {}
-func (*BoolLit) bexpr() {}
-func (*Cmp) bexpr()     {}
-func (*Not) bexpr()     {}
-func (*BinB) bexpr()    {}
+// Elem is a[i], the read of an element of a declared array (issue 13). Reading it with i outside
+// the array's bounds is an error of kind index-out-of-range at the statement.
+type Elem struct {
+	P   Pos
+	Arr *Array
+	I   AExpr
+}
+
+// BoundRef is a use of the variable bound by an enclosing quantifier (Quant). Level is the nesting
+// level of its binder, counted from 0 for the outermost quantifier of the condition: evaluation
+// keeps the bound values in an environment indexed by level. Bound variables are read-only and
+// never share a name with a variable or array of the program or with an enclosing binder.
+type BoundRef struct {
+	P     Pos
+	Name  string
+	Level int
+}
+
+// Quant is forall k in lo..hi: body (Exists false) or exists k in lo..hi: body (Exists true):
+// body holds for every (some) integer k with lo <= k <= hi; forall is true and exists false on
+// an empty range. It is defined when lo, hi and every instance of body are defined (strict).
+// Level is the binder's nesting level (BoundRef.Level).
+type Quant struct {
+	P      Pos
+	Exists bool
+	Name   string
+	Level  int
+	Lo, Hi AExpr
+	Body   BExpr
+}
+
+func (*Num) aexpr()      {}
+func (*Var) aexpr()      {}
+func (*Neg) aexpr()      {}
+func (*BinA) aexpr()     {}
+func (*BoolLit) bexpr()  {}
+func (*Cmp) bexpr()      {}
+func (*Not) bexpr()      {}
+func (*BinB) bexpr()     {}
+func (*Elem) aexpr()     {}
+func (*BoundRef) aexpr() {}
+func (*Quant) bexpr()    {}
 
 // Loc is where a statement stands: its own position, and, for a statement inlined from a macro
 // body, the position of the outermost macro call it came from (the line reports name).
@@ -198,14 +232,15 @@ type Skip struct{ Loc }
 type FailKind uint8
 
 // The kinds of error: an explicit fail statement, a violated assert, a division or remainder by
-// zero.
+// zero, an array index outside the array's bounds.
 const (
 	FailExplicit FailKind = iota
 	FailAssert
 	FailDivZero
+	FailIndex
 )
 
-var failKindText = [...]string{FailExplicit: "fail", FailAssert: "assert", FailDivZero: "division-by-zero"}
+var failKindText = [...]string{FailExplicit: "fail", FailAssert: "assert", FailDivZero: "division-by-zero", FailIndex: "index-out-of-range"}
 
 func (k FailKind) String() string { return failKindText[k] }
 
@@ -219,11 +254,15 @@ type Fail struct {
 }
 
 // Assign is x = a. Err is the Fail reached when a divides by zero (nil when a has no division).
+// IdxErr is the Fail reached when the first failure of a's evaluation (SEMANTICS.md, evaluation
+// order) is an index out of range (nil when a reads no array element); the If, Assume and Assert
+// statements have one too.
 type Assign struct {
 	Loc
-	X   *Var
-	A   AExpr
-	Err *Fail
+	X      *Var
+	A      AExpr
+	Err    *Fail
+	IdxErr *Fail
 }
 
 // Seq is p ; q.
@@ -235,6 +274,7 @@ type If struct {
 	Cond       BExpr
 	Then, Else Stmt
 	Err        *Fail
+	IdxErr     *Fail
 }
 
 // While is while b do p od. Unfold is its one-step unfolding
@@ -249,8 +289,9 @@ type While struct {
 // Assume is assume b. Err is as for Assign.
 type Assume struct {
 	Loc
-	Cond BExpr
-	Err  *Fail
+	Cond   BExpr
+	Err    *Fail
+	IdxErr *Fail
 }
 
 // Assert is assert b, which means if b then skip else fail fi: Violation is that fail, Err is as
@@ -260,7 +301,21 @@ type Assert struct {
 	Cond      BExpr
 	Violation *Fail
 	Err       *Fail
+	IdxErr    *Fail
 }
+
+// ArrAssign is a[i] = e (issue 13). Evaluation order: i, then e, then the range check of the
+// write. Err is the Fail reached when the first failure in that order is a division by zero,
+// IdxErr when it is an index out of range (each nil when that kind cannot occur).
+type ArrAssign struct {
+	Loc
+	Arr    *Array
+	I, A   AExpr
+	Err    *Fail
+	IdxErr *Fail
+}
+
+func (*ArrAssign) stmt() {}
 
 func (*Skip) stmt()   {}
 func (*Fail) stmt()   {}
@@ -277,6 +332,46 @@ type Program struct {
 	File string
 	Body Stmt
 	Vars []string
+	// Arrays are the declared arrays, in order of declaration (issue 13).
+	Arrays []*Array
+}
+
+// Array is a declared array a[Lo..Hi] (array a[1..5];). Its elements are inputs like the
+// variables: a concrete store holds the variables first (by Var.Index), then the elements of
+// each array in order of declaration, element j of array a at a.Offset + (j - a.Lo). Size is
+// Hi - Lo + 1, at most MaxArraySize.
+type Array struct {
+	P      Pos
+	Name   string
+	Lo, Hi int64
+	Index  int // position in Program.Arrays
+	Offset int // slot of element Lo in a concrete store
+}
+
+// Size is the number of elements of the array.
+func (a *Array) Size() int { return int(a.Hi-a.Lo) + 1 }
+
+// MaxArraySize bounds the number of elements of one array.
+const MaxArraySize = 65536
+
+// Slots is the length of the program's concrete stores: its variables, then the elements of its
+// arrays.
+func (p *Program) Slots() int {
+	n := len(p.Vars)
+	for _, a := range p.Arrays {
+		n += a.Size()
+	}
+	return n
+}
+
+// ArrayIndex returns the array called name, or nil.
+func (p *Program) ArrayIndex(name string) *Array {
+	for _, a := range p.Arrays {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
 }
 
 // VarIndex returns the index of the variable called name, or -1.

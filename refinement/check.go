@@ -377,16 +377,16 @@ func (c *checker) CheckUnit(u *Unit) {
 	if c.cfg.StarvedStates > 0 && !c.expired() {
 		c.starvedRun()
 	}
-	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
-		if !c.expired() {
-			c.fairRun(s)
-		}
-	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.boundedChecks()
 	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.verifyChecks()
+	}
+	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
+		if !c.expired() {
+			c.fairRun(s)
+		}
 	}
 	if c.stream != nil {
 		c.checkAllBugs(c.stream)

@@ -297,7 +297,12 @@ func TestBashCompletion(t *testing.T) {
 	}{
 		{[]string{"certsym", "re"}, "replay"},
 		{[]string{"certsym", "run", "--st"}, "--strategy"},
-		{[]string{"certsym", "run", "--strategy", ""}, "bfs dfs"},
+		// the engine's strategies (bfs dfs, and coverage random-path once the engine has them),
+		// then generational
+		{[]string{"certsym", "run", "--strategy", ""}, strings.Join(strategyNames(), " ")},
+		{[]string{"certsym", "run", "--strategy", "g"}, "generational"},
+		{[]string{"certsym", "con"}, "concolic"},
+		{[]string{"certsym", "concolic", "--in"}, "--input"},
 		{[]string{"certsym", "run", "--sa"}, "--sarif"},
 		{[]string{"certsym", "verify", "--sa"}, "--sarif"},
 		{[]string{"certsym", "run", "--sarif", "pro"}, "prog.imp"},

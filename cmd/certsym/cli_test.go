@@ -312,6 +312,9 @@ func TestDeterministicOutput(t *testing.T) {
 		{"verify", gcd, "--loop-bound", "6", "--quiet"},
 		{"verify", nonlinear, "--abstract-nonlinear", "--quiet", "--json"},
 		{"verify", bugs, "--quiet"},
+		{"run", gcd, "--strategy", "generational", "--max-states", "3000", "--quiet", "--json"},
+		{"run", bugs, "--strategy", "generational", "--all-bugs", "--quiet"},
+		{"concolic", gcd, "--input", "a=12,b=18", "--json"},
 	} {
 		var first string
 		for i := 0; i < 3; i++ {

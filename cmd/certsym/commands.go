@@ -12,6 +12,7 @@ import (
 	"certsym/cmd/certsym/internal/coverage"
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
+	"certsym/concolic"
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/spec"
@@ -69,45 +70,9 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	store := make(spec.Store, len(prog.Vars))
-	given := map[string]bool{}
-	if *input != "" {
-		for _, kv := range strings.Split(*input, ",") {
-			name, val, found := strings.Cut(strings.TrimSpace(kv), "=")
-			name = strings.TrimSpace(name)
-			i := prog.VarIndex(name)
-			if !found {
-				fmt.Fprintf(stderr, "certsym exec: --input: expected NAME=INTEGER, found %q\n", kv)
-				return exitUsage
-			}
-			if i < 0 {
-				fmt.Fprintf(stderr, "certsym exec: --input: the program has no variable %q (variables: %s)\n", name, strings.Join(prog.Vars, ", "))
-				return exitUsage
-			}
-			if given[name] {
-				fmt.Fprintf(stderr, "certsym exec: --input: %s is given twice\n", name)
-				return exitUsage
-			}
-			v, okv := spec.ParseInt(strings.TrimSpace(val))
-			if !okv {
-				fmt.Fprintf(stderr, "certsym exec: --input: %s: expected an integer, found %q\n", name, val)
-				return exitUsage
-			}
-			store[i] = v
-			given[name] = true
-		}
-	}
-	// Warn only about the variables the program may read before assigning them: the others'
-	// initial values cannot matter.
-	read := inputs.ReadBeforeWritten(prog)
-	var zero []string
-	for i, v := range prog.Vars {
-		if !given[v] && read[i] {
-			zero = append(zero, v)
-		}
-	}
-	if len(zero) > 0 {
-		fmt.Fprintf(stderr, "certsym exec: no input given for %s: using 0\n", strings.Join(zero, ", "))
+	store, ok := parseInput("exec", "input", *input, prog, stderr)
+	if !ok {
+		return exitUsage
 	}
 	r := spec.Run(prog, store, *maxSteps)
 	if *asJSON {
@@ -167,7 +132,10 @@ type jsonRun struct {
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	strategy := fs.String("strategy", "bfs", "search strategy: bfs (complete) or dfs")
+	strategy := fs.String("strategy", "bfs", fmt.Sprintf("search `strategy`: %s (bfs is the complete one; generational is SAGE's concolic search, package concolic)",
+		strings.Join(strategyNames(), ", ")))
+	seedInput := fs.String("seed-input", "", "the first input of --strategy generational, as x=3,y=-2 (default: every variable 0)")
+	seed := fs.Int64("seed", 1, "the random seed of --strategy random-path")
 	limits := addBudgetFlags(fs, "stop after `N` states expanded (0: no bound)", "bound each solver query to this `duration` (0: none)")
 	noPrune := fs.Bool("no-prune", false, "keep states whose path condition is unsatisfiable")
 	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each error (statement and kind) once")
@@ -182,24 +150,52 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	set := setFlags(fs)
 	if set["loop-bound"] {
-		for _, f := range []string{"strategy", "all-bugs"} {
+		for _, f := range []string{"strategy", "all-bugs", "seed-input", "seed"} {
 			if set[f] {
 				fmt.Fprintf(stderr, "certsym run: --%s does not apply with --loop-bound (the bounded interpreter explores every path up to the bound and reports every error)\n", f)
 				return exitUsage
 			}
 		}
 	}
-	strat, err := engine.ParseStrategy(*strategy)
-	if err != nil {
-		fmt.Fprintf(stderr, "certsym run: --strategy: %v\n", err)
+	generational := *strategy == "generational"
+	var strat engine.Strategy
+	if !generational {
+		var err error
+		if strat, err = engine.ParseStrategy(*strategy); err != nil {
+			fmt.Fprintf(stderr, "certsym run: --strategy: unknown strategy %q (expected one of %s)\n", *strategy, strings.Join(strategyNames(), ", "))
+			return exitUsage
+		}
+	}
+	if set["seed-input"] && !generational {
+		fmt.Fprintf(stderr, "certsym run: --seed-input applies to --strategy generational only\n")
 		return exitUsage
+	}
+	if set["seed"] && *strategy != "random-path" {
+		fmt.Fprintf(stderr, "certsym run: --seed applies to --strategy random-path only\n")
+		return exitUsage
+	}
+	if generational {
+		if set["no-prune"] {
+			fmt.Fprintf(stderr, "certsym run: --no-prune does not apply to --strategy generational (its runs are concrete: every path it runs is feasible)\n")
+			return exitUsage
+		}
+		var bad []string
+		for _, u := range art.used() {
+			if u != "--sarif" {
+				bad = append(bad, u)
+			}
+		}
+		if len(bad) > 0 {
+			fmt.Fprintf(stderr, "certsym run: %s: not available with --strategy generational (they record the symbolic search's states; --sarif is)\n", strings.Join(bad, ", "))
+			return exitUsage
+		}
 	}
 	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
 	mon := budget.NewMonitor()
-	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon}
+	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) {
 		return exitUsage
 	}
@@ -215,7 +211,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if set["loop-bound"] {
 		return runBounded(prog, *loopBound, opts, finished, *asJSON, *full, stdout, stderr)
 	}
-	e := engine.New(prog, opts)
+	var seedStore spec.Store
+	if set["seed-input"] {
+		if seedStore, ok = parseInput("run", "seed-input", *seedInput, prog, stderr); !ok {
+			return exitUsage
+		}
+	}
 	names := prog.Vars
 	start := time.Now()
 	onBug := func(b *engine.Bug) {
@@ -229,7 +230,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
 		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, names))
 	}
-	rep, err := e.FindBugs(onBug)
+	var rep *engine.Report
+	var err error
+	if generational {
+		rep, err = concolic.Generational(prog, concolic.GenOptions{SeedInput: seedStore, Limits: opts.Limits, AllBugs: opts.AllBugs,
+			Monitor: mon, OnBug: onBug})
+	} else {
+		rep, err = engine.New(prog, opts).FindBugs(onBug)
+	}
 	finished()
 	if err != nil {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
@@ -262,9 +270,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		case rep.Reason != "":
 			fmt.Fprintf(stdout, " (%s)", rep.Reason)
 		}
-		fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
-			pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, report.Plural(s.Solver.Queries, "solver query"),
-			s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		if generational {
+			fmt.Fprintf(stdout, "\n%s executed in all runs (as states), %s generated, %s unsat, longest run %s, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+				report.Plural(s.Expanded, "concrete step"), report.Plural(s.Produced, "child input"), report.Plural(s.Pruned, "branch side"), report.Plural(s.MaxDepth, "step"),
+				report.Plural(s.Solver.Queries, "solver query"), s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		} else {
+			fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+				pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, report.Plural(s.Solver.Queries, "solver query"),
+				s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		}
 		art.writeCoverageText(stdout)
 	}
 	switch rep.Verdict {
@@ -305,4 +319,52 @@ func progressLine(p budget.Snapshot, search bool) string {
 		fmt.Fprintf(&b, ", %s", report.Plural(p.Bugs, "bug"))
 	}
 	return b.String()
+}
+
+// parseInput reads an input given as x=3,y=-2 for prog (flag is the flag's name, cmd the
+// command's, for the messages): a value for each variable named, 0 for the others, and on stderr
+// the names of those left 0 that the program may read before assigning them. ok is false after a
+// usage error (reported on stderr).
+func parseInput(cmd, flag, text string, prog *spec.Program, stderr io.Writer) (spec.Store, bool) {
+	store := make(spec.Store, len(prog.Vars))
+	given := map[string]bool{}
+	if text != "" {
+		for _, kv := range strings.Split(text, ",") {
+			name, val, found := strings.Cut(strings.TrimSpace(kv), "=")
+			name = strings.TrimSpace(name)
+			i := prog.VarIndex(name)
+			if !found {
+				fmt.Fprintf(stderr, "certsym %s: --%s: expected NAME=INTEGER, found %q\n", cmd, flag, kv)
+				return nil, false
+			}
+			if i < 0 {
+				fmt.Fprintf(stderr, "certsym %s: --%s: the program has no variable %q (variables: %s)\n", cmd, flag, name, strings.Join(prog.Vars, ", "))
+				return nil, false
+			}
+			if given[name] {
+				fmt.Fprintf(stderr, "certsym %s: --%s: %s is given twice\n", cmd, flag, name)
+				return nil, false
+			}
+			v, okv := spec.ParseInt(strings.TrimSpace(val))
+			if !okv {
+				fmt.Fprintf(stderr, "certsym %s: --%s: %s: expected an integer, found %q\n", cmd, flag, name, val)
+				return nil, false
+			}
+			store[i] = v
+			given[name] = true
+		}
+	}
+	// Warn only about the variables the program may read before assigning them: the others'
+	// initial values cannot matter.
+	read := inputs.ReadBeforeWritten(prog)
+	var zero []string
+	for i, v := range prog.Vars {
+		if !given[v] && read[i] {
+			zero = append(zero, v)
+		}
+	}
+	if len(zero) > 0 {
+		fmt.Fprintf(stderr, "certsym %s: no input given for %s: using 0\n", cmd, strings.Join(zero, ", "))
+	}
+	return store, true
 }

@@ -13,19 +13,20 @@ import (
 // completions are generated from the text their own -h prints (the flag package's list of the
 // options, from the same definitions the command parses).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"run": cmdRun, "exec": cmdExec, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
+	"run": cmdRun, "exec": cmdExec, "concolic": cmdConcolic, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
 }
 
 // otherTopics are the help pages that are not a command's.
 var otherTopics = map[string]string{
 	"exit-codes": `Exit statuses of certsym:
-  0  run: no bug (the exploration finished); exec: the run finished or stopped at a false assume;
-     verify: every claim VERIFIED or DEAD; replay: every test case behaves as recorded
-  1  run: a confirmed bug; exec: the run reached an error; verify: a claim REFUTED or FAULTY;
-     replay: a test case no longer behaves as recorded
+  0  run: no bug (the exploration finished); exec, concolic: the run finished or stopped at a
+     false assume; verify: every claim VERIFIED or DEAD; replay: every test case behaves as recorded
+  1  run: a confirmed bug; exec, concolic: the run reached an error; verify: a claim REFUTED or
+     FAULTY; replay: a test case no longer behaves as recorded
   2  usage error, syntax error, unreadable file
-  3  no verdict: a bound was reached or the solver answered unknown (exec: --max-steps reached)
-  4  internal error of certsym (a bug that does not replay, a crash)
+  3  no verdict: a bound was reached or the solver answered unknown (exec, concolic: --max-steps
+     reached)
+  4  internal error of certsym (a bug or a flip input that does not replay, a crash)
 `,
 	"tests": `Test case files (certsym run --tests DIR, read by certsym replay):
   one JSON object per explored terminal path of the run, DIR/test000001.json, ...:
@@ -156,7 +157,7 @@ func cmdCompletion(args []string, stdout, stderr io.Writer) int {
 	b.WriteString("    *) COMPREPLY=(); return ;;\n  esac\n")
 	b.WriteString(`  if [[ "$valued" == *" $prev "* ]]; then
     if [[ "$prev" == "--strategy" ]]; then
-      COMPREPLY=($(compgen -W "bfs dfs" -- "$cur"))
+      COMPREPLY=($(compgen -W "` + strings.Join(strategyNames(), " ") + `" -- "$cur"))
     elif [[ "$files" == *" $prev "* ]]; then
       COMPREPLY=($(compgen -f -- "$cur"))
     else

@@ -29,13 +29,16 @@ const (
 )
 
 const usage = `usage:
-  certsym run FILE [--strategy bfs|dfs] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full]
-      find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error)
+  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full]
+      find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
+      S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
       artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json] [--full]
       bounded symbolic execution: result states grouped by behaviour
   certsym exec FILE [--input x=3,y=-2] [--max-steps N] [--json]
       run the program on one input with the concrete semantics
+  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--json] [--full]
+      the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
   certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full]
@@ -78,6 +81,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdRun(args[1:], stdout, stderr)
 	case "exec":
 		return cmdExec(args[1:], stdout, stderr)
+	case "concolic":
+		return cmdConcolic(args[1:], stdout, stderr)
 	case "parse":
 		return cmdParse(args[1:], stdout, stderr)
 	case "verify":
@@ -267,6 +272,12 @@ func (f countFlag) Set(s string) error {
 	return nil
 }
 
+// The default bounds of each solver query (--query-timeout, --rlimit).
+const (
+	defaultQueryTimeout = 10 * time.Second
+	defaultRLimit       = 50_000_000
+)
+
 // addBudgetFlags declares the budget flags of run and verify (--max-states, --timeout,
 // --max-memory, --query-timeout, --rlimit) on fs, with the usage texts of the state bound and
 // the query timeout the command gives (what a state is, what an unanswered query becomes). The
@@ -275,8 +286,8 @@ func addBudgetFlags(fs *flag.FlagSet, statesUsage, queryUsage string) func() bud
 	maxStates := newCount(fs, "max-states", 1_000_000, statesUsage)
 	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
-	queryTimeout := newDuration(fs, "query-timeout", 10*time.Second, queryUsage)
-	rlimit := fs.Uint("rlimit", 50_000_000, "Z3 resource limit of each solver query (0: none)")
+	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, queryUsage)
+	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
 	return func() budget.Limits {
 		return budget.Limits{MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
 			QueryTimeout: *queryTimeout, RLimit: *rlimit}

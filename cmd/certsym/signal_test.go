@@ -106,6 +106,7 @@ func TestInterrupt(t *testing.T) {
 	query := writeProg(t, fermatSrc)
 	search := writeProg(t, searchSrc)
 	wide := writeProg(t, wideSrc)
+	countdown := writeProg(t, "while n > 0 do n = n - 1 od") // an infinite tree: each generation one more iteration
 	cases := []struct {
 		name string
 		sig  syscall.Signal
@@ -117,6 +118,8 @@ func TestInterrupt(t *testing.T) {
 		{"run mid-search", syscall.SIGINT, []string{"run", search, "--max-states", "0"}, "states expanded"},
 		{"run --loop-bound mid-query", syscall.SIGINT, []string{"run", query, "--loop-bound", "2", "--query-timeout", "60s"}, "in a query for"},
 		{"run --loop-bound mid-search", syscall.SIGINT, []string{"run", wide, "--loop-bound", "40000", "--max-states", "0"}, "branch states"},
+		{"run generational mid-query", syscall.SIGINT, []string{"run", query, "--strategy", "generational", "--query-timeout", "60s"}, "in a query for"},
+		{"run generational mid-search", syscall.SIGTERM, []string{"run", countdown, "--strategy", "generational", "--max-states", "0"}, "states expanded"},
 		{"verify mid-query", syscall.SIGINT, []string{"verify", query, "--query-timeout", "60s"}, "in a query for"},
 		{"verify mid-search", syscall.SIGTERM, []string{"verify", wide, "--loop-bound", "40000", "--max-states", "0"}, "branch states"},
 	}

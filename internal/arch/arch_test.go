@@ -34,6 +34,7 @@ var layer = map[string]int{
 	"engine":            5,
 	"bounded":           5,
 	"verify":            6,
+	"concolic":          6, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     7,
@@ -43,6 +44,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/coverage":   8,
 	"cmd/certsym/internal/testcase":   8,
 	"cmd/certsym/internal/verifyhtml": 8,
+	"cmd/certsym/internal/pathout":    8, // concolic's path report
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"certsym/cmd/certsym/internal/pathout"
+	"certsym/concolic"
+	"certsym/engine"
+)
+
+// cmdConcolic is certsym concolic FILE --input ...: the path of one input, its branch points and
+// the inputs that flip them.
+func cmdConcolic(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("concolic", flag.ContinueOnError)
+	input := fs.String("input", "", "the input whose path to trace, as x=3,y=-2 (required; a variable not given is 0)")
+	maxSteps := newCount(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps")
+	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
+	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones)")
+	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, "bound each solver query to this `duration` (0: none); an unanswered query is reported unknown")
+	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	file, code, ok := oneFile(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	if !setFlags(fs)["input"] {
+		fmt.Fprintf(stderr, "certsym concolic: --input is required: the input whose path to trace, e.g. --input x=1,y=2 (a variable not given is 0)\n")
+		return exitUsage
+	}
+	if *maxSteps == 0 {
+		fmt.Fprintf(stderr, "certsym concolic: --max-steps must be at least 1\n")
+		return exitUsage
+	}
+	prog, _, ok := loadFor(file, *asJSON, stdout, stderr)
+	if !ok {
+		return exitUsage
+	}
+	store, ok := parseInput("concolic", "input", *input, prog, stderr)
+	if !ok {
+		return exitUsage
+	}
+	opts := concolic.Options{MaxSteps: *maxSteps}
+	opts.Limits.QueryTimeout, opts.Limits.RLimit = *queryTimeout, *rlimit
+	p, err := concolic.Trace(prog, store, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "certsym: %v\n", err)
+		return exitInternal
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, pathout.Object(p, prog.Vars)); err != nil {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+			return exitInternal
+		}
+		return concolicExit(p)
+	}
+	pathout.WriteText(stdout, prog.File, p, prog.Vars, *full)
+	return concolicExit(p)
+}
+
+// concolicExit is concolic's exit status, exec's for the run's outcome: 0 finished or blocked, 1
+// error, 3 stopped by a bound.
+func concolicExit(p *concolic.Path) int {
+	switch p.Outcome {
+	case concolic.Finished, concolic.Blocked:
+		return exitSafe
+	case concolic.Error:
+		return exitBug
+	}
+	return exitUnknown
+}
+
+// strategyNames lists the strategies --strategy accepts: the engine's (those engine.ParseStrategy
+// knows among the candidates) and generational (package concolic).
+func strategyNames() []string {
+	var out []string
+	for _, s := range []string{"bfs", "dfs", "coverage", "random-path"} {
+		if _, err := engine.ParseStrategy(s); err == nil {
+			out = append(out, s)
+		}
+	}
+	return append(out, "generational")
+}

@@ -12,7 +12,8 @@ import (
 // pending states is taken within K*(j+1) picks whatever the heuristic does, so every pending
 // state is eventually expanded and the search is complete like BFS.
 //
-// Coq: the K-interleaved scheduler of Sched.v (fair for every heuristic).
+// Coq: kpick K h (Sched.v), with kpick_fair_within and kpick4_fair_within (Schedproof.v): fair
+// for every heuristic h, which is what the completeness theorems of the scheduled streams need.
 
 // entry is one pending state of a fair queue.
 type entry struct {

@@ -34,7 +34,9 @@ const (
 	// them ever gets ahead of it in age order, and each K-th pick removes the oldest, whatever
 	// the heuristic chose in between. Coverage is complete like BFS.
 	//
-	// Coq: the K-interleaved scheduler of Sched.v (fair for every heuristic).
+	// Coq: kpick 4 h (Sched.v), fair for every heuristic h with the bound 4*(j+1)
+	// (kpick4_fair_within, Schedproof.v); Theorems 3.4, 3.6 and 3.8 hold for it (sprun_complete,
+	// sgfind_relative_completeness, kpick_sgverdict_T_sound_complete).
 	Coverage
 	// RandomPath is KLEE's random path selection: the execution tree (a node per expanded state
 	// that branched, its children the successors pruning kept) is walked from the root, choosing
@@ -47,7 +49,9 @@ const (
 	// (younger states never get ahead of it; each K-th pick removes the oldest), whatever the
 	// random walk chose in between.
 	//
-	// Coq: the K-interleaved scheduler of Sched.v (fair for every heuristic).
+	// Coq: kpick 4 h (Sched.v), fair for every heuristic h with the bound 4*(j+1)
+	// (kpick4_fair_within, Schedproof.v); Theorems 3.4, 3.6 and 3.8 hold for it (sprun_complete,
+	// sgfind_relative_completeness, kpick_sgverdict_T_sound_complete).
 	RandomPath
 	// Generational is the concolic generational search of package concolic
 	// (concolic.Generational). This engine does not run it: ParseStrategy accepts the name so
@@ -268,9 +272,11 @@ func (e *Engine) Stopped() string { return e.stopped }
 // 3.3 prun_sound_termination and 3.4 prun_complete (Runproof.v, Pruneproof.v), restated for grun
 // by grun_sound and grun_complete (Engineproof.v). A bound that stops the run is a prefix of the
 // stream. Under a fair strategy (Coverage, RandomPath) the state taken is the K-interleaved
-// scheduler's choice (fair.go) instead of the queue's head; Coq: the K-interleaved scheduler of
-// Sched.v (fair for every heuristic), which the completeness argument needs in place of
-// bfs_fair.
+// scheduler's choice (fair.go) instead of the queue's head; Coq: the scheduled streams sprun and
+// sgfind (Sched.v) with the scheduler kpick 4 h, fair by kpick4_fair_within, in place of bfs_fair:
+// Lemma 3.1 sprun_successors, Theorems 3.2 sprun_sound, 3.3 sprun_sound_termination and 3.4
+// sprun_complete (Schedproof.v); with the scheduler bfs_pick they are prun and gfind (sprun_bfs,
+// sgfind_bfs).
 func (e *Engine) NextState() (st *State, ok bool) {
 	if e.pending() == 0 || e.stopped != "" {
 		return nil, false

@@ -74,6 +74,15 @@ const (
 	// EarlyStop: the search stops after 40 states, naming the time bound, though the time bound
 	// has not passed (a stopped run is a prefix of the stream, so every check of a prefix passes).
 	EarlyStop
+
+	// Faults of issue 17, the solver caching (sym/cache.go).
+
+	// CexSkipsNewest: the counterexample cache's model check skips the newest conjunct of the
+	// query, so a stored model that violates it (the parent's own model) is taken as a model.
+	CexSkipsNewest
+	// CacheStaleUnsat: the counterexample cache's subset check ignores the newest formula of a
+	// stored unsatisfiable set, so a query that is not a superset of it is answered unsat.
+	CacheStaleUnsat
 	count
 )
 
@@ -82,7 +91,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"confirm-without-replay", "verify-ignores-cutoffs", "verify-skips-undefined",
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
-	"status-dontknow-weak", "macro-nested-args", "early-stop"}
+	"status-dontknow-weak", "macro-nested-args", "early-stop", "cex-skips-newest", "cache-stale-unsat"}
 
 func (f Fault) String() string { return names[f] }
 

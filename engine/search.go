@@ -54,6 +54,8 @@ type Options struct {
 	Monitor *budget.Monitor
 	// Observer, when set, is told of each expansion and each pruned successor (observe.go).
 	Observer Observer
+	// NoCache turns the solver's caching layers off (sym.Solver.NoCache), for comparison.
+	NoCache bool
 }
 
 // frontier holds the pending states.
@@ -127,6 +129,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars),
 		reported: map[*spec.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
+	e.solver.NoCache = opts.NoCache
 	e.meter = budget.NewMeter(opts.Limits)
 	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor

@@ -28,7 +28,7 @@ import (
 //   - every bound and linear fact the new path condition records (PC.Facts) must be implied by
 //     φ ∧ f: φ ∧ f ∧ ¬fact unsatisfiable;
 //   - an answer of the solver's caching layers (sym/cache.go; rules cache/query-cache,
-//     cache/cex-model, cache/cex-unsat-subset, cache/slice-empty, and cache/slice for Z3's
+//     cache/cex-model, cache/cex-unsat-subset, cache/repair, cache/slice-empty, and cache/slice for Z3's
 //     answer about a slice): a witness must satisfy the whole path condition under the layer's
 //     evaluator (no Z3 needed), an unsat answer must be confirmed by the layer's Z3 (a model of
 //     the path condition is checked by the evaluator before it is reported).

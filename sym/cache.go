@@ -30,6 +30,9 @@ import (
 //  3. The counterexample cache: a recent unsatisfiable query whose formulas are a subset of Q's
 //     makes Q unsat; a recent model that satisfies every formula of Q (Formula.Eval, exact) is a
 //     model of Q.
+//  4. Model repair (not KLEE's; see repair): w, possibly scaled, with one symbol of the violated
+//     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
+//     formula of Q (Formula.Eval, exact). Only sat answers come from here.
 //
 // Only then Z3 is asked: Q alone in a solver of its own (the slice solver, reset per query) when
 // Q is much smaller than φ, otherwise φ on the incremental push/pop stack (its answer is Q's).
@@ -410,6 +413,11 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule str
 			return Sat, q.merge(m), "cex-model"
 		}
 	}
+	if m := q.repair(); m != nil {
+		sv.Stats.RepairHits++
+		sv.remember(q, Sat, m)
+		return Sat, m, "repair"
+	}
 	return Unchecked, nil, ""
 }
 
@@ -507,4 +515,89 @@ func (sv *Solver) assertSlice(q *query) *z3.Solver {
 		}
 	}
 	return s
+}
+
+// repairScales are the factors by which repair scales the base witness before moving one symbol.
+var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
+
+// repair looks for a model of Q near the base witness w without Z3 (the model-repair layer):
+// for a linear atomic formula of Q that w violates (the newest first), it moves one of its
+// symbols to the nearest value that satisfies it, in w and in w scaled by 2, 4, 8 and 16 (the
+// conditions of a loop over linear forms often cut cones, which scaling widens), and keeps the
+// first candidate that satisfies every formula of Q (Formula.Eval, exact). At most a few dozen
+// candidates are tried; nil when none fits.
+func (q *query) repair() []spec.Int {
+	w := q.base
+	var c *Formula
+	for _, n := range q.conj {
+		if !n.Conj.Eval(w) {
+			c = n.Conj
+			break
+		}
+	}
+	if c == nil || (c.Op != FGe && c.Op != FEq && c.Op != FNe) {
+		return nil
+	}
+	for _, m := range c.T.monos {
+		if m.a.Kind != AtomSym {
+			return nil
+		}
+	}
+	v := make([]spec.Int, len(w))
+	scales := make([]spec.Int, 0, len(repairScales)+len(c.T.monos))
+	for _, t := range repairScales {
+		scales = append(scales, spec.IntOf(t))
+	}
+	if c.Op == FEq { // k·x + r == 0 needs k | r: scaling w by |k| makes the symbols' part divisible
+		for _, m := range c.T.monos {
+			if k := m.k; k.Cmp(one) != 0 && k.Cmp(minusOne) != 0 {
+				if k.Sign() < 0 {
+					k = k.Neg()
+				}
+				scales = append(scales, k)
+			}
+		}
+	}
+	for _, ts := range scales {
+		for i := range w {
+			if q.syms.has(i) {
+				v[i] = w[i].Mul(ts)
+			} else {
+				v[i] = w[i]
+			}
+		}
+		for _, m := range c.T.monos {
+			x := m.a.Sym
+			old := v[x]
+			// the term is m.k·x + r
+			r := c.T.Eval(v).Sub(m.k.Mul(old))
+			var cands [2]spec.Int
+			nc := 0
+			switch c.Op {
+			case FGe: // m.k·x >= -r
+				if m.k.Sign() > 0 {
+					cands[0] = ceilDiv(r.Neg(), m.k)
+				} else {
+					cands[0] = floorDiv(r, m.k.Neg())
+				}
+				nc = 1
+			case FEq:
+				if r.Rem(m.k).IsZero() {
+					cands[0], nc = r.Neg().Quo(m.k), 1
+				}
+			case FNe:
+				cands[0], cands[1], nc = old.Add(one), old.Sub(one), 2
+			}
+			for _, cand := range cands[:nc] {
+				v[x] = cand
+				if q.satisfies(v) {
+					out := make([]spec.Int, len(v))
+					copy(out, v)
+					return out
+				}
+			}
+			v[x] = old
+		}
+	}
+	return nil
 }

@@ -72,7 +72,7 @@ func TestSliceIndependent(t *testing.T) {
 		}
 	}
 	before := sv.Stats.Sliced
-	phi = Extend(phi, Pred(FEq, sub(sub(z, scale(w, spec.IntOf(2))), k(7))), 4) // z - 2w == 7
+	phi = Extend(phi, Pred(FEq, sub(ts.mul(z, w), k(12))), 4) // z * w == 12 (nonlinear: no repair)
 	if sv.Check(phi) != Sat || sv.Stats.Sliced != before+1 {
 		t.Fatalf("%v, sliced %d -> %d", phi.Status, before, sv.Stats.Sliced)
 	}
@@ -146,7 +146,20 @@ func TestCacheAgreesWithZ3(t *testing.T) {
 	}
 	s := sv.Stats
 	t.Logf("%d answers agree; %+v", agree, s)
-	if s.Sat+s.Unsat+s.Unknown != s.Queries || s.Z3Queries+s.CacheHits+s.CexModelHits+s.CexUnsatHits+s.SliceEmpty < s.Queries {
+	if s.Sat+s.Unsat+s.Unknown != s.Queries || s.Z3Queries+s.CacheHits+s.CexModelHits+s.CexUnsatHits+s.SliceEmpty+s.RepairHits < s.Queries {
 		t.Errorf("counters do not add up: %+v", s)
+	}
+}
+
+// TestRepair: a linear condition the base witness violates is satisfied by moving one symbol
+// (3·x == 2·y + 6 from x = y = 0: x = 2); no Z3 query.
+func TestRepair(t *testing.T) {
+	names := []string{"x", "y"}
+	ts := NewTerms(names)
+	x, y := ts.syms[0], ts.syms[1]
+	sv := NewSolver(names)
+	phi := pcOf(Pred(FEq, sub(sub(scale(x, spec.IntOf(3)), scale(y, spec.IntOf(2))), k(6))))
+	if sv.Check(phi) != Sat || !phi.Formula().Eval(phi.Witness) || sv.Stats.RepairHits != 1 || sv.Stats.Z3Queries != 0 {
+		t.Errorf("%v %v %+v", phi.Status, phi.Witness, sv.Stats)
 	}
 }

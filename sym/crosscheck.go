@@ -29,7 +29,8 @@ type Decision struct {
 	Kind string
 	// Rule names the rule that decided (see DecisionRule); a caching layer's answer (Kind
 	// "cache-unsat": φ, the Result, is unsatisfiable; "cache-witness": Witness satisfies φ) is
-	// "cache/" and the layer's name (query-cache, cex-model, cex-unsat-subset, slice-empty, slice).
+	// "cache/" and the layer's name (query-cache, cex-model, cex-unsat-subset, repair, slice-empty,
+	// slice).
 	Rule string
 	// Witness is the model of a "cache-witness" answer (Result.Witness is set after the hook).
 	Witness []spec.Int
@@ -183,5 +184,5 @@ func isLinForm(t *Term) bool { _, ok := linForm(t); return ok }
 // cacheCheck is the installed hook for the caching layers' answers (cache.go), nil when the
 // crosscheck is off: phi is the path condition Check was asked about, status the answer, model
 // the witness of a sat answer, rule the layer ("query-cache", "cex-model", "cex-unsat-subset",
-// "slice-empty", or "slice" for Z3's answer about a slice in the slice solver).
+// "repair", "slice-empty", or "slice" for Z3's answer about a slice in the slice solver).
 var cacheCheck func(phi *PC, status SatStatus, model []spec.Int, rule string)

@@ -56,15 +56,16 @@ type Solver struct {
 // stack, checking, reading the model). Queries = Sat + Unsat + Unknown counts every Check that
 // was not already decided; of them, Z3Queries reached Z3, and the caching layers (cache.go)
 // answered CacheHits (the query cache), CexModelHits and CexUnsatHits (the counterexample
-// cache's models and unsatisfiable subsets) and SliceEmpty (nothing left to ask once the
-// conjuncts implied by the bounds and those independent of the new ones are set aside). Sliced
+// cache's models and unsatisfiable subsets), RepairHits (the parent's witness repaired) and
+// SliceEmpty (nothing left to ask once the conjuncts implied by the bounds and those independent
+// of the new ones are set aside). Sliced
 // counts the Z3 queries asked on a slice in the slice solver rather than on the whole path
 // condition.
 type SolverStats struct {
 	Queries, Sat, Unsat, Unknown int
 	Time                         time.Duration
 
-	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, Sliced int
+	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, RepairHits, Sliced int
 }
 
 // NewSolver creates a solver for the symbols names (the program's variables).

@@ -151,6 +151,7 @@ func BenchmarkSolverCaching(b *testing.B) {
 				b.ReportMetric(rate(s.CacheHits), "cache-hit-rate")
 				b.ReportMetric(rate(s.CexModelHits), "cex-model-hit-rate")
 				b.ReportMetric(rate(s.CexUnsatHits), "cex-unsat-hit-rate")
+				b.ReportMetric(rate(s.RepairHits), "repair-hit-rate")
 				b.ReportMetric(rate(s.SliceEmpty), "slice-empty-rate")
 			})
 		}

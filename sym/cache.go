@@ -45,6 +45,7 @@ const (
 	cexUnsats    = 32        // recent unsatisfiable sets tried
 	cacheMaxIDs  = 4_000_000 // formula ids held by the query cache (16 MB), oldest entries evicted first
 	sliceMinSave = 4         // Q goes to the slice solver when |Q|·sliceMinSave <= depth of φ
+	evalBudget   = 4096      // formulas evaluated per query trying stored models and repairs
 )
 
 // conjInfo is a conjunct's interned id and its symbols, as one solver computed them.
@@ -203,6 +204,7 @@ type query struct {
 	hash  uint64
 	base  []spec.Int // w, the witness of the nearest satisfiable ancestor
 	size  int        // |Q|
+	evals int        // formulas evaluated so far (satisfies stops at evalBudget)
 }
 
 type interval struct {
@@ -354,10 +356,11 @@ func subset(u, q []int32) bool {
 	return true
 }
 
-// satisfies reports whether v satisfies every formula of Q, the newest conjuncts first.
+// satisfies reports whether v satisfies every formula of Q, the newest conjuncts first; false
+// once the query's evaluation budget is spent (the time spent trying models stays bounded).
 func (q *query) satisfies(v []spec.Int) bool {
 	for _, n := range q.conj {
-		if !n.Conj.Eval(v) {
+		if q.evals++; q.evals > evalBudget || !n.Conj.Eval(v) {
 			return false
 		}
 	}
@@ -405,6 +408,9 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule str
 		}
 	}
 	for i, m := range qc.models {
+		if q.evals >= evalBudget {
+			break
+		}
 		if q.satisfiesModel(m) {
 			sv.Stats.CexModelHits++
 			copy(qc.models[1:i+1], qc.models[:i]) // most recently useful first
@@ -413,7 +419,7 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule str
 			return Sat, q.merge(m), "cex-model"
 		}
 	}
-	if m := q.repair(); m != nil {
+	if m := q.repair(); m != nil && q.evals <= evalBudget {
 		sv.Stats.RepairHits++
 		sv.remember(q, Sat, m)
 		return Sat, m, "repair"
@@ -530,6 +536,9 @@ func (q *query) repair() []spec.Int {
 	w := q.base
 	var c *Formula
 	for _, n := range q.conj {
+		if q.evals++; q.evals > evalBudget {
+			return nil
+		}
 		if !n.Conj.Eval(w) {
 			c = n.Conj
 			break
@@ -559,6 +568,9 @@ func (q *query) repair() []spec.Int {
 		}
 	}
 	for _, ts := range scales {
+		if q.evals >= evalBudget {
+			return nil
+		}
 		for i := range w {
 			if q.syms.has(i) {
 				v[i] = w[i].Mul(ts)

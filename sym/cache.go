@@ -48,11 +48,16 @@ const (
 	evalBudget   = 4096      // formulas evaluated per query trying stored models and repairs
 )
 
-// conjInfo is a conjunct's interned id and its symbols, as one solver computed them.
+// conjInfo is what one solver computed about a conjunct: its interned id and its symbols (once
+// keyed), and skip, the nearest strict ancestor whose conjunct is not captured (nil: none), by
+// which slice passes over runs of captured conjuncts.
 type conjInfo struct {
-	owner *Solver
-	id    int32
-	syms  symset
+	owner  *Solver
+	id     int32
+	syms   symset
+	keyed  bool
+	skip   *PC
+	skipOK bool
 }
 
 // symset is a set of symbol indices.
@@ -112,17 +117,51 @@ func (qc *queryCache) intern(key []byte) int32 {
 	return id
 }
 
+// cinfo returns this solver's conjInfo of n, created empty when needed.
+func (sv *Solver) cinfo(n *PC) *conjInfo {
+	if n.cx == nil || n.cx.owner != sv {
+		n.cx = &conjInfo{owner: sv}
+	}
+	return n.cx
+}
+
 // info returns n's conjunct id and symbols for this solver.
 func (sv *Solver) info(n *PC) *conjInfo {
-	if n.cx != nil && n.cx.owner == sv {
-		return n.cx
+	ci := sv.cinfo(n)
+	if !ci.keyed {
+		qc := sv.cache
+		qc.buf = qc.writeFormula(qc.buf[:0], n.Conj)
+		ci.id, ci.syms, ci.keyed = qc.intern(qc.buf), make(symset, sv.words()), true
+		qc.formulaSyms(n.Conj, ci.syms)
 	}
-	qc := sv.cache
-	qc.buf = qc.writeFormula(qc.buf[:0], n.Conj)
-	ci := &conjInfo{owner: sv, id: qc.intern(qc.buf), syms: make(symset, sv.words())}
-	qc.formulaSyms(n.Conj, ci.syms)
-	n.cx = ci
 	return ci
+}
+
+// skip returns the nearest strict ancestor of n whose conjunct is not captured, or nil; the
+// answer is cached in n and in the captured ancestors passed over (each is computed once).
+func (sv *Solver) skip(n *PC) *PC {
+	var chain []*conjInfo
+	var s *PC
+	for m := n; ; m = m.Parent {
+		ci := sv.cinfo(m)
+		if ci.skipOK {
+			s = ci.skip
+			break
+		}
+		chain = append(chain, ci)
+		p := m.Parent
+		if p == nil || p.Parent == nil {
+			break
+		}
+		if !p.captured {
+			s = p
+			break
+		}
+	}
+	for _, ci := range chain {
+		ci.skip, ci.skipOK = s, true
+	}
+	return s
 }
 
 // writeFormula writes f's structural key: atoms by their interned id (pointer identity).
@@ -223,20 +262,29 @@ func (sv *Solver) slice(phi *PC) *query {
 	q := &query{syms: make(symset, sv.words())}
 	var lin []*PC // the conjuncts that are not captured, newest first
 	var linSyms []symset
-	newest := true
-	for n := phi; n.Parent != nil; n = n.Parent {
-		if n != phi && newest && n.Status == Sat {
-			newest = false
+	// the new conjuncts, from φ up to p: all of them
+	n := phi
+	for ; n.Parent != nil; n = n.Parent {
+		if n != phi && n.Status == Sat {
 			q.base = n.Witness
+			break
 		}
 		ci := sv.info(n)
-		if newest {
-			q.syms.union(ci.syms)
-		}
+		q.syms.union(ci.syms)
 		if !n.captured {
 			lin = append(lin, n)
 			linSyms = append(linSyms, ci.syms)
 		}
+	}
+	// p and above: only the conjuncts that are not captured, through the skip pointers (a
+	// countdown's thousands of bounds are passed over in one step)
+	if n.Parent != nil && n.captured {
+		n = sv.skip(n)
+	}
+	for ; n != nil && n.Parent != nil; n = sv.skip(n) {
+		ci := sv.info(n)
+		lin = append(lin, n)
+		linSyms = append(linSyms, ci.syms)
 	}
 	if q.base == nil {
 		q.base = make([]spec.Int, len(sv.names))

@@ -11,7 +11,8 @@ import (
 )
 
 // Solver caching (issue 17, after KLEE's independence, query cache and counterexample cache).
-// Between Check and Z3 stand three layers; each answer they give is exact:
+// Between Check and Z3 stand the slice and three layers that answer from it; each answer is
+// exact:
 //
 //  1. The slice. Let p be the nearest ancestor of φ known satisfiable, with witness w (the root
 //     is, with witness 0). The conjuncts below p are the new ones. A conjunct recorded as a bound
@@ -34,8 +35,9 @@ import (
 //     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
 //     formula of Q (Formula.Eval, exact). Only sat answers come from here.
 //
-// Only then Z3 is asked: Q alone in a solver of its own (the slice solver, reset per query) when
-// Q is much smaller than φ, otherwise φ on the incremental push/pop stack (its answer is Q's).
+// Only then Z3 is asked: Q alone in a solver of its own (the slice solver, one scope per query)
+// when Q is much smaller than φ, otherwise φ on the incremental push/pop stack (φ and Q are
+// equisatisfiable, and a model of φ is one of Q: the answer is stored for Q).
 // With the refinement layer's crosscheck on, every answer a layer gives (and every answer of a
 // slice) is handed to the hook (crosscheck.go).
 

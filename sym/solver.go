@@ -58,9 +58,8 @@ type Solver struct {
 // answered CacheHits (the query cache), CexModelHits and CexUnsatHits (the counterexample
 // cache's models and unsatisfiable subsets), RepairHits (the parent's witness repaired) and
 // SliceEmpty (nothing left to ask once the conjuncts implied by the bounds and those independent
-// of the new ones are set aside). Sliced
-// counts the Z3 queries asked on a slice in the slice solver rather than on the whole path
-// condition.
+// of the new ones are set aside). Sliced counts the Z3 queries asked on a slice in the slice
+// solver rather than on the whole path condition.
 type SolverStats struct {
 	Queries, Sat, Unsat, Unknown int
 	Time                         time.Duration

@@ -732,7 +732,7 @@ Proof.
   split; [exists V; exact HV|]. split; [exact Hv|].
   destruct t as [[phi ss] q]. exists (compose V ss, q).
   assert (Concrete (phi, ss, q) (compose V ss, q)) as Hc.
-  { exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity. }
+  { exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity. }
   split; [exact Hc|apply Hv; exact Hc].
 Qed.
 

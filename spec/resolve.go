@@ -13,10 +13,16 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 	}
 	// The scalar names, for the messages and the bound-variable check.
 	scalars := map[string]Pos{}
+	assigned := map[string]Pos{} // the first assignment of each scalar
 	Inspect(prog.Body, func(n Node) bool {
-		if x, ok := n.(*Var); ok {
+		switch x := n.(type) {
+		case *Var:
 			if _, seen := scalars[x.Name]; !seen {
 				scalars[x.Name] = x.P
+			}
+		case *Assign:
+			if _, seen := assigned[x.X.Name]; !seen {
+				assigned[x.X.Name] = x.P
 			}
 		}
 		return true
@@ -58,6 +64,9 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 		case *Quant:
 			if d := arrays[st.Name]; d != nil {
 				fail(st.P, "bound variable %s has the name of an array of the program (line %d)", st.Name, d.P.Line)
+			}
+			if p, ok := assigned[st.Name]; ok {
+				fail(p, "cannot assign %s: it is the bound variable of the quantifier at %d:%d (bound variables are read-only and never named like a variable of the program)", st.Name, st.P.Line, st.P.Col)
 			}
 			if p, ok := scalars[st.Name]; ok {
 				fail(st.P, "bound variable %s has the name of a variable of the program (line %d); bound variables are read-only and never named like a variable", st.Name, p.Line)

@@ -78,7 +78,10 @@ const MaxLines = 2000
 // it may not grow past: refinement, 4,500 lines before the package split of issue 11 and 2,735
 // once its certsym-ref client, its prover and its program generator became packages of their
 // own; what remains is the checks themselves, one file per concern, which share the checker.
-var oversized = map[string]int{"refinement": 2800}
+// spec, about 1,990 lines before arrays and quantifiers (issue 13) added their syntax, typed
+// evaluation and stores: the language's definition, which a split would scatter (the parser,
+// resolution and the semantics share unexported helpers).
+var oversized = map[string]int{"refinement": 2800, "spec": 3300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

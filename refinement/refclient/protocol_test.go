@@ -389,7 +389,7 @@ func TestMalformedAnswers(t *testing.T) {
 		{step, `{"ok":"yes"}`, "not a JSON object"},
 		{step, `{"ok":true,"kind":"jump"}`, `unknown step kind "jump"`},
 		{step, `{"ok":true,"kind":"next","store":{"x":1}}`, "without its program"},
-		{step, `{"ok":true,"kind":"next","store":{"x":"one"},"prog":{"k":"skip"}}`, "decoding certsym-ref answer"},
+		{step, `{"ok":true,"kind":"next","store":{"x":"one"},"prog":{"k":"skip"}}`, "bad integer"},
 		{step, `{"ok":true,"kind":"next","store":{"x":1.5},"prog":{"k":"skip"}}`, "bad integer"},
 		{step, `{"ok":true,"kind":"next","store":[1],"prog":{"k":"skip"}}`, "decoding certsym-ref answer"},
 		{expand, `{"ok":true,"succs":5}`, "decoding certsym-ref answer"},

@@ -18,132 +18,235 @@ Definition someb (k : fkind) (o : option fkind) : bool :=
 Lemma fkind_eqb_spec : forall k k', fkind_eqb k k' = true <-> k = k'.
 Proof. intros [] []; simpl; split; intros H; congruence. Qed.
 
+(** ** Lists of instances *)
+
+Lemma forallb_ext' : forall A (f g : A -> bool) l, (forall x, f x = g x) -> forallb f l = forallb g l.
+Proof. intros A f g l H. induction l; simpl; [reflexivity|]. rewrite H, IHl. reflexivity. Qed.
+
+Lemma existsb_ext' : forall A (f g : A -> bool) l, (forall x, f x = g x) -> existsb f l = existsb g l.
+Proof. intros A f g l H. induction l; simpl; [reflexivity|]. rewrite H, IHl. reflexivity. Qed.
+
+Lemma qall_res_total : forall A (f : A -> res bool) (g : A -> bool) l vs,
+  (forall x v, f x = Ok v -> g x = v) -> qall_res (map f l) = Ok vs -> vs = map g l.
+Proof.
+  intros A f g l. induction l as [|x l IH]; simpl; intros vs H E.
+  - inversion E; reflexivity.
+  - destruct (f x) eqn:Ef; [|discriminate]. unfold bind in E.
+    destruct (qall_res (map f l)) eqn:E2; [|discriminate]. inversion E; subst.
+    rewrite (H _ _ Ef), (IH _ H eq_refl). reflexivity.
+Qed.
+
+Lemma qcombine_total : forall A (f : A -> res bool) (g : A -> bool) ex l v,
+  (forall x v, f x = Ok v -> g x = v) -> qcombine ex (map f l) = Ok v ->
+  v = if ex then existsb g l else forallb g l.
+Proof.
+  intros A f g ex l v H E. unfold qcombine, bind in E.
+  destruct (qall_res (map f l)) eqn:E2; [|discriminate]. inversion E; subst.
+  rewrite (qall_res_total _ f g l v0 H E2).
+  destruct ex; clear; induction l; simpl; rewrite ?IHl; reflexivity.
+Qed.
+
+Lemma qcombine_err : forall A (f : A -> res bool) ex l k,
+  qcombine ex (map f l) = Er k -> exists x, In x l /\ f x = Er k.
+Proof.
+  intros A f ex l k E. unfold qcombine, bind in E.
+  destruct (qall_res (map f l)) eqn:E2; [discriminate|]. inversion E; subst. clear E.
+  induction l as [|x l IH]; simpl in E2; [discriminate|].
+  destruct (f x) eqn:Ef.
+  - unfold bind in E2. destruct (qall_res (map f l)); [discriminate|]. inversion E2; subst.
+    destruct (IH eq_refl) as [y [Hy Hf]]. exists y. split; [right|]; assumption.
+  - inversion E2; subst. exists x. split; [left; reflexivity|assumption].
+Qed.
+
 (** ** Evaluation: a defined value is the total value *)
 
-Lemma aeval_total_mut : forall s,
-  (forall a v, aeval s a = Ok v -> aevalT s a = v) /\ (forall t : arr, True).
+Lemma aeval_total_mut : forall E s,
+  (forall a v, aevalE E s a = Ok v -> aevalTE E s a = v) /\ (forall t : arr, True).
 Proof.
-  intros s. apply aexpr_arr_mut; intros; simpl in *; auto.
+  intros E s. apply aexpr_arr_mut; intros; simpl in *; auto.
   all: try (unfold lift2, div_res, bind in H1;
-            destruct (aeval s a1) eqn:E1; try discriminate;
-            destruct (aeval s a2) eqn:E2; try discriminate;
+            destruct (aevalE E s a1) eqn:E1; try discriminate;
+            destruct (aevalE E s a2) eqn:E2; try discriminate;
             try (destruct (v1 =? 0)); try discriminate;
             inversion H1; rewrite (H _ eq_refl), (H0 _ eq_refl); reflexivity).
-  - inversion H; reflexivity.
-  - inversion H; reflexivity.
-  - destruct (aeval s a) eqn:E; simpl in H0; inversion H0. rewrite (H _ eq_refl). reflexivity.
-  - destruct (arerr s t); [discriminate|].
-    unfold bind in H1. destruct (aeval s i) eqn:E; [|discriminate].
+  all: try (inversion H; reflexivity).
+  - destruct (aevalE E s a) eqn:E0; simpl in H0; inversion H0. rewrite (H _ eq_refl). reflexivity.
+  - destruct (arerrE E s t); [discriminate|].
+    unfold bind in H1. destruct (aevalE E s i) eqn:E0; [|discriminate].
     destruct (in_range lo hi v0); inversion H1. rewrite (H0 _ eq_refl). reflexivity.
 Qed.
 
-Lemma aeval_total : forall s a v, aeval s a = Ok v -> aevalT s a = v.
-Proof. intros s. apply (proj1 (aeval_total_mut s)). Qed.
+Lemma aevalE_total : forall E s a v, aevalE E s a = Ok v -> aevalTE E s a = v.
+Proof. intros E s. apply (proj1 (aeval_total_mut E s)). Qed.
 
-Lemma beval_total : forall s b v, beval s b = Ok v -> bevalT s b = v.
+Lemma aeval_total : forall s a v, aeval s a = Ok v -> aevalT s a = v.
+Proof. intros s. apply (proj1 (aeval_total_mut [] s)). Qed.
+
+Lemma bevalE_total : forall s b E v, bevalE E s b = Ok v -> bevalTE E s b = v.
 Proof.
-  intros s b; induction b; intros v H; simpl in *;
+  intros s b; induction b; intros E v H; simpl in *;
     try (inversion H; reflexivity).
   all: try (unfold lift2, bind in H;
-            destruct (aeval s a1) eqn:E1; try discriminate;
-            destruct (aeval s a2) eqn:E2; try discriminate; inversion H; subst;
-            rewrite (aeval_total _ _ _ E1), (aeval_total _ _ _ E2); reflexivity).
-  - unfold bind in H. destruct (beval s b); inversion H. rewrite (IHb v0 eq_refl). reflexivity.
-  - unfold lift2, bind in H. destruct (beval s b1) eqn:E1; try discriminate;
-      destruct (beval s b2) eqn:E2; try discriminate; inversion H; subst.
-    rewrite (IHb1 v0 eq_refl), (IHb2 v1 eq_refl). reflexivity.
-  - unfold lift2, bind in H. destruct (beval s b1) eqn:E1; try discriminate;
-      destruct (beval s b2) eqn:E2; try discriminate; inversion H; subst.
-    rewrite (IHb1 v0 eq_refl), (IHb2 v1 eq_refl). reflexivity.
+            destruct (aevalE E s a1) eqn:E1; try discriminate;
+            destruct (aevalE E s a2) eqn:E2; try discriminate; inversion H; subst;
+            rewrite (aevalE_total _ _ _ _ E1), (aevalE_total _ _ _ _ E2); reflexivity).
+  - unfold bind in H. destruct (bevalE E s b) eqn:Eb; inversion H. rewrite (IHb _ _ Eb). reflexivity.
+  - unfold lift2, bind in H. destruct (bevalE E s b1) eqn:E1; try discriminate;
+      destruct (bevalE E s b2) eqn:E2; try discriminate; inversion H; subst.
+    rewrite (IHb1 _ _ E1), (IHb2 _ _ E2). reflexivity.
+  - unfold lift2, bind in H. destruct (bevalE E s b1) eqn:E1; try discriminate;
+      destruct (bevalE E s b2) eqn:E2; try discriminate; inversion H; subst.
+    rewrite (IHb1 _ _ E1), (IHb2 _ _ E2). reflexivity.
+  - unfold bind in H. destruct (aevalE E s a1) eqn:E1; try discriminate;
+      destruct (aevalE E s a2) eqn:E2; try discriminate.
+    rewrite (aevalE_total _ _ _ _ E1), (aevalE_total _ _ _ _ E2).
+    symmetry. apply (qcombine_total _ (fun j => bevalE ((k, j) :: E) s b) (fun j => bevalTE ((k, j) :: E) s b) ex _ _ (fun x v => IHb _ v) H).
 Qed.
+
+Lemma beval_total : forall s b v, beval s b = Ok v -> bevalT s b = v.
+Proof. intros s b v. apply bevalE_total. Qed.
 
 (** ** [D] and [F_k] *)
 
-Lemma bevalT_band : forall V b1 b2, bevalT V (band b1 b2) = bevalT V b1 && bevalT V b2.
+Lemma bevalT_band : forall E V b1 b2, bevalTE E V (band b1 b2) = bevalTE E V b1 && bevalTE E V b2.
 Proof.
-  intros V b1 b2. destruct b1, b2; simpl; rewrite ?andb_true_r, ?andb_false_r; reflexivity.
+  intros E V b1 b2. destruct b1, b2; simpl; rewrite ?andb_true_r, ?andb_false_r; reflexivity.
 Qed.
 
-Lemma bevalT_bor : forall V b1 b2, bevalT V (bor b1 b2) = bevalT V b1 || bevalT V b2.
+Lemma bevalT_bor : forall E V b1 b2, bevalTE E V (bor b1 b2) = bevalTE E V b1 || bevalTE E V b2.
 Proof.
-  intros V b1 b2. destruct b1, b2; simpl; rewrite ?orb_false_r, ?orb_true_r; reflexivity.
+  intros E V b1 b2. destruct b1, b2; simpl; rewrite ?orb_false_r, ?orb_true_r; reflexivity.
 Qed.
 
-Lemma bevalT_check : forall V k k' c, bevalT V (check_if k k' c) = fkind_eqb k k' && bevalT V c.
-Proof. intros V k k' c. unfold check_if. destruct (fkind_eqb k k'); reflexivity. Qed.
+Lemma bevalT_check : forall E V k k' c, bevalTE E V (check_if k k' c) = fkind_eqb k k' && bevalTE E V c.
+Proof. intros E V k k' c. unfold check_if. destruct (fkind_eqb k k'); reflexivity. Qed.
 
-Lemma bevalT_inr : forall V lo hi i, bevalT V (inr lo hi i) = in_range lo hi (aevalT V i).
+Lemma bevalT_inr : forall E V lo hi i, bevalTE E V (inr lo hi i) = in_range lo hi (aevalTE E V i).
 Proof. reflexivity. Qed.
 
-Ltac df_rw := repeat first [rewrite bevalT_band | rewrite bevalT_bor | rewrite bevalT_check | rewrite bevalT_inr].
+Lemma bevalT_qall : forall E V k a1 a2 d,
+  bevalTE E V (qall k a1 a2 d) =
+  forallb (fun j => bevalTE ((k, j) :: E) V d) (zrange (aevalTE E V a1) (aevalTE E V a2)).
+Proof.
+  intros E V k a1 a2 d. destruct d; try reflexivity.
+  simpl. induction (zrange _ _); simpl; [reflexivity|]. rewrite <- IHl. reflexivity.
+Qed.
 
-Ltac df_res V :=
+Lemma bevalT_qfirst : forall E V k a1 a2 d f,
+  bevalTE E V (qfirst k a1 a2 d f) =
+  first_ok (map (fun j => (bevalTE ((k, j) :: E) V d, bevalTE ((k, j) :: E) V f))
+                (zrange (aevalTE E V a1) (aevalTE E V a2))).
+Proof.
+  intros E V k a1 a2 d f. destruct f; try reflexivity.
+  simpl. induction (zrange _ _); simpl; [reflexivity|]. rewrite <- IHl.
+  rewrite andb_false_r. reflexivity.
+Qed.
+
+Ltac df_rw := repeat first [rewrite bevalT_band | rewrite bevalT_bor | rewrite bevalT_check
+                           | rewrite bevalT_inr | rewrite bevalT_qall | rewrite bevalT_qfirst].
+
+Ltac df_res E V :=
   repeat match goal with
-  | |- context [aeval V ?a] =>
-      let E := fresh "E" in destruct (aeval V a) eqn:E
-  | |- context [arerr V ?t] => destruct (arerr V t)
+  | |- context [aevalE E V ?a] =>
+      let H := fresh "E" in destruct (aevalE E V a) eqn:H
+  | |- context [arerrE E V ?t] => destruct (arerrE E V t)
   end;
   simpl;
   repeat match goal with
-  | E : aeval V ?a = Ok ?v |- context [aevalT V ?a] => rewrite (aeval_total _ _ _ E)
+  | H : aevalE E V ?a = Ok ?v |- context [aevalTE E V ?a] => rewrite (aevalE_total _ _ _ _ H)
   end.
 
-Lemma DF_mut : forall V,
-  (forall a, bevalT V (aD a) = okb (aeval V a) /\
-             forall k, bevalT V (aF k a) = errb k (aeval V a)) /\
-  (forall t, bevalT V (arD t) = nob (arerr V t) /\
-             forall k, bevalT V (arF k t) = someb k (arerr V t)).
+Lemma DF_mut : forall E V,
+  (forall a, bevalTE E V (aD a) = okb (aevalE E V a) /\
+             forall k, bevalTE E V (aF k a) = errb k (aevalE E V a)) /\
+  (forall t, bevalTE E V (arD t) = nob (arerrE E V t) /\
+             forall k, bevalTE E V (arF k t) = someb k (arerrE E V t)).
 Proof.
-  intros V. apply aexpr_arr_mut.
+  intros E V. apply aexpr_arr_mut.
   all: try (intros a1 [D1 F1] a2 [D2 F2]; split; [|intros k]; simpl; df_rw;
-            rewrite ?D1, ?D2, ?F1, ?F2; unfold lift2, div_res, bind; df_res V;
+            rewrite ?D1, ?D2, ?F1, ?F2; unfold lift2, div_res, bind; df_res E V;
             try destruct (v0 =? 0) eqn:Z0; try destruct k; try destruct k0; try destruct k1;
             simpl; rewrite ?Z0; reflexivity).
   - intros n. split; reflexivity.
   - intros x. split; reflexivity.
   - intros a [D F]. split; [|intros k]; simpl; [rewrite D|rewrite F];
-      destruct (aeval V a); reflexivity.
+      destruct (aevalE E V a); reflexivity.
   - intros t [Dt Ft] lo hi i [Di Fi]. split; [|intros k]; simpl; df_rw;
-      rewrite ?Dt, ?Di, ?Ft, ?Fi; unfold bind; df_res V; unfold in_range in *;
+      rewrite ?Dt, ?Di, ?Ft, ?Fi; unfold bind; df_res E V; unfold in_range in *;
       try destruct ((lo <=? v) && (v <=? hi)); try destruct k; try destruct f; try destruct k0;
       simpl; reflexivity.
+  - intros x. split; reflexivity.
   - intros a. split; reflexivity.
   - intros t [Dt Ft] i [Di Fi] v [Dv Fv]. split; [|intros k]; simpl; df_rw;
-      rewrite ?Dt, ?Di, ?Dv, ?Ft, ?Fi, ?Fv; df_res V;
+      rewrite ?Dt, ?Di, ?Dv, ?Ft, ?Fi, ?Fv; df_res E V;
       try destruct k; try destruct f; try destruct k0; try destruct k1; simpl; reflexivity.
 Qed.
 
+Lemma aD_okbE : forall E V a, bevalTE E V (aD a) = okb (aevalE E V a).
+Proof. intros E V a. apply (proj1 (DF_mut E V)). Qed.
+
+Lemma aF_errbE : forall E V k a, bevalTE E V (aF k a) = errb k (aevalE E V a).
+Proof. intros E V k a. apply (proj1 (DF_mut E V)). Qed.
+
 Lemma aD_okb : forall V a, bevalT V (aD a) = okb (aeval V a).
-Proof. intros V a. apply (proj1 (DF_mut V)). Qed.
+Proof. intros V a. apply aD_okbE. Qed.
 
 Lemma aF_errb : forall V k a, bevalT V (aF k a) = errb k (aeval V a).
-Proof. intros V k a. apply (proj1 (DF_mut V)). Qed.
+Proof. intros V k a. apply aF_errbE. Qed.
 
-Lemma arD_nob : forall V t, bevalT V (arD t) = nob (arerr V t).
-Proof. intros V t. apply (proj2 (DF_mut V)). Qed.
-
-Lemma bDF : forall V b,
-  bevalT V (bD b) = okb (beval V b) /\ forall k, bevalT V (bF k b) = errb k (beval V b).
+Lemma okb_qcombine : forall A (f : A -> res bool) ex l,
+  okb (qcombine ex (map f l)) = forallb (fun x => okb (f x)) l.
 Proof.
-  intros V b; induction b.
+  intros A f ex l. unfold qcombine.
+  assert (okb (qall_res (map f l)) = forallb (fun x => okb (f x)) l) as H.
+  { induction l as [|x l IH]; simpl; [reflexivity|].
+    destruct (f x); simpl; [|reflexivity]. rewrite <- IH.
+    destruct (qall_res (map f l)); reflexivity. }
+  rewrite <- H. destruct (qall_res (map f l)); reflexivity.
+Qed.
+
+Lemma errb_qcombine : forall A (f : A -> res bool) ex k l,
+  errb k (qcombine ex (map f l)) = first_ok (map (fun x => (okb (f x), errb k (f x))) l).
+Proof.
+  intros A f ex k l. unfold qcombine.
+  assert (errb k (qall_res (map f l)) = first_ok (map (fun x => (okb (f x), errb k (f x))) l)) as H.
+  { induction l as [|x l IH]; simpl; [reflexivity|].
+    destruct (f x); simpl.
+    - rewrite <- IH. destruct (qall_res (map f l)); reflexivity.
+    - rewrite orb_false_r. reflexivity. }
+  rewrite <- H. destruct (qall_res (map f l)); reflexivity.
+Qed.
+
+Lemma bDF : forall V b E,
+  bevalTE E V (bD b) = okb (bevalE E V b) /\ forall k, bevalTE E V (bF k b) = errb k (bevalE E V b).
+Proof.
+  intros V b; induction b; intros E.
   all: try (split; [|intros k]; reflexivity).
   all: try (split; [|intros k]; simpl; unfold cmpD, cmpF; df_rw;
-            rewrite ?aD_okb, ?aF_errb; unfold lift2, bind; df_res V;
+            rewrite ?aD_okbE, ?aF_errbE; unfold lift2, bind; df_res E V;
             try destruct k; try destruct k0; try destruct k1; reflexivity).
-  all: try (destruct IHb1 as [D1 F1], IHb2 as [D2 F2]; split; [|intros k]; simpl; df_rw;
+  all: try (destruct (IHb1 E) as [D1 F1], (IHb2 E) as [D2 F2]; split; [|intros k]; simpl; df_rw;
        rewrite ?D1, ?D2, ?F1, ?F2; unfold lift2, bind;
-       destruct (beval V b1), (beval V b2); try destruct k; try destruct k0; try destruct k1;
+       destruct (bevalE E V b1), (bevalE E V b2); try destruct k; try destruct k0; try destruct k1;
        reflexivity).
-  - destruct IHb as [D F]. split; [|intros k]; simpl; [rewrite D|rewrite F];
-      destruct (beval V b); reflexivity.
+  - destruct (IHb E) as [D F]. split; [|intros k]; simpl; [rewrite D|rewrite F];
+      destruct (bevalE E V b); reflexivity.
+  - split; [|intros c]; simpl; unfold cmpD, cmpF; df_rw; rewrite ?aD_okbE, ?aF_errbE; unfold bind;
+      df_res E V; try destruct c; try destruct k0; try destruct k1; try reflexivity.
+    all: try (rewrite okb_qcombine; apply forallb_ext'; intros j; apply (proj1 (IHb _))).
+    all: rewrite errb_qcombine; f_equal; apply map_ext; intros j;
+         rewrite (proj1 (IHb _)), (proj2 (IHb _)); reflexivity.
+  - split; [|intros c]; simpl; unfold cmpD, cmpF; df_rw;
+      rewrite ?aD_okbE, ?aF_errbE; unfold lift2, bind; df_res E V;
+      try destruct c; try destruct k0; try destruct k1; reflexivity.
 Qed.
 
 Lemma wDF : forall V lo hi i e,
   bevalT V (wD lo hi i e) = okb (weval V lo hi i e) /\
   forall k, bevalT V (wF k lo hi i e) = errb k (weval V lo hi i e).
 Proof.
-  intros V lo hi i e. unfold wD, wF, weval, bind. split; [|intros k]; df_rw;
-    rewrite ?aD_okb, ?aF_errb; df_res V; unfold in_range in *;
+  intros V lo hi i e. unfold wD, wF, weval, bevalT, aeval, bind. split; [|intros k]; df_rw;
+    rewrite ?aD_okbE, ?aF_errbE; df_res (@nil (var * Z)) V; unfold in_range in *;
     try destruct ((lo <=? v) && (v <=? hi)); try destruct k; try destruct k0; try destruct k1;
     reflexivity.
 Qed.
@@ -168,20 +271,20 @@ Proof. intros. rewrite aD_okb. apply okb_true. Qed.
 
 Theorem bD_correct : forall V b,
   bevalT V (bD b) = true <-> (exists v, beval V b = Ok v).
-Proof. intros. rewrite (proj1 (bDF V b)). apply okb_true. Qed.
+Proof. intros. unfold bevalT, beval. rewrite (proj1 (bDF V b [])). apply okb_true. Qed.
 
 Corollary aD_false : forall V a, bevalT V (aD a) = false <-> exists k, aeval V a = Er k.
 Proof. intros. rewrite aD_okb. apply okb_false. Qed.
 
 Corollary bD_false : forall V b, bevalT V (bD b) = false <-> exists k, beval V b = Er k.
-Proof. intros. rewrite (proj1 (bDF V b)). apply okb_false. Qed.
+Proof. intros. unfold bevalT, beval. rewrite (proj1 (bDF V b [])). apply okb_false. Qed.
 
 (** [F_k(a)] holds exactly when the first error of [a]'s evaluation has kind [k]. *)
 Theorem aF_correct : forall V k a, bevalT V (aF k a) = true <-> aeval V a = Er k.
 Proof. intros. rewrite aF_errb. apply errb_true. Qed.
 
 Theorem bF_correct : forall V k b, bevalT V (bF k b) = true <-> beval V b = Er k.
-Proof. intros. rewrite (proj2 (bDF V b)). apply errb_true. Qed.
+Proof. intros. unfold bevalT, beval. rewrite (proj2 (bDF V b [])). apply errb_true. Qed.
 
 Theorem wD_correct : forall V lo hi i e,
   bevalT V (wD lo hi i e) = true <-> exists jv, weval V lo hi i e = Ok jv.
@@ -193,50 +296,60 @@ Proof. intros. rewrite (proj2 (wDF V lo hi i e)). apply errb_true. Qed.
 
 (** ** An error of kind [k] needs an operation that checks [k] *)
 
-Lemma acan_mut : forall s,
-  (forall a k, aeval s a = Er k -> acan k a = true) /\
-  (forall t k, arerr s t = Some k -> arcan k t = true).
+Lemma acan_mut : forall E s,
+  (forall a k, aevalE E s a = Er k -> acan k a = true) /\
+  (forall t k, arerrE E s t = Some k -> arcan k t = true).
 Proof.
-  intros s. apply aexpr_arr_mut; intros; simpl in *; try discriminate.
+  intros E s. apply aexpr_arr_mut; intros; simpl in *; try discriminate.
   all: try (unfold lift2, div_res, bind in H1;
-            destruct (aeval s a1) eqn:E1;
-            [destruct (aeval s a2) eqn:E2;
+            destruct (aevalE E s a1) eqn:E1;
+            [destruct (aevalE E s a2) eqn:E2;
              [try (destruct (v0 =? 0)); inversion H1; subst;
               rewrite ?orb_true_r; reflexivity
              |inversion H1; subst; rewrite (H0 _ eq_refl), ?orb_true_r; reflexivity]
             |inversion H1; subst; rewrite (H _ eq_refl); reflexivity]).
-  - destruct (aeval s a) eqn:E; simpl in H0; inversion H0; subst. auto.
-  - match goal with |- context [arcan _ ?t] => destruct (arerr s t) eqn:Et end.
+  - unfold bind in H0. destruct (aevalE E s a) eqn:E0; inversion H0; subst. auto.
+  - destruct (arerrE E s t) eqn:Et.
     + inversion H1; subst. rewrite (H _ eq_refl). reflexivity.
-    + unfold bind in H1. match type of H1 with context [aeval s ?i] => destruct (aeval s i) eqn:Ei end.
-      * match type of H1 with context [in_range ?lo ?hi ?w] => destruct (in_range lo hi w) end;
-          inversion H1; subst. rewrite !orb_true_r. reflexivity.
+    + unfold bind in H1. destruct (aevalE E s i) eqn:Ei.
+      * destruct (in_range lo hi v); inversion H1; subst. rewrite !orb_true_r. reflexivity.
       * inversion H1; subst. rewrite (H0 _ eq_refl), orb_true_r. reflexivity.
-  - match goal with |- context [arcan _ ?t || _] => destruct (arerr s t) eqn:Et end.
+  - destruct (arerrE E s t) eqn:Et.
     + inversion H2; subst. rewrite (H _ eq_refl). reflexivity.
-    + match type of H2 with context [aeval s ?i] => destruct (aeval s i) eqn:Ei end.
-      * match type of H2 with context [aeval s ?i] => destruct (aeval s i) eqn:Ev end;
-          inversion H2; subst.
+    + destruct (aevalE E s i) eqn:Ei.
+      * destruct (aevalE E s v) eqn:Ev; inversion H2; subst.
         rewrite (H1 _ eq_refl), !orb_true_r. reflexivity.
       * inversion H2; subst. rewrite (H0 _ eq_refl), orb_true_r. reflexivity.
 Qed.
 
+Lemma aevalE_err_can : forall E s a k, aevalE E s a = Er k -> acan k a = true.
+Proof. intros E s. apply (proj1 (acan_mut E s)). Qed.
+
 Lemma aeval_err_can : forall s a k, aeval s a = Er k -> acan k a = true.
-Proof. intros s. apply (proj1 (acan_mut s)). Qed.
+Proof. intros s. apply (proj1 (acan_mut [] s)). Qed.
+
+Lemma bevalE_err_can : forall s b E k, bevalE E s b = Er k -> bcan k b = true.
+Proof.
+  intros s b; induction b; intros E c H; simpl in *; try discriminate.
+  all: try (unfold lift2, bind in H; destruct (aevalE E s a1) eqn:E1;
+            [destruct (aevalE E s a2) eqn:E2; inversion H; subst;
+             rewrite (aevalE_err_can _ _ _ _ E2), ?orb_true_r; reflexivity
+            |inversion H; subst; rewrite (aevalE_err_can _ _ _ _ E1); reflexivity]).
+  all: try (unfold lift2, bind in H; destruct (bevalE E s b1) eqn:E1;
+       [destruct (bevalE E s b2) eqn:E2; inversion H; subst;
+        rewrite (IHb2 _ _ E2), orb_true_r; reflexivity
+       |inversion H; subst; rewrite (IHb1 _ _ E1); reflexivity]).
+  - unfold bind in H. destruct (bevalE E s b) eqn:Eb; inversion H; subst. eauto.
+  - unfold bind in H. destruct (aevalE E s a1) eqn:E1.
+    + destruct (aevalE E s a2) eqn:E2.
+      * destruct (qcombine_err _ _ _ _ _ H) as [j [_ Hj]].
+        rewrite (IHb _ _ Hj), !orb_true_r. reflexivity.
+      * inversion H; subst. rewrite (aevalE_err_can _ _ _ _ E2), orb_true_r. reflexivity.
+    + inversion H; subst. rewrite (aevalE_err_can _ _ _ _ E1). reflexivity.
+Qed.
 
 Lemma beval_err_can : forall s b k, beval s b = Er k -> bcan k b = true.
-Proof.
-  intros s b; induction b; intros k H; simpl in *; try discriminate.
-  all: try (unfold lift2, bind in H; destruct (aeval s a1) eqn:E1;
-            [destruct (aeval s a2) eqn:E2; inversion H; subst;
-             rewrite (aeval_err_can _ _ _ E2), orb_true_r; reflexivity
-            |inversion H; subst; rewrite (aeval_err_can _ _ _ E1); reflexivity]).
-  all: try (unfold lift2, bind in H; destruct (beval s b1) eqn:E1;
-       [destruct (beval s b2) eqn:E2; inversion H; subst;
-        rewrite (IHb2 _ eq_refl), orb_true_r; reflexivity
-       |inversion H; subst; rewrite (IHb1 _ eq_refl); reflexivity]).
-  - unfold bind in H. destruct (beval s b); inversion H; subst. auto.
-Qed.
+Proof. intros s b k. apply bevalE_err_can. Qed.
 
 Lemma weval_err_can : forall s lo hi i e k, weval s lo hi i e = Er k -> wcan k i e = true.
 Proof.
@@ -250,45 +363,66 @@ Qed.
 
 (** ** Evaluation only depends on the store pointwise *)
 
-Lemma aevalT_ext_mut : forall s1 s2, store_eq s1 s2 ->
-  (forall a, aevalT s1 a = aevalT s2 a) /\ (forall t j, agetT s1 t j = agetT s2 t j).
+Lemma aevalT_ext_mut : forall E s1 s2, store_eq s1 s2 ->
+  (forall a, aevalTE E s1 a = aevalTE E s2 a) /\ (forall t j, agetTE E s1 t j = agetTE E s2 t j).
 Proof.
-  intros s1 s2 [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
+  intros E s1 s2 [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
   rewrite H0, H1, H. reflexivity.
 Qed.
 
+Lemma aevalTE_ext : forall E s1 s2 a, store_eq s1 s2 -> aevalTE E s1 a = aevalTE E s2 a.
+Proof. intros E s1 s2 a H. apply (proj1 (aevalT_ext_mut E _ _ H)). Qed.
+
+Lemma agetTE_ext : forall E s1 s2 t j, store_eq s1 s2 -> agetTE E s1 t j = agetTE E s2 t j.
+Proof. intros E s1 s2 t j H. apply (proj2 (aevalT_ext_mut E _ _ H)). Qed.
+
 Lemma aevalT_ext : forall s1 s2 a, store_eq s1 s2 -> aevalT s1 a = aevalT s2 a.
-Proof. intros s1 s2 a H. apply (proj1 (aevalT_ext_mut _ _ H)). Qed.
+Proof. intros s1 s2 a H. apply aevalTE_ext, H. Qed.
 
 Lemma agetT_ext : forall s1 s2 t j, store_eq s1 s2 -> agetT s1 t j = agetT s2 t j.
-Proof. intros s1 s2 t j H. apply (proj2 (aevalT_ext_mut _ _ H)). Qed.
+Proof. intros s1 s2 t j H. apply agetTE_ext, H. Qed.
 
-Lemma bevalT_ext : forall s1 s2 b, store_eq s1 s2 -> bevalT s1 b = bevalT s2 b.
+Lemma bevalTE_ext : forall s1 s2 b E, store_eq s1 s2 -> bevalTE E s1 b = bevalTE E s2 b.
 Proof.
-  intros s1 s2 b H; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite (aevalT_ext _ _ a1 H); try rewrite (aevalT_ext _ _ a2 H); reflexivity.
+  intros s1 s2 b; induction b; intros E H; simpl;
+    try rewrite (IHb E H); try rewrite (IHb1 E H); try rewrite (IHb2 E H);
+    try rewrite (aevalTE_ext E _ _ a1 H); try rewrite (aevalTE_ext E _ _ a2 H); try reflexivity.
+  - destruct ex; [apply existsb_ext'|apply forallb_ext']; intros j; apply IHb, H.
+  - f_equal. apply map_ext. intros j. rewrite (IHb1 _ H), (IHb2 _ H). reflexivity.
 Qed.
 
-Lemma aeval_ext_mut : forall s1 s2, store_eq s1 s2 ->
-  (forall a, aeval s1 a = aeval s2 a) /\ (forall t, arerr s1 t = arerr s2 t).
+Lemma bevalT_ext : forall s1 s2 b, store_eq s1 s2 -> bevalT s1 b = bevalT s2 b.
+Proof. intros s1 s2 b H. apply bevalTE_ext, H. Qed.
+
+Lemma aeval_ext_mut : forall E s1 s2, store_eq s1 s2 ->
+  (forall a, aevalE E s1 a = aevalE E s2 a) /\ (forall t, arerrE E s1 t = arerrE E s2 t).
 Proof.
-  intros s1 s2 H. pose proof H as [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
-  - rewrite H0, H1. destruct (arerr s2 t); [reflexivity|].
-    destruct (aeval s2 i); simpl; [|reflexivity].
-    rewrite (agetT_ext _ _ t v H). reflexivity.
+  intros E s1 s2 H. pose proof H as [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
+  - rewrite H0, H1. destruct (arerrE E s2 t); [reflexivity|].
+    destruct (aevalE E s2 i); simpl; [|reflexivity].
+    rewrite (agetTE_ext E _ _ t v H). reflexivity.
   - rewrite H0, H1, H2. reflexivity.
 Qed.
 
+Lemma aevalE_ext : forall E s1 s2 a, store_eq s1 s2 -> aevalE E s1 a = aevalE E s2 a.
+Proof. intros E s1 s2 a H. apply (proj1 (aeval_ext_mut E _ _ H)). Qed.
+
 Lemma aeval_ext : forall s1 s2 a, store_eq s1 s2 -> aeval s1 a = aeval s2 a.
-Proof. intros s1 s2 a H. apply (proj1 (aeval_ext_mut _ _ H)). Qed.
+Proof. intros s1 s2 a H. apply aevalE_ext, H. Qed.
+
+Lemma bevalE_ext : forall s1 s2 b E, store_eq s1 s2 -> bevalE E s1 b = bevalE E s2 b.
+Proof.
+  intros s1 s2 b; induction b; intros E H; simpl;
+    try rewrite (IHb E H); try rewrite (IHb1 E H); try rewrite (IHb2 E H);
+    try rewrite (aevalE_ext E _ _ a1 H); try rewrite (aevalE_ext E _ _ a2 H); try reflexivity.
+  - unfold bind. destruct (aevalE E s2 a1); [|reflexivity]. destruct (aevalE E s2 a2); [|reflexivity].
+    f_equal. apply map_ext. intros j. apply IHb, H.
+  - unfold bind. destruct (aevalE E s2 a1); [|reflexivity]. destruct (aevalE E s2 a2); [|reflexivity].
+    f_equal. f_equal. apply map_ext. intros j. rewrite !(bevalTE_ext s1 s2) by exact H. reflexivity.
+Qed.
 
 Lemma beval_ext : forall s1 s2 b, store_eq s1 s2 -> beval s1 b = beval s2 b.
-Proof.
-  intros s1 s2 b H; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite (aeval_ext _ _ a1 H); try rewrite (aeval_ext _ _ a2 H); reflexivity.
-Qed.
+Proof. intros s1 s2 b H. apply bevalE_ext, H. Qed.
 
 Lemma weval_ext : forall s1 s2 lo hi i e, store_eq s1 s2 -> weval s1 lo hi i e = weval s2 lo hi i e.
 Proof. intros. unfold weval. rewrite !(aeval_ext s1 s2) by assumption. reflexivity. Qed.

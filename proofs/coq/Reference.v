@@ -29,10 +29,6 @@ Fixpoint lookup_decl (d : decls) (a : var) : option (Z * Z) :=
   | (b, lo, hi) :: d' => if String.eqb b a then Some (lo, hi) else lookup_decl d' a
   end.
 
-(** The integers [lo, lo + 1, ..., hi]. *)
-Definition zrange (lo hi : Z) : list Z :=
-  map (fun n => (lo + Z.of_nat n)%Z) (seq 0 (Z.to_nat (hi - lo + 1))).
-
 (** A concrete store from its lists: scalars (unlisted: 0) and, for each declared array,
     its elements from [lo] on (unlisted array, missing element, or index outside the
     declaration: 0). *)

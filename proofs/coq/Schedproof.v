@@ -1064,7 +1064,7 @@ Proof.
 Qed.
 
 Lemma sat_band_true : forall V phi, sat V phi -> sat V (Band phi (Band (bD Btrue) Btrue)).
-Proof. intros V phi H. unfold sat in *. simpl. rewrite H. reflexivity. Qed.
+Proof. intros V phi H. unfold sat, bevalT in *. simpl. rewrite H. reflexivity. Qed.
 
 Lemma dfs_prog_queue : forall ask, (forall i, oracle_sound (ask i)) ->
   forall n, exists r,

@@ -8,48 +8,86 @@ Import ListNotations.
 
 (** ** Substitution lemmas *)
 
-Lemma aevalT_subst_mut : forall V Sg,
-  (forall a, aevalT V (asubst Sg a) = aevalT (compose V Sg) a) /\
-  (forall t j, agetT V (arsubst Sg t) j = agetT (compose V Sg) t j).
+Lemma aclose_T_mut : forall E V,
+  (forall a, aevalTE E V (aclose a) = aevalTE [] V a) /\
+  (forall t j, agetTE E V (arclose t) j = agetTE [] V t j).
 Proof.
-  intros V Sg. apply aexpr_arr_mut; intros; simpl; try congruence.
+  intros E V. apply aexpr_arr_mut; intros; simpl; try congruence.
   rewrite H0, H1, H. reflexivity.
+Qed.
+
+Lemma aclose_E_mut : forall E V,
+  (forall a, aevalE E V (aclose a) = aevalE [] V a) /\
+  (forall t, arerrE E V (arclose t) = arerrE [] V t).
+Proof.
+  intros E V. apply aexpr_arr_mut; intros; simpl; try congruence.
+  - rewrite H, H0. destruct (arerrE [] V t); [reflexivity|].
+    destruct (aevalE [] V i); simpl; [|reflexivity].
+    rewrite (proj2 (aclose_T_mut E V)). reflexivity.
+  - rewrite H, H0, H1. reflexivity.
+Qed.
+
+Lemma aevalT_subst_mut : forall E V Sg,
+  (forall a, aevalTE E V (asubst Sg a) = aevalTE E (compose V Sg) a) /\
+  (forall t j, agetTE E V (arsubst Sg t) j = agetTE E (compose V Sg) t j).
+Proof.
+  intros E V Sg. apply aexpr_arr_mut; intros; simpl; try congruence.
+  all: first [apply (proj1 (aclose_T_mut E V)) | apply (proj2 (aclose_T_mut E V))
+             | (rewrite H0, H1, H; reflexivity)].
 Qed.
 
 Lemma aevalT_subst : forall V Sg a,
   aevalT V (asubst Sg a) = aevalT (compose V Sg) a.
-Proof. intros V Sg. apply (proj1 (aevalT_subst_mut V Sg)). Qed.
+Proof. intros V Sg. apply (proj1 (aevalT_subst_mut [] V Sg)). Qed.
+
+Lemma bevalTE_subst : forall V Sg b E,
+  bevalTE E V (bsubst Sg b) = bevalTE E (compose V Sg) b.
+Proof.
+  intros V Sg b; induction b; intros E; simpl;
+    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
+    try rewrite !(proj1 (aevalT_subst_mut E V Sg)); try reflexivity.
+  - destruct ex; [apply existsb_ext'|apply forallb_ext']; intros j; apply IHb.
+  - f_equal. apply map_ext. intros j. rewrite IHb1, IHb2. reflexivity.
+Qed.
 
 Lemma bevalT_subst : forall V Sg b,
   bevalT V (bsubst Sg b) = bevalT (compose V Sg) b.
-Proof.
-  intros V Sg b; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite !aevalT_subst; reflexivity.
-Qed.
+Proof. intros V Sg b. apply bevalTE_subst. Qed.
 
-Lemma aeval_subst_mut : forall V Sg, wf V Sg ->
-  (forall a, aeval V (asubst Sg a) = aeval (compose V Sg) a) /\
-  (forall t, arerr V (arsubst Sg t) = arerr (compose V Sg) t).
+Lemma aeval_subst_mut : forall E V Sg, wf V Sg ->
+  (forall a, aevalE E V (asubst Sg a) = aevalE E (compose V Sg) a) /\
+  (forall t, arerrE E V (arsubst Sg t) = arerrE E (compose V Sg) t).
 Proof.
-  intros V Sg [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
-  - rewrite H, H0. destruct (arerr (compose V Sg) t); [reflexivity|].
-    destruct (aeval (compose V Sg) i); simpl; [|reflexivity].
-    rewrite (proj2 (aevalT_subst_mut V Sg)). reflexivity.
-  - rewrite H, H0, H1. reflexivity.
+  intros E V Sg [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
+  all: try (rewrite (proj1 (aclose_E_mut E V)); apply Hv).
+  all: try (rewrite (proj2 (aclose_E_mut E V)); apply Ha).
+  all: try (rewrite H, H0, H1; reflexivity).
+  rewrite H, H0. destruct (arerrE E (compose V Sg) t); [reflexivity|].
+  destruct (aevalE E (compose V Sg) i); simpl; [|reflexivity].
+  rewrite (proj2 (aevalT_subst_mut E V Sg)). reflexivity.
 Qed.
 
 Lemma aeval_subst : forall V Sg a,
   wf V Sg -> aeval V (asubst Sg a) = aeval (compose V Sg) a.
-Proof. intros V Sg a H. apply (proj1 (aeval_subst_mut V Sg H)). Qed.
+Proof. intros V Sg a H. apply (proj1 (aeval_subst_mut [] V Sg H)). Qed.
+
+Lemma bevalE_subst : forall V Sg b E,
+  wf V Sg -> bevalE E V (bsubst Sg b) = bevalE E (compose V Sg) b.
+Proof.
+  intros V Sg b; induction b; intros E H; simpl;
+    try rewrite (IHb E H); try rewrite (IHb1 E H); try rewrite (IHb2 E H);
+    try rewrite !(proj1 (aeval_subst_mut E V Sg H)); try reflexivity.
+  - unfold bind. destruct (aevalE E (compose V Sg) a1); [|reflexivity].
+    destruct (aevalE E (compose V Sg) a2); [|reflexivity].
+    f_equal. apply map_ext. intros j. apply IHb, H.
+  - unfold bind. destruct (aevalE E (compose V Sg) a1); [|reflexivity].
+    destruct (aevalE E (compose V Sg) a2); [|reflexivity].
+    f_equal. f_equal. apply map_ext. intros j. rewrite !bevalTE_subst. reflexivity.
+Qed.
 
 Lemma beval_subst : forall V Sg b,
   wf V Sg -> beval V (bsubst Sg b) = beval (compose V Sg) b.
-Proof.
-  intros V Sg b H; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite !(aeval_subst _ _ _ H); reflexivity.
-Qed.
+Proof. intros V Sg b H. apply bevalE_subst, H. Qed.
 
 Lemma weval_subst : forall V Sg lo hi i e,
   wf V Sg -> weval V lo hi (asubst Sg i) (asubst Sg e) = weval (compose V Sg) lo hi i e.
@@ -83,7 +121,7 @@ Proof.
   destruct (in_range lo hi v0); inversion H; subst.
   split; [intros x; apply Hv|]. intros b i'. simpl.
   destruct (String.eqb_spec a b) as [<-|Hne]; simpl.
-  - rewrite (aeval_total _ _ _ Ei), (aeval_total _ _ _ Ee).
+  - unfold agetT. simpl. rewrite (aevalE_total _ _ _ _ Ei), (aevalE_total _ _ _ _ Ee).
     destruct (Z.eqb_spec j i') as [<-|Hj].
     + rewrite Z.eqb_refl. reflexivity.
     + destruct (Z.eqb_spec i' j); [congruence|]. apply Ha.
@@ -132,7 +170,7 @@ Proof.
     destruct (aeval V (asubst Sg0 e)) eqn:Ee; [|discriminate].
     destruct Hwf as [Hwv Hwa]. split; [exact Hwv|].
     intros b. simpl. destruct (String.eqb a b); [|apply Hwa].
-    simpl. rewrite Hwa, Ei, Ee. reflexivity.
+    unfold arerr. simpl. unfold arerr in Hwa. unfold aeval in Ei, Ee. rewrite Hwa, Ei, Ee. reflexivity.
   - eapply IHsym_step; eauto.
 Qed.
 

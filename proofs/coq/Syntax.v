@@ -35,6 +35,7 @@ Inductive aexpr : Type :=
   | Div (a1 a2 : aexpr)   (** truncating division, [Z.quot] *)
   | Mod (a1 a2 : aexpr)   (** remainder of the truncating division, [Z.rem] *)
   | Sel (t : arr) (lo hi : Z) (i : aexpr)  (** [t[i]], [i] checked against [lo..hi] *)
+  | BVar (k : var)  (** the variable bound by an enclosing quantifier *)
 with arr : Type :=
   | AVar (a : var)                   (** the array [a] (initially: its input elements) *)
   | AStore (t : arr) (i v : aexpr).  (** [t] with element [i] set to [v] *)
@@ -54,7 +55,13 @@ Inductive bexpr : Type :=
   | Bge (a1 a2 : aexpr)
   | Bnot (b : bexpr)
   | Band (b1 b2 : bexpr)
-  | Bor (b1 b2 : bexpr).
+  | Bor (b1 b2 : bexpr)
+  (** [forall k in a1..a2: b] ([ex = false]) and [exists k in a1..a2: b] ([ex = true]) *)
+  | Bquant (ex : bool) (k : var) (a1 a2 : aexpr) (b : bexpr)
+  (** The first-failure connective of the [F_k] formulas (not in programs): some [j] in
+      [a1..a2] satisfies [f] (with [k = j]) while every [i] in [a1..j-1] satisfies [d]
+      (with [k = i]); its instances are read with the total evaluation. *)
+  | Bfirst (k : var) (a1 a2 : aexpr) (d f : bexpr).
 
 Inductive stmt : Type :=
   | Skip
@@ -120,7 +127,7 @@ Definition check_if (k k' : fkind) (c : bexpr) : bexpr := if fkind_eqb k k' then
     when the store was made). *)
 Fixpoint aD (a : aexpr) : bexpr :=
   match a with
-  | Cst _ | Var _ => Btrue
+  | Cst _ | Var _ | BVar _ => Btrue
   | Neg a1 => aD a1
   | Add a1 a2 | Sub a1 a2 | Mul a1 a2 => band (aD a1) (aD a2)
   | Div a1 a2 | Mod a1 a2 => band (band (aD a1) (aD a2)) (Bne a2 (Cst 0))
@@ -135,7 +142,7 @@ with arD (t : arr) : bexpr :=
 (** [F_k(e)]: the first failure of [e]'s evaluation has kind [k]. *)
 Fixpoint aF (k : fkind) (a : aexpr) : bexpr :=
   match a with
-  | Cst _ | Var _ => Bfalse
+  | Cst _ | Var _ | BVar _ => Bfalse
   | Neg a1 => aF k a1
   | Add a1 a2 | Sub a1 a2 | Mul a1 a2 => bor (aF k a1) (band (aD a1) (aF k a2))
   | Div a1 a2 | Mod a1 a2 =>
@@ -154,12 +161,32 @@ with arF (k : fkind) (t : arr) : bexpr :=
 Definition cmpD (a1 a2 : aexpr) : bexpr := band (aD a1) (aD a2).
 Definition cmpF (k : fkind) (a1 a2 : aexpr) : bexpr := bor (aF k a1) (band (aD a1) (aF k a2)).
 
+(** [forall k in a1..a2: d], [true] when [d] is. *)
+Definition qall (k : var) (a1 a2 : aexpr) (d : bexpr) : bexpr :=
+  match d with
+  | Btrue => Btrue
+  | _ => Bquant false k a1 a2 d
+  end.
+
+(** [first k in a1..a2: d, f], [false] when [f] is. *)
+Definition qfirst (k : var) (a1 a2 : aexpr) (d f : bexpr) : bexpr :=
+  match f with
+  | Bfalse => Bfalse
+  | _ => Bfirst k a1 a2 d f
+  end.
+
+(** For a quantifier over [a1..a2] with body [b] (design file):
+    [D = D(a1) ∧ D(a2) ∧ ∀ j ∈ a1..a2: D(b[j])] and
+    [F_k = F_k(a1) ∨ (D(a1) ∧ F_k(a2)) ∨ (D(a1) ∧ D(a2) ∧ ∃ j ∈ a1..a2: (∀ i ∈ a1..j-1: D(b[i])) ∧ F_k(b[j]))],
+    the last disjunct being [Bfirst]. *)
 Fixpoint bD (b : bexpr) : bexpr :=
   match b with
   | Btrue | Bfalse => Btrue
   | Beq a1 a2 | Bne a1 a2 | Blt a1 a2 | Ble a1 a2 | Bgt a1 a2 | Bge a1 a2 => cmpD a1 a2
   | Bnot b1 => bD b1
   | Band b1 b2 | Bor b1 b2 => band (bD b1) (bD b2)
+  | Bquant _ k a1 a2 b1 => band (cmpD a1 a2) (qall k a1 a2 (bD b1))
+  | Bfirst _ a1 a2 _ _ => cmpD a1 a2
   end.
 
 Fixpoint bF (k : fkind) (b : bexpr) : bexpr :=
@@ -168,6 +195,8 @@ Fixpoint bF (k : fkind) (b : bexpr) : bexpr :=
   | Beq a1 a2 | Bne a1 a2 | Blt a1 a2 | Ble a1 a2 | Bgt a1 a2 | Bge a1 a2 => cmpF k a1 a2
   | Bnot b1 => bF k b1
   | Band b1 b2 | Bor b1 b2 => bor (bF k b1) (band (bD b1) (bF k b2))
+  | Bquant _ x a1 a2 b1 => bor (cmpF k a1 a2) (band (cmpD a1 a2) (qfirst x a1 a2 (bD b1) (bF k b1)))
+  | Bfirst _ a1 a2 _ _ => cmpF k a1 a2
   end.
 
 (** The write [a[i] = e]: [i], then [e], then the range check. *)
@@ -180,7 +209,7 @@ Definition wF (k : fkind) (lo hi : Z) (i e : aexpr) : bexpr :=
     [IdxErr] is not nil): a division for [KDiv], an element read for [KIdx]. *)
 Fixpoint acan (k : fkind) (a : aexpr) : bool :=
   match a with
-  | Cst _ | Var _ => false
+  | Cst _ | Var _ | BVar _ => false
   | Neg a1 => acan k a1
   | Add a1 a2 | Sub a1 a2 | Mul a1 a2 => acan k a1 || acan k a2
   | Div a1 a2 | Mod a1 a2 => acan k a1 || acan k a2 || fkind_eqb k KDiv
@@ -198,6 +227,8 @@ Fixpoint bcan (k : fkind) (b : bexpr) : bool :=
   | Beq a1 a2 | Bne a1 a2 | Blt a1 a2 | Ble a1 a2 | Bgt a1 a2 | Bge a1 a2 => acan k a1 || acan k a2
   | Bnot b1 => bcan k b1
   | Band b1 b2 | Bor b1 b2 => bcan k b1 || bcan k b2
+  | Bquant _ _ a1 a2 b1 => acan k a1 || acan k a2 || bcan k b1
+  | Bfirst _ a1 a2 _ _ => acan k a1 || acan k a2
   end.
 
 Definition wcan (k : fkind) (i e : aexpr) : bool := acan k i || acan k e || fkind_eqb k KIdx.
@@ -227,11 +258,35 @@ Definition supdate (S : sstore) (x : var) (e : aexpr) : sstore :=
 Definition saupdate (S : sstore) (a : var) (t : arr) : sstore :=
   SStore (ssv S) (fun b => if String.eqb a b then t else ssa S b).
 
+(** A term with every bound variable replaced by [0], its value outside any quantifier: a
+    term of a symbolic store is put under a quantifier closed, so that a binder never
+    captures a variable of the store (in a parsed program no assignment mentions a bound
+    variable, and [aclose] is the identity on the stores it builds). *)
+Fixpoint aclose (a : aexpr) : aexpr :=
+  match a with
+  | Cst n => Cst n
+  | Var x => Var x
+  | Neg a1 => Neg (aclose a1)
+  | Add a1 a2 => Add (aclose a1) (aclose a2)
+  | Sub a1 a2 => Sub (aclose a1) (aclose a2)
+  | Mul a1 a2 => Mul (aclose a1) (aclose a2)
+  | Div a1 a2 => Div (aclose a1) (aclose a2)
+  | Mod a1 a2 => Mod (aclose a1) (aclose a2)
+  | Sel t lo hi i => Sel (arclose t) lo hi (aclose i)
+  | BVar _ => Cst 0
+  end
+with arclose (t : arr) : arr :=
+  match t with
+  | AVar a => AVar a
+  | AStore t1 i v => AStore (arclose t1) (aclose i) (aclose v)
+  end.
+
 (** Substitution of a symbolic store into an expression: [S(e)]. *)
 Fixpoint asubst (S : sstore) (a : aexpr) : aexpr :=
   match a with
   | Cst n => Cst n
-  | Var x => ssv S x
+  | Var x => aclose (ssv S x)
+  | BVar k => BVar k
   | Neg a1 => Neg (asubst S a1)
   | Add a1 a2 => Add (asubst S a1) (asubst S a2)
   | Sub a1 a2 => Sub (asubst S a1) (asubst S a2)
@@ -242,7 +297,7 @@ Fixpoint asubst (S : sstore) (a : aexpr) : aexpr :=
   end
 with arsubst (S : sstore) (t : arr) : arr :=
   match t with
-  | AVar a => ssa S a
+  | AVar a => arclose (ssa S a)
   | AStore t1 i v => AStore (arsubst S t1) (asubst S i) (asubst S v)
   end.
 
@@ -259,13 +314,15 @@ Fixpoint bsubst (S : sstore) (b : bexpr) : bexpr :=
   | Bnot b1 => Bnot (bsubst S b1)
   | Band b1 b2 => Band (bsubst S b1) (bsubst S b2)
   | Bor b1 b2 => Bor (bsubst S b1) (bsubst S b2)
+  | Bquant ex k a1 a2 b1 => Bquant ex k (asubst S a1) (asubst S a2) (bsubst S b1)
+  | Bfirst k a1 a2 d f => Bfirst k (asubst S a1) (asubst S a2) (bsubst S d) (bsubst S f)
   end.
 
 (** ** Variables of a program (used by the reference driver to print stores). *)
 
 Fixpoint avars (a : aexpr) : list var :=
   match a with
-  | Cst _ => []
+  | Cst _ | BVar _ => []
   | Var x => [x]
   | Neg a1 => avars a1
   | Add a1 a2 | Sub a1 a2 | Mul a1 a2 | Div a1 a2 | Mod a1 a2 => avars a1 ++ avars a2
@@ -284,6 +341,8 @@ Fixpoint bvars (b : bexpr) : list var :=
       avars a1 ++ avars a2
   | Bnot b1 => bvars b1
   | Band b1 b2 | Bor b1 b2 => bvars b1 ++ bvars b2
+  | Bquant _ _ a1 a2 b1 => avars a1 ++ avars a2 ++ bvars b1
+  | Bfirst _ a1 a2 d f => avars a1 ++ avars a2 ++ bvars d ++ bvars f
   end.
 
 Fixpoint svars (p : stmt) : list var :=
@@ -319,7 +378,7 @@ Proof.
 Defined.
 
 Definition bexpr_eq_dec : forall b1 b2 : bexpr, {b1 = b2} + {b1 <> b2}.
-Proof. decide equality; apply aexpr_eq_dec. Defined.
+Proof. decide equality; try apply aexpr_eq_dec; try apply string_dec; apply bool_dec. Defined.
 
 Definition stmt_eq_dec : forall p1 p2 : stmt, {p1 = p2} + {p1 <> p2}.
 Proof.

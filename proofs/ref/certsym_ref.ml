@@ -73,6 +73,7 @@ let rec aexpr_of j : C.aexpr =
     let t = (match opt_field j "t" with Some t -> arr_of t | None -> C.AVar (str_of (field j "x"))) in
     let (lo, hi) = bounds_of j (root t) in
     C.Sel (t, lo, hi, aexpr_of (field j "e"))
+  | "bvar" -> C.BVar (str_of (field j "x"))
   | k -> bad "unknown arithmetic expression kind %S" k
 and arr_of j : C.arr =
   match kind j with
@@ -91,6 +92,7 @@ let rec json_of_aexpr (a : C.aexpr) : json =
   | C.Mod (l, r) -> bin "mod" l r
   | C.Sel (t, lo, hi, e) ->
     `Assoc [("k", str "sel"); ("t", json_of_arr t); ("lo", num lo); ("hi", num hi); ("e", json_of_aexpr e)]
+  | C.BVar k -> `Assoc [("k", str "bvar"); ("x", str k)]
 and json_of_arr (t : C.arr) : json =
   match t with
   | C.AVar a -> `Assoc [("k", str "array"); ("x", str a)]
@@ -107,7 +109,12 @@ let rec bexpr_of j : C.bexpr =
   | "gt" -> cmp (fun l r -> C.Bgt (l, r)) | "ge" -> cmp (fun l r -> C.Bge (l, r))
   | "not" -> C.Bnot (bexpr_of (field j "b"))
   | "and" -> con (fun l r -> C.Band (l, r)) | "or" -> con (fun l r -> C.Bor (l, r))
-  | "forall" | "exists" -> bad "quantifiers are not supported by this reference (issue 13: arrays only)"
+  | ("forall" | "exists") as q ->
+    C.Bquant (q = "exists", str_of (field j "x"), aexpr_of (field j "l"), aexpr_of (field j "r"),
+              bexpr_of (field j "b"))
+  | "first" ->
+    C.Bfirst (str_of (field j "x"), aexpr_of (field j "l"), aexpr_of (field j "r"),
+              bexpr_of (field j "d"), bexpr_of (field j "f"))
   | k -> bad "unknown boolean expression kind %S" k
 
 let rec json_of_bexpr (b : C.bexpr) : json =
@@ -120,6 +127,12 @@ let rec json_of_bexpr (b : C.bexpr) : json =
   | C.Bgt (l, r) -> cmp "gt" l r | C.Bge (l, r) -> cmp "ge" l r
   | C.Bnot b -> `Assoc [("k", str "not"); ("b", json_of_bexpr b)]
   | C.Band (l, r) -> con "and" l r | C.Bor (l, r) -> con "or" l r
+  | C.Bquant (ex, k, l, r, b) ->
+    `Assoc [("k", str (if ex then "exists" else "forall")); ("x", str k); ("l", json_of_aexpr l);
+            ("r", json_of_aexpr r); ("b", json_of_bexpr b)]
+  | C.Bfirst (k, l, r, d, f) ->
+    `Assoc [("k", str "first"); ("x", str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r);
+            ("d", json_of_bexpr d); ("f", json_of_bexpr f)]
 
 let rec stmt_of j : C.stmt =
   match kind j with
@@ -197,7 +210,7 @@ let bounded_size limit =
   let n = ref 0 in
   let tick () = incr n; if !n > limit then raise Too_big in
   let rec a = function
-    | C.Cst _ | C.Var _ -> tick ()
+    | C.Cst _ | C.Var _ | C.BVar _ -> tick ()
     | C.Neg e -> tick (); a e
     | C.Add (l, r) | C.Sub (l, r) | C.Mul (l, r) | C.Div (l, r) | C.Mod (l, r) -> tick (); a l; a r
     | C.Sel (t, _, _, e) -> tick (); at t; a e
@@ -209,7 +222,9 @@ let bounded_size limit =
     | C.Beq (l, r) | C.Bne (l, r) | C.Blt (l, r) | C.Ble (l, r) | C.Bgt (l, r) | C.Bge (l, r) ->
       tick (); a l; a r
     | C.Bnot x -> tick (); b x
-    | C.Band (l, r) | C.Bor (l, r) -> tick (); b l; b r in
+    | C.Band (l, r) | C.Bor (l, r) -> tick (); b l; b r
+    | C.Bquant (_, _, l, r, x) -> tick (); a l; a r; b x
+    | C.Bfirst (_, l, r, d, f) -> tick (); a l; a r; b d; b f in
   (a, at, b)
 
 let state_json vars arrs limit (((phi, ss), p) : C.sym_state) status : json =

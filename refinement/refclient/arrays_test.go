@@ -259,3 +259,59 @@ func TestArraysReference(t *testing.T) {
 		t.Fatalf("run stream: %d states, %v", len(states), err)
 	}
 }
+
+// TestQuantifiersReference: the successors of an if on a quantifier whose instances can fail in
+// both ways: under every valuation, exactly the successor the concrete semantics (spec) takes has
+// a true path condition (the "first" node of F_k included), evaluated by EvalB.
+func TestQuantifiersReference(t *testing.T) {
+	needRef(t)
+	ref, err := Start(DefaultPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	p := parseProg(t, "array a[1..3];\nif forall k in m..n: a[k] / (k - 2) > 0 then x = 1 else x = 2 fi")
+	ref.Arrays = p.Arrays
+	ifs := p.Body.(*spec.If)
+	raw, err := EncodeStmt(ifs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	succs, err := ref.Expand(json.RawMessage(`{"k":"true"}`), nil, p.Vars, raw)
+	if err != nil || len(succs) != 4 {
+		t.Fatalf("expand: %d successors, %v", len(succs), err)
+	}
+	seen := map[int]bool{}
+	for m := int64(0); m <= 4; m++ {
+		for n := int64(0); n <= 4; n++ {
+			for _, elems := range [][]int64{{1, 2, 3}, {-5, 4, 9}, {6, 0, -1}} {
+				v := make([]spec.Int, p.Slots())
+				v[p.VarIndex("m")], v[p.VarIndex("n")] = spec.IntOf(m), spec.IntOf(n)
+				for j, x := range elems {
+					v[p.Arrays[0].Offset+j] = spec.IntOf(x)
+				}
+				holds, kind, ok := spec.EvalBKind(ifs.Cond, spec.Store(v), nil)
+				want := 0
+				switch {
+				case ok && !holds:
+					want = 1
+				case !ok && kind == spec.FailDivZero:
+					want = 2
+				case !ok:
+					want = 3
+				}
+				seen[want] = true
+				for i, s := range succs {
+					got, err := EvalBE(s.PC, v)
+					if err != nil || got != (i == want) {
+						t.Fatalf("m=%d n=%d a=%v: successor %d (%s) has path condition %v (%v), want %v",
+							m, n, elems, i, Canon(s.Prog), got, err, i == want)
+					}
+				}
+			}
+		}
+	}
+	if len(seen) != 4 {
+		t.Errorf("the valuations reach only the successors %v", seen)
+	}
+}

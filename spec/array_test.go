@@ -303,3 +303,21 @@ func TestInspectArrays(t *testing.T) {
 		t.Errorf("VarsOf = %q, Vars = %v", got, p.Vars)
 	}
 }
+
+// TestQuantifierWorkBound: Run bounds the quantifier instances it evaluates by its step bound,
+// so a quantifier over a huge range ends the run at the step bound instead of hanging it.
+func TestQuantifierWorkBound(t *testing.T) {
+	p := mustParse(t, "x = 1;\nassert forall k in 0..1000000000000000: k >= 0;\nx = 2")
+	r := Run(p, make(Store, p.Slots()), 1000)
+	if r.Outcome != Stepped || r.Steps != 2 || LineOf(Head(r.Final.Prog)) != 2 {
+		t.Fatalf("huge range: outcome %v after %d steps at line %d, want the step bound at line 2", r.Outcome, r.Steps, LineOf(Head(r.Final.Prog)))
+	}
+	// Within the bound the run is exact.
+	p = mustParse(t, "array a[0..3];\nassert forall i in 0..3: forall j in i..3: a[i] <= a[j]")
+	if r := Run(p, make(Store, p.Slots()), 100); r.Outcome != Final {
+		t.Fatalf("small range: %v", r.Outcome)
+	}
+	if r := Run(p, make(Store, p.Slots()), 5); r.Outcome != Stepped {
+		t.Fatalf("14 instances under a bound of 5: %v", r.Outcome)
+	}
+}

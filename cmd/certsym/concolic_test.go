@@ -152,7 +152,7 @@ func TestRunGenerational(t *testing.T) {
 		t.Fatalf("mutant: exit %d, %+v", code, out)
 	}
 	b := out.Bugs[0]
-	if b.Line != 16 || b.Kind != "assert" || b.PathCondition != "n == 2" || string(b.Input["n"]) != "2" || !strings.HasPrefix(b.Reproduce, "certsym exec ") {
+	if b.Line != 16 || b.Kind != "assert" || b.PathCondition != "n == 2" || b.Input["n"] != json.Number("2") || !strings.HasPrefix(b.Reproduce, "certsym exec ") {
 		t.Errorf("mutant bug %+v", b)
 	}
 	// The reproduce command reaches the bug.
@@ -169,7 +169,7 @@ func TestRunGenerational(t *testing.T) {
 	}
 	// From a seed input that already fails.
 	out, _, _ = runJSON(t, "run", mutant, "--strategy", "generational", "--seed-input", "n=3")
-	if len(out.Bugs) != 1 || string(out.Bugs[0].Input["n"]) != "3" || out.States != 28 {
+	if len(out.Bugs) != 1 || out.Bugs[0].Input["n"] != json.Number("3") || out.States != 28 {
 		t.Errorf("seed n=3: %+v", out)
 	}
 

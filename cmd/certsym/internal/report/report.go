@@ -150,14 +150,10 @@ func ShellQuote(s string) string {
 
 // ReproduceCommand is the certsym exec command line that runs a bug's input on the concrete
 // semantics and reaches its error.
-func ReproduceCommand(file string, b *engine.Bug, names []string) string {
-	var kv []string
-	for i, v := range b.Input {
-		kv = append(kv, names[i]+"="+v.String())
-	}
+func ReproduceCommand(file string, b *engine.Bug, prog *spec.Program) string {
 	cmd := "certsym exec " + ShellQuote(file)
-	if len(kv) > 0 {
-		cmd += " --input " + ShellQuote(strings.Join(kv, ","))
+	if arg := prog.InputArg(b.Input); arg != "" {
+		cmd += " --input " + ShellQuote(arg)
 	}
 	if b.Replay.Steps >= 10_000_000 {
 		cmd += fmt.Sprintf(" --max-steps %d", b.Replay.Steps+1)
@@ -166,8 +162,8 @@ func ReproduceCommand(file string, b *engine.Bug, names []string) string {
 }
 
 // ReproduceInput is the certsym exec command line that runs in on the program file.
-func ReproduceInput(file string, in spec.Store, names []string) string {
-	return ReproduceCommand(file, &engine.Bug{Input: in}, names)
+func ReproduceInput(file string, in spec.Store, prog *spec.Program) string {
+	return ReproduceCommand(file, &engine.Bug{Input: in}, prog)
 }
 
 // Input is a concrete input as a JSON object whose keys are the program's variables in order

@@ -134,6 +134,8 @@ func DescribeFail(f *spec.Fail) string {
 		return "assertion violated"
 	case spec.FailDivZero:
 		return "division by zero"
+	case spec.FailIndex:
+		return "index out of range"
 	}
 	return "fail reached"
 }

@@ -59,7 +59,7 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	input := fs.String("input", "", "input values, as x=3,y=-2 (a missing input is 0)")
+	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
 	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)

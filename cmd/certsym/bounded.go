@@ -75,7 +75,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: inputJSON(input, prog), inputText: prog.InputString(input), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, prog)})
+			Input: report.InputMap(input, prog), inputText: prog.InputString(input), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, prog)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason

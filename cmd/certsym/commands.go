@@ -110,23 +110,6 @@ type jsonBug struct {
 	inputText     string         // the input as Program.InputString writes it (run --loop-bound's text)
 }
 
-// inputJSON is a concrete input of prog as a JSON object: each variable's value as a number token
-// with all its digits, each array's as the list of its elements from lo to hi.
-func inputJSON(in spec.Store, prog *spec.Program) map[string]any {
-	m := make(map[string]any, len(prog.Vars)+len(prog.Arrays))
-	for i, name := range prog.Vars {
-		m[name] = json.Number(in[i].String())
-	}
-	for _, a := range prog.Arrays {
-		el := make([]json.Number, a.Size())
-		for j := range el {
-			el[j] = json.Number(in[a.Offset+j].String())
-		}
-		m[a.Name] = el
-	}
-	return m
-}
-
 // jsonRun is the single object run --json prints.
 type jsonRun struct {
 	Verdict       string    `json:"verdict"`
@@ -260,7 +243,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, b := range rep.Bugs {
 			p := b.Fail.Where()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: inputJSON(b.Input, prog), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Input: report.InputMap(b.Input, prog), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, prog)})
 		}
 		if err := writeJSON(stdout, out); err != nil {

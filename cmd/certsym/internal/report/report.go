@@ -176,6 +176,23 @@ type Input struct {
 	Arrays []*spec.Array // the program's arrays (Program.Arrays), each written as a list
 }
 
+// InputMap is a concrete input (or store) of prog as a JSON object: each variable's value as a number token
+// with all its digits, each array's as the list of its elements from lo to hi.
+func InputMap(in spec.Store, prog *spec.Program) map[string]any {
+	m := make(map[string]any, len(prog.Vars)+len(prog.Arrays))
+	for i, name := range prog.Vars {
+		m[name] = json.Number(in[i].String())
+	}
+	for _, a := range prog.Arrays {
+		el := make([]json.Number, a.Size())
+		for j := range el {
+			el[j] = json.Number(in[a.Offset+j].String())
+		}
+		m[a.Name] = el
+	}
+	return m
+}
+
 // ProgInput is the Input of a store of prog (of length prog.Slots()).
 func ProgInput(prog *spec.Program, vals spec.Store) Input {
 	return Input{Names: prog.Vars, Vals: vals, Arrays: prog.Arrays}

@@ -21,6 +21,9 @@ func TestParseAndFromJSON(t *testing.T) {
 		if err != nil || prog.InputString(s) != c.want {
 			t.Errorf("Parse(%q) = %v, %v; want %s", c.text, prog.InputString(s), err, c.want)
 		}
+		if s2, _, err := Parse(c.json, prog); err != nil || prog.InputString(s2) != c.want {
+			t.Errorf("Parse(%s) = %v, %v; want %s", c.json, prog.InputString(s2), err, c.want)
+		}
 		s, _, err = FromJSON([]byte(c.json), prog)
 		if err != nil || prog.InputString(s) != c.want {
 			t.Errorf("FromJSON(%s) = %v, %v; want %s", c.json, prog.InputString(s), err, c.want)

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzParse: on any input the parser returns a program or a *SyntaxError, never panics, and a
-// program it returns prints to text that parses to the same tree. `go test` runs the seeds;
+// FuzzParse: on any input the parser returns a program or a *SyntaxError, never panics, a
+// program it returns prints to text that parses to the same tree, and its first steps run. `go test` runs the seeds;
 // `go test -fuzz FuzzParse ./spec` explores further.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
@@ -33,6 +33,8 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		roundTrip(t, "fuzz.imp", []byte(src))
-		_ = p
+		// The concrete semantics does not panic either (a few steps from the zero input: the
+		// step bound also bounds quantifier instances, and a few steps keep numbers small).
+		Run(p, make(Store, p.Slots()), 20)
 	})
 }

@@ -618,3 +618,92 @@ Proof.
       try discriminate; eauto;
       destruct H as [b' [H1 H2]]; inversion H1; subst; congruence.
 Qed.
+
+(** ** Quantifiers and the first-failure connective mean the design's formulas *)
+
+Lemma zrange_nil : forall lo hi, hi < lo -> zrange lo hi = [].
+Proof. intros lo hi H. unfold zrange. replace (Z.to_nat (hi - lo + 1)) with 0%nat by lia. reflexivity. Qed.
+
+Lemma zrange_cons : forall lo hi, lo <= hi -> zrange lo hi = lo :: zrange (lo + 1) hi.
+Proof.
+  intros lo hi H. unfold zrange.
+  replace (Z.to_nat (hi - lo + 1)) with (S (Z.to_nat (hi - (lo + 1) + 1))) by lia.
+  simpl. f_equal; [lia|]. rewrite <- seq_shift, map_map. apply map_ext. intros n. lia.
+Qed.
+
+(** The instances of a range, by well-founded induction on its length. *)
+Lemma zrange_ind : forall (P : Z -> Z -> Prop),
+  (forall lo hi, hi < lo -> P lo hi) ->
+  (forall lo hi, lo <= hi -> P (lo + 1) hi -> P lo hi) ->
+  forall lo hi, P lo hi.
+Proof.
+  intros P Hnil Hcons lo hi.
+  remember (Z.to_nat (hi - lo + 1)) as n eqn:En. revert lo En.
+  induction n as [|n IH]; intros lo En.
+  - apply Hnil. lia.
+  - apply Hcons; [lia|]. apply IH. lia.
+Qed.
+
+Lemma first_ok_range : forall (D F : Z -> bool) lo hi,
+  first_ok (map (fun j => (D j, F j)) (zrange lo hi)) = true <->
+  exists j, lo <= j <= hi /\ F j = true /\ forall i, lo <= i < j -> D i = true.
+Proof.
+  intros D F. apply zrange_ind.
+  - intros lo hi H. rewrite zrange_nil by exact H. simpl. split; [discriminate|].
+    intros (j & Hj & _). lia.
+  - intros lo hi H IH. rewrite zrange_cons by exact H. simpl. split.
+    + intros Hf. apply orb_true_iff in Hf. destruct Hf as [Hf|Hf].
+      * exists lo. split; [lia|]. split; [exact Hf|]. intros i Hi. lia.
+      * apply andb_true_iff in Hf. destruct Hf as [Hd Hr]. apply IH in Hr.
+        destruct Hr as (j & Hj & Hfj & Hdj). exists j. split; [lia|]. split; [exact Hfj|].
+        intros i Hi. destruct (Z.eq_dec i lo) as [->|Hne]; [exact Hd|]. apply Hdj. lia.
+    + intros (j & Hj & Hfj & Hdj). apply orb_true_iff.
+      destruct (Z.eq_dec j lo) as [->|Hne]; [left; exact Hfj|]. right.
+      apply andb_true_iff. split; [apply Hdj; lia|]. apply IH.
+      exists j. split; [lia|]. split; [exact Hfj|]. intros i Hi. apply Hdj. lia.
+Qed.
+
+Lemma forallb_range : forall (B : Z -> bool) lo hi,
+  forallb B (zrange lo hi) = true <-> forall j, lo <= j <= hi -> B j = true.
+Proof.
+  intros B. apply zrange_ind.
+  - intros lo hi H. rewrite zrange_nil by exact H. simpl. split; [intros _ j Hj; lia|reflexivity].
+  - intros lo hi H IH. rewrite zrange_cons by exact H. simpl. rewrite andb_true_iff, IH. split.
+    + intros [H1 H2] j Hj. destruct (Z.eq_dec j lo) as [->|Hne]; [exact H1|]. apply H2. lia.
+    + intros H1. split; [apply H1; lia|]. intros j Hj. apply H1. lia.
+Qed.
+
+Lemma existsb_range : forall (B : Z -> bool) lo hi,
+  existsb B (zrange lo hi) = true <-> exists j, lo <= j <= hi /\ B j = true.
+Proof.
+  intros B. apply zrange_ind.
+  - intros lo hi H. rewrite zrange_nil by exact H. simpl. split; [discriminate|].
+    intros (j & Hj & _). lia.
+  - intros lo hi H IH. rewrite zrange_cons by exact H. simpl. rewrite orb_true_iff, IH. split.
+    + intros [H1|(j & Hj & H2)]; [exists lo; split; [lia|exact H1]|exists j; split; [lia|exact H2]].
+    + intros (j & Hj & H2). destruct (Z.eq_dec j lo) as [->|Hne]; [left; exact H2|].
+      right. exists j. split; [lia|exact H2].
+Qed.
+
+(** The quantifiers mean what they say: [forall k in a1..a2: b] holds iff every instance
+    [b[k := j]] with [a1 <= j <= a2] does (true on an empty range), [exists] iff some does. *)
+Theorem forall_correct : forall E V k a1 a2 b,
+  bevalTE E V (Bquant false k a1 a2 b) = true <->
+  forall j, aevalTE E V a1 <= j <= aevalTE E V a2 -> bevalTE ((k, j) :: E) V b = true.
+Proof. intros. simpl. apply forallb_range. Qed.
+
+Theorem exists_correct : forall E V k a1 a2 b,
+  bevalTE E V (Bquant true k a1 a2 b) = true <->
+  exists j, aevalTE E V a1 <= j <= aevalTE E V a2 /\ bevalTE ((k, j) :: E) V b = true.
+Proof. intros. simpl. apply existsb_range. Qed.
+
+(** [Bfirst] is the last disjunct of the design's first-failure formula of a quantifier,
+    [∃ j ∈ a1..a2: (∀ i ∈ a1..j-1: d[k := i]) ∧ f[k := j]]. *)
+Theorem first_correct : forall E V k a1 a2 d f,
+  bevalTE E V (Bfirst k a1 a2 d f) = true <->
+  exists j, aevalTE E V a1 <= j <= aevalTE E V a2 /\ bevalTE ((k, j) :: E) V f = true /\
+            forall i, aevalTE E V a1 <= i < j -> bevalTE ((k, i) :: E) V d = true.
+Proof.
+  intros. simpl.
+  apply (first_ok_range (fun j => bevalTE ((k, j) :: E) V d) (fun j => bevalTE ((k, j) :: E) V f)).
+Qed.

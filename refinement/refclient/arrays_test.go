@@ -315,3 +315,124 @@ func TestQuantifiersReference(t *testing.T) {
 		t.Errorf("the valuations reach only the successors %v", seen)
 	}
 }
+
+// TestConcreteArraysAgainstSpec: certsym-ref's concrete steps and spec.Step agree, state by state,
+// on programs with arrays and quantifiers from random inputs (stores, remaining programs, and the
+// kind of the error reached): the extracted Coq semantics and the Go one are the same relation on
+// these runs.
+func TestConcreteArraysAgainstSpec(t *testing.T) {
+	needRef(t)
+	ref, err := Start(DefaultPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	progs := []string{
+		// insertion sort of a[0..3], sortedness asserted with forall
+		`array a[0..3];
+i = 1;
+while i <= 3 do
+  j = i;
+  while j > 0 and a[j - 1] > a[j] do t = a[j]; a[j] = a[j - 1]; a[j - 1] = t; j = j - 1 od;
+  i = i + 1
+od;
+assert forall k in 0..2: a[k] <= a[k + 1]`,
+		// the same with the classic mutant (j > 1): the forall assertion fails
+		`array a[0..3];
+i = 1;
+while i <= 3 do
+  j = i;
+  while j > 1 and a[j - 1] > a[j] do t = a[j]; a[j] = a[j - 1]; a[j - 1] = t; j = j - 1 od;
+  i = i + 1
+od;
+assert forall k in 0..2: a[k] <= a[k + 1]`,
+		// binary search with an index computed by / and a possible out-of-range read
+		`array a[-2..2];
+lo = -2; hi = 3;
+while lo < hi do m = (lo + hi) / 2; if a[m] < x then lo = m + 1 else hi = m fi od;
+assume exists k in -2..2: a[k] == x;
+assert a[lo] == x`,
+		// errors of both kinds in one statement, in evaluation order
+		`array b[1..2];
+b[i] = 10 / (j - 1);
+if forall k in i..j: b[k] % (k - 1) == 0 then x = 1 else x = 2 fi`,
+	}
+	rnd := uint64(12345)
+	next := func(n int64) int64 { // a small deterministic generator
+		rnd = rnd*6364136223846793005 + 1442695040888963407
+		return int64(rnd>>33)%n - n/2
+	}
+	seen := map[string]bool{}
+	for pi, src := range progs {
+		p := parseProg(t, src)
+		ref.Arrays = p.Arrays
+		for trial := 0; trial < 24; trial++ {
+			store := make(spec.Store, p.Slots())
+			for i := range store {
+				store[i] = spec.IntOf(next(7))
+			}
+			st := spec.State{Store: store, Prog: p.Body}
+			raw, err := EncodeStmt(p.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; n < 400; n++ {
+				cs, ca := ConcStore{}, ConcArrays{}
+				for i, x := range p.Vars {
+					cs[x] = st.Store[i]
+				}
+				for _, a := range p.Arrays {
+					ca[a.Name] = append([]spec.Int(nil), st.Store[a.Offset:a.Offset+a.Size()]...)
+				}
+				res, err := ref.StepA(cs, ca, p.Vars, raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				next, out := spec.Step(st)
+				want := map[spec.Outcome]string{spec.Stepped: "next", spec.Final: "final", spec.Failed: "error", spec.Blocked: "stuck"}[out]
+				if res.Kind != want {
+					t.Fatalf("program %d, trial %d, step %d: reference %q, spec %v at %s", pi, trial, n, res.Kind, out, Canon(st.Prog))
+				}
+				if out == spec.Failed {
+					k := spec.IsError(st.Prog).Kind
+					if k == spec.FailAssert {
+						k = spec.FailExplicit
+					}
+					if res.Fail != k {
+						t.Fatalf("program %d, trial %d: error kind %v, spec %v", pi, trial, res.Fail, k)
+					}
+				}
+				if out != spec.Stepped {
+					seen[res.Kind+" "+res.Fail.String()] = true
+					break
+				}
+				back, err := DecodeProg(res.Prog, p.Vars, p.Arrays...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if Canon(back) != Canon(next.Prog) {
+					t.Fatalf("program %d, trial %d, step %d: reference goes to %s, spec to %s", pi, trial, n, Canon(back), Canon(next.Prog))
+				}
+				for i, x := range p.Vars {
+					if v, ok := res.Store[x]; ok && !v.Equal(next.Store[i]) || !ok && !next.Store[i].IsZero() {
+						t.Fatalf("program %d, trial %d, step %d: %s = %v, spec %v", pi, trial, n, x, v, next.Store[i])
+					}
+				}
+				for _, a := range p.Arrays {
+					got := res.Arrays[a.Name]
+					for j := 0; j < a.Size(); j++ {
+						if j >= len(got) || !got[j].Equal(next.Store[a.Offset+j]) {
+							t.Fatalf("program %d, trial %d, step %d: array %s = %v, spec %v", pi, trial, n, a.Name, got, next.Store[a.Offset:a.Offset+a.Size()])
+						}
+					}
+				}
+				st, raw = next, res.Prog
+			}
+		}
+	}
+	for _, k := range []string{"final fail", "stuck fail", "error fail", "error division-by-zero", "error index-out-of-range"} {
+		if !seen[k] {
+			t.Errorf("no run ended with %q (ends: %v)", k, seen)
+		}
+	}
+}

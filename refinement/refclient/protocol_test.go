@@ -104,7 +104,7 @@ func TestCorpusTreesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		back, err := decodeProg(raw, newDecoder(p.Vars))
+		back, err := decodeProg(raw, newDecoder(p.Vars, p.Arrays...))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

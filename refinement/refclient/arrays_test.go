@@ -436,3 +436,114 @@ if forall k in i..j: b[k] % (k - 1) == 0 then x = 1 else x = 2 fi`,
 		}
 	}
 }
+
+// TestSymbolicArraysAgainstSpec: Theorem 2.1 on the extracted code, through the codec. Along the
+// concrete run of spec.Step from an input v, the reference's symbolic successors (expanded from
+// the previous one, its terms re-encoded by the codec) contain exactly one whose path condition
+// holds under v (EvalB), and that one has the concrete program and, evaluated under v (EvalA,
+// EvalArr), the concrete store, arrays included.
+func TestSymbolicArraysAgainstSpec(t *testing.T) {
+	needRef(t)
+	ref, err := Start(DefaultPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	progs := []string{
+		`array a[0..2];
+i = 1;
+while i <= 2 do
+  j = i;
+  while j > 0 and a[j - 1] > a[j] do t = a[j]; a[j] = a[j - 1]; a[j - 1] = t; j = j - 1 od;
+  i = i + 1
+od;
+assert forall k in 0..1: a[k] <= a[k + 1]`,
+		`array b[1..2];
+b[i] = 10 / (j - 1);
+b[2] = b[i] + 1;
+if forall k in i..j: b[k] % (k - 1) == 0 then x = b[j] else x = 2 fi;
+assume exists k in 1..2: b[k] > x`,
+	}
+	rnd := uint64(777)
+	gen := func(n int64) int64 {
+		rnd = rnd*6364136223846793005 + 1442695040888963407
+		return int64(rnd>>33)%n - n/2
+	}
+	for pi, src := range progs {
+		p := parseProg(t, src)
+		ref.Arrays = p.Arrays
+		for trial := 0; trial < 6; trial++ {
+			v := make(spec.Store, p.Slots())
+			for i := range v {
+				v[i] = spec.IntOf(gen(5))
+			}
+			st := spec.State{Store: append(spec.Store(nil), v...), Prog: p.Body}
+			pc := json.RawMessage(`{"k":"true"}`)
+			store := make([]json.RawMessage, len(p.Vars))
+			for i, x := range p.Vars {
+				store[i] = json.RawMessage(`{"k":"var","x":"` + x + `"}`)
+			}
+			arrays := make([]json.RawMessage, len(p.Arrays))
+			prog, err := EncodeStmt(p.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; n < 150; n++ {
+				next, out := spec.Step(st)
+				if out != spec.Stepped {
+					break
+				}
+				succs, err := ref.ExpandA(pc, store, p.Vars, arrays, prog)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var hit *SymSucc
+				for i := range succs {
+					holds, err := EvalBE(succs[i].PC, v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if holds {
+						if hit != nil {
+							t.Fatalf("program %d, step %d: two successors hold", pi, n)
+						}
+						hit = &succs[i]
+					}
+				}
+				if hit == nil {
+					t.Fatalf("program %d, trial %d, step %d: no successor holds at %s", pi, trial, n, Canon(st.Prog))
+				}
+				if Canon(hit.Prog) != Canon(next.Prog) {
+					t.Fatalf("program %d, step %d: symbolic %s, concrete %s", pi, n, Canon(hit.Prog), Canon(next.Prog))
+				}
+				for i, x := range p.Vars {
+					if got := EvalA(hit.Store[i], v); !got.Equal(next.Store[i]) {
+						t.Fatalf("program %d, step %d: %s = %v symbolically, %v concretely", pi, n, x, got, next.Store[i])
+					}
+				}
+				for ai, a := range p.Arrays {
+					for j := a.Lo; j <= a.Hi; j++ {
+						if got := EvalArr(hit.Arrays[ai], spec.IntOf(j), v); !got.Equal(next.Store[a.Offset+int(j-a.Lo)]) {
+							t.Fatalf("program %d, step %d: %s[%d] = %v symbolically, %v concretely", pi, n, a.Name, j, got, next.Store[a.Offset+int(j-a.Lo)])
+						}
+					}
+				}
+				// the next request: the successor re-encoded by the codec
+				if pc, err = EncodeB(hit.PC); err != nil {
+					t.Fatal(err)
+				}
+				for i := range store {
+					if store[i], err = EncodeA(hit.Store[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for i := range arrays {
+					if arrays[i], err = EncodeArr(hit.Arrays[i]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				st, prog = next, hit.Raw
+			}
+		}
+	}
+}

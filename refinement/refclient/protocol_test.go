@@ -141,6 +141,12 @@ func TestRequestsWireFormat(t *testing.T) {
 			`{"op":"run_start","vars":[],"prog":{"k":"skip"}}`},
 		{runNextRequest{Op: "run_next", Count: 64, Limit: StreamSizeLimit},
 			`{"op":"run_next","count":64,"limit":4000}`},
+		// arrays (issue 13): declarations, and a concrete array as the list of its elements
+		{stepRequest{Op: "step", Arrays: decls([]*spec.Array{{Name: "a", Lo: -1, Hi: 1}}),
+			Store: concStoreA(ConcStore{"n": spec.IntOf(3)}, ConcArrays{"a": {spec.IntOf(5), spec.IntOf(0), spec.IntOf(-7)}}, []string{"n"}), Prog: prog},
+			`{"op":"step","arrays":[{"x":"a","lo":-1,"hi":1}],"store":{"a":[5,0,-7],"n":3},"prog":{"k":"skip"}}`},
+		{evalRequest{Op: "evalb", Store: concStore(ConcStore{}, nil), B: json.RawMessage(`{"k":"true"}`)},
+			`{"op":"evalb","store":{},"b":{"k":"true"}}`},
 	}
 	for _, c := range cases {
 		got, err := marshal(c.req)

@@ -142,3 +142,13 @@ func TestReplayArrays(t *testing.T) {
 		t.Errorf("replay with a short list: exit %d, %s", code, stderr)
 	}
 }
+
+// TestExecQuantifierBound: a quantifier over a huge range stops exec at the step bound instead of
+// hanging it.
+func TestExecQuantifierBound(t *testing.T) {
+	f := writeProg(t, "x = 1;\nassert forall k in 0..1000000000000000000: k + x > 0")
+	code, stdout, _ := runText("exec", f, "--max-steps", "1000")
+	if code != exitUnknown || !strings.Contains(stdout, "step bound reached (more than 1000 quantifier instances evaluated) after 2 steps at "+f+":2:1") {
+		t.Errorf("exit %d\n%s", code, stdout)
+	}
+}

@@ -33,8 +33,24 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		roundTrip(t, "fuzz.imp", []byte(src))
-		// The concrete semantics does not panic either (a few steps from the zero input: the
-		// step bound also bounds quantifier instances, and a few steps keep numbers small).
-		Run(p, make(Store, p.Slots()), 20)
+		// The concrete semantics does not panic either: up to 20 steps from the zero input (the
+		// step bound also bounds quantifier instances), stopping once a value passes 4096 bits
+		// (a program that squares a number at each step would not finish otherwise).
+		for k := 1; k <= 20; k++ {
+			r := Run(p, make(Store, p.Slots()), k)
+			if r.Outcome != Stepped || bigValue(r.Final.Store) {
+				break
+			}
+		}
 	})
+}
+
+// bigValue reports whether a value of s has more than 4096 bits.
+func bigValue(s Store) bool {
+	for _, v := range s {
+		if v.BitLen() > 4096 {
+			return true
+		}
+	}
+	return false
 }

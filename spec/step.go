@@ -161,6 +161,9 @@ type Result struct {
 	Final   State   // the last state
 	Steps   int     // steps taken
 	Fail    *Fail   // the error reached, when Outcome is Failed
+	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
+	// evaluated more quantifier instances than its step bound, not because of the steps.
+	QuantBound bool
 }
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
@@ -180,7 +183,7 @@ func Run(prog *Program, input Store, maxSteps int) (res Result) {
 				if _, ok := r.(outOfWork); !ok {
 					panic(r)
 				}
-				res = Result{Outcome: Stepped, Final: st, Steps: n}
+				res = Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: true}
 			}
 		}()
 	}

@@ -93,34 +93,6 @@ func TestArraySyntaxErrorExit(t *testing.T) {
 	}
 }
 
-// TestSymbolicRejectsArrays: until the symbolic engine supports them, run, verify and concolic
-// reject arrays and quantifiers with a positioned message and exit 2 (text and JSON), never a
-// panic.
-func TestSymbolicRejectsArrays(t *testing.T) {
-	arr := writeProg(t, "# arrays\narray a[0..1];\na[0] = 1")
-	quant := writeProg(t, "x = 1;\nassert forall k in 0..x: k >= 0")
-	for _, c := range []struct{ file, want string }{
-		{arr, arr + ":2:1: arrays are not supported by the symbolic engine yet"},
-		{quant, quant + ":2:8: quantifiers are not supported by the symbolic engine yet"},
-	} {
-		for _, args := range [][]string{{"run"}, {"run", "--loop-bound", "2"}, {"run", "--strategy", "generational"}, {"verify"}, {"concolic", "--input", "x=1"}} {
-			code, _, stderr := runText(append(args, c.file)...)
-			if code != exitUsage || !strings.HasPrefix(stderr, c.want) {
-				t.Errorf("%v %s: exit %d, stderr %q", args, c.file, code, stderr)
-			}
-		}
-		var stdout strings.Builder
-		code := run([]string{"run", c.file, "--json"}, &stdout, &strings.Builder{})
-		if code != exitUsage || !strings.Contains(stdout.String(), `"error": "syntax"`) || !strings.Contains(stdout.String(), "not supported by the symbolic engine") {
-			t.Errorf("run --json: exit %d\n%s", code, stdout.String())
-		}
-		// exec runs them.
-		if code, _, _ := runText("exec", c.file); code != exitSafe {
-			t.Errorf("exec %s: exit %d", c.file, code)
-		}
-	}
-}
-
 // TestReplayArrays: replay reads an array's input as a JSON list.
 func TestReplayArrays(t *testing.T) {
 	f := writeProg(t, sortProg)
@@ -140,5 +112,15 @@ func TestReplayArrays(t *testing.T) {
 	}
 	if code, _, stderr := runText("replay", dir); code != exitUsage || !strings.Contains(stderr, "array a has 5 elements (1..5), found a list of 2") {
 		t.Errorf("replay with a short list: exit %d, %s", code, stderr)
+	}
+}
+
+// TestExecQuantifierBound: a quantifier over a huge range stops exec at the step bound instead of
+// hanging it.
+func TestExecQuantifierBound(t *testing.T) {
+	f := writeProg(t, "x = 1;\nassert forall k in 0..1000000000000000000: k + x > 0")
+	code, stdout, _ := runText("exec", f, "--max-steps", "1000")
+	if code != exitUnknown || !strings.Contains(stdout, "step bound reached (more than 1000 quantifier instances evaluated) after 2 steps at "+f+":2:1") {
+		t.Errorf("exit %d\n%s", code, stdout)
 	}
 }

@@ -135,7 +135,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		case engine.VerdictSafe:
 			exit = exitSafe
 		}
-		if err := sarif.FromRun(file, invocation("run", args, exit), rep, prog).WriteFile(*a.sarif); err != nil {
+		if err := sarif.FromRun(file, invocation("run", args, exit), rep, prog.Vars).WriteFile(*a.sarif); err != nil {
 			return fail("sarif", err)
 		}
 	}

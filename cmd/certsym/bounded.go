@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"certsym/bounded"
 	"certsym/cmd/certsym/internal/report"
@@ -75,7 +76,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: report.InputMap(input, prog), inputText: prog.InputString(input), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, prog)})
+			Input: inputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason
@@ -127,7 +128,11 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		}
 		fmt.Fprintln(stdout)
 		for _, bug := range bugs {
-			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, bug.inputText)
+			var in []string
+			for _, v := range names {
+				in = append(in, v+"="+string(bug.Input[v]))
+			}
+			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, strings.Join(in, ", "))
 			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)

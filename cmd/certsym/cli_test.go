@@ -69,7 +69,7 @@ func TestRunExitCodesAndJSON(t *testing.T) {
 	if b.Line != 3 || b.Kind != "fail" || b.PathCondition != "x >= 98765432109876543211" {
 		t.Errorf("bug %+v", b)
 	}
-	if x, _ := b.Input["x"].(json.Number); x != "98765432109876543211" {
+	if x := string(b.Input["x"]); x != "98765432109876543211" {
 		t.Errorf("input x = %s, want 98765432109876543211 (digits must not go through float64)", x)
 	}
 	// The raw JSON has the integer as a number token with all its digits.
@@ -264,7 +264,7 @@ func TestRunLoopBound(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
-	if code != exitBug || out.Verdict != "bug" || len(out.Bugs) != 1 || out.Bugs[0].Line != 4 || fmt.Sprint(out.Bugs[0].Input["x"]) != "3" {
+	if code != exitBug || out.Verdict != "bug" || len(out.Bugs) != 1 || out.Bugs[0].Line != 4 || string(out.Bugs[0].Input["x"]) != "3" {
 		t.Fatalf("exit %d, %+v", code, out)
 	}
 	count := map[string]int{}

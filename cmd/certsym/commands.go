@@ -60,7 +60,7 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
-	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps")
+	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -93,21 +93,35 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
 		return exitBug
 	}
+	if r.QuantBound {
+		fmt.Fprintf(stdout, "step bound reached (more than %s evaluated) after %s at %s:%s\nstore: %s\n",
+			report.Plural(*maxSteps, "quantifier instance"), steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
+		return exitUnknown
+	}
 	fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
 	return exitUnknown
 }
 
 // jsonBug is one bug in run --json.
 type jsonBug struct {
-	Line          int            `json:"line"`
-	Column        int            `json:"column"`
-	Kind          string         `json:"kind"`
-	PathCondition string         `json:"path_condition"`
-	Input         map[string]any `json:"input"`
-	Store         string         `json:"store"`
-	Steps         int            `json:"steps,omitempty"`
-	Reproduce     string         `json:"reproduce"`
-	inputText     string         // the input as Program.InputString writes it (run --loop-bound's text)
+	Line          int                    `json:"line"`
+	Column        int                    `json:"column"`
+	Kind          string                 `json:"kind"`
+	PathCondition string                 `json:"path_condition"`
+	Input         map[string]json.Number `json:"input"`
+	Store         string                 `json:"store"`
+	Steps         int                    `json:"steps,omitempty"`
+	Reproduce     string                 `json:"reproduce"`
+}
+
+// inputJSON is a concrete input as a JSON object: each variable's value as a number token with
+// all its digits (never through float64).
+func inputJSON(in spec.Store, names []string) map[string]json.Number {
+	m := make(map[string]json.Number, len(in))
+	for i, v := range in {
+		m[names[i]] = json.Number(v.String())
+	}
+	return m
 }
 
 // jsonRun is the single object run --json prints.
@@ -216,10 +230,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail.Loc))
 		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", prog.InputString(b.Input))
+		fmt.Fprintf(stdout, "  input:          %s\n", spec.InputString(b.Input, names))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
-		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, prog))
+		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, names))
 	}
 	var rep *engine.Report
 	var err error
@@ -243,8 +257,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, b := range rep.Bugs {
 			p := b.Fail.Where()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: report.InputMap(b.Input, prog), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
-				Reproduce: report.ReproduceCommand(file, b, prog)})
+				Input: inputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
 		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)

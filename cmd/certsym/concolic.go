@@ -48,13 +48,13 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, pathout.Object(p, prog)); err != nil {
+		if err := writeJSON(stdout, pathout.Object(p, prog.Vars)); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
 		return concolicExit(p)
 	}
-	pathout.WriteText(stdout, prog.File, p, prog, *full)
+	pathout.WriteText(stdout, prog.File, p, prog.Vars, *full)
 	return concolicExit(p)
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +74,7 @@ func TestConcolicJSON(t *testing.T) {
 	if code != exitSafe || stderr != "certsym concolic: no input given for y: using 0\n" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if out.Outcome != "finished" || out.Steps != 4 || out.Store["y"] != json.Number("5") || len(out.Branches) != 3 {
+	if out.Outcome != "finished" || out.Steps != 4 || string(out.Store["y"]) != "5" || len(out.Branches) != 3 {
 		t.Fatalf("%+v", out)
 	}
 	b := out.Branches[1]
@@ -83,7 +82,7 @@ func TestConcolicJSON(t *testing.T) {
 		t.Errorf("branch 2: %+v", b)
 	}
 	if len(b.Flips) != 1 || b.Flips[0].Side != "division-by-zero" || b.Flips[0].Status != "sat" || !b.Flips[0].Confirmed ||
-		b.Flips[0].Input["x"] != json.Number("5") {
+		string(b.Flips[0].Input["x"]) != "5" {
 		t.Errorf("branch 2 flips: %+v", b.Flips)
 	}
 	// Each flip input, traced in turn, takes the side it was found for.
@@ -98,7 +97,7 @@ func TestConcolicJSON(t *testing.T) {
 			}
 			var kv []string
 			for _, v := range prog.Vars {
-				kv = append(kv, v+"="+fmt.Sprint(fl.Input[v]))
+				kv = append(kv, v+"="+string(fl.Input[v]))
 			}
 			again, _, _ := concolicJSON(t, f, "--input", strings.Join(kv, ","))
 			if len(again.Branches) <= i || again.Branches[i].Taken != fl.Side {
@@ -153,7 +152,7 @@ func TestRunGenerational(t *testing.T) {
 		t.Fatalf("mutant: exit %d, %+v", code, out)
 	}
 	b := out.Bugs[0]
-	if b.Line != 16 || b.Kind != "assert" || b.PathCondition != "n == 2" || b.Input["n"] != json.Number("2") || !strings.HasPrefix(b.Reproduce, "certsym exec ") {
+	if b.Line != 16 || b.Kind != "assert" || b.PathCondition != "n == 2" || string(b.Input["n"]) != "2" || !strings.HasPrefix(b.Reproduce, "certsym exec ") {
 		t.Errorf("mutant bug %+v", b)
 	}
 	// The reproduce command reaches the bug.
@@ -170,7 +169,7 @@ func TestRunGenerational(t *testing.T) {
 	}
 	// From a seed input that already fails.
 	out, _, _ = runJSON(t, "run", mutant, "--strategy", "generational", "--seed-input", "n=3")
-	if len(out.Bugs) != 1 || out.Bugs[0].Input["n"] != json.Number("3") || out.States != 28 {
+	if len(out.Bugs) != 1 || string(out.Bugs[0].Input["n"]) != "3" || out.States != 28 {
 		t.Errorf("seed n=3: %+v", out)
 	}
 

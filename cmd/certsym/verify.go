@@ -149,6 +149,7 @@ type jsonVerify struct {
 }
 
 func verifyJSON(rep *verify.Report) jsonVerify {
+	names := rep.Prog.Vars
 	out := jsonVerify{Claims: []jsonClaim{}, Overall: rep.Overall.String(), Conclusive: rep.Conclusive,
 		Inconclusive: len(rep.Claims) - rep.Conclusive, LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound,
 		Abstract: rep.Opts.AbstractNonlinear, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []jsonCutoff{},
@@ -179,8 +180,7 @@ func verifyJSON(rep *verify.Report) jsonVerify {
 			}
 		}
 		if w := cl.Counterexample(); w != nil {
-			cex := report.ProgInput(rep.Prog, w.Input)
-			jc.Counterexample = &cex
+			jc.Counterexample = &report.Input{Names: names, Vals: w.Input}
 			jc.PathCondition, jc.Replay = w.PathCondition, w.Replay
 		}
 		for _, a := range cl.OverApprox {
@@ -216,6 +216,7 @@ var allStatuses = []verify.Status{verify.StatusDead, verify.StatusVerified, veri
 // writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
 // SPARK's POGS summary, the explication of every claim, and the overall status.
 func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
+	names := rep.Prog.Vars
 	products := "products exact"
 	if rep.Opts.AbstractNonlinear {
 		products = "products abstracted (sign axioms)"
@@ -286,10 +287,10 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
 		fmt.Fprintf(w, "  %s\n", report.ExplainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
-			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", rep.Prog.InputString(w0.Input),
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", spec.InputString(w0.Input, names),
 				report.Abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
-				fmt.Fprintf(w, "    reproduce: %s\n", report.ReproduceInput(file, w0.Input, rep.Prog))
+				fmt.Fprintf(w, "    reproduce: %s\n", report.ReproduceInput(file, w0.Input, names))
 			}
 		}
 		for _, a := range cl.OverApprox {

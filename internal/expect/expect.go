@@ -78,7 +78,7 @@ type File struct {
 }
 
 // BugKinds are the kinds a BUG annotation may name (the kinds of certsym run's report).
-var BugKinds = []string{"fail", "assert", "division-by-zero", "index-out-of-range"}
+var BugKinds = []string{"fail", "assert", "division-by-zero"}
 
 // ClaimKinds are the kinds a CLAIM annotation may name.
 var ClaimKinds = []string{"assert", "division"}
@@ -114,7 +114,7 @@ var (
 
 // lineFacts says what can happen at a line, from the statements reports place there.
 type lineFacts struct {
-	stmt, fail, assert, divides, indexes bool
+	stmt, fail, assert, divides bool
 }
 
 // facts returns, for each line, what the statements reported at that line can do.
@@ -140,23 +140,15 @@ func facts(prog *spec.Program) map[int]*lineFacts {
 			f.fail = true
 		case *spec.Assign:
 			f.divides = f.divides || spec.HasDivA(s.A)
-			f.indexes = f.indexes || spec.HasIndex(s.A)
-		case *spec.ArrAssign:
-			f.divides = f.divides || spec.HasDivA(s.I) || spec.HasDivA(s.A)
-			f.indexes = true
 		case *spec.If:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.While:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assume:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assert:
 			f.assert = true
 			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		}
 		return true
 	})
@@ -309,8 +301,6 @@ func Parse(path string, src []byte) (*File, error) {
 						bad(n, "BUG assert on a line with no assert")
 					case kind == "division-by-zero" && !lf.divides:
 						bad(n, "BUG division-by-zero on a line whose statements do not divide")
-					case kind == "index-out-of-range" && !lf.indexes:
-						bad(n, "BUG index-out-of-range on a line whose statements read or write no array element")
 					default:
 						bugs = append(bugs, numbered{Bug{n, kind}, num, len(bugs)})
 					}

@@ -152,7 +152,7 @@ func (r *Recorder) Coverage() *coverage.Report {
 // TestCases are the test cases of the terminal paths explored (New with tests), for the program
 // file whose bytes are src.
 func (r *Recorder) TestCases(file string, src []byte) testcase.Set {
-	return testcase.Collect(file, src, r.prog, r.tests)
+	return testcase.Collect(file, src, r.prog.Vars, r.tests)
 }
 
 // Tree is the execution tree (New with tree), or nil.

@@ -152,10 +152,14 @@ func ShellQuote(s string) string {
 
 // ReproduceCommand is the certsym exec command line that runs a bug's input on the concrete
 // semantics and reaches its error.
-func ReproduceCommand(file string, b *engine.Bug, prog *spec.Program) string {
+func ReproduceCommand(file string, b *engine.Bug, names []string) string {
+	var kv []string
+	for i, v := range b.Input {
+		kv = append(kv, names[i]+"="+v.String())
+	}
 	cmd := "certsym exec " + ShellQuote(file)
-	if arg := prog.InputArg(b.Input); arg != "" {
-		cmd += " --input " + ShellQuote(arg)
+	if len(kv) > 0 {
+		cmd += " --input " + ShellQuote(strings.Join(kv, ","))
 	}
 	if b.Replay.Steps >= 10_000_000 {
 		cmd += fmt.Sprintf(" --max-steps %d", b.Replay.Steps+1)
@@ -164,8 +168,8 @@ func ReproduceCommand(file string, b *engine.Bug, prog *spec.Program) string {
 }
 
 // ReproduceInput is the certsym exec command line that runs in on the program file.
-func ReproduceInput(file string, in spec.Store, prog *spec.Program) string {
-	return ReproduceCommand(file, &engine.Bug{Input: in}, prog)
+func ReproduceInput(file string, in spec.Store, names []string) string {
+	return ReproduceCommand(file, &engine.Bug{Input: in}, names)
 }
 
 // Input is a concrete input as a JSON object whose keys are the program's variables in order
@@ -174,23 +178,6 @@ type Input struct {
 	Names  []string      // the program's variables
 	Vals   spec.Store    // their values, in the order of Names, then the arrays' elements
 	Arrays []*spec.Array // the program's arrays (Program.Arrays), each written as a list
-}
-
-// InputMap is a concrete input (or store) of prog as a JSON object: each variable's value as a number token
-// with all its digits, each array's as the list of its elements from lo to hi.
-func InputMap(in spec.Store, prog *spec.Program) map[string]any {
-	m := make(map[string]any, len(prog.Vars)+len(prog.Arrays))
-	for i, name := range prog.Vars {
-		m[name] = json.Number(in[i].String())
-	}
-	for _, a := range prog.Arrays {
-		el := make([]json.Number, a.Size())
-		for j := range el {
-			el[j] = json.Number(in[a.Offset+j].String())
-		}
-		m[a.Name] = el
-	}
-	return m
 }
 
 // ProgInput is the Input of a store of prog (of length prog.Slots()).

@@ -173,9 +173,8 @@ func ruleIndex(rules []sarifRule, id string) int {
 
 // FromRun is the SARIF log of certsym run on file: each confirmed bug of rep is an error result at
 // its statement, with its input, path condition, steps and reproducing command in its
-// properties; prog is the program run.
-func FromRun(file string, inv Invocation, rep *engine.Report, prog *spec.Program) *Log {
-	names := prog.Vars
+// properties; names are the program's variables.
+func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *Log {
 	run := newSarifRun(file, runRules, inv)
 	ri := &run.Invocations[0]
 	ri.Properties = map[string]any{"verdict": rep.Verdict.String(), "states": rep.Stats.Expanded,
@@ -189,11 +188,11 @@ func FromRun(file string, inv Invocation, rep *engine.Report, prog *spec.Program
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				report.DescribeFail(b.Fail), p.Line, p.Col, prog.InputString(b.Input), b.Replay.Steps)},
+				report.DescribeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
-			Properties: map[string]any{"input": report.ProgInput(prog, b.Input),
+			Properties: map[string]any{"input": report.Input{Names: names, Vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
-				"reproduce": report.ReproduceCommand(file, b, prog)},
+				"reproduce": report.ReproduceCommand(file, b, names)},
 		})
 	}
 	return &Log{run}
@@ -226,6 +225,7 @@ func verifySARIFLevel(s verify.Status) (kind, level string) {
 // FromVerify is the SARIF log of certsym verify on file: one result per claim of rep.
 func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 	run := newSarifRun(file, verifyRules, inv)
+	names := rep.Prog.Vars
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
 		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
 	for _, cl := range rep.Claims {
@@ -244,14 +244,14 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 		}
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
-			msg += ", counterexample " + rep.Prog.InputString(w.Input)
-			props["input"] = report.ProgInput(rep.Prog, w.Input)
+			msg += ", counterexample " + spec.InputString(w.Input, names)
+			props["input"] = report.Input{Names: names, Vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {
 				props["replay"] = w.Replay
 			}
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty { // replayed: the input reaches the error
-				props["reproduce"] = report.ReproduceInput(file, w.Input, rep.Prog)
+				props["reproduce"] = report.ReproduceInput(file, w.Input, names)
 			}
 		}
 		run.Results = append(run.Results, sarifResult{RuleID: id, RuleIndex: ruleIndex(verifyRules, id), Kind: kind, Level: level,

@@ -81,7 +81,7 @@ func writeRun(t *testing.T, dir, name, src string, opts engine.Options, exit int
 	if err != nil {
 		t.Fatal(err)
 	}
-	return writeLog(t, dir, name, FromRun(prog.File, invoked(exit), rep, prog))
+	return writeLog(t, dir, name, FromRun(prog.File, invoked(exit), rep, prog.Vars))
 }
 
 // invoked is the invocation of a command that exits with exit.

@@ -78,9 +78,9 @@ type Set struct {
 	Dups, NoModel int
 }
 
-// Collect turns the terminal paths of a run of the program prog, read from file (whose bytes are
-// src), into test cases, in the order the run explored them, without duplicates.
-func Collect(file string, src []byte, prog *spec.Program, paths []Path) Set {
+// Collect turns the terminal paths of a run of the program file (whose bytes are src and whose
+// variables are names) into test cases, in the order the run explored them, without duplicates.
+func Collect(file string, src []byte, names []string, paths []Path) Set {
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
 	var set Set
@@ -90,14 +90,14 @@ func Collect(file string, src []byte, prog *spec.Program, paths []Path) Set {
 			set.NoModel++
 			continue
 		}
-		key := prog.InputString(t.Input) + "|" + t.End.String()
+		key := spec.InputString(t.Input, names) + "|" + t.End.String()
 		if seen[key] {
 			set.Dups++
 			continue
 		}
 		seen[key] = true
 		set.Cases = append(set.Cases, Case{Format: Format, Program: file, ProgramSHA256: hash,
-			Input: report.ProgInput(prog, t.Input), Expected: t.End, PathCondition: t.PC})
+			Input: report.Input{Names: names, Vals: t.Input}, Expected: t.End, PathCondition: t.PC})
 	}
 	return set
 }

@@ -82,7 +82,7 @@ func TestWriteReadReplay(t *testing.T) {
 func TestCollectLeavesOut(t *testing.T) {
 	end := testcase.End{Outcome: "normal", Steps: 3}
 	p := testcase.Path{End: end, Input: spec.Store{spec.IntOf(4)}, PC: "x == 4"}
-	set := testcase.Collect("p.imp", []byte("x = x"), testprog.Parse(t, "x = x"), []testcase.Path{p, p, {End: end}})
+	set := testcase.Collect("p.imp", []byte("x = x"), []string{"x"}, []testcase.Path{p, p, {End: end}})
 	if len(set.Cases) != 1 || set.Dups != 1 || set.NoModel != 1 {
 		t.Errorf("%d cases, %d duplicates, %d without model; want 1, 1, 1", len(set.Cases), set.Dups, set.NoModel)
 	}

@@ -38,6 +38,7 @@ func cssClass(s verify.Status) string {
 func Render(file string, src []byte, rep *verify.Report) string {
 	var b strings.Builder
 	esc := html.EscapeString
+	names := rep.Prog.Vars
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>certsym verify %s</title>\n<style>\n", esc(file))
 	b.WriteString(`body{font-family:sans-serif;margin:1.5em;color:#222}
@@ -124,7 +125,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		var ev []string
 		ev = append(ev, esc(report.ExplainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(rep.Prog.InputString(w.Input))+"</code>; path condition <code>"+
+			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
 		}
 		for _, a := range cl.OverApprox {

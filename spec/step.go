@@ -50,33 +50,46 @@ func IsError(p Stmt) *Fail {
 //
 // Coq: the constructors S_* of step (Concrete.v) and their executable form cstep; covered by
 // cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
-func Step(st State) (State, Outcome) {
+func Step(st State) (State, Outcome) { return step(st, nil) }
+
+// step is Step with the quantifier instances bounded by w (nil: no bound).
+func step(st State, w *work) (State, Outcome) {
 	switch p := st.Prog.(type) {
 	case *Skip:
 		return st, Final
 	case *Fail:
 		return st, Failed
 	case *Assign:
-		v, ok := Eval(p.A, st.Store)
-		if !ok { // [S-AssignErr]
-			return State{st.Store, p.Err}, Stepped
+		v, k, ok := evalA(p.A, st.Store, nil, w)
+		if !ok { // [S-AssignErr], to the Fail of the first error's kind
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
 		// [S-Assign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[p.X.Index] = v
 		return State{s, &Skip{p.Loc}}, Stepped
+	case *ArrAssign:
+		slot, v, k, ok := evalArrAssign(p, st.Store, w)
+		if !ok { // [S-ArrAssignErr]
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
+		}
+		// [S-ArrAssign]
+		s := make(Store, len(st.Store))
+		copy(s, st.Store)
+		s[slot] = v
+		return State{s, &Skip{p.Loc}}, Stepped
 	case *If:
-		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err)
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr, w)
 	case *Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err)
+		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr, w)
 	case *While: // [S-While]
 		return State{st.Store, p.Unfold}, Stepped
 	case *Assume:
-		v, ok := EvalB(p.Cond, st.Store)
+		v, k, ok := evalB(p.Cond, st.Store, nil, w)
 		switch {
 		case !ok: // [S-AssumeErr]
-			return State{st.Store, p.Err}, Stepped
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		case v: // [S-Assume]
 			return State{st.Store, &Skip{p.Loc}}, Stepped
 		}
@@ -85,7 +98,7 @@ func Step(st State) (State, Outcome) {
 		if _, ok := p.First.(*Skip); ok { // [S-SeqSkip]
 			return State{st.Store, p.Second}, Stepped
 		}
-		next, out := Step(State{st.Store, p.First}) // [S-Seq]
+		next, out := step(State{st.Store, p.First}, w) // [S-Seq]
 		if out != Stepped {
 			return st, out
 		}
@@ -94,18 +107,52 @@ func Step(st State) (State, Outcome) {
 	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 }
 
-// stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding).
+// stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding); an
+// error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c BExpr, th, el Stmt, err *Fail) (State, Outcome) {
-	v, ok := EvalB(c, s)
+func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail, w *work) (State, Outcome) {
+	v, k, ok := evalB(c, s, nil, w)
 	switch {
 	case !ok: // [S-IfErr]
-		return State{s, err}, Stepped
+		return State{s, FailFor(k, err, idxErr)}, Stepped
 	case v: // [S-IfTrue]
 		return State{s, th}, Stepped
 	}
 	return State{s, el}, Stepped // [S-IfFalse]
+}
+
+// FailFor returns the Fail a statement steps to when the first error of its evaluation has kind
+// k: err (the statement's Err) for FailDivZero, idxErr (its IdxErr) for FailIndex. The kinds of
+// [S-AssignErr], [S-IfErr], [S-AssumeErr] and [S-ArrAssignErr].
+func FailFor(k FailKind, err, idxErr *Fail) *Fail {
+	if k == FailIndex {
+		return idxErr
+	}
+	return err
+}
+
+// EvalArrAssign evaluates the element assignment a[i] = e in s, in evaluation order: i, then e,
+// then the range check of the write ([S-ArrAssign], [S-ArrAssignErr]). It returns the slot
+// written and the value, or, when ok is false, the kind of the first error.
+func EvalArrAssign(p *ArrAssign, s Store) (slot int, v Int, kind FailKind, ok bool) {
+	return evalArrAssign(p, s, nil)
+}
+
+func evalArrAssign(p *ArrAssign, s Store, w *work) (slot int, v Int, kind FailKind, ok bool) {
+	i, k, ok := evalA(p.I, s, nil, w)
+	if !ok {
+		return 0, Int{}, k, false
+	}
+	v, k, ok = evalA(p.A, s, nil, w)
+	if !ok {
+		return 0, Int{}, k, false
+	}
+	slot, ok = p.Arr.Slot(i)
+	if !ok {
+		return 0, Int{}, FailIndex, false
+	}
+	return slot, v, 0, true
 }
 
 // Result is the end of a bounded run.
@@ -114,20 +161,40 @@ type Result struct {
 	Final   State   // the last state
 	Steps   int     // steps taken
 	Fail    *Fail   // the error reached, when Outcome is Failed
+	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
+	// evaluated more quantifier instances than its step bound, not because of the steps.
+	QuantBound bool
 }
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
+// The quantifier instances its conditions evaluate are bounded by maxSteps too (in all, over the
+// run): a run that would evaluate more ends like one that reaches the step bound, at the
+// statement whose condition was being evaluated (Outcome Stepped), so that a quantifier over a
+// huge range cannot hang it. Steps counts the steps only.
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
-func Run(prog *Program, input Store, maxSteps int) Result {
+func Run(prog *Program, input Store, maxSteps int) (res Result) {
 	st := State{input, prog.Body}
-	for n := 0; ; n++ {
+	var w *work
+	n := 0
+	if maxSteps >= 0 {
+		w = &work{left: int64(maxSteps)}
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(outOfWork); !ok {
+					panic(r)
+				}
+				res = Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: true}
+			}
+		}()
+	}
+	for ; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
 			if f := IsError(st.Prog); f != nil {
 				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
 			}
 			return Result{Outcome: Stepped, Final: st, Steps: n}
 		}
-		next, out := Step(st)
+		next, out := step(st, w)
 		if out != Stepped {
 			r := Result{Outcome: out, Final: st, Steps: n}
 			if out == Failed {

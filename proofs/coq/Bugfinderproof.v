@@ -52,7 +52,7 @@ Proof.
   destruct t as [[phi ss] q].
   exists (compose V ss, q).
   assert (Concrete (phi, ss, q) (compose V ss, q)) as Hc.
-  { exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity. }
+  { exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity. }
   split; [apply Hv; exact Hc|exact Hc].
 Qed.
 

@@ -151,7 +151,7 @@ Proof.
   split; [exists V; exact HV|]. split; [exact Hv|].
   destruct t as [[phi ss] q]. exists (compose V ss, q).
   assert (Concrete (phi, ss, q) (compose V ss, q)) as Hc.
-  { exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity. }
+  { exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity. }
   split; [exact Hc|apply Hv; exact Hc].
 Qed.
 
@@ -473,7 +473,7 @@ Proof.
     apply Hsat in H2. destruct H2 as [V HV].
     destruct (pfind_bugs_relative_soundness ask p n t H1) as [_ Hv].
     destruct t as [[phi ss] q]. exists (compose V ss, q). apply Hv.
-    exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity.
+    exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity.
   - intros [c Hc].
     destruct (pfind_bugs_relative_completeness ask p c Ho Hc) as (n & t & H1 & H2).
     exists (S n). apply (fig10_reaches_yes is_sat _ n 0 t); [exact H1| |].
@@ -505,7 +505,7 @@ Proof.
     exfalso. apply Hno. apply Hsat in Ht. destruct Ht as [V HV].
     destruct (pfind_bugs_relative_soundness ask p j t Hj) as [_ Hv].
     destruct t as [[phi ss] q]. exists (compose V ss, q). apply Hv.
-    exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity.
+    exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity.
 Qed.
 
 (** Theorem 3.8 as a property of the paper's stream with pruning: for any sound oracle,
@@ -519,7 +519,7 @@ Proof.
   - intros (n & t & H & V & HV).
     destruct (pfind_bugs_relative_soundness ask p n t H) as [_ Hv].
     destruct t as [[phi ss] q]. exists (compose V ss, q). apply Hv.
-    exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity.
+    exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity.
   - intros [c Hc].
     destruct (pfind_bugs_relative_completeness ask p c Ho Hc) as (n & t & H1 & H2).
     exists n, t. split; [exact H1|].

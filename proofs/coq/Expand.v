@@ -11,25 +11,35 @@ Import ListNotations.
 Definition then_do (q : stmt) (t : sym_state) : sym_state :=
   let '(phi, ss, p) := t in (phi, ss, Seq p q).
 
-(** The [fail] successor, present only when the expression has a division. *)
-Definition fail_succ (divs : list aexpr) (phi D : bexpr) (ss : sstore) : list sym_state :=
-  if has_div divs then [(Band phi (Bnot D), ss, Fail)] else [].
+(** The error successors, one per kind the expression can fail with, division first
+    (Go: the statement's [Err], then its [IdxErr]). *)
+Definition err_succs (can : fkind -> bool) (F : fkind -> bexpr) (phi : bexpr) (ss : sstore)
+  : list sym_state :=
+  (if can KDiv then [(Band phi (F KDiv), ss, Fail KDiv)] else []) ++
+  (if can KIdx then [(Band phi (F KIdx), ss, Fail KIdx)] else []).
 
 Fixpoint expand (phi : bexpr) (ss : sstore) (p : stmt) : list sym_state :=
   match p with
-  | Skip | Fail => []
+  | Skip | Fail _ => []
   | Assign x a =>
       let e := asubst ss a in
-      (Band phi (aD e), supdate ss x e, Skip) :: fail_succ (adivs a) phi (aD e) ss
+      (Band phi (aD e), supdate ss x e, Skip)
+        :: err_succs (fun k => acan k a) (fun k => aF k e) phi ss
+  | AAssign a lo hi i e =>
+      let i' := asubst ss i in
+      let e' := asubst ss e in
+      (Band phi (wD lo hi i' e'), saupdate ss a (AStore (ssa ss a) i' e'), Skip)
+        :: err_succs (fun k => wcan k i e) (fun k => wF k lo hi i' e') phi ss
   | If b p1 p2 =>
       let c := bsubst ss b in
       (Band phi (Band (bD c) c), ss, p1)
         :: (Band phi (Band (bD c) (Bnot c)), ss, p2)
-        :: fail_succ (bdivs b) phi (bD c) ss
+        :: err_succs (fun k => bcan k b) (fun k => bF k c) phi ss
   | While b p1 => [(phi, ss, If b (Seq p1 (While b p1)) Skip)]
   | Assume b =>
       let c := bsubst ss b in
-      (Band phi (Band (bD c) c), ss, Skip) :: fail_succ (bdivs b) phi (bD c) ss
+      (Band phi (Band (bD c) c), ss, Skip)
+        :: err_succs (fun k => bcan k b) (fun k => bF k c) phi ss
   | Seq p1 q =>
       match p1 with
       | Skip => [(phi, ss, q)]

@@ -108,20 +108,20 @@ Definition dfs_succ : nat -> nat -> list nat := fun _ x => [S x].
     without pruning or with pruning by a sound oracle, never reaches, since the newest
     pending state is always one of the loop's ([Schedproof.dfs_misses_bug]). *)
 Definition dfs_loop : stmt := While Btrue Skip.
-Definition dfs_prog : stmt := If (Blt (Var "x"%string) (Cst 0)) Fail dfs_loop.
+Definition dfs_prog : stmt := If (Blt (Var "x"%string) (Cst 0)) (Fail KFail) dfs_loop.
 
 (** Its error state, and an input that reaches it. *)
 Definition dfs_bug_state : sym_state :=
-  let c := bsubst sid (Blt (Var "x"%string) (Cst 0)) in (Band Btrue (Band (bD c) c), sid, Fail).
+  let c := bsubst sid (Blt (Var "x"%string) (Cst 0)) in (Band Btrue (Band (bD c) c), sid, Fail KFail).
 
 Lemma dfs_bug_sat : exists V, sat V (pc dfs_bug_state).
-Proof. exists (fun _ => (-1)%Z). reflexivity. Qed.
+Proof. exists (Store (fun _ => (-1)%Z) (fun _ _ => 0%Z)). reflexivity. Qed.
 
 (** The path condition of its [else] branch, and an input that satisfies it. *)
 Definition dfs_else_pc : bexpr :=
   let c := bsubst sid (Blt (Var "x"%string) (Cst 0)) in Band Btrue (Band (bD c) (Bnot c)).
 
-Definition dfs_V0 : store := fun _ => 0%Z.
+Definition dfs_V0 : store := Store (fun _ => 0%Z) (fun _ _ => 0%Z).
 
 Lemma dfs_else_sat : sat dfs_V0 dfs_else_pc.
 Proof. reflexivity. Qed.

@@ -732,7 +732,7 @@ Proof.
   split; [exists V; exact HV|]. split; [exact Hv|].
   destruct t as [[phi ss] q]. exists (compose V ss, q).
   assert (Concrete (phi, ss, q) (compose V ss, q)) as Hc.
-  { exists V. simpl. refine (conj HV (conj _ eq_refl)). intros x; reflexivity. }
+  { exists V. simpl. refine (conj HV (conj _ eq_refl)). split; intros; reflexivity. }
   split; [exact Hc|apply Hv; exact Hc].
 Qed.
 
@@ -1064,7 +1064,7 @@ Proof.
 Qed.
 
 Lemma sat_band_true : forall V phi, sat V phi -> sat V (Band phi (Band (bD Btrue) Btrue)).
-Proof. intros V phi H. unfold sat in *. simpl. rewrite H. reflexivity. Qed.
+Proof. intros V phi H. unfold sat, bevalT in *. simpl. rewrite H. reflexivity. Qed.
 
 Lemma dfs_prog_queue : forall ask, (forall i, oracle_sound (ask i)) ->
   forall n, exists r,

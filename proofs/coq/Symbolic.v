@@ -19,26 +19,34 @@ Inductive sym_step : sym_state -> sym_state -> Prop :=
   | E_Assign : forall phi S x a,
       sym_step (phi, S, Assign x a)
                (Band phi (aD (asubst S a)), supdate S x (asubst S a), Skip)
-  | E_AssignErr : forall phi S x a,
-      has_div (adivs a) = true ->
-      sym_step (phi, S, Assign x a) (Band phi (Bnot (aD (asubst S a))), S, Fail)
+  | E_AssignErr : forall phi S x a k,
+      acan k a = true ->
+      sym_step (phi, S, Assign x a) (Band phi (aF k (asubst S a)), S, Fail k)
+  | E_ArrAssign : forall phi S a lo hi i e,
+      sym_step (phi, S, AAssign a lo hi i e)
+               (Band phi (wD lo hi (asubst S i) (asubst S e)),
+                saupdate S a (AStore (ssa S a) (asubst S i) (asubst S e)), Skip)
+  | E_ArrAssignErr : forall phi S a lo hi i e k,
+      wcan k i e = true ->
+      sym_step (phi, S, AAssign a lo hi i e)
+               (Band phi (wF k lo hi (asubst S i) (asubst S e)), S, Fail k)
   | E_IfTrue : forall phi S b p q,
       sym_step (phi, S, If b p q)
                (Band phi (Band (bD (bsubst S b)) (bsubst S b)), S, p)
   | E_IfFalse : forall phi S b p q,
       sym_step (phi, S, If b p q)
                (Band phi (Band (bD (bsubst S b)) (Bnot (bsubst S b))), S, q)
-  | E_IfErr : forall phi S b p q,
-      has_div (bdivs b) = true ->
-      sym_step (phi, S, If b p q) (Band phi (Bnot (bD (bsubst S b))), S, Fail)
+  | E_IfErr : forall phi S b p q k,
+      bcan k b = true ->
+      sym_step (phi, S, If b p q) (Band phi (bF k (bsubst S b)), S, Fail k)
   | E_While : forall phi S b p,
       sym_step (phi, S, While b p) (phi, S, If b (Seq p (While b p)) Skip)
   | E_Assume : forall phi S b,
       sym_step (phi, S, Assume b)
                (Band phi (Band (bD (bsubst S b)) (bsubst S b)), S, Skip)
-  | E_AssumeErr : forall phi S b,
-      has_div (bdivs b) = true ->
-      sym_step (phi, S, Assume b) (Band phi (Bnot (bD (bsubst S b))), S, Fail)
+  | E_AssumeErr : forall phi S b k,
+      bcan k b = true ->
+      sym_step (phi, S, Assume b) (Band phi (bF k (bsubst S b)), S, Fail k)
   | E_SeqSkip : forall phi S q,
       sym_step (phi, S, Seq Skip q) (phi, S, q)
   | E_Seq : forall phi S p q phi' S' p',
@@ -51,7 +59,8 @@ Definition sym_steps := star sym_step.
 Definition sym_init (p : stmt) : sym_state := (Btrue, sid, p).
 
 (** [V ∘ S]: the concrete store denoted by [S] under the valuation [V]. *)
-Definition compose (V : store) (S : sstore) : store := fun x => aevalT V (S x).
+Definition compose (V : store) (S : sstore) : store :=
+  Store (fun x => aevalT V (ssv S x)) (fun a j => agetT V (ssa S a) j).
 
 (** Definition 2.3 (concretization): [⟨φ, S, p⟩] concretizes to [(V ∘ S, p)] when
     [V ⊨ φ].  Stores are compared pointwise. *)
@@ -81,7 +90,8 @@ Definition ValidBug (p : stmt) (t : sym_state) : Prop :=
 (** Symbolic stores whose entries are all defined under [V] (an invariant of
     reachable states under their path condition; needed because of division). *)
 Definition wf (V : store) (S : sstore) : Prop :=
-  forall x, aeval V (S x) = Some (aevalT V (S x)).
+  (forall x, aeval V (ssv S x) = Ok (aevalT V (ssv S x))) /\
+  (forall a, arerr V (ssa S a) = None).
 
 (** ** Reachability and bugs seen through the symbolic semantics
     (the shape of the statements of Section 2 of the paper) *)

@@ -8,42 +8,96 @@ Import ListNotations.
 
 (** ** Substitution lemmas *)
 
+Lemma aclose_T_mut : forall E V,
+  (forall a, aevalTE E V (aclose a) = aevalTE [] V a) /\
+  (forall t j, agetTE E V (arclose t) j = agetTE [] V t j).
+Proof.
+  intros E V. apply aexpr_arr_mut; intros; simpl; try congruence.
+  rewrite H0, H1, H. reflexivity.
+Qed.
+
+Lemma aclose_E_mut : forall E V,
+  (forall a, aevalE E V (aclose a) = aevalE [] V a) /\
+  (forall t, arerrE E V (arclose t) = arerrE [] V t).
+Proof.
+  intros E V. apply aexpr_arr_mut; intros; simpl; try congruence.
+  - rewrite H, H0. destruct (arerrE [] V t); [reflexivity|].
+    destruct (aevalE [] V i); simpl; [|reflexivity].
+    rewrite (proj2 (aclose_T_mut E V)). reflexivity.
+  - rewrite H, H0, H1. reflexivity.
+Qed.
+
+Lemma aevalT_subst_mut : forall E V Sg,
+  (forall a, aevalTE E V (asubst Sg a) = aevalTE E (compose V Sg) a) /\
+  (forall t j, agetTE E V (arsubst Sg t) j = agetTE E (compose V Sg) t j).
+Proof.
+  intros E V Sg. apply aexpr_arr_mut; intros; simpl; try congruence.
+  all: first [apply (proj1 (aclose_T_mut E V)) | apply (proj2 (aclose_T_mut E V))
+             | (rewrite H0, H1, H; reflexivity)].
+Qed.
+
 Lemma aevalT_subst : forall V Sg a,
   aevalT V (asubst Sg a) = aevalT (compose V Sg) a.
+Proof. intros V Sg. apply (proj1 (aevalT_subst_mut [] V Sg)). Qed.
+
+Lemma bevalTE_subst : forall V Sg b E,
+  bevalTE E V (bsubst Sg b) = bevalTE E (compose V Sg) b.
 Proof.
-  intros V Sg a; induction a; simpl;
-    try rewrite IHa; try rewrite IHa1; try rewrite IHa2; reflexivity.
+  intros V Sg b; induction b; intros E; simpl;
+    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
+    try rewrite !(proj1 (aevalT_subst_mut E V Sg)); try reflexivity.
+  - destruct ex; [apply existsb_ext'|apply forallb_ext']; intros j; apply IHb.
+  - f_equal. apply map_ext. intros j. rewrite IHb1, IHb2. reflexivity.
 Qed.
 
 Lemma bevalT_subst : forall V Sg b,
   bevalT V (bsubst Sg b) = bevalT (compose V Sg) b.
+Proof. intros V Sg b. apply bevalTE_subst. Qed.
+
+Lemma aeval_subst_mut : forall E V Sg, wf V Sg ->
+  (forall a, aevalE E V (asubst Sg a) = aevalE E (compose V Sg) a) /\
+  (forall t, arerrE E V (arsubst Sg t) = arerrE E (compose V Sg) t).
 Proof.
-  intros V Sg b; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite !aevalT_subst; reflexivity.
+  intros E V Sg [Hv Ha]. apply aexpr_arr_mut; intros; simpl; try congruence.
+  all: try (rewrite (proj1 (aclose_E_mut E V)); apply Hv).
+  all: try (rewrite (proj2 (aclose_E_mut E V)); apply Ha).
+  all: try (rewrite H, H0, H1; reflexivity).
+  rewrite H, H0. destruct (arerrE E (compose V Sg) t); [reflexivity|].
+  destruct (aevalE E (compose V Sg) i); simpl; [|reflexivity].
+  rewrite (proj2 (aevalT_subst_mut E V Sg)). reflexivity.
 Qed.
 
 Lemma aeval_subst : forall V Sg a,
   wf V Sg -> aeval V (asubst Sg a) = aeval (compose V Sg) a.
+Proof. intros V Sg a H. apply (proj1 (aeval_subst_mut [] V Sg H)). Qed.
+
+Lemma bevalE_subst : forall V Sg b E,
+  wf V Sg -> bevalE E V (bsubst Sg b) = bevalE E (compose V Sg) b.
 Proof.
-  intros V Sg a H; induction a; simpl;
-    try rewrite IHa; try rewrite IHa1; try rewrite IHa2; try reflexivity.
-  apply H.
+  intros V Sg b; induction b; intros E H; simpl;
+    try rewrite (IHb E H); try rewrite (IHb1 E H); try rewrite (IHb2 E H);
+    try rewrite !(proj1 (aeval_subst_mut E V Sg H)); try reflexivity.
+  - unfold bind. destruct (aevalE E (compose V Sg) a1); [|reflexivity].
+    destruct (aevalE E (compose V Sg) a2); [|reflexivity].
+    f_equal. apply map_ext. intros j. apply IHb, H.
+  - unfold bind. destruct (aevalE E (compose V Sg) a1); [|reflexivity].
+    destruct (aevalE E (compose V Sg) a2); [|reflexivity].
+    f_equal. f_equal. apply map_ext. intros j. rewrite !bevalTE_subst. reflexivity.
 Qed.
 
 Lemma beval_subst : forall V Sg b,
   wf V Sg -> beval V (bsubst Sg b) = beval (compose V Sg) b.
-Proof.
-  intros V Sg b H; induction b; simpl;
-    try rewrite IHb; try rewrite IHb1; try rewrite IHb2;
-    try rewrite !(aeval_subst _ _ _ H); reflexivity.
-Qed.
+Proof. intros V Sg b H. apply bevalE_subst, H. Qed.
+
+Lemma weval_subst : forall V Sg lo hi i e,
+  wf V Sg -> weval V lo hi (asubst Sg i) (asubst Sg e) = weval (compose V Sg) lo hi i e.
+Proof. intros. unfold weval. rewrite !(aeval_subst _ _ _ H). reflexivity. Qed.
 
 Lemma wf_sid : forall V, wf V sid.
-Proof. intros V x. reflexivity. Qed.
+Proof. intros V. split; intros; reflexivity. Qed.
 
 Lemma compose_sid : forall V, store_eq V (compose V sid).
-Proof. intros V x. reflexivity. Qed.
+Proof. intros V. split; intros; reflexivity. Qed.
 
 Lemma sat_and : forall V phi psi, sat V (Band phi psi) <-> sat V phi /\ sat V psi.
 Proof. intros. unfold sat. simpl. apply andb_true_iff. Qed.
@@ -54,16 +108,24 @@ Proof. intros. unfold sat. simpl. apply negb_true_iff. Qed.
 Lemma sat_true : forall V, sat V Btrue.
 Proof. reflexivity. Qed.
 
-Lemma aeval_none_has_div : forall s a, aeval s a = None -> has_div (adivs a) = true.
+(** The store after a write, symbolically and concretely. *)
+Lemma compose_write : forall V Sg s a lo hi i e j v,
+  wf V Sg -> store_eq s (compose V Sg) ->
+  weval V lo hi (asubst Sg i) (asubst Sg e) = Ok (j, v) ->
+  store_eq (aupdate s a j v)
+           (compose V (saupdate Sg a (AStore (ssa Sg a) (asubst Sg i) (asubst Sg e)))).
 Proof.
-  intros s a H. destruct (has_div (adivs a)) eqn:Hd; [reflexivity|].
-  destruct (aeval_no_div s a Hd) as [v Hv]. congruence.
-Qed.
-
-Lemma beval_none_has_div : forall s b, beval s b = None -> has_div (bdivs b) = true.
-Proof.
-  intros s b H. destruct (has_div (bdivs b)) eqn:Hd; [reflexivity|].
-  destruct (beval_no_div s b Hd) as [v Hv]. congruence.
+  intros V Sg s a lo hi i e j v Hwf [Hv Ha] H. unfold weval, bind in H.
+  destruct (aeval V (asubst Sg i)) eqn:Ei; [|discriminate].
+  destruct (aeval V (asubst Sg e)) eqn:Ee; [|discriminate].
+  destruct (in_range lo hi v0); inversion H; subst.
+  split; [intros x; apply Hv|]. intros b i'. simpl.
+  destruct (String.eqb_spec a b) as [<-|Hne]; simpl.
+  - unfold agetT. simpl. rewrite (aevalE_total _ _ _ _ Ei), (aevalE_total _ _ _ _ Ee).
+    destruct (Z.eqb_spec j i') as [<-|Hj].
+    + rewrite Z.eqb_refl. reflexivity.
+    + destruct (Z.eqb_spec i' j); [congruence|]. apply Ha.
+  - apply Ha.
 Qed.
 
 (** ** One symbolic step *)
@@ -97,9 +159,18 @@ Proof.
     inversion E; inversion E'; subst; try assumption.
   - apply sat_and in Hs. destruct Hs as [_ HD].
     apply aD_correct in HD. destruct HD as [v Hv].
-    intros y. unfold supdate. destruct (String.eqb x y).
+    destruct Hwf as [Hwv Hwa]. split; [|exact Hwa].
+    intros y. simpl. destruct (String.eqb x y).
     + rewrite Hv. rewrite (aeval_total _ _ _ Hv). reflexivity.
-    + apply Hwf.
+    + apply Hwv.
+  - apply sat_and in Hs. destruct Hs as [_ HD].
+    apply wD_correct in HD. destruct HD as [jv Hjv].
+    unfold weval, bind in Hjv.
+    destruct (aeval V (asubst Sg0 i)) eqn:Ei; [|discriminate].
+    destruct (aeval V (asubst Sg0 e)) eqn:Ee; [|discriminate].
+    destruct Hwf as [Hwv Hwa]. split; [exact Hwv|].
+    intros b. simpl. destruct (String.eqb a b); [|apply Hwa].
+    unfold arerr. simpl. unfold arerr in Hwa. unfold aeval in Ei, Ee. rewrite Hwa, Ei, Ee. reflexivity.
   - eapply IHsym_step; eauto.
 Qed.
 
@@ -119,14 +190,25 @@ Proof.
     rewrite (aeval_ext _ _ _ Hs), <- (aeval_subst _ _ _ Hwf) in H.
     do 2 eexists. split; [apply E_Assign|]. split.
     + apply sat_and. split; [assumption|]. apply aD_correct. eauto.
-    + intros y. unfold update, supdate, compose. destruct (String.eqb x y).
+    + destruct Hs as [Hv Ha]. split; [|exact Ha].
+      intros y. simpl. destruct (String.eqb x y).
       * symmetry. apply aeval_total. assumption.
-      * apply Hs.
+      * apply Hv.
   - (* S-AssignErr *)
-    pose proof (aeval_none_has_div _ _ H) as Hd.
+    pose proof (aeval_err_can _ _ _ H) as Hd.
     rewrite (aeval_ext _ _ _ Hs), <- (aeval_subst _ _ _ Hwf) in H.
     do 2 eexists. split; [apply E_AssignErr; exact Hd|]. split; [|assumption].
-    apply sat_and. split; [assumption|]. apply sat_not. apply aD_false. assumption.
+    apply sat_and. split; [assumption|]. apply aF_correct. assumption.
+  - (* S-ArrAssign *)
+    rewrite (weval_ext _ _ _ _ _ _ Hs), <- (weval_subst _ _ _ _ _ _ Hwf) in H.
+    do 2 eexists. split; [apply E_ArrAssign|]. split.
+    + apply sat_and. split; [assumption|]. apply wD_correct. eauto.
+    + apply (compose_write V Sg s0 a lo hi i e j v Hwf Hs H).
+  - (* S-ArrAssignErr *)
+    pose proof (weval_err_can _ _ _ _ _ _ H) as Hd.
+    rewrite (weval_ext _ _ _ _ _ _ Hs), <- (weval_subst _ _ _ _ _ _ Hwf) in H.
+    do 2 eexists. split; [apply E_ArrAssignErr; exact Hd|]. split; [|assumption].
+    apply sat_and. split; [assumption|]. apply wF_correct. assumption.
   - (* S-IfTrue *)
     rewrite (beval_ext _ _ _ Hs), <- (beval_subst _ _ _ Hwf) in H.
     do 2 eexists. split; [apply E_IfTrue|]. split; [|assumption].
@@ -140,10 +222,10 @@ Proof.
     + apply bD_correct. eauto.
     + apply sat_not. apply (beval_total _ _ _ H).
   - (* S-IfErr *)
-    pose proof (beval_none_has_div _ _ H) as Hd.
+    pose proof (beval_err_can _ _ _ H) as Hd.
     rewrite (beval_ext _ _ _ Hs), <- (beval_subst _ _ _ Hwf) in H.
     do 2 eexists. split; [apply E_IfErr; exact Hd|]. split; [|assumption].
-    apply sat_and. split; [assumption|]. apply sat_not. apply bD_false. assumption.
+    apply sat_and. split; [assumption|]. apply bF_correct. assumption.
   - (* S-While *)
     do 2 eexists. split; [apply E_While|]. split; assumption.
   - (* S-Assume *)
@@ -153,10 +235,10 @@ Proof.
     + apply bD_correct. eauto.
     + apply (beval_total _ _ _ H).
   - (* S-AssumeErr *)
-    pose proof (beval_none_has_div _ _ H) as Hd.
+    pose proof (beval_err_can _ _ _ H) as Hd.
     rewrite (beval_ext _ _ _ Hs), <- (beval_subst _ _ _ Hwf) in H.
     do 2 eexists. split; [apply E_AssumeErr; exact Hd|]. split; [|assumption].
-    apply sat_and. split; [assumption|]. apply sat_not. apply bD_false. assumption.
+    apply sat_and. split; [assumption|]. apply bF_correct. assumption.
   - (* S-SeqSkip *)
     do 2 eexists. split; [apply E_SeqSkip|]. split; assumption.
   - (* S-Seq *)
@@ -178,17 +260,30 @@ Proof.
   - (* E-Assign *)
     apply sat_and in Hsat. destruct Hsat as [_ HD].
     apply aD_correct in HD. destruct HD as [v Hv].
+    pose proof Hv as Hv0.
     rewrite (aeval_subst _ _ _ Hwf), <- (aeval_ext _ _ _ Hs) in Hv.
     exists (update s0 x v). split; [constructor; assumption|].
-    intros y. unfold update, supdate, compose. destruct (String.eqb x y).
-    + rewrite aevalT_subst, <- (aevalT_ext _ _ _ Hs).
-      symmetry. apply aeval_total. assumption.
-    + apply Hs.
+    destruct Hs as [Hsv Hsa]. split; [|exact Hsa].
+    intros y. simpl. destruct (String.eqb x y).
+    + symmetry. apply aeval_total. assumption.
+    + apply Hsv.
   - (* E-AssignErr *)
     apply sat_and in Hsat. destruct Hsat as [_ HD].
-    apply sat_not, aD_false in HD.
+    apply aF_correct in HD.
     rewrite (aeval_subst _ _ _ Hwf), <- (aeval_ext _ _ _ Hs) in HD.
     exists s0. split; [apply S_AssignErr; assumption|assumption].
+  - (* E-ArrAssign *)
+    apply sat_and in Hsat. destruct Hsat as [_ HD].
+    apply wD_correct in HD. destruct HD as [[j v] Hv].
+    pose proof Hv as Hv0.
+    rewrite (weval_subst _ _ _ _ _ _ Hwf), <- (weval_ext _ _ _ _ _ _ Hs) in Hv.
+    exists (aupdate s0 a j v). split; [constructor; assumption|].
+    apply (compose_write V Sg0 s0 a lo hi i e j v Hwf Hs Hv0).
+  - (* E-ArrAssignErr *)
+    apply sat_and in Hsat. destruct Hsat as [_ HD].
+    apply wF_correct in HD.
+    rewrite (weval_subst _ _ _ _ _ _ Hwf), <- (weval_ext _ _ _ _ _ _ Hs) in HD.
+    exists s0. split; [apply S_ArrAssignErr; assumption|assumption].
   - (* E-IfTrue *)
     apply sat_and in Hsat. destruct Hsat as [_ Hsat]. apply sat_and in Hsat.
     destruct Hsat as [HD Hb]. apply bD_correct in HD. destruct HD as [v Hv].
@@ -203,7 +298,7 @@ Proof.
     exists s0. split; [apply S_IfFalse; assumption|assumption].
   - (* E-IfErr *)
     apply sat_and in Hsat. destruct Hsat as [_ HD].
-    apply sat_not, bD_false in HD.
+    apply bF_correct in HD.
     rewrite (beval_subst _ _ _ Hwf), <- (beval_ext _ _ _ Hs) in HD.
     exists s0. split; [apply S_IfErr; assumption|assumption].
   - (* E-While *)
@@ -216,7 +311,7 @@ Proof.
     exists s0. split; [apply S_Assume; assumption|assumption].
   - (* E-AssumeErr *)
     apply sat_and in Hsat. destruct Hsat as [_ HD].
-    apply sat_not, bD_false in HD.
+    apply bF_correct in HD.
     rewrite (beval_subst _ _ _ Hwf), <- (beval_ext _ _ _ Hs) in HD.
     exists s0. split; [apply S_AssumeErr; assumption|assumption].
   - (* E-SeqSkip *)
@@ -236,12 +331,12 @@ Lemma sym_steps_complete : forall V s p s' p',
 Proof.
   intros V s p s' p' H. remember (s, p) as c. remember (s', p') as c'.
   revert s p Heqc. induction H; intros s0 p0 E phi Sg Hphi Hwf Hs; subst.
-  - inversion E; subst. exists phi, Sg. repeat split; try assumption. constructor.
+  - inversion E; subst. exists phi, Sg. split; [constructor|]. split; [assumption|]. split; assumption.
   - destruct b as [sb pb].
     destruct (sym_step_complete V phi Sg s0 p0 sb pb Hphi Hwf Hs H) as (phib & Sgb & H1 & H2 & H3).
     pose proof (sym_step_wf _ _ _ _ _ _ V H1 H2 Hwf) as Hwfb.
     destruct (IHstar eq_refl sb pb eq_refl phib Sgb H2 Hwfb H3) as (phi' & Sg' & H4 & H5 & H6 & H7).
-    exists phi', Sg'. repeat split; try assumption. econstructor; eauto.
+    exists phi', Sg'. split; [econstructor; eauto|]. split; [assumption|]. split; assumption.
 Qed.
 
 Lemma sym_steps_sound : forall V t t',
@@ -309,7 +404,7 @@ Proof.
   intros V p t p'. split.
   - intros (s' & H & Ht).
     destruct (reach_complete V p s' p' H) as (phi & Sg & H1 & H2 & H3).
-    exists phi, Sg. repeat split; try assumption.
+    exists phi, Sg. split; [assumption|]. split; [assumption|].
     apply (store_eq_trans _ s'); [apply store_eq_sym|]; assumption.
   - intros (phi & Sg & H1 & H2 & H3).
     destruct (reach_sound V p phi Sg p' H1 H2) as (s' & H4 & H5).
@@ -347,7 +442,7 @@ Proof.
     exists (phi, Sg, q). split; [split; assumption|]. exists V. assumption.
   - intros ([[phi Sg] q] & [H He] & V & Hs). simpl in *.
     destruct (reach_sound V p phi Sg q H Hs) as (s' & H1 & _).
-    exists (s', q), V, s'. simpl. split; [assumption|]. split; [intros x; reflexivity|assumption].
+    exists (s', q), V, s'. simpl. split; [assumption|]. split; [apply store_eq_refl|assumption].
 Qed.
 
 (** Theorem 2.5 in the form used by the bug finder: a concrete state is a bug of [p]
@@ -359,11 +454,11 @@ Proof.
   - intros (V & s' & H & Heq & He). simpl in *.
     destruct (reach_complete V p s' q H) as (phi & Sg & H1 & H2 & H3).
     exists (phi, Sg, q). split; [split; assumption|].
-    exists V. simpl. repeat split; try assumption.
+    exists V. simpl. split; [assumption|]. split; [|reflexivity].
     apply (store_eq_trans _ s'); [apply store_eq_sym|]; assumption.
   - intros ([[phi Sg] q'] & [H He] & V & Hs & Heq & Hq). simpl in *. subst q'.
     destruct (reach_sound V p phi Sg q H Hs) as (s' & H1 & H2).
-    exists V, s'. simpl. repeat split; try assumption.
+    exists V, s'. simpl. split; [assumption|]. split; [|assumption].
     apply (store_eq_trans _ (compose V Sg)); [|apply store_eq_sym]; assumption.
 Qed.
 

@@ -9,5 +9,5 @@ Extraction Blacklist List String Nat Bool Char Option Seq Int Z Q Big_int_Z Stdl
   Array Bytes Buffer Map Hashtbl Format Printf Uchar Fun Result Either.
 
 Extraction "certsym_extracted.ml"
-  ref_aeval ref_beval ref_is_error ref_step ref_expand
+  ref_aeval ref_beval ref_is_error ref_error_kind ref_step ref_expand sstore_lists
   run bfs_step expand_state init find_bugs classify to_list.

@@ -35,6 +35,31 @@ let int_of : json -> Z.t = function
 let num z : json = `Intlit (Z.to_string z)
 let str s : json = `String s
 
+(* Array declarations of the request's program ("arrays": [{"x":"a","lo":1,"hi":5}, ...]):
+   the bounds written on every element read and write of a program (a name resolution, no
+   semantics: Reference.v proves the reference exact for programs whose writes carry their
+   declaration's bounds, which is how this driver builds them). *)
+let decls : (string * (Z.t * Z.t)) list ref = ref []
+let opt_field (o : json) k : json option = match o with `Assoc l -> List.assoc_opt k l | _ -> None
+let decls_of (req : json) = match opt_field req "arrays" with
+  | None -> []
+  | Some (`List l) -> List.map (fun d -> (str_of (field d "x"), (int_of (field d "lo"), int_of (field d "hi")))) l
+  | Some _ -> bad "arrays: expected an array of declarations"
+let c_decls () : ((string * Z.t) * Z.t) list = List.map (fun (a, (lo, hi)) -> ((a, lo), hi)) !decls
+let bounds_of j name = match opt_field j "lo", opt_field j "hi" with
+  | Some lo, Some hi -> (int_of lo, int_of hi)
+  | _ -> (match List.assoc_opt name !decls with
+          | Some b -> b
+          | None -> bad "undeclared array %S" name)
+
+let kind_name = function
+  | C.KFail -> "fail" | C.KDiv -> "division-by-zero" | C.KIdx -> "index-out-of-range"
+let kind_of = function
+  | "fail" | "assert" -> C.KFail | "division-by-zero" -> C.KDiv | "index-out-of-range" -> C.KIdx
+  | k -> bad "unknown error kind %S" k
+
+let rec root = function C.AVar a -> a | C.AStore (t, _, _) -> root t
+
 let rec aexpr_of j : C.aexpr =
   let bin f = f (aexpr_of (field j "l")) (aexpr_of (field j "r")) in
   match kind j with
@@ -44,7 +69,17 @@ let rec aexpr_of j : C.aexpr =
   | "add" -> bin (fun l r -> C.Add (l, r)) | "sub" -> bin (fun l r -> C.Sub (l, r))
   | "mul" -> bin (fun l r -> C.Mul (l, r)) | "div" -> bin (fun l r -> C.Div (l, r))
   | "mod" -> bin (fun l r -> C.Mod (l, r))
+  | "sel" ->
+    let t = (match opt_field j "t" with Some t -> arr_of t | None -> C.AVar (str_of (field j "x"))) in
+    let (lo, hi) = bounds_of j (root t) in
+    C.Sel (t, lo, hi, aexpr_of (field j "e"))
+  | "bvar" -> C.BVar (str_of (field j "x"))
   | k -> bad "unknown arithmetic expression kind %S" k
+and arr_of j : C.arr =
+  match kind j with
+  | "array" -> C.AVar (str_of (field j "x"))
+  | "store" -> C.AStore (arr_of (field j "t"), aexpr_of (field j "i"), aexpr_of (field j "v"))
+  | k -> bad "unknown array term kind %S" k
 
 let rec json_of_aexpr (a : C.aexpr) : json =
   let bin k l r = `Assoc [("k", str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r)] in
@@ -55,6 +90,14 @@ let rec json_of_aexpr (a : C.aexpr) : json =
   | C.Add (l, r) -> bin "add" l r | C.Sub (l, r) -> bin "sub" l r
   | C.Mul (l, r) -> bin "mul" l r | C.Div (l, r) -> bin "div" l r
   | C.Mod (l, r) -> bin "mod" l r
+  | C.Sel (t, lo, hi, e) ->
+    `Assoc [("k", str "sel"); ("t", json_of_arr t); ("lo", num lo); ("hi", num hi); ("e", json_of_aexpr e)]
+  | C.BVar k -> `Assoc [("k", str "bvar"); ("x", str k)]
+and json_of_arr (t : C.arr) : json =
+  match t with
+  | C.AVar a -> `Assoc [("k", str "array"); ("x", str a)]
+  | C.AStore (t, i, v) ->
+    `Assoc [("k", str "store"); ("t", json_of_arr t); ("i", json_of_aexpr i); ("v", json_of_aexpr v)]
 
 let rec bexpr_of j : C.bexpr =
   let cmp f = f (aexpr_of (field j "l")) (aexpr_of (field j "r")) in
@@ -66,6 +109,12 @@ let rec bexpr_of j : C.bexpr =
   | "gt" -> cmp (fun l r -> C.Bgt (l, r)) | "ge" -> cmp (fun l r -> C.Bge (l, r))
   | "not" -> C.Bnot (bexpr_of (field j "b"))
   | "and" -> con (fun l r -> C.Band (l, r)) | "or" -> con (fun l r -> C.Bor (l, r))
+  | ("forall" | "exists") as q ->
+    C.Bquant (q = "exists", str_of (field j "x"), aexpr_of (field j "l"), aexpr_of (field j "r"),
+              bexpr_of (field j "b"))
+  | "first" ->
+    C.Bfirst (str_of (field j "x"), aexpr_of (field j "l"), aexpr_of (field j "r"),
+              bexpr_of (field j "d"), bexpr_of (field j "f"))
   | k -> bad "unknown boolean expression kind %S" k
 
 let rec json_of_bexpr (b : C.bexpr) : json =
@@ -78,12 +127,22 @@ let rec json_of_bexpr (b : C.bexpr) : json =
   | C.Bgt (l, r) -> cmp "gt" l r | C.Bge (l, r) -> cmp "ge" l r
   | C.Bnot b -> `Assoc [("k", str "not"); ("b", json_of_bexpr b)]
   | C.Band (l, r) -> con "and" l r | C.Bor (l, r) -> con "or" l r
+  | C.Bquant (ex, k, l, r, b) ->
+    `Assoc [("k", str (if ex then "exists" else "forall")); ("x", str k); ("l", json_of_aexpr l);
+            ("r", json_of_aexpr r); ("b", json_of_bexpr b)]
+  | C.Bfirst (k, l, r, d, f) ->
+    `Assoc [("k", str "first"); ("x", str k); ("l", json_of_aexpr l); ("r", json_of_aexpr r);
+            ("d", json_of_bexpr d); ("f", json_of_bexpr f)]
 
 let rec stmt_of j : C.stmt =
   match kind j with
   | "skip" -> C.Skip
-  | "fail" -> C.Fail
+  | "fail" -> C.Fail (match opt_field j "kind" with None -> C.KFail | Some k -> kind_of (str_of k))
   | "assign" -> C.Assign (str_of (field j "x"), aexpr_of (field j "e"))
+  | "aassign" ->
+    let a = str_of (field j "x") in
+    let (lo, hi) = bounds_of j a in
+    C.AAssign (a, lo, hi, aexpr_of (field j "l"), aexpr_of (field j "e"))
   | "seq" -> C.Seq (stmt_of (field j "p"), stmt_of (field j "q"))
   | "if" -> C.If (bexpr_of (field j "b"), stmt_of (field j "p"), stmt_of (field j "q"))
   | "while" -> C.While (bexpr_of (field j "b"), stmt_of (field j "p"))
@@ -93,20 +152,42 @@ let rec stmt_of j : C.stmt =
 let rec json_of_stmt (p : C.stmt) : json =
   match p with
   | C.Skip -> `Assoc [("k", str "skip")]
-  | C.Fail -> `Assoc [("k", str "fail")]
+  | C.Fail C.KFail -> `Assoc [("k", str "fail")]
+  | C.Fail k -> `Assoc [("k", str "fail"); ("kind", str (kind_name k))]
   | C.Assign (x, e) -> `Assoc [("k", str "assign"); ("x", str x); ("e", json_of_aexpr e)]
+  | C.AAssign (a, lo, hi, i, e) ->
+    `Assoc [("k", str "aassign"); ("x", str a); ("lo", num lo); ("hi", num hi);
+            ("l", json_of_aexpr i); ("e", json_of_aexpr e)]
   | C.Seq (p, q) -> `Assoc [("k", str "seq"); ("p", json_of_stmt p); ("q", json_of_stmt q)]
   | C.If (b, p, q) ->
     `Assoc [("k", str "if"); ("b", json_of_bexpr b); ("p", json_of_stmt p); ("q", json_of_stmt q)]
   | C.While (b, p) -> `Assoc [("k", str "while"); ("b", json_of_bexpr b); ("p", json_of_stmt p)]
   | C.Assume b -> `Assoc [("k", str "assume"); ("b", json_of_bexpr b)]
 
-(* Stores are JSON objects; a missing "store" field is the empty store. *)
-let store_of conv j = match j with
-  | `Assoc l -> List.map (fun (x, v) -> (x, conv v)) l
+(* Stores are JSON objects; a missing "store" field is the empty store.  A concrete store
+   maps a scalar to an integer and an array to the list of its elements from lo to hi; a
+   symbolic store maps a scalar to an expression and an array to an array term. *)
+let assoc_of j = match j with
+  | `Assoc l -> l
   | _ -> bad "a store must be a JSON object"
-let opt_field (o : json) k : json option = match o with `Assoc l -> List.assoc_opt k l | _ -> None
-let store_field conv o = match opt_field o "store" with None -> [] | Some j -> store_of conv j
+let store_json o = match opt_field o "store" with None -> [] | Some j -> assoc_of j
+let conc_store o =
+  let l = store_json o in
+  (List.filter_map (fun (x, v) -> match v with `List _ -> None | _ -> Some (x, int_of v)) l,
+   List.filter_map (fun (x, v) -> match v with `List vs -> Some (x, List.map int_of vs) | _ -> None) l)
+let is_arr_term v = match opt_field v "k" with Some (`String ("array" | "store")) -> true | _ -> false
+let sym_store o =
+  let l = store_json o in
+  (List.filter_map (fun (x, v) -> if is_arr_term v then None else Some (x, aexpr_of v)) l,
+   List.filter_map (fun (x, v) -> if is_arr_term v then Some (x, arr_of v) else None) l)
+let conc_store_json l la =
+  `Assoc (List.map (fun (x, v) -> (x, num v)) l @ List.map (fun (a, vs) -> (a, `List (List.map num vs))) la)
+let sym_store_json l la =
+  `Assoc (List.map (fun (x, e) -> (x, json_of_aexpr e)) l @ List.map (fun (a, t) -> (a, json_of_arr t)) la)
+
+let res_json conv = function
+  | C.Ok v -> [("value", conv v)]
+  | C.Er k -> [("value", `Null); ("fail", str (kind_name k))]
 
 (* ---- The run stream (op run_start / run_next).
 
@@ -119,7 +200,7 @@ let store_field conv o = match opt_field o "store" with None -> [] | Some j -> s
    disagree with the iteration.  Each state is classified by the extracted [classify] with the
    oracle that never answers (every error state is a [BugFound]: the unpruned stream). *)
 
-let session : (C.stmt * string list * C.sym_state list * int) option ref = ref None
+let session : (C.stmt * string list * string list * (string * (Z.t * Z.t)) list * C.sym_state list * int) option ref = ref None
 let check_prefix = 40
 let no_oracle (_ : C.bexpr) : bool option = None
 
@@ -129,24 +210,31 @@ let bounded_size limit =
   let n = ref 0 in
   let tick () = incr n; if !n > limit then raise Too_big in
   let rec a = function
-    | C.Cst _ | C.Var _ -> tick ()
+    | C.Cst _ | C.Var _ | C.BVar _ -> tick ()
     | C.Neg e -> tick (); a e
-    | C.Add (l, r) | C.Sub (l, r) | C.Mul (l, r) | C.Div (l, r) | C.Mod (l, r) -> tick (); a l; a r in
+    | C.Add (l, r) | C.Sub (l, r) | C.Mul (l, r) | C.Div (l, r) | C.Mod (l, r) -> tick (); a l; a r
+    | C.Sel (t, _, _, e) -> tick (); at t; a e
+  and at = function
+    | C.AVar _ -> tick ()
+    | C.AStore (t, i, v) -> tick (); at t; a i; a v in
   let rec b = function
     | C.Btrue | C.Bfalse -> tick ()
     | C.Beq (l, r) | C.Bne (l, r) | C.Blt (l, r) | C.Ble (l, r) | C.Bgt (l, r) | C.Bge (l, r) ->
       tick (); a l; a r
     | C.Bnot x -> tick (); b x
-    | C.Band (l, r) | C.Bor (l, r) -> tick (); b l; b r in
-  (a, b)
+    | C.Band (l, r) | C.Bor (l, r) -> tick (); b l; b r
+    | C.Bquant (_, _, l, r, x) -> tick (); a l; a r; b x
+    | C.Bfirst (_, l, r, d, f) -> tick (); a l; a r; b d; b f in
+  (a, at, b)
 
-let state_json vars limit (((phi, ss), p) : C.sym_state) status : json =
-  let (sa, sb) = bounded_size limit in
+let state_json vars arrs limit (((phi, ss), p) : C.sym_state) status : json =
+  let (sa, sat, sb) = bounded_size limit in
   sb phi;
-  let store = C.to_list vars ss in
+  let (store, astore) = C.sstore_lists vars arrs ss in
   List.iter (fun (_, e) -> sa e) store;
+  List.iter (fun (_, t) -> sat t) astore;
   `Assoc [("pc", json_of_bexpr phi);
-       ("store", `Assoc (List.map (fun (x, e) -> (x, json_of_aexpr e)) store));
+       ("store", sym_store_json store astore);
        ("prog", json_of_stmt p);
        ("status", str status)]
 
@@ -156,49 +244,47 @@ let status_name = function
 let rec nat_of_int n = if n <= 0 then C.O else C.S (nat_of_int (n - 1))
 
 (* Physical or structural equality of two extracted states (same terms, same program). *)
-let same_state (((phi, ss), p) : C.sym_state) (((phi', ss'), p') : C.sym_state) vars =
-  phi = phi' && p = p' && C.to_list vars ss = C.to_list vars ss'
+let same_state (((phi, ss), p) : C.sym_state) (((phi', ss'), p') : C.sym_state) vars arrs =
+  phi = phi' && p = p' && C.sstore_lists vars arrs ss = C.sstore_lists vars arrs ss'
 
 (* ---- Requests. *)
 
 let answer (req : json) : json =
   let ok fields = `Assoc (("ok", `Bool true) :: fields) in
-  match str_of (field req "op") with
+  let op = str_of (field req "op") in
+  if op <> "run_next" then decls := decls_of req;
+  match op with
   | "step" ->
-    let s = store_field int_of req and p = stmt_of (field req "prog") in
-    (match C.ref_step s p with
-     | C.RNext (s', p') ->
-       ok [("kind", str "next");
-           ("store", `Assoc (List.map (fun (x, v) -> (x, num v)) s'));
-           ("prog", json_of_stmt p')]
+    let (l, la) = conc_store req and p = stmt_of (field req "prog") in
+    (match C.ref_step (c_decls ()) l la p with
+     | C.RNext (l', la', p') ->
+       ok [("kind", str "next"); ("store", conc_store_json l' la'); ("prog", json_of_stmt p')]
      | C.RFinal -> ok [("kind", str "final")]
-     | C.RError -> ok [("kind", str "error")]
+     | C.RError k -> ok [("kind", str "error"); ("fail", str (kind_name k))]
      | C.RStuck -> ok [("kind", str "stuck")])
   | "expand" ->
     let pc = (match opt_field req "pc" with None -> C.Btrue | Some j -> bexpr_of j) in
-    let s = store_field aexpr_of req and p = stmt_of (field req "prog") in
-    let succ ((pc', s'), p') =
-      `Assoc [("pc", json_of_bexpr pc');
-           ("store", `Assoc (List.map (fun (x, e) -> (x, json_of_aexpr e)) s'));
-           ("prog", json_of_stmt p')] in
-    ok [("succs", `List (List.map succ (C.ref_expand pc s p)))]
+    let (l, la) = sym_store req and p = stmt_of (field req "prog") in
+    let succ (((pc', s'), sa'), p') =
+      `Assoc [("pc", json_of_bexpr pc'); ("store", sym_store_json s' sa'); ("prog", json_of_stmt p')] in
+    ok [("succs", `List (List.map succ (C.ref_expand pc l la p)))]
   | "eval" ->
-    let s = store_field int_of req and e = aexpr_of (field req "e") in
-    ok [("value", match C.ref_aeval s e with Some v -> num v | None -> `Null)]
+    let (l, la) = conc_store req and e = aexpr_of (field req "e") in
+    ok (res_json num (C.ref_aeval (c_decls ()) l la e))
   | "evalb" ->
-    let s = store_field int_of req and b = bexpr_of (field req "b") in
-    ok [("value", match C.ref_beval s b with Some v -> `Bool v | None -> `Null)]
+    let (l, la) = conc_store req and b = bexpr_of (field req "b") in
+    ok (res_json (fun v -> `Bool v) (C.ref_beval (c_decls ()) l la b))
   | "run_start" ->
     let p = stmt_of (field req "prog") in
     let vars = (match field req "vars" with `List l -> List.map str_of l | _ -> bad "vars: expected an array") in
-    session := Some (p, vars, C.init p, 0);
+    session := Some (p, vars, List.map fst !decls, !decls, C.init p, 0);
     ok []
   | "run_next" ->
     let count = Z.to_int (int_of (field req "count")) in
     let limit = Z.to_int (int_of (field req "limit")) in
     (match !session with
      | None -> bad "run_next without run_start"
-     | Some (p, vars, q, n) ->
+     | Some (p, vars, arrs, ds, q, n) ->
        let rec go q n k acc =
          if k = 0 then (q, n, List.rev acc, false, false) else
          match q with
@@ -207,22 +293,24 @@ let answer (req : json) : json =
            let st = C.classify no_oracle (Some t) in
            if n < check_prefix then begin
              (match C.run (C.init p) (nat_of_int n) with
-              | Some t' when same_state t t' vars -> ()
+              | Some t' when same_state t t' vars arrs -> ()
               | _ -> bad "internal: the iterated queue disagrees with the extracted run at %d" n);
              if status_name (C.find_bugs no_oracle p (nat_of_int n)) <> status_name st then
                bad "internal: classify disagrees with the extracted find_bugs at %d" n
            end;
-           match state_json vars limit t (status_name st) with
+           match state_json vars arrs limit t (status_name st) with
            | exception Too_big -> (q, n, List.rev acc, false, true)
            | j -> go (C.bfs_step C.expand_state q) (n + 1) (k - 1) (j :: acc) in
        let (q', n', states, ended, too_big) = go q n count [] in
        if ended && n' < check_prefix &&
           status_name (C.find_bugs no_oracle p (nat_of_int n')) <> "finished" then
          bad "internal: the queue is empty at %d but the extracted find_bugs is not finished" n';
-       session := Some (p, vars, q', n');
+       session := Some (p, vars, arrs, ds, q', n');
        ok [("states", `List states); ("end", `Bool ended); ("too_big", `Bool too_big)])
   | "is_error" ->
-    ok [("value", `Bool (C.ref_is_error (stmt_of (field req "prog"))))]
+    let p = stmt_of (field req "prog") in
+    ok ([("value", `Bool (C.ref_is_error p))] @
+        (match C.ref_error_kind p with Some k -> [("fail", str (kind_name k))] | None -> []))
   | op -> bad "unknown op %S" op
 
 let () =

@@ -27,6 +27,10 @@ type Client struct {
 	Calls int // requests answered
 	// Timeout bounds each request (the reference is total and fast; a hang is an error).
 	Timeout time.Duration
+	// Arrays are the declared arrays of the program under test (issue 13), sent with every
+	// request ("arrays") and used to decode the array terms of the answers. Set it (for
+	// example to Program.Arrays) before the requests about a program with arrays.
+	Arrays []*spec.Array
 }
 
 // DefaultPath returns the certsym-ref binary: $CERTSYM_REF if set, else
@@ -166,41 +170,82 @@ func decodeAnswer(req, line []byte, out any) error {
 // ConcStore is a concrete store of the protocol: variable name to value.
 type ConcStore map[string]spec.Int
 
+// ConcArrays are the arrays of a concrete store: array name to its elements from Lo to Hi.
+type ConcArrays map[string][]spec.Int
+
 // concStore is the JSON object of a concrete store: the variables of order that s has, with
 // their values (encoding/json writes the keys sorted; their order does not matter).
-func concStore(s ConcStore, order []string) map[string]json.Number {
-	m := make(map[string]json.Number, len(order))
+func concStore(s ConcStore, order []string) map[string]json.RawMessage {
+	return concStoreA(s, nil, order)
+}
+
+// concStoreA is concStore with arrays: each array of arrays as the list of its elements.
+func concStoreA(s ConcStore, arrays ConcArrays, order []string) map[string]json.RawMessage {
+	m := make(map[string]json.RawMessage, len(order)+len(arrays))
 	for _, k := range order {
 		if v, ok := s[k]; ok {
-			m[k] = json.Number(v.String())
+			m[k] = json.RawMessage(v.String())
 		}
 	}
+	for a, vs := range arrays {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, v := range vs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(v.String())
+		}
+		b.WriteByte(']')
+		m[a] = json.RawMessage(b.String())
+	}
 	return m
+}
+
+// arrDecl is an array declaration of a request ("arrays"): name and bounds.
+type arrDecl struct {
+	X  string `json:"x"`
+	Lo int64  `json:"lo"`
+	Hi int64  `json:"hi"`
+}
+
+// decls returns the declarations of arrays (nil when there are none: the field is omitted).
+func decls(arrays []*spec.Array) []arrDecl {
+	var out []arrDecl
+	for _, a := range arrays {
+		out = append(out, arrDecl{X: a.Name, Lo: a.Lo, Hi: a.Hi})
+	}
+	return out
 }
 
 // The requests of the protocol (proofs/ref/README.md, "Requests"; refinement/README.md, "The
 // protocol with certsym-ref"), one type per op, fields in the order of the wire format.
 type (
 	stepRequest struct {
-		Op    string                 `json:"op"` // "step"
-		Store map[string]json.Number `json:"store"`
-		Prog  json.RawMessage        `json:"prog"`
+		Op     string                     `json:"op"` // "step"
+		Arrays []arrDecl                  `json:"arrays,omitempty"`
+		Store  map[string]json.RawMessage `json:"store"`
+		Prog   json.RawMessage            `json:"prog"`
 	}
 	expandRequest struct {
-		Op    string                     `json:"op"` // "expand"
-		PC    json.RawMessage            `json:"pc"`
-		Store map[string]json.RawMessage `json:"store"`
-		Prog  json.RawMessage            `json:"prog"`
+		Op     string                     `json:"op"` // "expand"
+		Arrays []arrDecl                  `json:"arrays,omitempty"`
+		PC     json.RawMessage            `json:"pc"`
+		Store  map[string]json.RawMessage `json:"store"`
+		Prog   json.RawMessage            `json:"prog"`
 	}
 	evalRequest struct {
-		Op    string                 `json:"op"` // "eval"
-		Store map[string]json.Number `json:"store"`
-		E     json.RawMessage        `json:"e"`
+		Op     string                     `json:"op"` // "eval" or "evalb"
+		Arrays []arrDecl                  `json:"arrays,omitempty"`
+		Store  map[string]json.RawMessage `json:"store"`
+		E      json.RawMessage            `json:"e,omitempty"`
+		B      json.RawMessage            `json:"b,omitempty"`
 	}
 	runStartRequest struct {
-		Op   string          `json:"op"` // "run_start"
-		Vars []string        `json:"vars"`
-		Prog json.RawMessage `json:"prog"`
+		Op     string          `json:"op"` // "run_start"
+		Arrays []arrDecl       `json:"arrays,omitempty"`
+		Vars   []string        `json:"vars"`
+		Prog   json.RawMessage `json:"prog"`
 	}
 	runNextRequest struct {
 		Op    string `json:"op"` // "run_next"
@@ -220,15 +265,21 @@ func runStart(vars []string, prog json.RawMessage) runStartRequest {
 // The answers (after "ok": true).
 type (
 	stepAnswer struct {
-		Kind  string                 `json:"kind"`
-		Store map[string]json.Number `json:"store"`
-		Prog  json.RawMessage        `json:"prog"`
+		Kind  string                     `json:"kind"`
+		Store map[string]json.RawMessage `json:"store"`
+		Prog  json.RawMessage            `json:"prog"`
+		Fail  string                     `json:"fail,omitempty"`
 	}
 	expandAnswer struct {
 		Succs []symState `json:"succs"`
 	}
 	evalAnswer struct {
 		Value *json.Number `json:"value"`
+		Fail  string       `json:"fail,omitempty"`
+	}
+	evalbAnswer struct {
+		Value *bool  `json:"value"`
+		Fail  string `json:"fail,omitempty"`
 	}
 	runNextAnswer struct {
 		States []symState `json:"states"`
@@ -238,18 +289,29 @@ type (
 )
 
 // StepResult is the answer to a step request: Kind is "next", "final", "error" or "stuck";
-// Store and Prog are the successor for "next" (Prog as the reference's JSON tree).
+// Store, Arrays and Prog are the successor for "next" (Prog as the reference's JSON tree); Fail is
+// the kind of the error for "error" (spec.FailExplicit for an explicit fail or an assert).
 type StepResult struct {
-	Kind  string
-	Store ConcStore
-	Prog  json.RawMessage
+	Kind   string
+	Store  ConcStore
+	Arrays ConcArrays
+	Prog   json.RawMessage
+	Fail   spec.FailKind
 }
 
 // Step asks the reference for one concrete step from (store, prog). order lists the variable
-// names (names of the store outside it are not sent).
+// names (names of the store outside it are not sent). The arrays of the store are all zero; StepA
+// gives them.
 func (r *Client) Step(store ConcStore, order []string, prog json.RawMessage) (StepResult, error) {
+	return r.StepA(store, nil, order, prog)
+}
+
+// StepA is Step with the arrays of the store (declared in r.Arrays; an array absent from arrays,
+// or a missing element, is 0).
+func (r *Client) StepA(store ConcStore, arrays ConcArrays, order []string, prog json.RawMessage) (StepResult, error) {
 	var ans stepAnswer
-	if err := r.call(stepRequest{Op: "step", Store: concStore(store, order), Prog: prog}, &ans); err != nil {
+	req := stepRequest{Op: "step", Arrays: decls(r.Arrays), Store: concStoreA(store, arrays, order), Prog: prog}
+	if err := r.call(req, &ans); err != nil {
 		return StepResult{}, err
 	}
 	return ans.result()
@@ -265,13 +327,36 @@ func (ans stepAnswer) result() (StepResult, error) {
 		}
 		res.Store = ConcStore{}
 		for k, v := range ans.Store {
+			if len(v) > 0 && v[0] == '[' {
+				var elems []json.Number
+				if err := json.Unmarshal(v, &elems); err != nil {
+					return res, fmt.Errorf("certsym-ref: bad array %s for %s: %v", v, k, err)
+				}
+				if res.Arrays == nil {
+					res.Arrays = ConcArrays{}
+				}
+				for _, e := range elems {
+					n, ok := spec.ParseInt(string(e))
+					if !ok {
+						return res, fmt.Errorf("certsym-ref: bad integer %q in %s", e, k)
+					}
+					res.Arrays[k] = append(res.Arrays[k], n)
+				}
+				continue
+			}
 			n, ok := spec.ParseInt(string(v))
 			if !ok {
 				return res, fmt.Errorf("certsym-ref: bad integer %q for %s", v, k)
 			}
 			res.Store[k] = n
 		}
-	case "final", "error", "stuck":
+	case "error":
+		k, err := failKindOf(ans.Fail)
+		if err != nil {
+			return res, fmt.Errorf("certsym-ref: %v", err)
+		}
+		res.Fail = k
+	case "final", "stuck":
 	default:
 		return res, fmt.Errorf("certsym-ref: unknown step kind %q", ans.Kind)
 	}
@@ -279,38 +364,55 @@ func (ans stepAnswer) result() (StepResult, error) {
 }
 
 // SymSucc is one symbolic successor from the reference, decoded: path condition, store (every
-// variable of the program; a variable the answer omits maps to its own symbol) and program.
+// variable of the program; a variable the answer omits maps to its own symbol), the array term
+// of every array of r.Arrays (an omitted array is its input array) and program.
 type SymSucc struct {
-	PC    spec.BExpr
-	Store []spec.AExpr
-	Prog  spec.Stmt
-	Raw   json.RawMessage
+	PC     spec.BExpr
+	Store  []spec.AExpr
+	Arrays []ArrTerm
+	Prog   spec.Stmt
+	Raw    json.RawMessage
 }
 
 // Expand asks the reference for the symbolic successors of ⟨pc, store, prog⟩ (store: the term of
 // each variable of vars, as JSON trees).
 func (r *Client) Expand(pc json.RawMessage, store []json.RawMessage, vars []string, prog json.RawMessage) ([]SymSucc, error) {
-	req := expandRequest{Op: "expand", PC: pc, Store: make(map[string]json.RawMessage, len(store)), Prog: prog}
+	return r.ExpandA(pc, store, vars, nil, prog)
+}
+
+// ExpandA is Expand with the array terms of the state: arrays[i] is the term of r.Arrays[i]
+// (nil or missing: the input array).
+func (r *Client) ExpandA(pc json.RawMessage, store []json.RawMessage, vars []string, arrays []json.RawMessage, prog json.RawMessage) ([]SymSucc, error) {
+	req := expandRequest{Op: "expand", Arrays: decls(r.Arrays), PC: pc, Store: make(map[string]json.RawMessage, len(store)+len(arrays)), Prog: prog}
 	for i, t := range store {
 		req.Store[vars[i]] = t
+	}
+	for i, t := range arrays {
+		if t != nil && i < len(r.Arrays) {
+			req.Store[r.Arrays[i].Name] = t
+		}
 	}
 	var ans expandAnswer
 	if err := r.call(req, &ans); err != nil {
 		return nil, err
 	}
-	return ans.succs(vars)
+	return ans.succs(vars, r.Arrays...)
 }
 
-// succs decodes the successors of an expand answer over the variables vars.
-func (ans expandAnswer) succs(vars []string) ([]SymSucc, error) {
-	d := newDecoder(vars)
+// succs decodes the successors of an expand answer over the variables vars and arrays.
+func (ans expandAnswer) succs(vars []string, arrays ...*spec.Array) ([]SymSucc, error) {
+	d := newDecoder(vars, arrays...)
 	out := make([]SymSucc, len(ans.Succs))
 	for i, s := range ans.Succs {
 		pc, store, prog, err := d.decode(s, vars)
 		if err != nil {
 			return nil, fmt.Errorf("certsym-ref: successor %d: %w", i, err)
 		}
-		out[i] = SymSucc{PC: pc, Store: store, Prog: prog, Raw: s.Prog}
+		arrs, err := d.decodeArrays(s.Store, arrays)
+		if err != nil {
+			return nil, fmt.Errorf("certsym-ref: successor %d: %w", i, err)
+		}
+		out[i] = SymSucc{PC: pc, Store: store, Arrays: arrs, Prog: prog, Raw: s.Prog}
 	}
 	return out, nil
 }
@@ -318,15 +420,44 @@ func (ans expandAnswer) succs(vars []string) ([]SymSucc, error) {
 // Eval asks the reference for ⟦a⟧s (concrete evaluation, undefined when a divisor is 0): ok is
 // false when the value is undefined.
 func (r *Client) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, ok bool, err error) {
+	v, _, ok, err = r.EvalKind(store, nil, order, a)
+	return v, ok, err
+}
+
+// EvalKind is Eval with the arrays of the store and the kind of the first error when the value
+// is undefined (spec.FailDivZero or spec.FailIndex).
+func (r *Client) EvalKind(store ConcStore, arrays ConcArrays, order []string, a spec.AExpr) (v spec.Int, kind spec.FailKind, ok bool, err error) {
 	e, err := EncodeA(a)
 	if err != nil {
-		return v, false, err
+		return v, 0, false, err
 	}
 	var ans evalAnswer
-	if err := r.call(evalRequest{Op: "eval", Store: concStore(store, order), E: e}, &ans); err != nil {
-		return v, false, err
+	if err := r.call(evalRequest{Op: "eval", Arrays: decls(r.Arrays), Store: concStoreA(store, arrays, order), E: e}, &ans); err != nil {
+		return v, 0, false, err
 	}
-	return ans.value()
+	v, ok, err = ans.value()
+	if err == nil && !ok {
+		kind, err = failKindOf(ans.Fail)
+	}
+	return v, kind, ok, err
+}
+
+// EvalBKind asks the reference for the value of a condition in a concrete store with arrays:
+// the truth value, or (ok false) the kind of the first error.
+func (r *Client) EvalBKind(store ConcStore, arrays ConcArrays, order []string, c spec.BExpr) (v bool, kind spec.FailKind, ok bool, err error) {
+	b, err := EncodeB(c)
+	if err != nil {
+		return false, 0, false, err
+	}
+	var ans evalbAnswer
+	if err := r.call(evalRequest{Op: "evalb", Arrays: decls(r.Arrays), Store: concStoreA(store, arrays, order), B: b}, &ans); err != nil {
+		return false, 0, false, err
+	}
+	if ans.Value == nil {
+		kind, err = failKindOf(ans.Fail)
+		return false, kind, false, err
+	}
+	return *ans.Value, 0, true, nil
 }
 
 // value converts an eval answer: ok is false for null (undefined).

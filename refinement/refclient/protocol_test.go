@@ -104,7 +104,7 @@ func TestCorpusTreesRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		back, err := decodeProg(raw, newDecoder(p.Vars))
+		back, err := decodeProg(raw, newDecoder(p.Vars, p.Arrays...))
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -141,6 +141,12 @@ func TestRequestsWireFormat(t *testing.T) {
 			`{"op":"run_start","vars":[],"prog":{"k":"skip"}}`},
 		{runNextRequest{Op: "run_next", Count: 64, Limit: StreamSizeLimit},
 			`{"op":"run_next","count":64,"limit":4000}`},
+		// arrays (issue 13): declarations, and a concrete array as the list of its elements
+		{stepRequest{Op: "step", Arrays: decls([]*spec.Array{{Name: "a", Lo: -1, Hi: 1}}),
+			Store: concStoreA(ConcStore{"n": spec.IntOf(3)}, ConcArrays{"a": {spec.IntOf(5), spec.IntOf(0), spec.IntOf(-7)}}, []string{"n"}), Prog: prog},
+			`{"op":"step","arrays":[{"x":"a","lo":-1,"hi":1}],"store":{"a":[5,0,-7],"n":3},"prog":{"k":"skip"}}`},
+		{evalRequest{Op: "evalb", Store: concStore(ConcStore{}, nil), B: json.RawMessage(`{"k":"true"}`)},
+			`{"op":"evalb","store":{},"b":{"k":"true"}}`},
 	}
 	for _, c := range cases {
 		got, err := marshal(c.req)
@@ -389,7 +395,7 @@ func TestMalformedAnswers(t *testing.T) {
 		{step, `{"ok":"yes"}`, "not a JSON object"},
 		{step, `{"ok":true,"kind":"jump"}`, `unknown step kind "jump"`},
 		{step, `{"ok":true,"kind":"next","store":{"x":1}}`, "without its program"},
-		{step, `{"ok":true,"kind":"next","store":{"x":"one"},"prog":{"k":"skip"}}`, "decoding certsym-ref answer"},
+		{step, `{"ok":true,"kind":"next","store":{"x":"one"},"prog":{"k":"skip"}}`, "bad integer"},
 		{step, `{"ok":true,"kind":"next","store":{"x":1.5},"prog":{"k":"skip"}}`, "bad integer"},
 		{step, `{"ok":true,"kind":"next","store":[1],"prog":{"k":"skip"}}`, "decoding certsym-ref answer"},
 		{expand, `{"ok":true,"succs":5}`, "decoding certsym-ref answer"},

@@ -14,6 +14,7 @@ const StreamSizeLimit = 4000
 type StreamState struct {
 	PC     spec.BExpr
 	Store  []spec.AExpr
+	Arrays []ArrTerm // the term of each array of the client's Arrays
 	Prog   spec.Stmt
 	Status string // the reference's status of the state (as run_next names it)
 }
@@ -25,7 +26,9 @@ func (r *Client) RunStart(prog spec.Stmt, vars []string) error {
 		return err
 	}
 	var ans struct{}
-	return r.call(runStart(vars, p), &ans)
+	req := runStart(vars, p)
+	req.Arrays = decls(r.Arrays)
+	return r.call(req, &ans)
 }
 
 // RunNext returns the next count states of the reference's stream; ended is true when the
@@ -35,20 +38,24 @@ func (r *Client) RunNext(count int, vars []string) (states []StreamState, ended,
 	if err := r.call(runNextRequest{Op: "run_next", Count: count, Limit: StreamSizeLimit}, &ans); err != nil {
 		return nil, false, false, err
 	}
-	states, err = ans.states(vars)
+	states, err = ans.states(vars, r.Arrays...)
 	return states, ans.End, ans.TooBig, err
 }
 
 // states decodes the states of a run_next answer over the variables vars.
-func (ans runNextAnswer) states(vars []string) ([]StreamState, error) {
-	d := newDecoder(vars)
+func (ans runNextAnswer) states(vars []string, arrays ...*spec.Array) ([]StreamState, error) {
+	d := newDecoder(vars, arrays...)
 	var states []StreamState
 	for i, s := range ans.States {
 		pc, store, prog, err := d.decode(s, vars)
 		if err != nil {
 			return nil, fmt.Errorf("certsym-ref: state %d: %w", i, err)
 		}
-		states = append(states, StreamState{PC: pc, Store: store, Prog: prog, Status: s.Status})
+		arrs, err := d.decodeArrays(s.Store, arrays)
+		if err != nil {
+			return nil, fmt.Errorf("certsym-ref: state %d: %w", i, err)
+		}
+		states = append(states, StreamState{PC: pc, Store: store, Arrays: arrs, Prog: prog, Status: s.Status})
 	}
 	return states, nil
 }

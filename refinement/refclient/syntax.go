@@ -38,15 +38,23 @@ func Desugar(s spec.Stmt) spec.Stmt {
 // constructors that have it. The fields are declared in the order of the wire format, so the
 // encoding is byte for byte the one certsym-ref prints.
 type node struct {
-	K string      `json:"k"`
-	N json.Number `json:"n,omitempty"` // num: the integer, in full
-	X string      `json:"x,omitempty"` // var, assign: a variable name
-	E *node       `json:"e,omitempty"` // neg: the operand; assign: the right-hand side
-	L *node       `json:"l,omitempty"` // arithmetic operators, comparisons, and, or
-	R *node       `json:"r,omitempty"`
-	B *node       `json:"b,omitempty"` // not, if, while, assume: the condition
-	P *node       `json:"p,omitempty"` // seq: the first statement; if: then; while: the body
-	Q *node       `json:"q,omitempty"` // seq: the second statement; if: else
+	K    string      `json:"k"`
+	N    json.Number `json:"n,omitempty"`    // num: the integer, in full
+	X    string      `json:"x,omitempty"`    // var, assign: a variable name; sel, aassign, array: an array name; bvar, forall, exists, first: the bound name
+	T    *node       `json:"t,omitempty"`    // sel, store: the array term
+	I    *node       `json:"i,omitempty"`    // store: the index
+	V    *node       `json:"v,omitempty"`    // store: the value
+	Lo   json.Number `json:"lo,omitempty"`   // sel, aassign (answers): the array's bounds
+	Hi   json.Number `json:"hi,omitempty"`   //
+	L    *node       `json:"l,omitempty"`    // arithmetic operators, comparisons, and, or; aassign: the index; quantifiers: the lower bound
+	E    *node       `json:"e,omitempty"`    // neg: the operand; assign, aassign: the right-hand side; sel: the index
+	R    *node       `json:"r,omitempty"`    // quantifiers: the upper bound
+	B    *node       `json:"b,omitempty"`    // not, if, while, assume: the condition; forall, exists: the body
+	D    *node       `json:"d,omitempty"`    // first: the condition the earlier instances satisfy
+	F    *node       `json:"f,omitempty"`    // first: the condition of the instance
+	P    *node       `json:"p,omitempty"`    // seq: the first statement; if: then; while: the body
+	Q    *node       `json:"q,omitempty"`    // seq: the second statement; if: else
+	Kind string      `json:"kind,omitempty"` // fail: the kind of error (absent for an explicit fail or an assert)
 }
 
 // The protocol's names of the operators, indexed by spec's operator constants, and back.
@@ -78,6 +86,21 @@ func encA(a spec.AExpr) (*node, error) {
 		}
 		r, err := encA(a.R)
 		return &node{K: aopName[a.Op], L: l, R: r}, err
+	case *spec.Elem:
+		if a.Arr == nil {
+			return nil, fmt.Errorf("element read without its array")
+		}
+		e, err := encA(a.I)
+		return &node{K: "sel", X: a.Arr.Name, E: e}, err
+	case *spec.BoundRef:
+		return &node{K: "bvar", X: a.Name}, nil
+	case *Select:
+		t, err := encT(a.T)
+		if err != nil {
+			return nil, err
+		}
+		e, err := encA(a.I)
+		return &node{K: "sel", T: t, Lo: json.Number(fmt.Sprint(a.Arr.Lo)), Hi: json.Number(fmt.Sprint(a.Arr.Hi)), E: e}, err
 	}
 	return nil, fmt.Errorf("cannot encode arithmetic expression %T", a)
 }
@@ -113,6 +136,36 @@ func encB(c spec.BExpr) (*node, error) {
 		}
 		r, err := encB(c.R)
 		return &node{K: k, L: l, R: r}, err
+	case *spec.Quant:
+		k := "forall"
+		if c.Exists {
+			k = "exists"
+		}
+		l, err := encA(c.Lo)
+		if err != nil {
+			return nil, err
+		}
+		r, err := encA(c.Hi)
+		if err != nil {
+			return nil, err
+		}
+		b, err := encB(c.Body)
+		return &node{K: k, X: c.Name, L: l, R: r, B: b}, err
+	case *First:
+		l, err := encA(c.Lo)
+		if err != nil {
+			return nil, err
+		}
+		r, err := encA(c.Hi)
+		if err != nil {
+			return nil, err
+		}
+		d, err := encB(c.D)
+		if err != nil {
+			return nil, err
+		}
+		f, err := encB(c.F)
+		return &node{K: "first", X: c.Name, L: l, R: r, D: d, F: f}, err
 	}
 	return nil, fmt.Errorf("cannot encode condition %T", c)
 }
@@ -123,10 +176,20 @@ func encP(s spec.Stmt) (*node, error) {
 	case *spec.Skip:
 		return &node{K: "skip"}, nil
 	case *spec.Fail:
-		return &node{K: "fail"}, nil
+		return &node{K: "fail", Kind: failKindName(s.Kind)}, nil
 	case *spec.Assign:
 		e, err := encA(s.A)
 		return &node{K: "assign", X: s.X.Name, E: e}, err
+	case *spec.ArrAssign:
+		if s.Arr == nil {
+			return nil, fmt.Errorf("element write without its array")
+		}
+		l, err := encA(s.I)
+		if err != nil {
+			return nil, err
+		}
+		e, err := encA(s.A)
+		return &node{K: "aassign", X: s.Arr.Name, L: l, E: e}, err
 	case *spec.Seq:
 		p, err := encP(s.First)
 		if err != nil {
@@ -198,13 +261,18 @@ func EncodeB(c spec.BExpr) (json.RawMessage, error) { return encodeNode(encB(c))
 // decoder turns the reference's JSON trees back into spec trees; variables are numbered by the
 // program's variable list (a name outside it is an error: the reference never invents one).
 type decoder struct {
-	index map[string]int
+	index  map[string]int
+	arrays map[string]*spec.Array
+	bound  []string // the names bound by the enclosing quantifiers, outermost first
 }
 
-func newDecoder(vars []string) *decoder {
-	d := &decoder{index: map[string]int{}}
+func newDecoder(vars []string, arrays ...*spec.Array) *decoder {
+	d := &decoder{index: map[string]int{}, arrays: map[string]*spec.Array{}}
 	for i, v := range vars {
 		d.index[v] = i
+	}
+	for _, a := range arrays {
+		d.arrays[a.Name] = a
 	}
 	return d
 }
@@ -244,6 +312,8 @@ func (d *decoder) a(n *node) (spec.AExpr, error) {
 		return &spec.Num{Val: v}, nil
 	case "var":
 		return d.variable(n)
+	case "sel", "bvar":
+		return d.arrayA(n)
 	case "neg":
 		e, err := child(n, "e", n.E)
 		if err != nil {
@@ -299,6 +369,8 @@ func (d *decoder) b(n *node) (spec.BExpr, error) {
 			return nil, err
 		}
 		return &spec.Not{X: x}, nil
+	case "forall", "exists", "first":
+		return d.quant(n)
 	case "and", "or":
 		if _, err := child(n, "l", n.L); err != nil {
 			return nil, err
@@ -351,7 +423,10 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 	case "skip":
 		return &spec.Skip{}, nil
 	case "fail":
-		return &spec.Fail{}, nil
+		k, err := failKindOf(n.Kind)
+		return &spec.Fail{Kind: k}, err
+	case "aassign":
+		return d.arrAssign(n)
 	case "assign":
 		x, err := d.variable(n)
 		if err != nil {
@@ -438,7 +513,8 @@ func (d *decoder) decode(s symState, vars []string) (pc spec.BExpr, store []spec
 		return nil, nil, nil, fmt.Errorf("path condition: %w", err)
 	}
 	for x := range s.Store {
-		if _, ok := d.index[x]; !ok {
+		_, ok := d.index[x]
+		if _, isArr := d.arrays[x]; !ok && !isArr {
 			return nil, nil, nil, fmt.Errorf("store has unknown variable %q", x)
 		}
 	}
@@ -491,6 +567,11 @@ func canon(b *strings.Builder, s spec.Stmt) {
 			b.WriteString("skip")
 		case *spec.Fail:
 			b.WriteString("fail")
+			if s.Kind == spec.FailDivZero || s.Kind == spec.FailIndex {
+				b.WriteString("[" + s.Kind.String() + "]")
+			}
+		case *spec.ArrAssign:
+			b.WriteString(s.Arr.Name + "[" + spec.PrintA(s.I) + "] = " + spec.PrintA(s.A))
 		case *spec.Assign:
 			b.WriteString(s.X.Name + " = " + spec.PrintA(s.A))
 		case *spec.Assume:
@@ -515,56 +596,7 @@ func canon(b *strings.Builder, s spec.Stmt) {
 
 // --- total evaluation -----------------------------------------------------------------------
 
-// EvalA is the value of a under the valuation v (indexed by Var.Index) with the total division
-// of the formal development: x / 0 = 0, x % 0 = x (spec.Int's Quo and Rem).
-func EvalA(a spec.AExpr, v []spec.Int) spec.Int {
-	switch a := a.(type) {
-	case *spec.Num:
-		return a.Val
-	case *spec.Var:
-		if a.Index < 0 || a.Index >= len(v) {
-			return spec.Int{}
-		}
-		return v[a.Index]
-	case *spec.Neg:
-		return EvalA(a.X, v).Neg()
-	case *spec.BinA:
-		l, r := EvalA(a.L, v), EvalA(a.R, v)
-		switch a.Op {
-		case spec.Add:
-			return l.Add(r)
-		case spec.Sub:
-			return l.Sub(r)
-		case spec.Mul:
-			return l.Mul(r)
-		case spec.Div:
-			return l.Quo(r)
-		}
-		return l.Rem(r)
-	}
-	return spec.Int{}
-}
-
-// EvalB is the truth of c under v, with the total division (see EvalA).
-func EvalB(c spec.BExpr, v []spec.Int) bool {
-	switch c := c.(type) {
-	case *spec.BoolLit:
-		return c.Val
-	case *spec.Cmp:
-		return c.Op.Holds(EvalA(c.L, v).Cmp(EvalA(c.R, v)))
-	case *spec.Not:
-		return !EvalB(c.X, v)
-	case *spec.BinB:
-		l, r := EvalB(c.L, v), EvalB(c.R, v)
-		if c.Op == spec.And {
-			return l && r
-		}
-		return l || r
-	}
-	return false
-}
-
 // DecodeProg decodes a program of the protocol over the variables vars.
-func DecodeProg(raw json.RawMessage, vars []string) (spec.Stmt, error) {
-	return decodeProg(raw, newDecoder(vars))
+func DecodeProg(raw json.RawMessage, vars []string, arrays ...*spec.Array) (spec.Stmt, error) {
+	return decodeProg(raw, newDecoder(vars, arrays...))
 }

@@ -25,8 +25,9 @@ type Stored struct {
 	PathCondition string          `json:"path_condition"`
 }
 
-// Read reads and checks one test case file; it returns it and its input, each variable's value as
-// a JSON number with all its digits.
+// Read reads and checks one test case file; it returns it and its scalar inputs, each variable's
+// value as a JSON number with all its digits (an array's list of elements is left in
+// Stored.Input, which inputs.FromJSON reads whole).
 func Read(path string) (*Stored, map[string]json.Number, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -46,11 +47,22 @@ func Read(path string) (*Stored, map[string]json.Number, error) {
 	default:
 		return nil, nil, fmt.Errorf("%s: expected.outcome is %q, want normal, bug or infeasible", path, t.Expected.Outcome)
 	}
-	in := map[string]json.Number{}
-	d := json.NewDecoder(bytes.NewReader(t.Input))
-	d.UseNumber()
-	if err := d.Decode(&in); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(t.Input, &raw); err != nil {
 		return nil, nil, fmt.Errorf("%s: input: %v", path, err)
+	}
+	in := map[string]json.Number{}
+	for name, v := range raw {
+		if bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+			continue // an array: read from Stored.Input (inputs.FromJSON)
+		}
+		var n json.Number
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber()
+		if err := d.Decode(&n); err != nil {
+			return nil, nil, fmt.Errorf("%s: input %s: %v", path, name, err)
+		}
+		in[name] = n
 	}
 	return &t, in, nil
 }

@@ -11,9 +11,12 @@
 
 module C = Certsym_extracted
 
-(* ---- JSON values are yojson's (Debian libyojson-ocaml-dev, Yojson.Safe): integers that fit
-   an OCaml int are `Int, larger ones `Intlit (their text), so no precision is lost; every
-   integer the driver prints is an `Intlit of Z.to_string, printed in full without quotes. *)
+(* ---- JSON values are yojson's (Debian libyojson-ocaml-dev, Yojson.Safe trees). Requests are
+   read with Yojson.Raw, which keeps every integer as its text (`Intlit), and converted
+   (of_raw): Yojson.Safe's own reader decides whether a literal fits an OCaml int by an overflow
+   test that some literals pass after wrapping around (46116860184273879040, 5 * 2^63, reads as
+   `Int 0), so it would silently change an input. Every integer the driver prints is an `Intlit
+   of Z.to_string, printed in full without quotes. *)
 
 type json = Yojson.Safe.t
 
@@ -33,6 +36,17 @@ let int_of : json -> Z.t = function
   | `Float _ -> bad "only integers are allowed"
   | _ -> bad "expected an integer"
 let num z : json = `Intlit (Z.to_string z)
+
+(* A request as read by Yojson.Raw, with integers kept as text and strings decoded. *)
+let rec of_raw : Yojson.Raw.t -> json = function
+  | `Intlit t -> `Intlit t
+  | `Floatlit _ -> bad "only integers are allowed"
+  | `Stringlit lit -> (match Yojson.Safe.from_string lit with `String s -> `String s | _ -> bad "bad string")
+  | `Bool b -> `Bool b
+  | `Null -> `Null
+  | `Assoc l -> `Assoc (List.map (fun (k, v) -> (k, of_raw v)) l)
+  | `List l -> `List (List.map of_raw l)
+  | `Tuple _ | `Variant _ -> bad "not JSON"
 let str s : json = `String s
 
 (* Array declarations of the request's program ("arrays": [{"x":"a","lo":1,"hi":5}, ...]):
@@ -320,7 +334,7 @@ let () =
     | line ->
       if String.trim line <> "" then begin
         let reply =
-          try answer (Yojson.Safe.from_string line) with
+          try answer (of_raw (Yojson.Raw.from_string line)) with
           | Bad msg | Yojson.Json_error msg -> `Assoc [("ok", `Bool false); ("error", str msg)]
           | Invalid_argument msg | Failure msg ->
             `Assoc [("ok", `Bool false); ("error", str msg)]

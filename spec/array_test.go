@@ -304,11 +304,11 @@ func TestInspectArrays(t *testing.T) {
 	}
 }
 
-// TestQuantifierWorkBound: Run bounds the quantifier instances it evaluates by its step bound,
-// so a quantifier over a huge range ends the run at the step bound instead of hanging it.
+// TestQuantifierWorkBound: RunLimited bounds the quantifier instances a run evaluates, so a
+// quantifier over a huge range ends the run at the bound instead of hanging it; Run is exact.
 func TestQuantifierWorkBound(t *testing.T) {
 	p := mustParse(t, "x = 1;\nassert forall k in 0..1000000000000000: k >= 0;\nx = 2")
-	r := Run(p, make(Store, p.Slots()), 1000)
+	r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 1000, Instances: 1000})
 	if r.Outcome != Stepped || !r.QuantBound || r.Steps != 2 || LineOf(Head(r.Final.Prog)) != 2 {
 		t.Fatalf("huge range: outcome %v after %d steps at line %d, want the step bound at line 2", r.Outcome, r.Steps, LineOf(Head(r.Final.Prog)))
 	}
@@ -317,8 +317,13 @@ func TestQuantifierWorkBound(t *testing.T) {
 	if r := Run(p, make(Store, p.Slots()), 100); r.Outcome != Final {
 		t.Fatalf("small range: %v", r.Outcome)
 	}
-	if r := Run(p, make(Store, p.Slots()), 5); r.Outcome != Stepped {
+	if r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 100, Instances: 5}); r.Outcome != Stepped || !r.QuantBound {
 		t.Fatalf("14 instances under a bound of 5: %v", r.Outcome)
+	}
+	// Run's step bound does not bound the instances: a replay with the exact number of steps of
+	// a path is exact (1 step evaluating 14 instances).
+	if r := Run(p, make(Store, p.Slots()), 1); r.Outcome != Stepped || r.QuantBound || r.Steps != 1 || r.Final.Prog.(*Skip) == nil {
+		t.Fatalf("Run with 1 step: %+v", r)
 	}
 }
 

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -367,5 +368,31 @@ func TestWalkChecks(t *testing.T) {
 	})
 	if got := Divisions(s2.(*Assert).Cond, nil); len(got) != len(divs) || got[0] != divs[0] || got[1] != divs[1] {
 		t.Errorf("Divisions %v, checks %v", got, divs)
+	}
+}
+
+// TestArrayLimits: element reads and quantifiers count against the nesting and depth limits.
+func TestArrayLimits(t *testing.T) {
+	deepElem := "array a[0..1];\nx = " + strings.Repeat("a[", 1500) + "0" + strings.Repeat("]", 1500)
+	if _, err := Parse("deep.imp", []byte(deepElem)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested element reads: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("assert ")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "forall k%d in 0..0: ", i)
+	}
+	b.WriteString("true")
+	if _, err := Parse("deep.imp", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested quantifiers: %v", err)
+	}
+	// A macro that doubles an element read at each level is caught by the size limits.
+	src := "array a[0..1];\nmacro m0(v) begin x = v end\n"
+	for i := 1; i <= 25; i++ {
+		src += fmt.Sprintf("macro m%d(v) begin m%d(a[v] + a[v]) end\n", i, i-1)
+	}
+	src += "m25(0)"
+	if _, err := Parse("big.imp", []byte(src)); err == nil || !strings.Contains(err.Error(), "certsym's limit") {
+		t.Errorf("doubling macros: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -304,11 +305,11 @@ func TestInspectArrays(t *testing.T) {
 	}
 }
 
-// TestQuantifierWorkBound: Run bounds the quantifier instances it evaluates by its step bound,
-// so a quantifier over a huge range ends the run at the step bound instead of hanging it.
+// TestQuantifierWorkBound: RunLimited bounds the quantifier instances a run evaluates, so a
+// quantifier over a huge range ends the run at the bound instead of hanging it; Run is exact.
 func TestQuantifierWorkBound(t *testing.T) {
 	p := mustParse(t, "x = 1;\nassert forall k in 0..1000000000000000: k >= 0;\nx = 2")
-	r := Run(p, make(Store, p.Slots()), 1000)
+	r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 1000, Instances: 1000})
 	if r.Outcome != Stepped || !r.QuantBound || r.Steps != 2 || LineOf(Head(r.Final.Prog)) != 2 {
 		t.Fatalf("huge range: outcome %v after %d steps at line %d, want the step bound at line 2", r.Outcome, r.Steps, LineOf(Head(r.Final.Prog)))
 	}
@@ -317,8 +318,13 @@ func TestQuantifierWorkBound(t *testing.T) {
 	if r := Run(p, make(Store, p.Slots()), 100); r.Outcome != Final {
 		t.Fatalf("small range: %v", r.Outcome)
 	}
-	if r := Run(p, make(Store, p.Slots()), 5); r.Outcome != Stepped {
+	if r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 100, Instances: 5}); r.Outcome != Stepped || !r.QuantBound {
 		t.Fatalf("14 instances under a bound of 5: %v", r.Outcome)
+	}
+	// Run's step bound does not bound the instances: a replay with the exact number of steps of
+	// a path is exact (1 step evaluating 14 instances).
+	if r := Run(p, make(Store, p.Slots()), 1); r.Outcome != Stepped || r.QuantBound || r.Steps != 1 || r.Final.Prog.(*Skip) == nil {
+		t.Fatalf("Run with 1 step: %+v", r)
 	}
 }
 
@@ -362,5 +368,31 @@ func TestWalkChecks(t *testing.T) {
 	})
 	if got := Divisions(s2.(*Assert).Cond, nil); len(got) != len(divs) || got[0] != divs[0] || got[1] != divs[1] {
 		t.Errorf("Divisions %v, checks %v", got, divs)
+	}
+}
+
+// TestArrayLimits: element reads and quantifiers count against the nesting and depth limits.
+func TestArrayLimits(t *testing.T) {
+	deepElem := "array a[0..1];\nx = " + strings.Repeat("a[", 1500) + "0" + strings.Repeat("]", 1500)
+	if _, err := Parse("deep.imp", []byte(deepElem)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested element reads: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("assert ")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "forall k%d in 0..0: ", i)
+	}
+	b.WriteString("true")
+	if _, err := Parse("deep.imp", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested quantifiers: %v", err)
+	}
+	// A macro that doubles an element read at each level is caught by the size limits.
+	src := "array a[0..1];\nmacro m0(v) begin x = v end\n"
+	for i := 1; i <= 25; i++ {
+		src += fmt.Sprintf("macro m%d(v) begin m%d(a[v] + a[v]) end\n", i, i-1)
+	}
+	src += "m25(0)"
+	if _, err := Parse("big.imp", []byte(src)); err == nil || !strings.Contains(err.Error(), "certsym's limit") {
+		t.Errorf("doubling macros: %v", err)
 	}
 }

@@ -33,8 +33,8 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 	return evalA(a, s, env, nil)
 }
 
-// work bounds the quantifier instances an evaluation may evaluate (Run's step bound): left is
-// what remains; when it runs out, evaluation panics with outOfWork, which Run recovers.
+// work bounds the quantifier instances an evaluation may evaluate (RunLimited's Instances): left
+// is what remains; when it runs out, evaluation panics with outOfWork, which RunLimited recovers.
 type work struct{ left int64 }
 
 // outOfWork is the panic value of an evaluation that ran out of work.
@@ -119,9 +119,9 @@ func ApplyA(op AOp, l, r Int) (Int, bool) {
 // Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
 // the instances are evaluated one by one (a body that does not mention its bound variable is
 // evaluated once, which gives the same result, and an instance that errs ends the evaluation,
-// since the first error decides it). Run bounds the instances it evaluates by its step bound
-// (certsym exec --max-steps), so a run cannot hang in one quantifier; EvalBKind, Step and
-// ExecBounded have no bound.
+// since the first error decides it). RunLimited can bound the instances a run evaluates (certsym
+// exec bounds them by --max-steps), so that a run cannot hang in one quantifier; EvalBKind, Step,
+// Run and ExecBounded have no such bound.
 func EvalBKind(b BExpr, s Store, env Env) (v bool, kind FailKind, ok bool) {
 	return evalB(b, s, env, nil)
 }

@@ -162,22 +162,34 @@ type Result struct {
 	Steps   int     // steps taken
 	Fail    *Fail   // the error reached, when Outcome is Failed
 	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
-	// evaluated more quantifier instances than its step bound, not because of the steps.
+	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
 	QuantBound bool
 }
 
-// Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
-// The quantifier instances its conditions evaluate are bounded by maxSteps too (in all, over the
-// run): a run that would evaluate more ends like one that reaches the step bound, at the
-// statement whose condition was being evaluated (Outcome Stepped), so that a quantifier over a
-// huge range cannot hang it. Steps counts the steps only.
+// Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound). Its
+// evaluation is exact: a quantifier evaluates all its instances however many there are (see
+// RunLimited for a bound on them).
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
-func Run(prog *Program, input Store, maxSteps int) (res Result) {
+func Run(prog *Program, input Store, maxSteps int) Result {
+	return RunLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
+}
+
+// Limits bounds a run: Steps, the steps (as Run's maxSteps), and Instances, the quantifier
+// instances its conditions may evaluate in all, over the run (< 0: no bound).
+type Limits struct{ Steps, Instances int }
+
+// RunLimited is Run within lim. A run that would evaluate more than lim.Instances quantifier
+// instances ends like one that reaches the step bound (Outcome Stepped), at the statement whose
+// condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
+// cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
+// only.
+func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
+	maxSteps := lim.Steps
 	st := State{input, prog.Body}
 	var w *work
 	n := 0
-	if maxSteps >= 0 {
-		w = &work{left: int64(maxSteps)}
+	if lim.Instances >= 0 {
+		w = &work{left: int64(lim.Instances)}
 		defer func() {
 			if r := recover(); r != nil {
 				if _, ok := r.(outOfWork); !ok {

@@ -74,7 +74,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	r := spec.Run(prog, store, *maxSteps)
+	r := spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}

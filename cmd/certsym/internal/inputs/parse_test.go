@@ -51,3 +51,25 @@ func TestParseAndFromJSON(t *testing.T) {
 		t.Errorf("Missing = %q, want b", got)
 	}
 }
+
+// FuzzParse: on any text Parse returns a store of the program's length or an error, never
+// panics; a store it returns prints (Program.InputArg) to text that parses to the same store.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"n=3,a=[5,0,-7]", "a=[1,2", "x]=1,a=[2]", "a=[]", "=", ",", "a=[1,,2]", `{"a": [1, 2, 3]}`, "{", "n=[", "b=[9],b=[9]"} {
+		f.Add(s)
+	}
+	prog := testprog.Parse(f, "array a[-1..1];\narray b[0..0];\nx = a[n] + b[0]")
+	f.Fuzz(func(t *testing.T, text string) {
+		s, _, err := Parse(text, prog)
+		if err != nil {
+			return
+		}
+		if len(s) != prog.Slots() {
+			t.Fatalf("%q: store of length %d", text, len(s))
+		}
+		s2, _, err := Parse(prog.InputArg(s), prog)
+		if err != nil || prog.InputString(s2) != prog.InputString(s) {
+			t.Fatalf("%q: InputArg %q reads back as %v, %v", text, prog.InputArg(s), s2, err)
+		}
+	})
+}

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"strings"
 	"time"
 
 	"certsym/concolic"
-	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/spec"
 )
@@ -16,13 +14,5 @@ import (
 func generational(p *spec.Program, lim budget.Limits) result {
 	start := time.Now()
 	rep, err := concolic.Generational(p, concolic.GenOptions{Limits: lim})
-	if err != nil {
-		return result{note: "error: " + err.Error()}
-	}
-	r := result{states: rep.Stats.Expanded, took: time.Since(start), found: rep.Verdict == engine.VerdictBug,
-		timedOut: strings.HasPrefix(rep.Reason, "time bound")}
-	if r.found {
-		r.depth = rep.Bugs[0].State.Depth
-	}
-	return r
+	return resultOf(rep, err, start)
 }

@@ -173,6 +173,11 @@ func run(p *spec.Program, strategy string, lim budget.Limits, seed int64) result
 	start := time.Now()
 	e := engine.New(p, engine.Options{Strategy: s, Limits: lim, Seed: seed})
 	rep, err := e.FindBugs(nil)
+	return resultOf(rep, err, start)
+}
+
+// resultOf is the row cell of a run that started at start and ended with rep or err.
+func resultOf(rep *engine.Report, err error, start time.Time) result {
 	if err != nil {
 		return result{note: "error: " + err.Error()}
 	}

@@ -19,6 +19,8 @@
 //     engine reports;
 //   - stop: a run the engine stops early names a bound the layer gave and the run reached
 //     (oracles.go, checkStop; on runs with and without a time bound);
+//   - the oracles again on runs of the fair strategies, whose picks sched/fair checks against
+//     the layer's model of the K-interleaved scheduler (fair.go, refinement/sched);
 //   - bounded: the same oracles, and the ghost mode, for the bounded interpreter;
 //   - verify: the statuses of certsym verify against concrete runs (verify.go).
 package refinement
@@ -377,16 +379,16 @@ func (c *checker) CheckUnit(u *Unit) {
 	if c.cfg.StarvedStates > 0 && !c.expired() {
 		c.starvedRun()
 	}
-	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
-		if !c.expired() {
-			c.fairRun(s)
-		}
-	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.boundedChecks()
 	}
 	if c.cfg.BoundedN > 0 && !c.expired() {
 		c.verifyChecks()
+	}
+	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
+		if !c.expired() {
+			c.fairRun(s)
+		}
 	}
 	if c.stream != nil {
 		c.checkAllBugs(c.stream)

@@ -1,0 +1,11 @@
+// Package engine is certsym's symbolic bug finder, the WiSE bug finder of the README: symbolic
+// states ⟨φ, S, p⟩, their successors (Expand), the run stream (NextState) and the bug finder's
+// status stream and verdict (Next, FindBugs), each bug confirmed by replaying its model on the
+// concrete semantics.
+//
+// The order of the run stream is the Strategy: BFS (the proofs' run), DFS (incomplete, to show
+// it), and two heuristics under the K-interleaved fair scheduler (fair.go), Coverage
+// (coverage.go) and RandomPath (randompath.go): every FairnessPeriod-th pick takes the oldest
+// pending state, so each pending state is expanded after finitely many picks and the search stays
+// complete. Generational is the concolic search of package concolic; this engine does not run it.
+package engine

@@ -16,11 +16,17 @@ import (
 // explore runs the breadth-first bug finder's run stream on prog for n states and returns the
 // engine, the wall time and the bytes allocated.
 func explore(tb testing.TB, prog *spec.Program, n int) (*Engine, time.Duration, uint64) {
+	return exploreOpts(tb, prog, n, Options{})
+}
+
+// exploreOpts is explore with options (MaxStates is set to n).
+func exploreOpts(tb testing.TB, prog *spec.Program, n int, opts Options) (*Engine, time.Duration, uint64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	start := time.Now()
-	e := New(prog, Options{Limits: budget.Limits{MaxStates: n}})
+	opts.Limits = budget.Limits{MaxStates: n}
+	e := New(prog, opts)
 	for {
 		if _, ok := e.NextState(); !ok {
 			break
@@ -123,5 +129,62 @@ func BenchmarkStrategies(b *testing.B) {
 			b.ReportMetric(float64(n)/per.Seconds(), "states/s")
 			b.ReportMetric(float64(pending), "pending")
 		})
+	}
+}
+
+// BenchmarkSolverCaching measures the solver caching of issue 17 (sym/cache.go) with the caching
+// on and off in the same run: time, solver queries (Check calls the path condition's facts did
+// not decide), the queries that reached Z3, and the share of the queries each layer answered,
+// on the open gcd (20,000 and 100,000 states), factorial, isqrt, and the jm2006 reproduction
+// (5,000 to 40,000 states; per-state cost should be flat with the caching on). The runs without
+// caching of jm2006 stop at 10,000 states (their cost grows with the square of the depth: 40,000
+// states would take minutes). Run it once: go test ./engine -run - -bench SolverCaching -benchtime 1x
+func BenchmarkSolverCaching(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		states int
+		off    bool // also run with the caching off
+	}{{"gcd", 20_000, true}, {"gcd", 100_000, true}, {"factorial", 150_000, true}, {"isqrt", 150_000, true},
+		{"jm2006", 5_000, true}, {"jm2006", 10_000, true}, {"jm2006", 20_000, false}, {"jm2006", 40_000, false}} {
+		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, off := range []bool{false, true} {
+			if off && !c.off {
+				continue
+			}
+			mode := "cache=on"
+			if off {
+				mode = "cache=off"
+			}
+			b.Run(fmt.Sprintf("%s/states=%d/%s", c.name, c.states, mode), func(b *testing.B) {
+				var total time.Duration
+				var e *Engine
+				for i := 0; i < b.N; i++ {
+					var d time.Duration
+					e, d, _ = exploreOpts(b, prog, c.states, Options{NoCache: off})
+					total += d
+				}
+				per := total / time.Duration(b.N)
+				s := e.solver.Stats
+				rate := func(n int) float64 {
+					if s.Queries == 0 {
+						return 0
+					}
+					return float64(n) / float64(s.Queries)
+				}
+				b.ReportMetric(per.Seconds(), "s/run")
+				b.ReportMetric(float64(per.Microseconds())/float64(c.states), "µs/state")
+				b.ReportMetric(float64(s.Queries), "queries/run")
+				b.ReportMetric(float64(s.Z3Queries), "z3-queries/run")
+				b.ReportMetric(float64(s.Sliced), "sliced/run")
+				b.ReportMetric(rate(s.CacheHits), "cache-hit-rate")
+				b.ReportMetric(rate(s.CexModelHits), "cex-model-hit-rate")
+				b.ReportMetric(rate(s.CexUnsatHits), "cex-unsat-hit-rate")
+				b.ReportMetric(rate(s.RepairHits), "repair-hit-rate")
+				b.ReportMetric(rate(s.SliceEmpty), "slice-empty-rate")
+			})
+		}
 	}
 }

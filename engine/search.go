@@ -115,6 +115,8 @@ type Options struct {
 	// Seed seeds the PRNG of RandomPath (0 means DefaultSeed, 1): the same program, options
 	// and seed give the same run.
 	Seed int64
+	// NoCache turns the solver's caching layers off (sym.Solver.NoCache), for comparison.
+	NoCache bool
 }
 
 // frontier holds the pending states.
@@ -197,6 +199,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 	if opts.Strategy.Fair() {
 		e.fair = newFairQueue(prog, opts)
 	}
+	e.solver.NoCache = opts.NoCache
 	e.meter = budget.NewMeter(opts.Limits)
 	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor

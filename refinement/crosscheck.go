@@ -26,7 +26,12 @@ import (
 //   - witness (the parent's witness, or the clamped witness of bounds only): the witness must
 //     satisfy φ ∧ f under the layer's evaluator (no Z3 needed);
 //   - every bound and linear fact the new path condition records (PC.Facts) must be implied by
-//     φ ∧ f: φ ∧ f ∧ ¬fact unsatisfiable.
+//     φ ∧ f: φ ∧ f ∧ ¬fact unsatisfiable;
+//   - an answer of the solver's caching layers (sym/cache.go; rules cache/query-cache,
+//     cache/cex-model, cache/cex-unsat-subset, cache/repair, cache/slice-empty, and cache/slice for Z3's
+//     answer about a slice): a witness must satisfy the whole path condition under the layer's
+//     evaluator (no Z3 needed), an unsat answer must be confirmed by the layer's Z3 (a model of
+//     the path condition is checked by the evaluator before it is reported).
 //
 // The hook runs on the goroutine that runs the engine; each worker registers its goroutine, so a
 // decision reaches the worker (and the Z3 context) of its own program.
@@ -105,6 +110,13 @@ func (c *checker) crossDecision(d sym.Decision) {
 	both := &spec.BinB{Op: spec.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
+	case "cache-witness":
+		if len(d.Witness) != len(names) || !refclient.EvalB(both, d.Witness) {
+			c.report(check, c.inputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
+				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.inputString(d.Witness))
+		}
+		rc.Checked++
+		return
 	case "witness":
 		// parent-witness: the parent's witness also satisfies f (whether it satisfies φ is the
 		// parent's own claim: a Z3 model, or, with products abstracted in verify, a model of the
@@ -147,6 +159,9 @@ func (c *checker) crossDecision(d sym.Decision) {
 		}
 	}
 	switch d.Kind {
+	case "cache-unsat":
+		ask(rc, both, fmt.Sprintf("%s ∧ %s is unsatisfiable", spec.PrintB(phi), spec.PrintB(f)))
+		return
 	case "implied":
 		ask(rc, &spec.BinB{Op: spec.And, L: phi, R: &spec.Not{X: f}}, fmt.Sprintf("%s implies %s", spec.PrintB(phi), spec.PrintB(f)))
 	case "contradicted":

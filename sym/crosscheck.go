@@ -27,18 +27,30 @@ type Decision struct {
 	// satisfiable with the given witness), or "open" (nothing decided; only the bounds and
 	// linear facts of the result, Facts, are claims).
 	Kind string
-	// Rule names the rule that decided (see DecisionRule).
+	// Rule names the rule that decided (see DecisionRule); a caching layer's answer (Kind
+	// "cache-unsat": φ, the Result, is unsatisfiable; "cache-witness": Witness satisfies φ) is
+	// "cache/" and the layer's name (query-cache, cex-model, cex-unsat-subset, repair, slice-empty,
+	// slice).
 	Rule string
+	// Witness is the model of a "cache-witness" answer (Result.Witness is set after the hook).
+	Witness []spec.Int
 }
 
 // SetCrossCheck installs hook (nil: removes it). It must not be called while an engine runs;
 // the hook is called from whatever goroutine runs extend.
 func SetCrossCheck(hook func(Decision)) {
 	if hook == nil {
-		crossCheck = nil
+		crossCheck, cacheCheck = nil, nil
 		return
 	}
 	crossCheck = func(phi *PC, f *Formula, n *PC) { hook(classifyDecision(phi, f, n)) }
+	cacheCheck = func(phi *PC, status SatStatus, model []spec.Int, rule string) {
+		d := Decision{Parent: phi.Parent, Conj: phi.Conj, Result: phi, Kind: "cache-witness", Rule: "cache/" + rule, Witness: model}
+		if status == Unsat {
+			d.Kind = "cache-unsat"
+		}
+		hook(d)
+	}
 }
 
 func classifyDecision(phi *PC, f *Formula, n *PC) Decision {
@@ -168,3 +180,9 @@ func (phi *PC) Facts(names []string) []spec.BExpr {
 }
 
 func isLinForm(t *Term) bool { _, ok := linForm(t); return ok }
+
+// cacheCheck is the installed hook for the caching layers' answers (cache.go), nil when the
+// crosscheck is off: phi is the path condition Check was asked about, status the answer, model
+// the witness of a sat answer, rule the layer ("query-cache", "cex-model", "cex-unsat-subset",
+// "repair", "slice-empty", or "slice" for Z3's answer about a slice in the slice solver).
+var cacheCheck func(phi *PC, status SatStatus, model []spec.Int, rule string)

@@ -42,6 +42,11 @@ type PC struct {
 	bnd  bounds
 	lin  *linFact // interval facts on linear forms of several symbols
 	pure bool     // the conjuncts are exactly the bounds (single-symbol linear facts)
+	// captured: the conjunct is a bound or a shaved end (asBound, shaved), so the bounds of this
+	// path condition and of every descendant imply it (bounds only shrink): the solver's query
+	// slices replace such conjuncts by the intervals of their symbols (cache.go).
+	captured bool
+	cx       *conjInfo // the conjunct's key and symbols, for the solver that computed them
 
 	z3   z3.Bool // the conjunct in the solver's context, once translated
 	z3ok bool
@@ -96,10 +101,10 @@ func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd, lin: phi.lin}
 	if sym, b, ok := asBound(f); ok {
 		n.bnd = phi.bnd.with(sym, phi.bnd.of(sym).intersect(b))
-		n.pure = phi.pure
+		n.pure, n.captured = phi.pure, true
 	} else if sym, b, ok := phi.bnd.shaved(f); ok {
 		n.bnd = phi.bnd.with(sym, b)
-		n.pure = phi.pure
+		n.pure, n.captured = phi.pure, true
 	} else {
 		n.lin = phi.lin.with(f)
 	}

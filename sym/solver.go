@@ -42,16 +42,29 @@ type Solver struct {
 	mulFok      bool
 	axioms      map[*Atom]z3.Bool
 
+	// NoCache turns the solver caching off (cache.go): every query goes to Z3 on the incremental
+	// stack, as before issue 17. Set it before the first query.
+	NoCache bool
+	cache   *queryCache
+
 	Stats SolverStats
 
 	mon *budget.Monitor // receives the live query counters; Interrupt reaches the context through it
 }
 
 // SolverStats counts solver queries and the time spent in Z3 for them (moving the assertion
-// stack, checking, reading the model).
+// stack, checking, reading the model). Queries = Sat + Unsat + Unknown counts every Check that
+// was not already decided; of them, Z3Queries reached Z3, and the caching layers (cache.go)
+// answered CacheHits (the query cache), CexModelHits and CexUnsatHits (the counterexample
+// cache's models and unsatisfiable subsets), RepairHits (the parent's witness repaired) and
+// SliceEmpty (nothing left to ask once the conjuncts implied by the bounds and those independent
+// of the new ones are set aside). Sliced counts the Z3 queries asked on a slice in the slice
+// solver rather than on the whole path condition.
 type SolverStats struct {
 	Queries, Sat, Unsat, Unknown int
 	Time                         time.Duration
+
+	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, RepairHits, Sliced int
 }
 
 // NewSolver creates a solver for the symbols names (the program's variables).
@@ -223,6 +236,10 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		if failed != nil { // a query that fails is unknown, never a crash
 			sv.s.Reset()
 			sv.stack = sv.stack[:0]
+			if sv.cache != nil && sv.cache.slicer != nil {
+				sv.cache.slicer.Reset()
+				sv.cache.scoped = false
+			}
 			status, model, reason = Unknown, nil, "solver error: "+failed.Error()
 		}
 		switch status {
@@ -238,6 +255,22 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 	if sv.mon.Interrupted() {
 		return Unknown, nil, "interrupted"
 	}
+	var q *query
+	if !sv.NoCache && !sv.AbstractMul {
+		if sv.cache == nil {
+			sv.cache = newQueryCache()
+		}
+		q = sv.slice(phi)
+		if st, m, rule := sv.lookup(q); st != Unchecked {
+			if rule == "slice-empty" {
+				sv.Stats.SliceEmpty++
+			}
+			if cacheCheck != nil {
+				cacheCheck(phi, st, m, rule)
+			}
+			return st, m, ""
+		}
+	}
 	start := time.Now()
 	sv.mon.QueryStarted(start)
 	defer func() {
@@ -245,7 +278,13 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		sv.Stats.Time += d
 		sv.mon.QueryDone(d)
 	}()
-	sv.moveTo(phi)
+	s := sv.s
+	if q != nil && q.size*sliceMinSave <= phi.Depth {
+		s = sv.assertSlice(q)
+		sv.Stats.Sliced++
+	} else {
+		sv.moveTo(phi)
+	}
 	limit := sv.QueryTimeout
 	if !sv.Deadline.IsZero() {
 		if left := time.Until(sv.Deadline); limit == 0 || left < limit {
@@ -255,7 +294,8 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			return Unknown, nil, "time bound reached"
 		}
 	}
-	sat, err, timedOut := z3query.Check(sv.ctx, sv.s, sv.RLimit, limit)
+	sv.Stats.Z3Queries++
+	sat, err, timedOut := z3query.Check(sv.ctx, s, sv.RLimit, limit)
 	switch {
 	case err != nil:
 		reason = "Z3: " + err.Error()
@@ -269,7 +309,23 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		}
 		return Unknown, nil, reason
 	case !sat:
+		if q != nil {
+			sv.remember(q, Unsat, nil)
+			if cacheCheck != nil && s != sv.s {
+				cacheCheck(phi, Unsat, nil, "slice")
+			}
+		}
 		return Unsat, nil, ""
 	}
-	return Sat, z3query.Model(sv.s, sv.syms), ""
+	model = z3query.Model(s, sv.syms)
+	if q != nil {
+		if s != sv.s {
+			model = q.merge(model)
+		}
+		sv.remember(q, Sat, model)
+		if cacheCheck != nil && s != sv.s {
+			cacheCheck(phi, Sat, model, "slice")
+		}
+	}
+	return Sat, model, ""
 }

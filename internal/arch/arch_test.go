@@ -78,7 +78,10 @@ const MaxLines = 2000
 // it may not grow past: refinement, 4,500 lines before the package split of issue 11 and 2,735
 // once its certsym-ref client, its prover and its program generator became packages of their
 // own; what remains is the checks themselves, one file per concern, which share the checker.
-var oversized = map[string]int{"refinement": 2800}
+// sym, 1,995 lines before the solver caching of issue 17 (sym/cache.go, about 740 lines with
+// its hooks), until the solver and its caching move to a package of their own (they read the
+// path conditions' and terms' internals: bounds, the captured flag, the monomials).
+var oversized = map[string]int{"refinement": 2800, "sym": 2800}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -81,6 +81,14 @@ const (
 	// second oldest pending state instead of the oldest once more than 3 are pending: an unfair
 	// scheduler, under which the oldest state may never be expanded.
 	StarveState
+	// Faults of issue 17, the solver caching (sym/cache.go).
+
+	// CexSkipsNewest: the counterexample cache's model check skips the newest conjunct of the
+	// query, so a stored model that violates it (the parent's own model) is taken as a model.
+	CexSkipsNewest
+	// CacheStaleUnsat: the counterexample cache's subset check ignores the newest formula of a
+	// stored unsatisfiable set, so a query that is not a superset of it is answered unsat.
+	CacheStaleUnsat
 	count
 )
 
@@ -90,7 +98,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
-	"starve-state"}
+	"starve-state", "cex-skips-newest", "cache-stale-unsat"}
 
 func (f Fault) String() string { return names[f] }
 

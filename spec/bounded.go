@@ -9,7 +9,7 @@ type Behaviour uint8
 // The behaviours.
 const (
 	Normal     Behaviour = iota // the statement finished
-	Error                       // fail was reached (an explicit fail, a violated assert, a division by zero)
+	Error                       // fail was reached (an explicit fail, a violated assert, a division by zero, an index out of range)
 	Infeasible                  // an assume with a false condition was reached
 	Incomplete                  // a while loop would start one more iteration than the loop limit allows
 )
@@ -28,8 +28,10 @@ type BoundedResult struct {
 }
 
 // ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
-// exec and exec_loop), extended to the whole language: division by zero is Error at the Fail of
-// the dividing statement, assert b is if b then skip else fail fi. Each while loop may start at
+// exec and exec_loop), extended to the whole language: an evaluation error is Error at the Fail
+// of the statement for the first error's kind (FailFor: Err for a division by zero, IdxErr for an
+// index out of range), an element assignment is as [S-ArrAssign], assert b is
+// if b then skip else fail fi. Each while loop may start at
 // most n iterations each time the loop statement is entered; the (n+1)-th is Incomplete.
 // Being deterministic, the relation is a function.
 func ExecBounded(p *Program, s Store, n int) BoundedResult {
@@ -58,13 +60,22 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 	case *Fail: // E_fail
 		return BoundedResult{Store: s, Behaviour: Error, Fail: c}
 	case *Assign: // E_assign
-		v, ok := Eval(c.A, s)
+		v, k, ok := EvalKind(c.A, s, nil)
 		if !ok {
-			return BoundedResult{Store: s, Behaviour: Error, Fail: c.Err}
+			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		}
 		s2 := make(Store, len(s))
 		copy(s2, s)
 		s2[c.X.Index] = v
+		return BoundedResult{Store: s2}
+	case *ArrAssign: // E_arrassign: as [S-ArrAssign] and [S-ArrAssignErr]
+		slot, v, k, ok := EvalArrAssign(c, s)
+		if !ok {
+			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
+		}
+		s2 := make(Store, len(s))
+		copy(s2, s)
+		s2[slot] = v
 		return BoundedResult{Store: s2}
 	case *Seq: // E_seq, E_seq_abrupt
 		r := execStmt(n, s, c.First, visit)
@@ -73,14 +84,14 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 		}
 		return execStmt(n, r.Store, c.Second, visit)
 	case *If: // E_if_true, E_if_false
-		return execIf(n, s, c.Cond, c.Then, c.Else, c.Err, visit)
+		return execIf(n, s, c.Cond, c.Then, c.Else, c.Err, c.IdxErr, visit)
 	case *Assert:
-		return execIf(n, s, c.Cond, &Skip{c.Loc}, c.Violation, c.Err, visit)
+		return execIf(n, s, c.Cond, &Skip{c.Loc}, c.Violation, c.Err, c.IdxErr, visit)
 	case *Assume: // E_assume_true, E_assume_false
-		v, ok := EvalB(c.Cond, s)
+		v, k, ok := EvalBKind(c.Cond, s, nil)
 		switch {
 		case !ok:
-			return BoundedResult{Store: s, Behaviour: Error, Fail: c.Err}
+			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		case v:
 			return BoundedResult{Store: s}
 		}
@@ -90,10 +101,10 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 			if visit != nil {
 				visit(c)
 			}
-			v, ok := EvalB(c.Cond, s)
+			v, kind, ok := EvalBKind(c.Cond, s, nil)
 			switch {
 			case !ok:
-				return BoundedResult{Store: s, Behaviour: Error, Fail: c.Unfold.Err}
+				return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(kind, c.Unfold.Err, c.Unfold.IdxErr)}
 			case !v: // L_exit
 				return BoundedResult{Store: s}
 			case k >= n: // L_limit
@@ -109,11 +120,11 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 }
 
-func execIf(n int, s Store, b BExpr, th, el Stmt, err *Fail, visit func(Stmt)) BoundedResult {
-	v, ok := EvalB(b, s)
+func execIf(n int, s Store, b BExpr, th, el Stmt, err, idxErr *Fail, visit func(Stmt)) BoundedResult {
+	v, k, ok := EvalBKind(b, s, nil)
 	switch {
 	case !ok:
-		return BoundedResult{Store: s, Behaviour: Error, Fail: err}
+		return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, err, idxErr)}
 	case v:
 		return execStmt(n, s, th, visit)
 	}

@@ -1,29 +1,84 @@
 package spec
 
-// Store is a concrete store s: the value of each program variable, indexed by Var.Index.
+// Store is a concrete store s: the value of each program variable, indexed by Var.Index, then the
+// elements of each array, element j of array a at a.Offset + (j - a.Lo) (Program.Slots).
 type Store []Int
 
+// Env holds the values of the variables bound by the quantifiers enclosing an expression,
+// indexed by their level (BoundRef.Level): env[0] is the outermost binder's value. A condition of
+// a statement is evaluated in the empty environment (nil).
+type Env []Int
+
 // Eval is ⟦a⟧s, the value of a in s (SEMANTICS.md, Evaluation and definedness). ok is false when
-// the value is undefined: some division or remainder inside a has a zero divisor.
+// the value is undefined: a division or remainder by zero, or an element read out of its array's
+// bounds. EvalKind says which error comes first.
 func Eval(a AExpr, s Store) (v Int, ok bool) {
+	v, _, ok = EvalKind(a, s, nil)
+	return v, ok
+}
+
+// EvalB is ⟦b⟧s, the truth of b in s; ok is false when b is undefined (evaluation is strict:
+// and/or do not short-circuit, a quantifier evaluates every instance). EvalBKind says which
+// error comes first.
+func EvalB(b BExpr, s Store) (v, ok bool) {
+	v, _, ok = EvalBKind(b, s, nil)
+	return v, ok
+}
+
+// EvalKind is the evaluation of a in store s and environment env with typed errors
+// (SEMANTICS.md, "Evaluation order and typed errors"): the value, or, when ok is false, the kind
+// of the first error in evaluation order, FailDivZero or FailIndex. Operands are evaluated left
+// to right before their operation; a read a[i] evaluates i, then checks its range.
+func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 	switch a := a.(type) {
 	case *Num:
-		return a.Val, true
+		return a.Val, 0, true
 	case *Var:
-		return s[a.Index], true
+		return s[a.Index], 0, true
+	case *BoundRef:
+		return env[a.Level], 0, true
 	case *Neg:
-		x, ok := Eval(a.X, s)
-		return x.Neg(), ok
-	case *BinA:
-		// Strict: both operands are evaluated.
-		l, okl := Eval(a.L, s)
-		r, okr := Eval(a.R, s)
-		if !okl || !okr {
-			return Int{}, false
+		x, k, ok := EvalKind(a.X, s, env)
+		if !ok {
+			return Int{}, k, false
 		}
-		return ApplyA(a.Op, l, r)
+		return x.Neg(), 0, true
+	case *BinA:
+		l, k, ok := EvalKind(a.L, s, env)
+		if !ok {
+			return Int{}, k, false
+		}
+		r, k, ok := EvalKind(a.R, s, env)
+		if !ok {
+			return Int{}, k, false
+		}
+		v, ok := ApplyA(a.Op, l, r)
+		if !ok {
+			return Int{}, FailDivZero, false
+		}
+		return v, 0, true
+	case *Elem:
+		i, k, ok := EvalKind(a.I, s, env)
+		if !ok {
+			return Int{}, k, false
+		}
+		slot, ok := a.Arr.Slot(i)
+		if !ok {
+			return Int{}, FailIndex, false
+		}
+		return s[slot], 0, true
 	}
-	panic("spec.Eval: unknown expression")
+	panic("spec.EvalKind: unknown expression")
+}
+
+// Slot returns the store slot of element i of the array (Array.Offset + i - Lo); ok is false
+// when i is outside Lo..Hi.
+func (a *Array) Slot(i Int) (slot int, ok bool) {
+	j, small := i.Int64()
+	if !small || j < a.Lo || j > a.Hi {
+		return 0, false
+	}
+	return a.Offset + int(j-a.Lo), true
 }
 
 // ApplyA applies an arithmetic operator to two values; ok is false for a division or remainder
@@ -44,34 +99,103 @@ func ApplyA(op AOp, l, r Int) (Int, bool) {
 	panic("spec.ApplyA: unknown operator")
 }
 
-// EvalB is ⟦b⟧s, the truth of b in s; ok is false when b is undefined (a zero divisor inside it;
-// evaluation is strict, and/or do not short-circuit).
-func EvalB(b BExpr, s Store) (v, ok bool) {
+// EvalBKind is EvalKind for a condition: comparisons and connectives evaluate their left
+// operand, then their right one (both, even when the left decides the value); a quantifier
+// follows [Quant] (SEMANTICS.md): its bounds, then each instance in increasing order of the bound
+// variable, the first erring instance giving the error.
+//
+// Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
+// the instances are evaluated one by one (a body that does not mention its bound variable is
+// evaluated once, which gives the same result, and an instance that errs ends the evaluation,
+// since the first error decides it). Callers that must bound their time bound the programs they
+// run (the commands' step and time limits do not interrupt one evaluation).
+func EvalBKind(b BExpr, s Store, env Env) (v bool, kind FailKind, ok bool) {
 	switch b := b.(type) {
 	case *BoolLit:
-		return b.Val, true
+		return b.Val, 0, true
 	case *Cmp:
-		l, okl := Eval(b.L, s)
-		r, okr := Eval(b.R, s)
-		return b.Op.Holds(l.Cmp(r)), okl && okr
-	case *Not:
-		x, ok := EvalB(b.X, s)
-		return !x, ok
-	case *BinB:
-		l, okl := EvalB(b.L, s)
-		r, okr := EvalB(b.R, s)
-		if b.Op == And {
-			return l && r, okl && okr
+		l, k, ok := EvalKind(b.L, s, env)
+		if !ok {
+			return false, k, false
 		}
-		return l || r, okl && okr
+		r, k, ok := EvalKind(b.R, s, env)
+		if !ok {
+			return false, k, false
+		}
+		return b.Op.Holds(l.Cmp(r)), 0, true
+	case *Not:
+		x, k, ok := EvalBKind(b.X, s, env)
+		return !x && ok, k, ok
+	case *BinB:
+		l, k, ok := EvalBKind(b.L, s, env)
+		if !ok {
+			return false, k, false
+		}
+		r, k, ok := EvalBKind(b.R, s, env)
+		if !ok {
+			return false, k, false
+		}
+		if b.Op == And {
+			return l && r, 0, true
+		}
+		return l || r, 0, true
+	case *Quant:
+		return evalQuant(b, s, env)
 	}
-	panic("spec.EvalB: unknown condition")
+	panic("spec.EvalBKind: unknown condition")
+}
+
+// evalQuant is the quantifier case of EvalBKind.
+func evalQuant(q *Quant, s Store, env Env) (bool, FailKind, bool) {
+	lo, k, ok := EvalKind(q.Lo, s, env)
+	if !ok {
+		return false, k, false
+	}
+	hi, k, ok := EvalKind(q.Hi, s, env)
+	if !ok {
+		return false, k, false
+	}
+	// The instances j = lo, ..., hi in increasing order; the environment gets the binder's slot.
+	inner := make(Env, q.Level+1)
+	copy(inner, env)
+	uses := mentionsBound(q.Body, q.Level)
+	found := false // forall: a false instance was met; exists: a true one
+	one := IntOf(1)
+	for j := lo; j.Cmp(hi) <= 0; j = j.Add(one) {
+		inner[q.Level] = j
+		v, k, ok := EvalBKind(q.Body, s, inner)
+		if !ok {
+			return false, k, false
+		}
+		if v == q.Exists {
+			found = true
+		}
+		if !uses {
+			break // every instance is this one
+		}
+	}
+	if q.Exists {
+		return found, 0, true
+	}
+	return !found, 0, true
+}
+
+// mentionsBound reports whether n uses the variable bound at level (a BoundRef of that level).
+func mentionsBound(n Node, level int) bool {
+	found := false
+	Inspect(n, func(m Node) bool {
+		if r, ok := m.(*BoundRef); ok && r.Level == level {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // HasDivA reports whether a contains a division or remainder.
 func HasDivA(a AExpr) bool { return hasDiv(a) }
 
-// HasDivB reports whether b contains a division or remainder.
+// HasDivB reports whether b contains a division or remainder (inside quantifiers too).
 func HasDivB(b BExpr) bool { return hasDiv(b) }
 
 func hasDiv(n Node) bool {
@@ -80,15 +204,44 @@ func hasDiv(n Node) bool {
 	return found
 }
 
+// HasIndex reports whether the expression n (an AExpr or BExpr) reads an array element, so that
+// its evaluation can fail with an index out of range.
+func HasIndex(n Node) bool {
+	found := false
+	Inspect(n, func(m Node) bool {
+		if _, ok := m.(*Elem); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// CanFail reports whether the evaluation of the expression n can fail with an error of kind k
+// (FailDivZero: n divides; FailIndex: n reads an element).
+func CanFail(n Node, k FailKind) bool {
+	switch k {
+	case FailDivZero:
+		return hasDiv(n)
+	case FailIndex:
+		return HasIndex(n)
+	}
+	return false
+}
+
 // Divisions appends to out the divisions and remainders inside n, in left-to-right post-order
-// (an operation after the operations inside its operands).
+// (an operation after the operations inside its operands). For an expression without element
+// reads and quantifiers, this is the order of evaluation; with them, the checks of evaluation
+// order interleave with the index checks and are repeated per instance of a quantifier (see
+// WalkChecks).
 func Divisions(n Node, out []*BinA) []*BinA {
 	eachDivision(n, func(d *BinA) { out = append(out, d) })
 	return out
 }
 
 // DivisorsA appends to ds the divisors of the divisions and remainders inside a, in the order of
-// Divisions: D(a) of SEMANTICS.md is the conjunction of d != 0 over them.
+// Divisions: for an expression without element reads and quantifiers, D(a) of SEMANTICS.md is
+// the conjunction of d != 0 over them.
 func DivisorsA(a AExpr, ds []AExpr) []AExpr {
 	eachDivision(a, func(d *BinA) { ds = append(ds, d.R) })
 	return ds
@@ -121,5 +274,11 @@ func eachDivision(n Node, visit func(*BinA)) {
 	case *BinB:
 		eachDivision(e.L, visit)
 		eachDivision(e.R, visit)
+	case *Elem:
+		eachDivision(e.I, visit)
+	case *Quant:
+		eachDivision(e.Lo, visit)
+		eachDivision(e.Hi, visit)
+		eachDivision(e.Body, visit)
 	}
 }

@@ -14,6 +14,12 @@ func FuzzParse(f *testing.F) {
 		"while not (x < 3) do x = x - -1 od", "x = 99999999999999999999999 * -(-3) % 0",
 		"assert not a <= 0 and b > 0 or c == d", "macro m begin m end\nm", "x = ((((1", "#",
 		"assume x/0 == 1;", "if x then", "x = 1;; y", "\x00", "x = 1 !",
+		"array a[1..5];\na[i] = a[i + 1] / x; assert forall k in 1..4: a[k] <= a[k + 1]",
+		"array a[-3..3]; array b[0..0];\nassert exists k in -3..3: a[k] == b[0] and forall j in k..3: a[j] >= a[k] or x",
+		"macro m(v, i) begin v[i] = v[i] + 1 end\narray a[0..1];\nm(a, 0); m(a, x + 1)",
+		"array a[1..0]; skip", "array a[x..2]; skip", "array a[0..70000]; skip", "array a[0..1]; array a[0..1]; skip",
+		"array a[0..1];\na = 1", "x[0] = 1", "assert forall x in 0..1: x > y; x = 1", "assert forall k in 0..1: forall k in 0..1: true",
+		"array a[0..1];\nassert forall a in 0..1: true", "a[", "assert forall k in 0..: k", "x = 1 . 2", "array a[0..9223372036854775807]; skip",
 	} {
 		f.Add(s)
 	}

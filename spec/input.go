@@ -1,7 +1,12 @@
 package spec
 
+import (
+	"fmt"
+	"strings"
+)
+
 // InputString renders a concrete input (a value for each variable, indexed like names) as
-// x=1, y=-2.
+// x=1, y=-2. For a program with arrays, use Program.InputString.
 func InputString(in Store, names []string) string {
 	s := ""
 	for i, v := range in {
@@ -9,6 +14,74 @@ func InputString(in Store, names []string) string {
 			s += ", "
 		}
 		s += names[i] + "=" + v.String()
+	}
+	return s
+}
+
+// InputString renders a concrete store (or input) of p, of length p.Slots(), as
+// x=1, y=-2, a=[5, 0, 7]: the variables, then each array's elements from Lo to Hi.
+func (p *Program) InputString(in Store) string {
+	var b strings.Builder
+	for i, name := range p.Vars {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name + "=" + in[i].String())
+	}
+	for k, a := range p.Arrays {
+		if k > 0 || len(p.Vars) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a.Name + "=[")
+		for j := 0; j < a.Size(); j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(in[a.Offset+j].String())
+		}
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// SetInput sets, in the store s of p (of length p.Slots()), the input called name: for a
+// variable, its value (vals of length 1, list false); for an array, the list of its elements from
+// Lo to Hi (list true, len(vals) == Size()). The error says what is wrong: an unknown name, a
+// list for a variable, a number for an array, a list of the wrong length.
+func (p *Program) SetInput(s Store, name string, vals []Int, list bool) error {
+	if i := p.VarIndex(name); i >= 0 {
+		if list || len(vals) != 1 {
+			return fmt.Errorf("%s is a variable: expected an integer, found a list", name)
+		}
+		s[i] = vals[0]
+		return nil
+	}
+	a := p.ArrayIndex(name)
+	if a == nil {
+		return fmt.Errorf("the program has no variable %q (%s)", name, p.namesText())
+	}
+	if !list {
+		return fmt.Errorf("%s is an array of %d elements (%d..%d): expected a list [v%d, ..., v%d]", name, a.Size(), a.Lo, a.Hi, a.Lo, a.Hi)
+	}
+	if len(vals) != a.Size() {
+		return fmt.Errorf("array %s has %d elements (%d..%d), found a list of %d", name, a.Size(), a.Lo, a.Hi, len(vals))
+	}
+	copy(s[a.Offset:a.Offset+a.Size()], vals)
+	return nil
+}
+
+// namesText lists the program's variables and arrays for messages.
+func (p *Program) namesText() string {
+	s := "variables: " + strings.Join(p.Vars, ", ")
+	if len(p.Vars) == 0 {
+		s = "no variables"
+	}
+	if len(p.Arrays) > 0 {
+		var as []string
+		for _, a := range p.Arrays {
+			as = append(as, a.Name)
+		}
+		s += "; arrays: " + strings.Join(as, ", ")
 	}
 	return s
 }

@@ -21,6 +21,11 @@ func (*While) node()   {}
 func (*Assume) node()  {}
 func (*Assert) node()  {}
 
+func (*Elem) node()      {}
+func (*BoundRef) node()  {}
+func (*Quant) node()     {}
+func (*ArrAssign) node() {}
+
 func (*callStmt) node() {}
 
 // Inspect walks the syntax tree rooted at n depth-first, in the manner of go/ast.Inspect: it
@@ -30,7 +35,9 @@ func (*callStmt) node() {}
 //   - Neg, Not: the operand; BinA, Cmp, BinB: the left then the right operand;
 //   - Assign: the assigned Var, then the expression; Seq: First, then Second;
 //   - If: the condition, Then, Else; While: the condition, then the body;
-//   - Assume, Assert: the condition; Num, Var, BoolLit, Skip, Fail: none.
+//   - Assume, Assert: the condition; Num, Var, BoolLit, BoundRef, Skip, Fail: none;
+//   - Elem: the index (its array is a declaration, not a child); ArrAssign: the index, then the
+//     assigned expression; Quant: the lower bound, the upper bound, then the body.
 //
 // The nodes resolution builds for the semantics (the Err and Violation fails, While.Unfold) are
 // not children: they are not syntax, and Unfold contains its own while. Nil children (none in a
@@ -96,6 +103,12 @@ func children(n Node, out []Node) []Node {
 		add(n.Cond)
 	case *Assert:
 		add(n.Cond)
+	case *Elem:
+		add(n.I)
+	case *Quant:
+		add(n.Lo, n.Hi, n.Body)
+	case *ArrAssign:
+		add(n.I, n.A)
 	}
 	return out
 }

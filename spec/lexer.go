@@ -48,6 +48,7 @@ var keywords = map[string]bool{
 	"skip": true, "fail": true, "assert": true, "assume": true, "if": true, "then": true,
 	"else": true, "fi": true, "while": true, "do": true, "od": true, "macro": true, "begin": true,
 	"end": true, "true": true, "false": true, "not": true, "and": true, "or": true,
+	"array": true, "forall": true, "exists": true, "in": true,
 }
 
 // lex splits src into tokens. Comments run from '#' to the end of the line.
@@ -104,15 +105,17 @@ func lex(file string, src []byte) ([]token, error) {
 				two = string(src[i : i+2])
 			}
 			switch two {
-			case "==", "!=", "<=", ">=":
+			case "==", "!=", "<=", ">=", "..":
 				toks = append(toks, token{tSym, two, pos})
 				adv(2)
 				continue
 			}
 			switch c {
-			case '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', ';':
+			case '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', ';', '[', ']', ':':
 				toks = append(toks, token{tSym, string(c), pos})
 				adv(1)
+			case '.':
+				return nil, &SyntaxError{file, pos, "unexpected '.': expected '..' (a range lo..hi)"}
 			case '!':
 				return nil, &SyntaxError{file, pos, "unexpected '!': expected '!=' (negation is 'not')"}
 			default:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"certsym/internal/fault"
@@ -29,7 +30,7 @@ func Parse(file string, src []byte) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, toks: toks, macros: map[string]*macroDef{}}
+	p := &parser{file: file, toks: toks, macros: map[string]*macroDef{}, arrays: map[string]*Array{}}
 	prog, err := p.program()
 	if err != nil {
 		return nil, err
@@ -76,6 +77,15 @@ type parser struct {
 	i      int
 	macros map[string]*macroDef
 	nest   int // current nesting (MaxNesting)
+	// The declared arrays, by name and in order of declaration.
+	arrays    map[string]*Array
+	arrayList []*Array
+	// binders are the variables of the quantifiers enclosing the expression being parsed,
+	// outermost first (a binder's index is its Level); params are the parameters of the macro
+	// whose body is being parsed (bound variables may not be named like them).
+	binders []string
+	params  []string
+	macro   string
 }
 
 // enter counts one more level of nesting at pos; leave undoes it.
@@ -136,8 +146,12 @@ func (p *parser) program() (prog *Program, err error) {
 			prog, err = nil, b.err
 		}
 	}()
-	for p.is("macro") {
-		p.macroDef()
+	for p.is("macro") || p.is("array") {
+		if p.is("macro") {
+			p.macroDef()
+		} else {
+			p.arrayDecl()
+		}
 	}
 	body := p.seq("")
 	if t := p.peek(); t.kind != tEOF {
@@ -145,9 +159,57 @@ func (p *parser) program() (prog *Program, err error) {
 	}
 	in := &inliner{p: p}
 	body = rightNest(in.stmt(body, nil, Pos{}))
-	prog = &Program{File: p.file, Body: body}
-	resolve(prog)
+	prog = &Program{File: p.file, Body: body, Arrays: p.arrayList}
+	resolve(prog, p.fail)
 	return prog, nil
+}
+
+// arrayDecl parses 'array' ID '[' INT '..' INT ']' ';'.
+func (p *parser) arrayDecl() {
+	kw := p.next()
+	t := p.next()
+	if t.kind != tIdent {
+		p.fail(t.pos, "expected array name after 'array', found %s", t.describe())
+	}
+	if old, dup := p.arrays[t.text]; dup {
+		p.fail(t.pos, "array %s already declared at line %d", t.text, old.P.Line)
+	}
+	p.expect("[", " after the name of array "+t.text)
+	lo := p.arrayBound(t.text)
+	p.expect("..", " between the bounds of array "+t.text)
+	hi := p.arrayBound(t.text)
+	p.expect("]", " after the bounds of array "+t.text+" (bounds are integer literals)")
+	p.expect(";", " after the declaration of array "+t.text)
+	if lo > hi {
+		p.fail(t.pos, "array %s: lower bound %d is greater than upper bound %d", t.text, lo, hi)
+	}
+	// hi - lo computed in uint64 cannot overflow: 0 <= hi - lo < 2^64.
+	if uint64(hi)-uint64(lo) >= MaxArraySize {
+		p.fail(t.pos, "array %s has more than %d elements: certsym's limit", t.text, MaxArraySize)
+	}
+	a := &Array{P: kw.pos, Name: t.text, Lo: lo, Hi: hi, Index: len(p.arrayList)}
+	p.arrays[t.text] = a
+	p.arrayList = append(p.arrayList, a)
+}
+
+// arrayBound parses a bound of a declaration: an integer literal, possibly negative.
+func (p *parser) arrayBound(name string) int64 {
+	t := p.peek()
+	pos, text := t.pos, t.text
+	if p.is("-") {
+		p.next()
+		t = p.peek()
+		text = "-" + t.text
+	}
+	if t.kind != tInt {
+		p.fail(t.pos, "the bounds of array %s must be integer literals, found %s", name, t.describe())
+	}
+	p.next()
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		p.fail(pos, "bound %s of array %s is out of range", text, name)
+	}
+	return v
 }
 
 func (p *parser) macroDef() {
@@ -181,7 +243,9 @@ func (p *parser) macroDef() {
 		p.expect(")", " after macro parameters")
 	}
 	p.expect("begin", " to start the body of macro "+m.name)
+	p.params, p.macro = m.params, m.name
 	m.body = p.seq("end")
+	p.params, p.macro = nil, ""
 	p.expect("end", " to close macro "+m.name)
 	p.macros[m.name] = m
 }
@@ -248,8 +312,19 @@ func (p *parser) stmt() Stmt {
 		body := p.seq("od")
 		p.expect("od", " to close 'while'")
 		return &While{Loc: loc, Cond: c, Body: body}
+	case p.is("array"):
+		p.fail(t.pos, "array declarations come first, before the statements of the program")
 	case t.kind == tIdent:
 		p.next()
+		if p.is("[") {
+			lb := p.next()
+			p.enter(lb.pos)
+			i := p.arith("as array index")
+			p.expect("]", fmt.Sprintf(" to close '[' at %d:%d", lb.pos.Line, lb.pos.Col))
+			p.leave()
+			p.expect("=", " after "+t.text+"[...] (an element assignment)")
+			return &ArrAssign{Loc: loc, Arr: &Array{P: t.pos, Name: t.text}, I: i, A: p.arith("after '='")}
+		}
 		if p.is("=") {
 			p.next()
 			return &Assign{Loc: loc, X: &Var{P: t.pos, Name: t.text}, A: p.arith("after '='")}
@@ -322,6 +397,9 @@ func (p *parser) and() expr {
 }
 
 func (p *parser) not() expr {
+	if p.is("forall") || p.is("exists") {
+		return p.quant()
+	}
 	if p.is("not") {
 		t := p.next()
 		p.enter(t.pos)
@@ -330,6 +408,45 @@ func (p *parser) not() expr {
 		return p.deep(expr{b: &Not{P: t.pos, X: p.wantB(x, "after 'not'")}, pos: t.pos, d: 1 + x.d}, t.pos)
 	}
 	return p.cmp()
+}
+
+// quant parses ('forall' | 'exists') ID 'in' aexpr '..' aexpr ':' bexpr; the body extends as
+// far right as possible.
+func (p *parser) quant() expr {
+	t := p.next()
+	p.enter(t.pos)
+	defer p.leave()
+	k := p.next()
+	if k.kind != tIdent {
+		p.fail(k.pos, "expected the name of the bound variable after '%s', found %s", t.text, k.describe())
+	}
+	for _, b := range p.binders {
+		if b == k.text {
+			p.fail(k.pos, "bound variable %s is already bound by an enclosing quantifier", k.text)
+		}
+	}
+	for _, m := range p.params {
+		if m == k.text {
+			p.fail(k.pos, "bound variable %s has the name of a parameter of macro %s", k.text, p.macro)
+		}
+	}
+	if _, ok := p.arrays[k.text]; ok {
+		p.fail(k.pos, "bound variable %s has the name of an array of the program", k.text)
+	}
+	p.expect("in", " after the bound variable "+k.text)
+	le := p.sum()
+	lo := p.wantA(le, "as the lower bound of the range of "+k.text)
+	p.expect("..", " between the bounds of the range of "+k.text)
+	he := p.sum()
+	hi := p.wantA(he, "as the upper bound of the range of "+k.text)
+	p.expect(":", " after the range of the quantifier")
+	level := len(p.binders)
+	p.binders = append(p.binders, k.text)
+	be := p.or()
+	body := p.wantB(be, "as the body of the quantifier")
+	p.binders = p.binders[:level]
+	q := &Quant{P: t.pos, Exists: t.text == "exists", Name: k.text, Level: level, Lo: lo, Hi: hi, Body: body}
+	return p.deep(expr{b: q, pos: t.pos, d: 1 + max(le.d, he.d, be.d)}, t.pos)
 }
 
 var cmpOps = map[string]CmpOp{"==": Eq, "!=": Ne, "<": Lt, "<=": Le, ">": Gt, ">=": Ge}
@@ -410,6 +527,27 @@ func (p *parser) primary() expr {
 		v, _ := ParseInt(t.text)
 		return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
 	case t.kind == tIdent:
+		level := -1
+		for l, b := range p.binders {
+			if b == t.text {
+				level = l
+			}
+		}
+		if p.is("[") {
+			if level >= 0 {
+				p.fail(t.pos, "bound variable %s is an integer, not an array: it takes no index", t.text)
+			}
+			lb := p.next()
+			p.enter(lb.pos)
+			defer p.leave()
+			ie := p.or()
+			i := p.wantA(ie, "as array index")
+			p.expect("]", fmt.Sprintf(" to close '[' at %d:%d", lb.pos.Line, lb.pos.Col))
+			return p.deep(expr{a: &Elem{P: t.pos, Arr: &Array{P: t.pos, Name: t.text}, I: i}, pos: t.pos, d: 1 + ie.d}, t.pos)
+		}
+		if level >= 0 {
+			return expr{a: &BoundRef{P: t.pos, Name: t.text, Level: level}, pos: t.pos, d: 1}
+		}
 		return expr{a: &Var{P: t.pos, Name: t.text}, pos: t.pos, d: 1}
 	case t.kind == tKeyword && (t.text == "true" || t.text == "false"):
 		return expr{b: &BoolLit{P: t.pos, Val: t.text == "true"}, pos: t.pos, d: 1}
@@ -421,7 +559,7 @@ func (p *parser) primary() expr {
 		e.pos = t.pos
 		return e
 	}
-	p.fail(t.pos, "expected an expression (integer, variable, '-', '(', true, false or not), found %s", t.describe())
+	p.fail(t.pos, "expected an expression (integer, variable, element a[i], '-', '(', true, false, not, forall or exists), found %s", t.describe())
 	return expr{}
 }
 
@@ -462,7 +600,7 @@ func (in *inliner) count(pos Pos, es ...any) {
 // MaxExprDepth plus the depth of one macro body's expression.
 func (in *inliner) measure(e any) (depth, size int) {
 	switch e.(type) {
-	case nil, *Num, *Var, *BoolLit:
+	case nil, *Num, *Var, *BoolLit, *BoundRef:
 		return 1, 1
 	}
 	if in.shape == nil {
@@ -483,6 +621,10 @@ func (in *inliner) measure(e any) (depth, size int) {
 		kids = []any{x.X}
 	case *BinB:
 		kids = []any{x.L, x.R}
+	case *Elem:
+		kids = []any{x.I}
+	case *Quant:
+		kids = []any{x.Lo, x.Hi, x.Body}
 	}
 	depth, size = 1, 1
 	for _, k := range kids {
@@ -522,9 +664,14 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 			}
 			x = v
 		}
-		a := substA(s.A, sub)
+		a := in.substA(s.A, sub, site)
 		in.count(at(s.Loc), a)
 		return &Assign{Loc: loc(s.Loc), X: &Var{P: x.P, Name: x.Name}, A: a}
+	case *ArrAssign:
+		arr := in.arrayArg(s.Arr, sub, site)
+		i, a := in.substA(s.I, sub, site), in.substA(s.A, sub, site)
+		in.count(at(s.Loc), i, a)
+		return &ArrAssign{Loc: loc(s.Loc), Arr: arr, I: i, A: a}
 	case *Seq:
 		// Along the right spine iteratively: a sequence of a million statements must not nest
 		// a million calls.
@@ -544,19 +691,19 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		}
 		return out
 	case *If:
-		c := substB(s.Cond, sub)
+		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
 		return &If{Loc: loc(s.Loc), Cond: c, Then: in.stmt(s.Then, sub, site), Else: in.stmt(s.Else, sub, site)}
 	case *While:
-		c := substB(s.Cond, sub)
+		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
 		return &While{Loc: loc(s.Loc), Cond: c, Body: in.stmt(s.Body, sub, site)}
 	case *Assume:
-		c := substB(s.Cond, sub)
+		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
 		return &Assume{Loc: loc(s.Loc), Cond: c}
 	case *Assert:
-		c := substB(s.Cond, sub)
+		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
 		return &Assert{Loc: loc(s.Loc), Cond: c}
 	case *callStmt:
@@ -581,7 +728,7 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 				inner[param] = s.Args[k]
 				continue
 			}
-			inner[param] = substA(s.Args[k], sub)
+			inner[param] = in.substA(s.Args[k], sub, site)
 		}
 		newSite := site
 		if newSite.Line == 0 {
@@ -595,7 +742,23 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 	panic(fmt.Sprintf("inliner: unexpected statement %T", s))
 }
 
-func substA(a AExpr, sub map[string]AExpr) AExpr {
+// arrayArg returns the array named by an element read or write in a macro body: the array
+// passed for the parameter it names, or the array of that name. The result is a placeholder
+// (name and position) that resolution replaces by the declared array.
+func (in *inliner) arrayArg(a *Array, sub map[string]AExpr, site Pos) *Array {
+	if r, ok := sub[a.Name]; ok {
+		v, isVar := r.(*Var)
+		if !isVar {
+			in.p.fail(site, "macro %s uses its parameter %s with an index, so its argument must be an array name, found %s",
+				in.stack[len(in.stack)-1], a.Name, PrintA(r))
+		}
+		return &Array{P: v.P, Name: v.Name}
+	}
+	return &Array{P: a.P, Name: a.Name}
+}
+
+// substA substitutes the macro arguments sub (by parameter name) into a, inlined at site.
+func (in *inliner) substA(a AExpr, sub map[string]AExpr, site Pos) AExpr {
 	if sub == nil {
 		return a
 	}
@@ -606,24 +769,33 @@ func substA(a AExpr, sub map[string]AExpr) AExpr {
 		}
 		return &Var{P: a.P, Name: a.Name}
 	case *Neg:
-		return &Neg{P: a.P, X: substA(a.X, sub)}
+		return &Neg{P: a.P, X: in.substA(a.X, sub, site)}
 	case *BinA:
-		return &BinA{P: a.P, Op: a.Op, L: substA(a.L, sub), R: substA(a.R, sub)}
+		return &BinA{P: a.P, Op: a.Op, L: in.substA(a.L, sub, site), R: in.substA(a.R, sub, site)}
+	case *Elem:
+		return &Elem{P: a.P, Arr: in.arrayArg(a.Arr, sub, site), I: in.substA(a.I, sub, site)}
+	case *BoundRef:
+		return &BoundRef{P: a.P, Name: a.Name, Level: a.Level}
 	}
 	return a
 }
 
-func substB(b BExpr, sub map[string]AExpr) BExpr {
+// substB is substA for a condition. Bound variables are never named like macro parameters (the
+// parser checks), so substitution does not capture.
+func (in *inliner) substB(b BExpr, sub map[string]AExpr, site Pos) BExpr {
 	if sub == nil {
 		return b
 	}
 	switch b := b.(type) {
 	case *Cmp:
-		return &Cmp{P: b.P, Op: b.Op, L: substA(b.L, sub), R: substA(b.R, sub)}
+		return &Cmp{P: b.P, Op: b.Op, L: in.substA(b.L, sub, site), R: in.substA(b.R, sub, site)}
 	case *Not:
-		return &Not{P: b.P, X: substB(b.X, sub)}
+		return &Not{P: b.P, X: in.substB(b.X, sub, site)}
 	case *BinB:
-		return &BinB{P: b.P, Op: b.Op, L: substB(b.L, sub), R: substB(b.R, sub)}
+		return &BinB{P: b.P, Op: b.Op, L: in.substB(b.L, sub, site), R: in.substB(b.R, sub, site)}
+	case *Quant:
+		return &Quant{P: b.P, Exists: b.Exists, Name: b.Name, Level: b.Level,
+			Lo: in.substA(b.Lo, sub, site), Hi: in.substA(b.Hi, sub, site), Body: in.substB(b.Body, sub, site)}
 	}
 	return b
 }

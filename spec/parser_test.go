@@ -2,6 +2,7 @@ package spec
 
 import (
 	"certsym/internal/corpus"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -73,6 +74,10 @@ func fullA(a AExpr) string {
 		return "(-" + fullA(a.X) + ")"
 	case *BinA:
 		return "(" + fullA(a.L) + " " + a.Op.String() + " " + fullA(a.R) + ")"
+	case *Elem:
+		return a.Arr.Name + "[" + fullA(a.I) + "]"
+	case *BoundRef:
+		return fmt.Sprintf("%s@%d", a.Name, a.Level)
 	}
 	return "?"
 }
@@ -90,6 +95,12 @@ func fullB(b BExpr) string {
 		return "(not " + fullB(b.X) + ")"
 	case *BinB:
 		return "(" + fullB(b.L) + " " + b.Op.String() + " " + fullB(b.R) + ")"
+	case *Quant:
+		q := "forall"
+		if b.Exists {
+			q = "exists"
+		}
+		return fmt.Sprintf("(%s %s@%d in %s..%s: %s)", q, b.Name, b.Level, fullA(b.Lo), fullA(b.Hi), fullB(b.Body))
 	}
 	return "?"
 }
@@ -169,12 +180,24 @@ func roundTrip(t *testing.T, name string, src []byte) {
 	if err != nil {
 		t.Fatalf("%s: the printed program does not parse: %v\n%s", name, err, printed)
 	}
+	if a, b := stripArrays(p1), stripArrays(p2); !reflect.DeepEqual(a, b) {
+		t.Fatalf("%s: printing and re-parsing changed the arrays: %v vs %v\nprinted:\n%s", name, a, b, printed)
+	}
 	if a, b := strip(p1.Body), strip(p2.Body); !reflect.DeepEqual(a, b) {
 		t.Fatalf("%s: printing and re-parsing changed the AST\nprinted:\n%s", name, printed)
 	}
 	if printed2 := PrintProgram(p2); printed2 != printed {
 		t.Fatalf("%s: printing is not a fixed point:\n%s\nvs\n%s", name, printed, printed2)
 	}
+}
+
+// stripArrays returns the array declarations of p, positions left out.
+func stripArrays(p *Program) []string {
+	var out []string
+	for _, a := range p.Arrays {
+		out = append(out, fmt.Sprintf("%s[%d..%d]@%d+%d", a.Name, a.Lo, a.Hi, a.Index, a.Offset))
+	}
+	return out
 }
 
 // strip returns a copy of s as nested slices with positions and derived nodes left out.
@@ -186,6 +209,8 @@ func strip(s any) any {
 		return "fail"
 	case *Assign:
 		return []any{"=", s.X.Name, stripA(s.A)}
+	case *ArrAssign:
+		return []any{"[]=", s.Arr.Name, stripA(s.I), stripA(s.A)}
 	case *Seq:
 		return []any{";", strip(s.First), strip(s.Second)}
 	case *If:
@@ -214,6 +239,10 @@ func typesA(a AExpr) string {
 		return "-(" + typesA(a.X) + ")"
 	case *BinA:
 		return "b(" + typesA(a.L) + "," + typesA(a.R) + ")"
+	case *Elem:
+		return "e(" + typesA(a.I) + ")"
+	case *BoundRef:
+		return "k"
 	}
 	return "?"
 }
@@ -226,6 +255,8 @@ func typesB(b BExpr) string {
 		return "!(" + typesB(b.X) + ")"
 	case *BinB:
 		return "b(" + typesB(b.L) + "," + typesB(b.R) + ")"
+	case *Quant:
+		return "q(" + typesA(b.Lo) + "," + typesA(b.Hi) + "," + typesB(b.Body) + ")"
 	}
 	return "l"
 }
@@ -237,6 +268,10 @@ func TestPrintRoundTripExamples(t *testing.T) {
 		"if x > 0 then y = 1 fi; while not (x <= 0) do x = x - 1; assume x != 3 od",
 		"x = --y; z = -(-3)",
 		"x = 123456789012345678901234567890 * -98765432109876543210",
+		"array a[1..5];\narray b[-3..-3];\na[i] = b[a[-(2)] % 2] + a[a[1]]; assert forall k in 1..4: a[k] <= a[k + 1]",
+		"array a[0..2];\nassert (forall k in 0..1: a[k] < a[k+1]) and exists j in -1..n: (forall m in j..j: a[m] > 0) or j == 0",
+		"array a[0..2];\nassume not forall k in 0 - 1..-1: exists j in k..k: a[j] == k * j / 2 or false; if exists k in 1..0: true then skip fi",
+		"array a[0..0];\nwhile (exists k in 0..0: a[k] > x) and x < 10 do x = x + 1; a[0] = -a[0] od",
 	}
 	for _, s := range srcs {
 		roundTrip(t, s, []byte(s))

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -46,6 +47,12 @@ func printA(b *strings.Builder, a AExpr, ctx int) {
 		paren(b, a.Val.Sign() < 0 && ctx > precUnary, func() { b.WriteString(a.Val.String()) })
 	case *Var:
 		b.WriteString(a.Name)
+	case *BoundRef:
+		b.WriteString(a.Name)
+	case *Elem:
+		b.WriteString(a.Arr.Name + "[")
+		printA(b, a.I, 0)
+		b.WriteByte(']')
 	case *Neg:
 		paren(b, ctx > precUnary, func() {
 			b.WriteByte('-')
@@ -89,6 +96,22 @@ func printB(b *strings.Builder, c BExpr, ctx int) {
 		paren(b, ctx > precNot, func() {
 			b.WriteString("not ")
 			printB(b, c.X, precNot)
+		})
+	case *Quant:
+		// The body extends as far right as possible: a quantifier that is not the whole
+		// condition (or the whole body of a quantifier) is parenthesised.
+		paren(b, ctx > 0, func() {
+			if c.Exists {
+				b.WriteString("exists ")
+			} else {
+				b.WriteString("forall ")
+			}
+			b.WriteString(c.Name + " in ")
+			printA(b, c.Lo, precSum)
+			b.WriteString("..")
+			printA(b, c.Hi, precSum)
+			b.WriteString(": ")
+			printB(b, c.Body, 0)
 		})
 	case *BinB:
 		prec := precOr
@@ -135,6 +158,8 @@ func printS(b *strings.Builder, s Stmt, n int) {
 		b.WriteString("fail")
 	case *Assign:
 		b.WriteString(s.X.Name + " = " + PrintA(s.A))
+	case *ArrAssign:
+		b.WriteString(s.Arr.Name + "[" + PrintA(s.I) + "] = " + PrintA(s.A))
 	case *Assert:
 		b.WriteString("assert " + PrintB(s.Cond))
 	case *Assume:
@@ -158,5 +183,13 @@ func printS(b *strings.Builder, s Stmt, n int) {
 	}
 }
 
-// PrintProgram is Print for a whole program.
-func PrintProgram(p *Program) string { return Print(p.Body) }
+// PrintProgram is Print for a whole program: its array declarations, one a line, then its
+// statement.
+func PrintProgram(p *Program) string {
+	var b strings.Builder
+	for _, a := range p.Arrays {
+		fmt.Fprintf(&b, "array %s[%d..%d];\n", a.Name, a.Lo, a.Hi)
+	}
+	b.WriteString(Print(p.Body))
+	return b.String()
+}

@@ -57,26 +57,36 @@ func Step(st State) (State, Outcome) {
 	case *Fail:
 		return st, Failed
 	case *Assign:
-		v, ok := Eval(p.A, st.Store)
-		if !ok { // [S-AssignErr]
-			return State{st.Store, p.Err}, Stepped
+		v, k, ok := EvalKind(p.A, st.Store, nil)
+		if !ok { // [S-AssignErr], to the Fail of the first error's kind
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
 		// [S-Assign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[p.X.Index] = v
 		return State{s, &Skip{p.Loc}}, Stepped
+	case *ArrAssign:
+		slot, v, k, ok := EvalArrAssign(p, st.Store)
+		if !ok { // [S-ArrAssignErr]
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
+		}
+		// [S-ArrAssign]
+		s := make(Store, len(st.Store))
+		copy(s, st.Store)
+		s[slot] = v
+		return State{s, &Skip{p.Loc}}, Stepped
 	case *If:
-		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err)
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
 	case *Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err)
+		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr)
 	case *While: // [S-While]
 		return State{st.Store, p.Unfold}, Stepped
 	case *Assume:
-		v, ok := EvalB(p.Cond, st.Store)
+		v, k, ok := EvalBKind(p.Cond, st.Store, nil)
 		switch {
 		case !ok: // [S-AssumeErr]
-			return State{st.Store, p.Err}, Stepped
+			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		case v: // [S-Assume]
 			return State{st.Store, &Skip{p.Loc}}, Stepped
 		}
@@ -94,18 +104,48 @@ func Step(st State) (State, Outcome) {
 	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 }
 
-// stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding).
+// stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding); an
+// error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c BExpr, th, el Stmt, err *Fail) (State, Outcome) {
-	v, ok := EvalB(c, s)
+func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail) (State, Outcome) {
+	v, k, ok := EvalBKind(c, s, nil)
 	switch {
 	case !ok: // [S-IfErr]
-		return State{s, err}, Stepped
+		return State{s, FailFor(k, err, idxErr)}, Stepped
 	case v: // [S-IfTrue]
 		return State{s, th}, Stepped
 	}
 	return State{s, el}, Stepped // [S-IfFalse]
+}
+
+// FailFor returns the Fail a statement steps to when the first error of its evaluation has kind
+// k: err (the statement's Err) for FailDivZero, idxErr (its IdxErr) for FailIndex. The kinds of
+// [S-AssignErr], [S-IfErr], [S-AssumeErr] and [S-ArrAssignErr].
+func FailFor(k FailKind, err, idxErr *Fail) *Fail {
+	if k == FailIndex {
+		return idxErr
+	}
+	return err
+}
+
+// EvalArrAssign evaluates the element assignment a[i] = e in s, in evaluation order: i, then e,
+// then the range check of the write ([S-ArrAssign], [S-ArrAssignErr]). It returns the slot
+// written and the value, or, when ok is false, the kind of the first error.
+func EvalArrAssign(p *ArrAssign, s Store) (slot int, v Int, kind FailKind, ok bool) {
+	i, k, ok := EvalKind(p.I, s, nil)
+	if !ok {
+		return 0, Int{}, k, false
+	}
+	v, k, ok = EvalKind(p.A, s, nil)
+	if !ok {
+		return 0, Int{}, k, false
+	}
+	slot, ok = p.Arr.Slot(i)
+	if !ok {
+		return 0, Int{}, FailIndex, false
+	}
+	return slot, v, 0, true
 }
 
 // Result is the end of a bounded run.

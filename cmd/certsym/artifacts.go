@@ -178,8 +178,20 @@ var positioned = regexp.MustCompile(`^(.*):(\d+):(\d+): (.*)$`)
 // loadFor is load for a command with a --json flag: the error still goes to stderr as load
 // writes it, and with asJSON it is also printed on stdout as a jsonError.
 func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program, []byte, bool) {
+	return loadChecked(file, asJSON, stdout, stderr, nil)
+}
+
+// loadChecked is loadFor that also rejects, as a syntax error, a program for which check (when
+// not nil) returns an error.
+func loadChecked(file string, asJSON bool, stdout, stderr io.Writer, check func(*spec.Program) error) (*spec.Program, []byte, bool) {
 	var msg bytes.Buffer
 	prog, src, ok := load(file, io.MultiWriter(stderr, &msg))
+	if ok && check != nil {
+		if err := check(prog); err != nil {
+			fmt.Fprintf(io.MultiWriter(stderr, &msg), "%v\n", err)
+			prog, src, ok = nil, nil, false
+		}
+	}
 	if ok || !asJSON {
 		return prog, src, ok
 	}

@@ -78,7 +78,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
-	final := spec.InputString(r.Final.Store, prog.Vars)
+	final := prog.InputString(r.Final.Store)
 	steps := report.Plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
@@ -190,7 +190,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadSymbolic(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -321,49 +321,17 @@ func progressLine(p budget.Snapshot, search bool) string {
 	return b.String()
 }
 
-// parseInput reads an input given as x=3,y=-2 for prog (flag is the flag's name, cmd the
-// command's, for the messages): a value for each variable named, 0 for the others, and on stderr
-// the names of those left 0 that the program may read before assigning them. ok is false after a
-// usage error (reported on stderr).
+// parseInput reads an input given as x=3,y=-2,a=[5,0,7] for prog (inputs.Parse; flag is the
+// flag's name, cmd the command's, for the messages): a value for each variable named, 0 for the
+// others, and on stderr the names of those left 0 that the program may read before assigning
+// them. ok is false after a usage error (reported on stderr).
 func parseInput(cmd, flag, text string, prog *spec.Program, stderr io.Writer) (spec.Store, bool) {
-	store := make(spec.Store, len(prog.Vars))
-	given := map[string]bool{}
-	if text != "" {
-		for _, kv := range strings.Split(text, ",") {
-			name, val, found := strings.Cut(strings.TrimSpace(kv), "=")
-			name = strings.TrimSpace(name)
-			i := prog.VarIndex(name)
-			if !found {
-				fmt.Fprintf(stderr, "certsym %s: --%s: expected NAME=INTEGER, found %q\n", cmd, flag, kv)
-				return nil, false
-			}
-			if i < 0 {
-				fmt.Fprintf(stderr, "certsym %s: --%s: the program has no variable %q (variables: %s)\n", cmd, flag, name, strings.Join(prog.Vars, ", "))
-				return nil, false
-			}
-			if given[name] {
-				fmt.Fprintf(stderr, "certsym %s: --%s: %s is given twice\n", cmd, flag, name)
-				return nil, false
-			}
-			v, okv := spec.ParseInt(strings.TrimSpace(val))
-			if !okv {
-				fmt.Fprintf(stderr, "certsym %s: --%s: %s: expected an integer, found %q\n", cmd, flag, name, val)
-				return nil, false
-			}
-			store[i] = v
-			given[name] = true
-		}
+	store, given, err := inputs.Parse(text, prog)
+	if err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)
+		return nil, false
 	}
-	// Warn only about the variables the program may read before assigning them: the others'
-	// initial values cannot matter.
-	read := inputs.ReadBeforeWritten(prog)
-	var zero []string
-	for i, v := range prog.Vars {
-		if !given[v] && read[i] {
-			zero = append(zero, v)
-		}
-	}
-	if len(zero) > 0 {
+	if zero := inputs.Missing(prog, given); len(zero) > 0 {
 		fmt.Fprintf(stderr, "certsym %s: no input given for %s: using 0\n", cmd, strings.Join(zero, ", "))
 	}
 	return store, true

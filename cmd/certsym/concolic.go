@@ -32,7 +32,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym concolic: --max-steps must be at least 1\n")
 		return exitUsage
 	}
-	prog, _, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, _, ok := loadSymbolic(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -28,7 +28,7 @@ type jsonExec struct {
 func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result) int {
 	x := testcase.Observed(r)
 	out := jsonExec{Outcome: x.Outcome, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
-		Input: report.Input{Names: prog.Vars, Vals: input}, Store: report.Input{Names: prog.Vars, Vals: r.Final.Store}}
+		Input: report.ProgInput(prog, input), Store: report.ProgInput(prog, r.Final.Store)}
 	if x.Outcome == "step-bound" {
 		p := report.StmtPos(spec.Head(r.Final.Prog))
 		out.Line, out.Col = p.Line, p.Col

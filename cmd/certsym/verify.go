@@ -36,7 +36,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadSymbolic(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -47,6 +47,9 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 				}
 				x = next
 			}
+		case *spec.ArrAssign:
+			reads(x.I, assigned)
+			reads(x.A, assigned)
 		case *spec.Assign:
 			reads(x.A, assigned)
 			out := copySet(assigned)
@@ -85,4 +88,30 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 	}
 	s(prog.Body, map[int]bool{})
 	return read
+}
+
+// Missing returns the names of the inputs of prog not in given whose initial values can matter,
+// for the warning of the commands that default them to 0: the variables some run may read before
+// assigning them (ReadBeforeWritten), then the arrays whose elements the program reads.
+func Missing(prog *spec.Program, given map[string]bool) []string {
+	read := ReadBeforeWritten(prog)
+	var zero []string
+	for i, v := range prog.Vars {
+		if !given[v] && read[i] {
+			zero = append(zero, v)
+		}
+	}
+	readArr := map[*spec.Array]bool{}
+	spec.Inspect(prog.Body, func(n spec.Node) bool {
+		if e, ok := n.(*spec.Elem); ok {
+			readArr[e.Arr] = true
+		}
+		return true
+	})
+	for _, a := range prog.Arrays {
+		if !given[a.Name] && readArr[a] {
+			zero = append(zero, a.Name)
+		}
+	}
+	return zero
 }

@@ -173,11 +173,18 @@ func ReproduceInput(file string, in spec.Store, names []string) string {
 // Input is a concrete input as a JSON object whose keys are the program's variables in order
 // and whose values are JSON numbers with all their digits (never through a float64).
 type Input struct {
-	Names []string   // the program's variables
-	Vals  spec.Store // their values, in the order of Names
+	Names  []string      // the program's variables
+	Vals   spec.Store    // their values, in the order of Names, then the arrays' elements
+	Arrays []*spec.Array // the program's arrays (Program.Arrays), each written as a list
 }
 
-// MarshalJSON writes the object, its keys in the order of the program's variables.
+// ProgInput is the Input of a store of prog (of length prog.Slots()).
+func ProgInput(prog *spec.Program, vals spec.Store) Input {
+	return Input{Names: prog.Vars, Vals: vals, Arrays: prog.Arrays}
+}
+
+// MarshalJSON writes the object, its keys in the order of the program's variables, then its
+// arrays, each as the list of its elements from lo to hi.
 func (o Input) MarshalJSON() ([]byte, error) {
 	var b strings.Builder
 	b.WriteByte('{')
@@ -189,6 +196,21 @@ func (o Input) MarshalJSON() ([]byte, error) {
 		b.Write(k)
 		b.WriteByte(':')
 		b.WriteString(o.Vals[i].String())
+	}
+	for i, a := range o.Arrays {
+		if i > 0 || len(o.Names) > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(a.Name)
+		b.Write(k)
+		b.WriteString(":[")
+		for j := 0; j < a.Size(); j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(o.Vals[a.Offset+j].String())
+		}
+		b.WriteByte(']')
 	}
 	b.WriteByte('}')
 	return []byte(b.String()), nil

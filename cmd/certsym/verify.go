@@ -287,7 +287,7 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
 		fmt.Fprintf(w, "  %s\n", report.ExplainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
-			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", spec.InputString(w0.Input, names),
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", report.InputText(w0.Input, names),
 				report.Abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
 				fmt.Fprintf(w, "    reproduce: %s\n", report.ReproduceInput(file, w0.Input, names))

@@ -97,7 +97,7 @@ func Object(p *concolic.Path, names []string) JSON {
 // WriteText prints the text report of concolic for the path p of the program file with
 // variables names; full prints path conditions and stores whole.
 func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full bool) {
-	fmt.Fprintf(w, "path of the input %s\n", spec.InputString(p.Input, names))
+	fmt.Fprintf(w, "path of the input %s\n", report.InputText(p.Input, names))
 	sat, unsat, unknown := 0, 0, 0
 	for i, b := range p.Branches {
 		fmt.Fprintf(w, "%d. %s:%d:%d %s %s: %s (after %s)\n", i+1, file, b.Pos.Line, b.Pos.Col, b.Kind, b.Cond,
@@ -114,7 +114,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 			switch f.Status {
 			case sym.Sat:
 				sat++
-				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), spec.InputString(f.Input, names))
+				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), report.InputText(f.Input, names))
 			case sym.Unsat:
 				unsat++
 				fmt.Fprintf(w, "   flip to %s: none (unsat: no input follows this path and takes it)\n", b.SideName(f.Side))
@@ -137,7 +137,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 	default:
 		fmt.Fprintf(w, "outcome: %s at %s:%s\n", p.Reason, file, pos(report.StmtPos(p.Kont.Head())))
 	}
-	fmt.Fprintf(w, "store: %s\n", spec.InputString(p.Final, names))
+	fmt.Fprintf(w, "store: %s\n", report.InputText(p.Final, names))
 	fmt.Fprintf(w, "path condition: %s\n", report.Abbrev(p.PC.String(names), " and ", "conjunct", full))
 	fmt.Fprintf(w, "symbolic store: %s\n", report.Abbrev(sym.StoreString(p.Store, names), ", ", "variable", full))
 	fmt.Fprintf(w, "%s; flips: %d found and confirmed, %d unsat, %d unknown; %s\n", report.Plural(len(p.Branches), "branch point"),

@@ -12,7 +12,6 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
-	"certsym/spec"
 	"certsym/verify"
 )
 
@@ -187,7 +186,7 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				report.DescribeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
+				report.DescribeFail(b.Fail), p.Line, p.Col, report.InputText(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
 			Properties: map[string]any{"input": report.Input{Names: names, Vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
@@ -243,7 +242,7 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 		}
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
-			msg += ", counterexample " + spec.InputString(w.Input, names)
+			msg += ", counterexample " + report.InputText(w.Input, names)
 			props["input"] = report.Input{Names: names, Vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {

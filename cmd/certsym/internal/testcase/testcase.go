@@ -90,7 +90,7 @@ func Collect(file string, src []byte, names []string, paths []Path) Set {
 			set.NoModel++
 			continue
 		}
-		key := spec.InputString(t.Input, names) + "|" + t.End.String()
+		key := report.InputText(t.Input, names) + "|" + t.End.String()
 		if seen[key] {
 			set.Dups++
 			continue

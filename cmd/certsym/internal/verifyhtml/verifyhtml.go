@@ -125,7 +125,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		var ev []string
 		ev = append(ev, esc(report.ExplainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
+			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(report.InputText(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
 		}
 		for _, a := range cl.OverApprox {

@@ -17,7 +17,7 @@ type Flip struct {
 	Side string `json:"side"`
 	// Status is "sat" (input takes the side, confirmed by replay), "unsat" or "unknown" (reason).
 	Status    string                 `json:"status"`
-	Input     map[string]json.Number `json:"input,omitempty"`
+	Input     map[string]json.RawMessage `json:"input,omitempty"`
 	Confirmed bool                   `json:"confirmed,omitempty"`
 	Reason    string                 `json:"reason,omitempty"`
 }
@@ -37,7 +37,7 @@ type Branch struct {
 
 // JSON is the object concolic --json prints.
 type JSON struct {
-	Input    map[string]json.Number `json:"input"`
+	Input    map[string]json.RawMessage `json:"input"`
 	Branches []Branch               `json:"branches"`
 	// Outcome is "finished", "error" (kind, line, column), "blocked" (line, column of the assume),
 	// "step-bound" or "stopped" (reason).
@@ -47,7 +47,7 @@ type JSON struct {
 	Column        int                    `json:"column,omitempty"`
 	Reason        string                 `json:"reason,omitempty"`
 	Steps         int                    `json:"steps"`
-	Store         map[string]json.Number `json:"store"`
+	Store         map[string]json.RawMessage `json:"store"`
 	PathCondition string                 `json:"path_condition"`
 	SymbolicStore string                 `json:"symbolic_store"`
 	SolverQueries int                    `json:"solver_queries"`
@@ -55,12 +55,8 @@ type JSON struct {
 
 // inputJSON is a store as a JSON object: each variable's value as a number token with all its
 // digits.
-func inputJSON(in spec.Store, names []string) map[string]json.Number {
-	m := make(map[string]json.Number, len(in))
-	for i, v := range in {
-		m[names[i]] = json.Number(v.String())
-	}
-	return m
+func inputJSON(in spec.Store, names []string) map[string]json.RawMessage {
+	return report.InputJSON(in, names)
 }
 
 // Object is the JSON object of concolic --json for the path p of a program with variables names.

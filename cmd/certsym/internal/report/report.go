@@ -289,3 +289,15 @@ func listText(vs []spec.Int, list bool, sep string) string {
 	}
 	return "[" + strings.Join(s, sep) + "]"
 }
+
+// InputJSON is a concrete input (of length len(names), the slot names of sym.SlotNames) as a
+// JSON object: each variable's value as a number token with all its digits, each array's value
+// as the list of its elements from lo to hi.
+func InputJSON(in spec.Store, names []string) map[string]json.RawMessage {
+	keys, vals, list := groups(in, names)
+	m := make(map[string]json.RawMessage, len(keys))
+	for i, k := range keys {
+		m[k] = json.RawMessage(listText(vals[i], list[i], ","))
+	}
+	return m
+}

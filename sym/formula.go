@@ -13,15 +13,15 @@ type FormulaOp uint8
 
 // Formulas are in negation normal form over three atomic predicates on a term t.
 const (
-	FTrue  FormulaOp = iota
-	FFalse           //
-	FGe              // t >= 0
-	FEq              // t == 0
-	FNe              // t != 0
-	FAnd             //
-	FOr              //
-	FForall          // for every k in Lo..Hi: Args[0] (k the variable of binder Bind)
-	FExists          // for some k in Lo..Hi: Args[0]
+	FTrue   FormulaOp = iota
+	FFalse            //
+	FGe               // t >= 0
+	FEq               // t == 0
+	FNe               // t != 0
+	FAnd              //
+	FOr               //
+	FForall           // for every k in Lo..Hi: Args[0] (k the variable of binder Bind)
+	FExists           // for some k in Lo..Hi: Args[0]
 )
 
 // A Formula is a condition over the symbols: a path condition conjunct. Comparisons are

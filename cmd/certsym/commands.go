@@ -99,14 +99,14 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 
 // jsonBug is one bug in run --json.
 type jsonBug struct {
-	Line          int                    `json:"line"`
-	Column        int                    `json:"column"`
-	Kind          string                 `json:"kind"`
-	PathCondition string                 `json:"path_condition"`
+	Line          int                        `json:"line"`
+	Column        int                        `json:"column"`
+	Kind          string                     `json:"kind"`
+	PathCondition string                     `json:"path_condition"`
 	Input         map[string]json.RawMessage `json:"input"`
-	Store         string                 `json:"store"`
-	Steps         int                    `json:"steps,omitempty"`
-	Reproduce     string                 `json:"reproduce"`
+	Store         string                     `json:"store"`
+	Steps         int                        `json:"steps,omitempty"`
+	Reproduce     string                     `json:"reproduce"`
 }
 
 // inputJSONFor is inputJSON for a program with arrays too: an array's value is the list of its

@@ -16,10 +16,10 @@ import (
 type Flip struct {
 	Side string `json:"side"`
 	// Status is "sat" (input takes the side, confirmed by replay), "unsat" or "unknown" (reason).
-	Status    string                 `json:"status"`
+	Status    string                     `json:"status"`
 	Input     map[string]json.RawMessage `json:"input,omitempty"`
-	Confirmed bool                   `json:"confirmed,omitempty"`
-	Reason    string                 `json:"reason,omitempty"`
+	Confirmed bool                       `json:"confirmed,omitempty"`
+	Reason    string                     `json:"reason,omitempty"`
 }
 
 // Branch is one branch point in concolic --json.
@@ -38,19 +38,19 @@ type Branch struct {
 // JSON is the object concolic --json prints.
 type JSON struct {
 	Input    map[string]json.RawMessage `json:"input"`
-	Branches []Branch               `json:"branches"`
+	Branches []Branch                   `json:"branches"`
 	// Outcome is "finished", "error" (kind, line, column), "blocked" (line, column of the assume),
 	// "step-bound" or "stopped" (reason).
-	Outcome       string                 `json:"outcome"`
-	Kind          string                 `json:"kind,omitempty"`
-	Line          int                    `json:"line,omitempty"`
-	Column        int                    `json:"column,omitempty"`
-	Reason        string                 `json:"reason,omitempty"`
-	Steps         int                    `json:"steps"`
+	Outcome       string                     `json:"outcome"`
+	Kind          string                     `json:"kind,omitempty"`
+	Line          int                        `json:"line,omitempty"`
+	Column        int                        `json:"column,omitempty"`
+	Reason        string                     `json:"reason,omitempty"`
+	Steps         int                        `json:"steps"`
 	Store         map[string]json.RawMessage `json:"store"`
-	PathCondition string                 `json:"path_condition"`
-	SymbolicStore string                 `json:"symbolic_store"`
-	SolverQueries int                    `json:"solver_queries"`
+	PathCondition string                     `json:"path_condition"`
+	SymbolicStore string                     `json:"symbolic_store"`
+	SolverQueries int                        `json:"solver_queries"`
 }
 
 // inputJSON is a store as a JSON object: each variable's value as a number token with all its

@@ -4,6 +4,7 @@
 package sarif
 
 import (
+	"certsym/sym"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -223,7 +224,7 @@ func verifySARIFLevel(s verify.Status) (kind, level string) {
 // FromVerify is the SARIF log of certsym verify on file: one result per claim of rep.
 func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 	run := newSarifRun(file, verifyRules, inv)
-	names := rep.Prog.Vars
+	names := sym.SlotNames(rep.Prog)
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
 		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
 	for _, cl := range rep.Claims {

@@ -4,6 +4,7 @@
 package verifyhtml
 
 import (
+	"certsym/sym"
 	"fmt"
 	"html"
 	"strings"
@@ -38,7 +39,7 @@ func cssClass(s verify.Status) string {
 func Render(file string, src []byte, rep *verify.Report) string {
 	var b strings.Builder
 	esc := html.EscapeString
-	names := rep.Prog.Vars
+	names := sym.SlotNames(rep.Prog)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>certsym verify %s</title>\n<style>\n", esc(file))
 	b.WriteString(`body{font-family:sans-serif;margin:1.5em;color:#222}

@@ -68,8 +68,9 @@ func (sv *Solver) arrTerm(t *ArrTerm, env *zenv) z3.Array {
 type instances map[*Formula][]spec.Int
 
 // formulaQ translates f with its universal quantifiers replaced by the conjunction of their
-// instances so far (a weaker formula: unsat stays exact) and its existential ones by a fresh
-// constant in range (equisatisfiable).
+// instances so far (a weaker formula: unsat stays exact): the two ends of the range and the
+// values in inst; with inst nil, by true. Its existential ones become a fresh constant in range
+// (equisatisfiable).
 func (sv *Solver) formulaQ(f *Formula, env *zenv, inst instances) z3.Bool {
 	switch f.Op {
 	case FGe:
@@ -88,8 +89,14 @@ func (sv *Solver) formulaQ(f *Formula, env *zenv, inst instances) z3.Bool {
 		}
 		return args[0].Or(args[1:]...)
 	case FForall:
+		// the instances at the two ends of the range (terms: lo, hi) from the first round, then
+		// the values that refuted the models (collect)
 		lo, hi := sv.termE(f.Lo, env), sv.termE(f.Hi, env)
-		out := sv.ctx.FromBool(true)
+		if inst == nil {
+			return sv.ctx.FromBool(true)
+		}
+		out := lo.LE(hi).Implies(sv.formulaQ(f.Args[0], &zenv{f.Bind, lo, env}, inst).And(
+			sv.formulaQ(f.Args[0], &zenv{f.Bind, hi, env}, inst)))
 		for _, j := range inst[f] {
 			jz := sv.intVal(j)
 			in := lo.LE(jz).And(jz.LE(hi))

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/spec"
@@ -72,7 +73,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			sum := sha256.Sum256(src)
 			progs[pf], hashes[pf] = prog, hex.EncodeToString(sum[:])
 		}
-		store := make(spec.Store, len(prog.Vars))
+		store := make(spec.Store, prog.Slots())
+		if len(prog.Arrays) > 0 { // arrays as lists (issue 13)
+			if store, _, err = inputs.FromJSON(t.Input, prog); err != nil {
+				fmt.Fprintf(stderr, "certsym replay: %s: %v\n", f, err)
+				return exitUsage
+			}
+			in = nil
+		}
 		for name, v := range in {
 			i := prog.VarIndex(name)
 			if i < 0 {

@@ -46,11 +46,22 @@ func Read(path string) (*Stored, map[string]json.Number, error) {
 	default:
 		return nil, nil, fmt.Errorf("%s: expected.outcome is %q, want normal, bug or infeasible", path, t.Expected.Outcome)
 	}
-	in := map[string]json.Number{}
-	d := json.NewDecoder(bytes.NewReader(t.Input))
-	d.UseNumber()
-	if err := d.Decode(&in); err != nil {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(t.Input, &raw); err != nil {
 		return nil, nil, fmt.Errorf("%s: input: %v", path, err)
+	}
+	in := map[string]json.Number{}
+	for name, v := range raw {
+		if bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
+			continue // an array's list: read with the program (inputs.FromJSON on Input)
+		}
+		d := json.NewDecoder(bytes.NewReader(v))
+		d.UseNumber()
+		var n json.Number
+		if err := d.Decode(&n); err != nil {
+			return nil, nil, fmt.Errorf("%s: input: %s: %v", path, name, err)
+		}
+		in[name] = n
 	}
 	return &t, in, nil
 }

@@ -196,9 +196,11 @@ func (sv *Solver) Formula(f *Formula) z3.Bool {
 	case FNe:
 		return sv.term(f.T).NE(sv.intVal(spec.Int{}))
 	case FForall, FExists:
-		// no instance: a weaker formula (Check decides quantified path conditions by
-		// instantiation, quant.go)
-		return sv.formulaQ(f, nil, nil)
+		// Check decides the path conditions with quantified conjuncts by instantiation
+		// (quant.go), which Extend marks (PC.quant); a quantified formula reaching this
+		// translation is a path condition built otherwise: the query fails (unknown) rather than
+		// answer on a weaker formula.
+		panic("sym: a quantified conjunct in a path condition not built by Extend")
 	}
 	args := make([]z3.Bool, len(f.Args))
 	for i, g := range f.Args {

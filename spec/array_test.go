@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -301,5 +302,97 @@ func TestInspectArrays(t *testing.T) {
 	}
 	if got := strings.Join(VarsOf(p.Body), " "); got != strings.Join(p.Vars, " ") || got != "i j x lo hi y" {
 		t.Errorf("VarsOf = %q, Vars = %v", got, p.Vars)
+	}
+}
+
+// TestQuantifierWorkBound: RunLimited bounds the quantifier instances a run evaluates, so a
+// quantifier over a huge range ends the run at the bound instead of hanging it; Run is exact.
+func TestQuantifierWorkBound(t *testing.T) {
+	p := mustParse(t, "x = 1;\nassert forall k in 0..1000000000000000: k >= 0;\nx = 2")
+	r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 1000, Instances: 1000})
+	if r.Outcome != Stepped || !r.QuantBound || r.Steps != 2 || LineOf(Head(r.Final.Prog)) != 2 {
+		t.Fatalf("huge range: outcome %v after %d steps at line %d, want the step bound at line 2", r.Outcome, r.Steps, LineOf(Head(r.Final.Prog)))
+	}
+	// Within the bound the run is exact.
+	p = mustParse(t, "array a[0..3];\nassert forall i in 0..3: forall j in i..3: a[i] <= a[j]")
+	if r := Run(p, make(Store, p.Slots()), 100); r.Outcome != Final {
+		t.Fatalf("small range: %v", r.Outcome)
+	}
+	if r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 100, Instances: 5}); r.Outcome != Stepped || !r.QuantBound {
+		t.Fatalf("14 instances under a bound of 5: %v", r.Outcome)
+	}
+	// Run's step bound does not bound the instances: a replay with the exact number of steps of
+	// a path is exact (1 step evaluating 14 instances).
+	if r := Run(p, make(Store, p.Slots()), 1); r.Outcome != Stepped || r.QuantBound || r.Steps != 1 || r.Final.Prog.(*Skip) == nil {
+		t.Fatalf("Run with 1 step: %+v", r)
+	}
+}
+
+// TestWalkChecks: the checks of a statement in evaluation order, with their quantifiers; without
+// quantifiers the first failing check gives the kind EvalKind reports.
+func TestWalkChecks(t *testing.T) {
+	p := mustParse(t, "array a[0..3];\na[x / y] = a[a[1] % z] + 1;\nassert forall k in 0..n / m: exists j in k..3: a[j] / k > a[k]")
+	describe := func(s Stmt) string {
+		var out []string
+		WalkStmtChecks(s, func(c Check) {
+			d := c.Kind.String()
+			switch {
+			case c.Div != nil:
+				d += " " + PrintA(c.Div)
+			case c.Elem != nil:
+				d += " " + PrintA(c.Elem)
+			case c.Write != nil:
+				d += " write"
+			}
+			for _, q := range c.Quants {
+				d += " in " + q.Name
+			}
+			out = append(out, d)
+		})
+		return strings.Join(out, "; ")
+	}
+	s1 := p.Body.(*Seq).First
+	if got, want := describe(s1), "division-by-zero x / y; index-out-of-range a[1]; division-by-zero a[1] % z; index-out-of-range a[a[1] % z]; index-out-of-range write"; got != want {
+		t.Errorf("element assignment:\n got %s\nwant %s", got, want)
+	}
+	s2 := p.Body.(*Seq).Second
+	if got, want := describe(s2), "division-by-zero n / m; index-out-of-range a[j] in k in j; division-by-zero a[j] / k in k in j; index-out-of-range a[k] in k in j"; got != want {
+		t.Errorf("assert:\n got %s\nwant %s", got, want)
+	}
+	// Divisions agrees with the division checks.
+	var divs []*BinA
+	WalkChecks(s2.(*Assert).Cond, func(c Check) {
+		if c.Div != nil {
+			divs = append(divs, c.Div)
+		}
+	})
+	if got := Divisions(s2.(*Assert).Cond, nil); len(got) != len(divs) || got[0] != divs[0] || got[1] != divs[1] {
+		t.Errorf("Divisions %v, checks %v", got, divs)
+	}
+}
+
+// TestArrayLimits: element reads and quantifiers count against the nesting and depth limits.
+func TestArrayLimits(t *testing.T) {
+	deepElem := "array a[0..1];\nx = " + strings.Repeat("a[", 1500) + "0" + strings.Repeat("]", 1500)
+	if _, err := Parse("deep.imp", []byte(deepElem)); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested element reads: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("assert ")
+	for i := 0; i < 1500; i++ {
+		fmt.Fprintf(&b, "forall k%d in 0..0: ", i)
+	}
+	b.WriteString("true")
+	if _, err := Parse("deep.imp", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "nesting deeper than 1000 levels") {
+		t.Errorf("1500 nested quantifiers: %v", err)
+	}
+	// A macro that doubles an element read at each level is caught by the size limits.
+	src := "array a[0..1];\nmacro m0(v) begin x = v end\n"
+	for i := 1; i <= 25; i++ {
+		src += fmt.Sprintf("macro m%d(v) begin m%d(a[v] + a[v]) end\n", i, i-1)
+	}
+	src += "m25(0)"
+	if _, err := Parse("big.imp", []byte(src)); err == nil || !strings.Contains(err.Error(), "certsym's limit") {
+		t.Errorf("doubling macros: %v", err)
 	}
 }

@@ -30,6 +30,18 @@ func EvalB(b BExpr, s Store) (v, ok bool) {
 // of the first error in evaluation order, FailDivZero or FailIndex. Operands are evaluated left
 // to right before their operation; a read a[i] evaluates i, then checks its range.
 func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
+	return evalA(a, s, env, nil)
+}
+
+// work bounds the quantifier instances an evaluation may evaluate (RunLimited's Instances): left
+// is what remains; when it runs out, evaluation panics with outOfWork, which RunLimited recovers.
+type work struct{ left int64 }
+
+// outOfWork is the panic value of an evaluation that ran out of work.
+type outOfWork struct{}
+
+// evalA is EvalKind under the bound w (nil: no bound).
+func evalA(a AExpr, s Store, env Env, w *work) (v Int, kind FailKind, ok bool) {
 	switch a := a.(type) {
 	case *Num:
 		return a.Val, 0, true
@@ -38,17 +50,17 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 	case *BoundRef:
 		return env[a.Level], 0, true
 	case *Neg:
-		x, k, ok := EvalKind(a.X, s, env)
+		x, k, ok := evalA(a.X, s, env, w)
 		if !ok {
 			return Int{}, k, false
 		}
 		return x.Neg(), 0, true
 	case *BinA:
-		l, k, ok := EvalKind(a.L, s, env)
+		l, k, ok := evalA(a.L, s, env, w)
 		if !ok {
 			return Int{}, k, false
 		}
-		r, k, ok := EvalKind(a.R, s, env)
+		r, k, ok := evalA(a.R, s, env, w)
 		if !ok {
 			return Int{}, k, false
 		}
@@ -58,7 +70,7 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 		}
 		return v, 0, true
 	case *Elem:
-		i, k, ok := EvalKind(a.I, s, env)
+		i, k, ok := evalA(a.I, s, env, w)
 		if !ok {
 			return Int{}, k, false
 		}
@@ -107,31 +119,37 @@ func ApplyA(op AOp, l, r Int) (Int, bool) {
 // Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
 // the instances are evaluated one by one (a body that does not mention its bound variable is
 // evaluated once, which gives the same result, and an instance that errs ends the evaluation,
-// since the first error decides it). Callers that must bound their time bound the programs they
-// run (the commands' step and time limits do not interrupt one evaluation).
+// since the first error decides it). RunLimited can bound the instances a run evaluates (certsym
+// exec bounds them by --max-steps), so that a run cannot hang in one quantifier; EvalBKind, Step,
+// Run and ExecBounded have no such bound.
 func EvalBKind(b BExpr, s Store, env Env) (v bool, kind FailKind, ok bool) {
+	return evalB(b, s, env, nil)
+}
+
+// evalB is EvalBKind under the bound w (nil: no bound).
+func evalB(b BExpr, s Store, env Env, w *work) (v bool, kind FailKind, ok bool) {
 	switch b := b.(type) {
 	case *BoolLit:
 		return b.Val, 0, true
 	case *Cmp:
-		l, k, ok := EvalKind(b.L, s, env)
+		l, k, ok := evalA(b.L, s, env, w)
 		if !ok {
 			return false, k, false
 		}
-		r, k, ok := EvalKind(b.R, s, env)
+		r, k, ok := evalA(b.R, s, env, w)
 		if !ok {
 			return false, k, false
 		}
 		return b.Op.Holds(l.Cmp(r)), 0, true
 	case *Not:
-		x, k, ok := EvalBKind(b.X, s, env)
+		x, k, ok := evalB(b.X, s, env, w)
 		return !x && ok, k, ok
 	case *BinB:
-		l, k, ok := EvalBKind(b.L, s, env)
+		l, k, ok := evalB(b.L, s, env, w)
 		if !ok {
 			return false, k, false
 		}
-		r, k, ok := EvalBKind(b.R, s, env)
+		r, k, ok := evalB(b.R, s, env, w)
 		if !ok {
 			return false, k, false
 		}
@@ -140,18 +158,18 @@ func EvalBKind(b BExpr, s Store, env Env) (v bool, kind FailKind, ok bool) {
 		}
 		return l || r, 0, true
 	case *Quant:
-		return evalQuant(b, s, env)
+		return evalQuant(b, s, env, w)
 	}
 	panic("spec.EvalBKind: unknown condition")
 }
 
 // evalQuant is the quantifier case of EvalBKind.
-func evalQuant(q *Quant, s Store, env Env) (bool, FailKind, bool) {
-	lo, k, ok := EvalKind(q.Lo, s, env)
+func evalQuant(q *Quant, s Store, env Env, w *work) (bool, FailKind, bool) {
+	lo, k, ok := evalA(q.Lo, s, env, w)
 	if !ok {
 		return false, k, false
 	}
-	hi, k, ok := EvalKind(q.Hi, s, env)
+	hi, k, ok := evalA(q.Hi, s, env, w)
 	if !ok {
 		return false, k, false
 	}
@@ -163,7 +181,13 @@ func evalQuant(q *Quant, s Store, env Env) (bool, FailKind, bool) {
 	one := IntOf(1)
 	for j := lo; j.Cmp(hi) <= 0; j = j.Add(one) {
 		inner[q.Level] = j
-		v, k, ok := EvalBKind(q.Body, s, inner)
+		if w != nil {
+			if w.left <= 0 {
+				panic(outOfWork{})
+			}
+			w.left--
+		}
+		v, k, ok := evalB(q.Body, s, inner, w)
 		if !ok {
 			return false, k, false
 		}

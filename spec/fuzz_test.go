@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// FuzzParse: on any input the parser returns a program or a *SyntaxError, never panics, and a
-// program it returns prints to text that parses to the same tree. `go test` runs the seeds;
+// FuzzParse: on any input the parser returns a program or a *SyntaxError, never panics, a
+// program it returns prints to text that parses to the same tree, and its first steps run. `go test` runs the seeds;
 // `go test -fuzz FuzzParse ./spec` explores further.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
@@ -33,6 +33,24 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		roundTrip(t, "fuzz.imp", []byte(src))
-		_ = p
+		// The concrete semantics does not panic either: up to 20 steps from the zero input (the
+		// step bound also bounds quantifier instances), stopping once a value passes 4096 bits
+		// (a program that squares a number at each step would not finish otherwise).
+		for k := 1; k <= 20; k++ {
+			r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: k, Instances: 20})
+			if r.Outcome != Stepped || bigValue(r.Final.Store) {
+				break
+			}
+		}
 	})
+}
+
+// bigValue reports whether a value of s has more than 4096 bits.
+func bigValue(s Store) bool {
+	for _, v := range s {
+		if v.BitLen() > 4096 {
+			return true
+		}
+	}
+	return false
 }

@@ -85,3 +85,20 @@ func (p *Program) namesText() string {
 	}
 	return s
 }
+
+// InputArg renders a concrete input of p (of length p.Slots()) as the argument of
+// certsym exec --input: x=1,y=-2,a=[5,0,7] (no spaces), "" for a program without inputs.
+func (p *Program) InputArg(in Store) string {
+	var kv []string
+	for i, name := range p.Vars {
+		kv = append(kv, name+"="+in[i].String())
+	}
+	for _, a := range p.Arrays {
+		el := make([]string, a.Size())
+		for j := range el {
+			el[j] = in[a.Offset+j].String()
+		}
+		kv = append(kv, a.Name+"=["+strings.Join(el, ",")+"]")
+	}
+	return strings.Join(kv, ",")
+}

@@ -50,14 +50,17 @@ func IsError(p Stmt) *Fail {
 //
 // Coq: the constructors S_* of step (Concrete.v) and their executable form cstep; covered by
 // cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
-func Step(st State) (State, Outcome) {
+func Step(st State) (State, Outcome) { return step(st, nil) }
+
+// step is Step with the quantifier instances bounded by w (nil: no bound).
+func step(st State, w *work) (State, Outcome) {
 	switch p := st.Prog.(type) {
 	case *Skip:
 		return st, Final
 	case *Fail:
 		return st, Failed
 	case *Assign:
-		v, k, ok := EvalKind(p.A, st.Store, nil)
+		v, k, ok := evalA(p.A, st.Store, nil, w)
 		if !ok { // [S-AssignErr], to the Fail of the first error's kind
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
@@ -67,7 +70,7 @@ func Step(st State) (State, Outcome) {
 		s[p.X.Index] = v
 		return State{s, &Skip{p.Loc}}, Stepped
 	case *ArrAssign:
-		slot, v, k, ok := EvalArrAssign(p, st.Store)
+		slot, v, k, ok := evalArrAssign(p, st.Store, w)
 		if !ok { // [S-ArrAssignErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
@@ -77,13 +80,13 @@ func Step(st State) (State, Outcome) {
 		s[slot] = v
 		return State{s, &Skip{p.Loc}}, Stepped
 	case *If:
-		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr, w)
 	case *Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr)
+		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr, w)
 	case *While: // [S-While]
 		return State{st.Store, p.Unfold}, Stepped
 	case *Assume:
-		v, k, ok := EvalBKind(p.Cond, st.Store, nil)
+		v, k, ok := evalB(p.Cond, st.Store, nil, w)
 		switch {
 		case !ok: // [S-AssumeErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
@@ -95,7 +98,7 @@ func Step(st State) (State, Outcome) {
 		if _, ok := p.First.(*Skip); ok { // [S-SeqSkip]
 			return State{st.Store, p.Second}, Stepped
 		}
-		next, out := Step(State{st.Store, p.First}) // [S-Seq]
+		next, out := step(State{st.Store, p.First}, w) // [S-Seq]
 		if out != Stepped {
 			return st, out
 		}
@@ -108,8 +111,8 @@ func Step(st State) (State, Outcome) {
 // error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail) (State, Outcome) {
-	v, k, ok := EvalBKind(c, s, nil)
+func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail, w *work) (State, Outcome) {
+	v, k, ok := evalB(c, s, nil, w)
 	switch {
 	case !ok: // [S-IfErr]
 		return State{s, FailFor(k, err, idxErr)}, Stepped
@@ -133,11 +136,15 @@ func FailFor(k FailKind, err, idxErr *Fail) *Fail {
 // then the range check of the write ([S-ArrAssign], [S-ArrAssignErr]). It returns the slot
 // written and the value, or, when ok is false, the kind of the first error.
 func EvalArrAssign(p *ArrAssign, s Store) (slot int, v Int, kind FailKind, ok bool) {
-	i, k, ok := EvalKind(p.I, s, nil)
+	return evalArrAssign(p, s, nil)
+}
+
+func evalArrAssign(p *ArrAssign, s Store, w *work) (slot int, v Int, kind FailKind, ok bool) {
+	i, k, ok := evalA(p.I, s, nil, w)
 	if !ok {
 		return 0, Int{}, k, false
 	}
-	v, k, ok = EvalKind(p.A, s, nil)
+	v, k, ok = evalA(p.A, s, nil, w)
 	if !ok {
 		return 0, Int{}, k, false
 	}
@@ -154,20 +161,52 @@ type Result struct {
 	Final   State   // the last state
 	Steps   int     // steps taken
 	Fail    *Fail   // the error reached, when Outcome is Failed
+	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
+	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
+	QuantBound bool
 }
 
-// Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound).
+// Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound). Its
+// evaluation is exact: a quantifier evaluates all its instances however many there are (see
+// RunLimited for a bound on them).
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
 func Run(prog *Program, input Store, maxSteps int) Result {
+	return RunLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
+}
+
+// Limits bounds a run: Steps, the steps (as Run's maxSteps), and Instances, the quantifier
+// instances its conditions may evaluate in all, over the run (< 0: no bound).
+type Limits struct{ Steps, Instances int }
+
+// RunLimited is Run within lim. A run that would evaluate more than lim.Instances quantifier
+// instances ends like one that reaches the step bound (Outcome Stepped), at the statement whose
+// condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
+// cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
+// only.
+func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
+	maxSteps := lim.Steps
 	st := State{input, prog.Body}
-	for n := 0; ; n++ {
+	var w *work
+	n := 0
+	if lim.Instances >= 0 {
+		w = &work{left: int64(lim.Instances)}
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(outOfWork); !ok {
+					panic(r)
+				}
+				res = Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: true}
+			}
+		}()
+	}
+	for ; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
 			if f := IsError(st.Prog); f != nil {
 				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
 			}
 			return Result{Outcome: Stepped, Final: st, Steps: n}
 		}
-		next, out := Step(st)
+		next, out := step(st, w)
 		if out != Stepped {
 			r := Result{Outcome: out, Final: st, Steps: n}
 			if out == Failed {

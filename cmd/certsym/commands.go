@@ -59,8 +59,8 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	input := fs.String("input", "", "input values, as x=3,y=-2 (a missing input is 0)")
-	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps")
+	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
+	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -74,7 +74,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	r := spec.Run(prog, store, *maxSteps)
+	r := spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
@@ -92,6 +92,11 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	case spec.Failed:
 		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
 		return exitBug
+	}
+	if r.QuantBound {
+		fmt.Fprintf(stdout, "step bound reached (more than %s evaluated) after %s at %s:%s\nstore: %s\n",
+			report.Plural(*maxSteps, "quantifier instance"), steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
+		return exitUnknown
 	}
 	fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, stmtLoc(spec.Head(r.Final.Prog)), final)
 	return exitUnknown

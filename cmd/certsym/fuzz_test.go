@@ -41,6 +41,9 @@ func FuzzPipeline(f *testing.F) {
 	}
 	f.Add([]byte("\xEF\xBB\xBFx = ((((1"))
 	f.Add([]byte("macro m(a) begin a = a / 0 end\nm(x); assert x * x != 2"))
+	// Arrays and quantifiers.
+	f.Add([]byte("array a[0..3];\na[i] = a[i + 1] / x; assert forall k in 0..3: a[k] >= 0"))
+	f.Add([]byte("x = 1;\nassert exists k in 0..x: k == x"))
 	budget := []string{"--quiet", "--json", "--max-states", "60", "--query-timeout", "100ms", "--rlimit", "2000000", "--timeout", "1s", "--max-memory", "512"}
 	cmds := [][]string{
 		{"run", "-"},

@@ -32,7 +32,8 @@ var otherTopics = map[string]string{
   one JSON object per explored terminal path of the run, DIR/test000001.json, ...:
     certsym_test    the format version (1)
     program         the program file as given to run; program_sha256 the hash of its bytes then
-    input           a value for every variable (JSON numbers with all their digits)
+    input           a value for every variable (JSON numbers with all their digits), and for
+                    every array the list of its elements from lo to hi
     expected        outcome: "normal" (finished), "bug" (kind, line, col of the error) or
                     "infeasible" (line, col of the assume no input on the path gets past);
                     steps: the number of steps of the concrete semantics to that end

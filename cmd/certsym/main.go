@@ -35,7 +35,7 @@ const usage = `usage:
       artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json] [--full]
       bounded symbolic execution: result states grouped by behaviour
-  certsym exec FILE [--input x=3,y=-2] [--max-steps N] [--json]
+  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--json]
       run the program on one input with the concrete semantics
   certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--json] [--full]
       the path of one input: each branch point, its path condition and the input that flips it

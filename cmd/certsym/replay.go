@@ -50,7 +50,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	var results []replayResult
 	differ := 0
 	for _, f := range files {
-		t, in, err := testcase.Read(f)
+		t, _, err := testcase.Read(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "certsym replay: %v\n", err)
 			return exitUsage
@@ -73,26 +73,10 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			sum := sha256.Sum256(src)
 			progs[pf], hashes[pf] = prog, hex.EncodeToString(sum[:])
 		}
-		store := make(spec.Store, prog.Slots())
-		if len(prog.Arrays) > 0 { // arrays as lists (issue 13)
-			if store, _, err = inputs.FromJSON(t.Input, prog); err != nil {
-				fmt.Fprintf(stderr, "certsym replay: %s: %v\n", f, err)
-				return exitUsage
-			}
-			in = nil
-		}
-		for name, v := range in {
-			i := prog.VarIndex(name)
-			if i < 0 {
-				fmt.Fprintf(stderr, "certsym replay: %s: the program %s has no variable %q\n", f, pf, name)
-				return exitUsage
-			}
-			n, okn := spec.ParseInt(v.String())
-			if !okn {
-				fmt.Fprintf(stderr, "certsym replay: %s: input %s: expected an integer, found %s\n", f, name, v)
-				return exitUsage
-			}
-			store[i] = n
+		store, _, err := inputs.FromJSON(t.Input, prog)
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym replay: %s: %v (program %s)\n", f, err, pf)
+			return exitUsage
 		}
 		got := testcase.Observed(spec.Run(prog, store, *maxSteps))
 		res := replayResult{File: f, Status: "ok", Expected: t.Expected, Observed: got, Changed: hashes[pf] != t.ProgramSHA256}

@@ -11,11 +11,16 @@ import (
 
 // Parse reads an input written as x=3,y=-2,a=[5,0,7] for prog: a value for each variable named,
 // the list of its elements from lo to hi for each array named (spec.Program.SetInput), 0 for
-// the slots not given. It returns the store (of length prog.Slots()) and the names given.
+// the slots not given. Text that starts with '{' is read as a JSON object (FromJSON), so the
+// input of a JSON report can be given as it is. It returns the store (of length prog.Slots())
+// and the names given.
 func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error) {
+	rest := strings.TrimSpace(text)
+	if strings.HasPrefix(rest, "{") {
+		return FromJSON([]byte(rest), prog)
+	}
 	store := make(spec.Store, prog.Slots())
 	given := map[string]bool{}
-	rest := strings.TrimSpace(text)
 	for rest != "" {
 		// One item: NAME=INTEGER or NAME=[INTEGER, ...], up to the next top-level comma.
 		end := strings.IndexByte(rest, ',')

@@ -159,6 +159,7 @@ var runRules = []sarifRule{
 	{ID: "assert", Name: "AssertionViolated", ShortDescription: sarifMessage{"An assert's condition is false on a reachable state."}},
 	{ID: "division-by-zero", Name: "DivisionByZero", ShortDescription: sarifMessage{"A division or remainder by zero is reachable."}},
 	{ID: "fail", Name: "FailReached", ShortDescription: sarifMessage{"A fail statement is reachable."}},
+	{ID: "index-out-of-range", Name: "IndexOutOfRange", ShortDescription: sarifMessage{"An array element outside the array's bounds is read or written on a reachable state."}},
 }
 
 func ruleIndex(rules []sarifRule, id string) int {

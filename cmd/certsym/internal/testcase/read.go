@@ -25,8 +25,9 @@ type Stored struct {
 	PathCondition string          `json:"path_condition"`
 }
 
-// Read reads and checks one test case file; it returns it and its input, each variable's value as
-// a JSON number with all its digits.
+// Read reads and checks one test case file; it returns it and its scalar inputs, each variable's
+// value as a JSON number with all its digits (an array's list of elements is left in
+// Stored.Input, which inputs.FromJSON reads whole).
 func Read(path string) (*Stored, map[string]json.Number, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -53,13 +54,13 @@ func Read(path string) (*Stored, map[string]json.Number, error) {
 	in := map[string]json.Number{}
 	for name, v := range raw {
 		if bytes.HasPrefix(bytes.TrimSpace(v), []byte("[")) {
-			continue // an array's list: read with the program (inputs.FromJSON on Input)
+			continue // an array: read from Stored.Input (inputs.FromJSON)
 		}
+		var n json.Number
 		d := json.NewDecoder(bytes.NewReader(v))
 		d.UseNumber()
-		var n json.Number
 		if err := d.Decode(&n); err != nil {
-			return nil, nil, fmt.Errorf("%s: input: %s: %v", path, name, err)
+			return nil, nil, fmt.Errorf("%s: input %s: %v", path, name, err)
 		}
 		in[name] = n
 	}

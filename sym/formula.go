@@ -159,6 +159,8 @@ func (ts *Terms) SubstB(b spec.BExpr, s []*Term) *Formula {
 			return And(l, r)
 		}
 		return Or(l, r)
+	case *spec.Quant: // its value, expanded or quantified (array.go)
+		return ts.condQ(b, s, nil).v
 	}
 	panic("sym: unknown condition")
 }

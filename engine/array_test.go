@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"certsym/internal/testprog"
@@ -68,6 +69,20 @@ func TestArrayPrograms(t *testing.T) {
 		if c.input != nil && !c.input(p, b.Input) {
 			t.Errorf("%s: input %s", c.name, p.InputString(b.Input))
 		}
+	}
+}
+
+// TestQuantUnknownNeverDecides checks that a path condition the instantiation cannot decide
+// (200 instances needed, 8 rounds) neither prunes nor confirms: the verdict is unknown, with the
+// solver's reason, not safe and not bug.
+func TestQuantUnknownNeverDecides(t *testing.T) {
+	p := testprog.Parse(t, "assume x >= 0 and x <= 199;\nassume forall k in 0..199: x != k;\nfail")
+	rep, err := New(p, Options{}).FindBugs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != VerdictUnknown || !strings.Contains(rep.Reason, "instantiation") {
+		t.Errorf("verdict %v (%s), want unknown from the instantiation", rep.Verdict, rep.Reason)
 	}
 }
 

@@ -69,7 +69,8 @@ type SolverStats struct {
 	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, RepairHits, Sliced int
 }
 
-// NewSolver creates a solver for the symbols names (the program's variables).
+// NewSolver creates a solver for the symbols names (the program's variables); for a program with
+// arrays, NewSolverFor.
 func NewSolver(names []string) *Solver {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)

@@ -267,6 +267,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 				sv.cache.slicer.Reset()
 				sv.cache.scoped = false
 			}
+			if sv.qs != nil { // a round may have failed inside its scope
+				sv.qs.Reset()
+			}
 			status, model, reason = Unknown, nil, "solver error: "+failed.Error()
 		}
 		switch status {

@@ -19,13 +19,13 @@
 //	not_one(x); not_one(x - 1)  # BUG#1 assert BUG#2 assert
 //	assert 10 / x >= 0          # CLAIM assert FAULTY division REFUTED
 //
-// BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero)
-// at this line, the line reports give: for a statement inlined from a macro, the call's line.
+// BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero,
+// index-out-of-range) at this line, the line reports give: for a statement inlined from a macro, the call's line.
 // The expected report order is source order (by line, then left to right) unless the bugs are
 // numbered: BUG#N KIND is the N-th bug reported (--all-bugs reports in breadth-first order,
 // which need not be source order). If one bug of a file is numbered, all are, 1 to n, one KIND
 // after each BUG#N. CLAIM KIND STATUS... gives, for each claim of certsym verify at this line in
-// the order verify lists them, its kind (assert, division) and status (VERIFIED, REFUTED, ...).
+// the order verify lists them, its kind (assert, division, index) and status (VERIFIED, REFUTED, ...).
 //
 // Read rejects, with file:line and what was expected: a header line that still gives a line
 // number, a header line after the program has started, an unknown kind or status, an annotation
@@ -51,7 +51,7 @@ import (
 // Bug is a bug certsym run must report: its line and kind.
 type Bug struct {
 	Line int
-	Kind string // fail, assert or division-by-zero
+	Kind string // fail, assert, division-by-zero or index-out-of-range
 }
 
 // String is the bug as "line L kind K".
@@ -78,10 +78,10 @@ type File struct {
 }
 
 // BugKinds are the kinds a BUG annotation may name (the kinds of certsym run's report).
-var BugKinds = []string{"fail", "assert", "division-by-zero"}
+var BugKinds = []string{"fail", "assert", "division-by-zero", "index-out-of-range"}
 
 // ClaimKinds are the kinds a CLAIM annotation may name.
-var ClaimKinds = []string{"assert", "division"}
+var ClaimKinds = []string{"assert", "division", "index"}
 
 // Statuses are the statuses of verify's claims (xSymExe, Section III-B5).
 var Statuses = []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "FAULTY?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"}
@@ -114,7 +114,7 @@ var (
 
 // lineFacts says what can happen at a line, from the statements reports place there.
 type lineFacts struct {
-	stmt, fail, assert, divides bool
+	stmt, fail, assert, divides, indexes bool
 }
 
 // facts returns, for each line, what the statements reported at that line can do.
@@ -140,15 +140,23 @@ func facts(prog *spec.Program) map[int]*lineFacts {
 			f.fail = true
 		case *spec.Assign:
 			f.divides = f.divides || spec.HasDivA(s.A)
+			f.indexes = f.indexes || spec.HasIndex(s.A)
+		case *spec.ArrAssign:
+			f.divides = f.divides || spec.HasDivA(s.I) || spec.HasDivA(s.A)
+			f.indexes = true
 		case *spec.If:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.While:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assume:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assert:
 			f.assert = true
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		}
 		return true
 	})
@@ -301,6 +309,8 @@ func Parse(path string, src []byte) (*File, error) {
 						bad(n, "BUG assert on a line with no assert")
 					case kind == "division-by-zero" && !lf.divides:
 						bad(n, "BUG division-by-zero on a line whose statements do not divide")
+					case kind == "index-out-of-range" && !lf.indexes:
+						bad(n, "BUG index-out-of-range on a line whose statements access no array element")
 					default:
 						bugs = append(bugs, numbered{Bug{n, kind}, num, len(bugs)})
 					}

@@ -46,10 +46,14 @@ check-proofs: ref
 	$(MAKE) -C proofs/why3 check
 
 # SEED and N reproduce or extend a run: make check-refinement SEED=1234 N=500
+# SHARD=I/N runs shard I of N of the soak (with the same SEED in every shard) and SUMMARY names
+# its JSON summary; go run ./refinement/merge FILE... combines them (deploy/README.md).
 SEED ?=
 N ?=
+SHARD ?=
+SUMMARY ?=
 check-refinement: deps ref
-	SEED=$(SEED) N=$(N) bash refinement/run.sh
+	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) bash refinement/run.sh
 
 # The whole-stream comparison at scale (refinement/stream.go): the unpruned streams of the case
 # studies and of random programs against certsym-ref's extracted run, STREAM states per program.

@@ -92,6 +92,9 @@ func (e *Engine) Next() (Status, error) {
 	if f == nil {
 		return Status{Kind: Pending, State: st}, nil
 	}
+	if e.shard != nil && !e.shard.reports(st) { // an error above the split: shard 0 reports it
+		return Status{Kind: Pending, State: st}, nil
+	}
 	if e.reported[f] || (fault.Active == fault.AllBugsDedupByLine && e.reportedLine(f)) { // AllBugs: each error (Fail: statement and kind) is reported once
 		return Status{Kind: Pending, State: st}, nil
 	}

@@ -97,7 +97,7 @@ func (o Options) Validate() error {
 	case int(o.Strategy) >= len(strategyNames):
 		return fmt.Errorf("unknown strategy %v", o.Strategy)
 	}
-	return nil
+	return o.Shard.validate(o)
 }
 
 // Options configure a run of the engine. The zero value is a breadth-first run with pruning, no
@@ -121,6 +121,8 @@ type Options struct {
 	Seed int64
 	// NoCache turns the solver's caching layers off (sym.Solver.NoCache), for comparison.
 	NoCache bool
+	// Shard, when enabled, explores only one part of a partition of the tree (shard.go).
+	Shard Shard
 }
 
 // frontier holds the pending states.
@@ -189,6 +191,7 @@ type Engine struct {
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
 	reported      map[*spec.Fail]bool
+	shard         *sharder // Options.Shard, or nil (shard.go)
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
@@ -207,6 +210,9 @@ func New(prog *spec.Program, opts Options) *Engine {
 	e.meter = budget.NewMeter(opts.Limits)
 	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor
+	if opts.Shard.Enabled() {
+		e.shard = newSharder(opts.Shard, opts)
+	}
 	if e.mon == nil {
 		e.mon = budget.NewMonitor()
 	}
@@ -301,6 +307,9 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	e.buf = e.Expand(st, e.buf[:0])
 	e.Stats.Produced += len(e.buf)
+	if e.shard != nil { // the successors of the other shards are dropped before any query
+		e.buf = e.shard.split(st, e.buf)
+	}
 	if e.opts.Observer != nil {
 		e.opts.Observer.Expanded(st, e.buf)
 	}

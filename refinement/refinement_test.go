@@ -88,10 +88,11 @@ func TestRefinement(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Log = t.Logf
 	start := time.Now()
-	sum, err := Run(cfg, append(units, generated...))
+	sum, err := Run(cfg, shardUnits(t, units, generated)) // REFINEMENT_SHARD (shard_test.go)
 	if err != nil {
 		t.Fatal(err)
 	}
+	writeSummary(t, seed, n, sum)
 	sum.Report(os.Stdout, "normal")
 	for _, m := range sum.Details {
 		t.Log(m.String())

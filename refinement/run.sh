@@ -7,13 +7,21 @@
 #   SEED=<seed of a failing program> N=1    # just that random program (and the corpus)
 #   GEN=6,3,4,3 N=300 bash refinement/run.sh # bigger programs: statements per block, nesting,
 #                                            # expression depth, loops (default 4,2,3,2)
+#   SHARD=1/4 SEED=1234 N=100000 bash refinement/run.sh  # shard 1 of 4 of a soak (deploy/README.md)
 #
-# Random program i of a run has generator seed SEED+i; failures print that seed.
+# Random program i of a run has generator seed SEED+i; failures print that seed. With SHARD=I/N
+# the run checks the corpus programs and random programs k with k mod N = I (the unit and
+# mutation checks, the same for every shard, run in shard 0 only); SEED is then required, the
+# same for all shards. The summary is also written as JSON to SUMMARY (default
+# refinement/summary.json); go run ./refinement/merge FILE... combines the shards' summaries.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 SEED=${SEED:-}
 N=${N:-}
+SHARD=${SHARD:-}
+SUMMARY=${SUMMARY:-refinement/summary.json}
+if [ -n "$SHARD" ] && [ -z "$SEED" ]; then echo "refinement: SHARD=$SHARD needs SEED, the same for every shard"; exit 2; fi
 [ -n "$SEED" ] || SEED=$(( $(date +%s) % 1000000000 ))
 [ -n "$N" ] || N=150
 REF=${CERTSYM_REF:-$PWD/proofs/ref/_build/certsym-ref}
@@ -30,9 +38,13 @@ echo "refinement: seed=$SEED random_programs=$N (reproduce: make check-refinemen
 
 echo "refinement: [1/3] step replay, ghost checks, whole-run oracles"
 REFINEMENT_FULL=1 REFINEMENT_SEED=$SEED REFINEMENT_N=$N REFINEMENT_GEN=${GEN:-} \
+  REFINEMENT_SHARD=$SHARD REFINEMENT_SUMMARY="$tmp/normal.json" \
   go test -count=1 -timeout 120m -run '^TestRefinement$' -v ./refinement/ 2>&1 | tee "$tmp/normal.txt"
 normal=${PIPESTATUS[0]}
 
+unit=0 mutation=0
+touch "$tmp/unit.txt" "$tmp/mutation.txt"
+if [ -z "$SHARD" ] || [ "${SHARD%%/*}" = 0 ]; then
 echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol and its codec, prover)"
 go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
@@ -42,6 +54,7 @@ go test -count=1 -timeout 20m -v ./refinement/refclient/ 2>&1 | grep -v '^=== ' 
 echo "refinement: [3/3] mutation check (build tag faults)"
 go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ 2>&1 | tee "$tmp/mutation.txt"
 mutation=${PIPESTATUS[0]}
+fi
 
 field() { grep -o "refinement: normal .*" "$tmp/normal.txt" | grep -o " $1=[0-9]*" | head -1 | cut -d= -f2; }
 faults=$(grep -o "faults detected [0-9]*/[0-9]*" "$tmp/mutation.txt" | tail -1 | cut -d' ' -f3)
@@ -62,7 +75,14 @@ if grep -q "MISMATCH \[" "$tmp/normal.txt"; then
   echo "refinement: first mismatches (reproduce a random program alone: make check-refinement SEED=<its generator seed> N=1):"
   grep -o "MISMATCH \[.*" "$tmp/normal.txt" | head -10 | sed 's/^/refinement:   /'
 fi
-if [ "$normal" -ne 0 ] || [ "$unit" -ne 0 ] || [ "$mutation" -ne 0 ]; then
+status=OK
+if [ "$normal" -ne 0 ] || [ "$unit" -ne 0 ] || [ "$mutation" -ne 0 ]; then status=FAILED; fi
+{ printf '{"seed": %s, "random_programs": %s, "shard": "%s", "status": "%s", "normal_status": %s, "unit_status": %s, "mutation_status": %s, "faults_detected": "%s", "wall_seconds": %s, "normal": ' \
+    "$SEED" "$N" "${SHARD:-0/1}" "$status" "$normal" "$unit" "$mutation" "${faults:-}" "$(( $(date +%s) - start ))"
+  if [ -s "$tmp/normal.json" ]; then cat "$tmp/normal.json"; else echo null; fi
+  echo '}'; } > "$SUMMARY"
+echo "refinement: JSON summary         $SUMMARY"
+if [ "$status" = FAILED ]; then
   echo "refinement: FAILED (normal run status $normal, unit checks $unit, mutation check $mutation)"
   exit 1
 fi

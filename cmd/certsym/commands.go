@@ -12,6 +12,7 @@ import (
 	"certsym/cmd/certsym/internal/coverage"
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
+	"certsym/cmd/certsym/internal/shard"
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/internal/budget"
@@ -171,6 +172,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
+	sh := shard.AddFlags(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -223,7 +225,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	mon := budget.NewMonitor()
 	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed}
-	if !art.setup(prog, set["loop-bound"], &opts, stderr) {
+	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) {
 		return exitUsage
 	}
 	stopSignals := watchSignals(mon, stderr)
@@ -263,7 +265,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		rep, err = concolic.Generational(prog, concolic.GenOptions{SeedInput: seedStore, Limits: opts.Limits, AllBugs: opts.AllBugs,
 			Monitor: mon, OnBug: onBug})
 	} else {
-		rep, err = engine.New(prog, opts).FindBugs(onBug)
+		eng := engine.New(prog, opts)
+		rep, err = eng.FindBugs(sh.Wrap(eng, onBug))
 	}
 	finished()
 	if err != nil {
@@ -282,7 +285,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				Input: inputJSONFor(prog, b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
-		if err := writeJSON(stdout, out); err != nil {
+		if err := writeJSON(stdout, sh.Report(out, rep, opts, file, src)); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
@@ -307,6 +310,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
 		}
 		art.writeCoverageText(stdout)
+		sh.Text(stdout)
 	}
 	switch rep.Verdict {
 	case engine.VerdictBug:

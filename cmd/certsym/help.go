@@ -14,6 +14,7 @@ import (
 // options, from the same definitions the command parses).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"run": cmdRun, "exec": cmdExec, "concolic": cmdConcolic, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
+	"merge": cmdMerge,
 }
 
 // otherTopics are the help pages that are not a command's.

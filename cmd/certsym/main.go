@@ -29,12 +29,14 @@ const (
 )
 
 const usage = `usage:
-  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full]
+  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--shard I/N]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
       S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
       artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json] [--full]
       bounded symbolic execution: result states grouped by behaviour
+  certsym merge FILE... [--json]
+      the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
   certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--json]
       run the program on one input with the concrete semantics
   certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--json] [--full]
@@ -91,6 +93,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdHelp(args[1:], stdout, stderr)
 	case "replay":
 		return cmdReplay(args[1:], stdout, stderr)
+	case "merge":
+		return cmdMerge(args[1:], stdout, stderr)
 	case "completion":
 		return cmdCompletion(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -45,6 +45,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/testcase":   8,
 	"cmd/certsym/internal/verifyhtml": 8,
 	"cmd/certsym/internal/pathout":    8, // concolic's path report
+	"cmd/certsym/internal/shard":      8, // run --shard's JSON report and certsym merge
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,
@@ -55,8 +56,10 @@ var layer = map[string]int{
 	"refinement/sched":                10, // the layer's model of the fair scheduler
 	"refinement":                      11,
 	"refinement/mutation":             12,
+	"refinement/merge":                10, // merges the JSON summaries of a sharded soak (make check-refinement SHARD=I/N)
 	"internal/layertest":              12, // the refinementonly tests of sym, engine and bounded
 	"proofs":                          0,  // proofs/table_test.go only
+	"deploy":                          0,  // the scheduler recipes; deploy_test.go decodes them
 	"internal/arch":                   0,  // this test only
 }
 

@@ -22,15 +22,15 @@ import (
 // Bug is one bug of a shard report: the fields of run --json's bugs, and its breadth-first
 // position.
 type Bug struct {
-	Line          int                    `json:"line"`
-	Column        int                    `json:"column"`
-	Kind          string                 `json:"kind"`
-	PathCondition string                 `json:"path_condition"`
-	Input         map[string]json.Number `json:"input"`
-	Store         string                 `json:"store"`
-	Steps         int                    `json:"steps,omitempty"`
-	Reproduce     string                 `json:"reproduce"`
-	Position      Position               `json:"position"`
+	Line          int                        `json:"line"`
+	Column        int                        `json:"column"`
+	Kind          string                     `json:"kind"`
+	PathCondition string                     `json:"path_condition"`
+	Input         map[string]json.RawMessage `json:"input"` // a number, or a list for an array
+	Store         string                     `json:"store"`
+	Steps         int                        `json:"steps,omitempty"`
+	Reproduce     string                     `json:"reproduce"`
+	Position      Position                   `json:"position"`
 }
 
 // Position is a bug's breadth-first position (engine.Position, its path as digits) and the id
@@ -261,8 +261,8 @@ func (m *Merged) WriteText(w io.Writer) {
 	}
 }
 
-// inputText is a JSON input as x=3, y=-2, the names sorted.
-func inputText(in map[string]json.Number) string {
+// inputText is a JSON input as x=3, y=-2, a=[5, 0, 7], the names sorted.
+func inputText(in map[string]json.RawMessage) string {
 	names := make([]string, 0, len(in))
 	for k := range in {
 		names = append(names, k)
@@ -270,7 +270,16 @@ func inputText(in map[string]json.Number) string {
 	sort.Strings(names)
 	var parts []string
 	for _, k := range names {
-		parts = append(parts, k+"="+string(in[k]))
+		v := string(in[k])
+		var elems []json.Number
+		if json.Unmarshal(in[k], &elems) == nil {
+			strs := make([]string, len(elems))
+			for i, e := range elems {
+				strs[i] = string(e)
+			}
+			v = "[" + strings.Join(strs, ", ") + "]"
+		}
+		parts = append(parts, k+"="+v)
 	}
 	return strings.Join(parts, ", ")
 }

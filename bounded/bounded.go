@@ -132,7 +132,7 @@ type Observer interface {
 
 // New creates a bounded interpreter for prog with loop limit n.
 func New(prog *spec.Program, n int) *Interp {
-	b := &Interp{Prog: prog, N: n, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars)}
+	b := &Interp{Prog: prog, N: n, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog)}
 	b.meter = budget.NewMeter(budget.Limits{})
 	b.SetMonitor(budget.NewMonitor())
 	return b
@@ -169,7 +169,7 @@ func (b *Interp) SymInterp(ghost spec.Store) ([]Result, error) {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
 	b.meter, b.polled = budget.NewMeter(b.Limits), -1
 	b.solver.SetLimits(b.Limits, b.meter.Deadline())
-	init := State{Store: b.terms.Syms(), PC: sym.RootPC(len(b.Prog.Vars))}
+	init := State{Store: b.terms.Syms(), PC: sym.RootPC(b.Prog.Slots())}
 	if ghost != nil {
 		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
 	}
@@ -199,7 +199,7 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	}
 	b.GhostChecks++
 	if len(mine) != 1 {
-		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), spec.InputString(rho, b.Prog.Vars))
+		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), b.Prog.InputString(rho))
 		return
 	}
 	r := mine[0]
@@ -208,12 +208,13 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
 		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
-			spec.InputString(rho, b.Prog.Vars), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
+			b.Prog.InputString(rho), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
 		return
 	}
+	conc := b.terms.Concretize(r.State.Store, rho)
 	for i, v := range want.Store {
-		if got := r.State.Store[i].Eval(rho); !got.Equal(v) {
-			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", spec.InputString(rho, b.Prog.Vars), b.Prog.Vars[i], got, v)
+		if got := conc[i]; !got.Equal(v) {
+			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", b.Prog.InputString(rho), b.terms.Names()[i], got, v)
 			return
 		}
 	}
@@ -240,13 +241,14 @@ func (b *Interp) checkGhost(st State, s spec.Stmt) {
 	b.GhostChecks++
 	if !st.PC.Formula().Eval(g.Rho) {
 		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
-			spec.LineOf(s), spec.InputString(g.Rho, b.Prog.Vars), st.PC.String(b.Prog.Vars))
+			spec.LineOf(s), b.Prog.InputString(g.Rho), st.PC.String(b.terms.Names()))
 		return
 	}
-	for i, t := range st.Store {
-		if v := t.Eval(g.Rho); !v.Equal(g.Conc[i]) {
-			b.ghostFail(s, "at line %d variable %s is %s = %s under the ghost interpretation, but %s in the concrete execution",
-				spec.LineOf(s), b.Prog.Vars[i], t.String(b.Prog.Vars), v, g.Conc[i])
+	conc := b.terms.Concretize(st.Store, g.Rho)
+	for i, v := range conc {
+		if !v.Equal(g.Conc[i]) {
+			b.ghostFail(s, "at line %d %s is %s under the ghost interpretation, but %s in the concrete execution",
+				spec.LineOf(s), b.terms.Names()[i], v, g.Conc[i])
 			return
 		}
 	}
@@ -257,7 +259,7 @@ func (b *Interp) checkGhost(st State, s spec.Stmt) {
 func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
-	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, len(st.Store))}
+	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots())}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}
@@ -303,7 +305,7 @@ func (b *Interp) checkSat(st State) answer {
 	switch b.solver.Check(st.PC) {
 	case sym.Unsat:
 		if st.Ghost != nil {
-			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.PC.String(b.Prog.Vars))
+			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.PC.String(b.terms.Names()))
 		}
 		return prune
 	case sym.Unknown:
@@ -388,24 +390,35 @@ func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answe
 // each made by branch (add_constraint, check_sat), with check_sat's answers. The last is built
 // only when c divides; otherwise ans[2] is prune, as in Why3. On the ghost path it checks that ρ
 // takes the branch the concrete execution takes.
-func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides bool) (br [3]State, ans [3]answer) {
-	sp := step.SplitCond(b.terms, cond, st.Store, divides)
+func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides, indexes bool) (br [4]State, ans [4]answer) {
+	sp := step.SplitKinds(b.terms, cond, st.Store, divides, indexes)
 	br[0], ans[0] = b.branch(st, sp.Then)
 	br[1], ans[1] = b.branch(st, sp.Else)
-	n := 2
+	var ghostBr []State
+	var ghostAns []answer
+	ghostBr, ghostAns = append(ghostBr, br[0], br[1]), append(ghostAns, ans[0], ans[1])
+	errAt, idxAt := -1, -1
 	if sp.Err != nil {
 		br[2], ans[2] = b.branch(st, sp.Err)
-		n = 3
+		errAt = len(ghostBr)
+		ghostBr, ghostAns = append(ghostBr, br[2]), append(ghostAns, ans[2])
+	}
+	if sp.IdxErr != nil {
+		br[3], ans[3] = b.branch(st, sp.IdxErr)
+		idxAt = len(ghostBr)
+		ghostBr, ghostAns = append(ghostBr, br[3]), append(ghostAns, ans[3])
 	}
 	if st.Ghost != nil {
 		want := 1
-		switch v, def := spec.EvalB(cond, st.Ghost.Conc); {
+		switch v, k, def := spec.EvalBKind(cond, st.Ghost.Conc, nil); {
+		case !def && k == spec.FailIndex:
+			want = idxAt
 		case !def:
-			want = 2
+			want = errAt
 		case v:
 			want = 0
 		}
-		b.ghostSplit(st, s, br[:n], ans[:n], want)
+		b.ghostSplit(st, s, ghostBr, ghostAns, want)
 	}
 	return br, ans
 }
@@ -448,10 +461,12 @@ func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
 		return b.assign(st, c)
 	case *spec.Seq:
 		return b.interpSeq(b.interpStmt(st, c.First), c.Second)
+	case *spec.ArrAssign:
+		return b.arrAssign(st, c)
 	case *spec.If:
-		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err)
+		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr)
 	case *spec.Assert:
-		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err)
+		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err, c.IdxErr)
 	case *spec.Assume:
 		return b.interpAssume(st, c)
 	case *spec.While:
@@ -492,7 +507,7 @@ func (b *Interp) assign(st State, c *spec.Assign) []Result {
 	next := func(s State) State {
 		s.Store = as.Store
 		if s.Ghost != nil {
-			v, _ := spec.Eval(c.A, s.Ghost.Conc)
+			v, _, _ := spec.EvalKind(c.A, s.Ghost.Conc, nil)
 			conc := make(spec.Store, len(s.Ghost.Conc))
 			copy(conc, s.Ghost.Conc)
 			conc[c.X.Index] = v
@@ -504,15 +519,39 @@ func (b *Interp) assign(st State, c *spec.Assign) []Result {
 	if as.Def == nil { // D(a) = true: no branch
 		return []Result{{State: next(st), Behaviour: spec.Normal}}
 	}
-	var out []Result
-	okS, aOK := b.branch(st, as.Def)
-	errS, aErr := b.branch(st, as.Err)
+	k, def := spec.FailKind(0), true
 	if st.Ghost != nil {
-		want := 0
-		if _, def := spec.Eval(c.A, st.Ghost.Conc); !def {
-			want = 1
+		_, k, def = spec.EvalKind(c.A, st.Ghost.Conc, nil)
+	}
+	return b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k)
+}
+
+// errBranches is the branching of a statement that updates the store under D and errs under
+// F_div or F_idx (each when not nil): the normal result next(state under D) and the error
+// leaves, in that order; on the ghost path, def and k say which branch the concrete run takes.
+func (b *Interp) errBranches(st State, c spec.Stmt, def, fdiv, fidx *sym.Formula, errDiv, errIdx *spec.Fail,
+	next func(State) State, ok bool, k spec.FailKind) []Result {
+	var out []Result
+	okS, aOK := b.branch(st, def)
+	brs, anss := []State{okS}, []answer{aOK}
+	want := 0
+	var errs []*spec.Fail
+	for i, f := range []*sym.Formula{fdiv, fidx} {
+		if f == nil {
+			continue
 		}
-		b.ghostSplit(st, c, []State{okS, errS}, []answer{aOK, aErr}, want)
+		s, a := b.branch(st, f)
+		fail := errDiv
+		if i == 1 {
+			fail = errIdx
+		}
+		if !ok && (k == spec.FailIndex) == (i == 1) {
+			want = len(brs)
+		}
+		brs, anss, errs = append(brs, s), append(anss, a), append(errs, fail)
+	}
+	if st.Ghost != nil {
+		b.ghostSplit(st, c, brs, anss, want)
 	}
 	switch aOK {
 	case keep:
@@ -520,14 +559,41 @@ func (b *Interp) assign(st State, c *spec.Assign) []Result {
 	case exhausted:
 		out = append(out, cutResult(okS, c))
 	}
-	return append(out, leaf(aErr, Result{State: errS, Behaviour: spec.Error, Fail: c.Err}, c)...)
+	for i, f := range errs {
+		out = append(out, leaf(anss[i+1], Result{State: brs[i+1], Behaviour: spec.Error, Fail: f}, c)...)
+	}
+	return out
+}
+
+// arrAssign is the element assignment a[i] = e (issue 13): the store with a ↦ store(S(a), S(i),
+// S(e)) under D, the division and index errors under F_div and F_idx (step.ArrAssign). Coq: the
+// rules E_ArrAssign, E_ArrAssignErr (Symbolic.v) are its small-step counterparts.
+func (b *Interp) arrAssign(st State, c *spec.ArrAssign) []Result {
+	as := step.ArrAssign(b.terms, c, st.Store)
+	next := func(s State) State {
+		s.Store = as.Store
+		if s.Ghost != nil {
+			slot, v, _, _ := spec.EvalArrAssign(c, s.Ghost.Conc)
+			conc := make(spec.Store, len(s.Ghost.Conc))
+			copy(conc, s.Ghost.Conc)
+			conc[slot] = v
+			s.Ghost = &Ghost{Rho: s.Ghost.Rho, Conc: conc}
+			b.checkGhost(s, c)
+		}
+		return s
+	}
+	k, def := spec.FailKind(0), true
+	if st.Ghost != nil {
+		_, _, k, def = spec.EvalArrAssign(c, st.Ghost.Conc)
+	}
+	return b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k)
 }
 
 // interpIf is interp_if, the conditional case of interp_stmt (assert b is if b then skip else
 // fail fi): th under D(b) ∧ b, el under D(b) ∧ ¬b, Error under ¬D(b). A branch check_sat
 // answers exhausted on is a cut at s; the error branch is a leaf.
-func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail) []Result {
-	br, ans := b.condBranches(st, s, cond, err != nil)
+func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail) []Result {
+	br, ans := b.condBranches(st, s, cond, err != nil, idxErr != nil)
 	var out []Result
 	for i, c := range [2]spec.Stmt{th, el} {
 		switch ans[i] {
@@ -537,16 +603,18 @@ func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.St
 			out = append(out, cutResult(br[i], s))
 		}
 	}
-	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
+	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
+	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: idxErr}, s)...)
 }
 
 // interpAssume is interp_assume, the assume case of interp_stmt: Normal under D(b) ∧ b,
 // Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf.
 func (b *Interp) interpAssume(st State, c *spec.Assume) []Result {
-	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil)
+	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil, c.IdxErr != nil)
 	out := leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, c)
 	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
-	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
+	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
+	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: c.IdxErr}, c)...)
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
@@ -569,7 +637,7 @@ func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
 	if b.Observer != nil && !b.Observer.At(st, w) {
 		return []Result{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
 	}
-	br, ans := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil)
+	br, ans := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil, w.Unfold.IdxErr != nil)
 	var out []Result
 	switch ans[0] {
 	case exhausted:
@@ -586,7 +654,8 @@ func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
 		}
 	}
 	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Normal}, w)...) // L_exit
-	return append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
+	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
+	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: w.Unfold.IdxErr}, w)...)
 }
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1

@@ -27,9 +27,9 @@ func TestBoundedGhost(t *testing.T) {
 			// rlimit alone does not stop Z3 4.8.12 on some nonlinear queries: the timer does.
 			b.RLimit, b.QueryTimeout = 20_000_000, 10*time.Second
 			for run := 0; run < 4; run++ {
-				in := testprog.RandomInput(f, len(p.Vars))
+				in := testprog.RandomInput(f, p.Slots())
 				if _, err := b.SymInterp(in); err != nil {
-					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, spec.InputString(in, p.Vars), err)
+					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, p.InputString(in), err)
 				}
 				checks += b.GhostChecks
 			}

@@ -90,7 +90,7 @@ func (b *Interp) Run() (*Report, error) {
 			input := spec.Store(r.State.PC.Witness)
 			replay := spec.ExecBounded(b.Prog, input, b.N)
 			if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
-				return nil, &ReplayError{Input: input, Names: b.Prog.Vars, Fail: r.Fail, Replay: replay}
+				return nil, &ReplayError{Input: input, Names: b.terms.Names(), Fail: r.Fail, Replay: replay}
 			}
 			if reported[r.Fail] {
 				continue

@@ -128,15 +128,15 @@ func Generational(prog *spec.Program, opts GenOptions) (*engine.Report, error) {
 	if g.mon == nil {
 		g.mon = budget.NewMonitor()
 	}
-	g.sv = sym.NewSolver(prog.Vars)
+	g.sv = sym.NewSolverFor(prog)
 	g.sv.SetLimits(opts.Limits, g.meter.Deadline())
 	g.sv.SetMonitor(g.mon)
 	seed := opts.SeedInput
 	if seed == nil {
-		seed = make(spec.Store, len(prog.Vars))
+		seed = make(spec.Store, prog.Slots())
 	}
-	if len(seed) != len(prog.Vars) {
-		return nil, fmt.Errorf("concolic: the seed input has %d values, the program %d variables", len(seed), len(prog.Vars))
+	if len(seed) != prog.Slots() {
+		return nil, fmt.Errorf("concolic: the seed input has %d values, the program %d inputs", len(seed), prog.Slots())
 	}
 	done, err := g.runChild(seed, 0, nil)
 	if err != nil || done {
@@ -159,7 +159,7 @@ func Generational(prog *spec.Program, opts GenOptions) (*engine.Report, error) {
 // expand negates each branch point of c's run at or after its bound, runs the children.
 func (g *search) expand(c *child) (done bool, err error) {
 	p := c.path
-	n := len(g.t.prog.Vars)
+	n := g.t.prog.Slots()
 	for j := c.bound; j < len(p.Branches); j++ {
 		b := p.Branches[j]
 		for _, s := range b.Sides() {
@@ -186,7 +186,7 @@ func (g *search) expand(c *child) (done bool, err error) {
 				if len(q.Branches) <= j && (q.Outcome == StepBound || q.Outcome == Stopped) {
 					return nil // cut short by a bound before the branch point
 				}
-				return diverges(p, j, s, q, g.t.prog.Vars)
+				return diverges(p, j, s, q, g.t.prog)
 			})
 			if err != nil {
 				return true, err
@@ -238,7 +238,7 @@ func (g *search) runChild(in spec.Store, bound int, check func(*Path) error) (do
 			g.stopped = g.stateBound()
 			return true, nil
 		}
-		g.cut = append(g.cut, fmt.Sprintf("the run of %s reached the per-run step bound (%d steps)", spec.InputString(in, g.t.prog.Vars), max))
+		g.cut = append(g.cut, fmt.Sprintf("the run of %s reached the per-run step bound (%d steps)", g.t.prog.InputString(in), max))
 	case Stopped:
 		if r := g.poll(); r != "" {
 			g.stopped = r
@@ -249,7 +249,7 @@ func (g *search) runChild(in spec.Store, bound int, check func(*Path) error) (do
 		r := spec.Run(g.t.prog, in, p.Steps)
 		if r.Outcome != spec.Failed || r.Fail != p.Fail || r.Steps != p.Steps {
 			return true, fmt.Errorf("concolic: internal error: the input %s reaches the %s at line %d after %d steps in the concolic run, but its concrete run ends %s after %d steps",
-				spec.InputString(in, g.t.prog.Vars), p.Fail.Kind, p.Fail.Line(), p.Steps, r.Outcome, r.Steps)
+				g.t.prog.InputString(in), p.Fail.Kind, p.Fail.Line(), p.Steps, r.Outcome, r.Steps)
 		}
 		if !g.reported[p.Fail] {
 			bug := &engine.Bug{Fail: p.Fail, Input: p.Input, Replay: r,

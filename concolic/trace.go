@@ -37,10 +37,15 @@ const (
 	True Side = iota
 	False
 	DivZero
+	// IndexErr: an array index out of range in the condition or the statement's expressions
+	// (issue 13), a run-time error.
+	IndexErr
 )
 
-// String is "true", "false" or "division-by-zero".
-func (s Side) String() string { return [...]string{"true", "false", "division-by-zero"}[s] }
+// String is "true", "false", "division-by-zero" or "index-out-of-range".
+func (s Side) String() string {
+	return [...]string{"true", "false", "division-by-zero", "index-out-of-range"}[s]
+}
 
 // Kind is the kind of statement a branch point is at: "if", "while", "assert", "assume" or
 // "assign".
@@ -66,7 +71,7 @@ type Branch struct {
 	// or why there is none; empty with Options.NoFlip.
 	Flips []Flip
 
-	sides [3]*sym.Formula // the constraint of each side (nil: the statement does not have it)
+	sides [4]*sym.Formula // the constraint of each side (nil: the statement does not have it)
 }
 
 // Sides returns the sides of the branch point other than Taken that a search must try to cover
@@ -76,9 +81,10 @@ type Branch struct {
 // engine does not produce it either).
 func (b *Branch) Sides() []Side {
 	var out []Side
-	for _, s := range []Side{True, False, DivZero} {
+	for _, s := range []Side{True, False, DivZero, IndexErr} {
 		switch {
-		case s == b.Taken, s == DivZero && !b.divides(), s == False && b.Kind == "assign",
+		case s == b.Taken, s == DivZero && !b.divides(), s == IndexErr && !b.indexes(),
+			s == False && (b.Kind == "assign" || b.Kind == "element assign"),
 			s == False && b.Kind == "assume" && b.Taken == True:
 			continue
 		}
@@ -97,6 +103,24 @@ func (b *Branch) divides() bool {
 		return s.Err != nil
 	case *spec.Assume:
 		return s.Err != nil
+	case *spec.ArrAssign:
+		return s.Err != nil
+	}
+	return false
+}
+
+func (b *Branch) indexes() bool {
+	switch s := b.Stmt.(type) {
+	case *spec.Assign:
+		return s.IdxErr != nil
+	case *spec.If:
+		return s.IdxErr != nil
+	case *spec.Assert:
+		return s.IdxErr != nil
+	case *spec.Assume:
+		return s.IdxErr != nil
+	case *spec.ArrAssign:
+		return s.IdxErr != nil
 	}
 	return false
 }
@@ -105,11 +129,11 @@ func (b *Branch) divides() bool {
 // "exit" for a while, "holds"/"violated" for an assert, "passes"/"blocked" for an assume,
 // "defined" for an assignment, and "division-by-zero".
 func (b *Branch) SideName(s Side) string {
-	if s == DivZero {
-		return "division-by-zero"
+	if s == DivZero || s == IndexErr {
+		return s.String()
 	}
 	names := map[Kind][2]string{"if": {"then", "else"}, "while": {"enter", "exit"}, "assert": {"holds", "violated"},
-		"assume": {"passes", "blocked"}, "assign": {"defined", "undefined"}}[b.Kind]
+		"assume": {"passes", "blocked"}, "assign": {"defined", "undefined"}, "element assign": {"defined", "undefined"}}[b.Kind]
 	return names[s]
 }
 
@@ -195,7 +219,7 @@ type tracer struct {
 }
 
 func newTracer(prog *spec.Program) *tracer {
-	t := &tracer{prog: prog, terms: sym.NewTerms(prog.Vars), whiles: map[*spec.If]bool{}}
+	t := &tracer{prog: prog, terms: sym.NewTermsFor(prog), whiles: map[*spec.If]bool{}}
 	spec.Inspect(prog.Body, func(n spec.Node) bool {
 		if w, ok := n.(*spec.While); ok {
 			t.whiles[w.Unfold] = true
@@ -221,9 +245,9 @@ func head(k *engine.Kont) *engine.Kont {
 // the run after that many branch points (a flip's confirmation). poll, when not nil, is called
 // every 256 steps with the step count and returns a reason to stop, or "".
 func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll func(int) string) (*Path, error) {
-	n := len(t.prog.Vars)
+	n := t.prog.Slots()
 	if len(input) != n {
-		return nil, fmt.Errorf("concolic: the input has %d values, the program %d variables", len(input), n)
+		return nil, fmt.Errorf("concolic: the input has %d values, the program %d inputs", len(input), n)
 	}
 	conc := append(spec.Store(nil), input...)
 	p := &Path{Input: append(spec.Store(nil), input...)}
@@ -235,13 +259,13 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	seen := map[spec.Stmt]bool{}
 	k := &engine.Kont{S: t.prog.Body}
 	// branch records a branch point at statement s whose sides have the constraints sides.
-	branch := func(s spec.Stmt, kind Kind, pos spec.Pos, cond string, taken Side, sides [3]*sym.Formula) error {
+	branch := func(s spec.Stmt, kind Kind, pos spec.Pos, cond string, taken Side, sides [4]*sym.Formula) error {
 		b := &Branch{Stmt: s, Kind: kind, Pos: pos, Cond: cond, Step: p.Steps, Taken: taken, sides: sides}
 		if symbolic {
 			b.Conj = sides[taken]
 			if !b.Conj.Eval(input) {
 				return fmt.Errorf("concolic: internal error: the input %s does not satisfy the constraint %s of the side it takes at %d:%d",
-					spec.InputString(input, t.prog.Vars), b.Conj.String(t.prog.Vars), pos.Line, pos.Col)
+					t.prog.InputString(input), b.Conj.String(t.terms.Names()), pos.Line, pos.Col)
 			}
 			b.Prefix = pc
 			pc = sym.Extend(pc, b.Conj, n)
@@ -291,22 +315,22 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 		case *spec.Skip:
 			k = k.Next
 		case *spec.Assign:
-			v, ok := spec.Eval(s.A, conc)
+			v, ek, ok := spec.EvalKind(s.A, conc, nil)
 			var as step.Assignment
 			if symbolic {
 				as = step.Assign(t.terms, s, ss)
 			}
-			if s.Err != nil {
+			if s.Err != nil || s.IdxErr != nil {
 				taken := True
 				if !ok {
-					taken = DivZero
+					taken = errSide(ek)
 				}
-				if err := branch(s, "assign", s.Where(), s.X.Name+" = "+spec.PrintA(s.A), taken, [3]*sym.Formula{True: as.Def, DivZero: as.Err}); err != nil {
+				if err := branch(s, "assign", s.Where(), s.X.Name+" = "+spec.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
 					return nil, err
 				}
 			}
 			if !ok {
-				k = &engine.Kont{S: s.Err, Next: k.Next}
+				k = &engine.Kont{S: spec.FailFor(ek, s.Err, s.IdxErr), Next: k.Next}
 				break
 			}
 			conc = append(spec.Store(nil), conc...)
@@ -324,36 +348,59 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				p.Outcome, p.Reason = Stopped, step.HugeReason(s)
 				return p, nil
 			}
+		case *spec.ArrAssign:
+			slot, v, ek, ok := spec.EvalArrAssign(s, conc)
+			var as step.ArrAssignment
+			if symbolic {
+				as = step.ArrAssign(t.terms, s, ss)
+			}
+			taken := True
+			if !ok {
+				taken = errSide(ek)
+			}
+			if err := branch(s, "element assign", s.Where(), s.Arr.Name+"["+spec.PrintA(s.I)+"] = "+spec.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
+				return nil, err
+			}
+			if !ok {
+				k = &engine.Kont{S: spec.FailFor(ek, s.Err, s.IdxErr), Next: k.Next}
+				break
+			}
+			conc = append(spec.Store(nil), conc...)
+			conc[slot] = v
+			k = &engine.Kont{S: step.Skip, Next: k.Next}
+			if symbolic {
+				ss = as.Store
+			}
 		case *spec.If, *spec.Assert, *spec.Assume:
 			var cond spec.BExpr
 			var th, el spec.Stmt
-			var errF *spec.Fail
+			var errF, idxF *spec.Fail
 			kind := Kind("if")
 			var where spec.Pos
 			switch s := s.(type) {
 			case *spec.If:
-				cond, th, el, errF, where = s.Cond, s.Then, s.Else, s.Err, s.Where()
+				cond, th, el, errF, idxF, where = s.Cond, s.Then, s.Else, s.Err, s.IdxErr, s.Where()
 				if t.whiles[s] {
 					kind = "while"
 				}
 			case *spec.Assert:
-				cond, th, el, errF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.Where(), "assert"
+				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, s.Where(), "assert"
 			case *spec.Assume:
-				cond, th, el, errF, where, kind = s.Cond, step.Skip, nil, s.Err, s.Where(), "assume"
+				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, nil, s.Err, s.IdxErr, s.Where(), "assume"
 			}
-			v, ok := spec.EvalB(cond, conc)
+			v, ek, ok := spec.EvalBKind(cond, conc, nil)
 			taken := False
 			next := el
 			switch {
 			case !ok:
-				taken, next = DivZero, errF
+				taken, next = errSide(ek), spec.FailFor(ek, errF, idxF)
 			case v:
 				taken, next = True, th
 			}
-			var sides [3]*sym.Formula
+			var sides [4]*sym.Formula
 			if symbolic {
-				sp := step.SplitCond(t.terms, cond, ss, errF != nil)
-				sides = [3]*sym.Formula{True: sp.Then, False: sp.Else, DivZero: sp.Err}
+				sp := step.SplitKinds(t.terms, cond, ss, errF != nil, idxF != nil)
+				sides = [4]*sym.Formula{True: sp.Then, False: sp.Else, DivZero: sp.Err, IndexErr: sp.IdxErr}
 			}
 			if err := branch(s, kind, where, spec.PrintB(cond), taken, sides); err != nil {
 				return nil, err
@@ -388,12 +435,12 @@ func Trace(prog *spec.Program, input spec.Store, opts Options) (*Path, error) {
 	if err != nil || opts.NoFlip {
 		return p, err
 	}
-	sv := sym.NewSolver(prog.Vars)
+	sv := sym.NewSolverFor(prog)
 	sv.SetLimits(opts.Limits, time.Time{})
 	for j, b := range p.Branches {
 		for _, s := range b.Sides() {
 			f := Flip{Side: s}
-			phi := sym.Extend(b.Prefix, b.sides[s], len(prog.Vars))
+			phi := sym.Extend(b.Prefix, b.sides[s], prog.Slots())
 			f.Status = sv.Check(phi)
 			switch f.Status {
 			case sym.Unknown:
@@ -419,12 +466,12 @@ func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int) error {
 	if err != nil {
 		return err
 	}
-	return diverges(p, j, s, q, t.prog.Vars)
+	return diverges(p, j, s, q, t.prog)
 }
 
 // diverges returns an error unless q takes the sides of p at its first j branch points and side s
 // at branch point j.
-func diverges(p *Path, j int, s Side, q *Path, names []string) error {
+func diverges(p *Path, j int, s Side, q *Path, prog *spec.Program) error {
 	b := p.Branches[j]
 	bad := len(q.Branches) <= j
 	for i := 0; !bad && i <= j; i++ {
@@ -436,7 +483,15 @@ func diverges(p *Path, j int, s Side, q *Path, names []string) error {
 	}
 	if bad {
 		return fmt.Errorf("concolic: internal error: the solver's input %s for the %s side of the %s at %d:%d does not take it on the concrete semantics",
-			spec.InputString(q.Input, names), b.SideName(s), b.Kind, b.Pos.Line, b.Pos.Col)
+			prog.InputString(q.Input), b.SideName(s), b.Kind, b.Pos.Line, b.Pos.Col)
 	}
 	return nil
+}
+
+// errSide is the side of a run-time error of kind k.
+func errSide(k spec.FailKind) Side {
+	if k == spec.FailIndex {
+		return IndexErr
+	}
+	return DivZero
 }

@@ -203,3 +203,65 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// insertionSort is the insertion sort of n symbolic elements a[0..n-1] with its sortedness
+// asserted with forall (issue 13); the inner loop tests j < 0 before reading a[j] (evaluation is
+// strict).
+func insertionSort(n int) string {
+	return fmt.Sprintf(`array a[0..%[1]d];
+i = 1;
+while i <= %[1]d do
+  v = a[i];
+  j = i - 1;
+  done = 0;
+  while done == 0 do
+    if j < 0 then
+      done = 1
+    else
+      if a[j] > v then
+        a[j + 1] = a[j];
+        j = j - 1
+      else
+        done = 1
+      fi
+    fi
+  od;
+  a[j + 1] = v;
+  i = i + 1
+od;
+assert forall k in 0..%[2]d: a[k] <= a[k + 1]`, n-1, n-2)
+}
+
+// BenchmarkInsertionSort is the exhaustive run (breadth-first, pruning on) of the insertion sort
+// of 4, 5, 6 and 7 symbolic elements, sortedness asserted with forall, which must finish safe:
+// states expanded, solver queries (and those that reached Z3) and time. Run it once:
+// go test ./engine -run - -bench InsertionSort -benchtime 1x
+func BenchmarkInsertionSort(b *testing.B) {
+	for _, n := range []int{4, 5, 6, 7} {
+		prog := testprog.Parse(b, insertionSort(n))
+		b.Run(fmt.Sprintf("elements=%d", n), func(b *testing.B) {
+			var total time.Duration
+			var rep *Report
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				var err error
+				rep, err = New(prog, Options{}).FindBugs(nil)
+				total += time.Since(start)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if rep.Verdict != VerdictSafe {
+					b.Fatalf("insertion sort of %d elements: %v (%s), want safe", n, rep.Verdict, rep.Reason)
+				}
+			}
+			per := total / time.Duration(b.N)
+			s := rep.Stats
+			b.ReportMetric(per.Seconds(), "s/run")
+			b.ReportMetric(float64(s.Expanded), "states")
+			b.ReportMetric(float64(s.Pruned), "pruned")
+			b.ReportMetric(float64(s.Solver.Queries), "queries")
+			b.ReportMetric(float64(s.Solver.Z3Queries), "z3-queries")
+			b.ReportMetric(s.Solver.Time.Seconds(), "z3-s")
+		})
+	}
+}

@@ -131,7 +131,7 @@ func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
 	}
 	r := spec.Run(e.Prog, input, st.Depth)
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
-		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Prog.Vars}
+		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Names()}
 	}
 	return &Bug{Fail: f, State: st, Input: input, Replay: r}, nil
 }

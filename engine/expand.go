@@ -23,14 +23,15 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 	succ := func(phi *sym.PC, store []*sym.Term, p *Kont) {
 		out = append(out, &State{PC: phi, Store: store, Prog: p, Depth: st.Depth + 1})
 	}
-	ext := func(f *sym.Formula) *sym.PC { return sym.Extend(st.PC, f, len(st.Store)) }
+	n := e.terms.Slots()
+	ext := func(f *sym.Formula) *sym.PC { return sym.Extend(st.PC, f, n) }
 	switch s := k.S.(type) {
 	case *spec.Skip: // [E-Skip] when alone, [E-SeqSkip] otherwise
 		if k.Next != nil {
 			succ(st.PC, st.Store, k.Next)
 		}
 	case *spec.Fail: // [E-Fail]: no successor
-	case *spec.Assign: // [E-Assign], and [E-AssignErr] when a divides
+	case *spec.Assign: // [E-Assign], and [E-AssignErr] (division, then index) when a can fail
 		as := step.Assign(e.terms, s, st.Store)
 		if as.Huge && e.stopped == "" {
 			// A resource bound, not a step of the semantics: the successor is still produced, and
@@ -42,18 +43,35 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 			break
 		}
 		succ(ext(as.Def), as.Store, &Kont{step.Skip, k.Next})
-		succ(ext(as.Err), st.Store, &Kont{s.Err, k.Next})
+		if as.Err != nil {
+			succ(ext(as.Err), st.Store, &Kont{s.Err, k.Next})
+		}
+		if as.IdxErr != nil {
+			succ(ext(as.IdxErr), st.Store, &Kont{s.IdxErr, k.Next})
+		}
+	case *spec.ArrAssign: // [E-ArrAssign], and [E-ArrAssignErr] (division, then index)
+		as := step.ArrAssign(e.terms, s, st.Store)
+		succ(ext(as.Def), as.Store, &Kont{step.Skip, k.Next})
+		if as.Err != nil {
+			succ(ext(as.Err), st.Store, &Kont{s.Err, k.Next})
+		}
+		if as.IdxErr != nil {
+			succ(ext(as.IdxErr), st.Store, &Kont{s.IdxErr, k.Next})
+		}
 	case *spec.If: // [E-If]
-		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, out)
+		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, s.IdxErr, out)
 	case *spec.Assert: // assert b = if b then skip else fail fi: [E-If]
-		out = e.branch(st, k, s.Cond, step.Skip, s.Violation, s.Err, out)
+		out = e.branch(st, k, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, out)
 	case *spec.While: // [E-While]
 		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
 	case *spec.Assume: // [E-Assume]: the then successor of the split, and its error successor
-		sp := step.SplitCond(e.terms, s.Cond, st.Store, s.Err != nil)
+		sp := step.SplitKinds(e.terms, s.Cond, st.Store, s.Err != nil, s.IdxErr != nil)
 		succ(ext(sp.Then), st.Store, &Kont{step.Skip, k.Next})
 		if sp.Err != nil {
 			succ(ext(sp.Err), st.Store, &Kont{s.Err, k.Next})
+		}
+		if sp.IdxErr != nil {
+			succ(ext(sp.IdxErr), st.Store, &Kont{s.IdxErr, k.Next})
 		}
 	default:
 		panic(fmt.Sprintf("engine.Expand: unknown statement %T", k.S))
@@ -66,14 +84,17 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 //
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse, E_IfErr (Symbolic.v), the If case of
 // expand (Expand.v); covered by Theorem 3.1, expand_correct (Expandproof.v).
-func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err *spec.Fail, out []*State) []*State {
-	sp := step.SplitCond(e.terms, cond, st.Store, err != nil)
-	n := len(st.Store)
+func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail, out []*State) []*State {
+	sp := step.SplitKinds(e.terms, cond, st.Store, err != nil, idxErr != nil)
+	n := e.terms.Slots()
 	out = append(out,
 		&State{PC: sym.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
 		&State{PC: sym.Extend(st.PC, sp.Else, n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
 	if sp.Err != nil {
 		out = append(out, &State{PC: sym.Extend(st.PC, sp.Err, n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
+	}
+	if sp.IdxErr != nil {
+		out = append(out, &State{PC: sym.Extend(st.PC, sp.IdxErr, n), Store: st.Store, Prog: &Kont{idxErr, k.Next}, Depth: st.Depth + 1})
 	}
 	return out
 }

@@ -197,7 +197,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 	if err := opts.Validate(); err != nil {
 		panic("engine.New: " + err.Error())
 	}
-	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTerms(prog.Vars), solver: sym.NewSolver(prog.Vars),
+	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog),
 		reported: map[*spec.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
 	if opts.Strategy.Fair() {
@@ -222,7 +222,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 // Initial is the initial symbolic state ⟨true, id, p⟩ of the program: every variable is its own
 // symbol.
 func (e *Engine) Initial() *State {
-	return &State{PC: sym.RootPC(len(e.Prog.Vars)), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
+	return &State{PC: sym.RootPC(e.Prog.Slots()), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
 }
 
 // Solver returns the engine's solver.
@@ -358,4 +358,4 @@ func (e *Engine) bound() string {
 }
 
 // Names returns the symbol (and variable) names.
-func (e *Engine) Names() []string { return e.Prog.Vars }
+func (e *Engine) Names() []string { return e.terms.Names() }

@@ -22,7 +22,7 @@ func TestExpandTracksConcreteRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		for run := 0; run < runsPerProgram; run++ {
-			in := testprog.RandomInput(f, len(p.Vars))
+			in := testprog.RandomInput(f, p.Slots())
 			trackRun(t, file, p, in, maxSteps)
 		}
 	}
@@ -36,7 +36,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 	for step := 0; step < maxSteps; step++ {
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, spec.InputString(in, p.Vars), step}, args...)...)
+			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, p.InputString(in), step}, args...)...)
 		}
 		if got, want := cur.ErrorOf(), spec.IsError(conc.Prog); got != want {
 			fail("symbolic error %v, concrete error %v", got, want)
@@ -56,7 +56,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 				fail("successor path condition does not extend its parent's")
 			}
 			if s.PC.Status == sym.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
-				fail("witness %s does not satisfy %s", spec.InputString(s.PC.Witness, p.Vars), s.PC.String(p.Vars))
+				fail("witness %s does not satisfy %s", p.InputString(s.PC.Witness), s.PC.String(e.Names()))
 			}
 			if holds {
 				follow = append(follow, s)
@@ -73,18 +73,18 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 		}
 		s := follow[0]
 		if s.PC.Status == sym.Unsat {
-			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(p.Vars))
+			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(e.Names()))
 		}
-		for i, term := range s.Store {
-			if v := term.Eval(in); !v.Equal(next.Store[i]) {
-				fail("variable %s: symbolic %s = %s, concrete %s", p.Vars[i], term.String(p.Vars), v, next.Store[i])
+		for i, v := range e.terms.Concretize(s.Store, in) {
+			if !v.Equal(next.Store[i]) {
+				fail("slot %s: symbolic %s, concrete %s (store %s)", e.Names()[i], v, next.Store[i], sym.StoreString(s.Store, e.Names()))
 			}
 		}
 		if a, b := spec.Print(s.Prog.Stmt()), spec.Print(next.Prog); a != b {
 			fail("programs differ:\nsymbolic:\n%s\nconcrete:\n%s", a, b)
 		}
 		if step%97 == 0 && !s.PC.Formula().Eval(in) {
-			fail("path condition %s false under the input", s.PC.String(p.Vars))
+			fail("path condition %s false under the input", s.PC.String(e.Names()))
 		}
 		cur, conc = s, next
 	}

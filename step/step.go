@@ -26,6 +26,61 @@ var Skip = &spec.Skip{}
 // not divide).
 type Split struct {
 	Then, Else, Err *sym.Formula
+	// IdxErr is the index-error successor's constraint S(F_idx(b)) (issue 13), nil when the
+	// statement has no index-error successor (b reads no array element); Err is then
+	// S(F_div(b)), or ¬S(D(b)) when b can fail by division only.
+	IdxErr *sym.Formula
+}
+
+// extended reports whether the expression n reads an array element or has a quantifier: its
+// definedness and first failures need the general formulas (sym.Terms.CondKinds).
+func extended(n spec.Node) bool {
+	switch e := n.(type) {
+	case *spec.Elem, *spec.Quant:
+		return true
+	case *spec.Neg:
+		return extended(e.X)
+	case *spec.BinA:
+		return extended(e.L) || extended(e.R)
+	case *spec.Cmp:
+		return extended(e.L) || extended(e.R)
+	case *spec.Not:
+		return extended(e.X)
+	case *spec.BinB:
+		return extended(e.L) || extended(e.R)
+	}
+	return false
+}
+
+// SplitKinds is SplitCond with both kinds of error successors (issue 13): then under
+// S(D(b)) ∧ S(b), else under S(D(b)) ∧ ¬S(b), the division error under S(F_div(b)) when divides,
+// the index error under S(F_idx(b)) when indexes (each F is ¬S(D(b)) when b can fail in that way
+// only). The successors' order is then, else, division error, index error.
+//
+// Coq: the sym_step constructors E_IfTrue, E_IfFalse and E_IfErr (one per kind k, bF k), and
+// E_Assume, E_AssumeErr (Symbolic.v).
+func SplitKinds(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides, indexes bool) Split {
+	if !extended(cond) {
+		return SplitCond(ts, cond, s, divides)
+	}
+	c, d, fdiv, fidx := ts.CondKinds(cond, s)
+	notC := sym.Not(c)
+	if fault.Active == fault.DropElseNegation {
+		notC = c
+	}
+	sp := Split{Then: sym.And(d, c), Else: sym.And(d, notC)}
+	switch {
+	case divides && indexes:
+		sp.Err, sp.IdxErr = fdiv, fidx
+	case divides:
+		sp.Err = sym.Not(d)
+	case indexes:
+		sp.IdxErr = sym.Not(d)
+	}
+	if fault.Active == fault.NoDivZeroBranch {
+		sp.Err = nil
+	}
+	return sp
 }
 
 // SplitCond is the condition split of [E-If] (and of assert b, assume b and the test of a while
@@ -63,6 +118,10 @@ type Assignment struct {
 	// Def is S(D(a)), the normal successor's constraint, and Err is ¬S(D(a)), the error
 	// successor's; both are nil when a does not divide (the statement has no error successor).
 	Def, Err *sym.Formula
+	// IdxErr is S(F_idx(a)), the index-error successor's constraint (issue 13), nil when a reads
+	// no array element; Err is then S(F_div(a)) (¬S(D(a)) when a can fail by division only), and
+	// Def is S(D(a)) whenever one of them is not nil.
+	IdxErr *sym.Formula
 	// Huge reports that S(a) has a constant of more than MaxIntBits bits: a resource bound, not
 	// a step of the semantics; the caller stops its run (HugeReason says why).
 	Huge bool
@@ -75,6 +134,9 @@ type Assignment struct {
 // (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: assign (interp.mlw),
 // which substitutes as this does (x is bound to sym_aexpr σ a, no fresh symbol).
 func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
+	if extended(a.A) {
+		return assignKinds(ts, a, s)
+	}
 	t := ts.Subst(a.A, s)
 	st := Assignment{Value: t, Huge: t.Exceeds(MaxIntBits)}
 	st.Store = make([]*sym.Term, len(s))
@@ -100,4 +162,64 @@ const MaxIntBits = 1 << 20
 func HugeReason(s *spec.Assign) string {
 	p := s.Where()
 	return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", MaxIntBits, p.Line, p.Col)
+}
+
+// assignKinds is Assign for an expression that reads array elements (issue 13): the division
+// error under S(F_div(a)), the index error under S(F_idx(a)).
+func assignKinds(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
+	t, d, fdiv, fidx := ts.ExprKinds(a.A, s)
+	st := Assignment{Value: t, Huge: t.Exceeds(MaxIntBits)}
+	st.Store = make([]*sym.Term, len(s))
+	copy(st.Store, s)
+	st.Store[a.X.Index] = t
+	st.Def = d
+	switch {
+	case a.Err != nil && a.IdxErr != nil:
+		st.Err, st.IdxErr = fdiv, fidx
+	case a.Err != nil:
+		st.Err = sym.Not(d)
+	case a.IdxErr != nil:
+		st.IdxErr = sym.Not(d)
+	default:
+		st.Def = nil
+	}
+	if fault.Active == fault.NoDivZeroBranch {
+		st.Err = nil
+	}
+	return st
+}
+
+// An ArrAssignment is the element assignment step a[i] = e in a store S (issue 13): the store
+// S[a ↦ store(S(a), S(i), S(e))] of the normal successor under S(D), D the definedness of the
+// statement's evaluation (i, then e, then the range check of the write), and its error
+// successors with the store unchanged: division under S(F_div), index under S(F_idx), each nil
+// when the statement has no such successor (its Err, IdxErr).
+type ArrAssignment struct {
+	Store            []*sym.Term
+	Def, Err, IdxErr *sym.Formula
+	Huge             bool
+}
+
+// ArrAssign is the element assignment step [E-ArrAssign] (with its errors [E-ArrAssignErr]) of
+// a[i] = e under the store s. A write at a constant index replaces an earlier store at that
+// index; a symbolic index is never split into one path per element.
+//
+// Coq: the sym_step constructors E_ArrAssign and E_ArrAssignErr (one per kind k, wF k)
+// (Symbolic.v).
+func ArrAssign(ts *sym.Terms, a *spec.ArrAssign, s []*sym.Term) ArrAssignment {
+	store, d, fdiv, fidx := ts.WriteKinds(a.Arr, a.I, a.A, s)
+	st := ArrAssignment{Store: store, Def: d}
+	if a.Err != nil && fault.Active != fault.NoDivZeroBranch {
+		st.Err = fdiv
+		if a.IdxErr == nil {
+			st.Err = sym.Not(d)
+		}
+	}
+	if a.IdxErr != nil {
+		st.IdxErr = fidx
+		if a.Err == nil {
+			st.IdxErr = sym.Not(d)
+		}
+	}
+	return st
 }

@@ -57,6 +57,10 @@ func (f *Formula) EachAtom(fn func(*Atom)) {
 	if f.T != nil {
 		f.T.EachAtom(fn)
 	}
+	if f.Lo != nil {
+		f.Lo.EachAtom(fn)
+		f.Hi.EachAtom(fn)
+	}
 	for _, g := range f.Args {
 		g.EachAtom(fn)
 	}
@@ -65,9 +69,19 @@ func (f *Formula) EachAtom(fn func(*Atom)) {
 // EachAtom calls fn on every non-symbol atom of t, nested ones included (inner ones first).
 func (t *Term) EachAtom(fn func(*Atom)) {
 	for _, m := range t.monos {
-		if m.a.Kind != AtomSym {
+		switch m.a.Kind {
+		case AtomMul, AtomDiv, AtomMod:
 			m.a.L.EachAtom(fn)
 			m.a.R.EachAtom(fn)
+			fn(m.a)
+		case AtomSel:
+			for t := m.a.A; t.Prev != nil; t = t.Prev {
+				t.I.EachAtom(fn)
+				t.V.EachAtom(fn)
+			}
+			m.a.L.EachAtom(fn)
+			fn(m.a)
+		case AtomBnd:
 			fn(m.a)
 		}
 	}

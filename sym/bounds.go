@@ -95,7 +95,8 @@ func (bs bounds) rngDepth(t *Term, depth int) bound {
 		var ab bound
 		if m.a.Kind == AtomSym {
 			ab = bs.of(m.a.Sym)
-		} else if depth < maxAtomDepth {
+		} else if depth < maxAtomDepth && m.a.Kind <= AtomMod {
+			// select atoms and bound variables are opaque: their range is all of ℤ
 			ab = bs.atomRange(m.a, depth+1)
 		}
 		lo, hi, hasLo, hasHi := ab.lo, ab.hi, ab.hasLo, ab.hasHi
@@ -278,6 +279,9 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 			t = trueT + falseT - t
 		}
 		return t
+	case FForall, FExists:
+		// the bounds know nothing of a bound variable: a quantified formula is left to the solver
+		return unknownT
 	case FAnd:
 		res := trueT
 		for _, g := range f.Args {

@@ -45,6 +45,8 @@ func (a *Atom) AExpr(names []string) spec.AExpr {
 		return &spec.BinA{Op: spec.Mul, L: a.L.AExpr(names), R: a.R.AExpr(names)}
 	case AtomDiv:
 		return &spec.BinA{Op: spec.Div, L: a.L.AExpr(names), R: a.R.AExpr(names)}
+	case AtomSel, AtomBnd: // no IMP expression over the symbols: named by its rendering
+		return &spec.Var{Name: a.String(names), Index: -1}
 	}
 	return &spec.BinA{Op: spec.Mod, L: a.L.AExpr(names), R: a.R.AExpr(names)}
 }

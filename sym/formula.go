@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"strconv"
 	"strings"
 
 	"certsym/internal/fault"
@@ -12,13 +13,15 @@ type FormulaOp uint8
 
 // Formulas are in negation normal form over three atomic predicates on a term t.
 const (
-	FTrue  FormulaOp = iota
-	FFalse           //
-	FGe              // t >= 0
-	FEq              // t == 0
-	FNe              // t != 0
-	FAnd             //
-	FOr              //
+	FTrue   FormulaOp = iota
+	FFalse            //
+	FGe               // t >= 0
+	FEq               // t == 0
+	FNe               // t != 0
+	FAnd              //
+	FOr               //
+	FForall           // for every k in Lo..Hi: Args[0] (k the variable of binder Bind)
+	FExists           // for some k in Lo..Hi: Args[0]
 )
 
 // A Formula is a condition over the symbols: a path condition conjunct. Comparisons are
@@ -28,6 +31,10 @@ type Formula struct {
 	Op   FormulaOp
 	T    *Term
 	Args []*Formula
+	// FForall, FExists: the binder (the Sym of the AtomBnd atoms of its variable) and the bounds
+	// (array.go, Quant).
+	Bind   int
+	Lo, Hi *Term
 }
 
 // True and False are the constant formulas.
@@ -123,6 +130,8 @@ func Not(f *Formula) *Formula {
 		return Pred(FNe, f.T)
 	case FNe:
 		return Pred(FEq, f.T)
+	case FForall, FExists:
+		return Quant(f.Op == FForall, f.Bind, f.Lo, f.Hi, Not(f.Args[0]))
 	}
 	args := make([]*Formula, len(f.Args))
 	for i, g := range f.Args {
@@ -150,6 +159,8 @@ func (ts *Terms) SubstB(b spec.BExpr, s []*Term) *Formula {
 			return And(l, r)
 		}
 		return Or(l, r)
+	case *spec.Quant: // its value, expanded or quantified (array.go)
+		return ts.condQ(b, s, nil).v
 	}
 	panic("sym: unknown condition")
 }
@@ -164,29 +175,59 @@ func (ts *Terms) Defined(ds []spec.AExpr, s []*Term) *Formula {
 	return And(fs...)
 }
 
-// Eval is the truth of f under the valuation v.
+// Eval is the truth of f under the valuation v. A quantified formula is evaluated instance by
+// instance; past EvalInstances instances in all, Eval gives up and answers false (callers use
+// Eval to confirm a valuation, so false is the safe answer: see EvalOK).
 func (f *Formula) Eval(v []spec.Int) bool {
+	r, ok := f.EvalOK(v)
+	return r && ok
+}
+
+// EvalInstances bounds the quantifier instances one evaluation of a formula evaluates.
+const EvalInstances = 1 << 20
+
+// EvalOK is the truth of f under v, and ok false when the evaluation gave up (more than
+// EvalInstances quantifier instances).
+func (f *Formula) EvalOK(v []spec.Int) (val, ok bool) {
+	budget := EvalInstances
+	val = f.eval(v, nil, &budget)
+	return val, budget >= 0
+}
+
+func (f *Formula) eval(v []spec.Int, env *benv, budget *int) bool {
 	switch f.Op {
 	case FTrue:
 		return true
 	case FFalse:
 		return false
 	case FGe:
-		return f.T.Eval(v).Sign() >= 0
+		return f.T.eval(v, env).Sign() >= 0
 	case FEq:
-		return f.T.Eval(v).IsZero()
+		return f.T.eval(v, env).IsZero()
 	case FNe:
-		return !f.T.Eval(v).IsZero()
+		return !f.T.eval(v, env).IsZero()
 	case FAnd:
 		for _, g := range f.Args {
-			if !g.Eval(v) {
+			if !g.eval(v, env, budget) {
 				return false
 			}
 		}
 		return true
+	case FForall, FExists:
+		ex := f.Op == FExists
+		lo, hi := f.Lo.eval(v, env), f.Hi.eval(v, env)
+		for j := lo; j.Cmp(hi) <= 0; j = j.Add(one) {
+			if *budget--; *budget < 0 {
+				return false
+			}
+			if f.Args[0].eval(v, &benv{f.Bind, j, env}, budget) == ex {
+				return ex
+			}
+		}
+		return !ex
 	}
 	for _, g := range f.Args {
-		if g.Eval(v) {
+		if g.eval(v, env, budget) {
 			return true
 		}
 	}
@@ -236,6 +277,18 @@ func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
 		if nested {
 			b.WriteByte(')')
 		}
+	case FForall, FExists:
+		q := "forall"
+		if f.Op == FExists {
+			q = "exists"
+		}
+		b.WriteString("(" + q + " k" + strconv.Itoa(f.Bind) + " in ")
+		f.Lo.write(b, names)
+		b.WriteString("..")
+		f.Hi.write(b, names)
+		b.WriteString(": ")
+		f.Args[0].write(b, names, true)
+		b.WriteByte(')')
 	}
 }
 

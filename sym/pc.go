@@ -47,6 +47,9 @@ type PC struct {
 	// slices replace such conjuncts by the intervals of their symbols (cache.go).
 	captured bool
 	cx       *conjInfo // the conjunct's key and symbols, for the solver that computed them
+	// ext: some conjunct has a select atom or a quantifier (the caching layers set such path
+	// conditions aside); quant: some conjunct has a quantifier (decided by instantiation).
+	ext, quant bool
 
 	z3   z3.Bool // the conjunct in the solver's context, once translated
 	z3ok bool
@@ -98,7 +101,10 @@ func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	case falseT:
 		return &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, Status: Unsat, bnd: phi.bnd, lin: phi.lin}
 	}
-	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd, lin: phi.lin}
+	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd, lin: phi.lin, ext: phi.ext, quant: phi.quant}
+	if f.Extended() {
+		n.ext, n.quant = true, phi.quant || f.quantified()
+	}
 	if sym, b, ok := asBound(f); ok {
 		n.bnd = phi.bnd.with(sym, phi.bnd.of(sym).intersect(b))
 		n.pure, n.captured = phi.pure, true

@@ -12,6 +12,14 @@ import (
 func StoreString(store []*Term, names []string) string {
 	parts := make([]string, len(store))
 	for i, t := range store {
+		if t.arr != nil {
+			base := t.arr
+			for base.Prev != nil {
+				base = base.Prev
+			}
+			parts[i] = base.Arr.Name + " = " + t.arr.String(names)
+			continue
+		}
 		parts[i] = names[i] + " = " + t.String(names)
 	}
 	return strings.Join(parts, ", ")

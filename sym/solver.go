@@ -1,7 +1,6 @@
 package sym
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
@@ -24,6 +23,9 @@ type Solver struct {
 	s     *z3.Solver
 	names []string
 	syms  []z3.Int
+	arrs  []z3.Array // one Array(Int → Int) constant per declared array (arrays.go)
+	prog  *spec.Program
+	qs    *z3.Solver // the solver of the quantified path conditions, one scope per round
 	atoms map[*Atom]z3.Int
 	stack []*PC // asserted conjuncts, root first
 
@@ -101,14 +103,16 @@ func (sv *Solver) intVal(v spec.Int) z3.Int {
 	return sv.ctx.FromBigInt(v.Big(), sv.ctx.IntSort()).(z3.Int)
 }
 
-func (sv *Solver) term(t *Term) z3.Int {
+func (sv *Solver) term(t *Term) z3.Int { return sv.termE(t, nil) }
+
+func (sv *Solver) termE(t *Term, env *zenv) z3.Int {
 	r := sv.intVal(t.c)
 	if len(t.monos) == 0 {
 		return r
 	}
 	parts := make([]z3.Int, 0, len(t.monos))
 	for _, m := range t.monos {
-		a := sv.atom(m.a)
+		a := sv.atomE(m.a, env)
 		if !m.k.Equal(one) {
 			a = sv.intVal(m.k).Mul(a)
 		}
@@ -127,14 +131,28 @@ func (sv *Solver) term(t *Term) z3.Int {
 // formal development: Z3's div and mod are Euclidean, so
 //
 //	l / r = ite(r == 0, 0, ite(l >= 0, div(l, r), -div(-l, r)))   and   l % r = l - r * (l / r).
-func (sv *Solver) atom(a *Atom) z3.Int {
-	if a.Kind == AtomSym {
+func (sv *Solver) atom(a *Atom) z3.Int { return sv.atomE(a, nil) }
+
+// atomE translates an atom in the environment env of the bound variables (instances and fresh
+// constants, arrays.go); an atom without a bound variable inside is translated once.
+func (sv *Solver) atomE(a *Atom, env *zenv) z3.Int {
+	switch a.Kind {
+	case AtomSym:
 		return sv.syms[a.Sym]
+	case AtomBnd:
+		return env.lookup(a.Sym)
 	}
 	if z, ok := sv.atoms[a]; ok {
 		return z
 	}
-	l, r := sv.term(a.L), sv.term(a.R)
+	if a.Kind == AtomSel {
+		z := sv.arrTerm(a.A, env).Select(sv.termE(a.L, env)).(z3.Int)
+		if !a.bnd {
+			sv.atoms[a] = z
+		}
+		return z
+	}
+	l, r := sv.termE(a.L, env), sv.termE(a.R, env)
 	var z z3.Int
 	switch a.Kind {
 	case AtomMul:
@@ -158,7 +176,9 @@ func (sv *Solver) atom(a *Atom) z3.Int {
 			z = l.Sub(r.Mul(q))
 		}
 	}
-	sv.atoms[a] = z
+	if !a.bnd {
+		sv.atoms[a] = z
+	}
 	return z
 }
 
@@ -175,6 +195,12 @@ func (sv *Solver) Formula(f *Formula) z3.Bool {
 		return sv.term(f.T).Eq(sv.intVal(spec.Int{}))
 	case FNe:
 		return sv.term(f.T).NE(sv.intVal(spec.Int{}))
+	case FForall, FExists:
+		// Check decides the path conditions with quantified conjuncts by instantiation
+		// (quant.go), which Extend marks (PC.quant); a quantified formula reaching this
+		// translation is a path condition built otherwise: the query fails (unknown) rather than
+		// answer on a weaker formula.
+		panic("sym: a quantified conjunct in a path condition not built by Extend")
 	}
 	args := make([]z3.Bool, len(f.Args))
 	for i, g := range f.Args {
@@ -256,7 +282,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		return Unknown, nil, "interrupted"
 	}
 	var q *query
-	if !sv.NoCache && !sv.AbstractMul {
+	if !sv.NoCache && !sv.AbstractMul && !phi.ext {
+		// path conditions with arrays or quantifiers bypass the caching layers (their slices
+		// count symbols, not the elements a select may read)
 		if sv.cache == nil {
 			sv.cache = newQueryCache()
 		}
@@ -278,6 +306,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		sv.Stats.Time += d
 		sv.mon.QueryDone(d)
 	}()
+	if phi.quant {
+		return sv.checkQuant(phi)
+	}
 	s := sv.s
 	if q != nil && q.size*sliceMinSave <= phi.Depth {
 		s = sv.assertSlice(q)
@@ -285,28 +316,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 	} else {
 		sv.moveTo(phi)
 	}
-	limit := sv.QueryTimeout
-	if !sv.Deadline.IsZero() {
-		if left := time.Until(sv.Deadline); limit == 0 || left < limit {
-			limit = left
-		}
-		if limit <= 0 {
-			return Unknown, nil, "time bound reached"
-		}
-	}
-	sv.Stats.Z3Queries++
-	sat, err, timedOut := z3query.Check(sv.ctx, s, sv.RLimit, limit)
+	sat, reason, ok := sv.run(s)
 	switch {
-	case err != nil:
-		reason = "Z3: " + err.Error()
-		switch {
-		case sv.mon.Interrupted():
-			reason = "interrupted"
-		case timedOut:
-			reason = fmt.Sprintf("query time bound %v reached", limit)
-		case err.Error() == "canceled" && sv.RLimit > 0:
-			reason = fmt.Sprintf("query resource limit (rlimit %d) reached", sv.RLimit)
-		}
+	case !ok:
 		return Unknown, nil, reason
 	case !sat:
 		if q != nil {

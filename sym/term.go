@@ -2,6 +2,7 @@ package sym
 
 import (
 	"math/big"
+	"strconv"
 	"strings"
 
 	"certsym/internal/fault"
@@ -18,6 +19,9 @@ import (
 type Term struct {
 	c     spec.Int
 	monos []mono
+	// arr is not nil for an array value (the store slot of a declared array, array.go): such a
+	// term is no number and only Subst's element reads look at it.
+	arr *ArrTerm
 }
 
 type mono struct {
@@ -34,15 +38,20 @@ const (
 	AtomMul
 	AtomDiv // truncating division, total: x / 0 = 0 (guarded by the definedness conditions)
 	AtomMod // remainder of the truncating division, total: x % 0 = x
+	AtomSel // select(A, L): the element L of the array term A (array.go); opaque to the deciders
+	AtomBnd // the variable bound by the quantified formula whose Bind is Sym (array.go)
 )
 
 // An Atom is a symbol or a nonlinear operation on two terms. key orders atoms inside a term:
 // symbols by their index, other atoms after them in creation order.
 type Atom struct {
 	Kind AtomKind
-	Sym  int // AtomSym: the symbol's index (the index of the program variable it stands for)
+	Sym  int // AtomSym: the symbol's index (the slot of the flat store it stands for); AtomBnd: the binder
 	L, R *Term
+	A    *ArrTerm // AtomSel: the array term read (L is the index)
 	key  int
+	bnd  bool // the atom has a bound variable inside (its value depends on an environment)
+	ext  bool // the atom is or has inside a select or a bound variable (Formula.Extended)
 }
 
 // Terms is the factory of the terms of one run: it holds the symbols and creates the nonlinear
@@ -52,11 +61,17 @@ type Terms struct {
 	names   []string
 	syms    []*Term
 	nextKey int
+
+	nvars    int           // the scalar symbols (the program's variables)
+	elems    []*Term       // the term of each symbol (the arrays' element symbols included)
+	arrays   []*spec.Array // the declared arrays (their element symbols follow the scalars)
+	sels     map[selKey]*Atom
+	nextBind int
 }
 
 // NewTerms creates the factory of a run over the symbols names (the program's variables).
 func NewTerms(names []string) *Terms {
-	ts := &Terms{names: names, nextKey: len(names)}
+	ts := &Terms{names: names, nextKey: len(names), nvars: len(names)}
 	ts.syms = make([]*Term, len(names))
 	for i := range names {
 		ts.syms[i] = &Term{monos: []mono{{spec.IntOf(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
@@ -74,7 +89,7 @@ var one = spec.IntOf(1)
 func Const(v spec.Int) *Term { return &Term{c: v} }
 
 // IsConst returns the term's value and true when it is a constant.
-func (t *Term) IsConst() (spec.Int, bool) { return t.c, len(t.monos) == 0 }
+func (t *Term) IsConst() (spec.Int, bool) { return t.c, len(t.monos) == 0 && t.arr == nil }
 
 // Sym returns the symbol of a term that is exactly one symbol, or -1.
 func (t *Term) Sym() int {
@@ -152,7 +167,7 @@ func (ts *Terms) mul(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		return scale(x, k)
 	}
-	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key()})
+	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
 }
 
 func (ts *Terms) div(x, y *Term) *Term {
@@ -170,7 +185,7 @@ func (ts *Terms) div(x, y *Term) *Term {
 			return neg(x)
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key()})
+	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
 }
 
 func (ts *Terms) mod(x, y *Term) *Term {
@@ -185,7 +200,7 @@ func (ts *Terms) mod(x, y *Term) *Term {
 			return &Term{}
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key()})
+	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
 }
 
 // apply is S(l op r) for the operands' terms.
@@ -204,17 +219,26 @@ func (ts *Terms) apply(op spec.AOp, l, r *Term) *Term {
 }
 
 // Subst is S(a): the term of a program expression under the symbolic store S (sym_aexpr of the
-// Why3 development; Fig. 7 substitution of the WiSE paper).
-func (ts *Terms) Subst(a spec.AExpr, s []*Term) *Term {
+// Why3 development; Fig. 7 substitution of the WiSE paper). An element read a[i] is the select
+// of the array term of a in S at S(i) (Select).
+func (ts *Terms) Subst(a spec.AExpr, s []*Term) *Term { return ts.subst(a, s, nil) }
+
+// subst is Subst in the environment env of the enclosing quantifiers' bound variables, indexed
+// by their level (spec.BoundRef.Level): a constant or a bound atom each.
+func (ts *Terms) subst(a spec.AExpr, s []*Term, env []*Term) *Term {
 	switch a := a.(type) {
 	case *spec.Num:
 		return Const(a.Val)
 	case *spec.Var:
 		return s[a.Index]
 	case *spec.Neg:
-		return neg(ts.Subst(a.X, s))
+		return neg(ts.subst(a.X, s, env))
 	case *spec.BinA:
-		return ts.apply(a.Op, ts.Subst(a.L, s), ts.Subst(a.R, s))
+		return ts.apply(a.Op, ts.subst(a.L, s, env), ts.subst(a.R, s, env))
+	case *spec.Elem:
+		return ts.Select(s[ts.nvars+a.Arr.Index].arr, ts.subst(a.I, s, env))
+	case *spec.BoundRef:
+		return env[a.Level]
 	}
 	panic("sym: unknown expression")
 }
@@ -233,27 +257,36 @@ func (t *Term) Exceeds(bits int) bool {
 	return false
 }
 
-// Eval is the value of t under the valuation v of the symbols, with the total division of the
-// formal development (x / 0 = 0, x % 0 = x).
-func (t *Term) Eval(v []spec.Int) spec.Int {
+// Eval is the value of t under the valuation v of the symbols (a flat store: the scalars, then
+// the arrays' elements), with the total division of the formal development (x / 0 = 0,
+// x % 0 = x); a select reads the store chain (array.go), 0 outside the array's bounds.
+func (t *Term) Eval(v []spec.Int) spec.Int { return t.eval(v, nil) }
+
+func (t *Term) eval(v []spec.Int, env *benv) spec.Int {
 	r := t.c
 	for _, m := range t.monos {
-		r = r.Add(m.k.Mul(m.a.Eval(v)))
+		r = r.Add(m.k.Mul(m.a.eval(v, env)))
 	}
 	return r
 }
 
 // Eval is the value of the atom under v.
-func (a *Atom) Eval(v []spec.Int) spec.Int {
+func (a *Atom) Eval(v []spec.Int) spec.Int { return a.eval(v, nil) }
+
+func (a *Atom) eval(v []spec.Int, env *benv) spec.Int {
 	switch a.Kind {
 	case AtomSym:
 		return v[a.Sym]
 	case AtomMul:
-		return a.L.Eval(v).Mul(a.R.Eval(v))
+		return a.L.eval(v, env).Mul(a.R.eval(v, env))
 	case AtomDiv:
-		return a.L.Eval(v).Quo(a.R.Eval(v))
+		return a.L.eval(v, env).Quo(a.R.eval(v, env))
+	case AtomSel:
+		return a.A.read(a.L.eval(v, env), v, env)
+	case AtomBnd:
+		return env.lookup(a.Sym)
 	}
-	return a.L.Eval(v).Rem(a.R.Eval(v))
+	return a.L.eval(v, env).Rem(a.R.eval(v, env))
 }
 
 // String renders the term in IMP syntax over the symbol names.
@@ -297,8 +330,18 @@ func (t *Term) write(b *strings.Builder, names []string) {
 }
 
 func (a *Atom) write(b *strings.Builder, names []string) {
-	if a.Kind == AtomSym {
+	switch a.Kind {
+	case AtomSym:
 		b.WriteString(names[a.Sym])
+		return
+	case AtomBnd:
+		b.WriteString("k" + strconv.Itoa(a.Sym))
+		return
+	case AtomSel:
+		a.A.write(b, names)
+		b.WriteByte('[')
+		a.L.write(b, names)
+		b.WriteByte(']')
 		return
 	}
 	op := map[AtomKind]string{AtomMul: " * ", AtomDiv: " / ", AtomMod: " % "}[a.Kind]

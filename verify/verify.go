@@ -28,9 +28,12 @@ type ClaimKind uint8
 const (
 	ClaimAssert ClaimKind = iota
 	ClaimDivision
+	// ClaimIndex is the implicit claim "lo <= i <= hi" of each element read a[i] and element
+	// write a[i] = e of an array a[lo..hi] (issue 13).
+	ClaimIndex
 )
 
-func (k ClaimKind) String() string { return [...]string{"assert", "division"}[k] }
+func (k ClaimKind) String() string { return [...]string{"assert", "division", "index"}[k] }
 
 // A Claim is one claim of the program with what verify established about it.
 type Claim struct {
@@ -40,8 +43,12 @@ type Claim struct {
 	Stmt spec.Stmt // the statement that makes the claim
 	Cond spec.BExpr
 	// Div is the division or remainder of a division claim; the claim is Div.R != 0.
-	Div  *spec.BinA
-	Text string // the claim in IMP syntax
+	Div *spec.BinA
+	// Arr and Index are the array and the index of an index claim; the claim is
+	// Arr.Lo <= Index <= Arr.Hi.
+	Arr   *spec.Array
+	Index spec.AExpr
+	Text  string // the claim in IMP syntax
 	// Where is the division or remainder a division claim is about (for example "a % x"), "" for an assert.
 	Where string
 
@@ -159,6 +166,11 @@ func (cl *Claim) Falsified(s spec.Store) bool {
 	if cl.Kind == ClaimAssert {
 		holds, ok := spec.EvalB(cl.Cond, s)
 		return !ok || !holds
+	}
+	if cl.Kind == ClaimIndex {
+		i, ok := spec.Eval(cl.Index, s)
+		_, in := cl.Arr.Slot(i)
+		return !ok || !in
 	}
 	d, ok := spec.Eval(cl.Div.R, s)
 	return !ok || d.IsZero()
@@ -312,6 +324,28 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 			add(&Claim{Kind: ClaimDivision, Div: d, Text: spec.PrintA(d.R) + " != 0", Where: spec.PrintA(d)})
 		}
 	}
+	index := func(a *spec.Array, i spec.AExpr, where string) {
+		add(&Claim{Kind: ClaimIndex, Arr: a, Index: i, Where: where,
+			Text: fmt.Sprintf("%d <= %s <= %d", a.Lo, spec.PrintA(i), a.Hi)})
+	}
+	// claims of an expression: its divisions, then its element reads (issue 13); those inside
+	// a quantifier whose operands use its bound variable are not claims of their own (their
+	// failures are the statement's UNDEFINED results of the assert claim, the error branches)
+	claims := func(n spec.Node) {
+		var ds []*spec.BinA
+		for _, d := range spec.Divisions(n, nil) {
+			if !usesBound(d.R) {
+				ds = append(ds, d)
+			}
+		}
+		divisions(ds)
+		spec.Inspect(n, func(m spec.Node) bool {
+			if e, ok := m.(*spec.Elem); ok && !usesBound(e.I) {
+				index(e.Arr, e.I, e.Arr.Name+"["+spec.PrintA(e.I)+"]")
+			}
+			return true
+		})
+	}
 	switch s := s.(type) {
 	case *spec.Seq:
 		v.collectClaims(s.First)
@@ -324,26 +358,33 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 	if f := errOf(s); f != nil {
 		v.rep.failOf[f] = s
 	}
+	if f := idxErrOf(s); f != nil {
+		v.rep.failOf[f] = s
+	}
 	switch s := s.(type) {
 	case *spec.Assign:
-		divisions(spec.Divisions(s.A, nil))
+		claims(s.A)
+	case *spec.ArrAssign:
+		claims(s.I)
+		claims(s.A)
+		index(s.Arr, s.I, s.Arr.Name+"["+spec.PrintA(s.I)+"] = "+spec.PrintA(s.A))
 	case *spec.If:
-		divisions(spec.Divisions(s.Cond, nil))
+		claims(s.Cond)
 		v.collectClaims(s.Then)
 		v.collectClaims(s.Else)
 	case *spec.While:
 		v.rep.at[s.Unfold] = s
-		divisions(spec.Divisions(s.Cond, nil))
+		claims(s.Cond)
 		v.collectClaims(s.Body)
 	case *spec.Assume:
 		if fault.Active != fault.VerifyDropsAssumeClaims {
-			divisions(spec.Divisions(s.Cond, nil))
+			claims(s.Cond)
 		}
 	case *spec.Assert:
 		v.synthetic[s.Violation] = true
 		v.rep.failOf[s.Violation] = s
 		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: spec.PrintB(s.Cond)})
-		divisions(spec.Divisions(s.Cond, nil))
+		claims(s.Cond)
 	case *spec.Fail:
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s
@@ -364,6 +405,27 @@ func errOf(s spec.Stmt) *spec.Fail {
 		return s.Err
 	case *spec.Assert:
 		return s.Err
+	case *spec.ArrAssign:
+		return s.Err
+	}
+	return nil
+}
+
+// idxErrOf is the Fail a statement reaches when an index is out of range (issue 13).
+func idxErrOf(s spec.Stmt) *spec.Fail {
+	switch s := s.(type) {
+	case *spec.Assign:
+		return s.IdxErr
+	case *spec.ArrAssign:
+		return s.IdxErr
+	case *spec.If:
+		return s.IdxErr
+	case *spec.While:
+		return s.Unfold.IdxErr
+	case *spec.Assume:
+		return s.IdxErr
+	case *spec.Assert:
+		return s.IdxErr
 	}
 	return nil
 }
@@ -402,7 +464,7 @@ func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
 		// (other pointers), which noteOrigins meets later in the stores of the paths.
 		made.EachAtom(func(a *sym.Atom) {
 			if a.Kind == sym.AtomMul {
-				if k := a.String(v.prog.Vars); v.madeAt[k] == 0 {
+				if k := a.String(v.names()); v.madeAt[k] == 0 {
 					v.madeAt[k] = asg.Line()
 				}
 			}
@@ -425,14 +487,19 @@ func (v *verifier) noteOrigins(sigma []*sym.Term) {
 			}
 			v.origin[a] = 0
 			if a.Kind == sym.AtomMul {
-				v.origin[a] = v.madeAt[a.String(v.prog.Vars)]
+				v.origin[a] = v.madeAt[a.String(v.names())]
+			}
+			if a.Kind != sym.AtomMul && a.Kind != sym.AtomDiv && a.Kind != sym.AtomMod {
+				return // a select's operands are not walked: the products in stores are
 			}
 			walk(a.L)
 			walk(a.R)
 		})
 	}
 	for _, t := range sigma {
-		walk(t)
+		if t.ArrayValue() == nil {
+			walk(t)
+		}
 	}
 }
 
@@ -443,7 +510,7 @@ func (v *verifier) productNote(a *sym.Atom, used int) Unhandled {
 	if l := v.origin[a]; l > 0 {
 		line = l
 	}
-	what := "product " + a.String(v.prog.Vars)
+	what := "product " + a.String(v.names())
 	if line != used {
 		what += fmt.Sprintf(" (used at line %d)", used)
 	}
@@ -469,6 +536,8 @@ func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, ma
 		}
 		as := step.Assign(ts, s, st.Store)
 		return as.Def, as.Value
+	case *spec.ArrAssign:
+		return step.ArrAssign(ts, s, st.Store).Def, nil
 	case *spec.If:
 		cond = s.Cond
 	case *spec.While:
@@ -480,8 +549,11 @@ func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, ma
 	default:
 		return nil, nil
 	}
-	return step.SplitCond(ts, cond, st.Store, true).Then, nil
+	return step.SplitKinds(ts, cond, st.Store, true, true).Then, nil
 }
+
+// names are the symbols' names (the variables, then the arrays' elements).
+func (v *verifier) names() []string { return v.b.Terms().Names() }
 
 // evalClaim evaluates claim cl in state st: UNDEFINED when the claim's own evaluation may divide
 // by zero, FALSE when it may be false, TRUE when neither is possible (each decided by the solver,
@@ -491,16 +563,40 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 	cl.Paths++
 	var cond *sym.Formula
 	var ds []spec.AExpr
-	if cl.Kind == ClaimAssert {
-		cond = ts.SubstB(cl.Cond, st.Store)
+	var expr spec.Node // the expression the claim evaluates
+	switch cl.Kind {
+	case ClaimAssert:
+		cond, expr = ts.SubstB(cl.Cond, st.Store), cl.Cond
 		ds = spec.DivisorsB(cl.Cond, nil)
-	} else {
-		cond = sym.Pred(sym.FNe, ts.Subst(cl.Div.R, st.Store))
+	case ClaimIndex:
+		expr = cl.Index
+		ds = spec.DivisorsA(cl.Index, nil)
+	default:
+		cond, expr = sym.Pred(sym.FNe, ts.Subst(cl.Div.R, st.Store)), cl.Div.R
 		ds = spec.DivisorsA(cl.Div.R, nil)
 	}
-	def := ts.Defined(ds, st.Store)
+	var def *sym.Formula
+	undefinable := len(ds) > 0
+	if spec.HasIndex(expr) || hasQuant(expr) || cl.Kind == ClaimIndex {
+		// the definedness of an expression with element reads or quantifiers (issue 13)
+		undefinable = undefinable || spec.HasIndex(expr)
+		switch e := expr.(type) {
+		case spec.BExpr:
+			cond, def, _, _ = ts.CondKinds(e, st.Store)
+		case spec.AExpr:
+			var t *sym.Term
+			t, def, _, _ = ts.ExprKinds(e, st.Store)
+			if cl.Kind == ClaimIndex {
+				cond = sym.InRange(cl.Arr, t)
+			} else {
+				cond = sym.Pred(sym.FNe, t)
+			}
+		}
+	} else {
+		def = ts.Defined(ds, st.Store)
+	}
 	got := false
-	if len(ds) > 0 && fault.Active != fault.VerifySkipsUndefined {
+	if undefinable && fault.Active != fault.VerifySkipsUndefined {
 		got = v.check(st, cl, sym.Not(def), ResUndefined)
 	}
 	if v.check(st, cl, sym.And(def, sym.Not(cond)), ResFalse) {
@@ -509,7 +605,7 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 	if !got {
 		cl.collect(ResTrue)
 		if cl.Example[ResTrue] == "" {
-			cl.Example[ResTrue] = st.PC.String(v.prog.Vars)
+			cl.Example[ResTrue] = st.PC.String(v.names())
 		}
 	}
 }
@@ -527,7 +623,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 	if psi == sym.False {
 		return false
 	}
-	names := v.prog.Vars
+	names := v.names()
 	pc := sym.Extend(st.PC, psi, len(names))
 	defer func() {
 		for r := Result(0); r < ResCutoff; r++ {
@@ -558,7 +654,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 		replay, ok := v.replay(cl, m, res)
 		if !ok {
 			v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d: input %s: %s",
-				cl.Kind, cl.Line, spec.InputString(m, names), replay))
+				cl.Kind, cl.Line, v.prog.InputString(m), replay))
 			cl.collect(ResDontKnow)
 			cl.addUnhandled(Unhandled{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay})
 			return true
@@ -570,7 +666,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 	if a := psi.FirstMul(); a != nil {
 		cl.collect(ResDontKnow)
 		u := v.productNote(a, cl.Line)
-		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + spec.InputString(m, names) + " is spurious"
+		u.What = "the claim depends on the " + u.What + "; the solver's counterexample " + v.prog.InputString(m) + " is spurious"
 		cl.addUnhandled(u)
 		return true
 	}
@@ -590,7 +686,7 @@ func (v *verifier) check(st bounded.State, cl *Claim, psi *sym.Formula, res Resu
 		return true
 	}
 	cl.collect(ResDontKnow)
-	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + spec.InputString(m, names) + " is spurious (abstracted products on the path)"})
+	cl.addUnhandled(Unhandled{Line: cl.Line, What: "the solver's counterexample " + v.prog.InputString(m) + " is spurious (abstracted products on the path)"})
 	v.addPathNonlinear(cl, st.PC)
 	return true
 }
@@ -660,11 +756,18 @@ func (v *verifier) replay(cl *Claim, m spec.Store, res Result) (string, bool) {
 	}
 	if cl.Kind == ClaimAssert {
 		a := cl.Stmt.(*spec.Assert)
-		want := a.Violation
 		if res == ResUndefined {
-			want = a.Err
+			return got, r.Fail == a.Err || (r.Fail == a.IdxErr && r.Fail != nil)
 		}
-		return got, r.Fail == want
+		return got, r.Fail == a.Violation
+	}
+	if cl.Kind == ClaimIndex {
+		// the statement errs (with this access out of range, or an earlier failure of its
+		// evaluation: the claim is evaluated on its own, the run stops at the first failure)
+		return got, r.Fail != nil && (r.Fail == errOf(cl.Stmt) || r.Fail == idxErrOf(cl.Stmt))
+	}
+	if f := idxErrOf(cl.Stmt); f != nil && r.Fail == f {
+		return got + " (an index error comes first)", true
 	}
 	if r.Fail != errOf(cl.Stmt) {
 		return got, false
@@ -674,4 +777,28 @@ func (v *verifier) replay(cl *Claim, m spec.Store, res Result) (string, bool) {
 		return got + fmt.Sprintf(", divisor %s = %s", spec.PrintA(cl.Div.R), d), ok && d.IsZero()
 	}
 	return got + fmt.Sprintf(", divisor %s undefined", spec.PrintA(cl.Div.R)), !ok
+}
+
+// hasQuant reports whether the expression n has a quantifier.
+func hasQuant(n spec.Node) bool {
+	found := false
+	spec.Inspect(n, func(m spec.Node) bool {
+		if _, ok := m.(*spec.Quant); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// usesBound reports whether the expression n uses a quantifier's bound variable.
+func usesBound(n spec.Node) bool {
+	found := false
+	spec.Inspect(n, func(m spec.Node) bool {
+		if _, ok := m.(*spec.BoundRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

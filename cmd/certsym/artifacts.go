@@ -18,6 +18,7 @@ import (
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // runArtifacts are the files and reports run writes besides its verdict: --tests DIR, --coverage,
@@ -120,7 +121,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 	}
 	if *a.dot != "" {
 		var b bytes.Buffer
-		if err := a.rec.Tree().Write(&b, prog.Vars); err != nil {
+		if err := a.rec.Tree().Write(&b, sym.SlotNames(prog)); err != nil {
 			return fail("dot", err)
 		}
 		if err := os.WriteFile(*a.dot, b.Bytes(), 0o644); err != nil {
@@ -135,7 +136,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		case engine.VerdictSafe:
 			exit = exitSafe
 		}
-		if err := sarif.FromRun(file, invocation("run", args, exit), rep, prog.Vars).WriteFile(*a.sarif); err != nil {
+		if err := sarif.FromRun(file, invocation("run", args, exit), rep, sym.SlotNames(prog)).WriteFile(*a.sarif); err != nil {
 			return fail("sarif", err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"certsym/bounded"
 	"certsym/cmd/certsym/internal/report"
@@ -71,12 +70,14 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		return exitInternal
 	}
 	rs := rep.Results
-	names := prog.Vars
+	names := sym.SlotNames(prog)
 	bugs := []jsonBug{}
+	var inputs []spec.Store
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
+		inputs = append(inputs, input)
 		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: inputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
+			Input: inputJSONFor(prog, input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason
@@ -127,12 +128,8 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 			}
 		}
 		fmt.Fprintln(stdout)
-		for _, bug := range bugs {
-			var in []string
-			for _, v := range names {
-				in = append(in, v+"="+string(bug.Input[v]))
-			}
-			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, strings.Join(in, ", "))
+		for i, bug := range bugs {
+			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, report.InputText(inputs[i], names))
 			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)

@@ -104,14 +104,36 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 
 // jsonBug is one bug in run --json.
 type jsonBug struct {
-	Line          int                    `json:"line"`
-	Column        int                    `json:"column"`
-	Kind          string                 `json:"kind"`
-	PathCondition string                 `json:"path_condition"`
-	Input         map[string]json.Number `json:"input"`
-	Store         string                 `json:"store"`
-	Steps         int                    `json:"steps,omitempty"`
-	Reproduce     string                 `json:"reproduce"`
+	Line          int                        `json:"line"`
+	Column        int                        `json:"column"`
+	Kind          string                     `json:"kind"`
+	PathCondition string                     `json:"path_condition"`
+	Input         map[string]json.RawMessage `json:"input"`
+	Store         string                     `json:"store"`
+	Steps         int                        `json:"steps,omitempty"`
+	Reproduce     string                     `json:"reproduce"`
+}
+
+// inputJSONFor is inputJSON for a program with arrays too: an array's value is the list of its
+// elements (report.ProgInput).
+func inputJSONFor(prog *spec.Program, in spec.Store, names []string) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(prog.Vars)+len(prog.Arrays))
+	for i, x := range prog.Vars {
+		out[x] = json.RawMessage(in[i].String())
+	}
+	for _, a := range prog.Arrays {
+		var b strings.Builder
+		b.WriteByte('[')
+		for j := 0; j < a.Size(); j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(in[a.Offset+j].String())
+		}
+		b.WriteByte(']')
+		out[a.Name] = json.RawMessage(b.String())
+	}
+	return out
 }
 
 // inputJSON is a concrete input as a JSON object: each variable's value as a number token with
@@ -195,7 +217,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	prog, src, ok := loadSymbolic(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -222,7 +244,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	names := prog.Vars
+	names := sym.SlotNames(prog)
 	start := time.Now()
 	onBug := func(b *engine.Bug) {
 		if *asJSON {
@@ -230,7 +252,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail.Loc))
 		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", spec.InputString(b.Input, names))
+		fmt.Fprintf(stdout, "  input:          %s\n", report.InputText(b.Input, names))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
 		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, names))
@@ -257,7 +279,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, b := range rep.Bugs {
 			p := b.Fail.Where()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: inputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Input: inputJSONFor(prog, b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
 		if err := writeJSON(stdout, out); err != nil {

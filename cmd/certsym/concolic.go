@@ -8,6 +8,7 @@ import (
 	"certsym/cmd/certsym/internal/pathout"
 	"certsym/concolic"
 	"certsym/engine"
+	"certsym/sym"
 )
 
 // cmdConcolic is certsym concolic FILE --input ...: the path of one input, its branch points and
@@ -32,7 +33,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym concolic: --max-steps must be at least 1\n")
 		return exitUsage
 	}
-	prog, _, ok := loadSymbolic(file, *asJSON, stdout, stderr)
+	prog, _, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -48,13 +49,13 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	if *asJSON {
-		if err := writeJSON(stdout, pathout.Object(p, prog.Vars)); err != nil {
+		if err := writeJSON(stdout, pathout.Object(p, sym.SlotNames(prog))); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
 		return concolicExit(p)
 	}
-	pathout.WriteText(stdout, prog.File, p, prog.Vars, *full)
+	pathout.WriteText(stdout, prog.File, p, sym.SlotNames(prog), *full)
 	return concolicExit(p)
 }
 

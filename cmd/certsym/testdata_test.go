@@ -125,8 +125,8 @@ func testdataProblem(t *testing.T, file string) string {
 	var got []expect.Bug
 	for _, b := range out.Bugs {
 		got = append(got, expect.Bug{Line: b.Line, Kind: b.Kind})
-		if len(b.Input) != len(prog.Vars) {
-			problems = append(problems, fmt.Sprintf("bug at line %d: input %v does not give a value for each of %v", b.Line, b.Input, prog.Vars))
+		if len(b.Input) != len(prog.Vars)+len(prog.Arrays) {
+			problems = append(problems, fmt.Sprintf("bug at line %d: input %v does not give a value for each of %v and the arrays", b.Line, b.Input, prog.Vars))
 		}
 	}
 	if msg := bugMismatch(file, exp.Bugs, got); msg != "" {

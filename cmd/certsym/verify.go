@@ -15,6 +15,7 @@ import (
 	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/sym"
 	"certsym/verify"
 )
 
@@ -36,7 +37,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	prog, src, ok := loadSymbolic(file, *asJSON, stdout, stderr)
+	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -149,7 +150,6 @@ type jsonVerify struct {
 }
 
 func verifyJSON(rep *verify.Report) jsonVerify {
-	names := rep.Prog.Vars
 	out := jsonVerify{Claims: []jsonClaim{}, Overall: rep.Overall.String(), Conclusive: rep.Conclusive,
 		Inconclusive: len(rep.Claims) - rep.Conclusive, LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound,
 		Abstract: rep.Opts.AbstractNonlinear, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []jsonCutoff{},
@@ -180,7 +180,8 @@ func verifyJSON(rep *verify.Report) jsonVerify {
 			}
 		}
 		if w := cl.Counterexample(); w != nil {
-			jc.Counterexample = &report.Input{Names: names, Vals: w.Input}
+			ci := report.ProgInput(rep.Prog, w.Input)
+			jc.Counterexample = &ci
 			jc.PathCondition, jc.Replay = w.PathCondition, w.Replay
 		}
 		for _, a := range cl.OverApprox {
@@ -216,7 +217,7 @@ var allStatuses = []verify.Status{verify.StatusDead, verify.StatusVerified, veri
 // writeVerifyText prints the report: the claims, a summary table by kind and status in the style of
 // SPARK's POGS summary, the explication of every claim, and the overall status.
 func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
-	names := rep.Prog.Vars
+	names := sym.SlotNames(rep.Prog)
 	products := "products exact"
 	if rep.Opts.AbstractNonlinear {
 		products = "products abstracted (sign axioms)"
@@ -269,6 +270,9 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		}
 		row("assert", func(cl *verify.Claim) bool { return cl.Kind == verify.ClaimAssert })
 		row("division", func(cl *verify.Claim) bool { return cl.Kind == verify.ClaimDivision })
+		if len(rep.Prog.Arrays) > 0 {
+			row("index", func(cl *verify.Claim) bool { return cl.Kind == verify.ClaimIndex })
+		}
 		row("Totals", func(*verify.Claim) bool { return true })
 		fmt.Fprintf(w, "%-10s %5s", "% Totals", "")
 		for _, st := range cols {
@@ -287,7 +291,7 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		fmt.Fprintf(w, "\n%s:%d:%d, %s claim %s: %s\n", file, cl.Line, cl.Col, cl.Kind, cl.Describe(), cl.Status)
 		fmt.Fprintf(w, "  %s\n", report.ExplainPaths(cl, full))
 		if w0 := cl.Counterexample(); w0 != nil {
-			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", spec.InputString(w0.Input, names),
+			fmt.Fprintf(w, "  counterexample: %s\n    path condition: %s\n    %s\n", report.InputText(w0.Input, names),
 				report.Abbrev(w0.PathCondition, " and ", "conjunct", full), w0.Replay)
 			if cl.Status == verify.StatusRefuted || cl.Status == verify.StatusFaulty {
 				fmt.Fprintf(w, "    reproduce: %s\n", report.ReproduceInput(file, w0.Input, names))

@@ -80,13 +80,16 @@ const MaxLines = 2000
 // own; what remains is the checks themselves, one file per concern, which share the checker.
 // sym, 1,995 lines before the solver caching of issue 17 (sym/cache.go, about 740 lines with
 // its hooks), until the solver and its caching move to a package of their own (they read the
-// path conditions' and terms' internals: bounds, the captured flag, the monomials).
+// path conditions' and terms' internals: bounds, the captured flag, the monomials); about 3,620
+// with arrays and quantifiers (issue 13: array terms, quantified formulas, the first-failure
+// formulas, the Z3 arrays and the instantiation loop, about 880 lines), which read the same
+// internals.
 // spec, about 1,990 lines before arrays and quantifiers (issue 13) added their syntax, typed
 // evaluation and stores: the language's definition, which a split would scatter (the parser,
 // resolution and the semantics share unexported helpers).
 // refinement grew to about 2,815 with the fair strategies' checks (issue 16) and the caching crosscheck
 // (issue 17).
-var oversized = map[string]int{"refinement": 2900, "sym": 2800, "spec": 3300}
+var oversized = map[string]int{"refinement": 2900, "sym": 3700, "spec": 3300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -19,7 +19,8 @@
 //	not_one(x); not_one(x - 1)  # BUG#1 assert BUG#2 assert
 //	assert 10 / x >= 0          # CLAIM assert FAULTY division REFUTED
 //
-// BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero)
+// BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero,
+// index-out-of-range)
 // at this line, the line reports give: for a statement inlined from a macro, the call's line.
 // The expected report order is source order (by line, then left to right) unless the bugs are
 // numbered: BUG#N KIND is the N-th bug reported (--all-bugs reports in breadth-first order,
@@ -51,7 +52,7 @@ import (
 // Bug is a bug certsym run must report: its line and kind.
 type Bug struct {
 	Line int
-	Kind string // fail, assert or division-by-zero
+	Kind string // fail, assert, division-by-zero or index-out-of-range
 }
 
 // String is the bug as "line L kind K".
@@ -78,10 +79,10 @@ type File struct {
 }
 
 // BugKinds are the kinds a BUG annotation may name (the kinds of certsym run's report).
-var BugKinds = []string{"fail", "assert", "division-by-zero"}
+var BugKinds = []string{"fail", "assert", "division-by-zero", "index-out-of-range"}
 
 // ClaimKinds are the kinds a CLAIM annotation may name.
-var ClaimKinds = []string{"assert", "division"}
+var ClaimKinds = []string{"assert", "division", "index"}
 
 // Statuses are the statuses of verify's claims (xSymExe, Section III-B5).
 var Statuses = []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "FAULTY?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"}
@@ -114,7 +115,7 @@ var (
 
 // lineFacts says what can happen at a line, from the statements reports place there.
 type lineFacts struct {
-	stmt, fail, assert, divides bool
+	stmt, fail, assert, divides, indexes bool
 }
 
 // facts returns, for each line, what the statements reported at that line can do.
@@ -140,15 +141,23 @@ func facts(prog *spec.Program) map[int]*lineFacts {
 			f.fail = true
 		case *spec.Assign:
 			f.divides = f.divides || spec.HasDivA(s.A)
+			f.indexes = f.indexes || spec.HasIndex(s.A)
+		case *spec.ArrAssign:
+			f.divides = f.divides || spec.HasDivA(s.I) || spec.HasDivA(s.A)
+			f.indexes = true
 		case *spec.If:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.While:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assume:
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		case *spec.Assert:
 			f.assert = true
 			f.divides = f.divides || spec.HasDivB(s.Cond)
+			f.indexes = f.indexes || spec.HasIndex(s.Cond)
 		}
 		return true
 	})
@@ -301,6 +310,8 @@ func Parse(path string, src []byte) (*File, error) {
 						bad(n, "BUG assert on a line with no assert")
 					case kind == "division-by-zero" && !lf.divides:
 						bad(n, "BUG division-by-zero on a line whose statements do not divide")
+					case kind == "index-out-of-range" && !lf.indexes:
+						bad(n, "BUG index-out-of-range on a line whose statements access no array element")
 					default:
 						bugs = append(bugs, numbered{Bug{n, kind}, num, len(bugs)})
 					}

@@ -16,10 +16,10 @@ import (
 type Flip struct {
 	Side string `json:"side"`
 	// Status is "sat" (input takes the side, confirmed by replay), "unsat" or "unknown" (reason).
-	Status    string                 `json:"status"`
-	Input     map[string]json.Number `json:"input,omitempty"`
-	Confirmed bool                   `json:"confirmed,omitempty"`
-	Reason    string                 `json:"reason,omitempty"`
+	Status    string                     `json:"status"`
+	Input     map[string]json.RawMessage `json:"input,omitempty"`
+	Confirmed bool                       `json:"confirmed,omitempty"`
+	Reason    string                     `json:"reason,omitempty"`
 }
 
 // Branch is one branch point in concolic --json.
@@ -37,30 +37,26 @@ type Branch struct {
 
 // JSON is the object concolic --json prints.
 type JSON struct {
-	Input    map[string]json.Number `json:"input"`
-	Branches []Branch               `json:"branches"`
+	Input    map[string]json.RawMessage `json:"input"`
+	Branches []Branch                   `json:"branches"`
 	// Outcome is "finished", "error" (kind, line, column), "blocked" (line, column of the assume),
 	// "step-bound" or "stopped" (reason).
-	Outcome       string                 `json:"outcome"`
-	Kind          string                 `json:"kind,omitempty"`
-	Line          int                    `json:"line,omitempty"`
-	Column        int                    `json:"column,omitempty"`
-	Reason        string                 `json:"reason,omitempty"`
-	Steps         int                    `json:"steps"`
-	Store         map[string]json.Number `json:"store"`
-	PathCondition string                 `json:"path_condition"`
-	SymbolicStore string                 `json:"symbolic_store"`
-	SolverQueries int                    `json:"solver_queries"`
+	Outcome       string                     `json:"outcome"`
+	Kind          string                     `json:"kind,omitempty"`
+	Line          int                        `json:"line,omitempty"`
+	Column        int                        `json:"column,omitempty"`
+	Reason        string                     `json:"reason,omitempty"`
+	Steps         int                        `json:"steps"`
+	Store         map[string]json.RawMessage `json:"store"`
+	PathCondition string                     `json:"path_condition"`
+	SymbolicStore string                     `json:"symbolic_store"`
+	SolverQueries int                        `json:"solver_queries"`
 }
 
 // inputJSON is a store as a JSON object: each variable's value as a number token with all its
 // digits.
-func inputJSON(in spec.Store, names []string) map[string]json.Number {
-	m := make(map[string]json.Number, len(in))
-	for i, v := range in {
-		m[names[i]] = json.Number(v.String())
-	}
-	return m
+func inputJSON(in spec.Store, names []string) map[string]json.RawMessage {
+	return report.InputJSON(in, names)
 }
 
 // Object is the JSON object of concolic --json for the path p of a program with variables names.
@@ -97,7 +93,7 @@ func Object(p *concolic.Path, names []string) JSON {
 // WriteText prints the text report of concolic for the path p of the program file with
 // variables names; full prints path conditions and stores whole.
 func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full bool) {
-	fmt.Fprintf(w, "path of the input %s\n", spec.InputString(p.Input, names))
+	fmt.Fprintf(w, "path of the input %s\n", report.InputText(p.Input, names))
 	sat, unsat, unknown := 0, 0, 0
 	for i, b := range p.Branches {
 		fmt.Fprintf(w, "%d. %s:%d:%d %s %s: %s (after %s)\n", i+1, file, b.Pos.Line, b.Pos.Col, b.Kind, b.Cond,
@@ -114,7 +110,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 			switch f.Status {
 			case sym.Sat:
 				sat++
-				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), spec.InputString(f.Input, names))
+				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), report.InputText(f.Input, names))
 			case sym.Unsat:
 				unsat++
 				fmt.Fprintf(w, "   flip to %s: none (unsat: no input follows this path and takes it)\n", b.SideName(f.Side))
@@ -137,7 +133,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 	default:
 		fmt.Fprintf(w, "outcome: %s at %s:%s\n", p.Reason, file, pos(report.StmtPos(p.Kont.Head())))
 	}
-	fmt.Fprintf(w, "store: %s\n", spec.InputString(p.Final, names))
+	fmt.Fprintf(w, "store: %s\n", report.InputText(p.Final, names))
 	fmt.Fprintf(w, "path condition: %s\n", report.Abbrev(p.PC.String(names), " and ", "conjunct", full))
 	fmt.Fprintf(w, "symbolic store: %s\n", report.Abbrev(sym.StoreString(p.Store, names), ", ", "variable", full))
 	fmt.Fprintf(w, "%s; flips: %d found and confirmed, %d unsat, %d unknown; %s\n", report.Plural(len(p.Branches), "branch point"),

@@ -135,7 +135,7 @@ func (r *Recorder) terminal(st *engine.State, end testcase.End) {
 	// solver gave up on can carry terms whose printed form is exponential in their size).
 	if st.PC.Status == sym.Sat && st.PC.Witness != nil {
 		t.Input = append(spec.Store(nil), st.PC.Witness...)
-		t.PC = report.PCText(st.PC, r.prog.Vars, 1_000_000)
+		t.PC = report.PCText(st.PC, sym.SlotNames(r.prog), 1_000_000)
 	}
 	r.tests = append(r.tests, t)
 }
@@ -152,7 +152,7 @@ func (r *Recorder) Coverage() *coverage.Report {
 // TestCases are the test cases of the terminal paths explored (New with tests), for the program
 // file whose bytes are src.
 func (r *Recorder) TestCases(file string, src []byte) testcase.Set {
-	return testcase.Collect(file, src, r.prog.Vars, r.tests)
+	return testcase.CollectProg(file, src, r.prog, r.tests)
 }
 
 // Tree is the execution tree (New with tree), or nil.

@@ -34,7 +34,14 @@ func PrintSize(fs []*sym.Formula, limit int) int {
 				return
 			}
 			n += 2
-			if a.Kind != sym.AtomSym {
+			switch a.Kind {
+			case sym.AtomSym, sym.AtomBnd:
+			case sym.AtomSel: // the index, then each store of the chain
+				n += term(a.L)
+				for s := a.A; s.Prev != nil && n <= limit; s = s.Prev {
+					n += 2 + term(s.I) + term(s.V)
+				}
+			default:
 				n += term(a.L) + term(a.R)
 			}
 			if n > limit {
@@ -50,6 +57,9 @@ func PrintSize(fs []*sym.Formula, limit int) int {
 		n++
 		if f.T != nil {
 			n += term(f.T)
+		}
+		if f.Lo != nil { // a quantified formula's bounds
+			n += term(f.Lo) + term(f.Hi)
 		}
 		for _, g := range f.Args {
 			if n > limit {

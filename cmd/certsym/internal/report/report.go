@@ -154,8 +154,9 @@ func ShellQuote(s string) string {
 // semantics and reaches its error.
 func ReproduceCommand(file string, b *engine.Bug, names []string) string {
 	var kv []string
-	for i, v := range b.Input {
-		kv = append(kv, names[i]+"="+v.String())
+	keys, vals, list := groups(b.Input, names)
+	for i, k := range keys {
+		kv = append(kv, k+"="+listText(vals[i], list[i], ","))
 	}
 	cmd := "certsym exec " + ShellQuote(file)
 	if len(kv) > 0 {
@@ -244,4 +245,59 @@ func ExplainPaths(cl *verify.Claim, full bool) string {
 		return "no explored path reaches the claim, and no cutoff can: dead code"
 	}
 	return fmt.Sprintf("evaluated %s on explored paths: %s", Plural(cl.Paths, "time"), strings.Join(parts, "; "))
+}
+
+// groups splits a flat store's values by the slot names (sym.SlotNames: the variables, then
+// a[j] for each element of each array) into the inputs of the program: a variable's value, or
+// an array's list of elements from lo to hi.
+func groups(in spec.Store, names []string) (keys []string, vals [][]spec.Int, list []bool) {
+	for i, v := range in {
+		name := names[i]
+		if k := strings.IndexByte(name, '['); k > 0 && strings.HasSuffix(name, "]") {
+			base := name[:k]
+			if n := len(keys); n > 0 && list[n-1] && keys[n-1] == base {
+				vals[n-1] = append(vals[n-1], v)
+				continue
+			}
+			keys, vals, list = append(keys, base), append(vals, []spec.Int{v}), append(list, true)
+			continue
+		}
+		keys, vals, list = append(keys, name), append(vals, []spec.Int{v}), append(list, false)
+	}
+	return keys, vals, list
+}
+
+// InputText renders a concrete input of length len(names) as x=1, y=-2, a=[5, 0, 7]: names are
+// the slot names of the program's flat store (sym.SlotNames), an array's elements are written
+// as one list (spec.Program.InputString); for a program without arrays it is spec.InputString.
+func InputText(in spec.Store, names []string) string {
+	keys, vals, list := groups(in, names)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + listText(vals[i], list[i], ", ")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func listText(vs []spec.Int, list bool, sep string) string {
+	if !list {
+		return vs[0].String()
+	}
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.String()
+	}
+	return "[" + strings.Join(s, sep) + "]"
+}
+
+// InputJSON is a concrete input (of length len(names), the slot names of sym.SlotNames) as a
+// JSON object: each variable's value as a number token with all its digits, each array's value
+// as the list of its elements from lo to hi.
+func InputJSON(in spec.Store, names []string) map[string]json.RawMessage {
+	keys, vals, list := groups(in, names)
+	m := make(map[string]json.RawMessage, len(keys))
+	for i, k := range keys {
+		m[k] = json.RawMessage(listText(vals[i], list[i], ","))
+	}
+	return m
 }

@@ -4,6 +4,7 @@
 package sarif
 
 import (
+	"certsym/sym"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +13,6 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
-	"certsym/spec"
 	"certsym/verify"
 )
 
@@ -188,7 +188,7 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
-				report.DescribeFail(b.Fail), p.Line, p.Col, spec.InputString(b.Input, names), b.Replay.Steps)},
+				report.DescribeFail(b.Fail), p.Line, p.Col, report.InputText(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
 			Properties: map[string]any{"input": report.Input{Names: names, Vals: b.Input},
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
@@ -225,7 +225,7 @@ func verifySARIFLevel(s verify.Status) (kind, level string) {
 // FromVerify is the SARIF log of certsym verify on file: one result per claim of rep.
 func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 	run := newSarifRun(file, verifyRules, inv)
-	names := rep.Prog.Vars
+	names := sym.SlotNames(rep.Prog)
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
 		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
 	for _, cl := range rep.Claims {
@@ -244,7 +244,7 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 		}
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
-			msg += ", counterexample " + spec.InputString(w.Input, names)
+			msg += ", counterexample " + report.InputText(w.Input, names)
 			props["input"] = report.Input{Names: names, Vals: w.Input}
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
@@ -81,6 +82,16 @@ type Set struct {
 // Collect turns the terminal paths of a run of the program file (whose bytes are src and whose
 // variables are names) into test cases, in the order the run explored them, without duplicates.
 func Collect(file string, src []byte, names []string, paths []Path) Set {
+	return collect(file, src, names, nil, paths)
+}
+
+// CollectProg is Collect for the program prog, arrays included (issue 13): each input gives
+// every variable and every array (the list of its elements).
+func CollectProg(file string, src []byte, prog *spec.Program, paths []Path) Set {
+	return collect(file, src, prog.Vars, prog, paths)
+}
+
+func collect(file string, src []byte, names []string, prog *spec.Program, paths []Path) Set {
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
 	var set Set
@@ -90,14 +101,19 @@ func Collect(file string, src []byte, names []string, paths []Path) Set {
 			set.NoModel++
 			continue
 		}
-		key := spec.InputString(t.Input, names) + "|" + t.End.String()
+		var kb strings.Builder
+		for _, v := range t.Input {
+			kb.WriteString(v.String())
+			kb.WriteByte(',')
+		}
+		key := kb.String() + "|" + t.End.String()
 		if seen[key] {
 			set.Dups++
 			continue
 		}
 		seen[key] = true
 		set.Cases = append(set.Cases, Case{Format: Format, Program: file, ProgramSHA256: hash,
-			Input: report.Input{Names: names, Vals: t.Input}, Expected: t.End, PathCondition: t.PC})
+			Input: input(names, prog, t.Input), Expected: t.End, PathCondition: t.PC})
 	}
 	return set
 }
@@ -121,4 +137,11 @@ func Write(dir string, set Set) ([]string, error) {
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+func input(names []string, prog *spec.Program, vals spec.Store) report.Input {
+	if prog != nil {
+		return report.ProgInput(prog, vals)
+	}
+	return report.Input{Names: names, Vals: vals}
 }

@@ -4,6 +4,7 @@
 package verifyhtml
 
 import (
+	"certsym/sym"
 	"fmt"
 	"html"
 	"strings"
@@ -38,7 +39,7 @@ func cssClass(s verify.Status) string {
 func Render(file string, src []byte, rep *verify.Report) string {
 	var b strings.Builder
 	esc := html.EscapeString
-	names := rep.Prog.Vars
+	names := sym.SlotNames(rep.Prog)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>certsym verify %s</title>\n<style>\n", esc(file))
 	b.WriteString(`body{font-family:sans-serif;margin:1.5em;color:#222}
@@ -125,7 +126,7 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		var ev []string
 		ev = append(ev, esc(report.ExplainPaths(cl, true)))
 		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(spec.InputString(w.Input, names))+"</code>; path condition <code>"+
+			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(report.InputText(w.Input, names))+"</code>; path condition <code>"+
 				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
 		}
 		for _, a := range cl.OverApprox {

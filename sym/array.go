@@ -1,0 +1,510 @@
+package sym
+
+import (
+	"strconv"
+	"strings"
+
+	"certsym/spec"
+)
+
+// Arrays and bounded quantifiers (issue 13; /work/wt/issue13-design.md, "Symbolic arrays").
+//
+// Symbols are the slots of the flat concrete store: the scalars first (by Var.Index), then the
+// elements of each array in declaration order, the initial value of a[j] being the symbol
+// a.Offset + (j - a.Lo). A symbolic store holds, after the scalars' terms, one array value per
+// declared array (a Term whose arr is set): a chain of stores over the initial array,
+// store(...store(a0, i1, v1)..., in, vn). A read select(t, i) walks the chain from the newest
+// store (Select); what it cannot resolve stays an atom AtomSel, opaque to the bounds and linear
+// facts (they treat it as an unknown symbol: its range is all of ℤ, it is never a bound).
+
+// ArrTerm is an array value: the initial array Arr (Prev nil) or store(Prev, I, V).
+type ArrTerm struct {
+	Arr  *spec.Array
+	Prev *ArrTerm
+	I, V *Term
+	id   int // creation order, for the select atoms' interning
+}
+
+type selKey struct {
+	arr *ArrTerm
+	idx string
+}
+
+// NewTermsFor creates the factory of a run over the program's flat store: its variables, then
+// its arrays' elements (SlotNames).
+func NewTermsFor(p *spec.Program) *Terms {
+	ts := NewTerms(SlotNames(p))
+	ts.nvars, ts.arrays, ts.elems = len(p.Vars), p.Arrays, ts.syms
+	ts.syms = ts.syms[:len(p.Vars):len(p.Vars)]
+	for _, a := range p.Arrays {
+		ts.syms = append(ts.syms, &Term{arr: &ArrTerm{Arr: a, id: ts.key()}})
+	}
+	return ts
+}
+
+// SlotNames names the slots of p's flat store: the variables, then a[j] for each element.
+func SlotNames(p *spec.Program) []string {
+	if len(p.Arrays) == 0 {
+		return p.Vars
+	}
+	names := append([]string(nil), p.Vars...)
+	for _, a := range p.Arrays {
+		for j := a.Lo; j <= a.Hi; j++ {
+			names = append(names, a.Name+"["+strconv.FormatInt(j, 10)+"]")
+		}
+	}
+	return names
+}
+
+// Slots is the number of symbols (the length of a valuation and of a witness).
+func (ts *Terms) Slots() int { return len(ts.names) }
+
+// Names are the symbols' names.
+func (ts *Terms) Names() []string { return ts.names }
+
+// elemSym returns the symbol of element j of the initial array a, or nil outside its bounds.
+func (ts *Terms) elemSym(a *spec.Array, j spec.Int) *Term {
+	slot, ok := a.Slot(j)
+	if !ok {
+		return nil
+	}
+	return ts.elems[slot]
+}
+
+// differ reports whether i and j are different under every valuation: their difference is a
+// nonzero constant.
+func differ(i, j *Term) bool {
+	d, ok := sub(i, j).IsConst()
+	return ok && !d.IsZero()
+}
+
+// sameTerm reports whether i and j are the same term (equal under every valuation, by their
+// normal form: atoms compared by identity).
+func sameTerm(i, j *Term) bool {
+	if i == j {
+		return true
+	}
+	d, ok := sub(i, j).IsConst()
+	return ok && d.IsZero()
+}
+
+// Select is select(t, i): the chain is walked from the newest store; a store at the same index
+// gives its value, a store at an index that differs by a nonzero constant is skipped, and the
+// first other store stops the walk: the read is then an atom over the chain from that store. A
+// read of the initial array at a constant index inside the bounds is the element's symbol.
+func (ts *Terms) Select(t *ArrTerm, i *Term) *Term {
+	for t.Prev != nil {
+		if sameTerm(t.I, i) {
+			return t.V
+		}
+		if !differ(t.I, i) {
+			break
+		}
+		t = t.Prev
+	}
+	if t.Prev == nil {
+		if c, ok := i.IsConst(); ok {
+			if s := ts.elemSym(t.Arr, c); s != nil {
+				return s
+			}
+		}
+	}
+	if ts.sels == nil {
+		ts.sels = map[selKey]*Atom{}
+	}
+	k := selKey{t, termKey(i)}
+	if a, ok := ts.sels[k]; ok {
+		return atomTerm(a)
+	}
+	a := &Atom{Kind: AtomSel, A: t, L: i, key: ts.key(), bnd: i.hasBound() || t.hasBound(), ext: true}
+	ts.sels[k] = a
+	return atomTerm(a)
+}
+
+// termKey is a structural key of t (atoms by key, which is unique in a run).
+func termKey(t *Term) string {
+	b := t.c.Big().Append(nil, 36)
+	for _, m := range t.monos {
+		b = append(b, '+')
+		b = m.k.Big().Append(b, 36)
+		b = append(b, '*')
+		b = strconv.AppendInt(b, int64(m.a.key), 36)
+	}
+	return string(b)
+}
+
+// Store is store(t, i, v); a store at the same constant index earlier in the chain is removed
+// (the newest store at an index overrides every older one there).
+func (ts *Terms) Store(t *ArrTerm, i, v *Term) *ArrTerm {
+	if _, ok := i.IsConst(); ok {
+		t = ts.without(t, i)
+	}
+	return &ArrTerm{Arr: t.Arr, Prev: t, I: i, V: v, id: ts.key()}
+}
+
+// without is t with the stores at the constant index i removed (only when there is one).
+func (ts *Terms) without(t *ArrTerm, i *Term) *ArrTerm {
+	found := false
+	for u := t; u.Prev != nil; u = u.Prev {
+		if sameTerm(u.I, i) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return t
+	}
+	var keep []*ArrTerm
+	u := t
+	for ; u.Prev != nil; u = u.Prev {
+		if !sameTerm(u.I, i) {
+			keep = append(keep, u)
+		}
+	}
+	for k := len(keep) - 1; k >= 0; k-- {
+		u = &ArrTerm{Arr: u.Arr, Prev: u, I: keep[k].I, V: keep[k].V, id: ts.key()}
+	}
+	return u
+}
+
+// ArrayValue returns the array term of a store slot holding an array, or nil.
+func (t *Term) ArrayValue() *ArrTerm { return t.arr }
+
+// ArrayTerm wraps an array term as a store slot's value.
+func ArrayTerm(a *ArrTerm) *Term { return &Term{arr: a} }
+
+// read is the value of element j of t under the valuation v: the newest store at j, else the
+// initial element (0 outside the bounds: such reads are guarded by the definedness conditions).
+func (t *ArrTerm) read(j spec.Int, v []spec.Int, env *benv) spec.Int {
+	for ; t.Prev != nil; t = t.Prev {
+		if t.I.eval(v, env).Equal(j) {
+			return t.V.eval(v, env)
+		}
+	}
+	if slot, ok := t.Arr.Slot(j); ok {
+		return v[slot]
+	}
+	return spec.Int{}
+}
+
+func (t *ArrTerm) hasBound() bool {
+	for ; t.Prev != nil; t = t.Prev {
+		if t.I.hasBound() || t.V.hasBound() {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Term) hasBound() bool {
+	for _, m := range t.monos {
+		if m.a.Kind == AtomBnd || m.a.bnd {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *ArrTerm) write(b *strings.Builder, names []string) {
+	if t.Prev == nil {
+		b.WriteString(t.Arr.Name)
+		return
+	}
+	b.WriteString("store(")
+	t.Prev.write(b, names)
+	b.WriteString(", ")
+	t.I.write(b, names)
+	b.WriteString(", ")
+	t.V.write(b, names)
+	b.WriteByte(')')
+}
+
+// String renders the array term.
+func (t *ArrTerm) String(names []string) string {
+	var b strings.Builder
+	t.write(&b, names)
+	return b.String()
+}
+
+// Concretize is V ∘ S: the concrete flat store that the symbolic store s denotes under the
+// valuation v (the scalars' values, then each array's elements).
+func (ts *Terms) Concretize(s []*Term, v []spec.Int) spec.Store {
+	out := make(spec.Store, ts.Slots())
+	for i := 0; i < ts.nvars || (ts.arrays == nil && i < len(s)); i++ {
+		out[i] = s[i].Eval(v)
+	}
+	for k, a := range ts.arrays {
+		t := s[ts.nvars+k].arr
+		for j := a.Lo; j <= a.Hi; j++ {
+			out[a.Offset+int(j-a.Lo)] = t.read(spec.IntOf(j), v, nil)
+		}
+	}
+	return out
+}
+
+// benv is an environment of bound variables: a binder's value, then the enclosing ones.
+type benv struct {
+	bind int
+	val  spec.Int
+	next *benv
+}
+
+func (e *benv) lookup(bind int) spec.Int {
+	for ; e != nil; e = e.next {
+		if e.bind == bind {
+			return e.val
+		}
+	}
+	panic("sym: unbound quantified variable")
+}
+
+// boundAtom returns a fresh binder and the term of its variable.
+func (ts *Terms) boundAtom() (int, *Term) {
+	ts.nextBind++
+	return ts.nextBind, atomTerm(&Atom{Kind: AtomBnd, Sym: ts.nextBind, key: ts.key(), bnd: true, ext: true})
+}
+
+// MaxExpand is the largest range of a quantifier with constant bounds that is expanded into a
+// conjunction (or disjunction) of its instances; larger or symbolic ranges stay quantified
+// formulas, decided by instantiation (solver.go).
+const MaxExpand = 64
+
+// Quant is the bounded quantified formula forall (exists when ex) k in lo..hi: body, k the
+// variable of binder bind (an AtomBnd atom inside body), folded when the body is constant or the
+// range is constant and empty.
+func Quant(ex bool, bind int, lo, hi *Term, body *Formula) *Formula {
+	l, lok := lo.IsConst()
+	h, hok := hi.IsConst()
+	if lok && hok && l.Cmp(h) > 0 {
+		return boolF(!ex)
+	}
+	switch {
+	case body == True && !ex, body == False && ex:
+		return boolF(!ex)
+	case body == True: // exists over a nonempty range
+		return Pred(FGe, sub(hi, lo))
+	case body == False: // forall over an empty range
+		return Pred(FGe, add(sub(lo, hi), Const(minusOne)))
+	}
+	op := FForall
+	if ex {
+		op = FExists
+	}
+	return &Formula{Op: op, Bind: bind, Lo: lo, Hi: hi, Args: []*Formula{body}}
+}
+
+// cond is what the evaluation of a condition gives symbolically: its value, its definedness D
+// and the first-failure formulas F[0] = F_div, F[1] = F_idx (design file, "Definedness and
+// first-failure formulas").
+type cond struct {
+	v    *Formula
+	d    *Formula
+	f    [2]*Formula
+	term *Term // for an arithmetic expression: its value
+}
+
+// seq accumulates the parts of an evaluation in order: prefix is D(p1) ∧ ... ∧ D(pi).
+type seq struct {
+	prefix *Formula
+	f      [2]*Formula
+}
+
+func newSeq() *seq { return &seq{prefix: True, f: [2]*Formula{False, False}} }
+
+func (q *seq) part(c cond) {
+	for k := range q.f {
+		if c.f[k] != False {
+			q.f[k] = Or(q.f[k], And(q.prefix, c.f[k]))
+		}
+	}
+	q.prefix = And(q.prefix, c.d)
+}
+
+// check adds the operation's own check c of kind k (0: div, 1: idx).
+func (q *seq) check(c *Formula, k int) {
+	if c != True {
+		q.f[k] = Or(q.f[k], And(q.prefix, Not(c)))
+	}
+	q.prefix = And(q.prefix, c)
+}
+
+func (q *seq) done(v *Formula, t *Term) cond { return cond{v: v, d: q.prefix, f: q.f, term: t} }
+
+func (ts *Terms) condA(a spec.AExpr, s []*Term, env []*Term) cond {
+	switch a := a.(type) {
+	case *spec.Num, *spec.Var, *spec.BoundRef:
+		return cond{d: True, f: [2]*Formula{False, False}, term: ts.subst(a, s, env)}
+	case *spec.Neg:
+		c := ts.condA(a.X, s, env)
+		c.term = neg(c.term)
+		return c
+	case *spec.BinA:
+		l, r := ts.condA(a.L, s, env), ts.condA(a.R, s, env)
+		q := newSeq()
+		q.part(l)
+		q.part(r)
+		if a.Op == spec.Div || a.Op == spec.Mod {
+			q.check(Pred(FNe, r.term), 0)
+		}
+		return q.done(nil, ts.apply(a.Op, l.term, r.term))
+	case *spec.Elem:
+		i := ts.condA(a.I, s, env)
+		q := newSeq()
+		q.part(i)
+		q.check(inRange(a.Arr, i.term), 1)
+		return q.done(nil, ts.Select(s[ts.nvars+a.Arr.Index].arr, i.term))
+	}
+	panic("sym: unknown expression")
+}
+
+// inRange is Lo <= i <= Hi for the array a.
+func inRange(a *spec.Array, i *Term) *Formula {
+	return And(Pred(FGe, sub(i, Const(spec.IntOf(a.Lo)))), Pred(FGe, sub(Const(spec.IntOf(a.Hi)), i)))
+}
+
+func (ts *Terms) condB(b spec.BExpr, s []*Term, env []*Term) cond {
+	switch b := b.(type) {
+	case *spec.BoolLit:
+		return cond{v: boolF(b.Val), d: True, f: [2]*Formula{False, False}}
+	case *spec.Cmp:
+		l, r := ts.condA(b.L, s, env), ts.condA(b.R, s, env)
+		q := newSeq()
+		q.part(l)
+		q.part(r)
+		return q.done(cmpF(b.Op, l.term, r.term), nil)
+	case *spec.Not:
+		c := ts.condB(b.X, s, env)
+		c.v = Not(c.v)
+		return c
+	case *spec.BinB:
+		l, r := ts.condB(b.L, s, env), ts.condB(b.R, s, env)
+		q := newSeq()
+		q.part(l)
+		q.part(r)
+		if b.Op == spec.And {
+			return q.done(And(l.v, r.v), nil)
+		}
+		return q.done(Or(l.v, r.v), nil)
+	case *spec.Quant:
+		return ts.condQ(b, s, env)
+	}
+	panic("sym: unknown condition")
+}
+
+// condQ is the quantifier case: F_k = F_k(lo) ∨ (D(lo) ∧ F_k(hi)) ∨ (D(lo) ∧ D(hi) ∧
+// ∃ j ∈ lo..hi: (∀ i ∈ lo..j-1: D(b[i])) ∧ F_k(b[j])), D = D(lo) ∧ D(hi) ∧ ∀ j ∈ lo..hi: D(b[j]);
+// expanded over the instances when the range is constant and at most MaxExpand long.
+func (ts *Terms) condQ(b *spec.Quant, s []*Term, env []*Term) cond {
+	lo, hi := ts.condA(b.Lo, s, env), ts.condA(b.Hi, s, env)
+	q := newSeq()
+	q.part(lo)
+	q.part(hi)
+	inner := make([]*Term, b.Level+1)
+	copy(inner, env)
+	l, lok := lo.term.IsConst()
+	h, hok := hi.term.IsConst()
+	if lok && hok && (l.Cmp(h) > 0 || h.Sub(l).Cmp(spec.IntOf(MaxExpand-1)) <= 0) {
+		var vs []*Formula
+		for j := l; j.Cmp(h) <= 0; j = j.Add(one) {
+			inner[b.Level] = Const(j)
+			c := ts.condB(b.Body, s, inner)
+			q.part(c)
+			vs = append(vs, c.v)
+		}
+		if b.Exists {
+			return q.done(Or(vs...), nil)
+		}
+		return q.done(And(vs...), nil)
+	}
+	bj, j := ts.boundAtom()
+	inner[b.Level] = j
+	cj := ts.condB(b.Body, s, inner)
+	if cj.d != True {
+		bi, i := ts.boundAtom()
+		inner[b.Level] = i
+		ci := ts.condB(b.Body, s, inner)
+		for k := range q.f {
+			if cj.f[k] != False {
+				prev := Quant(false, bi, lo.term, add(j, Const(minusOne)), ci.d)
+				q.f[k] = Or(q.f[k], And(q.prefix, Quant(true, bj, lo.term, hi.term, And(prev, cj.f[k]))))
+			}
+		}
+		q.prefix = And(q.prefix, Quant(false, bj, lo.term, hi.term, cj.d))
+	}
+	return q.done(Quant(b.Exists, bj, lo.term, hi.term, cj.v), nil)
+}
+
+// CondKinds is the symbolic evaluation of the condition b under the store s: its value S(b), its
+// definedness S(D(b)) and its first-failure formulas S(F_div(b)), S(F_idx(b)) (design file).
+func (ts *Terms) CondKinds(b spec.BExpr, s []*Term) (v, d, fdiv, fidx *Formula) {
+	c := ts.condB(b, s, nil)
+	return c.v, c.d, c.f[0], c.f[1]
+}
+
+// ExprKinds is CondKinds for an arithmetic expression: its term S(a), S(D(a)), S(F_div(a)),
+// S(F_idx(a)).
+func (ts *Terms) ExprKinds(a spec.AExpr, s []*Term) (t *Term, d, fdiv, fidx *Formula) {
+	c := ts.condA(a, s, nil)
+	return c.term, c.d, c.f[0], c.f[1]
+}
+
+// InRange is S(Lo <= i <= Hi), the range check of an element access of a at the index term i.
+func InRange(a *spec.Array, i *Term) *Formula { return inRange(a, i) }
+
+// Extended reports whether f has a select atom or a quantifier (what the caching layers set
+// aside, cache.go).
+func (f *Formula) Extended() bool {
+	switch f.Op {
+	case FForall, FExists:
+		return true
+	case FGe, FEq, FNe:
+		return f.T.extended()
+	case FAnd, FOr:
+		for _, g := range f.Args {
+			if g.Extended() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (t *Term) extended() bool {
+	for _, m := range t.monos {
+		if m.a.ext {
+			return true
+		}
+	}
+	return false
+}
+
+// quantified reports whether f has a quantifier.
+func (f *Formula) quantified() bool {
+	switch f.Op {
+	case FForall, FExists:
+		return true
+	case FAnd, FOr:
+		for _, g := range f.Args {
+			if g.quantified() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WriteKinds is the symbolic evaluation of the element assignment a[i] = e under the store s, in
+// its evaluation order (i, then e, then the range check of the write): the store
+// S[a ↦ store(S(a), S(i), S(e))], its definedness D and the first-failure formulas F_div, F_idx.
+func (ts *Terms) WriteKinds(a *spec.Array, i, e spec.AExpr, s []*Term) (store []*Term, d, fdiv, fidx *Formula) {
+	ci, ce := ts.condA(i, s, nil), ts.condA(e, s, nil)
+	q := newSeq()
+	q.part(ci)
+	q.part(ce)
+	q.check(inRange(a, ci.term), 1)
+	store = make([]*Term, len(s))
+	copy(store, s)
+	slot := ts.nvars + a.Index
+	store[slot] = ArrayTerm(ts.Store(s[slot].arr, ci.term, ce.term))
+	return store, q.prefix, q.f[0], q.f[1]
+}

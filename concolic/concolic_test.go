@@ -293,3 +293,53 @@ func TestUnknownAnswers(t *testing.T) {
 		t.Errorf("generational: %s (%s)", rep.Verdict, rep.Reason)
 	}
 }
+
+// TestTraceArrays: a concolic run over an array program (issue 13) takes element assignments as
+// branch points with an index-out-of-range side, and the inputs found for the other sides (an
+// index out of range, the aliasing of two symbolic indices) are confirmed by their concrete runs.
+func TestTraceArrays(t *testing.T) {
+	prog := parse(t, "array a[0..4];\na[i] = 1;\na[j] = 2;\nassert a[i] == 1")
+	in := make(spec.Store, prog.Slots())
+	in[0], in[1] = spec.IntOf(1), spec.IntOf(2)
+	p, err := Trace(prog, in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sides(p); got != "element assign@2:defined element assign@3:defined assert@4:holds" {
+		t.Fatalf("sides %s", got)
+	}
+	found := map[string]spec.Store{}
+	for _, b := range p.Branches {
+		for _, f := range b.Flips {
+			if f.Status == sym.Sat {
+				if !f.Confirmed {
+					t.Errorf("%s side at line %d not confirmed", b.SideName(f.Side), b.Pos.Line)
+				}
+				found[fmt.Sprintf("%d:%s", b.Pos.Line, b.SideName(f.Side))] = f.Input
+			}
+		}
+	}
+	if in := found["2:index-out-of-range"]; in == nil || (in[0].Sign() >= 0 && in[0].Cmp(spec.IntOf(4)) <= 0) {
+		t.Errorf("no out-of-range input for a[i]: %v", found)
+	}
+	if in := found["4:violated"]; in == nil || !in[0].Equal(in[1]) {
+		t.Errorf("the violated assert needs i == j: %v", found)
+	}
+}
+
+// TestGenerationalArrays: SAGE's generational search over an array program finds the bug of a
+// read after two writes at symbolic indices and replays its input (which gives the whole array).
+func TestGenerationalArrays(t *testing.T) {
+	prog := parse(t, "array a[0..4];\nassume i >= 0 and i <= 4 and j >= 0 and j <= 4;\na[i] = 1;\na[j] = 2;\nassert a[i] == 1")
+	rep, err := Generational(prog, GenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != engine.VerdictBug || len(rep.Bugs) == 0 {
+		t.Fatalf("verdict %v, want bug", rep.Verdict)
+	}
+	b := rep.Bugs[0]
+	if b.Fail.Kind != spec.FailAssert || len(b.Input) != prog.Slots() || !b.Input[0].Equal(b.Input[1]) {
+		t.Errorf("bug %v with input %s", b.Fail.Kind, prog.InputString(b.Input))
+	}
+}

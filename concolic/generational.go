@@ -12,8 +12,8 @@ import (
 
 // GenOptions configure Generational.
 type GenOptions struct {
-	// SeedInput is the first input (a value for every variable, indexed like Program.Vars; nil:
-	// every variable 0).
+	// SeedInput is the first input (a flat store: a value for every variable, indexed like
+	// Program.Vars, then every array element, Program.Slots; nil: every input 0).
 	SeedInput spec.Store
 	// Limits bound the search: MaxStates bounds the concrete steps executed over all runs (0:
 	// none), Timeout and MaxMemory the whole search, QueryTimeout and RLimit each solver query.

@@ -419,7 +419,8 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	}
 }
 
-// Trace runs prog concolically on input (a value for every variable, indexed like prog.Vars) and
+// Trace runs prog concolically on input (a flat store: a value for every variable, indexed like
+// prog.Vars, then every array element, prog.Slots) and
 // returns its path: each branch point with the side taken and the path condition so far, and the
 // outcome. Unless opts.NoFlip, it asks the solver, for each branch point and each of its other
 // sides (Branch.Sides), for an input that follows the path to the branch point and takes that

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"certsym/internal/testprog"
@@ -19,7 +20,9 @@ func TestArrayPrograms(t *testing.T) {
 		input     func(p *spec.Program, in spec.Store) bool
 	}{
 		{"out-of-range write", "array a[1..5];\na[n] = 1", VerdictBug, spec.FailIndex, 2,
-			func(p *spec.Program, in spec.Store) bool { return in[0].Cmp(spec.IntOf(1)) < 0 || in[0].Cmp(spec.IntOf(5)) > 0 }},
+			func(p *spec.Program, in spec.Store) bool {
+				return in[0].Cmp(spec.IntOf(1)) < 0 || in[0].Cmp(spec.IntOf(5)) > 0
+			}},
 		{"aliasing", "array a[0..4];\nassume i >= 0 and i <= 4 and j >= 0 and j <= 4;\na[i] = 1;\na[j] = 2;\nassert a[i] == 1",
 			VerdictBug, spec.FailAssert, 5, func(p *spec.Program, in spec.Store) bool { return in[0].Equal(in[1]) }},
 		{"aliasing excluded", "array a[0..4];\nassume i >= 0 and i <= 4 and j >= 0 and j <= 4 and i != j;\na[i] = 1;\na[j] = 2;\nassert a[i] == 1",
@@ -42,7 +45,9 @@ func TestArrayPrograms(t *testing.T) {
 		{"negative bounds in range", "array b[-3..3];\nassume i >= -3 and i <= 3;\nb[i] = i;\nassert b[i] == i",
 			VerdictSafe, 0, 0, nil},
 		{"index with / and %", "array a[0..3];\nassume n >= -10 and n <= 10;\nx = a[n / 2 % 4]", VerdictBug, spec.FailIndex, 3,
-			func(p *spec.Program, in spec.Store) bool { return in[0].Sign() < 0 && in[0].Quo(spec.IntOf(2)).Rem(spec.IntOf(4)).Sign() < 0 }},
+			func(p *spec.Program, in spec.Store) bool {
+				return in[0].Sign() < 0 && in[0].Quo(spec.IntOf(2)).Rem(spec.IntOf(4)).Sign() < 0
+			}},
 		{"division before index in evaluation order", "array a[0..3];\nassume d == 0 and i >= 0 and i <= 3;\nx = a[i] / d", VerdictBug, spec.FailDivZero, 3, nil},
 		{"index before division in evaluation order", "array a[0..3];\nassume i > 3;\nx = a[i] / 0", VerdictBug, spec.FailIndex, 3, nil},
 	} {
@@ -68,6 +73,20 @@ func TestArrayPrograms(t *testing.T) {
 		if c.input != nil && !c.input(p, b.Input) {
 			t.Errorf("%s: input %s", c.name, p.InputString(b.Input))
 		}
+	}
+}
+
+// TestQuantUnknownNeverDecides checks that a path condition the instantiation cannot decide
+// (200 instances needed, 8 rounds) neither prunes nor confirms: the verdict is unknown, with the
+// solver's reason, not safe and not bug.
+func TestQuantUnknownNeverDecides(t *testing.T) {
+	p := testprog.Parse(t, "assume x >= 0 and x <= 199;\nassume forall k in 0..199: x != k;\nfail")
+	rep, err := New(p, Options{}).FindBugs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != VerdictUnknown || !strings.Contains(rep.Reason, "instantiation") {
+		t.Errorf("verdict %v (%s), want unknown from the instantiation", rep.Verdict, rep.Reason)
 	}
 }
 

@@ -36,7 +36,8 @@ func (k *Kont) head() *Kont {
 func (k *Kont) Head() spec.Stmt { return spec.Head(k.S) }
 
 // A State is a symbolic state ⟨φ, S, p⟩: path condition, symbolic store (the term of each program
-// variable, indexed by spec.Var.Index) and remaining program. Depth is the number of steps from
+// variable, indexed by spec.Var.Index, then the array term of each declared array, sym.ArrTerm,
+// in declaration order) and remaining program. Depth is the number of steps from
 // the initial state. States are immutable.
 type State struct {
 	PC    *sym.PC

@@ -2,7 +2,9 @@
 // condition or a store, written once for the three interpreters built on package sym. The bug
 // finder's Expand (package engine), the bounded interpreter's cond_branches and assign (package
 // bounded) and the verifier's constraints (package verify) all take their successors'
-// constraints and stores from here, and the fault hooks of these steps (DropElseNegation,
+// constraints and stores from here (with arrays and quantifiers, issue 13: the index-error
+// successors after the division ones, SplitKinds, and the element assignment ArrAssign), and the
+// fault hooks of these steps (DropElseNegation,
 // NoDivZeroBranch, LostStoreUpdate) live here only. What a caller does with a successor (queue
 // it, check it with the solver, cut it at a budget) is its own business.
 package step

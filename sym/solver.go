@@ -69,7 +69,8 @@ type SolverStats struct {
 	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, RepairHits, Sliced int
 }
 
-// NewSolver creates a solver for the symbols names (the program's variables).
+// NewSolver creates a solver for the symbols names (the program's variables); for a program with
+// arrays, NewSolverFor.
 func NewSolver(names []string) *Solver {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
@@ -265,6 +266,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 			if sv.cache != nil && sv.cache.slicer != nil {
 				sv.cache.slicer.Reset()
 				sv.cache.scoped = false
+			}
+			if sv.qs != nil { // a round may have failed inside its scope
+				sv.qs.Reset()
 			}
 			status, model, reason = Unknown, nil, "solver error: "+failed.Error()
 		}

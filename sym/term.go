@@ -12,7 +12,9 @@ import (
 // A Term is a symbolic arithmetic expression over the symbols (the program's inputs), kept in
 // linear normal form: a constant plus a sum of coefficient × atom, atoms in a fixed order, no zero
 // coefficient. Atoms are symbols and the nonlinear terms (a product of two non-constant terms, a
-// division or a remainder whose divisor is not ±1). Terms are immutable and may be shared.
+// division or a remainder whose divisor is not ±1), and, with arrays and quantifiers (issue 13,
+// array.go), the reads select(A, i) that the store chain does not resolve and the variables of
+// quantified formulas. Terms are immutable and may be shared.
 //
 // The normal form is what lets the engine decide most branch conditions without the solver: a
 // condition on concrete values folds to a constant, and a condition on one symbol becomes a bound.
@@ -69,7 +71,8 @@ type Terms struct {
 	nextBind int
 }
 
-// NewTerms creates the factory of a run over the symbols names (the program's variables).
+// NewTerms creates the factory of a run over the symbols names (the program's variables); for a
+// program with arrays, NewTermsFor.
 func NewTerms(names []string) *Terms {
 	ts := &Terms{names: names, nextKey: len(names), nvars: len(names)}
 	ts.syms = make([]*Term, len(names))

@@ -60,13 +60,13 @@ func claimMismatch(file string, want, got []expect.Claim) string {
 // verifyOut is the part of verify --json the tests read; numbers stay json.Number.
 type verifyOut struct {
 	Claims []struct {
-		Line              int                    `json:"line"`
-		Kind              string                 `json:"kind"`
-		Status            string                 `json:"status"`
-		Collected         []string               `json:"collected"`
-		Counterexample    map[string]json.Number `json:"counterexample"`
-		Replay            string                 `json:"replay"`
-		OverApproximation []int                  `json:"over_approximation"`
+		Line              int                        `json:"line"`
+		Kind              string                     `json:"kind"`
+		Status            string                     `json:"status"`
+		Collected         []string                   `json:"collected"`
+		Counterexample    map[string]json.RawMessage `json:"counterexample"`
+		Replay            string                     `json:"replay"`
+		OverApproximation []int                      `json:"over_approximation"`
 		Cutoffs           []struct {
 			Line    int    `json:"line"`
 			Reason  string `json:"reason"`
@@ -227,7 +227,7 @@ func TestVerifyJSONIntegers(t *testing.T) {
 	if code != exitBug || len(out.Claims) != 1 || out.Claims[0].Status != "REFUTED" {
 		t.Fatalf("exit %d, %+v", code, out)
 	}
-	if got := out.Claims[0].Counterexample["x"]; got != "123456789012345678901234567891" {
+	if got := string(out.Claims[0].Counterexample["x"]); got != "123456789012345678901234567891" {
 		t.Errorf("counterexample x = %s", got)
 	}
 	if !regexp.MustCompile(`"counterexample": \{\s*"x": 123456789012345678901234567891\s*\}`).MatchString(raw) {
@@ -353,5 +353,32 @@ func TestExpectStatusesAreVerifys(t *testing.T) {
 	}
 	if last := verify.StatusIndeterminate; int(last) != len(expect.Statuses)-1 {
 		t.Errorf("verify's last status %v is number %d; expect.Statuses has %d", last, last, len(expect.Statuses))
+	}
+}
+
+// TestVerifyArrays runs the verify programs with arrays (testdata/verify/arr_*.imp, issue 13) and
+// checks the statuses annotated at their claims' lines (index claims among them) and the overall
+// status.
+func TestVerifyArrays(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/verify/arr_*.imp")
+	if len(files) == 0 {
+		t.Fatal("no verify program with arrays")
+	}
+	for _, file := range files {
+		exp, err := readVerifyExpectation(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, code, _, stderr := runVerifyJSON(t, append([]string{file}, exp.Options...)...)
+		var got []expect.Claim
+		for _, c := range out.Claims {
+			got = append(got, expect.Claim{Line: c.Line, Kind: c.Kind, Status: c.Status})
+		}
+		if msg := claimMismatch(file, exp.Claims, got); msg != "" {
+			t.Error(msg)
+		}
+		if out.Overall != exp.Overall || code != wantExit(exp.Overall) {
+			t.Errorf("%s: overall %s (exit %d), want %s; stderr %s", file, out.Overall, code, exp.Overall, stderr)
+		}
 	}
 }

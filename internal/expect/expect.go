@@ -20,13 +20,12 @@
 //	assert 10 / x >= 0          # CLAIM assert FAULTY division REFUTED
 //
 // BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero,
-// index-out-of-range)
-// at this line, the line reports give: for a statement inlined from a macro, the call's line.
+// index-out-of-range) at this line, the line reports give: for a statement inlined from a macro, the call's line.
 // The expected report order is source order (by line, then left to right) unless the bugs are
 // numbered: BUG#N KIND is the N-th bug reported (--all-bugs reports in breadth-first order,
 // which need not be source order). If one bug of a file is numbered, all are, 1 to n, one KIND
 // after each BUG#N. CLAIM KIND STATUS... gives, for each claim of certsym verify at this line in
-// the order verify lists them, its kind (assert, division) and status (VERIFIED, REFUTED, ...).
+// the order verify lists them, its kind (assert, division, index) and status (VERIFIED, REFUTED, ...).
 //
 // Read rejects, with file:line and what was expected: a header line that still gives a line
 // number, a header line after the program has started, an unknown kind or status, an annotation

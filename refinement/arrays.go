@@ -299,3 +299,30 @@ func (c *checker) elemVars(b spec.BExpr) spec.BExpr {
 	}
 	return eb(b)
 }
+
+// arrayTargets are fixed array programs, each aimed at one way an engine goes wrong with arrays
+// and quantifiers (the mutation check runs them first): the upper bound of a range check, a read
+// after a store at another symbolic index, an empty quantifier range (constant and symbolic),
+// a model read back element by element, aliasing, / and % indices, nested quantifiers.
+var arrayTargets = []string{
+	"array a[1..3];\ny = a[x];\nif y > 2 then skip else fail fi\n",
+	"array a[1..3];\na[x] = 1;\na[y] = 2;\nassert a[x] == 1\n",
+	"array a[-2..2];\nassert forall k in 3..2: a[k] > 0;\nassert exists k in 2..-1: a[k] > 0 or x > 0\n",
+	"array a[0..3];\nassume forall k in x + 1..x: a[k] > 0;\nif a[1] == 5 then fail else skip fi\n",
+	"array a[1..4];\narray b[-3..-3];\nif a[2] == 7 and a[4] == -3 and b[-3] == 2 then fail else skip fi\n",
+	"array a[-3..1];\na[x / 2] = a[x % 3] + 1;\nassert forall k in -3..1: exists j in -3..1: a[k] <= a[j]\n",
+}
+
+// ArrayTargetUnits parses the targeted array programs.
+func ArrayTargetUnits() ([]*Unit, error) {
+	var out []*Unit
+	for i, src := range arrayTargets {
+		name := fmt.Sprintf("array-target-%d", i)
+		p, err := spec.Parse(name, []byte(src))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, &Unit{Name: name, Seed: -1, Prog: p, RefBody: p.Body, Text: src})
+	}
+	return out, nil
+}

@@ -28,6 +28,7 @@ package refinement
 import (
 	"fmt"
 	"math/rand"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -331,6 +332,12 @@ func (c *checker) inputString(v []spec.Int) string {
 	if len(c.u.Prog.Arrays) > 0 && len(v) == c.u.Prog.Slots() {
 		return c.u.Prog.InputString(v)
 	}
+	if len(v) > len(c.names) && len(v) <= len(c.slots) {
+		return spec.InputString(v, c.slots)
+	}
+	if len(v) > len(c.names) {
+		return fmt.Sprint(v)
+	}
 	return spec.InputString(v, c.names)
 }
 
@@ -389,7 +396,7 @@ func (c *checker) CheckUnit(u *Unit) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			c.report("panic", "", -1, "panic: %v", r)
+			c.report("panic", "", -1, "panic: %v\n%s", r, panicSite(debug.Stack()))
 		}
 		if c.expired() {
 			c.sum.OverBudget++
@@ -422,4 +429,18 @@ func (c *checker) CheckUnit(u *Unit) {
 	if n := c.streamBudget(); n > 0 && !c.expired() {
 		c.streamCompare(n)
 	}
+}
+
+// panicSite is the part of a panic's stack that names the engine's or the layer's functions.
+func panicSite(stack []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(stack), "\n") {
+		if strings.Contains(l, "/work/") || strings.Contains(l, "certsym/") {
+			out = append(out, strings.TrimSpace(l))
+		}
+		if len(out) >= 12 {
+			break
+		}
+	}
+	return strings.Join(out, "\n    ")
 }

@@ -154,7 +154,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	c.sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), refclient.Canon(conc.Prog), k, want.Kind)
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", c.inputString(conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {

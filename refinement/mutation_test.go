@@ -119,6 +119,11 @@ func TestMutation(t *testing.T) {
 		} else {
 			detected++
 			t.Logf("fault %s, first mismatch:\n%s", f, sum.Details[0].String())
+			for _, m := range sum.Details[1:] {
+				if m.Check == "panic" { // a panic is never expected, even under a fault: show it
+					t.Logf("fault %s, panic:\n%s", f, m.String())
+				}
+			}
 		}
 		var parts []string
 		for _, k := range checks {

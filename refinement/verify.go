@@ -105,7 +105,7 @@ func (c *checker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode strin
 	r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
 	if r.Behaviour != spec.Error || !hasClaim(rep.ClaimsOfFail(r.Fail), cl) || !cl.Falsified(r.Store) {
 		c.report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
-			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, spec.InputString(r.Store, c.names))
+			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, c.inputString(r.Store))
 		return true
 	}
 	kind, last, ok, err := c.refEnd(w.Input, boundedRefSteps)
@@ -214,11 +214,11 @@ func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode stri
 			switch {
 			case cl.Status == verify.StatusDead:
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run executes line %d with store %s, but %s",
-					mode, cl.Line, spec.InputString(st.Store, c.names), claimName(cl))
+					mode, cl.Line, c.inputString(st.Store), claimName(cl))
 				return
 			case cl.Status == verify.StatusVerified && cl.Falsified(st.Store):
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run falsifies %s with store %s",
-					mode, claimName(cl), spec.InputString(st.Store, c.names))
+					mode, claimName(cl), c.inputString(st.Store))
 				return
 			}
 		}

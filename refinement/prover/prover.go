@@ -212,7 +212,7 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 	if !ok {
 		return isUnsat, nil
 	}
-	if vars != nil {
+	if vars != nil || len(p.Arrays) > 0 {
 		xs := make([]z3.Int, len(vars))
 		for i, x := range vars {
 			xs[i] = p.ctx.IntConst("v_" + x)

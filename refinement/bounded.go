@@ -33,15 +33,24 @@ func behaviourKind(b spec.Behaviour) string {
 	return "incomplete"
 }
 
-func (c *checker) sigmaString(sigma []*sym.Term) string { return sym.StoreString(sigma, c.names) }
+func (c *checker) sigmaString(sigma []*sym.Term) string { return sym.StoreString(sigma, c.slots) }
 
 func (c *checker) resultString(r bounded.Result) string {
-	return fmt.Sprintf("%s result ⟨%s | %s⟩", r.Behaviour, r.State.PC.String(c.names), c.sigmaString(r.State.Store))
+	return fmt.Sprintf("%s result ⟨%s | %s⟩", r.Behaviour, r.State.PC.String(c.slots), c.sigmaString(r.State.Store))
 }
 
 // sameStore reports whether σ(v) is the store s.
 func sameStore(sigma []*sym.Term, v []spec.Int, s spec.Store) bool {
 	for i, t := range sigma {
+		if a := t.ArrayValue(); a != nil { // an array (issue 13): element by element
+			arr := a.Arr
+			for j := arr.Lo; j <= arr.Hi; j++ {
+				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !arrayRead(a, spec.IntOf(j), v).Equal(s[k]) {
+					return false
+				}
+			}
+			continue
+		}
 		if !t.Eval(v).Equal(s[i]) {
 			return false
 		}
@@ -93,7 +102,7 @@ func (c *checker) boundedChecks() {
 		want := spec.ExecBounded(c.u.Prog, v, n)
 		if want.Behaviour != r.Behaviour || want.Fail != r.Fail || want.At != r.At || !sameStore(r.State.Store, v, want.Store) {
 			c.report("bounded/precise", in, -1, "imprecise: the model of the %s ends %s with store %s in the bounded semantics (loop limit %d)",
-				c.resultString(r), want.Behaviour, spec.InputString(want.Store, c.names), n)
+				c.resultString(r), want.Behaviour, c.inputString(want.Store), n)
 			continue
 		}
 		if r.Behaviour == spec.Incomplete {
@@ -138,7 +147,7 @@ func (c *checker) boundedChecks() {
 		}
 		if !covered {
 			c.report("bounded/exhaustive", in, -1, "not exhaustive w.r.t. the bounded semantics: the run ends %s with store %s, no result covers it%s",
-				want.Behaviour, spec.InputString(want.Store, c.names), stoppedNote(b.Stopped()))
+				want.Behaviour, c.inputString(want.Store), stoppedNote(b.Stopped()))
 			continue
 		}
 		if !complete {
@@ -196,7 +205,8 @@ func (c *checker) refStoreIs(r refState, sigma []*sym.Term, v []spec.Int) bool {
 			return false
 		}
 	}
-	return true
+	ok, _ := c.arraysConcretize(sigma, v, r.arrays)
+	return ok
 }
 
 // boundedCovers reports whether some result of the bounded interpreter covers the reference's

@@ -28,6 +28,7 @@ package refinement
 import (
 	"fmt"
 	"math/rand"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -38,6 +39,7 @@ import (
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // Config sets the budgets of a run of the layer.
@@ -158,13 +160,17 @@ type Summary struct {
 	// stopped: each must be covered by a result or by a stopped path.
 	BoundedStoppedRuns int
 	BoundedExample     string
-	RefCalls           int
-	ProverQueries      int
-	ProverUndecided    int
-	ProverSkipped      int // queries not asked: the program's budget of undecided queries was spent
-	OverBudget         int // programs whose time budget ran out before all checks were done
-	RunsCut            int // reference runs cut short because their values exceeded 4096 bits
-	Mismatches         int
+	// ArrayPrograms counts the programs with arrays (issue 13); UnclaimedIndex the runs that fail
+	// with an index out of range inside a quantifier's body, which verify makes no claim of.
+	ArrayPrograms, UnclaimedIndex int
+	UnclaimedExample              string
+	RefCalls                      int
+	ProverQueries                 int
+	ProverUndecided               int
+	ProverSkipped                 int // queries not asked: the program's budget of undecided queries was spent
+	OverBudget                    int // programs whose time budget ran out before all checks were done
+	RunsCut                       int // reference runs cut short because their values exceeded 4096 bits
+	Mismatches                    int
 	// Rules counts the solver-free decisions by rule (crosscheck).
 	Rules   map[string]*RuleCount
 	ByCheck map[string]int
@@ -189,6 +195,11 @@ func (s *Summary) add(o *Summary) {
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
 		s.BoundedExample = o.BoundedExample
+	}
+	s.ArrayPrograms += o.ArrayPrograms
+	s.UnclaimedIndex += o.UnclaimedIndex
+	if s.UnclaimedExample == "" {
+		s.UnclaimedExample = o.UnclaimedExample
 	}
 	s.RefCalls += o.RefCalls
 	s.ProverQueries += o.ProverQueries
@@ -246,6 +257,8 @@ type checker struct {
 	sum    *Summary
 	u      *Unit
 	names  []string
+	// slots names every symbol of the program's flat store (variables, then a[j]): renderings.
+	slots []string
 	// traces caches the reference's concrete runs of the current unit, by input.
 	traces map[string]*trace
 	// deadline ends the checks of the current unit (ProgramBudget).
@@ -315,13 +328,28 @@ func (c *checker) report(check, input string, step int, format string, args ...a
 	}
 }
 
-func (c *checker) inputString(v []spec.Int) string { return spec.InputString(v, c.names) }
+func (c *checker) inputString(v []spec.Int) string {
+	if len(c.u.Prog.Arrays) > 0 && len(v) == c.u.Prog.Slots() {
+		return c.u.Prog.InputString(v)
+	}
+	if len(v) > len(c.names) && len(v) <= len(c.slots) {
+		return spec.InputString(v, c.slots)
+	}
+	if len(v) > len(c.names) {
+		return fmt.Sprint(v)
+	}
+	return spec.InputString(v, c.names)
+}
 
 // randomValuation draws values mostly small (where branches, zero divisors and sign changes
 // are), some large, some beyond 64 bits.
 func (c *checker) randomValuation() []spec.Int {
-	v := make([]spec.Int, len(c.names))
+	v := make([]spec.Int, c.u.Prog.Slots())
 	for i := range v {
+		if i >= len(c.names) { // array elements: small values, where the comparisons are
+			v[i] = spec.IntOf(int64(c.rng.Intn(13) - 6))
+			continue
+		}
 		switch r := c.rng.Intn(16); {
 		case r < 3:
 			v[i] = spec.IntOf(0)
@@ -342,6 +370,11 @@ func (c *checker) randomValuation() []spec.Int {
 // a mismatch of check "panic", never propagated.
 func (c *checker) CheckUnit(u *Unit) {
 	c.u, c.names, c.traces = u, u.Prog.Vars, map[string]*trace{}
+	c.ref.Arrays, c.prover.Arrays = u.Prog.Arrays, u.Prog.Arrays
+	c.slots = sym.SlotNames(u.Prog)
+	if len(u.Prog.Arrays) > 0 {
+		c.sum.ArrayPrograms++
+	}
 	c.prover.Budget = maxUndecidedPerProgram
 	c.prover.ResetBudget()
 	c.sum.Programs++
@@ -363,7 +396,7 @@ func (c *checker) CheckUnit(u *Unit) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			c.report("panic", "", -1, "panic: %v", r)
+			c.report("panic", "", -1, "panic: %v\n%s", r, panicSite(debug.Stack()))
 		}
 		if c.expired() {
 			c.sum.OverBudget++
@@ -396,4 +429,18 @@ func (c *checker) CheckUnit(u *Unit) {
 	if n := c.streamBudget(); n > 0 && !c.expired() {
 		c.streamCompare(n)
 	}
+}
+
+// panicSite is the part of a panic's stack that names the engine's or the layer's functions.
+func panicSite(stack []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(stack), "\n") {
+		if strings.Contains(l, "/work/") || strings.Contains(l, "certsym/") {
+			out = append(out, strings.TrimSpace(l))
+		}
+		if len(out) >= 12 {
+			break
+		}
+	}
+	return strings.Join(out, "\n    ")
 }

@@ -105,13 +105,14 @@ func (c *checker) crossDecision(d sym.Decision) {
 		return // nothing new: the parent's unsatisfiability is itself a checked decision or Z3's
 	}
 	names := c.names
-	phi := d.Parent.Formula().BExpr(names)
-	f := d.Conj.BExpr(names)
+	nslots := c.u.Prog.Slots()
+	phi := c.formulaB(d.Parent.Formula())
+	f := c.formulaB(d.Conj)
 	both := &spec.BinB{Op: spec.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
 	case "cache-witness":
-		if len(d.Witness) != len(names) || !refclient.EvalB(both, d.Witness) {
+		if ok, err := refclient.EvalBE(both, d.Witness); len(d.Witness) != nslots || (err == nil && !ok) {
 			c.report(check, c.inputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
 				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.inputString(d.Witness))
 		}
@@ -127,7 +128,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 		if d.Rule != "parent-witness" {
 			claim = both
 		}
-		if len(w) != len(names) || !refclient.EvalB(claim, w) {
+		if ok, err := refclient.EvalBE(claim, w); len(w) != nslots || (err == nil && !ok) {
 			c.report(check, c.inputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
 				spec.PrintB(phi), spec.PrintB(f), d.Rule, spec.PrintB(claim))
 		}
@@ -150,7 +151,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 		case prover.Undecided:
 			rc.Undecided++
 		case prover.Valid:
-			if !refclient.EvalB(q, m) {
+			if ok, err := refclient.EvalBE(q, m); err == nil && !ok {
 				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
 				return
 			}
@@ -174,10 +175,11 @@ func (c *checker) crossDecision(d sym.Decision) {
 		return
 	}
 	oldFacts := map[string]bool{}
-	for _, g := range d.Parent.Facts(names) {
+	for _, g := range d.Parent.Facts(c.slots) {
 		oldFacts[spec.PrintB(g)] = true
 	}
-	for _, g := range d.Result.Facts(names) {
+	for _, g := range d.Result.Facts(c.slots) {
+		g = c.elemVars(g)
 		if oldFacts[spec.PrintB(g)] {
 			continue
 		}
@@ -197,6 +199,7 @@ func (c *checker) startCrossCheck() {
 		c.xc = &xcState{prover: prover.New(c.cfg.ProverRLimit, c.cfg.ProverTimeout)}
 	}
 	c.xc.seen = map[string]bool{}
+	c.xc.prover.Arrays = c.u.Prog.Arrays
 	c.xc.queries = 0
 	c.xc.prover.Budget = 2 * maxUndecidedPerProgram
 	c.xc.prover.ResetBudget()

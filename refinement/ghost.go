@@ -59,7 +59,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		r := t.states[step]
 		c.sum.GhostChecks++
 		if ok, why := c.concretizes(cur.Store, cur.Prog.Stmt(), v, r); !ok {
-			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(cur, c.names), refStateString(r, c.names), why)
+			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(cur, c.slots), refStateString(r, c.names), why)
 			return
 		}
 		if !c.concreteStep(in, step, conc, r) {
@@ -80,8 +80,8 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		for _, s := range succs {
 			f := s.PC.Formula()
 			holds := f.Eval(v)
-			if mine := refclient.EvalB(f.BExpr(c.names), v); mine != holds {
-				c.report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.names), holds, mine)
+			if mine, err := refclient.EvalBE(c.formulaB(f), v); err == nil && mine != holds {
+				c.report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.slots), holds, mine)
 			}
 			if holds {
 				follow = append(follow, s)
@@ -97,17 +97,17 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 		next := t.states[step+1]
 		if len(follow) != 1 {
 			c.report("ghost/exhaustive", in, step, "%d symbolic successors of %s hold under the input, want exactly 1 (the reference steps to %s):\n%s",
-				len(follow), stateString(cur, c.names), refStateString(next, c.names), c.engineSuccs(succs))
+				len(follow), stateString(cur, c.slots), refStateString(next, c.names), c.engineSuccs(succs))
 			return
 		}
 		s := follow[0]
 		if ok, why := c.concretizes(s.Store, s.Prog.Stmt(), v, next); !ok {
 			c.report("ghost/exhaustive", in, step, "the successor %s that holds under the input does not concretize to the reference's successor %s: %s",
-				stateString(s, c.names), refStateString(next, c.names), why)
+				stateString(s, c.slots), refStateString(next, c.names), why)
 			return
 		}
 		if e.Solver().Check(s.PC) == sym.Unsat {
-			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.names))
+			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.slots))
 			return
 		}
 		for _, o := range succs {
@@ -133,6 +133,10 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 			return false
 		}
 	}
+	if why := c.sameArrays(conc.Store, r.arrays); why != "" {
+		c.report("concrete-step", in, step, "spec's run and the reference's differ: %s", why)
+		return false
+	}
 	if got := refclient.Canon(conc.Prog); got != r.canon {
 		c.report("concrete-step", in, step, "spec's run is at %s, the reference's at %s", got, r.canon)
 		return false
@@ -142,7 +146,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 		c.report("layer", in, step, "encoding: %v", err)
 		return false
 	}
-	want, err := c.ref.Step(cs, c.names, raw)
+	want, err := c.ref.StepA(cs, c.concArrays(conc.Store), c.names, raw)
 	if err != nil {
 		c.report("reference", in, step, "%v", err)
 		return false
@@ -150,7 +154,7 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 	c.sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.InputString(conc.Store, c.names), refclient.Canon(conc.Prog), k, want.Kind)
+		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", c.inputString(conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {
@@ -161,6 +165,10 @@ func (c *checker) concreteStep(in string, step int, conc spec.State, r refState)
 			c.report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", refclient.Canon(conc.Prog), x, next.Store[i], want.Store[x])
 			return false
 		}
+	}
+	if why := c.sameArrays(next.Store, want.Arrays); why != "" {
+		c.report("concrete-step", in, step, "spec.Step of %s and the reference's step differ: %s", refclient.Canon(conc.Prog), why)
+		return false
 	}
 	wc, err := c.canonRaw(want.Prog)
 	if err != nil {

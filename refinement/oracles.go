@@ -34,13 +34,13 @@ func (c *checker) precise(check string, st *engine.State) bool {
 	}
 	if len(t.states) <= st.Depth {
 		c.report(check, c.inputString(v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
-			stateString(st, c.names), t.end, len(t.states)-1, st.Depth)
+			stateString(st, c.slots), t.end, len(t.states)-1, st.Depth)
 		return true
 	}
 	r := t.states[st.Depth]
 	if ok, why := c.concretizes(st.Store, st.Prog.Stmt(), v, r); !ok {
 		c.report(check, c.inputString(v), st.Depth, "imprecise: the model of the symbolic state %s reaches %s on the reference: %s",
-			stateString(st, c.names), refStateString(r, c.names), why)
+			stateString(st, c.slots), refStateString(r, c.names), why)
 	}
 	return true
 }
@@ -61,12 +61,12 @@ func (c *checker) bugReplay(b *engine.Bug) {
 	}
 	if len(t.states) <= st.Depth {
 		c.report("oracle/bug-replay", in, st.Depth, "the reported bug's input ends (%s) after %d steps on the reference, the bug is at depth %d: %s",
-			t.end, len(t.states)-1, st.Depth, stateString(st, c.names))
+			t.end, len(t.states)-1, st.Depth, stateString(st, c.slots))
 		return
 	}
 	r := t.states[st.Depth]
 	if ok, why := c.concretizes(st.Store, st.Prog.Stmt(), b.Input, r); !ok {
-		c.report("oracle/bug-replay", in, st.Depth, "the reported bug %s does not replay on the reference: reached %s: %s", stateString(st, c.names), refStateString(r, c.names), why)
+		c.report("oracle/bug-replay", in, st.Depth, "the reported bug %s does not replay on the reference: reached %s: %s", stateString(st, c.slots), refStateString(r, c.names), why)
 		return
 	}
 	if !strings.HasPrefix(r.canon, "fail") {

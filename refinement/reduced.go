@@ -62,6 +62,12 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 		return nil, err
 	}
 	units = append(targeted, units...)
+	// and the targeted array programs (issue 13, arrays.go), after the corner programs
+	arrays, err := ArrayTargetUnits()
+	if err != nil {
+		return nil, err
+	}
+	units = append(units[:len(targeted):len(targeted)], append(arrays, units[len(targeted):]...)...)
 	cfg := DefaultConfig()
 	cfg.MaxStates, cfg.GhostInputs, cfg.GhostSteps, cfg.OracleInputs, cfg.PreciseStates = 50, 2, 60, 4, 4
 	cfg.StarvedStates, cfg.StreamStates, cfg.LongStates, cfg.LongStreamStates = 30, 40, 1200, 1100

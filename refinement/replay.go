@@ -107,14 +107,29 @@ func (c *checker) engineRun() {
 func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 	c.sum.StatesReplayed++
 	succs := e.Expand(st, nil)
-	pcJSON, err := refclient.EncodeB(st.PC.Formula().BExpr(c.names))
+	pcJSON, err := refclient.EncodeB(c.formulaB(st.PC.Formula()))
 	if err != nil {
 		c.report("layer", "", st.Depth, "encoding the path condition: %v", err)
 		return
 	}
-	store := make([]json.RawMessage, len(st.Store))
+	store := make([]json.RawMessage, len(c.names))
+	var arrays []json.RawMessage
 	for i, t := range st.Store {
-		if store[i], err = refclient.EncodeA(t.AExpr(c.names)); err != nil {
+		if i >= len(c.names) { // the arrays' terms (issue 13)
+			a := t.ArrayValue()
+			if a == nil {
+				c.report("layer", "", st.Depth, "store slot %d holds no array term", i)
+				return
+			}
+			raw, err := refclient.EncodeArr(c.exporter().arr(a))
+			if err != nil {
+				c.report("layer", "", st.Depth, "encoding the array terms: %v", err)
+				return
+			}
+			arrays = append(arrays, raw)
+			continue
+		}
+		if store[i], err = refclient.EncodeA(c.termA(t)); err != nil {
 			c.report("layer", "", st.Depth, "encoding the store: %v", err)
 			return
 		}
@@ -124,21 +139,21 @@ func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 		c.report("layer", "", st.Depth, "encoding the program: %v", err)
 		return
 	}
-	refs, err := c.ref.Expand(pcJSON, store, c.names, prog)
+	refs, err := c.ref.ExpandA(pcJSON, store, c.names, arrays, prog)
 	if err != nil {
-		c.report("reference", "", st.Depth, "expand of %s: %v", stateString(st, c.names), err)
+		c.report("reference", "", st.Depth, "expand of %s: %v", stateString(st, c.slots), err)
 		return
 	}
 	if len(refs) != len(succs) {
 		c.report("step-replay/successors", "", st.Depth, "state %s: the engine has %d successors, the reference %d:\n  engine:\n%s  reference:\n%s",
-			stateString(st, c.names), len(succs), len(refs), c.engineSuccs(succs), c.refSuccs(refs))
+			stateString(st, c.slots), len(succs), len(refs), c.engineSuccs(succs), c.refSuccs(refs))
 		return
 	}
 	for i, s := range succs {
 		c.sum.SuccessorsCompared++
 		r := refs[i]
 		if a, b := refclient.Canon(s.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
-			c.report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", stateString(st, c.names), i, a, b)
+			c.report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", stateString(st, c.slots), i, a, b)
 			continue
 		}
 		c.comparePC(st, i, s, r)
@@ -149,7 +164,7 @@ func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 func (c *checker) engineSuccs(ss []*engine.State) string {
 	var b strings.Builder
 	for _, s := range ss {
-		b.WriteString("    " + stateString(s, c.names) + "\n")
+		b.WriteString("    " + stateString(s, c.slots) + "\n")
 	}
 	return b.String()
 }
@@ -182,16 +197,20 @@ func (c *checker) valuations(extra ...[]spec.Int) [][]spec.Int {
 
 func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	f := s.PC.Formula()
-	fa := f.BExpr(c.names)
+	fa := c.formulaB(f)
 	for _, v := range c.valuations(s.PC.Witness) {
-		eng := f.Eval(v)
-		if mine := refclient.EvalB(fa, v); mine != eng {
-			c.report("layer", c.inputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.names), eng, mine)
+		eng, def := f.EvalOK(v)
+		mine, err := refclient.EvalBE(fa, v)
+		if !def || err != nil {
+			continue // a quantifier range too large to evaluate under v: no claim
+		}
+		if mine != eng {
+			c.report("layer", c.inputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.slots), eng, mine)
 			return
 		}
-		if ref := refclient.EvalB(r.PC, v); ref != eng {
+		if ref, err := refclient.EvalBE(r.PC, v); err == nil && ref != eng {
 			c.report("step-replay/pc-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
-				stateString(st, c.names), i, c.inputString(v), s.PC.String(c.names), eng, spec.PrintB(r.PC), ref)
+				stateString(st, c.slots), i, c.inputString(v), s.PC.String(c.slots), eng, spec.PrintB(r.PC), ref)
 			return
 		}
 	}
@@ -203,9 +222,9 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclien
 	case s.PC == st.PC:
 		f1 = &spec.BoolLit{Val: true}
 	case s.PC.Parent == st.PC:
-		f1 = s.PC.Conj.BExpr(c.names)
+		f1 = c.formulaB(s.PC.Conj)
 	}
-	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(st.PC.Formula().BExpr(c.names)) {
+	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(c.formulaB(st.PC.Formula())) {
 		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == prover.Valid {
 			return
 		}
@@ -213,18 +232,19 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclien
 	switch verdict, m := c.prover.Equivalent(fa, r.PC, c.names); verdict {
 	case prover.Invalid:
 		c.report("step-replay/pc-z3", c.inputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
-			stateString(st, c.names), i, c.inputString(m), s.PC.String(c.names), spec.PrintB(r.PC))
+			stateString(st, c.slots), i, c.inputString(m), s.PC.String(c.slots), spec.PrintB(r.PC))
 	}
 }
 
 func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	var el, rl []spec.AExpr
 	for j := range c.names {
-		ea := s.Store[j].AExpr(c.names)
+		ea := c.termA(s.Store[j])
 		if spec.PrintA(ea) != spec.PrintA(r.Store[j]) {
 			el, rl = append(el, ea), append(rl, r.Store[j])
 		}
 	}
+	c.compareArrays(st, i, s, r)
 	if len(el) == 0 {
 		return
 	}
@@ -233,7 +253,7 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refcl
 			eng := s.Store[j].Eval(v)
 			if ref := refclient.EvalA(r.Store[j], v); !ref.Equal(eng) {
 				c.report("step-replay/store-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
-					stateString(st, c.names), i, c.inputString(v), x, s.Store[j].String(c.names), eng, spec.PrintA(r.Store[j]), ref)
+					stateString(st, c.slots), i, c.inputString(v), x, s.Store[j].String(c.slots), eng, spec.PrintA(r.Store[j]), ref)
 				return
 			}
 		}
@@ -246,6 +266,6 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refcl
 			}
 		}
 		c.report("step-replay/store-z3", c.inputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
-			stateString(st, c.names), i, c.inputString(m), strings.Join(diff, "; "))
+			stateString(st, c.slots), i, c.inputString(m), strings.Join(diff, "; "))
 	}
 }

@@ -81,7 +81,7 @@ func (c *checker) streamCompare(max int) int {
 		}
 		if len(buf) == 0 {
 			if refEnded {
-				c.report("stream/end", "", n, "the reference's stream is finished after %d states, the engine's goes on with %s", n, stateString(s.State, c.names))
+				c.report("stream/end", "", n, "the reference's stream is finished after %d states, the engine's goes on with %s", n, stateString(s.State, c.slots))
 			}
 			return n
 		}
@@ -112,20 +112,20 @@ func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState,
 		for j, x := range c.names {
 			if a, b := st.Store[j].Eval(v), refclient.EvalA(r.Store[j], v); !a.Equal(b) {
 				c.report("stream/store", c.inputString(v), n, "state %d: variable %s is %s = %s in the engine, %s = %s in the reference",
-					n, x, st.Store[j].String(c.names), a, spec.PrintA(r.Store[j]), b)
+					n, x, st.Store[j].String(c.slots), a, spec.PrintA(r.Store[j]), b)
 				return false
 			}
 		}
 		if a, b := f.Eval(v), refclient.EvalB(r.PC, v); a != b {
 			c.report("stream/pc", c.inputString(v), n, "state %d: the engine's path condition %s is %v, the reference's %s is %v",
-				n, st.PC.String(c.names), a, spec.PrintB(r.PC), b)
+				n, st.PC.String(c.slots), a, spec.PrintB(r.PC), b)
 			return false
 		}
 	}
 	if n%streamZ3Every == streamZ3Every-1 {
 		if verdict, m := c.prover.Equivalent(f.BExpr(c.names), r.PC, c.names); verdict == prover.Invalid {
 			c.report("stream/pc", c.inputString(m), n, "state %d: the path conditions are not equivalent:\n    engine:    %s\n    reference: %s",
-				n, st.PC.String(c.names), spec.PrintB(r.PC))
+				n, st.PC.String(c.slots), spec.PrintB(r.PC))
 			return false
 		}
 	}
@@ -152,7 +152,7 @@ func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState,
 				return false
 			}
 		default:
-			c.report("stream/status", c.inputString(st.PC.Witness), n, "state %d: an error state of status %s that the engine does not report (%s)", n, st.PC.Status, stateString(st, c.names))
+			c.report("stream/status", c.inputString(st.PC.Witness), n, "state %d: an error state of status %s that the engine does not report (%s)", n, st.PC.Status, stateString(st, c.slots))
 			return false
 		}
 	}

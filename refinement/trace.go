@@ -17,9 +17,10 @@ import (
 
 // refState is a concrete state of the reference.
 type refState struct {
-	store refclient.ConcStore
-	prog  json.RawMessage
-	canon string
+	store  refclient.ConcStore
+	arrays refclient.ConcArrays // the arrays of the store (issue 13; nil without arrays)
+	prog   json.RawMessage
+	canon  string
 }
 
 // trace is the reference's run from one input, as far as it was needed; end is the kind of the
@@ -58,7 +59,7 @@ func (c *checker) concStore(v []spec.Int) refclient.ConcStore {
 }
 
 func (c *checker) canonRaw(raw json.RawMessage) (string, error) {
-	p, err := refclient.DecodeProg(raw, c.names)
+	p, err := refclient.DecodeProg(raw, c.names, c.u.Prog.Arrays...)
 	if err != nil {
 		return "", err
 	}
@@ -73,7 +74,7 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 		raw, err := refclient.EncodeStmt(c.u.RefBody)
 		t = &trace{err: err}
 		if err == nil {
-			t.states = []refState{{store: c.concStore(v), prog: raw, canon: refclient.Canon(c.u.RefBody)}}
+			t.states = []refState{{store: c.concStore(v), arrays: c.concArrays(v), prog: raw, canon: refclient.Canon(c.u.RefBody)}}
 		}
 		if len(c.traces) > 2000 {
 			c.traces = map[string]*trace{}
@@ -82,7 +83,7 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 	}
 	for t.err == nil && t.end == "" && len(t.states) <= n {
 		last := t.states[len(t.states)-1]
-		r, err := c.ref.Step(last.store, c.names, last.prog)
+		r, err := c.ref.StepA(last.store, last.arrays, c.names, last.prog)
 		if err != nil {
 			t.err = err
 			break
@@ -96,7 +97,7 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 			t.err = err
 			break
 		}
-		t.states = append(t.states, refState{store: r.Store, prog: r.Prog, canon: cs})
+		t.states = append(t.states, refState{store: r.Store, arrays: r.Arrays, prog: r.Prog, canon: cs})
 		if tooBig(r.Store) {
 			t.end = cutRun
 			c.sum.RunsCut++
@@ -112,8 +113,11 @@ func (c *checker) concretizes(store []*sym.Term, prog spec.Stmt, v []spec.Int, r
 	for i, x := range c.names {
 		want := r.store[x] // absent: 0
 		if got := store[i].Eval(v); !got.Equal(want) {
-			return false, fmt.Sprintf("variable %s: symbolic %s = %s, reference %s", x, store[i].String(c.names), got, want)
+			return false, fmt.Sprintf("variable %s: symbolic %s = %s, reference %s", x, store[i].String(c.slots), got, want)
 		}
+	}
+	if ok, why := c.arraysConcretize(store, v, r.arrays); !ok {
+		return false, why
 	}
 	if got := refclient.Canon(prog); got != r.canon {
 		return false, fmt.Sprintf("programs differ:\n    symbolic:  %s\n    reference: %s", got, r.canon)
@@ -130,6 +134,9 @@ func refStateString(r refState, names []string) string {
 	for _, x := range names {
 		parts = append(parts, x+"="+r.store[x].String())
 	}
+	for a, vs := range r.arrays {
+		parts = append(parts, fmt.Sprintf("%s=%v", a, vs))
+	}
 	return fmt.Sprintf("(%s | %s)", strings.Join(parts, ", "), r.canon)
 }
 
@@ -139,7 +146,7 @@ func refStateString(r refState, names []string) string {
 func (c *checker) model(pc *sym.PC) ([]spec.Int, bool) {
 	if pc.Status == sym.Sat && pc.Witness != nil {
 		if !pc.Formula().Eval(pc.Witness) {
-			c.report("oracle/witness", c.inputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.names))
+			c.report("oracle/witness", c.inputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.slots))
 			return nil, false
 		}
 		return pc.Witness, true
@@ -147,12 +154,14 @@ func (c *checker) model(pc *sym.PC) ([]spec.Int, bool) {
 	if pc.Status == sym.Unsat {
 		return nil, false
 	}
-	st, m := c.prover.Model(pc.Formula().BExpr(c.names), c.names)
+	st, m := c.prover.Model(c.formulaB(pc.Formula()), c.names)
 	if st != prover.Valid {
 		return nil, false
 	}
-	if !pc.Formula().Eval(m) {
-		c.report("prover", c.inputString(m), -1, "Z3 model does not satisfy %s", pc.String(c.names))
+	if ok, def := pc.Formula().EvalOK(m); !def {
+		return nil, false // a quantifier range too large to evaluate: no claim
+	} else if !ok {
+		c.report("prover", c.inputString(m), -1, "Z3 model does not satisfy %s", pc.String(c.slots))
 		return nil, false
 	}
 	return m, true

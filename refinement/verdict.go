@@ -82,7 +82,7 @@ func (c *checker) checkVerdict(check string, e *engine.Engine, r *streamRun) {
 	}
 	for _, st := range r.unreported {
 		c.report(check, c.inputString(st.PC.Witness), st.Depth, "the error state %s has a satisfiable path condition (witness %s) and its error was never reported",
-			stateString(st, c.names), c.inputString(st.PC.Witness))
+			stateString(st, c.slots), c.inputString(st.PC.Witness))
 		break
 	}
 }
@@ -116,9 +116,12 @@ func (c *checker) checkAllBugs(r *streamRun) {
 			continue
 		}
 		in := t.states[0].store
-		v := make([]spec.Int, len(c.names))
+		v := make([]spec.Int, c.u.Prog.Slots())
 		for i, x := range c.names {
 			v[i] = in[x]
+		}
+		for _, a := range c.u.Prog.Arrays {
+			copy(v[a.Offset:a.Offset+a.Size()], t.states[0].arrays[a.Name])
 		}
 		res := spec.Run(c.u.Prog, v, len(t.states))
 		if res.Outcome != spec.Failed || res.Fail == nil {
@@ -137,22 +140,34 @@ func (c *checker) checkAllBugs(r *streamRun) {
 // division claim) the division, as keys.
 func expectedClaims(s spec.Stmt, out map[string]int) {
 	key := func(kind string, st spec.Stmt, d *spec.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
+	ikey := func(st spec.Stmt, i spec.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
 	var divsA func(a spec.AExpr, st spec.Stmt)
+	var divsB func(b spec.BExpr, st spec.Stmt)
 	divsA = func(a spec.AExpr, st spec.Stmt) {
 		switch a := a.(type) {
+		case *spec.Elem: // an element read: its index claim (issue 13), unless the index reads a
+			// quantifier's bound variable (verify makes no claim of those: the claim would not be
+			// a condition on the statement's store)
+			divsA(a.I, st)
+			if !readsBound(a.I) {
+				out[ikey(st, a.I)]++
+			}
 		case *spec.Neg:
 			divsA(a.X, st)
 		case *spec.BinA:
 			divsA(a.L, st)
 			divsA(a.R, st)
-			if a.Op == spec.Div || a.Op == spec.Mod {
+			if (a.Op == spec.Div || a.Op == spec.Mod) && !readsBound(a.R) { // verify makes no claim of a divisor reading a bound variable
 				out[key("division", st, a)]++
 			}
 		}
 	}
-	var divsB func(b spec.BExpr, st spec.Stmt)
 	divsB = func(b spec.BExpr, st spec.Stmt) {
 		switch b := b.(type) {
+		case *spec.Quant:
+			divsA(b.Lo, st)
+			divsA(b.Hi, st)
+			divsB(b.Body, st)
 		case *spec.Cmp:
 			divsA(b.L, st)
 			divsA(b.R, st)
@@ -169,6 +184,10 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 		expectedClaims(s.Second, out)
 	case *spec.Assign:
 		divsA(s.A, s)
+	case *spec.ArrAssign:
+		divsA(s.I, s)
+		divsA(s.A, s)
+		out[ikey(s, s.I)]++
 	case *spec.If:
 		divsB(s.Cond, s)
 		expectedClaims(s.Then, out)
@@ -196,6 +215,10 @@ func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
 		if cl.Kind == verify.ClaimDivision {
 			kind, d = "division", cl.Div
 		}
+		if cl.Kind == verify.ClaimIndex {
+			got[fmt.Sprintf("index %p %p", cl.Stmt, cl.Index)]++
+			continue
+		}
 		got[fmt.Sprintf("%s %p %p", kind, cl.Stmt, d)]++
 	}
 	if len(got) == len(want) {
@@ -219,4 +242,19 @@ func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
 	}
 	c.report("verify/claims", "", -1, "%s: verify has %d claims %s, the program has %d (its asserts, explicit fails, divisions and remainders)",
 		mode, ng, claimNames(rep.Claims), nw)
+}
+
+// readsBound reports whether a reads a quantifier's bound variable.
+func readsBound(a spec.AExpr) bool {
+	switch a := a.(type) {
+	case *spec.BoundRef:
+		return true
+	case *spec.Neg:
+		return readsBound(a.X)
+	case *spec.BinA:
+		return readsBound(a.L) || readsBound(a.R)
+	case *spec.Elem:
+		return readsBound(a.I)
+	}
+	return false
 }

@@ -105,7 +105,7 @@ func (c *checker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode strin
 	r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
 	if r.Behaviour != spec.Error || !hasClaim(rep.ClaimsOfFail(r.Fail), cl) || !cl.Falsified(r.Store) {
 		c.report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
-			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, spec.InputString(r.Store, c.names))
+			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, c.inputString(r.Store))
 		return true
 	}
 	kind, last, ok, err := c.refEnd(w.Input, boundedRefSteps)
@@ -160,6 +160,15 @@ func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 				mode, r.Fail.Line(), c.cfg.BoundedN, claimName(cl))
 		}
 	}
+	if len(falsified) == 0 && r.Fail.Kind == spec.FailIndex && stmtReadsBoundIndex(r.Fail, c.u.Prog.Body) {
+		// verify makes no index claim of a read at a quantifier's bound variable (verify.go,
+		// index claims): a known gap, counted and reported in the summary, not a mismatch.
+		c.sum.UnclaimedIndex++
+		if c.sum.UnclaimedExample == "" {
+			c.sum.UnclaimedExample = fmt.Sprintf("%s input %s fails at line %d", c.u.Name, in, r.Fail.Line())
+		}
+		return
+	}
 	if len(falsified) == 0 {
 		c.report("verify/bounded", in, -1, "%s: the run fails at line %d (%s) within the loop limit %d, but falsifies none of the statement's claims %v",
 			mode, r.Fail.Line(), r.Fail.Kind, c.cfg.BoundedN, claimNames(rep.ClaimsOfFail(r.Fail)))
@@ -205,11 +214,11 @@ func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode stri
 			switch {
 			case cl.Status == verify.StatusDead:
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run executes line %d with store %s, but %s",
-					mode, cl.Line, spec.InputString(st.Store, c.names), claimName(cl))
+					mode, cl.Line, c.inputString(st.Store), claimName(cl))
 				return
 			case cl.Status == verify.StatusVerified && cl.Falsified(st.Store):
 				c.report("verify/unbounded", c.inputString(v), step, "%s: the run falsifies %s with store %s",
-					mode, claimName(cl), spec.InputString(st.Store, c.names))
+					mode, claimName(cl), c.inputString(st.Store))
 				return
 			}
 		}
@@ -229,4 +238,50 @@ func tooBigStore(s spec.Store) bool {
 		}
 	}
 	return false
+}
+
+// stmtReadsBoundIndex reports whether the statement whose index failure is f reads an element at
+// an index that reads a quantifier's bound variable (verify makes no claim of those).
+func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
+	var st spec.Node
+	spec.Inspect(body, func(n spec.Node) bool {
+		switch s := n.(type) {
+		case *spec.Assign:
+			if s.IdxErr == f {
+				st = s
+			}
+		case *spec.If:
+			if s.IdxErr == f {
+				st = s
+			}
+		case *spec.While:
+			if s.Unfold != nil && s.Unfold.IdxErr == f {
+				st = s.Unfold.Cond
+			}
+		case *spec.Assume:
+			if s.IdxErr == f {
+				st = s
+			}
+		case *spec.Assert:
+			if s.IdxErr == f {
+				st = s
+			}
+		case *spec.ArrAssign:
+			if s.IdxErr == f {
+				st = s
+			}
+		}
+		return st == nil
+	})
+	if st == nil {
+		return false
+	}
+	found := false
+	spec.Inspect(st, func(n spec.Node) bool {
+		if e, ok := n.(*spec.Elem); ok && readsBound(e.I) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -97,7 +98,7 @@ func (ts *Terms) Select(t *ArrTerm, i *Term) *Term {
 		if sameTerm(t.I, i) {
 			return t.V
 		}
-		if !differ(t.I, i) {
+		if !differ(t.I, i) && fault.Active != fault.SelectSkipsStore {
 			break
 		}
 		t = t.Prev
@@ -359,6 +360,9 @@ func (ts *Terms) condA(a spec.AExpr, s []*Term, env []*Term) cond {
 
 // inRange is Lo <= i <= Hi for the array a.
 func inRange(a *spec.Array, i *Term) *Formula {
+	if fault.Active == fault.IndexHiOffByOne {
+		return And(Pred(FGe, sub(i, Const(spec.IntOf(a.Lo)))), Pred(FGe, sub(Const(spec.IntOf(a.Hi+1)), i)))
+	}
 	return And(Pred(FGe, sub(i, Const(spec.IntOf(a.Lo)))), Pred(FGe, sub(Const(spec.IntOf(a.Hi)), i)))
 }
 
@@ -411,7 +415,7 @@ func (ts *Terms) condQ(b *spec.Quant, s []*Term, env []*Term) cond {
 			q.part(c)
 			vs = append(vs, c.v)
 		}
-		if b.Exists {
+		if b.Exists || (fault.Active == fault.EmptyQuantFalse && len(vs) == 0) {
 			return q.done(Or(vs...), nil)
 		}
 		return q.done(And(vs...), nil)
@@ -507,4 +511,17 @@ func (ts *Terms) WriteKinds(a *spec.Array, i, e spec.AExpr, s []*Term) (store []
 	slot := ts.nvars + a.Index
 	store[slot] = ArrayTerm(ts.Store(s[slot].arr, ci.term, ce.term))
 	return store, q.prefix, q.f[0], q.f[1]
+}
+
+// shiftModel is the fault ModelIndexShift: each array's model read back one index off (element j
+// gets the value of element j+1).
+func shiftModel(p *spec.Program, model []spec.Int) {
+	if p == nil {
+		return
+	}
+	for _, a := range p.Arrays {
+		for k := 0; k+1 < a.Size(); k++ {
+			model[a.Offset+k] = model[a.Offset+k+1]
+		}
+	}
 }

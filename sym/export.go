@@ -85,3 +85,6 @@ func (f *Formula) BExpr(names []string) spec.BExpr {
 	}
 	return out
 }
+
+// Const is the term's constant part (the refinement layer's own export of array terms).
+func (t *Term) Const() spec.Int { return t.c }

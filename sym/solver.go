@@ -334,6 +334,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		return Unsat, nil, ""
 	}
 	model = z3query.Model(s, sv.syms)
+	if fault.Active == fault.ModelIndexShift {
+		shiftModel(sv.prog, model)
+	}
 	if q != nil {
 		if s != sv.s {
 			model = q.merge(model)

@@ -89,6 +89,20 @@ const (
 	// CacheStaleUnsat: the counterexample cache's subset check ignores the newest formula of a
 	// stored unsatisfiable set, so a query that is not a superset of it is answered unsat.
 	CacheStaleUnsat
+
+	// Faults of issue 13, arrays and quantifiers (sym/array.go, sym/solver.go).
+
+	// IndexHiOffByOne: the range check of an element access allows Hi + 1 (off by one at the
+	// upper bound).
+	IndexHiOffByOne
+	// SelectSkipsStore: a read walks past a store at a symbolic index that may equal its own
+	// (a read after a store at another symbolic index ignores the store).
+	SelectSkipsStore
+	// EmptyQuantFalse: a quantifier over an empty constant range is false (forall included).
+	EmptyQuantFalse
+	// ModelIndexShift: an array's model is read back with a shifted index (element j gets the
+	// value of element j+1).
+	ModelIndexShift
 	count
 )
 
@@ -98,7 +112,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"frontier-reclaim-loss", "shave-wrong-end", "mul-range-straddle", "mod-range-sign", "linfact-neg-scale",
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
-	"starve-state", "cex-skips-newest", "cache-stale-unsat"}
+	"starve-state", "cex-skips-newest", "cache-stale-unsat",
+	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift"}
 
 func (f Fault) String() string { return names[f] }
 

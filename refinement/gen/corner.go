@@ -460,6 +460,10 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 			return &spec.Neg{X: a(e.X)}
 		case *spec.BinA:
 			return &spec.BinA{Op: e.Op, L: a(e.L), R: a(e.R)}
+		case *spec.Elem:
+			return &spec.Elem{Arr: e.Arr, I: a(e.I)}
+		case *spec.BoundRef:
+			return &spec.BoundRef{Name: e.Name, Level: e.Level}
 		}
 		panic(fmt.Sprintf("inline: %T", e))
 	}
@@ -474,6 +478,8 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 			return &spec.Not{X: b(e.X)}
 		case *spec.BinB:
 			return &spec.BinB{Op: e.Op, L: b(e.L), R: b(e.R)}
+		case *spec.Quant:
+			return &spec.Quant{Exists: e.Exists, Name: e.Name, Level: e.Level, Lo: a(e.Lo), Hi: a(e.Hi), Body: b(e.Body)}
 		}
 		panic(fmt.Sprintf("inline: %T", e))
 	}
@@ -497,13 +503,15 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 		return &spec.Assume{Cond: b(s.Cond)}
 	case *spec.Assert:
 		return &spec.Assert{Cond: b(s.Cond)}
+	case *spec.ArrAssign:
+		return &spec.ArrAssign{Arr: s.Arr, I: a(s.I), A: a(s.A)}
 	}
 	panic(fmt.Sprintf("inline: %T", s))
 }
 
 // steer applies the corner snippets and macros to a generated body: it returns the tree the
 // reference runs, the text the engine parses, and whether the program wants a large budget.
-func steer(seed int64, body spec.Stmt) (spec.Stmt, string, bool, int) {
+func steer(seed int64, body spec.Stmt, wrap func(spec.Stmt) spec.Stmt) (spec.Stmt, string, bool, int) {
 	k := &cornerGen{r: rand.New(rand.NewSource(seed*7919 + 17))}
 	switch r := k.r.Intn(20); {
 	case r < 5: // corner snippets only
@@ -519,6 +527,9 @@ func steer(seed int64, body spec.Stmt) (spec.Stmt, string, bool, int) {
 		} else {
 			body = k.seq(body, k.corner())
 		}
+	}
+	if wrap != nil { // the array snippets (arrays.go), after the corners, before the macros
+		body = wrap(body)
 	}
 	if k.r.Intn(10) >= 3 {
 		return body, spec.Print(body), k.long, k.corners

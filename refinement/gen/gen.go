@@ -35,6 +35,18 @@ type Generated struct {
 	Long bool
 	// Corners is the number of corner snippets in the program (corner.go).
 	Corners int
+	// Arrays are the program's declared arrays (arrays.go; nil for most programs). Their Offset
+	// is only known once the text is parsed: FixArrays sets it from the parsed program.
+	Arrays []*spec.Array
+}
+
+// FixArrays gives the generated arrays the slots of the parsed program's arrays of the same name.
+func (g *Generated) FixArrays(p *spec.Program) {
+	for _, a := range g.Arrays {
+		if b := p.ArrayIndex(a.Name); b != nil {
+			a.Offset, a.Index = b.Offset, b.Index
+		}
+	}
 }
 
 // gen holds the state of one generation; gofuzz's custom functions for the interface-typed AST
@@ -82,8 +94,9 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 	if body == nil {
 		return nil, fmt.Errorf("generator produced no program for seed %d", seed)
 	}
-	tree, text, long, corners := steer(seed, body)
-	return &Generated{Seed: seed, AST: tree, Text: text, Long: long, Corners: corners}, nil
+	wrap, decls, arrs := withArrays(seed)
+	tree, text, long, corners := steer(seed, body, wrap)
+	return &Generated{Seed: seed, AST: tree, Text: decls + text, Long: long, Corners: corners, Arrays: arrs}, nil
 }
 
 // constant draws an integer biased to the interesting cases: 0, ±1, small negatives, the 64-bit

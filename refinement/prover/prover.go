@@ -7,6 +7,7 @@ import (
 	"github.com/aclements/go-z3/z3"
 
 	"certsym/internal/z3query"
+	"certsym/refinement/refclient"
 	"certsym/spec"
 )
 
@@ -46,6 +47,10 @@ type Prover struct {
 	Budget  int
 	Skipped int
 	spent   int
+	// Arrays are the declared arrays of the program under test (arrays.go): models then give
+	// the variables followed by the elements of each array (the program's flat store).
+	Arrays []*spec.Array
+	env    []z3.Int // the values of the bound variables, by level, while expanding a quantifier
 }
 
 // NewProver creates a prover with the given bounds per query.
@@ -112,6 +117,12 @@ func (p *Prover) A(a spec.AExpr) z3.Int {
 		}
 		// l % r = l - r * (l / r), and l % 0 = l (r * 0 = 0).
 		return l.Sub(r.Mul(p.quot(l, r)))
+	case *spec.Elem:
+		return p.array(a.Arr).Select(p.A(a.I)).(z3.Int)
+	case *refclient.Select:
+		return p.arrTerm(a.T).Select(p.A(a.I)).(z3.Int)
+	case *spec.BoundRef:
+		return p.bound(a)
 	}
 	panic(fmt.Sprintf("refinement: cannot encode %T", a))
 }
@@ -144,6 +155,10 @@ func (p *Prover) B(c spec.BExpr) z3.Bool {
 			return l.And(r)
 		}
 		return l.Or(r)
+	case *spec.Quant:
+		return p.quant(c)
+	case *refclient.First:
+		return p.first(c)
 	}
 	panic(fmt.Sprintf("refinement: cannot encode %T", c))
 }
@@ -197,11 +212,12 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 	if !ok {
 		return isUnsat, nil
 	}
-	if vars != nil {
+	if vars != nil || len(p.Arrays) > 0 {
 		xs := make([]z3.Int, len(vars))
 		for i, x := range vars {
 			xs[i] = p.ctx.IntConst("v_" + x)
 		}
+		xs = append(xs, p.arrayTerms()...)
 		model = z3query.Model(s, xs)
 	}
 	return isSat, model

@@ -50,7 +50,7 @@ var layer = map[string]int{
 	"cmd/certsym":                     10,
 	"scripts/corpusout":               10,
 	"scripts/compare-strategies":      10, // make compare-strategies: the search strategies side by side
-	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec
+	"refinement/refclient":            9,  // the certsym-ref client and the protocol's JSON codec (the prover reads its array terms)
 	"refinement/prover":               10, // the layer's own Z3 encoding
 	"refinement/gen":                  10, // the layer's random and corner programs
 	"refinement/sched":                10, // the layer's model of the fair scheduler
@@ -91,8 +91,10 @@ const MaxLines = 2000
 // evaluation and stores: the language's definition, which a split would scatter (the parser,
 // resolution and the semantics share unexported helpers).
 // refinement grew to about 2,815 with the fair strategies' checks (issue 16) and the caching crosscheck
-// (issue 17).
-var oversized = map[string]int{"refinement": 2900, "sym": 3700, "spec": 3300}
+// (issue 17), and to about 3,345 with the checks of arrays and quantifiers (issue 13): the next
+// split is due (e.g. the state conversions of refinement/arrays.go and the verify checks into
+// packages of their own).
+var oversized = map[string]int{"refinement": 3400, "sym": 3700, "spec": 3300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -317,6 +317,27 @@ type ArrAssign struct {
 
 func (*ArrAssign) stmt() {}
 
+// Fails returns the Fail nodes a statement reaches when its evaluation errs: div for a division by
+// zero (Err), idx for an index out of range (IdxErr); nil where the statement cannot fail that way
+// or evaluates no expression. A while loop's are those of its unfolding.
+func Fails(s Stmt) (div, idx *Fail) {
+	switch s := s.(type) {
+	case *Assign:
+		return s.Err, s.IdxErr
+	case *ArrAssign:
+		return s.Err, s.IdxErr
+	case *If:
+		return s.Err, s.IdxErr
+	case *While:
+		return s.Unfold.Err, s.Unfold.IdxErr
+	case *Assume:
+		return s.Err, s.IdxErr
+	case *Assert:
+		return s.Err, s.IdxErr
+	}
+	return nil, nil
+}
+
 func (*Skip) stmt()   {}
 func (*Fail) stmt()   {}
 func (*Assign) stmt() {}

@@ -243,14 +243,15 @@ func (ts *Terms) Concretize(s []*Term, v []spec.Int) spec.Store {
 	return out
 }
 
-// benv is an environment of bound variables: a binder's value, then the enclosing ones.
-type benv struct {
+// bindings is an environment of bound variables: a binder's value, then the enclosing ones. The
+// terms' evaluation keeps values (benv), the solver's encoding Z3 terms (zenv, quant.go).
+type bindings[T any] struct {
 	bind int
-	val  spec.Int
-	next *benv
+	val  T
+	next *bindings[T]
 }
 
-func (e *benv) lookup(bind int) spec.Int {
+func (e *bindings[T]) lookup(bind int) T {
 	for ; e != nil; e = e.next {
 		if e.bind == bind {
 			return e.val
@@ -258,6 +259,9 @@ func (e *benv) lookup(bind int) spec.Int {
 	}
 	panic("sym: unbound quantified variable")
 }
+
+// benv is an environment of bound variables' values.
+type benv = bindings[spec.Int]
 
 // boundAtom returns a fresh binder and the term of its variable.
 func (ts *Terms) boundAtom() (int, *Term) {

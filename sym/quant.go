@@ -41,20 +41,7 @@ func NewSolverFor(p *spec.Program) *Solver {
 
 // zenv is an environment of bound variables in Z3: a binder's value (an instance or a fresh
 // constant), then the enclosing ones.
-type zenv struct {
-	bind int
-	val  z3.Int
-	next *zenv
-}
-
-func (e *zenv) lookup(bind int) z3.Int {
-	for ; e != nil; e = e.next {
-		if e.bind == bind {
-			return e.val
-		}
-	}
-	panic("sym: unbound quantified variable in a solver query")
-}
+type zenv = bindings[z3.Int]
 
 // arrTerm translates an array term: the array's constant, then its stores.
 func (sv *Solver) arrTerm(t *ArrTerm, env *zenv) z3.Array {

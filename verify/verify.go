@@ -393,42 +393,10 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 }
 
 // errOf is the Fail a statement reaches when one of its divisions divides by zero.
-func errOf(s spec.Stmt) *spec.Fail {
-	switch s := s.(type) {
-	case *spec.Assign:
-		return s.Err
-	case *spec.If:
-		return s.Err
-	case *spec.While:
-		return s.Unfold.Err
-	case *spec.Assume:
-		return s.Err
-	case *spec.Assert:
-		return s.Err
-	case *spec.ArrAssign:
-		return s.Err
-	}
-	return nil
-}
+func errOf(s spec.Stmt) *spec.Fail { div, _ := spec.Fails(s); return div }
 
 // idxErrOf is the Fail a statement reaches when an index is out of range (issue 13).
-func idxErrOf(s spec.Stmt) *spec.Fail {
-	switch s := s.(type) {
-	case *spec.Assign:
-		return s.IdxErr
-	case *spec.ArrAssign:
-		return s.IdxErr
-	case *spec.If:
-		return s.IdxErr
-	case *spec.While:
-		return s.Unfold.IdxErr
-	case *spec.Assume:
-		return s.IdxErr
-	case *spec.Assert:
-		return s.IdxErr
-	}
-	return nil
-}
+func idxErrOf(s spec.Stmt) *spec.Fail { _, idx := spec.Fails(s); return idx }
 
 // At is the observer: it cuts paths at the depth bound, records coverage, evaluates the claims of
 // s and marks the states an abstracted assume over-approximates.

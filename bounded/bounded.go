@@ -22,6 +22,22 @@ type State struct {
 	Store []*sym.Term
 	PC    *sym.PC
 	Ghost *Ghost
+	// Over is xSymExe's flag g (Section III-B3): nil on a state that over-approximates nothing;
+	// otherwise the assumes, latest first, whose evaluation ran out of the quantifier bound on this
+	// path (QuantLoop), so that the state and all its successors may admit stores no concrete
+	// execution reaches.
+	Over *OverApprox
+	// Trunc is set only in the state passed to Observer.At for a statement whose quantifiers ran
+	// out of the bound (QuantLoop) on this path: the condition the statement evaluates there, each
+	// exhausted quantifier cut to its first N instances. Nil otherwise.
+	Trunc spec.BExpr
+}
+
+// OverApprox is one assume at which the quantifier bound ran out on a path (the over-approximation
+// location of xSymExe, Section V), with the earlier ones.
+type OverApprox struct {
+	At   *spec.Assume
+	Prev *OverApprox
 }
 
 // Ghost is the ghost interpretation ρ of a state in ghost mode, with the concrete store of the
@@ -98,6 +114,12 @@ type Interp struct {
 	budget.Limits
 	// NoPrune keeps branches whose constraint the solver proves unsatisfiable.
 	NoPrune bool
+	// QuantLoop executes quantifiers as loops bounded by N, as Kiasan does (xSymExe, Section
+	// III-B3; certsym verify): a quantifier whose range has more than N elements is evaluated on its
+	// first N; in an assume the rest is a nondeterministic value and the state is flagged (Over); in
+	// any other statement the path is cut off there. Off (the default, and run --loop-bound), a
+	// quantifier is decided whole.
+	QuantLoop bool
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
 	// nil costs one test per statement.
 	Observer Observer
@@ -259,7 +281,7 @@ func (b *Interp) checkGhost(st State, s spec.Stmt) {
 func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
-	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots())}
+	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}

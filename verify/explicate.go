@@ -108,18 +108,26 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool) (res Result, idx i
 }
 
 // replayFalse checks a counterexample m of primitive claim idx of cl on the concrete semantics:
-// the run reaches the claim's statement with the earlier primitive claims true and this one false.
+// the run reaches the claim's statement with the earlier primitive claims true and this one
+// false, and the bounded concrete execution (spec.ExecBounded) ends there in an error.
 func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (bool, string) {
 	r, j, reached, how := v.visit(cl, m, false)
 	if !reached {
 		return false, how
 	}
+	end := spec.ExecBounded(v.prog, m, v.opts.LoopBound)
+	ok := j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
 	p := cl.Prims[j]
+	what := fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
 	if r == ResFalse {
-		return j == idx, fmt.Sprintf("replayed: the concrete run reaches line %d with the defining claim %s false", cl.Line, p.Text)
+		what += fmt.Sprintf("the defining claim %s is false", p.Text)
+	} else {
+		what += fmt.Sprintf("the supporting claim %s (%s) is false, so %s is undefined", p.Text, p.Kind, cl.Text)
 	}
-	return j == idx, fmt.Sprintf("replayed: the concrete run reaches line %d with the supporting claim %s (%s) false: %s is undefined",
-		cl.Line, p.Text, p.Kind, cl.Text)
+	if ok {
+		return true, "replayed: " + what
+	}
+	return false, what
 }
 
 // replayTrue checks a test m of primitive claim idx of cl on the concrete semantics: the run

@@ -2,7 +2,6 @@ package verify
 
 import (
 	"strings"
-
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.

@@ -282,7 +282,7 @@ check(y - 2)`
 	if got != "2 division REFUTED" {
 		t.Errorf("loop division: %s", got)
 	}
-	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].IsZero() || !strings.Contains(w.Replay, "defining claim i != 0 false") {
+	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].IsZero() || !strings.Contains(w.Replay, "defining claim i != 0 is false") {
 		t.Errorf("loop division witness: %+v", w)
 	}
 }

@@ -76,8 +76,35 @@ type verifyOut struct {
 			Line int    `json:"line"`
 			What string `json:"what"`
 		} `json:"unhandled"`
+		Primitives []struct {
+			Kind    string `json:"kind"`
+			Token   string `json:"token"`
+			Letters string `json:"letters"`
+		} `json:"primitives"`
 	} `json:"claims"`
 	Overall string `json:"overall"`
+}
+
+// primMismatch compares the annotated rows of primitive claims (PRIM KIND TOKEN LETTERS) with
+// what verify reported for their claims; "" when they agree.
+func primMismatch(file string, exp *expect.File, out verifyOut) string {
+	byClaim := map[int][]expect.Prim{}
+	for _, p := range exp.Prims {
+		byClaim[p.Claim] = append(byClaim[p.Claim], p)
+	}
+	for k, want := range byClaim {
+		if k >= len(out.Claims) {
+			return fmt.Sprintf("%s:%d: primitive claims annotated for a claim verify does not report", file, exp.Claims[k].Line)
+		}
+		var got []expect.Prim
+		for _, p := range out.Claims[k].Primitives {
+			got = append(got, expect.Prim{Claim: k, Kind: p.Kind, Token: p.Token, Letters: p.Letters})
+		}
+		if !slices.Equal(want, got) {
+			return fmt.Sprintf("%s:%d: primitive claims annotated %v, verify reports %v", file, exp.Claims[k].Line, want, got)
+		}
+	}
+	return ""
 }
 
 func runVerifyJSON(t *testing.T, args ...string) (verifyOut, int, string, string) {
@@ -163,14 +190,22 @@ func TestVerifyFigure1(t *testing.T) {
 			}
 			if msg := claimMismatch(file, exp.Claims, got); msg != "" {
 				t.Error(msg)
+			} else if msg := primMismatch(file, exp, out); msg != "" {
+				t.Error(msg)
 			}
 			if out.Overall != exp.Overall || code != wantExit(exp.Overall) {
 				t.Errorf("overall %s (exit %d), want %s (exit %d); stderr %s", out.Overall, code, exp.Overall, wantExit(exp.Overall), stderr)
 			}
 		})
 	}
-	if !t.Failed() && len(seen) != 9 {
-		t.Errorf("the Figure 1 programs produce %d of the 9 statuses: %v", len(seen), seen)
+	// REFUTED? and FAULTY? come only from the flag g (xSymExe, Section III-B3), which the bounded
+	// interpreter sets when a quantifier's bound runs out inside an assume (bounded.Interp.QuantLoop);
+	// the stand-ins cannot produce them, the Figure 1 transcriptions that replace them do (verify's
+	// unit tests check FALSE? on hand-built flagged states).
+	for _, s := range []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "UNCOVERED", "VERIFIED?", "INDETERMINATE"} {
+		if !t.Failed() && !seen[s] {
+			t.Errorf("no Figure 1 program produces %s (seen %v)", s, seen)
+		}
 	}
 }
 
@@ -192,14 +227,14 @@ func TestVerifyHarness(t *testing.T) {
 		return f, claimMismatch(f, exp.Claims, got)
 	}
 	const head = "# expect: overall REFUTED\nassume x >= 0;\n"
-	if _, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert VERIFIED division VERIFIED\nassert 10 / x >= 0  # CLAIM assert FAULTY division REFUTED\n"); msg != "" {
+	if _, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert VERIFIED\ny = 10 / x  # CLAIM division REFUTED\n"); msg != "" {
 		t.Fatalf("correct annotations fail the check: %s", msg)
 	}
-	f, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert FAULTY division REFUTED\nassert 10 / x >= 0  # CLAIM assert VERIFIED division VERIFIED\n")
+	f, msg := check(head + "assert 10 / (x + 1) >= 0;  # CLAIM assert FAULTY\ny = 10 / x  # CLAIM division VERIFIED\n")
 	if want := f + ":3: claim 1 is annotated assert FAULTY at this line, but verify reports assert VERIFIED at line 3"; msg != want {
 		t.Errorf("statuses on the wrong lines: the check says %q, want %q", msg, want)
 	}
-	f, msg = check(head + "assert x >= 0;\nassert 10 / x >= 0;  # CLAIM assert VERIFIED\nx = 1  # CLAIM assert FAULTY division REFUTED\n")
+	f, msg = check(head + "assert x >= 0;\ny = 10 / x;  # CLAIM assert VERIFIED\nassert x > 0  # CLAIM division REFUTED\n")
 	if msg == "" || !strings.HasPrefix(msg, f+":") {
 		t.Errorf("claims a line below their statements: the check says %q", msg)
 	}
@@ -233,8 +268,8 @@ func TestVerifyJSONIntegers(t *testing.T) {
 	if !regexp.MustCompile(`"counterexample": \{\s*"x": 123456789012345678901234567891\s*\}`).MatchString(raw) {
 		t.Errorf("counterexample not written as a bare JSON number:\n%s", raw)
 	}
-	if !strings.HasPrefix(raw, "{\n  \"claims\": [") {
-		t.Errorf("JSON does not start with the claims: %.60s", raw)
+	if !strings.HasPrefix(raw, "{\n  \"version\": 2,\n  \"claims\": [") {
+		t.Errorf("JSON does not start with its version and the claims: %.60s", raw)
 	}
 }
 
@@ -244,8 +279,9 @@ func TestVerifyTextAndErrors(t *testing.T) {
 	if code != exitBug {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
-	for _, want := range []string{"Summary of claims", "VERIFIED?", "REFUTED", "cutoff at line 2", "control-flow path to the claim: lines 2 -> 5",
-		"counterexample: ", "overall status: REFUTED", "conclusive: ", "coverage: "} {
+	for _, want := range []string{"Summary of claims", "VERIFIED?", "FAULTY", "cutoff at line 2", "control-flow path to the claim: lines 2 -> 5",
+		"counterexample: ", "overall status: FAULTY", "conclusive: ", "coverage: ", "  DIVISION@6           R   TFC      Failing Path (2@6), Paths (0,1), Cutoff Path (3)",
+		"Explicit       2", "Legend. S: D DEAD", "Path 0 (first at line 5): input "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("text report lacks %q:\n%s", want, stdout)
 		}
@@ -320,7 +356,8 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 		`id="L8" class="line covered claim-line st-verified" data-line="8" data-status="VERIFIED"`,
 		`class="claim st-verified-maybe" data-line="13" data-kind="assert" data-status="VERIFIED?"`,
 		"control-flow path: lines 10 -&gt; 13",
-		"Rendered totals: 2 claims (VERIFIED: 1, VERIFIED?: 1); lines covered 5, not covered 0.",
+		"Rendered totals: 2 claims (VERIFIED: 1, VERIFIED?: 1), 2 primitive claims, 6 paths; lines covered 5, not covered 0.",
+		`<tr id="path-1" class="path" data-path="1"><td>1</td><td><code class="pre">n=3, i=0</code></td><td>normal</td><td><code class="post">n=3, i=3</code></td>`,
 		`id="overall" class="st-verified-maybe">VERIFIED?</strong>`,
 	} {
 		if !strings.Contains(dom, want) {
@@ -329,11 +366,13 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 	}
 	dom = render(other)
 	for _, want := range []string{
-		`data-line="8" data-kind="assert" data-status="FAULTY"`,
-		`data-line="8" data-kind="division" data-status="REFUTED"`,
-		`class="line covered claim-line st-refuted"`, // the worst status of the line
+		`data-line="9" data-kind="assert" data-status="FAULTY" data-token="F" data-letters="U"`,
+		`<tr class="prim st-refuted" data-claim="1" data-name="DIVISION@9" data-token="R" data-letters="F">`,
+		`<tr class="prim st-verified" data-claim="1" data-name="ASSERT@9" data-token="V" data-letters="T">`,
+		`class="line covered claim-line st-faulty"`,
 		`<code class="cex">x=0</code>`,
-		"Rendered totals: 2 claims (FAULTY: 1, REFUTED: 1)",
+		`<code class="pre">x=0</code></td><td>error (division-by-zero at line 9)</td><td><code class="post">x=0</code>`,
+		"Rendered totals: 1 claims (FAULTY: 1), 2 primitive claims, 1 paths",
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("rendered DOM lacks %q:\n%s", want, dom)

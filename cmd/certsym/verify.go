@@ -96,4 +96,3 @@ func verifyExit(rep *verify.Report) int {
 	}
 	return exitUnknown
 }
-

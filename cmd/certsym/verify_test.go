@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	htmlpkg "html"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/expect"
 	"certsym/spec"
 	"certsym/verify"
@@ -419,5 +421,71 @@ func TestVerifyArrays(t *testing.T) {
 		if out.Overall != exp.Overall || code != wantExit(exp.Overall) {
 			t.Errorf("%s: overall %s (exit %d), want %s; stderr %s", file, out.Overall, code, exp.Overall, stderr)
 		}
+	}
+}
+
+// TestVerifyReportsAgree checks that the three outputs of certsym verify say the same (they are
+// rendered from one model, verifyhtml.Doc): for every program of testdata/verify, each claim's
+// status and each primitive claim's row (type, status token, collected letters, explication) of
+// the JSON output are in the text report and in the HTML page, and so are the summary by kind
+// and each path's test (input, end, final store).
+func TestVerifyReportsAgree(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/verify/*.imp")
+	for _, file := range files {
+		exp, err := readVerifyExpectation(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		html := filepath.Join(t.TempDir(), "r.html")
+		var js, txt, errb bytes.Buffer
+		run(append([]string{"verify", "--json", "--quiet", "--html", html, file}, exp.Options...), &js, &errb)
+		run(append([]string{"verify", "--quiet", "--full", file}, exp.Options...), &txt, &errb)
+		page, err := os.ReadFile(html)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d verifyhtml.Doc
+		if err := json.Unmarshal(js.Bytes(), &d); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if d.Version != verifyhtml.Version || len(d.Claims) == 0 {
+			t.Fatalf("%s: version %d, %d claims", file, d.Version, len(d.Claims))
+		}
+		text, h := txt.String(), string(page)
+		has := func(where, s, what string) {
+			if !strings.Contains(s, what) {
+				t.Errorf("%s: the %s report lacks %q", file, where, what)
+			}
+		}
+		esc := htmlpkg.EscapeString
+		for i, c := range d.Claims {
+			has("text", text, fmt.Sprintf("Claim %d, %s:%d:%d, ", i+1, file, c.Line, c.Column))
+			has("text", text, fmt.Sprintf("  Overall Status: %s (collected %s; %s)\n", c.Token, c.Letters, c.Explication))
+			has("HTML", h, fmt.Sprintf(`data-line="%d" data-kind="%s" data-status="%s" data-token="%s" data-letters="%s"`, c.Line, c.Kind, c.Status, esc(c.Token), c.Letters))
+			for _, p := range c.Primitives {
+				has("text", text, fmt.Sprintf("  %-20s %-3s %-8s %s\n", p.Name, p.Token, p.Letters, p.Explication))
+				has("HTML", h, fmt.Sprintf(`data-claim="%d" data-name="%s" data-token="%s" data-letters="%s"><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>`,
+					i+1, p.Name, esc(p.Token), p.Letters, p.Name, esc(p.Claim), esc(p.Token), p.Letters, esc(p.Explication)))
+			}
+		}
+		for _, row := range d.Summary {
+			line := fmt.Sprintf("%-10s %5d", strings.ToUpper(row.Kind[:1])+row.Kind[1:], row.Total)
+			cells := fmt.Sprintf(`<tr class="kind" data-kind="%s"><td>%s</td><td>%d</td>`, row.Kind, row.Kind, row.Total)
+			for _, r := range verify.StatusTable {
+				line += fmt.Sprintf(" %4d", row.Statuses[r.Status.String()])
+				cells += fmt.Sprintf("<td>%d</td>", row.Statuses[r.Status.String()])
+			}
+			has("text", text, line+"\n")
+			has("HTML", h, cells+"</tr>")
+		}
+		for _, p := range d.Paths {
+			if p.InputText == "" {
+				continue
+			}
+			has("text", text, fmt.Sprintf("  Path %d (first at line %d): input %s; ends %s; final %s\n", p.ID, p.Line, p.InputText, p.Ends, p.FinalText))
+			has("HTML", h, fmt.Sprintf(`<td><code class="pre">%s</code></td><td>%s</td><td><code class="post">%s</code></td>`, esc(p.InputText), esc(p.Ends), esc(p.FinalText)))
+		}
+		has("text", text, "overall status: "+d.Overall+"\n")
+		has("HTML", h, fmt.Sprintf(`<strong id="overall" class="st-%s">%s</strong>`, strings.ToLower(strings.ReplaceAll(d.Overall, "?", "-maybe")), esc(d.Overall)))
 	}
 }

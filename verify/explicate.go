@@ -37,7 +37,7 @@ func (v *verifier) tests() {
 			p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 			continue
 		}
-		if p.pc.Status != sym.Sat {
+		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
 			v.b.Solver().Check(p.pc)
 		}
 		if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {

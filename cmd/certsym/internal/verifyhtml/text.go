@@ -49,7 +49,7 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 		if c.Division != "" {
 			what += " (in " + c.Division + ")"
 		}
-		fmt.Fprintf(w, "Claim %d, %s:%d:%d, %s %s claim %s: %s\n", i+1, file, c.Line, c.Column, origin, c.Kind, what, c.Status)
+		fmt.Fprintf(w, "Claim %d, %s:%d:%d, %s claim %s: %s (%s)\n", i+1, file, c.Line, c.Column, c.Kind, what, c.Status, origin)
 		fmt.Fprintf(w, "  %-20s %-3s %-8s %s\n", "Type", "S", "Col", "Explication")
 		for _, p := range c.Primitives {
 			fmt.Fprintf(w, "  %-20s %-3s %-8s %s\n", p.Name, p.Token, p.Letters, p.Explication)

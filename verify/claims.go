@@ -10,6 +10,17 @@ import (
 // IV-A: a developer claim (an assert, or an implicit claim of a statement: a divisor that must not
 // be zero, an index that must be in range) is made of primitive claims, the supporting ones (the
 // run-time checks its evaluation makes before it can give a value) and the defining one, last.
+//
+// The supporting claims are the checks of spec.WalkChecks, in its order, which is the order of
+// evaluation (strict: both sides of and/or are evaluated, so there is no short circuit to
+// follow). A check inside a quantifier's body is made once per instance; it becomes one
+// supporting claim quantified over the enclosing quantifiers' ranges ("forall k in lo..hi:
+// b[k] != 0", whatever the quantifier, as every instance is evaluated), true when it holds for
+// the instances evaluated (with the quantifier bound of issue 14, the truncated condition
+// bounded.State.Trunc gives those instances). The claims keep the order of the checks' first
+// occurrence, not the interleaving instance by instance: whether the developer claim is
+// UNDEFINED on a state is exact (some check fails where the earlier ones hold), which supporting
+// claim is blamed for it inside a quantifier may be a later one in the instance order.
 
 // ClaimKind says what makes a developer claim.
 type ClaimKind uint8

@@ -31,13 +31,22 @@ type primEval struct {
 type primResult struct {
 	res       Result // ResTrue, ResFalse, ResDontKnow, ResFalseQ, or resNone
 	input     spec.Store
-	pc        string
+	pc        *sym.PC // the path condition of the counterexample
 	replay    string
 	over      []*spec.Assume
 	unhandled []Unhandled
 	assumed   *sym.PC      // the path condition strengthened by the earlier supporting claims
 	a         *sym.Formula // the claim
 	flagged   bool         // the state's flag g is set
+}
+
+// pcText renders the counterexample's path condition, "" when there is none (rendered only for
+// the evidence kept: the first of each result).
+func (r primResult) pcText(names []string) string {
+	if r.pc == nil {
+		return ""
+	}
+	return r.pc.String(names)
 }
 
 // At is the observer: it cuts paths at the depth bound, records coverage and evaluates the
@@ -129,7 +138,7 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 		if cl.Witnesses == nil {
 			cl.Witnesses = map[Result]*Witness{}
 		}
-		cl.Witnesses[res] = &Witness{Input: r.input, PathCondition: r.pc, Replay: r.replay}
+		cl.Witnesses[res] = &Witness{Input: r.input, PathCondition: r.pcText(v.names()), Replay: r.replay}
 	}
 	for _, a := range r.over {
 		cl.addOverApprox(a)
@@ -232,7 +241,7 @@ func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formul
 				out.res = resNone
 				return out
 			}
-			out.res = ResDontKnow
+			out.res, out.pc = ResDontKnow, pc
 			out.unhandled = append([]Unhandled{{Line: cl.Line, What: "solver: " + pc.Reason}}, v.pathNonlinear(assumed)...)
 			return out
 		default:
@@ -244,8 +253,7 @@ func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formul
 
 // dpFalse is the post-processing of CHECKPRIM when DP+ answered FALSE with a model of pc.
 func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed, pc *sym.PC, trunc bool) primResult {
-	names := v.names()
-	out := primResult{res: ResFalse, assumed: assumed, a: a, pc: pc.String(names)}
+	out := primResult{res: ResFalse, assumed: assumed, a: a, pc: pc}
 	m := spec.Store(pc.Witness)
 	if v.opts.AbstractNonlinear && (a.HasMul() || v.pathHasMul(assumed)) { // UT(s, A)
 		out.res = ResDontKnow
@@ -320,7 +328,7 @@ func (o *Outcome) collect(r Result, path int) *Evidence {
 // explain fills in the first evidence e of a result of primitive claim idx of cl (or of cl
 // itself, from the primitive claim that decided it) from the CHECKPRIM answer r.
 func (v *verifier) explain(cl *Claim, idx int, e *Evidence, r primResult, path int) {
-	e.PathCondition, e.Replay, e.Unhandled = r.pc, r.replay, r.unhandled
+	e.PathCondition, e.Replay, e.Unhandled = r.pcText(v.names()), r.replay, r.unhandled
 	for _, a := range r.over {
 		e.Over = append(e.Over, a.Line())
 	}

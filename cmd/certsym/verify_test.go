@@ -417,6 +417,8 @@ func TestVerifyArrays(t *testing.T) {
 		}
 		if msg := claimMismatch(file, exp.Claims, got); msg != "" {
 			t.Error(msg)
+		} else if msg := primMismatch(file, exp, out); msg != "" {
+			t.Error(msg)
 		}
 		if out.Overall != exp.Overall || code != wantExit(exp.Overall) {
 			t.Errorf("%s: overall %s (exit %d), want %s; stderr %s", file, out.Overall, code, exp.Overall, stderr)

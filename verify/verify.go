@@ -293,6 +293,11 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 		b.SetMonitor(opts.Monitor)
 	}
 	b.Solver().AbstractMul = opts.AbstractNonlinear
+	// Quantifiers run as loops bounded by the loop bound, as Kiasan runs them (Section III-B3):
+	// past the bound, an assume gives the rest any value and flags the state (State.Over, the
+	// flag g), any other statement is cut off there after its claims are evaluated on the
+	// instances evaluated (State.Trunc).
+	b.QuantLoop = true
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
 		synthetic: map[spec.Stmt]bool{step.Skip: true}, nonlinear: map[*sym.PC][]Unhandled{},
 		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*sym.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},

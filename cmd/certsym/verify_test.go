@@ -468,6 +468,12 @@ func TestVerifyReportsAgree(t *testing.T) {
 				has("text", text, fmt.Sprintf("  %-20s %-3s %-8s %s\n", p.Name, p.Token, p.Letters, p.Explication))
 				has("HTML", h, fmt.Sprintf(`data-claim="%d" data-name="%s" data-token="%s" data-letters="%s"><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td>`,
 					i+1, p.Name, esc(p.Token), p.Letters, p.Name, esc(p.Claim), esc(p.Token), p.Letters, esc(p.Explication)))
+				for _, e := range p.Evidence {
+					if e.Result != "CUTOFF" {
+						has("text", text, fmt.Sprintf("  %s %s: %s\n", p.Name, e.Result, verifyhtml.PrimEvidenceText(e)))
+						has("HTML", h, esc(e.Result+": "+verifyhtml.PrimEvidenceText(e)))
+					}
+				}
 			}
 		}
 		for _, row := range d.Summary {

@@ -56,6 +56,7 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 		}
 		fmt.Fprintf(w, "  Overall Status: %s (collected %s; %s)\n", c.Token, c.Letters, c.Explication)
 		writeClaimEvidence(w, c, full)
+		writePrimEvidence(w, c)
 		fmt.Fprintln(w)
 	}
 	if len(d.Claims) > 0 {
@@ -181,4 +182,38 @@ func writeSummary(w io.Writer, d Doc) {
 		fmt.Fprintf(w, " %4s", fmt.Sprintf("%.0f%%", 100*float64(total.Statuses[s.String()])/float64(total.Total)))
 	}
 	fmt.Fprintln(w)
+}
+
+// writePrimEvidence prints the drill-down of Section V: for each primitive claim, the first
+// evidence of each of its results (the path, the test or counterexample input, what the replay
+// showed, the over-approximation and unhandled-theory locations).
+func writePrimEvidence(w io.Writer, c Claim) {
+	for _, p := range c.Primitives {
+		for _, e := range p.Evidence {
+			if e.Result == "CUTOFF" {
+				continue
+			}
+			fmt.Fprintf(w, "  %s %s: %s", p.Name, e.Result, PrimEvidenceText(e))
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// PrimEvidenceText is the first evidence of one result of a primitive claim, as the text and
+// HTML reports write it.
+func PrimEvidenceText(e Evidence) string {
+	s := fmt.Sprintf("%s, first on path %d", report.Plural(e.Count, "evaluation"), e.Path)
+	if e.InputText != "" {
+		s += ", input " + e.InputText
+	}
+	if e.Replay != "" {
+		s += "; " + e.Replay
+	}
+	for _, l := range e.Over {
+		s += fmt.Sprintf("; over-approximation at line %d", l)
+	}
+	for _, u := range e.Unhandled {
+		s += fmt.Sprintf("; unhandled theory at line %d: %s", u.Line, u.What)
+	}
+	return s
 }

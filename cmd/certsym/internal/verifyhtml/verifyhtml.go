@@ -182,25 +182,13 @@ func claimEvidence(c Claim) string {
 	return strings.Join(ev, "<br>")
 }
 
-// primEvidence is the first evidence of each result of a primitive claim.
+// primEvidence is the first evidence of each result of a primitive claim (PrimEvidenceText).
 func primEvidence(p Prim) string {
-	esc := html.EscapeString
 	var ev []string
 	for _, e := range p.Evidence {
-		s := fmt.Sprintf("%s: %d", esc(e.Result), e.Count)
-		if e.InputText != "" {
-			s += fmt.Sprintf(", <a href=\"#path-%d\">path %d</a> input <code>%s</code>", e.Path, e.Path, esc(e.InputText))
+		if e.Result != "CUTOFF" {
+			ev = append(ev, html.EscapeString(e.Result+": "+PrimEvidenceText(e)))
 		}
-		if e.Replay != "" {
-			s += "; " + esc(e.Replay)
-		}
-		for _, l := range e.Over {
-			s += fmt.Sprintf("; over-approximation at line %d", l)
-		}
-		for _, u := range e.Unhandled {
-			s += fmt.Sprintf("; unhandled theory at line %d: %s", u.Line, esc(u.What))
-		}
-		ev = append(ev, s)
 	}
 	return strings.Join(ev, "<br>")
 }

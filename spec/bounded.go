@@ -28,6 +28,9 @@ type BoundedResult struct {
 	Behaviour Behaviour
 	Fail      *Fail
 	At        Stmt
+	// Quant tells an Incomplete run that the quantifier bound cut off at At (ExecBoundedQuant)
+	// from one the loop limit cut off.
+	Quant bool
 }
 
 // ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
@@ -140,7 +143,7 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 			v, kind, ok, cut := x.cond(c, c.Cond, s)
 			switch {
 			case cut:
-				return BoundedResult{Store: s, Behaviour: Incomplete, At: c}
+				return BoundedResult{Store: s, Behaviour: Incomplete, At: c, Quant: true}
 			case !ok:
 				return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(kind, c.Unfold.Err, c.Unfold.IdxErr)}
 			case !v: // L_exit
@@ -162,7 +165,7 @@ func (x *bexec) ifs(s Store, c Stmt, b BExpr, th, el Stmt, err, idxErr *Fail) Bo
 	v, k, ok, cut := x.cond(c, b, s)
 	switch {
 	case cut:
-		return BoundedResult{Store: s, Behaviour: Incomplete, At: c}
+		return BoundedResult{Store: s, Behaviour: Incomplete, At: c, Quant: true}
 	case !ok:
 		return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, err, idxErr)}
 	case v:

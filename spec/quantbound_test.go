@@ -28,6 +28,14 @@ func TestExecBoundedQuant(t *testing.T) {
 		// an empty range is within any bound
 		{"x = x;\nassert forall k in 1..x: k < 0", []int64{-4}, 0, Normal, 0},
 	}
+	// the loop limit still cuts loops, and such a cut is not a quantifier cut
+	p, err := Parse("loop.imp", []byte("x = 0;\nwhile x < 5 do x = x + 1 od"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := ExecBoundedQuant(p, make(Store, p.Slots()), 2, nil); r.Behaviour != Incomplete || r.Quant || LineOf(r.At) != 2 {
+		t.Errorf("loop: %s at line %d (quantifier cut %v), want a loop cut at line 2", r.Behaviour, LineOf(r.At), r.Quant)
+	}
 	for _, c := range cases {
 		p, err := Parse("t.imp", []byte(c.src))
 		if err != nil {
@@ -43,6 +51,8 @@ func TestExecBoundedQuant(t *testing.T) {
 			continue
 		}
 		switch {
+		case c.want == Incomplete && !r.Quant:
+			t.Errorf("%q input %v: cut, but not marked as a quantifier cut", c.src, c.input)
 		case c.want == Incomplete && LineOf(r.At) != c.line:
 			t.Errorf("%q input %v: cut at line %d, want %d", c.src, c.input, LineOf(r.At), c.line)
 		case c.want == Error && r.Fail.Line() != c.line:

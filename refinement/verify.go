@@ -65,6 +65,7 @@ func (c *checker) verifyChecks() {
 		c.sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)
 		c.checkStatusTable(rep, mode)
+		c.checkClaimResults(rep, mode)
 		for _, e := range rep.ReplayErrors {
 			c.report("verify/replay", "", -1, "%s: %s", mode, e)
 		}
@@ -273,6 +274,9 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	st := spec.State{Store: v, Prog: c.u.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
+		if !c.checkPrimsAt(rep, rep.ClaimsAt(spec.Head(st.Prog)), st.Store, step, mode) {
+			return
+		}
 		for _, cl := range rep.ClaimsAt(spec.Head(st.Prog)) {
 			switch {
 			case cl.Status == verify.StatusDead:

@@ -203,6 +203,9 @@ func (v *verifier) checkClaim(st bounded.State, cl *Claim, items []primEval, tru
 	} else {
 		out[n-1] = v.checkPrim(st, cl, items[n-1].idx, a, assumed, trunc)
 	}
+	if fault.Active == fault.SupportNoPrecedence && out[n-1].res != resNone {
+		return out[n-1].res, n - 1, out // fault injection (build tag faults only)
+	}
 	for _, rule := range [...]struct{ sup, claim Result }{{ResFalse, ResUndefined}, {ResFalseQ, ResUndefinedQ}, {ResDontKnow, ResDontKnow}} {
 		for j := range items[:n-1] {
 			if out[j].res == rule.sup {

@@ -80,13 +80,15 @@ func (bs bounds) with(sym int, b bound) bounds {
 
 // rng is the range of t when each symbol ranges over its bound (interval arithmetic, through
 // the nonlinear atoms too: atomRange).
-func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0) }
+func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0, false) }
 
 // maxAtomDepth bounds how deep rng looks into nested nonlinear atoms (terms are DAGs: x = x * x
 // repeated n times has 2^n paths).
 const maxAtomDepth = 3
 
-func (bs bounds) rngDepth(t *Term, depth int) bound {
+// rngDepth is rng looking depth levels into nested atoms; abs: products are abstracted
+// (Solver.AbstractMul), so only their sign is known (signRange).
+func (bs bounds) rngDepth(t *Term, depth int, abs bool) bound {
 	r := bound{lo: t.c, hi: t.c, hasLo: true, hasHi: true}
 	for _, m := range t.monos {
 		if !r.hasLo && !r.hasHi {
@@ -97,7 +99,7 @@ func (bs bounds) rngDepth(t *Term, depth int) bound {
 			ab = bs.of(m.a.Sym)
 		} else if depth < maxAtomDepth && m.a.Kind <= AtomMod {
 			// select atoms and bound variables are opaque: their range is all of ℤ
-			ab = bs.atomRange(m.a, depth+1)
+			ab = bs.atomRange(m.a, depth+1, abs)
 		}
 		lo, hi, hasLo, hasHi := ab.lo, ab.hi, ab.hasLo, ab.hasHi
 		if m.k.Sign() < 0 {
@@ -131,8 +133,15 @@ func (b bound) finite() bool { return b.hasLo && b.hasHi }
 // atomRange is the range of a nonlinear atom when its operands range over their intervals: the
 // value when both are single values, otherwise interval rules for the product, the truncating
 // division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies.
-func (bs bounds) atomRange(a *Atom, depth int) bound {
-	l, r := bs.rngDepth(a.L, depth), bs.rngDepth(a.R, depth)
+//
+// With abs (certsym verify --abstract-nonlinear), a product is the uninterpreted function of the
+// solver's abstraction and the interval rules must not know more than its sign axioms: its range
+// is signRange's, even when both operands are single values.
+func (bs bounds) atomRange(a *Atom, depth int, abs bool) bound {
+	l, r := bs.rngDepth(a.L, depth, abs), bs.rngDepth(a.R, depth, abs)
+	if abs && a.Kind == AtomMul {
+		return signRange(l, r)
+	}
 	x, lp := l.point()
 	y, rp := r.point()
 	if lp && rp {
@@ -205,6 +214,57 @@ func mulRange(l, r bound) bound {
 	return bound{}
 }
 
+// signRange is the range of l * r that the sign axioms of the abstracted product give
+// (abstract.go, signAxioms): the product is 0 when an operand is 0, positive when both operands
+// are positive or both negative, negative when their signs are opposite; with an operand of
+// unknown sign, or of a sign that is not strict, the rules combine to the weaker statement (for
+// example l >= 0 and r >= 0 give l * r >= 0, the axiom xSymExe names in Sections II-A and IV-B).
+// Nothing is said of the magnitude.
+func signRange(l, r bound) bound {
+	sl, sr := signOf(l), signOf(r)
+	// each operand's possible signs: bit 0 negative, bit 1 zero, bit 2 positive
+	var out uint8
+	for _, x := range [3]int{-1, 0, 1} {
+		if sl&(1<<(x+1)) == 0 {
+			continue
+		}
+		for _, y := range [3]int{-1, 0, 1} {
+			if sr&(1<<(y+1)) != 0 {
+				out |= 1 << (x*y + 1)
+			}
+		}
+	}
+	b := bound{}
+	switch {
+	case out&1 == 0 && out&2 == 0: // positive only
+		b.lo, b.hasLo = one, true
+	case out&1 == 0: // not negative
+		b.lo, b.hasLo = spec.Int{}, true
+	}
+	switch {
+	case out&4 == 0 && out&2 == 0: // negative only
+		b.hi, b.hasHi = minusOne, true
+	case out&4 == 0: // not positive
+		b.hi, b.hasHi = spec.Int{}, true
+	}
+	return b
+}
+
+// signOf is the set of signs of the values in b: bit 0 negative, bit 1 zero, bit 2 positive.
+func signOf(b bound) uint8 {
+	var s uint8
+	if !b.hasLo || b.lo.Sign() < 0 {
+		s |= 1
+	}
+	if (!b.hasLo || b.lo.Sign() <= 0) && (!b.hasHi || b.hi.Sign() >= 0) {
+		s |= 2
+	}
+	if !b.hasHi || b.hi.Sign() > 0 {
+		s |= 4
+	}
+	return s
+}
+
 // divRange is the range of the truncating x / y (x / 0 = 0) for x in l, y in r.
 func divRange(l, r bound) bound {
 	if k, ok := r.point(); ok {
@@ -258,14 +318,18 @@ const (
 
 // decide says whether the bounds and the linear facts imply f (trueT), contradict it (falseT),
 // or neither.
-func (bs bounds) decide(f *Formula, lin *linFact) truth {
+func (bs bounds) decide(f *Formula, lin *linFact) truth { return bs.decideM(f, lin, false) }
+
+// decideM is decide; abs: products are abstracted (Solver.AbstractMul), the interval rules see
+// only their signs (atomRange).
+func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
 	switch f.Op {
 	case FTrue:
 		return trueT
 	case FFalse:
 		return falseT
 	case FGe:
-		r := bs.rng(f.T).intersect(lin.rangeOf(f.T))
+		r := bs.rngDepth(f.T, 0, abs).intersect(lin.rangeOf(f.T))
 		switch {
 		case r.hasLo && r.lo.Sign() >= 0:
 			return trueT
@@ -274,7 +338,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 		}
 		return unknownT
 	case FEq, FNe:
-		t := bs.decideEq(f.T, lin)
+		t := bs.decideEqM(f.T, lin, abs)
 		if f.Op == FNe && t != unknownT {
 			t = trueT + falseT - t
 		}
@@ -285,7 +349,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	case FAnd:
 		res := trueT
 		for _, g := range f.Args {
-			switch bs.decide(g, lin) {
+			switch bs.decideM(g, lin, abs) {
 			case falseT:
 				return falseT
 			case unknownT:
@@ -296,7 +360,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	}
 	res := falseT
 	for _, g := range f.Args {
-		switch bs.decide(g, lin) {
+		switch bs.decideM(g, lin, abs) {
 		case trueT:
 			return trueT
 		case unknownT:
@@ -306,14 +370,16 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	return res
 }
 
-func (bs bounds) decideEq(t *Term, lin *linFact) truth {
+func (bs bounds) decideEq(t *Term, lin *linFact) truth { return bs.decideEqM(t, lin, false) }
+
+func (bs bounds) decideEqM(t *Term, lin *linFact, abs bool) truth {
 	if len(t.monos) == 1 && t.monos[0].a.Kind == AtomSym && !t.c.Rem(t.monos[0].k).IsZero() {
 		return falseT // k*x + c == 0 has no integer solution when k does not divide c
 	}
 	if g, ok := linForm(t); ok && !t.c.Rem(g).IsZero() {
 		return falseT // g·F + c == 0 likewise
 	}
-	r := bs.rng(t).intersect(lin.rangeOf(t))
+	r := bs.rngDepth(t, 0, abs).intersect(lin.rangeOf(t))
 	switch {
 	case r.hasLo && r.hasHi && r.lo.IsZero() && r.hi.IsZero():
 		return trueT

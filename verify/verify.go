@@ -210,6 +210,7 @@ func Verify(prog *spec.Program, opts Options) *Report {
 		b.SetMonitor(opts.Monitor)
 	}
 	b.Solver().AbstractMul = opts.AbstractNonlinear
+	b.QuantLoop = true // quantifiers as loops under the loop bound (xSymExe, Section III-B3)
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
 		synthetic: map[spec.Stmt]bool{step.Skip: true}, overApprox: map[*sym.PC][]*spec.Assume{},
 		nonlinear: map[*sym.PC][]Unhandled{}, nonlinSeen: map[Unhandled]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{}, depthCuts: map[spec.Stmt]int{}}

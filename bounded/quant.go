@@ -120,10 +120,10 @@ func smallRange(q *spec.Quant, n int) spec.BExpr {
 // evaluated (before the instances, as the concrete semantics does).
 func cutEnd(q *spec.Quant, n int) spec.AExpr {
 	k := spec.IntOf(int64(n) - 1)
-	if lo, ok := q.Lo.(*spec.Num); ok {
-		return &spec.Num{P: q.P, Val: lo.Val.Add(k)}
-	}
 	end := spec.AExpr(&spec.BinA{P: q.P, Op: spec.Add, L: q.Lo, R: &spec.Num{P: q.P, Val: k}})
+	if lo, ok := q.Lo.(*spec.Num); ok {
+		end = &spec.Num{P: q.P, Val: lo.Val.Add(k)}
+	}
 	if spec.HasIndex(q.Hi) || len(spec.DivisorsA(q.Hi, nil)) > 0 {
 		end = &spec.BinA{P: q.P, Op: spec.Sub, L: q.Hi, R: &spec.BinA{P: q.P, Op: spec.Sub, L: q.Hi, R: end}}
 	}

@@ -86,8 +86,6 @@ func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0, false) }
 // repeated n times has 2^n paths).
 const maxAtomDepth = 3
 
-// rngDepth is rng looking depth levels into nested atoms; abs: products are abstracted
-// (Solver.AbstractMul), so only their sign is known (signRange).
 func (bs bounds) rngDepth(t *Term, depth int, abs bool) bound {
 	r := bound{lo: t.c, hi: t.c, hasLo: true, hasHi: true}
 	for _, m := range t.monos {
@@ -132,11 +130,8 @@ func (b bound) finite() bool { return b.hasLo && b.hasHi }
 
 // atomRange is the range of a nonlinear atom when its operands range over their intervals: the
 // value when both are single values, otherwise interval rules for the product, the truncating
-// division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies.
-//
-// With abs (certsym verify --abstract-nonlinear), a product is the uninterpreted function of the
-// solver's abstraction and the interval rules must not know more than its sign axioms: its range
-// is signRange's, even when both operands are single values.
+// division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies. With abs
+// (Solver.AbstractMul) a product's range is only what its sign axioms say (signRange).
 func (bs bounds) atomRange(a *Atom, depth int, abs bool) bound {
 	l, r := bs.rngDepth(a.L, depth, abs), bs.rngDepth(a.R, depth, abs)
 	if abs && a.Kind == AtomMul {
@@ -214,55 +209,35 @@ func mulRange(l, r bound) bound {
 	return bound{}
 }
 
-// signRange is the range of l * r that the sign axioms of the abstracted product give
-// (abstract.go, signAxioms): the product is 0 when an operand is 0, positive when both operands
-// are positive or both negative, negative when their signs are opposite; with an operand of
-// unknown sign, or of a sign that is not strict, the rules combine to the weaker statement (for
-// example l >= 0 and r >= 0 give l * r >= 0, the axiom xSymExe names in Sections II-A and IV-B).
-// Nothing is said of the magnitude.
+// signRange is the range of l * r that the abstraction's sign axioms give (signAxioms): the
+// sign from the operands' signs (l, r >= 0 give l * r >= 0, the axiom of xSymExe, Sections II-A
+// and IV-B), nothing of the magnitude.
 func signRange(l, r bound) bound {
-	sl, sr := signOf(l), signOf(r)
-	// each operand's possible signs: bit 0 negative, bit 1 zero, bit 2 positive
-	var out uint8
-	for _, x := range [3]int{-1, 0, 1} {
-		if sl&(1<<(x+1)) == 0 {
-			continue
-		}
-		for _, y := range [3]int{-1, 0, 1} {
-			if sr&(1<<(y+1)) != 0 {
-				out |= 1 << (x*y + 1)
-			}
+	sl, sr, b := signs(l), signs(r), bound{}
+	var can [3]bool // the product may be negative, zero, positive
+	for x := range sl {
+		for y := range sr {
+			can[(x-1)*(y-1)+1] = can[(x-1)*(y-1)+1] || sl[x] && sr[y]
 		}
 	}
-	b := bound{}
-	switch {
-	case out&1 == 0 && out&2 == 0: // positive only
-		b.lo, b.hasLo = one, true
-	case out&1 == 0: // not negative
+	if !can[0] {
 		b.lo, b.hasLo = spec.Int{}, true
+		if !can[1] {
+			b.lo = one
+		}
 	}
-	switch {
-	case out&4 == 0 && out&2 == 0: // negative only
-		b.hi, b.hasHi = minusOne, true
-	case out&4 == 0: // not positive
+	if !can[2] {
 		b.hi, b.hasHi = spec.Int{}, true
+		if !can[1] {
+			b.hi = minusOne
+		}
 	}
 	return b
 }
 
-// signOf is the set of signs of the values in b: bit 0 negative, bit 1 zero, bit 2 positive.
-func signOf(b bound) uint8 {
-	var s uint8
-	if !b.hasLo || b.lo.Sign() < 0 {
-		s |= 1
-	}
-	if (!b.hasLo || b.lo.Sign() <= 0) && (!b.hasHi || b.hi.Sign() >= 0) {
-		s |= 2
-	}
-	if !b.hasHi || b.hi.Sign() > 0 {
-		s |= 4
-	}
-	return s
+// signs says which signs the values in b may have: negative, zero, positive.
+func signs(b bound) [3]bool {
+	return [3]bool{!b.hasLo || b.lo.Sign() < 0, (!b.hasLo || b.lo.Sign() <= 0) && (!b.hasHi || b.hi.Sign() >= 0), !b.hasHi || b.hi.Sign() > 0}
 }
 
 // divRange is the range of the truncating x / y (x / 0 = 0) for x in l, y in r.
@@ -317,12 +292,8 @@ const (
 )
 
 // decide says whether the bounds and the linear facts imply f (trueT), contradict it (falseT),
-// or neither.
-func (bs bounds) decide(f *Formula, lin *linFact) truth { return bs.decideM(f, lin, false) }
-
-// decideM is decide; abs: products are abstracted (Solver.AbstractMul), the interval rules see
-// only their signs (atomRange).
-func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
+// or neither; abs: products are abstracted (Solver.AbstractMul), seen by their signs only.
+func (bs bounds) decide(f *Formula, lin *linFact, abs bool) truth {
 	switch f.Op {
 	case FTrue:
 		return trueT
@@ -338,7 +309,7 @@ func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
 		}
 		return unknownT
 	case FEq, FNe:
-		t := bs.decideEqM(f.T, lin, abs)
+		t := bs.decideEq(f.T, lin, abs)
 		if f.Op == FNe && t != unknownT {
 			t = trueT + falseT - t
 		}
@@ -349,7 +320,7 @@ func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
 	case FAnd:
 		res := trueT
 		for _, g := range f.Args {
-			switch bs.decideM(g, lin, abs) {
+			switch bs.decide(g, lin, abs) {
 			case falseT:
 				return falseT
 			case unknownT:
@@ -360,7 +331,7 @@ func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
 	}
 	res := falseT
 	for _, g := range f.Args {
-		switch bs.decideM(g, lin, abs) {
+		switch bs.decide(g, lin, abs) {
 		case trueT:
 			return trueT
 		case unknownT:
@@ -370,9 +341,7 @@ func (bs bounds) decideM(f *Formula, lin *linFact, abs bool) truth {
 	return res
 }
 
-func (bs bounds) decideEq(t *Term, lin *linFact) truth { return bs.decideEqM(t, lin, false) }
-
-func (bs bounds) decideEqM(t *Term, lin *linFact, abs bool) truth {
+func (bs bounds) decideEq(t *Term, lin *linFact, abs bool) truth {
 	if len(t.monos) == 1 && t.monos[0].a.Kind == AtomSym && !t.c.Rem(t.monos[0].k).IsZero() {
 		return falseT // k*x + c == 0 has no integer solution when k does not divide c
 	}

@@ -50,10 +50,7 @@ type PC struct {
 	// ext: some conjunct has a select atom or a quantifier (the caching layers set such path
 	// conditions aside); quant: some conjunct has a quantifier (decided by instantiation).
 	ext, quant bool
-	// absMul: the path condition belongs to a solver whose products are abstracted
-	// (Solver.AbstractMul, from Solver.Root): the decisions Extend takes without the solver see
-	// only the products' signs, as the solver does.
-	absMul bool
+	absMul bool // from Solver.Root with AbstractMul: Extend sees products by their signs only
 
 	z3   z3.Bool // the conjunct in the solver's context, once translated
 	z3ok bool
@@ -65,10 +62,8 @@ func RootPC(nvars int) *PC {
 	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
 }
 
-// Root is the path condition true for this solver's queries (RootPC): with AbstractMul, its
-// descendants are decided without the solver only as far as the abstraction allows (a product's
-// range is the one its sign axioms give, never the interval of the real product), so that no
-// answer comes from reasoning the solver's abstraction cannot do.
+// Root is RootPC for this solver's queries: with AbstractMul, Extend decides its descendants
+// only as far as the abstraction can (a product's range is what its sign axioms give).
 func (sv *Solver) Root(nvars int) *PC {
 	phi := RootPC(nvars)
 	phi.absMul = sv.AbstractMul
@@ -107,7 +102,7 @@ func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	if f == False {
 		d = falseT
 	} else {
-		d = phi.bnd.decideM(f, phi.lin, phi.absMul)
+		d = phi.bnd.decide(f, phi.lin, phi.absMul)
 	}
 	switch d {
 	case trueT:

@@ -122,8 +122,9 @@ type Interp struct {
 	// QuantLoop executes quantifiers as loops bounded by N, as Kiasan does (xSymExe, Section
 	// III-B3; certsym verify): a quantifier whose range has more than N elements is evaluated on its
 	// first N; in an assume the rest is a nondeterministic value and the state is flagged (Over); in
-	// any other statement the path is cut off there. Off (the default, and run --loop-bound), a
-	// quantifier is decided whole.
+	// any other statement the path is cut off there (a result with QuantCut). Off (the default,
+	// and run --loop-bound, which the Why3 development describes), a quantifier is decided whole.
+	// quant.go says what is the paper's and what is certsym's design.
 	QuantLoop bool
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
 	// nil costs one test per statement.

@@ -262,3 +262,19 @@ func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr) []Res
 	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: a.Err}, a)...)
 	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: a.IdxErr}, a)...)
 }
+
+// Exhausts reports whether QuantLoop with loop bound n runs out of the bound at a statement with
+// condition cond reached in the concrete store s: some quantifier it splits on has a range of
+// more than n elements in s (the statement is then cut off, or, for an assume,
+// over-approximated). A range whose ends are undefined in s does not count (the statement errs
+// on them first). The refinement layer uses it to tell the concrete runs verify's bounds reach.
+func Exhausts(cond spec.BExpr, s spec.Store, n int) bool {
+	for _, q := range quantSites(cond) {
+		lo, ok1 := spec.Eval(q.Lo, s)
+		hi, ok2 := spec.Eval(q.Hi, s)
+		if ok1 && ok2 && hi.Sub(lo).Cmp(spec.IntOf(int64(n)-1)) > 0 {
+			return true
+		}
+	}
+	return false
+}

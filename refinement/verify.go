@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/verify"
@@ -145,7 +146,7 @@ func unexplained(s verify.Status, stopped bool) bool {
 // verifyBoundedRun is verify/bounded for the input v.
 func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	r := spec.ExecBounded(c.u.Prog, v, c.cfg.BoundedN)
-	if r.Behaviour != spec.Error {
+	if r.Behaviour != spec.Error || c.quantCut(v) {
 		return
 	}
 	in := c.inputString(v)
@@ -173,6 +174,34 @@ func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 		c.report("verify/bounded", in, -1, "%s: the run fails at line %d (%s) within the loop limit %d, but falsifies none of the statement's claims %v",
 			mode, r.Fail.Line(), r.Fail.Kind, c.cfg.BoundedN, claimNames(rep.ClaimsOfFail(r.Fail)))
 	}
+}
+
+// quantCut reports whether the run from v, before it ends, reaches an if, assert or while whose
+// quantifier has more instances than the loop limit (bounded.Exhausts): verify executes
+// quantifiers as loops under the loop limit (bounded.Interp.QuantLoop) and cuts such a path
+// there, so the run is beyond its bounds as a run past the loop limit is.
+func (c *checker) quantCut(v []spec.Int) bool {
+	st := spec.State{Store: v, Prog: c.u.Prog.Body}
+	for step := 0; step < 10*verifySteps; step++ {
+		var cond spec.BExpr
+		switch s := spec.Head(st.Prog).(type) {
+		case *spec.If:
+			cond = s.Cond
+		case *spec.Assert:
+			cond = s.Cond
+		case *spec.While:
+			cond = s.Cond
+		}
+		if cond != nil && bounded.Exhausts(cond, st.Store, c.cfg.BoundedN) {
+			return true
+		}
+		next, out := spec.Step(st)
+		if out != spec.Stepped {
+			return false
+		}
+		st = next
+	}
+	return true // not known to stay within the bounds: no conclusion
 }
 
 func claimNames(cs []*verify.Claim) string {

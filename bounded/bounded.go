@@ -157,7 +157,9 @@ const MaxActiveIterations = 100_000
 // assignment, conditional, assert, assume, skip or fail, and for a while loop once per evaluation
 // of its condition (each iteration and the exit). Sequences are not program points and are not
 // reported. When At returns false the path is cut off there: the interpreter returns an
-// Incomplete result at s instead of executing it.
+// Incomplete result at s instead of executing it. With QuantLoop, a statement whose condition has
+// quantifiers is reported once per case of their range sizes (quant.go), each case's state with
+// its constraint, and Trunc set in the cases where the bound runs out.
 type Observer interface {
 	At(st State, s spec.Stmt) bool
 }

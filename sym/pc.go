@@ -50,7 +50,7 @@ type PC struct {
 	// ext: some conjunct has a select atom or a quantifier (the caching layers set such path
 	// conditions aside); quant: some conjunct has a quantifier (decided by instantiation).
 	ext, quant bool
-	absMul bool // from Solver.Root with AbstractMul: Extend sees products by their signs only
+	absMul     bool // from Solver.Root with AbstractMul: Extend sees products by their signs only
 
 	z3   z3.Bool // the conjunct in the solver's context, once translated
 	z3ok bool

@@ -146,7 +146,7 @@ func unexplained(s verify.Status, stopped bool) bool {
 // verifyBoundedRun is verify/bounded for the input v.
 func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	r := spec.ExecBounded(c.u.Prog, v, c.cfg.BoundedN)
-	if r.Behaviour != spec.Error || c.quantCut(v) {
+	if r.Behaviour != spec.Error || c.quantCut(v, nil) {
 		return
 	}
 	in := c.inputString(v)
@@ -179,9 +179,11 @@ func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 // quantCut reports whether the run from v, before it ends, reaches an if, assert or while whose
 // quantifier has more instances than the loop limit (bounded.Exhausts): verify executes
 // quantifiers as loops under the loop limit (bounded.Interp.QuantLoop) and cuts such a path
-// there, so the run is beyond its bounds as a run past the loop limit is.
-func (c *checker) quantCut(v []spec.Int) bool {
-	st := spec.State{Store: v, Prog: c.u.Prog.Body}
+// there, so the run is beyond its bounds as a run past the loop limit is. With after, the walk
+// goes on from that statement, calling after on each statement the run executes, while it
+// answers true.
+func (c *checker) quantCut(v []spec.Int, after func(spec.Stmt) bool) bool {
+	st, cut := spec.State{Store: v, Prog: c.u.Prog.Body}, false
 	for step := 0; step < 10*verifySteps; step++ {
 		var cond spec.BExpr
 		switch s := spec.Head(st.Prog).(type) {
@@ -192,12 +194,17 @@ func (c *checker) quantCut(v []spec.Int) bool {
 		case *spec.While:
 			cond = s.Cond
 		}
-		if cond != nil && bounded.Exhausts(cond, st.Store, c.cfg.BoundedN) {
+		if !cut && cond != nil && bounded.Exhausts(cond, st.Store, c.cfg.BoundedN) {
+			if cut = true; after == nil {
+				return true
+			}
+		}
+		if cut && !after(spec.Head(st.Prog)) {
 			return true
 		}
 		next, out := spec.Step(st)
-		if out != spec.Stepped {
-			return false
+		if out != spec.Stepped || tooBigStore(next.Store) {
+			return cut
 		}
 		st = next
 	}
@@ -217,6 +224,16 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
+	c.quantCut(v, func(s spec.Stmt) bool { // the cuts of QuantLoop reach what the run executes next
+		for _, cl := range rep.ClaimsAt(s) {
+			if cl.Status == verify.StatusVerified || cl.Status == verify.StatusDead {
+				c.report("verify/cutoff", c.inputString(v), -1, "%s: a quantifier with more than %d instances cuts the run off, and the run goes on to %s",
+					mode, c.cfg.BoundedN, claimName(cl))
+				return false
+			}
+		}
+		return true
+	})
 	var short, long []spec.Stmt
 	r := spec.ExecBoundedVisit(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) })
 	if r.Behaviour != spec.Incomplete {

@@ -24,8 +24,9 @@ import (
 //     with each big quantifier cut to its first N instances `Q k in lo..lo+(N-1): b` (so that a
 //     claim can still be found FALSE or UNDEFINED on them). In an assume, the path goes on under
 //     the condition with each big quantifier replaced by the value the loop leaves, a
-//     nondeterministic one, and the normal successor's Over gets the assume; elsewhere the path
-//     is cut there: an Incomplete result at the statement with QuantCut set.
+//     nondeterministic one, and the normal successor's Over gets the assume (unless the
+//     quantifiers were decided early, below); elsewhere the path is cut there: an Incomplete
+//     result at the statement with QuantCut set.
 //
 // The nondeterministic value needs no fresh symbol: a boolean occurrence in an IMP condition has
 // one polarity (IMP has not, and, or, and quantifiers, all monotone but not), and the path is
@@ -38,10 +39,11 @@ import (
 // makes the assume true.
 //
 // Differences from Kiasan, on purpose or for lack of detail in the paper:
-//   - the flag g is set on every path that continues from an assume in which some range was
-//     big, even when an instance among the first N already decided the quantifier (Kiasan's
-//     loop would then stop early, without exhaustion): conservative, FALSE becomes FALSE? at
-//     worst;
+//   - the normal successor of such an assume is split once more: where every big quantifier is
+//     decided by its first N instances (a forall with a false one, an exists with a true one),
+//     Kiasan's loop stops early without running out of the bound, and the path is not flagged;
+//     elsewhere it is. When a big quantifier is nested in another quantifier, every successor
+//     is flagged (conservative: FALSE becomes FALSE? at worst);
 //   - a quantifier whose range uses a bound variable (an inner quantifier over k's row) is
 //     decided exactly, not looped; the others, nested or not, are split as above;
 //   - at most MaxQuantSplit quantifiers of one condition are split (2^m cases); the others are
@@ -231,12 +233,49 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 			continue
 		}
 		if a, ok := s.(*spec.Assume); ok {
-			out = append(out, b.assumeOver(brs[m], a, b.rewrite(cond, big, nondetLoop, true))...)
+			out = append(out, b.assumeOver(brs[m], a, b.rewrite(cond, big, nondetLoop, true), b.decidedEarly(cond, big, brs[m]))...)
 			continue
 		}
 		out = append(out, Result{State: brs[m], Behaviour: spec.Incomplete, At: s, QuantCut: true})
 	}
 	return out
+}
+
+// decidedEarly is the condition under which each big quantifier of cond is decided by its first
+// N instances, so that the loop that evaluates it stops before the bound runs out: a forall with
+// a false instance among them, an exists with a true one (Section III-B3: no exhaustion, no
+// flag). It is nil (never decided early) when a big quantifier is nested in another
+// quantifier, whose instances it depends on.
+func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st State) *sym.Formula {
+	var parts []*sym.Formula
+	nested := false
+	var walk func(e spec.BExpr, inQuant bool)
+	walk = func(e spec.BExpr, inQuant bool) {
+		switch x := e.(type) {
+		case *spec.Not:
+			walk(x.X, inQuant)
+		case *spec.BinB:
+			walk(x.L, inQuant)
+			walk(x.R, inQuant)
+		case *spec.Quant:
+			if big[x] && inQuant {
+				nested = true
+			}
+			if big[x] && !inQuant {
+				v, _, _, _ := b.terms.CondKinds(b.rewrite(x, big, cutOnly, true), st.Store)
+				if !x.Exists {
+					v = sym.Not(v)
+				}
+				parts = append(parts, v)
+			}
+			walk(x.Body, true)
+		}
+	}
+	walk(cond, false)
+	if nested || len(parts) == 0 {
+		return nil
+	}
+	return sym.And(parts...)
 }
 
 // assumeOver is the assume a in a case where the bound ran out (xSymExe, Section III-B3): the
@@ -246,7 +285,7 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 // concrete store (same value, or the same kind of failure); otherwise the concrete run ends at
 // a (infeasible, or an error on an instance past the first N) while the symbolic path goes on,
 // and the ghost is dropped (ghostLost).
-func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr) []Result {
+func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr, early *sym.Formula) []Result {
 	if st.Ghost != nil {
 		v1, k1, d1 := spec.EvalBKind(a.Cond, st.Ghost.Conc, nil)
 		v2, k2, d2 := spec.EvalBKind(loopCond, st.Ghost.Conc, nil)
@@ -256,8 +295,25 @@ func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr) []Res
 		}
 	}
 	br, ans := b.condBranches(st, a, loopCond, a.Err != nil, a.IdxErr != nil)
-	br[0].Over = &OverApprox{At: a, Prev: st.Over}
-	out := leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, a)
+	var out []Result
+	if early != nil && ans[0] == keep {
+		// the normal successor where every big quantifier is decided by its first N instances
+		// is exact; the rest over-approximates
+		ex, aEx := b.branch(br[0], early)
+		ov, aOv := b.branch(br[0], sym.Not(early))
+		if br[0].Ghost != nil {
+			want := 1
+			if early.Eval(br[0].Ghost.Rho) {
+				want = 0
+			}
+			b.ghostSplit(br[0], a, []State{ex, ov}, []answer{aEx, aOv}, want)
+		}
+		ov.Over = &OverApprox{At: a, Prev: st.Over}
+		out = append(leaf(aEx, Result{State: ex, Behaviour: spec.Normal}, a), leaf(aOv, Result{State: ov, Behaviour: spec.Normal}, a)...)
+	} else {
+		br[0].Over = &OverApprox{At: a, Prev: st.Over}
+		out = leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, a)
+	}
 	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: a}, a)...)
 	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: a.Err}, a)...)
 	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: a.IdxErr}, a)...)

@@ -152,7 +152,7 @@ if x == 0 then y = 1 else y = 2 fi`
 // TestQuantLoopNegativeAndExists: the loop's nondeterministic value by polarity. A negated
 // forall whose first N instances hold admits everything (its value may be false); an exists
 // whose first N instances fail admits everything (its value may be true); an exists with a true
-// instance among the first N is true exactly, and so is the path.
+// instance among the first N is true exactly, and its path is not flagged.
 func TestQuantLoopNegativeAndExists(t *testing.T) {
 	for _, c := range []struct{ cond, want string }{
 		// n == 5 with every a[k] of 1..4 zero: the negated forall still admits the path
@@ -161,18 +161,25 @@ func TestQuantLoopNegativeAndExists(t *testing.T) {
 		{"(exists k in 1..n: a[k] == 0) and a[1] != 0 and a[2] != 0 and a[3] != 0 and a[4] != 0", "normal over"},
 		// the same with QuantLoop's value forced false: no normal path
 		{"not (exists k in 1..n: a[k] == 0) and a[1] == 0", "no normal"},
+		// an instance among the first N decides the exists: the loop stops early, no flag
+		{"(exists k in 1..n: a[k] == 0) and a[2] == 0", "normal"},
+		// undecided, or decided early: one path of each
+		{"exists k in 1..n: a[k] == 0", "normal, normal over"},
+		{"forall k in 1..n: a[k] != 0", "normal over"},
 	} {
 		src := "array a[1..5];\nassume n == 5;\nassume " + c.cond + ";\nskip"
 		rs, _, p := quantRun(t, src, 4, true)
-		normal := ""
+		var kinds []string
 		for _, r := range rs {
 			if r.Behaviour == spec.Normal {
-				normal = "normal"
+				k := "normal"
 				if r.State.Over != nil {
-					normal += " over"
+					k += " over"
 				}
+				kinds = append(kinds, k)
 			}
 		}
+		normal := strings.Join(kinds, ", ")
 		if normal == "" {
 			normal = "no normal"
 		}

@@ -2,6 +2,8 @@ package refinement
 
 import (
 	"fmt"
+
+	"certsym/bounded"
 	"strings"
 	"time"
 
@@ -197,9 +199,17 @@ func resultLine(r spec.BoundedResult) int {
 	return 0
 }
 
+// quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
+// limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
+func (c *checker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
+	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool {
+		return bounded.Exhausts(cond, s, c.cfg.BoundedN)
+	}
+}
+
 // verifyBoundedRun is verify/bounded for the input v.
 func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
-	r := spec.ExecBoundedQuant(c.u.Prog, v, c.cfg.BoundedN, nil)
+	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, nil, c.quantBound())
 	if r.Behaviour != spec.Error {
 		return
 	}
@@ -244,7 +254,7 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 		return // every claim has the stopped exploration's cutoff
 	}
 	var short, long []spec.Stmt
-	r := spec.ExecBoundedQuant(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) })
+	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
 	if r.Behaviour != spec.Incomplete {
 		return
 	}

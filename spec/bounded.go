@@ -1,9 +1,6 @@
 package spec
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Behaviour is how a bounded execution ends: the behaviours of the big-step semantics of the Why3
 // development (proofs/why3, type behaviour).
@@ -28,8 +25,8 @@ type BoundedResult struct {
 	Behaviour Behaviour
 	Fail      *Fail
 	At        Stmt
-	// Quant tells an Incomplete run that the quantifier bound cut off at At (ExecBoundedQuant)
-	// from one the loop limit cut off.
+	// Quant tells an Incomplete run that ExecBoundedCut's cut (the quantifier bound) stopped at
+	// At from one the loop limit cut off.
 	Quant bool
 }
 
@@ -52,36 +49,33 @@ func ExecBoundedVisit(p *Program, s Store, n int, visit func(Stmt)) BoundedResul
 	return (&bexec{n: n, visit: visit}).stmt(s, p.Body)
 }
 
-// ExecBoundedQuant is ExecBoundedVisit (visit may be nil) in which quantifiers are bounded too,
-// as loops are: the concrete counterpart of the bounded interpreter with QuantLoop set (certsym
-// verify, after Kiasan: xSymExe, Section III-B3). A statement other than an assume whose
-// evaluation meets a quantifier whose range has more than n elements is cut off there: the run
-// ends Incomplete at the statement, whatever the evaluation gives. An assume evaluates its
-// quantifiers whole: the symbolic interpreter lets the rest of such a quantifier take any value
-// and flags the state, so the concrete run is one of those the flagged state admits.
-func ExecBoundedQuant(p *Program, s Store, n int, visit func(Stmt)) BoundedResult {
-	return (&bexec{n: n, visit: visit, quant: true}).stmt(s, p.Body)
+// ExecBoundedCut is ExecBoundedVisit (visit may be nil) with one more bound: before a statement
+// other than an assume evaluates its condition, cut may cut the run off there (Incomplete at the
+// statement, with Quant set). It is the concrete counterpart of the bounded interpreter with
+// QuantLoop set (certsym verify: quantifiers as loops, after Kiasan; xSymExe, Section III-B3),
+// whose rule (bounded.Exhausts) the caller passes as cut: the interpreter cuts a path at such a
+// statement when one of its quantifiers has more instances than the loop bound. An assume is
+// never cut: the interpreter over-approximates it instead (the rest of the quantifier takes any
+// value and the state is flagged), so the concrete run is one of those the flagged state admits.
+func ExecBoundedCut(p *Program, s Store, n int, visit func(Stmt), cut func(c Stmt, cond BExpr, s Store) bool) BoundedResult {
+	return (&bexec{n: n, visit: visit, cut: cut}).stmt(s, p.Body)
 }
 
-// bexec is one bounded execution: the loop limit n, the visitor, and whether quantifiers are
-// bounded by n as well (ExecBoundedQuant).
+// bexec is one bounded execution: the loop limit n, the visitor, and the cut of ExecBoundedCut.
 type bexec struct {
 	n     int
 	visit func(Stmt)
-	quant bool
+	cut   func(c Stmt, cond BExpr, s Store) bool
 }
 
-// cond evaluates the condition b of statement c in s; cut reports that the quantifier bound cut
-// the statement off (never for an assume).
+// cond evaluates the condition b of statement c in s; cut reports that ExecBoundedCut's cut
+// stops the statement (never an assume).
 func (x *bexec) cond(c Stmt, b BExpr, s Store) (v bool, k FailKind, ok, cut bool) {
-	if !x.quant {
-		v, k, ok = EvalBKind(b, s, nil)
-		return v, k, ok, false
+	if _, assume := c.(*Assume); x.cut != nil && !assume && x.cut(c, b, s) {
+		return false, 0, false, true
 	}
-	w := &work{left: math.MaxInt64, quant: true, quantMax: int64(x.n)}
-	v, k, ok = evalB(b, s, nil, w)
-	_, assume := c.(*Assume)
-	return v, k, ok, w.exhausted && !assume
+	v, k, ok = EvalBKind(b, s, nil)
+	return v, k, ok, false
 }
 
 func (x *bexec) stmt(s Store, c Stmt) BoundedResult {

@@ -35,15 +35,7 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 
 // work bounds the quantifier instances an evaluation may evaluate (RunLimited's Instances): left
 // is what remains; when it runs out, evaluation panics with outOfWork, which RunLimited recovers.
-//
-// When quant is set, quantMax is the quantifier bound of ExecBoundedQuant: evaluation goes on as
-// usual, and exhausted records that a quantifier with more than quantMax instances was met.
-type work struct {
-	left      int64
-	quant     bool
-	quantMax  int64
-	exhausted bool
-}
+type work struct{ left int64 }
 
 // outOfWork is the panic value of an evaluation that ran out of work.
 type outOfWork struct{}
@@ -184,9 +176,6 @@ func evalQuant(q *Quant, s Store, env Env, w *work) (bool, FailKind, bool) {
 	// The instances j = lo, ..., hi in increasing order; the environment gets the binder's slot.
 	inner := make(Env, q.Level+1)
 	copy(inner, env)
-	if w != nil && w.quant && hi.Sub(lo).Cmp(IntOf(w.quantMax-1)) > 0 {
-		w.exhausted = true
-	}
 	uses := mentionsBound(q.Body, q.Level)
 	found := false // forall: a false instance was met; exists: a true one
 	one := IntOf(1)

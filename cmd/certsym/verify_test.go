@@ -17,6 +17,7 @@ import (
 
 	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/expect"
+	"certsym/cmd/certsym/internal/inputs"
 	"certsym/spec"
 	"certsym/verify"
 )
@@ -165,13 +166,13 @@ func TestVerifyFigure1(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					in := make(spec.Store, len(prog.Vars))
-					for i, v := range prog.Vars {
-						x, ok := spec.ParseInt(string(c.Counterexample[v]))
-						if !ok {
-							t.Fatalf("counterexample %v has no integer for %s", c.Counterexample, v)
-						}
-						in[i] = x
+					raw, err := json.Marshal(c.Counterexample)
+					if err != nil {
+						t.Fatal(err)
+					}
+					in, _, err := inputs.FromJSON(raw, prog)
+					if err != nil {
+						t.Fatalf("counterexample %s: %v", raw, err)
 					}
 					if r := spec.ExecBounded(prog, in, 1000); r.Behaviour != spec.Error || r.Fail.Line() != c.Line {
 						t.Errorf("line %d %s: counterexample %v ends %s", c.Line, c.Kind, c.Counterexample, r.Behaviour)
@@ -200,11 +201,9 @@ func TestVerifyFigure1(t *testing.T) {
 			}
 		})
 	}
-	// REFUTED? and FAULTY? come only from the flag g (xSymExe, Section III-B3), which the bounded
-	// interpreter sets when a quantifier's bound runs out inside an assume (bounded.Interp.QuantLoop);
-	// the stand-ins cannot produce them, the Figure 1 transcriptions that replace them do (verify's
-	// unit tests check FALSE? on hand-built flagged states).
-	for _, s := range []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "UNCOVERED", "VERIFIED?", "INDETERMINATE"} {
+	// The eight programs give eight statuses, (a)-(h): V?, R?, I, U, D, F, V, R. FAULTY? is none of
+	// the paper's letters (verify's unit tests check UNDEFINED? on hand-built flagged states).
+	for _, s := range []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"} {
 		if !t.Failed() && !seen[s] {
 			t.Errorf("no Figure 1 program produces %s (seen %v)", s, seen)
 		}
@@ -246,10 +245,10 @@ func TestVerifyHarness(t *testing.T) {
 	}
 }
 
-// TestVerifyWithoutAbstraction: the claims (g) and (h) are inconclusive only because of
-// --abstract-nonlinear; Z3 decides them exactly without it.
+// TestVerifyWithoutAbstraction: the claim of (c) is inconclusive only because of
+// --abstract-nonlinear (the paper's solver); Z3 decides it exactly without it.
 func TestVerifyWithoutAbstraction(t *testing.T) {
-	for _, f := range []string{"fig1g_indeterminate.imp", "fig1h_refuted_maybe.imp"} {
+	for _, f := range []string{"fig1c_fait.imp"} {
 		out, code, _, _ := runVerifyJSON(t, "../../testdata/verify/"+f)
 		if out.Overall != "VERIFIED" || code != exitSafe {
 			t.Errorf("%s without --abstract-nonlinear: %s (exit %d)", f, out.Overall, code)
@@ -326,7 +325,7 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 	}
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.html")
-	src := "../../testdata/verify/fig1f_verified_maybe.imp"
+	src := "../../testdata/verify/loop_verified_maybe.imp"
 	exp, err := readVerifyExpectation(src)
 	if err != nil {
 		t.Fatal(err)
@@ -336,7 +335,7 @@ func TestVerifyHTMLInChromium(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	other := filepath.Join(dir, "refuted.html")
-	if code := run([]string{"verify", "../../testdata/verify/fig1c_faulty.imp", "--html", other}, &stdout, &stderr); code != exitBug {
+	if code := run([]string{"verify", "../../testdata/verify/div_faulty.imp", "--html", other}, &stdout, &stderr); code != exitBug {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	render := func(file string) string {

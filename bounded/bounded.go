@@ -297,6 +297,9 @@ func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
 	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
+	if fault.Active == fault.OverNotInherited {
+		out.Over = nil // fault injection (build tag faults only)
+	}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}

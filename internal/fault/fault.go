@@ -109,6 +109,10 @@ const (
 	// SupportNoPrecedence: CHECKCLAIM gives a developer claim its defining claim's result even
 	// where a supporting claim is FALSE, FALSE? or DONTKNOW (Section IV-C's first match ignored).
 	SupportNoPrecedence
+	// OverNotInherited: the flag g (bounded.State.Over) is dropped when a constraint is added,
+	// so the successors of a flagged state past its next branch are not flagged (xSymExe,
+	// Section III-B3: the flag holds for the state and all its successors).
+	OverNotInherited
 	count
 )
 
@@ -120,7 +124,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
-	"support-no-precedence"}
+	"support-no-precedence", "over-not-inherited"}
 
 func (f Fault) String() string { return names[f] }
 

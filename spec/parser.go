@@ -58,13 +58,19 @@ func (*callStmt) stmt() {}
 // the engines) walks the syntax tree recursively, so its shape is bounded here, where the error
 // can say where the limit was passed, rather than by a stack overflow later.
 const (
-	// MaxNesting bounds the nesting of parentheses, not, unary minus and statements inside if,
-	// while and macro bodies.
+	// MaxNesting bounds the nesting of parentheses, brackets, not, unary minus and quantifiers.
 	MaxNesting = 1000
+	// MaxStmtNesting bounds the nesting of statements inside if, while and macro bodies. It is
+	// MaxStatements: every level of nesting is a statement, so no deeper program could pass that
+	// limit after inlining anyway. The later passes that recurse on statements (inlining,
+	// printing, the semantics, the engines) then recurse at most this deep, which Go's growable
+	// goroutine stacks (1 GB by default) hold with room to spare.
+	MaxStmtNesting = MaxStatements
 	// MaxExprDepth bounds the depth of an expression tree, after macro inlining: a chain
 	// a + b + ... of n operations has depth n + 1.
 	MaxExprDepth = 1000
-	// MaxStatements bounds the number of statements after macro inlining.
+	// MaxStatements bounds the number of statements after macro inlining (the skip that stands
+	// for a missing else is not counted).
 	MaxStatements = 200_000
 	// MaxNodes bounds the size of the program after macro inlining: statements and expression
 	// nodes, each use of a macro argument counted in full.
@@ -77,6 +83,7 @@ type parser struct {
 	i      int
 	macros map[string]*macroDef
 	nest   int // current nesting (MaxNesting)
+	snest  int // current nesting of statements (MaxStmtNesting)
 	// The declared arrays, by name and in order of declaration.
 	arrays    map[string]*Array
 	arrayList []*Array
@@ -86,13 +93,16 @@ type parser struct {
 	binders []string
 	params  []string
 	macro   string
+	// implicit are the skips standing for a missing else: not statements of the source, so not
+	// counted against MaxStatements.
+	implicit map[*Skip]bool
 }
 
 // enter counts one more level of nesting at pos; leave undoes it.
 func (p *parser) enter(pos Pos) {
 	p.nest++
 	if p.nest > MaxNesting {
-		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus, statement bodies): certsym's limit", MaxNesting)
+		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus): certsym's limit", MaxNesting)
 	}
 }
 
@@ -277,8 +287,11 @@ func (p *parser) seq(closer string) Stmt {
 
 func (p *parser) stmt() Stmt {
 	t := p.peek()
-	p.enter(t.pos)
-	defer p.leave()
+	p.snest++
+	if p.snest > MaxStmtNesting {
+		p.fail(t.pos, "statements nested deeper than %d levels (if, while): certsym's limit", MaxStmtNesting)
+	}
+	defer func() { p.snest-- }()
 	loc := Loc{P: t.pos}
 	switch {
 	case p.is("skip"):
@@ -298,7 +311,7 @@ func (p *parser) stmt() Stmt {
 		c := p.cond("after 'if'")
 		p.expect("then", " after the condition of 'if'")
 		th := p.seq("fi")
-		var el Stmt = &Skip{Loc{P: p.peek().pos}}
+		var el Stmt = p.implicitSkip(p.peek().pos)
 		if p.is("else") {
 			p.next()
 			el = p.seq("fi")
@@ -345,6 +358,16 @@ func (p *parser) stmt() Stmt {
 	}
 	p.fail(t.pos, "expected a statement (skip, fail, assignment, assert, assume, if, while or macro call), found %s", t.describe())
 	return nil
+}
+
+// implicitSkip is the skip of a missing else, at pos (the 'fi').
+func (p *parser) implicitSkip(pos Pos) *Skip {
+	s := &Skip{Loc{P: pos}}
+	if p.implicit == nil {
+		p.implicit = map[*Skip]bool{}
+	}
+	p.implicit[s] = true
+	return s
 }
 
 // expr is an expression of either category while precedence climbing has not yet fixed it.
@@ -649,7 +672,9 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 	at := func(l Loc) Pos { return loc(l).Where() }
 	switch s := s.(type) {
 	case *Skip:
-		in.count(at(s.Loc))
+		if !in.p.implicit[s] {
+			in.count(at(s.Loc))
+		}
 		return &Skip{loc(s.Loc)}
 	case *Fail:
 		in.count(at(s.Loc))

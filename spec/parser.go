@@ -291,7 +291,11 @@ func (p *parser) stmt() Stmt {
 	if p.snest > MaxStmtNesting {
 		p.fail(t.pos, "statements nested deeper than %d levels (if, while): certsym's limit", MaxStmtNesting)
 	}
-	defer func() { p.snest-- }()
+	// The statement is the first level of the nesting of its expressions (MaxNesting), whatever
+	// the statements around it.
+	outer := p.nest
+	p.nest = 1
+	defer func() { p.snest--; p.nest = outer }()
 	loc := Loc{P: t.pos}
 	switch {
 	case p.is("skip"):

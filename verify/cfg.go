@@ -222,21 +222,26 @@ func (c *CFG) sweep(start []int64, adj [][]int64) []bool {
 	return seen
 }
 
-// Chop returns the statements on some control-flow path from statement from to statement to
-// (both included), in source order (by position, then by node), or nil when from does not reach
-// to: the chop of program slicing, the part of the program a cutoff at from may run before it
-// reaches to.
-func (c *CFG) Chop(from, to spec.Stmt) []spec.Stmt {
-	f, ok1 := c.node[from]
-	t, ok2 := c.node[to]
-	if !ok1 || !ok2 {
+// Chop returns the statements on some control-flow path from statement from to one of the
+// statements to (the ends included), in source order (by position, then by node), or nil when
+// from reaches none of them: the chop of program slicing, the part of the program a cutoff at
+// from may run before it reaches them. It takes time linear in the graph.
+func (c *CFG) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
+	f, ok := c.node[from]
+	if !ok {
 		return nil
 	}
 	fw := c.Forward([]int64{f})
-	if !fw[t] {
+	var ts []int64
+	for _, s := range to {
+		if t, ok := c.node[s]; ok && fw[t] {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
 		return nil
 	}
-	bw := c.Backward([]int64{t})
+	bw := c.Backward(ts)
 	var ns []int64
 	for n := range int64(len(c.stmt)) {
 		if fw[n] && bw[n] && c.stmt[n] != nil {
@@ -244,11 +249,12 @@ func (c *CFG) Chop(from, to spec.Stmt) []spec.Stmt {
 		}
 	}
 	slices.SortStableFunc(ns, func(a, b int64) int {
-		pa, pb := position(c.stmt[a]), position(c.stmt[b])
-		if pa.Line != pb.Line {
-			return pa.Line - pb.Line
+		la, _ := spec.LocOf(c.stmt[a])
+		lb, _ := spec.LocOf(c.stmt[b])
+		if d := comparePos(la.Where(), lb.Where()); d != 0 {
+			return d
 		}
-		return pa.Col - pb.Col
+		return comparePos(la.P, lb.P)
 	})
 	out := make([]spec.Stmt, len(ns))
 	for i, n := range ns {
@@ -257,10 +263,11 @@ func (c *CFG) Chop(from, to spec.Stmt) []spec.Stmt {
 	return out
 }
 
-// position is the statement's own position (not its macro call's): where its text stands.
-func position(s spec.Stmt) spec.Pos {
-	l, _ := spec.LocOf(s)
-	return l.P
+func comparePos(a, b spec.Pos) int {
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	return a.Col - b.Col
 }
 
 // PathExists is Reaches computed by gonum (topo.PathExistsIn over G): the crosscheck of the

@@ -43,7 +43,8 @@ type StmtCoverage struct {
 
 // Chop is, for an UNCOVERED statement whose cutoff has a program point, the CFG chop from the
 // cutoff point to the statement: the statements on some control-flow path from one to the other
-// (both included), in source order; nil otherwise.
+// (both included), in source order; nil otherwise. Each call searches the graph: for the chop of
+// many statements, CFG.Chop takes them all at once (UncoveredBy).
 func (sc StmtCoverage) Chop() []spec.Stmt {
 	if sc.Status != CodeUncovered || sc.Cutoff == nil || sc.Cutoff.Stmt == nil || sc.cfg == nil {
 		return nil
@@ -145,6 +146,47 @@ func (rep *Report) cutoffReach() map[spec.Stmt]*Cutoff {
 		}
 	}
 	return by
+}
+
+// CutoffCode is a cutoff point with the statements it makes UNCOVERED (those it is the first
+// cutoff to reach, Report.Code) and the CFG chop from it to them.
+type CutoffCode struct {
+	Cutoff *Cutoff
+	Stmts  []StmtCoverage
+	// Chop is the statements on some control-flow path from the cutoff point to one of Stmts
+	// (CFG.Chop), nil for a cutoff with no program point (the budget's stop).
+	Chop []spec.Stmt
+}
+
+// UncoveredBy groups the UNCOVERED statements of code (Report.Code) by their cutoff, in the
+// order of Report.Cutoffs, with one chop per cutoff: time linear in the program per cutoff.
+func (rep *Report) UncoveredBy(code []StmtCoverage) []CutoffCode {
+	at := map[*Cutoff]int{}
+	var out []CutoffCode
+	for _, c := range rep.Cutoffs {
+		at[c] = len(out)
+		out = append(out, CutoffCode{Cutoff: c})
+	}
+	for _, sc := range code {
+		if i, ok := at[sc.Cutoff]; ok && sc.Status == CodeUncovered {
+			out[i].Stmts = append(out[i].Stmts, sc)
+		}
+	}
+	kept := out[:0]
+	for _, g := range out {
+		if len(g.Stmts) == 0 {
+			continue
+		}
+		if g.Cutoff.Stmt != nil && rep.CFG != nil {
+			to := make([]spec.Stmt, len(g.Stmts))
+			for i, sc := range g.Stmts {
+				to[i] = sc.Stmt
+			}
+			g.Chop = rep.CFG.Chop(g.Cutoff.Stmt, to...)
+		}
+		kept = append(kept, g)
+	}
+	return kept
 }
 
 // SiteCoverage is the coverage of one macro call (Report.CallSites): the outermost call at Site,

@@ -183,3 +183,24 @@ func TestConstNonZero(t *testing.T) {
 		t.Error("ConstNonZero(k) for a bound variable k")
 	}
 }
+
+// TestHasMul: HasMul finds a product wherever the printed program has '*', and only there.
+func TestHasMul(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"x = y + 1; assert x / 2 > y % 3", false},
+		{"x = 1; while x < 9 do if x > 2 then x = x * 2 fi od", true},
+		{"array a[1..3];\nassert forall k in 1..3: a[k * 1] > 0", true},
+		{"array a[1..3];\nassume exists k in 1..3: a[k] == 0 - k", false},
+	} {
+		p, err := Parse("m.imp", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HasMul(p.Body); got != c.want || got != strings.Contains(PrintProgram(p), "*") {
+			t.Errorf("HasMul(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

@@ -83,7 +83,6 @@ type parser struct {
 	i      int
 	macros map[string]*macroDef
 	nest   int // current nesting (MaxNesting)
-	snest  int // current nesting of statements (MaxStmtNesting)
 	// The declared arrays, by name and in order of declaration.
 	arrays    map[string]*Array
 	arrayList []*Array
@@ -163,12 +162,18 @@ func (p *parser) program() (prog *Program, err error) {
 			p.arrayDecl()
 		}
 	}
-	body := p.seq("")
+	body := p.seq()
 	if t := p.peek(); t.kind != tEOF {
 		p.fail(t.pos, "expected ';' or end of file after statement, found %s", t.describe())
 	}
 	in := &inliner{p: p}
-	body = rightNest(in.stmt(body, nil, Pos{}))
+	if len(p.macros) == 0 {
+		// Nothing to inline: the tree is checked in place (its size, its unknown calls), in
+		// the order inlining would check it, without a copy and without recursion.
+		in.check(body)
+	} else {
+		body = rightNest(in.stmt(body, nil, Pos{}))
+	}
 	prog = &Program{File: p.file, Body: body, Arrays: p.arrayList}
 	resolve(prog, p.fail)
 	return prog, nil
@@ -254,48 +259,110 @@ func (p *parser) macroDef() {
 	}
 	p.expect("begin", " to start the body of macro "+m.name)
 	p.params, p.macro = m.params, m.name
-	m.body = p.seq("end")
+	m.body = p.seq()
 	p.params, p.macro = nil, ""
 	p.expect("end", " to close macro "+m.name)
 	p.macros[m.name] = m
 }
 
-// seq parses stmt (';' stmt)* with an optional trailing ';' before closer (or end of file).
-func (p *parser) seq(closer string) Stmt {
-	s := p.stmt()
-	var rest []Stmt
-	for p.is(";") {
-		p.next()
-		if t := p.peek(); t.kind == tEOF || p.is("od") || p.is("fi") || p.is("else") || p.is("end") {
-			break
+// seq parses stmt (';' stmt)* with an optional trailing ';' before a closer (od, fi, else, end)
+// or the end of file. Statements nest without nesting calls: the conditionals and loops whose
+// bodies are being parsed are kept on an explicit stack (open), so that 100,000 nested ifs cost
+// heap, not Go stack, and parse in time linear in their number.
+func (p *parser) seq() Stmt {
+	// level is a sequence being parsed: its statements so far, and the statement whose body
+	// (or else branch) it is, nil for the outermost.
+	type level struct {
+		items []Stmt
+		open  Stmt // *If (Then while else is false, Else when it is true) or *While
+		then  Stmt // the then branch, once the else branch is being parsed
+		els   bool
+	}
+	outer := p.nest
+	defer func() { p.nest = outer }()
+	stack := []*level{{}}
+	for {
+		// One statement: a simple one, or the head of an if or while, which opens a level.
+		t := p.peek()
+		if len(stack) > MaxStmtNesting {
+			p.fail(t.pos, "statements nested deeper than %d levels (if, while): certsym's limit", MaxStmtNesting)
 		}
-		rest = append(rest, p.stmt())
-	}
-	// Right-nested: s1 ; (s2 ; (... ; sn)).
-	for k := len(rest) - 1; k >= 0; k-- {
-		s2 := rest[k]
-		if k < len(rest)-1 {
-			s2 = &Seq{rest[k], rest[k+1]}
+		// The statement is the first level of the nesting of its expressions (MaxNesting),
+		// whatever the statements around it.
+		p.nest = 1
+		loc := Loc{P: t.pos}
+		switch {
+		case p.is("if"):
+			p.next()
+			c := p.cond("after 'if'")
+			p.expect("then", " after the condition of 'if'")
+			stack = append(stack, &level{open: &If{Loc: loc, Cond: c}})
+			continue
+		case p.is("while"):
+			p.next()
+			c := p.cond("after 'while'")
+			p.expect("do", " after the condition of 'while'")
+			stack = append(stack, &level{open: &While{Loc: loc, Cond: c}})
+			continue
 		}
-		rest[k] = s2
+		top := stack[len(stack)-1]
+		top.items = append(top.items, p.simpleStmt())
+		// After a statement: ';' and another statement, or the end of the sequence, which
+		// closes the statement of its level (and maybe, through it, the enclosing ones).
+		for {
+			if p.is(";") {
+				p.next()
+				if t := p.peek(); !(t.kind == tEOF || p.is("od") || p.is("fi") || p.is("else") || p.is("end")) {
+					break // the next statement of this sequence
+				}
+			}
+			top := stack[len(stack)-1]
+			body := joinSeq(top.items)
+			if top.open == nil {
+				return body
+			}
+			stack = stack[:len(stack)-1]
+			var done Stmt
+			switch st := top.open.(type) {
+			case *If:
+				if !top.els {
+					if p.is("else") {
+						p.next()
+						stack = append(stack, &level{open: st, then: body, els: true})
+						break
+					}
+					st.Then, st.Else = body, p.implicitSkip(p.peek().pos)
+				} else {
+					st.Then, st.Else = top.then, body
+				}
+				p.expect("fi", " to close 'if' (or 'else')")
+				done = st
+			case *While:
+				st.Body = body
+				p.expect("od", " to close 'while'")
+				done = st
+			}
+			if done == nil {
+				break // the else branch's first statement
+			}
+			up := stack[len(stack)-1]
+			up.items = append(up.items, done)
+		}
 	}
-	if len(rest) > 0 {
-		return &Seq{s, rest[0]}
-	}
-	return s
 }
 
-func (p *parser) stmt() Stmt {
-	t := p.peek()
-	p.snest++
-	if p.snest > MaxStmtNesting {
-		p.fail(t.pos, "statements nested deeper than %d levels (if, while): certsym's limit", MaxStmtNesting)
+// joinSeq is the sequence of items, right-nested: s1 ; (s2 ; (... ; sn)).
+func joinSeq(items []Stmt) Stmt {
+	out := items[len(items)-1]
+	for k := len(items) - 2; k >= 0; k-- {
+		out = &Seq{items[k], out}
 	}
-	// The statement is the first level of the nesting of its expressions (MaxNesting), whatever
-	// the statements around it.
-	outer := p.nest
-	p.nest = 1
-	defer func() { p.snest--; p.nest = outer }()
+	return out
+}
+
+// simpleStmt parses a statement other than if and while.
+func (p *parser) simpleStmt() Stmt {
+	t := p.peek()
 	loc := Loc{P: t.pos}
 	switch {
 	case p.is("skip"):
@@ -310,25 +377,6 @@ func (p *parser) stmt() Stmt {
 	case p.is("assume"):
 		p.next()
 		return &Assume{Loc: loc, Cond: p.cond("after 'assume'")}
-	case p.is("if"):
-		p.next()
-		c := p.cond("after 'if'")
-		p.expect("then", " after the condition of 'if'")
-		th := p.seq("fi")
-		var el Stmt = p.implicitSkip(p.peek().pos)
-		if p.is("else") {
-			p.next()
-			el = p.seq("fi")
-		}
-		p.expect("fi", " to close 'if' (or 'else')")
-		return &If{Loc: loc, Cond: c, Then: th, Else: el}
-	case p.is("while"):
-		p.next()
-		c := p.cond("after 'while'")
-		p.expect("do", " after the condition of 'while'")
-		body := p.seq("od")
-		p.expect("od", " to close 'while'")
-		return &While{Loc: loc, Cond: c, Body: body}
 	case p.is("array"):
 		p.fail(t.pos, "array declarations come first, before the statements of the program")
 	case t.kind == tIdent:
@@ -600,6 +648,7 @@ type inliner struct {
 	// large tree).
 	stmts, nodes int
 	shape        map[any][2]int
+	tree         bool // no node is shared: measure need not memoize
 }
 
 // count adds one statement and its expressions to the program's size; the limits are checked
@@ -622,6 +671,46 @@ func (in *inliner) count(pos Pos, es ...any) {
 	}
 }
 
+// check is stmt for a program without macros, where inlining changes nothing: it makes the checks
+// of stmt (the limits of count, the unknown macro calls) in the same order, walking s with
+// Inspect, which keeps its own stack. Expressions are trees then, so measure memoizes nothing.
+func (in *inliner) check(s Stmt) {
+	in.tree = true
+	Inspect(s, func(n Node) bool {
+		switch s := n.(type) {
+		case *Skip:
+			if !in.p.implicit[s] {
+				in.count(s.Where())
+			}
+		case *Fail:
+			in.count(s.Where())
+		case *Assign:
+			in.count(s.Where(), s.A)
+		case *ArrAssign:
+			in.count(s.Where(), s.I, s.A)
+		case *If:
+			in.count(s.Where(), s.Cond)
+		case *While:
+			in.count(s.Where(), s.Cond)
+		case *Assume:
+			in.count(s.Where(), s.Cond)
+		case *Assert:
+			in.count(s.Where(), s.Cond)
+		case *callStmt:
+			in.p.fail(s.P, "unknown macro %s (expected '=' for an assignment, or a macro defined above)", s.Name)
+		case *Seq:
+		default:
+			return false // an expression, or the f(nil) after the children
+		}
+		// Into the statements inside compound statements (their expressions were counted).
+		switch n.(type) {
+		case *Seq, *If, *While:
+			return true
+		}
+		return false
+	})
+}
+
 // measure returns the depth and tree size of an expression (AExpr or BExpr), memoized per node.
 // Its recursion is as deep as the expression, which the parser and count keep within
 // MaxExprDepth plus the depth of one macro body's expression.
@@ -630,7 +719,7 @@ func (in *inliner) measure(e any) (depth, size int) {
 	case nil, *Num, *Var, *BoolLit, *BoundRef:
 		return 1, 1
 	}
-	if in.shape == nil {
+	if in.shape == nil && !in.tree {
 		in.shape = map[any][2]int{}
 	}
 	if r, ok := in.shape[e]; ok {
@@ -662,7 +751,9 @@ func (in *inliner) measure(e any) (depth, size int) {
 			size = MaxNodes + 1
 		}
 	}
-	in.shape[e] = [2]int{depth, size}
+	if !in.tree {
+		in.shape[e] = [2]int{depth, size}
+	}
 	return depth, size
 }
 

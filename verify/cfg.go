@@ -26,9 +26,14 @@ import (
 type CFG struct {
 	G           graph.Directed
 	Entry, Exit int64
-	succ, pred  [][]int64 // by node, in increasing order
-	stmt        []spec.Stmt
+	stmt        []spec.Stmt // by node
 	node        map[spec.Stmt]int64
+	// The edges, while building; then, in compressed rows, the successors of node n are
+	// succ[at[n]:at[n+1]] in increasing order, and the predecessors likewise in pre (made on
+	// first use).
+	edges     [][2]int64
+	at, back  []int
+	succ, pre []int64
 	// tree caches, per source node, the breadth-first tree of Path (the parent of each node
 	// reached, -1 for the others), so that the paths from one cutoff to many claims cost one
 	// search.
@@ -37,38 +42,78 @@ type CFG struct {
 
 // NewCFG builds the control-flow graph of prog.
 func NewCFG(prog *spec.Program) *CFG {
-	c := &CFG{node: map[spec.Stmt]int64{}, tree: map[int64][]int64{}}
+	c := &CFG{tree: map[int64][]int64{}}
 	c.G = cfgGraph{c}
 	c.Entry = c.add(nil)
 	c.Exit = c.add(nil)
 	first := c.build(prog.Body, c.Exit)
 	c.edge(c.Entry, first)
-	for _, s := range c.succ {
-		slices.Sort(s)
-	}
-	for _, p := range c.pred {
-		slices.Sort(p)
+	c.at, c.succ = rows(len(c.stmt), c.edges, false)
+	c.edges = nil
+	c.node = make(map[spec.Stmt]int64, len(c.stmt))
+	for n, s := range c.stmt {
+		if s != nil {
+			c.node[s] = int64(n)
+		}
 	}
 	return c
+}
+
+// rows packs edges into compressed rows over n nodes, by source (by target when reverse), each
+// row in increasing order: the row of node k is list[at[k]:at[k+1]].
+func rows(n int, edges [][2]int64, reverse bool) (at []int, list []int64) {
+	from, to := 0, 1
+	if reverse {
+		from, to = 1, 0
+	}
+	at = make([]int, n+1)
+	for _, e := range edges {
+		at[e[from]+1]++
+	}
+	for k := 0; k < n; k++ {
+		at[k+1] += at[k]
+	}
+	list = make([]int64, len(edges))
+	fill := slices.Clone(at[:n])
+	for _, e := range edges {
+		list[fill[e[from]]] = e[to]
+		fill[e[from]]++
+	}
+	for k := 0; k < n; k++ {
+		slices.Sort(list[at[k]:at[k+1]])
+	}
+	return at, list
+}
+
+// from is the successors of node n, in increasing order.
+func (c *CFG) from(n int64) []int64 { return c.succ[c.at[n]:c.at[n+1]] }
+
+// to is the predecessors of node n, in increasing order.
+func (c *CFG) to(n int64) []int64 {
+	if c.back == nil {
+		edges := make([][2]int64, 0, len(c.succ))
+		for k := range int64(len(c.stmt)) {
+			for _, m := range c.from(k) {
+				edges = append(edges, [2]int64{k, m})
+			}
+		}
+		c.back, c.pre = rows(len(c.stmt), edges, true)
+	}
+	return c.pre[c.back[n]:c.back[n+1]]
 }
 
 func (c *CFG) add(s spec.Stmt) int64 {
 	n := int64(len(c.stmt))
 	c.stmt = append(c.stmt, s)
-	c.succ = append(c.succ, nil)
-	c.pred = append(c.pred, nil)
-	if s != nil {
-		c.node[s] = n
-	}
 	return n
 }
 
+// edge adds an edge. The graph is simple: no loops, and build makes no parallel edges (the
+// branches of a conditional and the body of a loop start at nodes of their own).
 func (c *CFG) edge(from, to int64) {
-	if from == to || slices.Contains(c.succ[from], to) { // a simple graph: no loops, no parallel edges
-		return
+	if from != to {
+		c.edges = append(c.edges, [2]int64{from, to})
 	}
-	c.succ[from] = append(c.succ[from], to)
-	c.pred[to] = append(c.pred[to], from)
 }
 
 // build adds the nodes of s, whose control goes on to next, and returns the node s starts at. A
@@ -154,7 +199,7 @@ func (c *CFG) bfs(f int64) []int64 {
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, m := range c.succ[n] {
+		for _, m := range c.from(n) {
 			if prev[m] < 0 {
 				prev[m] = n
 				queue = append(queue, m)
@@ -191,16 +236,16 @@ func (c *CFG) Path(from, to spec.Stmt) []spec.Stmt {
 
 // Forward returns the nodes some node of from reaches (from included), as a set indexed by node.
 func (c *CFG) Forward(from []int64) []bool {
-	return c.sweep(from, c.succ)
+	return c.sweep(from, c.from)
 }
 
 // Backward returns the nodes that reach some node of to (to included), as a set indexed by node.
 func (c *CFG) Backward(to []int64) []bool {
-	return c.sweep(to, c.pred)
+	return c.sweep(to, c.to)
 }
 
 // sweep is the set of nodes reached from start along the edges adj, in time linear in the graph.
-func (c *CFG) sweep(start []int64, adj [][]int64) []bool {
+func (c *CFG) sweep(start []int64, adj func(int64) []int64) []bool {
 	seen := make([]bool, len(c.stmt))
 	stack := []int64{}
 	for _, n := range start {
@@ -212,7 +257,7 @@ func (c *CFG) sweep(start []int64, adj [][]int64) []bool {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, m := range adj[n] {
+		for _, m := range adj(n) {
 			if !seen[m] {
 				seen[m] = true
 				stack = append(stack, m)
@@ -316,7 +361,7 @@ func (g cfgGraph) From(id int64) graph.Nodes {
 	if !g.has(id) {
 		return graph.Empty
 	}
-	return g.nodes(g.c.succ[id])
+	return g.nodes(g.c.from(id))
 }
 
 // To returns the predecessors of node id.
@@ -324,12 +369,12 @@ func (g cfgGraph) To(id int64) graph.Nodes {
 	if !g.has(id) {
 		return graph.Empty
 	}
-	return g.nodes(g.c.pred[id])
+	return g.nodes(g.c.to(id))
 }
 
 // HasEdgeFromTo reports whether there is an edge from u to v.
 func (g cfgGraph) HasEdgeFromTo(u, v int64) bool {
-	return g.has(u) && slices.Contains(g.c.succ[u], v)
+	return g.has(u) && slices.Contains(g.c.from(u), v)
 }
 
 // HasEdgeBetween reports whether there is an edge between x and y in either direction.

@@ -137,7 +137,7 @@ func (rep *Report) cutoffReach() map[spec.Stmt]*Cutoff {
 			if s := c.stmt[m]; s != nil {
 				by[s] = cut
 			}
-			for _, k := range c.succ[m] {
+			for _, k := range c.from(m) {
 				if owner[k] == nil {
 					owner[k] = cut
 					stack = append(stack, k)

@@ -47,9 +47,12 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil {
 		return
 	}
-	// An entry with a nil node is the f(nil) that follows the children of a node.
-	stack := []Node{n}
-	var kids []Node
+	// An entry with a nil node is the f(nil) that follows the children of a node. The first
+	// entries live in arrays on the Go stack: walking a small expression allocates nothing.
+	var stackBuf [64]Node
+	var kidsBuf [4]Node
+	stack := append(stackBuf[:0], n)
+	kids := kidsBuf[:0]
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -134,23 +132,21 @@ type jsonClaim struct {
 }
 
 type jsonVerify struct {
-	Claims         []jsonClaim     `json:"claims"`
-	Overall        string          `json:"overall"`
-	Reason         string          `json:"reason,omitempty"`
-	Conclusive     int             `json:"conclusive"`
-	Inconclusive   int             `json:"inconclusive"`
-	LoopBound      int             `json:"loop_bound"`
-	DepthBound     int             `json:"depth_bound"`
-	Abstract       bool            `json:"abstract_nonlinear"`
-	Statements     int             `json:"statements"`
-	Covered        int             `json:"covered"`
-	UncoveredLines []int           `json:"uncovered_lines"`
-	Code           []jsonStmt      `json:"code"`
-	MacroCalls     []jsonCall      `json:"macro_calls"`
-	Chops          []jsonChop      `json:"uncovered_chops"`
-	Cutoffs        []jsonCutoff    `json:"cutoffs"`
-	Nonlinear      []jsonUnhandled `json:"nonlinear,omitempty"`
-	SolverQueries  int             `json:"solver_queries"`
+	Claims         []jsonClaim `json:"claims"`
+	Overall        string      `json:"overall"`
+	Reason         string      `json:"reason,omitempty"`
+	Conclusive     int         `json:"conclusive"`
+	Inconclusive   int         `json:"inconclusive"`
+	LoopBound      int         `json:"loop_bound"`
+	DepthBound     int         `json:"depth_bound"`
+	Abstract       bool        `json:"abstract_nonlinear"`
+	Statements     int         `json:"statements"`
+	Covered        int         `json:"covered"`
+	UncoveredLines []int       `json:"uncovered_lines"`
+	report.CodeJSON
+	Cutoffs       []jsonCutoff    `json:"cutoffs"`
+	Nonlinear     []jsonUnhandled `json:"nonlinear,omitempty"`
+	SolverQueries int             `json:"solver_queries"`
 }
 
 func verifyJSON(rep *verify.Report) jsonVerify {
@@ -163,7 +159,8 @@ func verifyJSON(rep *verify.Report) jsonVerify {
 			out.Covered++
 		}
 	}
-	coverageJSON(&out, codeCoverage(rep))
+	cov := report.CodeCoverage(rep)
+	out.UncoveredLines, out.CodeJSON = cov.UncoveredLines(), cov.JSON()
 	for _, c := range rep.Cutoffs {
 		out.Cutoffs = append(out.Cutoffs, jsonCutoff{Line: c.Line, Reason: c.Reason, Paths: c.Paths})
 	}
@@ -200,154 +197,6 @@ func verifyJSON(rep *verify.Report) jsonVerify {
 		out.Claims = append(out.Claims, jc)
 	}
 	return out
-}
-
-// coverageOf is the statement coverage of rep (verify.Report.Code) with its macro calls
-// (verify.CallSitesOf) and the UNCOVERED statements grouped by cutoff (verify.Report.UncoveredBy).
-type coverageOf struct {
-	code  []verify.StmtCoverage
-	calls []verify.SiteCoverage
-	by    []verify.CutoffCode
-}
-
-func codeCoverage(rep *verify.Report) coverageOf {
-	code := rep.Code()
-	return coverageOf{code: code, calls: verify.CallSitesOf(code), by: rep.UncoveredBy(code)}
-}
-
-// uncoveredLines are the lines with a statement no explored path executed; a statement inlined
-// from a macro counts for its call's line only when the call's expansion was never entered (a
-// call is covered when one of its statements was executed, verify.Report.CallSites).
-func uncoveredLines(cov coverageOf) []int {
-	seen := map[int]bool{}
-	out := []int{}
-	add := func(l int) {
-		if !seen[l] {
-			seen[l] = true
-			out = append(out, l)
-		}
-	}
-	for _, sc := range cov.code {
-		if sc.Site.Line == 0 && sc.Status != verify.CodeCovered {
-			add(sc.Line)
-		}
-	}
-	for _, c := range cov.calls {
-		if c.Status != verify.CodeCovered {
-			add(c.Site.Line)
-		}
-	}
-	sort.Ints(out)
-	return out
-}
-
-// stmtName is where a statement is, line:col, and for a statement inlined from a macro, the call's
-// place and the statement's own place in the macro's body.
-func stmtName(sc verify.StmtCoverage) string {
-	if sc.Site.Line != 0 {
-		return fmt.Sprintf("%d:%d (macro call; body %d:%d)", sc.Line, sc.Col, sc.Pos.Line, sc.Pos.Col)
-	}
-	return fmt.Sprintf("%d:%d", sc.Line, sc.Col)
-}
-
-// stmtLines are the lines of statements (spec.LineOf), each once, in increasing order.
-func stmtLines(ss []spec.Stmt) []int {
-	var out []int
-	for _, s := range ss {
-		if l := spec.LineOf(s); l > 0 {
-			out = append(out, l)
-		}
-	}
-	sort.Ints(out)
-	return slices.Compact(out)
-}
-
-type jsonStmt struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	InMacro string `json:"in_macro_body,omitempty"` // line:col in the macro's body
-	Status  string `json:"status"`
-	CutLine int    `json:"cutoff_line,omitempty"`
-	Cutoff  string `json:"cutoff,omitempty"`
-}
-
-type jsonCall struct {
-	Line       int    `json:"line"`
-	Column     int    `json:"column"`
-	Status     string `json:"status"`
-	Statements int    `json:"statements"`
-	Covered    int    `json:"covered"`
-}
-
-type jsonChop struct {
-	CutLine int    `json:"cutoff_line,omitempty"`
-	Cutoff  string `json:"cutoff"`
-	Stmts   int    `json:"statements"`
-	Chop    []int  `json:"chop,omitempty"`
-}
-
-// coverageJSON fills the coverage fields of the JSON report: the statements no explored path
-// executed (DEAD or UNCOVERED), the macro calls, the chops from each cutoff to what it leaves
-// uncovered.
-func coverageJSON(out *jsonVerify, cov coverageOf) {
-	out.UncoveredLines, out.Code, out.MacroCalls, out.Chops = uncoveredLines(cov), []jsonStmt{}, []jsonCall{}, []jsonChop{}
-	for _, sc := range cov.code {
-		if sc.Status == verify.CodeCovered {
-			continue
-		}
-		j := jsonStmt{Line: sc.Line, Column: sc.Col, Status: sc.Status.String()}
-		if sc.Site.Line != 0 {
-			j.InMacro = fmt.Sprintf("%d:%d", sc.Pos.Line, sc.Pos.Col)
-		}
-		if sc.Cutoff != nil {
-			j.CutLine, j.Cutoff = sc.Cutoff.Line, sc.Cutoff.Reason
-		}
-		out.Code = append(out.Code, j)
-	}
-	for _, c := range cov.calls {
-		out.MacroCalls = append(out.MacroCalls, jsonCall{Line: c.Site.Line, Column: c.Site.Col, Status: c.Status.String(), Statements: c.Stmts, Covered: c.Covered})
-	}
-	for _, g := range cov.by {
-		out.Chops = append(out.Chops, jsonChop{CutLine: g.Cutoff.Line, Cutoff: g.Cutoff.Reason, Stmts: len(g.Stmts), Chop: stmtLines(g.Chop)})
-	}
-}
-
-// coverageText is the text report's account of the code no explored path executed: the dead
-// statements (no cutoff reaches them: no execution does), the uncovered ones by the cutoff that
-// reaches them with the lines of the CFG chop from it, and the macro calls.
-func coverageText(w io.Writer, cov coverageOf) {
-	var dead []string
-	for _, sc := range cov.code {
-		if sc.Status == verify.CodeDead {
-			dead = append(dead, stmtName(sc))
-		}
-	}
-	if len(dead) > 0 {
-		fmt.Fprintf(w, "dead code (no execution reaches it): %s\n", strings.Join(dead, ", "))
-	}
-	for _, g := range cov.by {
-		var names []string
-		for _, sc := range g.Stmts {
-			names = append(names, stmtName(sc))
-		}
-		if g.Cutoff.Stmt == nil {
-			fmt.Fprintf(w, "uncovered (%s): %s\n", g.Cutoff.Reason, strings.Join(names, ", "))
-			continue
-		}
-		var chop []string
-		for _, l := range stmtLines(g.Chop) {
-			chop = append(chop, fmt.Sprint(l))
-		}
-		fmt.Fprintf(w, "uncovered, reached by the cutoff at line %d (%s): %s; chop from the cutoff: lines %s\n",
-			g.Cutoff.Line, g.Cutoff.Reason, strings.Join(names, ", "), strings.Join(chop, ", "))
-	}
-	if len(cov.calls) > 0 {
-		var calls []string
-		for _, c := range cov.calls {
-			calls = append(calls, fmt.Sprintf("%d:%d %s", c.Site.Line, c.Site.Col, c.Status))
-		}
-		fmt.Fprintf(w, "macro calls (covered when their expansion was entered): %s\n", strings.Join(calls, ", "))
-	}
 }
 
 var allStatuses = []verify.Status{verify.StatusDead, verify.StatusVerified, verify.StatusRefuted, verify.StatusFaulty,
@@ -469,8 +318,8 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		}
 	}
 	fmt.Fprintf(w, "coverage: %d of %d statements executed on some explored path", covered, len(rep.Stmts))
-	cov := codeCoverage(rep)
-	if un := uncoveredLines(cov); len(un) > 0 {
+	cov := report.CodeCoverage(rep)
+	if un := cov.UncoveredLines(); len(un) > 0 {
 		var ls []string
 		for _, l := range un {
 			ls = append(ls, fmt.Sprint(l))
@@ -478,7 +327,7 @@ func writeVerifyText(w io.Writer, file string, rep *verify.Report, full bool) {
 		fmt.Fprintf(w, " (never executed: line %s)", strings.Join(ls, ", "))
 	}
 	fmt.Fprintln(w)
-	coverageText(w, cov)
+	cov.WriteText(w)
 	r := rep.Results
 	sq := rep.Solver
 	fmt.Fprintf(w, "exploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",

@@ -116,46 +116,76 @@ func (c *CFG) edge(from, to int64) {
 	}
 }
 
-// build adds the nodes of s, whose control goes on to next, and returns the node s starts at. A
-// sequence is built along its right spine iteratively, last statement first (a sequence of
-// MaxStatements statements does not nest as many calls); the recursion follows the nesting of
-// conditionals and loops only.
+// build adds the nodes of s, whose control goes on to next, and returns the node s starts at.
+// It keeps its own stack of pending work instead of recursing, so that building the graph of
+// 100,000 nested statements costs heap, not Go stack; the nodes are made in the order of the
+// recursive definition: a sequence from its last statement back, a conditional or loop before
+// its branches or body, the then branch before the else branch.
 func (c *CFG) build(s spec.Stmt, next int64) int64 {
-	var spine []spec.Stmt
-	for {
-		sq, ok := s.(*spec.Seq)
-		if !ok {
-			break
+	// job builds statement s, whose control goes on to *next, and stores its first node in
+	// *res; a job with no statement adds the edge from to *res.
+	type job struct {
+		s         spec.Stmt
+		next, res *int64
+		from      int64
+	}
+	var first int64
+	stack := []job{{s: s, next: &next, res: &first}}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if j.s == nil {
+			c.edge(j.from, *j.res)
+			continue
 		}
-		spine = append(spine, sq.First)
-		s = sq.Second
+		switch s := j.s.(type) {
+		case *spec.Seq:
+			var items []spec.Stmt
+			var cur spec.Stmt = s
+			for {
+				sq, ok := cur.(*spec.Seq)
+				if !ok {
+					break
+				}
+				items = append(items, sq.First)
+				cur = sq.Second
+			}
+			items = append(items, cur)
+			firsts := make([]int64, len(items))
+			// Pushed first to last, popped last to first: each statement's next is the first
+			// node of the one after it, built before it.
+			for i, it := range items {
+				nx, res := j.next, j.res
+				if i < len(items)-1 {
+					nx = &firsts[i+1]
+				}
+				if i > 0 {
+					res = &firsts[i]
+				}
+				stack = append(stack, job{s: it, next: nx, res: res})
+			}
+		case *spec.If:
+			n := c.add(s)
+			*j.res = n
+			th, el := new(int64), new(int64)
+			stack = append(stack, job{from: n, res: el}, job{s: s.Else, next: j.next, res: el},
+				job{from: n, res: th}, job{s: s.Then, next: j.next, res: th})
+		case *spec.While:
+			n := c.add(s)
+			*j.res = n
+			self, body := new(int64), new(int64)
+			*self = n
+			c.edge(n, *j.next)
+			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
+		case *spec.Fail: // an error: the run ends
+			*j.res = c.add(s)
+		default:
+			n := c.add(s)
+			c.edge(n, *j.next)
+			*j.res = n
+		}
 	}
-	next = c.build1(s, next)
-	for k := len(spine) - 1; k >= 0; k-- {
-		next = c.build(spine[k], next)
-	}
-	return next
-}
-
-// build1 is build for a statement that is not a sequence.
-func (c *CFG) build1(s spec.Stmt, next int64) int64 {
-	switch s := s.(type) {
-	case *spec.If:
-		n := c.add(s)
-		c.edge(n, c.build(s.Then, next))
-		c.edge(n, c.build(s.Else, next))
-		return n
-	case *spec.While:
-		n := c.add(s)
-		c.edge(n, c.build(s.Body, n))
-		c.edge(n, next)
-		return n
-	case *spec.Fail: // an error: the run ends
-		return c.add(s)
-	}
-	n := c.add(s)
-	c.edge(n, next)
-	return n
+	return first
 }
 
 // Node returns the node of statement s and whether s has one.

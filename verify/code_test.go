@@ -2,8 +2,10 @@ package verify
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
@@ -173,4 +175,48 @@ m`
 			t.Errorf("statement %d:%d of the call at %d:%d placed at %d:%d", sc.Pos.Line, sc.Pos.Col, sc.Site.Line, sc.Site.Col, sc.Line, sc.Col)
 		}
 	}
+}
+
+// TestCodeAgreesWithClaims: the rule for code is the rule for claims (xSymExe, Section II-A): on
+// the programs of testdata (those of verify, and those whose names say a branch is unreachable or
+// a macro is used), a statement is DEAD exactly when its claims are DEAD, and a claim is
+// UNCOVERED only at an UNCOVERED statement.
+func TestCodeAgreesWithClaims(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../testdata/verify/*.imp", "../testdata/*unreachable*.imp", "../testdata/*unsat*.imp", "../testdata/macro_*.imp"} {
+		fs, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
+	}
+	checked := 0
+	for _, f := range files {
+		p, err := spec.ParseFile(f)
+		if err != nil {
+			continue // a program for the parser's errors
+		}
+		rep := Verify(p, Options{LoopBound: 3, Limits: budget.Limits{MaxStates: 5000, Timeout: 20 * time.Second}})
+		status := map[spec.Stmt]CodeStatus{}
+		for _, sc := range rep.Code() {
+			status[sc.Stmt] = sc.Status
+		}
+		for _, cl := range rep.Claims {
+			st, ok := status[cl.Stmt]
+			if !ok {
+				continue
+			}
+			checked++
+			if (cl.Status == StatusDead) != (st == CodeDead) {
+				t.Errorf("%s:%d:%d: claim %s is %s, its statement %s", f, cl.Line, cl.Col, cl.Text, cl.Status, st)
+			}
+			if cl.Status == StatusUncovered && st != CodeUncovered {
+				t.Errorf("%s:%d:%d: claim %s is UNCOVERED, its statement %s", f, cl.Line, cl.Col, cl.Text, st)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d claims checked", checked)
+	}
+	t.Logf("%d claims of %d programs", checked, len(files))
 }

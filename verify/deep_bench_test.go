@@ -13,8 +13,8 @@ import (
 // statements, to show that parse and verify take time linear in the size of the program (the
 // target: verify within twice the time of run at n = 100,000). Each benchmark does what its
 // command does, parsing included: parse is spec.Parse then spec.PrintProgram; run is spec.Parse
-// then the engine's breadth-first bug finder; verify is spec.Parse then Verify with the default
-// loop bound 3.
+// then the engine's breadth-first bug finder; verify is spec.Parse, then Verify with the default
+// loop bound 3, then the coverage of every statement (Report.Code).
 
 // deepIf is n nested conditionals, if x > 0 then if x > 1 then ... y = 1 ... fi fi.
 func deepIf(n int) []byte {
@@ -92,6 +92,10 @@ func BenchmarkVerifyDeepIf(b *testing.B) {
 					rep := Verify(parseDeep(b, src), Options{LoopBound: 3})
 					if len(rep.Stmts) < n {
 						b.Fatalf("%d statements", len(rep.Stmts))
+					}
+					// The command reports the coverage of every statement.
+					if code := rep.Code(); len(code) != len(rep.Stmts) || code[len(code)-1].Status != CodeCovered {
+						b.Fatalf("coverage of %d statements", len(code))
 					}
 				}
 			})

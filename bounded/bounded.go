@@ -62,6 +62,11 @@ type Result struct {
 	Fail      *spec.Fail
 	At        spec.Stmt
 	Cut       Cut
+	// QuantCut reports a path cut off at At because a quantifier of At's condition has more
+	// instances than the loop bound (QuantLoop, quant.go): Behaviour is Incomplete and Cut is
+	// CutNone, a cutoff of the bounds like a loop's (xSymExe, Section III-B2), which the bounded
+	// concrete semantics (spec.ExecBounded, exact on quantifiers) does not have.
+	QuantCut bool
 }
 
 // Cut says why a result of the bounded interpreter is not an outcome of the program.
@@ -117,8 +122,9 @@ type Interp struct {
 	// QuantLoop executes quantifiers as loops bounded by N, as Kiasan does (xSymExe, Section
 	// III-B3; certsym verify): a quantifier whose range has more than N elements is evaluated on its
 	// first N; in an assume the rest is a nondeterministic value and the state is flagged (Over); in
-	// any other statement the path is cut off there. Off (the default, and run --loop-bound), a
-	// quantifier is decided whole.
+	// any other statement the path is cut off there (a result with QuantCut). Off (the default,
+	// and run --loop-bound, which the Why3 development describes), a quantifier is decided whole.
+	// quant.go says what is the paper's and what is certsym's design.
 	QuantLoop bool
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
 	// nil costs one test per statement.
@@ -133,6 +139,10 @@ type Interp struct {
 	stopped  string
 	active   int // loop iterations under way on the current path (MaxActiveIterations)
 	ghostErr *GhostError
+	// ghostLost: the ghost input left the symbolic paths at an assume whose quantifier bound ran
+	// out (QuantLoop): the concrete run ended there, the over-approximating path went on.
+	ghostLost  bool
+	quantSites map[spec.BExpr][]*spec.Quant
 	// GhostChecks counts the ghost assertions checked.
 	GhostChecks int
 }
@@ -147,7 +157,9 @@ const MaxActiveIterations = 100_000
 // assignment, conditional, assert, assume, skip or fail, and for a while loop once per evaluation
 // of its condition (each iteration and the exit). Sequences are not program points and are not
 // reported. When At returns false the path is cut off there: the interpreter returns an
-// Incomplete result at s instead of executing it.
+// Incomplete result at s instead of executing it. With QuantLoop, a statement whose condition has
+// quantifiers is reported once per case of their range sizes (quant.go), each case's state with
+// its constraint, and Trunc set in the cases where the bound runs out.
 type Observer interface {
 	At(st State, s spec.Stmt) bool
 }
@@ -188,10 +200,10 @@ func (b *Interp) Stopped() string { return b.stopped }
 // is the bounded concrete run with behaviour b (under), and the run from the ghost input ends in
 // a result with its behaviour or is an instance of a cut result (over). Coq: none.
 func (b *Interp) SymInterp(ghost spec.Store) ([]Result, error) {
-	b.states, b.stopped, b.ghostErr, b.GhostChecks = 0, "", nil, 0
+	b.states, b.stopped, b.ghostErr, b.GhostChecks, b.ghostLost = 0, "", nil, 0, false
 	b.meter, b.polled = budget.NewMeter(b.Limits), -1
 	b.solver.SetLimits(b.Limits, b.meter.Deadline())
-	init := State{Store: b.terms.Syms(), PC: sym.RootPC(b.Prog.Slots())}
+	init := State{Store: b.terms.Syms(), PC: b.solver.Root(b.Prog.Slots())}
 	if ghost != nil {
 		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
 	}
@@ -220,12 +232,15 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 		}
 	}
 	b.GhostChecks++
+	if len(mine) == 0 && b.ghostLost {
+		return // the concrete run ended at an over-approximated assume (QuantLoop)
+	}
 	if len(mine) != 1 {
 		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), b.Prog.InputString(rho))
 		return
 	}
 	r := mine[0]
-	if r.Cut != CutNone {
+	if r.Cut != CutNone || r.QuantCut {
 		return
 	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
@@ -282,6 +297,9 @@ func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
 	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
+	if fault.Active == fault.OverNotInherited {
+		out.Over = nil // fault injection (build tag faults only)
+	}
 	if st.Ghost != nil && f.Eval(st.Ghost.Rho) {
 		out.Ghost = st.Ghost
 	}
@@ -465,6 +483,18 @@ func cutResult(st State, s spec.Stmt) Result {
 // interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
 // stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
 func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
+	if b.QuantLoop {
+		if cond := condOf(c); cond != nil {
+			if qs := b.sites(cond); len(qs) > 0 {
+				return b.quantCases(st, c, cond, qs, func(st State) []Result { return b.interpStmtAt(st, c) })
+			}
+		}
+	}
+	return b.interpStmtAt(st, c)
+}
+
+// interpStmtAt is interpStmt once QuantLoop's case split, if any, is done.
+func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
@@ -666,6 +696,15 @@ func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
 		}
 		return []Result{cutResult(st, w)}
 	}
+	if qs := b.sites(w.Cond); len(qs) > 0 {
+		return b.quantCases(st, w, w.Cond, qs, func(st State) []Result { return b.loopAt(st, w, k) })
+	}
+	return b.loopAt(st, w, k)
+}
+
+// loopAt is interpLoop once the iteration bound is checked and QuantLoop's case split, if any,
+// is done: the observer, then the condition's branches.
+func (b *Interp) loopAt(st State, w *spec.While, k int) []Result {
 	if b.Observer != nil && !b.Observer.At(st, w) {
 		return []Result{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
 	}

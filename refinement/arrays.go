@@ -303,7 +303,12 @@ func (c *checker) elemVars(b spec.BExpr) spec.BExpr {
 // arrayTargets are fixed array programs, each aimed at one way an engine goes wrong with arrays
 // and quantifiers (the mutation check runs them first): the upper bound of a range check, a read
 // after a store at another symbolic index, an empty quantifier range (constant and symbolic),
-// a model read back element by element, aliasing, / and % indices, nested quantifiers.
+// a model read back element by element, aliasing, / and % indices, nested quantifiers; and two
+// for certsym verify (issue 14): an assume whose quantifier runs out of the loop limit 2, so that
+// the states after it, past one more branch, are flagged (xSymExe's flag g) and the final assert,
+// valid, can only be FALSE? (REFUTED?); and an assert undefined for x = 0 and false for x = 1 on
+// one state: UNDEFINED there (FAULTY), the supporting claim x != 0 being FALSE and taking
+// precedence over the defining claim's FALSE (CHECKCLAIM of xSymExe, Section IV-C).
 var arrayTargets = []string{
 	"array a[1..3];\ny = a[x];\nif y > 2 then skip else fail fi\n",
 	"array a[1..3];\na[x] = 1;\na[y] = 2;\nassert a[x] == 1\n",
@@ -311,6 +316,8 @@ var arrayTargets = []string{
 	"array a[0..3];\nassume forall k in x + 1..x: a[k] > 0;\nif a[1] == 5 then fail else skip fi\n",
 	"array a[1..4];\narray b[-3..-3];\nif a[2] == 7 and a[4] == -3 and b[-3] == 2 then fail else skip fi\n",
 	"array a[-3..1];\na[x / 2] = a[x % 3] + 1;\nassert forall k in -3..1: exists j in -3..1: a[k] <= a[j]\n",
+	"array a[1..3];\nassume forall k in 1..3: a[k] > 0;\nif a[1] > 5 then x = 1 else x = 2 fi;\nassert a[3] > 0\n",
+	"assume x >= 0;\nassume x <= 1;\nassert 10 / x > 20\n",
 }
 
 // ArrayTargetUnits parses the targeted array programs.

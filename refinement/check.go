@@ -152,6 +152,7 @@ type Summary struct {
 	VerifyClaims       int // claims of certsym verify checked
 	VerifyRuns         int // concrete runs checked against verify's statuses
 	VerifyCutRuns      int // of which runs cut off by the loop limit and followed beyond it
+	VerifyMaybe        int // FALSE? and UNDEFINED? counterexamples checked (verify/maybe)
 	StreamStates       int // states of the unpruned stream compared with the reference's run stream
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
@@ -190,6 +191,7 @@ func (s *Summary) add(o *Summary) {
 	s.VerifyClaims += o.VerifyClaims
 	s.VerifyRuns += o.VerifyRuns
 	s.VerifyCutRuns += o.VerifyCutRuns
+	s.VerifyMaybe += o.VerifyMaybe
 	s.StreamStates += o.StreamStates
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns

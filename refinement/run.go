@@ -190,6 +190,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
 			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)
 	}
+	if s.VerifyMaybe > 0 {
+		fmt.Fprintf(w, "refinement:   verify: %d FALSE?/UNDEFINED? counterexamples of over-approximating states checked (verify/maybe)\n", s.VerifyMaybe)
+	}
 	if s.BoundedStoppedRuns > 0 {
 		fmt.Fprintf(w, "refinement:   bounded runs stopped by a budget: %d concrete runs covered by a result or a stopped path\n", s.BoundedStoppedRuns)
 	}

@@ -2,6 +2,8 @@ package refinement
 
 import (
 	"fmt"
+
+	"certsym/bounded"
 	"strings"
 	"time"
 
@@ -21,9 +23,14 @@ import (
 //   - verify/bounded: a run that fails within the loop limit (spec.ExecBounded) falsifies some
 //     claim of the failing statement, and no falsified claim is VERIFIED, VERIFIED?, UNCOVERED
 //     or DEAD (the run was explored, so the failure must have been found or left undecided);
-//   - verify/cutoff: a run that the loop limit cuts off and that goes on (with a larger limit,
-//     spec.ExecBoundedVisit) to a statement with claims shows that a cutoff reaches them: none
-//     of them is VERIFIED or DEAD;
+//   - verify/cutoff: a run that the loop limit or the quantifier bound cuts off and that goes on
+//     (with a larger limit and quantifiers whole, spec.ExecBoundedVisit) to a statement with
+//     claims shows that a cutoff reaches them: none of them is VERIFIED or DEAD; a run the
+//     quantifier bound cuts off at a statement shows it for the statement's own claims too;
+//   - verify/maybe: the counterexample of each FALSE? or UNDEFINED? result (a state flagged by an
+//     assume whose quantifier ran out of the bound, xSymExe's flag g) either falsifies the claim
+//     at its statement in the bounded semantics, or ends infeasible at one of the
+//     over-approximating assumes the claim records: the over-approximation explains it;
 //   - verify/unbounded: along a run without loop limit (spec.Step, itself checked against the
 //     reference by concrete-step), no statement with a DEAD claim is executed and no VERIFIED
 //     claim is falsified: VERIFIED and DEAD mean that no cutoff reaches the claim, so no run
@@ -60,6 +67,7 @@ func (c *checker) verifyChecks() {
 		c.sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)
 		c.checkStatusTable(rep, mode)
+		c.checkClaimResults(rep, mode)
 		for _, e := range rep.ReplayErrors {
 			c.report("verify/replay", "", -1, "%s: %s", mode, e)
 		}
@@ -75,6 +83,7 @@ func (c *checker) verifyChecks() {
 					return
 				}
 			}
+			c.verifyMaybe(rep, cl, mode)
 		}
 		for _, v := range inputs {
 			if c.expired() {
@@ -142,9 +151,65 @@ func unexplained(s verify.Status, stopped bool) bool {
 	return false
 }
 
+// verifyMaybe is verify/maybe for the claim cl.
+func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string) {
+	for _, res := range []verify.Result{verify.ResFalseQ, verify.ResUndefinedQ} {
+		w := cl.Witnesses[res]
+		if w == nil {
+			continue
+		}
+		c.sum.VerifyMaybe++
+		r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
+		if r.Behaviour == spec.Error && hasClaim(rep.ClaimsOfFail(r.Fail), cl) && cl.Falsified(r.Store) {
+			continue // a real counterexample: the claim fails
+		}
+		if a, ok := r.At.(*spec.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
+			continue // the input violates an over-approximated assume: the alarm may be false
+		}
+		c.report("verify/maybe", c.inputString(w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
+			mode, res, claimName(cl), r.Behaviour, c.cfg.BoundedN, resultLine(r), assumeLines(cl.OverApprox))
+	}
+}
+
+func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
+	for _, x := range as {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func assumeLines(as []*spec.Assume) []int {
+	var out []int
+	for _, a := range as {
+		out = append(out, a.Line())
+	}
+	return out
+}
+
+// resultLine is the line where a bounded run ended (0 when it ended normally).
+func resultLine(r spec.BoundedResult) int {
+	if r.Fail != nil {
+		return r.Fail.Line()
+	}
+	if r.At != nil {
+		return spec.LineOf(r.At)
+	}
+	return 0
+}
+
+// quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
+// limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
+func (c *checker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
+	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool {
+		return bounded.Exhausts(cond, s, c.cfg.BoundedN)
+	}
+}
+
 // verifyBoundedRun is verify/bounded for the input v.
 func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
-	r := spec.ExecBounded(c.u.Prog, v, c.cfg.BoundedN)
+	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, nil, c.quantBound())
 	if r.Behaviour != spec.Error {
 		return
 	}
@@ -189,17 +254,26 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 		return // every claim has the stopped exploration's cutoff
 	}
 	var short, long []spec.Stmt
-	r := spec.ExecBoundedVisit(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) })
+	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
 	if r.Behaviour != spec.Incomplete {
 		return
 	}
 	c.sum.VerifyCutRuns++
 	spec.ExecBoundedVisit(c.u.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
-	for _, s := range long[len(short):] {
+	from := len(short)
+	if r.Quant {
+		// the statement cut off evaluated only part of its condition: its claims are impacted too
+		from--
+	}
+	for _, s := range long[from:] {
 		for _, cl := range rep.ClaimsAt(s) {
 			if cl.Status == verify.StatusVerified || cl.Status == verify.StatusDead {
-				c.report("verify/cutoff", c.inputString(v), -1, "%s: the loop limit %d cuts the run off at line %d, and the run goes on to %s",
-					mode, c.cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
+				bound := "loop limit"
+				if r.Quant {
+					bound = "quantifier bound"
+				}
+				c.report("verify/cutoff", c.inputString(v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
+					mode, bound, c.cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
 				return
 			}
 		}
@@ -210,6 +284,9 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
 	st := spec.State{Store: v, Prog: c.u.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
+		if !c.checkPrimsAt(rep, rep.ClaimsAt(spec.Head(st.Prog)), st.Store, step, mode) {
+			return
+		}
 		for _, cl := range rep.ClaimsAt(spec.Head(st.Prog)) {
 			switch {
 			case cl.Status == verify.StatusDead:

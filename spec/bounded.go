@@ -25,6 +25,9 @@ type BoundedResult struct {
 	Behaviour Behaviour
 	Fail      *Fail
 	At        Stmt
+	// Quant tells an Incomplete run that ExecBoundedCut's cut (the quantifier bound) stopped at
+	// At from one the loop limit cut off.
+	Quant bool
 }
 
 // ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
@@ -35,7 +38,7 @@ type BoundedResult struct {
 // most n iterations each time the loop statement is entered; the (n+1)-th is Incomplete.
 // Being deterministic, the relation is a function.
 func ExecBounded(p *Program, s Store, n int) BoundedResult {
-	return execStmt(n, s, p.Body, nil)
+	return (&bexec{n: n}).stmt(s, p.Body)
 }
 
 // ExecBoundedVisit is ExecBounded calling visit, in execution order, with each statement it
@@ -43,10 +46,40 @@ func ExecBounded(p *Program, s Store, n int) BoundedResult {
 // condition. Up to the point where limit n cuts a run off, the runs with limits n and m > n
 // visit the same statements.
 func ExecBoundedVisit(p *Program, s Store, n int, visit func(Stmt)) BoundedResult {
-	return execStmt(n, s, p.Body, visit)
+	return (&bexec{n: n, visit: visit}).stmt(s, p.Body)
 }
 
-func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
+// ExecBoundedCut is ExecBoundedVisit (visit may be nil) with one more bound: before a statement
+// other than an assume evaluates its condition, cut may cut the run off there (Incomplete at the
+// statement, with Quant set). It is the concrete counterpart of the bounded interpreter with
+// QuantLoop set (certsym verify: quantifiers as loops, after Kiasan; xSymExe, Section III-B3),
+// whose rule (bounded.Exhausts) the caller passes as cut: the interpreter cuts a path at such a
+// statement when one of its quantifiers has more instances than the loop bound. An assume is
+// never cut: the interpreter over-approximates it instead (the rest of the quantifier takes any
+// value and the state is flagged), so the concrete run is one of those the flagged state admits.
+func ExecBoundedCut(p *Program, s Store, n int, visit func(Stmt), cut func(c Stmt, cond BExpr, s Store) bool) BoundedResult {
+	return (&bexec{n: n, visit: visit, cut: cut}).stmt(s, p.Body)
+}
+
+// bexec is one bounded execution: the loop limit n, the visitor, and the cut of ExecBoundedCut.
+type bexec struct {
+	n     int
+	visit func(Stmt)
+	cut   func(c Stmt, cond BExpr, s Store) bool
+}
+
+// cond evaluates the condition b of statement c in s; cut reports that ExecBoundedCut's cut
+// stops the statement (never an assume).
+func (x *bexec) cond(c Stmt, b BExpr, s Store) (v bool, k FailKind, ok, cut bool) {
+	if _, assume := c.(*Assume); x.cut != nil && !assume && x.cut(c, b, s) {
+		return false, 0, false, true
+	}
+	v, k, ok = EvalBKind(b, s, nil)
+	return v, k, ok, false
+}
+
+func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
+	n, visit := x.n, x.visit
 	if visit != nil {
 		switch c.(type) {
 		case *Seq, *While: // a sequence is no statement; a loop is visited at each condition
@@ -78,17 +111,17 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 		s2[slot] = v
 		return BoundedResult{Store: s2}
 	case *Seq: // E_seq, E_seq_abrupt
-		r := execStmt(n, s, c.First, visit)
+		r := x.stmt(s, c.First)
 		if r.Behaviour != Normal {
 			return r
 		}
-		return execStmt(n, r.Store, c.Second, visit)
+		return x.stmt(r.Store, c.Second)
 	case *If: // E_if_true, E_if_false
-		return execIf(n, s, c.Cond, c.Then, c.Else, c.Err, c.IdxErr, visit)
+		return x.ifs(s, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr)
 	case *Assert:
-		return execIf(n, s, c.Cond, &Skip{c.Loc}, c.Violation, c.Err, c.IdxErr, visit)
+		return x.ifs(s, c, c.Cond, &Skip{c.Loc}, c.Violation, c.Err, c.IdxErr)
 	case *Assume: // E_assume_true, E_assume_false
-		v, k, ok := EvalBKind(c.Cond, s, nil)
+		v, k, ok, _ := x.cond(c, c.Cond, s)
 		switch {
 		case !ok:
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
@@ -101,8 +134,10 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 			if visit != nil {
 				visit(c)
 			}
-			v, kind, ok := EvalBKind(c.Cond, s, nil)
+			v, kind, ok, cut := x.cond(c, c.Cond, s)
 			switch {
+			case cut:
+				return BoundedResult{Store: s, Behaviour: Incomplete, At: c, Quant: true}
 			case !ok:
 				return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(kind, c.Unfold.Err, c.Unfold.IdxErr)}
 			case !v: // L_exit
@@ -110,7 +145,7 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 			case k >= n: // L_limit
 				return BoundedResult{Store: s, Behaviour: Incomplete, At: c}
 			}
-			r := execStmt(n, s, c.Body, visit) // L_iter, L_abrupt
+			r := x.stmt(s, c.Body) // L_iter, L_abrupt
 			if r.Behaviour != Normal {
 				return r
 			}
@@ -120,13 +155,15 @@ func execStmt(n int, s Store, c Stmt, visit func(Stmt)) BoundedResult {
 	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 }
 
-func execIf(n int, s Store, b BExpr, th, el Stmt, err, idxErr *Fail, visit func(Stmt)) BoundedResult {
-	v, k, ok := EvalBKind(b, s, nil)
+func (x *bexec) ifs(s Store, c Stmt, b BExpr, th, el Stmt, err, idxErr *Fail) BoundedResult {
+	v, k, ok, cut := x.cond(c, b, s)
 	switch {
+	case cut:
+		return BoundedResult{Store: s, Behaviour: Incomplete, At: c, Quant: true}
 	case !ok:
 		return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, err, idxErr)}
 	case v:
-		return execStmt(n, s, th, visit)
+		return x.stmt(s, th)
 	}
-	return execStmt(n, s, el, visit)
+	return x.stmt(s, el)
 }

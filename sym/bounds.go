@@ -80,13 +80,13 @@ func (bs bounds) with(sym int, b bound) bounds {
 
 // rng is the range of t when each symbol ranges over its bound (interval arithmetic, through
 // the nonlinear atoms too: atomRange).
-func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0) }
+func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0, false) }
 
 // maxAtomDepth bounds how deep rng looks into nested nonlinear atoms (terms are DAGs: x = x * x
 // repeated n times has 2^n paths).
 const maxAtomDepth = 3
 
-func (bs bounds) rngDepth(t *Term, depth int) bound {
+func (bs bounds) rngDepth(t *Term, depth int, abs bool) bound {
 	r := bound{lo: t.c, hi: t.c, hasLo: true, hasHi: true}
 	for _, m := range t.monos {
 		if !r.hasLo && !r.hasHi {
@@ -97,7 +97,7 @@ func (bs bounds) rngDepth(t *Term, depth int) bound {
 			ab = bs.of(m.a.Sym)
 		} else if depth < maxAtomDepth && m.a.Kind <= AtomMod {
 			// select atoms and bound variables are opaque: their range is all of ℤ
-			ab = bs.atomRange(m.a, depth+1)
+			ab = bs.atomRange(m.a, depth+1, abs)
 		}
 		lo, hi, hasLo, hasHi := ab.lo, ab.hi, ab.hasLo, ab.hasHi
 		if m.k.Sign() < 0 {
@@ -130,9 +130,13 @@ func (b bound) finite() bool { return b.hasLo && b.hasHi }
 
 // atomRange is the range of a nonlinear atom when its operands range over their intervals: the
 // value when both are single values, otherwise interval rules for the product, the truncating
-// division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies.
-func (bs bounds) atomRange(a *Atom, depth int) bound {
-	l, r := bs.rngDepth(a.L, depth), bs.rngDepth(a.R, depth)
+// division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies. With abs
+// (Solver.AbstractMul) a product's range is only what its sign axioms say (signRange).
+func (bs bounds) atomRange(a *Atom, depth int, abs bool) bound {
+	l, r := bs.rngDepth(a.L, depth, abs), bs.rngDepth(a.R, depth, abs)
+	if abs && a.Kind == AtomMul {
+		return signRange(l, r)
+	}
 	x, lp := l.point()
 	y, rp := r.point()
 	if lp && rp {
@@ -205,6 +209,37 @@ func mulRange(l, r bound) bound {
 	return bound{}
 }
 
+// signRange is the range of l * r that the abstraction's sign axioms give (signAxioms): the
+// sign from the operands' signs (l, r >= 0 give l * r >= 0, the axiom of xSymExe, Sections II-A
+// and IV-B), nothing of the magnitude.
+func signRange(l, r bound) bound {
+	sl, sr, b := signs(l), signs(r), bound{}
+	var can [3]bool // the product may be negative, zero, positive
+	for x := range sl {
+		for y := range sr {
+			can[(x-1)*(y-1)+1] = can[(x-1)*(y-1)+1] || sl[x] && sr[y]
+		}
+	}
+	if !can[0] {
+		b.lo, b.hasLo = spec.Int{}, true
+		if !can[1] {
+			b.lo = one
+		}
+	}
+	if !can[2] {
+		b.hi, b.hasHi = spec.Int{}, true
+		if !can[1] {
+			b.hi = minusOne
+		}
+	}
+	return b
+}
+
+// signs says which signs the values in b may have: negative, zero, positive.
+func signs(b bound) [3]bool {
+	return [3]bool{!b.hasLo || b.lo.Sign() < 0, (!b.hasLo || b.lo.Sign() <= 0) && (!b.hasHi || b.hi.Sign() >= 0), !b.hasHi || b.hi.Sign() > 0}
+}
+
 // divRange is the range of the truncating x / y (x / 0 = 0) for x in l, y in r.
 func divRange(l, r bound) bound {
 	if k, ok := r.point(); ok {
@@ -257,15 +292,15 @@ const (
 )
 
 // decide says whether the bounds and the linear facts imply f (trueT), contradict it (falseT),
-// or neither.
-func (bs bounds) decide(f *Formula, lin *linFact) truth {
+// or neither; abs: products are abstracted (Solver.AbstractMul), seen by their signs only.
+func (bs bounds) decide(f *Formula, lin *linFact, abs bool) truth {
 	switch f.Op {
 	case FTrue:
 		return trueT
 	case FFalse:
 		return falseT
 	case FGe:
-		r := bs.rng(f.T).intersect(lin.rangeOf(f.T))
+		r := bs.rngDepth(f.T, 0, abs).intersect(lin.rangeOf(f.T))
 		switch {
 		case r.hasLo && r.lo.Sign() >= 0:
 			return trueT
@@ -274,7 +309,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 		}
 		return unknownT
 	case FEq, FNe:
-		t := bs.decideEq(f.T, lin)
+		t := bs.decideEq(f.T, lin, abs)
 		if f.Op == FNe && t != unknownT {
 			t = trueT + falseT - t
 		}
@@ -285,7 +320,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	case FAnd:
 		res := trueT
 		for _, g := range f.Args {
-			switch bs.decide(g, lin) {
+			switch bs.decide(g, lin, abs) {
 			case falseT:
 				return falseT
 			case unknownT:
@@ -296,7 +331,7 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	}
 	res := falseT
 	for _, g := range f.Args {
-		switch bs.decide(g, lin) {
+		switch bs.decide(g, lin, abs) {
 		case trueT:
 			return trueT
 		case unknownT:
@@ -306,14 +341,14 @@ func (bs bounds) decide(f *Formula, lin *linFact) truth {
 	return res
 }
 
-func (bs bounds) decideEq(t *Term, lin *linFact) truth {
+func (bs bounds) decideEq(t *Term, lin *linFact, abs bool) truth {
 	if len(t.monos) == 1 && t.monos[0].a.Kind == AtomSym && !t.c.Rem(t.monos[0].k).IsZero() {
 		return falseT // k*x + c == 0 has no integer solution when k does not divide c
 	}
 	if g, ok := linForm(t); ok && !t.c.Rem(g).IsZero() {
 		return falseT // g·F + c == 0 likewise
 	}
-	r := bs.rng(t).intersect(lin.rangeOf(t))
+	r := bs.rngDepth(t, 0, abs).intersect(lin.rangeOf(t))
 	switch {
 	case r.hasLo && r.hasHi && r.lo.IsZero() && r.hi.IsZero():
 		return trueT

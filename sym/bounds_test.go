@@ -110,7 +110,7 @@ func TestAtomRangeRules(t *testing.T) {
 // whether f was decided.
 func confirmDecision(t *testing.T, sv *Solver, phi *PC, f *Formula, names []string) bool {
 	t.Helper()
-	d := phi.bnd.decide(f, phi.lin)
+	d := phi.bnd.decide(f, phi.lin, false)
 	var check *Formula
 	switch d {
 	case trueT:

@@ -108,15 +108,15 @@ func DecisionRule(phi *PC, f *Formula) string {
 		if g, ok := linForm(t); ok && !t.c.Rem(g).IsZero() {
 			return "divisibility"
 		}
-		if bs.decideEq(t, nil) != unknownT {
+		if bs.decideEq(t, nil, phi.absMul) != unknownT {
 			return boundsRule(t)
 		}
 	case FGe:
-		if bs.decide(f, nil) != unknownT {
+		if bs.decide(f, nil, phi.absMul) != unknownT {
 			return boundsRule(f.T)
 		}
 	}
-	if bs.decide(f, phi.lin) != unknownT {
+	if bs.decide(f, phi.lin, phi.absMul) != unknownT {
 		return "linfacts"
 	}
 	return "undecided"

@@ -42,7 +42,7 @@ func TestLinearFacts(t *testing.T) {
 		for _, f := range c.facts {
 			phi = Extend(phi, f, 2)
 		}
-		if got := phi.bnd.decide(c.f, phi.lin); got != c.want {
+		if got := phi.bnd.decide(c.f, phi.lin, false); got != c.want {
 			t.Errorf("%s: after %v, deciding %s gives %v, want %v", c.name, phi.String(ts.names), c.f.String(ts.names), got, c.want)
 		}
 	}

@@ -50,6 +50,7 @@ type PC struct {
 	// ext: some conjunct has a select atom or a quantifier (the caching layers set such path
 	// conditions aside); quant: some conjunct has a quantifier (decided by instantiation).
 	ext, quant bool
+	absMul     bool // from Solver.Root with AbstractMul: Extend sees products by their signs only
 
 	z3   z3.Bool // the conjunct in the solver's context, once translated
 	z3ok bool
@@ -59,6 +60,14 @@ type PC struct {
 // witness 0 for every symbol.
 func RootPC(nvars int) *PC {
 	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
+}
+
+// Root is RootPC for this solver's queries: with AbstractMul, Extend decides its descendants
+// only as far as the abstraction can (a product's range is what its sign axioms give).
+func (sv *Solver) Root(nvars int) *PC {
+	phi := RootPC(nvars)
+	phi.absMul = sv.AbstractMul
+	return phi
 }
 
 // Extend is φ ∧ f. When f folds to true, or the bounds and linear facts of φ imply it, the result
@@ -93,15 +102,15 @@ func extendConj(phi *PC, f *Formula, nvars int) *PC {
 	if f == False {
 		d = falseT
 	} else {
-		d = phi.bnd.decide(f, phi.lin)
+		d = phi.bnd.decide(f, phi.lin, phi.absMul)
 	}
 	switch d {
 	case trueT:
 		return phi
 	case falseT:
-		return &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, Status: Unsat, bnd: phi.bnd, lin: phi.lin}
+		return &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, Status: Unsat, bnd: phi.bnd, lin: phi.lin, absMul: phi.absMul}
 	}
-	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd, lin: phi.lin, ext: phi.ext, quant: phi.quant}
+	n := &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, bnd: phi.bnd, lin: phi.lin, ext: phi.ext, quant: phi.quant, absMul: phi.absMul}
 	if f.Extended() {
 		n.ext, n.quant = true, phi.quant || f.quantified()
 	}

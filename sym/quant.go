@@ -159,7 +159,11 @@ func (sv *Solver) checkQuant(phi *PC) (SatStatus, []spec.Int, string) {
 	for round := 0; round < MaxInstRounds; round++ {
 		sv.qs.Push()
 		for _, f := range conj {
-			sv.qs.Assert(sv.formulaQ(f, nil, inst))
+			z := sv.formulaQ(f, nil, inst)
+			if sv.AbstractMul {
+				z = sv.withSignAxioms(z, f)
+			}
+			sv.qs.Assert(z)
 		}
 		sat, reason, ok := sv.run(sv.qs)
 		if !ok || !sat {

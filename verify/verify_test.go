@@ -282,7 +282,7 @@ check(y - 2)`
 	if got != "2 division REFUTED" {
 		t.Errorf("loop division: %s", got)
 	}
-	if w := rep.Claims[0].Counterexample(); w == nil || !strings.Contains(w.Replay, "divisor i = 0") {
+	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].IsZero() || !strings.Contains(w.Replay, "defining claim i != 0 is false") {
 		t.Errorf("loop division witness: %+v", w)
 	}
 }
@@ -302,17 +302,20 @@ assert x * x * x + y * y * y != z * z * z`
 }
 
 // TestVerifyAbstractionNeverRefutesFalsely: under --abstract-nonlinear a claim that is true but
-// whose abstract query has a spurious model is never REFUTED; a genuinely false one still is.
+// whose abstract query has a spurious model is never REFUTED; a genuinely false one still is when
+// neither it nor its path condition has a product; once the path condition has one, the paper's
+// naive UT (Section IV-B) makes every FALSE answer DONTKNOW, even a genuine one.
 func TestVerifyAbstractionNeverRefutesFalsely(t *testing.T) {
 	src := `z = x * y;
+assert x != 3 or y != 2;
 assert z != 7 or x == 1 or x == 7 or x == -1 or x == -7;
-assert x != 3 or y != 2`
+assert x != 5 or y != 2`
 	_, got := claimStatuses(t, src, Options{LoopBound: 1, AbstractNonlinear: true})
-	if got != "2 assert INDETERMINATE; 3 assert REFUTED" {
+	if got != "2 assert REFUTED; 3 assert INDETERMINATE; 4 assert INDETERMINATE" {
 		t.Errorf("abstracted: %s", got)
 	}
 	_, got = claimStatuses(t, src, Options{LoopBound: 1})
-	if got != "2 assert VERIFIED; 3 assert REFUTED" {
+	if got != "2 assert REFUTED; 3 assert VERIFIED; 4 assert REFUTED" {
 		t.Errorf("exact: %s", got)
 	}
 }
@@ -385,7 +388,7 @@ func TestClaimsOfRuns(t *testing.T) {
 		{names(rep.ClaimsAt(w)), "division x != 0 (in 10 / x)"},
 		{names(rep.ClaimsAt(w.Unfold)), "division x != 0 (in 10 / x)"},
 		{names(rep.ClaimsOfFail(w.Unfold.Err)), "division x != 0 (in 10 / x)"},
-		{names(rep.ClaimsAt(as)), "assert i < 3 and 6 % (y - i) == 0; division y - i != 0 (in 6 % (y - i))"},
+		{names(rep.ClaimsAt(as)), "assert i < 3 and 6 % (y - i) == 0"},
 		{names(rep.ClaimsOfFail(as.Violation)), names(rep.ClaimsAt(as))},
 		{names(rep.ClaimsOfFail(as.Err)), names(rep.ClaimsAt(as))},
 		{names(rep.ClaimsOfFail(fl)), "assert false (fail statement)"},
@@ -394,22 +397,27 @@ func TestClaimsOfRuns(t *testing.T) {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
-	assertClaim, divClaim := rep.ClaimsAt(as)[0], rep.ClaimsAt(as)[1]
+	// The division of the assert is a supporting claim of it (xSymExe, Section IV-A).
+	assertClaim := rep.ClaimsAt(as)[0]
+	if ps := assertClaim.Prims; len(ps) != 2 || ps[0].Kind != PrimDivision || ps[0].Text != "y - i != 0" || ps[1].Kind != PrimAssert {
+		t.Fatalf("primitive claims of the assert: %v", primNames(assertClaim))
+	}
 	if got := strings.Join(p.Vars, ","); got != "x,i,y" {
 		t.Fatalf("variables %s", got)
 	}
 	for _, c := range []struct {
-		store         []int64
-		assert, divis bool
+		store  []int64
+		assert Result
 	}{
-		{[]int64{1, 0, 6}, false, false}, // 0 < 3 and 6 % 6 == 0
-		{[]int64{1, 3, 6}, true, false},  // i < 3 is false
-		{[]int64{1, 2, 2}, true, true},   // 6 % 0: undefined, and the divisor is zero
-		{[]int64{1, 1, 5}, true, false},  // 6 % 4 != 0
+		{[]int64{1, 0, 6}, ResTrue},      // 0 < 3 and 6 % 6 == 0
+		{[]int64{1, 3, 6}, ResFalse},     // i < 3 is false
+		{[]int64{1, 2, 2}, ResUndefined}, // 6 % 0: the supporting claim is false
+		{[]int64{1, 1, 5}, ResFalse},     // 6 % 4 != 0
 	} {
 		st := spec.Store{spec.IntOf(c.store[0]), spec.IntOf(c.store[1]), spec.IntOf(c.store[2])}
-		if assertClaim.Falsified(st) != c.assert || divClaim.Falsified(st) != c.divis {
-			t.Errorf("store %v: assert falsified %v, division falsified %v", c.store, assertClaim.Falsified(st), divClaim.Falsified(st))
+		r, _ := assertClaim.concrete(st)
+		if r != c.assert || assertClaim.Falsified(st) != (c.assert != ResTrue) {
+			t.Errorf("store %v: assert %s, falsified %v, want %s", c.store, r, assertClaim.Falsified(st), c.assert)
 		}
 	}
 	// A divisor that is itself undefined falsifies its claim: in x / (y / z) with z = 0 both

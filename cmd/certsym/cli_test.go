@@ -301,7 +301,7 @@ func TestDeterministicOutput(t *testing.T) {
 	durations := regexp.MustCompile(`[0-9.]+(µs|ms|s)\b`)
 	gcd := "../../engine/testdata/gcd.imp"
 	bugs := "../../testdata/all_bugs_three_kinds_in_order.imp"
-	nonlinear := "../../testdata/verify/fig1h_refuted_maybe.imp"
+	nonlinear := "../../testdata/verify/fig1c_fait.imp"
 	for _, args := range [][]string{
 		{"run", gcd, "--max-states", "3000", "--quiet"},
 		{"run", gcd, "--max-states", "3000", "--quiet", "--json"},

@@ -17,7 +17,8 @@
 //	assert 10 / x > 3           # BUG assert division-by-zero
 //	assert n != 1               # BUG#1 assert
 //	not_one(x); not_one(x - 1)  # BUG#1 assert BUG#2 assert
-//	assert 10 / x >= 0          # CLAIM assert FAULTY division REFUTED
+//	assert 10 / x >= 0          # CLAIM assert FAULTY
+//	assert 10 / x >= 0          # CLAIM assert FAULTY PRIM DIVISION R UT PRIM ASSERT R TF
 //
 // BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero,
 // index-out-of-range) at this line, the line reports give: for a statement inlined from a macro, the call's line.
@@ -26,6 +27,11 @@
 // which need not be source order). If one bug of a file is numbered, all are, 1 to n, one KIND
 // after each BUG#N. CLAIM KIND STATUS... gives, for each claim of certsym verify at this line in
 // the order verify lists them, its kind (assert, division, index) and status (VERIFIED, REFUTED, ...).
+// PRIM KIND TOKEN LETTERS, after a claim, gives one row of that claim's table of primitive claims
+// (xSymExe, Section VI): its kind (DIVISION, INDEX_LOWER, INDEX_UPPER, INDEX, ASSERT), its status
+// token (D, V, R, F, R?, F?, U, V?, I) and its collected results as letters (T, F, U, D, F?, U?, C
+// in that order; - for none); when a claim has PRIM rows they are all its primitive claims, in
+// order.
 //
 // Read rejects, with file:line and what was expected: a header line that still gives a line
 // number, a header line after the program has started, an unknown kind or status, an annotation
@@ -67,6 +73,23 @@ type Claim struct {
 // String is the claim as "line L KIND STATUS".
 func (c Claim) String() string { return fmt.Sprintf("line %d %s %s", c.Line, c.Kind, c.Status) }
 
+// Prim is a row of a claim's table of primitive claims certsym verify must report: its kind,
+// status token and collected letters; Claim is the index of its developer claim in File.Claims.
+type Prim struct {
+	Claim   int
+	Kind    string
+	Token   string
+	Letters string // "" for none (written -)
+}
+
+// PrimKinds are the kinds a PRIM annotation may name.
+var PrimKinds = []string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT"}
+
+// Tokens are the status tokens of a PRIM annotation, in the order of Statuses.
+var Tokens = []string{"D", "V", "R", "F", "R?", "F?", "U", "V?", "I"}
+
+var lettersRE = regexp.MustCompile(`^T?F?U?D?(F\?)?(U\?)?C?$`)
+
 // File is what a test program expects.
 type File struct {
 	Path    string
@@ -75,6 +98,7 @@ type File struct {
 	Options []string // the flags of the header's options lines, in order
 	Bugs    []Bug    // in the expected report order
 	Claims  []Claim  // in source order
+	Prims   []Prim   // the annotated primitive claims, by claim (Prim.Claim) then in order
 }
 
 // BugKinds are the kinds a BUG annotation may name (the kinds of certsym run's report).
@@ -255,11 +279,26 @@ func Parse(path string, src []byte) (*File, error) {
 			w := words[k]
 			k++
 			var args []string
-			for k < len(words) && !bugWord.MatchString(words[k]) && words[k] != "CLAIM" {
+			for k < len(words) && !bugWord.MatchString(words[k]) && words[k] != "CLAIM" && words[k] != "PRIM" {
 				args = append(args, words[k])
 				k++
 			}
 			switch {
+			case w == "PRIM":
+				switch {
+				case len(f.Claims) == 0 || f.Claims[len(f.Claims)-1].Line != n:
+					bad(n, "PRIM without a CLAIM before it on the line")
+				case len(args) != 3:
+					bad(n, "PRIM %s: want PRIM KIND TOKEN LETTERS", strings.Join(args, " "))
+				case !member(args[0], PrimKinds):
+					bad(n, "unknown primitive claim kind %q: want %s", args[0], strings.Join(PrimKinds, ", "))
+				case !member(args[1], Tokens):
+					bad(n, "unknown status token %q: want %s", args[1], strings.Join(Tokens, ", "))
+				case args[2] != "-" && (args[2] == "" || !lettersRE.MatchString(args[2])):
+					bad(n, "collected letters %q: want some of T F U D F? U? C, in that order, or - for none", args[2])
+				default:
+					f.Prims = append(f.Prims, Prim{len(f.Claims) - 1, args[0], args[1], strings.TrimPrefix(args[2], "-")})
+				}
 			case w == "CLAIM":
 				if len(args) == 0 || len(args)%2 != 0 {
 					bad(n, "CLAIM %s: want CLAIM followed by KIND STATUS pairs (KIND %s)", strings.Join(args, " "), strings.Join(ClaimKinds, " or "))

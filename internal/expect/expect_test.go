@@ -77,6 +77,16 @@ func TestParseVerify(t *testing.T) {
 	if want[0].String() != "line 4 assert FAULTY?" || (Bug{3, "fail"}).String() != "line 3 kind fail" {
 		t.Errorf("String: %s, %s", want[0], Bug{3, "fail"})
 	}
+	// Rows of primitive claims (xSymExe, Section VI), after the claim they belong to.
+	f, err = Parse("p.imp", []byte("# expect: overall FAULTY\nassert 10 / x > 2;  # CLAIM assert FAULTY PRIM DIVISION R TF PRIM ASSERT R TF\n"+
+		"y = 1 / (z % 2)  # CLAIM division VERIFIED? PRIM DIVISION V? TC\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantP := []Prim{{0, "DIVISION", "R", "TF"}, {0, "ASSERT", "R", "TF"}, {1, "DIVISION", "V?", "TC"}}
+	if !reflect.DeepEqual(f.Prims, wantP) {
+		t.Errorf("prims %+v, want %+v", f.Prims, wantP)
+	}
 }
 
 // TestParseErrors: each malformed expectation is rejected with the file, the line, and what was
@@ -107,6 +117,10 @@ func TestParseErrors(t *testing.T) {
 		{"# expect: bug\nassert x > 0  # BUG fail\n", "t.imp:2: BUG fail on a line with no fail statement"},
 		{"# expect: overall VERIFIED\nx = 1  # CLAIM assert VERIFIED\n", "t.imp:2: CLAIM assert on a line with no assert or fail statement"},
 		{"# expect: overall VERIFIED\nassert x > 0  # CLAIM division VERIFIED\n", "t.imp:2: CLAIM division on a line whose statements do not divide"},
+		{"# expect: overall FAULTY\nassert 1 / x > 0  # CLAIM assert FAULTY PRIM DIVISION R\n", "t.imp:2: PRIM DIVISION R: want PRIM KIND TOKEN LETTERS"},
+		{"# expect: overall FAULTY\nassert 1 / x > 0  # CLAIM assert FAULTY PRIM DIV R F\n", `t.imp:2: unknown primitive claim kind "DIV"`},
+		{"# expect: overall FAULTY\nassert 1 / x > 0  # CLAIM assert FAULTY PRIM DIVISION X F\n", `t.imp:2: unknown status token "X"`},
+		{"# expect: overall FAULTY\nassert 1 / x > 0  # CLAIM assert FAULTY PRIM DIVISION R FT\n", `t.imp:2: collected letters "FT"`},
 		// Header facts in the wrong place.
 		{"# expect: safe\nx = 1;\n# options: --all-bugs\ny = 2\n", "t.imp:3: '# options:' after the program's first line of code"},
 		{"x = 1;\n# expect: safe\ny = 2\n", "t.imp:2: '# expect:' after the program's first line of code"},

@@ -103,6 +103,16 @@ const (
 	// ModelIndexShift: an array's model is read back with a shifted index (element j gets the
 	// value of element j+1).
 	ModelIndexShift
+
+	// Faults of issue 14, verify after the xSymExe paper.
+
+	// SupportNoPrecedence: CHECKCLAIM gives a developer claim its defining claim's result even
+	// where a supporting claim is FALSE, FALSE? or DONTKNOW (Section IV-C's first match ignored).
+	SupportNoPrecedence
+	// OverNotInherited: the flag g (bounded.State.Over) is dropped when a constraint is added,
+	// so the successors of a flagged state past its next branch are not flagged (xSymExe,
+	// Section III-B3: the flag holds for the state and all its successors).
+	OverNotInherited
 	count
 )
 
@@ -113,7 +123,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
-	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift"}
+	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
+	"support-no-precedence", "over-not-inherited"}
 
 func (f Fault) String() string { return names[f] }
 

@@ -45,15 +45,6 @@ func (cov Coverage) UncoveredLines() []int {
 	return slices.Compact(out)
 }
 
-// StmtName is where a statement is, line:col, and for a statement inlined from a macro, the
-// call's place and the statement's own place in the macro's body.
-func StmtName(sc verify.StmtCoverage) string {
-	if sc.Site.Line != 0 {
-		return fmt.Sprintf("%d:%d (macro call; body %d:%d)", sc.Line, sc.Col, sc.Pos.Line, sc.Pos.Col)
-	}
-	return fmt.Sprintf("%d:%d", sc.Line, sc.Col)
-}
-
 // StmtLines are the lines of statements (spec.LineOf), each once, in increasing order.
 func StmtLines(ss []spec.Stmt) []int {
 	var out []int
@@ -127,39 +118,48 @@ func (cov Coverage) JSON() CodeJSON {
 	return out
 }
 
-// WriteText writes the text report's account of the code no explored path executed: the dead
-// statements (no cutoff reaches them: no execution does), the uncovered ones by the cutoff that
-// reaches them with the lines of the CFG chop from it, and the macro calls.
-func (cov Coverage) WriteText(w io.Writer) {
+// WriteText writes the text report's account of the code no explored path executed, from the
+// JSON model (so that the two agree): the dead statements (no cutoff reaches them: no execution
+// does), the uncovered ones by the cutoff that reaches them with the lines of the CFG chop from
+// it, and the macro calls.
+func (c CodeJSON) WriteText(w io.Writer) {
+	name := func(s CodeStmtJSON) string {
+		if s.InMacro != "" {
+			return fmt.Sprintf("%d:%d (macro call; body %s)", s.Line, s.Column, s.InMacro)
+		}
+		return fmt.Sprintf("%d:%d", s.Line, s.Column)
+	}
 	var dead []string
-	for _, sc := range cov.Stmts {
-		if sc.Status == verify.CodeDead {
-			dead = append(dead, StmtName(sc))
+	for _, s := range c.Code {
+		if s.Status == verify.CodeDead.String() {
+			dead = append(dead, name(s))
 		}
 	}
 	if len(dead) > 0 {
 		fmt.Fprintf(w, "dead code (no execution reaches it): %s\n", strings.Join(dead, ", "))
 	}
-	for _, g := range cov.By {
+	for _, g := range c.Chops {
 		var names []string
-		for _, sc := range g.Stmts {
-			names = append(names, StmtName(sc))
+		for _, s := range c.Code {
+			if s.Status == verify.CodeUncovered.String() && s.CutLine == g.CutLine && s.Cutoff == g.Cutoff {
+				names = append(names, name(s))
+			}
 		}
-		if g.Cutoff.Stmt == nil {
-			fmt.Fprintf(w, "uncovered (%s): %s\n", g.Cutoff.Reason, strings.Join(names, ", "))
+		if g.CutLine == 0 {
+			fmt.Fprintf(w, "uncovered (%s): %s\n", g.Cutoff, strings.Join(names, ", "))
 			continue
 		}
 		var chop []string
-		for _, l := range StmtLines(g.Chop) {
+		for _, l := range g.Chop {
 			chop = append(chop, fmt.Sprint(l))
 		}
 		fmt.Fprintf(w, "uncovered, reached by the cutoff at line %d (%s): %s; chop from the cutoff: lines %s\n",
-			g.Cutoff.Line, g.Cutoff.Reason, strings.Join(names, ", "), strings.Join(chop, ", "))
+			g.CutLine, g.Cutoff, strings.Join(names, ", "), strings.Join(chop, ", "))
 	}
-	if len(cov.Calls) > 0 {
+	if len(c.MacroCalls) > 0 {
 		var calls []string
-		for _, c := range cov.Calls {
-			calls = append(calls, fmt.Sprintf("%d:%d %s", c.Site.Line, c.Site.Col, c.Status))
+		for _, m := range c.MacroCalls {
+			calls = append(calls, fmt.Sprintf("%d:%d %s", m.Line, m.Column, m.Status))
 		}
 		fmt.Fprintf(w, "macro calls (covered when their expansion was entered): %s\n", strings.Join(calls, ", "))
 	}

@@ -1,16 +1,16 @@
-// Package verifyhtml writes the self-contained HTML report of certsym verify --html FILE: the
-// program's source with each claim's line highlighted by status and each statement's line marked
-// covered or not, the evidence of every claim, and the table of statuses.
+// Package verifyhtml writes the reports of certsym verify from one model (Doc, which is also the
+// JSON output): the text report (WriteText) and the self-contained HTML page (Render), which
+// shows the program's source with each claim's line highlighted by status and each statement's
+// line marked covered or not, each developer claim with one row per primitive claim (xSymExe,
+// Section VI), the summary by kind, and each path as a test with its pre- and post-state.
 package verifyhtml
 
 import (
-	"certsym/sym"
 	"fmt"
 	"html"
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
-	"certsym/spec"
 	"certsym/verify"
 )
 
@@ -22,24 +22,25 @@ var statusColour = map[verify.Status]string{
 }
 
 // statusRank orders statuses from worst to best, to pick the highlight of a line with several claims.
-var statusRank = map[verify.Status]int{
-	verify.StatusRefuted: 0, verify.StatusFaulty: 1, verify.StatusRefutedQ: 2, verify.StatusFaultyQ: 3,
-	verify.StatusIndeterminate: 4, verify.StatusUncovered: 5, verify.StatusVerifiedQ: 6, verify.StatusVerified: 7, verify.StatusDead: 8,
-}
+var statusRank = map[string]int{"REFUTED": 0, "FAULTY": 1, "REFUTED?": 2, "FAULTY?": 3, "INDETERMINATE": 4,
+	"UNCOVERED": 5, "VERIFIED?": 6, "VERIFIED": 7, "DEAD": 8}
 
 // cssClass is the CSS class of a status: st-verified, st-verified-maybe for VERIFIED?, ...
-func cssClass(s verify.Status) string {
-	return "st-" + strings.ToLower(strings.ReplaceAll(s.String(), "?", "-maybe"))
+func cssClass(s string) string {
+	return "st-" + strings.ToLower(strings.ReplaceAll(s, "?", "-maybe"))
 }
 
-// Render is the self-contained HTML report: the source with each claim's line highlighted by
-// status and each statement's line marked covered or not, then the evidence of each claim. A
-// small script (no external resources) fills in the totals from the page itself, so a reader, or
-// the test that renders the page in a headless browser, sees what the browser computed.
+// Render is the self-contained HTML report of the verification of file (source src). A small
+// script (no external resources) fills in the totals from the page itself, so a reader, or the
+// test that renders the page in a headless browser, sees what the browser computed.
 func Render(file string, src []byte, rep *verify.Report) string {
+	return RenderDoc(file, src, Model(file, rep))
+}
+
+// RenderDoc is Render from the report's model.
+func RenderDoc(file string, src []byte, d Doc) string {
 	var b strings.Builder
 	esc := html.EscapeString
-	names := sym.SlotNames(rep.Prog)
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<title>certsym verify %s</title>\n<style>\n", esc(file))
 	b.WriteString(`body{font-family:sans-serif;margin:1.5em;color:#222}
@@ -50,43 +51,78 @@ pre.src{font-family:monospace;border:1px solid #ccc;padding:.5em 0;line-height:1
 .covered .cov{color:#2a7d2a}.uncovered .cov{color:#b22}
 .badge{font-size:.8em;margin-left:1em;padding:0 .4em;border-radius:3px;border:1px solid #999}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .5em;vertical-align:top;text-align:left}
+tr.prim td:first-child{padding-left:1.5em;font-family:monospace}
 `)
 	for _, r := range verify.StatusTable { // every status, in verify's order: the page is the same on every run
-		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(r.Status), statusColour[r.Status])
+		fmt.Fprintf(&b, ".%s{background:%s}\n", cssClass(r.Status.String()), statusColour[r.Status])
 	}
 	b.WriteString("</style></head><body>\n")
 	fmt.Fprintf(&b, "<h1>certsym verify: %s</h1>\n", esc(file))
-	depth := "no depth bound"
-	if rep.Opts.DepthBound > 0 {
-		depth = fmt.Sprintf("depth bound %d", rep.Opts.DepthBound)
-	}
-	fmt.Fprintf(&b, "<p>Loop bound %d, %s, products %s. Overall status: <strong id=\"overall\" class=\"%s\">%s</strong>. "+
+	fmt.Fprintf(&b, "<p>%s. Overall status: <strong id=\"overall\" class=\"%s\">%s</strong>. "+
 		"Conclusive: <span id=\"conclusive\">%d</span> of %d claims.</p>\n",
-		rep.Opts.LoopBound, depth, map[bool]string{true: "abstracted (sign axioms)", false: "exact"}[rep.Opts.AbstractNonlinear],
-		cssClass(rep.Overall), rep.Overall, rep.Conclusive, len(rep.Claims))
+		esc(strings.ToUpper(d.bounds()[:1])+d.bounds()[1:]), cssClass(d.Overall), d.Overall, d.Conclusive, len(d.Claims))
 	b.WriteString("<p id=\"totals\">(totals are computed by the page's script)</p>\n")
+	writeSource(&b, src, d)
 
-	// Per line: claims and coverage.
-	lineClaims := map[int][]*verify.Claim{}
-	index := map[*verify.Claim]int{}
-	for i, cl := range rep.Claims {
-		lineClaims[cl.Line] = append(lineClaims[cl.Line], cl)
-		index[cl] = i + 1
-	}
-	lineCov := map[int]string{}
-	for _, s := range rep.Stmts {
-		l := spec.LineOf(s)
-		if rep.Covered[s] {
-			if lineCov[l] == "" {
-				lineCov[l] = "covered"
-			}
-		} else {
-			lineCov[l] = "uncovered"
+	b.WriteString("<h2>Claims</h2>\n<table id=\"claims\"><tr><th>Type</th><th>Claim</th><th>S</th><th>Col</th><th>Explication</th><th>Evidence</th></tr>\n")
+	for i, c := range d.Claims {
+		fmt.Fprintf(&b, "<tr id=\"claim-%d\" class=\"claim %s\" data-line=\"%d\" data-kind=\"%s\" data-status=\"%s\" data-token=\"%s\" data-letters=\"%s\">"+
+			"<td><a href=\"#L%d\">%s claim at line %d</a></td><td><code>%s</code></td><td class=\"status\">%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			i+1, cssClass(c.Status), c.Line, c.Kind, esc(c.Status), esc(c.Token), esc(c.Letters), c.Line, c.Kind, c.Line,
+			esc(describe(c)), esc(c.Status), esc(c.Letters), esc(c.Explication), claimEvidence(c))
+		for _, p := range c.Primitives {
+			fmt.Fprintf(&b, "<tr class=\"prim %s\" data-claim=\"%d\" data-name=\"%s\" data-token=\"%s\" data-letters=\"%s\"><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				cssClass(p.Status), i+1, esc(p.Name), esc(p.Token), esc(p.Letters), esc(p.Name), esc(p.Claim), esc(p.Token), esc(p.Letters),
+				esc(p.Explication), primEvidence(p))
 		}
 	}
+	b.WriteString("</table>\n")
+	writeSummaryHTML(&b, d)
+	writePaths(&b, d)
+	b.WriteString("<h2>Statuses</h2>\n<table id=\"legend\"><tr><th>Status</th><th>Token</th><th>Collecting summary S (first matching row)</th></tr>\n")
+	for _, r := range verify.StatusTable {
+		fmt.Fprintf(&b, "<tr><td class=\"%s\">%s</td><td>%s</td><td>%s</td></tr>\n", cssClass(r.Status.String()), esc(r.Status.String()), Tokens[r.Status], esc(r.Condition))
+	}
+	fmt.Fprintf(&b, "</table>\n<p id=\"legend-text\">%s</p>\n", esc(LegendText))
+	b.WriteString(`<script>
+(function(){
+  var rows=document.querySelectorAll("tr.claim"), counts={};
+  rows.forEach(function(r){var s=r.getAttribute("data-status");counts[s]=(counts[s]||0)+1;});
+  var parts=Object.keys(counts).sort().map(function(k){return k+": "+counts[k];});
+  var cov=document.querySelectorAll(".line.covered").length, unc=document.querySelectorAll(".line.uncovered").length;
+  var prims=document.querySelectorAll("tr.prim").length, paths=document.querySelectorAll("tr.path").length;
+  document.getElementById("totals").textContent="Rendered totals: "+rows.length+" claims ("+parts.join(", ")+"), "+prims+" primitive claims, "+paths+" paths; lines covered "+cov+", not covered "+unc+".";
+})();
+</script>
+</body></html>
+`)
+	return b.String()
+}
+
+func describe(c Claim) string {
+	if c.Division != "" {
+		return c.Claim + " (in " + c.Division + ")"
+	}
+	return c.Claim
+}
+
+// writeSource writes the source with each claim's line highlighted by the worst status of its
+// claims and each statement's line marked covered or not.
+func writeSource(b *strings.Builder, src []byte, d Doc) {
+	esc := html.EscapeString
+	lineClaims := map[int][]int{}
+	for i, c := range d.Claims {
+		lineClaims[c.Line] = append(lineClaims[c.Line], i)
+	}
+	lineCov := map[int]string{}
+	for _, l := range d.CoveredLines {
+		lineCov[l] = "covered"
+	}
+	for _, l := range d.UncoveredLines {
+		lineCov[l] = "uncovered"
+	}
 	b.WriteString("<h2>Source</h2>\n<pre class=\"src\">")
-	lines := strings.Split(strings.TrimRight(string(src), "\n"), "\n")
-	for i, text := range lines {
+	for i, text := range strings.Split(strings.TrimRight(string(src), "\n"), "\n") {
 		n := i + 1
 		classes := []string{"line"}
 		mark := " "
@@ -96,73 +132,102 @@ table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:
 		case "uncovered":
 			classes, mark = append(classes, "uncovered"), "✗"
 		}
-		attrs := ""
-		badges := ""
+		attrs, badges := "", ""
 		if cls := lineClaims[n]; len(cls) > 0 {
-			worst := cls[0].Status
-			for _, cl := range cls {
-				if statusRank[cl.Status] < statusRank[worst] {
-					worst = cl.Status
+			worst := d.Claims[cls[0]].Status
+			for _, k := range cls {
+				c := d.Claims[k]
+				if statusRank[c.Status] < statusRank[worst] {
+					worst = c.Status
 				}
-				badges += fmt.Sprintf("<a class=\"badge %s\" href=\"#claim-%d\">%s %s</a>", cssClass(cl.Status), index[cl], cl.Kind, cl.Status)
+				badges += fmt.Sprintf("<a class=\"badge %s\" href=\"#claim-%d\">%s %s</a>", cssClass(c.Status), k+1, c.Kind, c.Status)
 			}
 			classes = append(classes, "claim-line", cssClass(worst))
-			attrs = fmt.Sprintf(" data-status=\"%s\"", esc(worst.String()))
+			attrs = fmt.Sprintf(" data-status=\"%s\"", esc(worst))
 		}
-		fmt.Fprintf(&b, "<span id=\"L%d\" class=\"%s\" data-line=\"%d\"%s><span class=\"ln\">%d</span><span class=\"cov\" title=\"%s\">%s</span>%s%s</span>",
+		fmt.Fprintf(b, "<span id=\"L%d\" class=\"%s\" data-line=\"%d\"%s><span class=\"ln\">%d</span><span class=\"cov\" title=\"%s\">%s</span>%s%s</span>",
 			n, strings.Join(classes, " "), n, attrs, n, lineCov[n], mark, esc(text), badges)
 	}
 	b.WriteString("</pre>\n")
-	covered := 0
-	for _, s := range rep.Stmts {
-		if rep.Covered[s] {
-			covered++
-		}
-	}
-	fmt.Fprintf(&b, "<p id=\"coverage\">Statement coverage: %d of %d statements executed on some explored path.</p>\n", covered, len(rep.Stmts))
+	fmt.Fprintf(b, "<p id=\"coverage\">Statement coverage: %d of %d statements executed on some explored path.</p>\n", d.Covered, d.Statements)
+}
 
-	b.WriteString("<h2>Claims</h2>\n<table id=\"claims\"><tr><th>Line</th><th>Kind</th><th>Claim</th><th>Status</th><th>Collected</th><th>Evidence</th></tr>\n")
-	for _, cl := range rep.Claims {
-		var ev []string
-		ev = append(ev, esc(report.ExplainPaths(cl, true)))
-		if w := cl.Counterexample(); w != nil {
-			ev = append(ev, "counterexample: <code class=\"cex\">"+esc(report.InputText(w.Input, names))+"</code>; path condition <code>"+
-				esc(w.PathCondition)+"</code>; "+esc(w.Replay))
+// claimEvidence is the evidence of a developer claim (Section V).
+func claimEvidence(c Claim) string {
+	esc := html.EscapeString
+	var ev []string
+	if c.CounterexampleText != "" {
+		ev = append(ev, "counterexample: <code class=\"cex\">"+esc(c.CounterexampleText)+"</code>; path condition <code>"+
+			esc(c.PathCondition)+"</code>; "+esc(c.Replay))
+	}
+	for _, e := range c.Evidence {
+		if e.Result == "TRUE" && e.InputText != "" {
+			ev = append(ev, fmt.Sprintf("test (TRUE, <a href=\"#path-%d\">path %d</a>): <code class=\"test\">%s</code>; %s", e.Path, e.Path, esc(e.InputText), esc(e.Replay)))
 		}
-		for _, a := range cl.OverApprox {
-			ev = append(ev, fmt.Sprintf("over-approximation entered at the assume at line %d", a.Line()))
+	}
+	for _, l := range c.OverApproximation {
+		ev = append(ev, fmt.Sprintf("over-approximation: the quantifier bound ran out in the assume at line %d (flag g)", l))
+	}
+	for _, ct := range c.Cutoffs {
+		if ct.Line == 0 {
+			ev = append(ev, "cutoff: "+esc(ct.Reason))
+			continue
 		}
-		for _, c := range cl.Cutoffs {
-			if c.Cutoff.Stmt == nil {
-				ev = append(ev, "cutoff: "+esc(c.Cutoff.Reason))
-				continue
-			}
-			ev = append(ev, fmt.Sprintf("cutoff at line %d (%s, %s); control-flow path: lines %s",
-				c.Cutoff.Line, esc(c.Cutoff.Reason), report.Plural(c.Cutoff.Paths, "path"), esc(report.LineList(c.Path))))
+		ev = append(ev, fmt.Sprintf("cutoff at line %d (%s, %s, partial <a href=\"#path-%d\">path %d</a>); control-flow path: lines %s",
+			ct.Line, esc(ct.Reason), report.Plural(ct.Paths, "path"), ct.Path, ct.Path, esc(report.LineList(ct.CFGPath))))
+	}
+	for _, u := range c.Unhandled {
+		ev = append(ev, fmt.Sprintf("unhandled theory at line %d: %s", u.Line, esc(u.What)))
+	}
+	return strings.Join(ev, "<br>")
+}
+
+// primEvidence is the first evidence of each result of a primitive claim (PrimEvidenceText).
+func primEvidence(p Prim) string {
+	var ev []string
+	for _, e := range p.Evidence {
+		if e.Result != "CUTOFF" {
+			ev = append(ev, html.EscapeString(e.Result+": "+PrimEvidenceText(e)))
 		}
-		for _, u := range cl.Unhandled {
-			ev = append(ev, fmt.Sprintf("unhandled theory at line %d: %s", u.Line, esc(u.What)))
+	}
+	return strings.Join(ev, "<br>")
+}
+
+// writeSummaryHTML writes the summary by kind with the totals.
+func writeSummaryHTML(b *strings.Builder, d Doc) {
+	if len(d.Claims) == 0 {
+		return
+	}
+	b.WriteString("<h2>Summary</h2>\n<table id=\"summary\"><tr><th>Kind</th><th>Total</th>")
+	for _, s := range statusOrder() {
+		fmt.Fprintf(b, "<th>%s</th>", html.EscapeString(Tokens[s]))
+	}
+	b.WriteString("</tr>\n")
+	for _, row := range d.Summary {
+		fmt.Fprintf(b, "<tr class=\"kind\" data-kind=\"%s\"><td>%s</td><td>%d</td>", row.Kind, row.Kind, row.Total)
+		for _, s := range statusOrder() {
+			fmt.Fprintf(b, "<td>%d</td>", row.Statuses[s.String()])
 		}
-		fmt.Fprintf(&b, "<tr id=\"claim-%d\" class=\"claim %s\" data-line=\"%d\" data-kind=\"%s\" data-status=\"%s\"><td><a href=\"#L%d\">%d</a></td><td>%s</td><td><code>%s</code></td><td class=\"status\">%s</td><td>%s</td><td>%s</td></tr>\n",
-			index[cl], cssClass(cl.Status), cl.Line, cl.Kind, esc(cl.Status.String()), cl.Line, cl.Line, cl.Kind, esc(cl.Describe()), esc(cl.Status.String()),
-			esc(cl.Summary.String()), strings.Join(ev, "<br>"))
+		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</table>\n")
-	b.WriteString("<h2>Statuses</h2>\n<table id=\"legend\"><tr><th>Status</th><th>Collecting summary S (first matching row)</th></tr>\n")
-	for _, r := range verify.StatusTable {
-		fmt.Fprintf(&b, "<tr><td class=\"%s\">%s</td><td>%s</td></tr>\n", cssClass(r.Status), esc(r.Status.String()), esc(r.Condition))
+}
+
+// writePaths writes each path as a test: its input (pre-state) and the final store of its bounded
+// concrete replay (post-state).
+func writePaths(b *strings.Builder, d Doc) {
+	if len(d.Paths) == 0 {
+		return
+	}
+	esc := html.EscapeString
+	b.WriteString("<h2>Paths</h2>\n<table id=\"paths\"><tr><th>Path</th><th>Pre-state (input)</th><th>Ends</th><th>Post-state</th><th>Lines</th><th>Path condition</th></tr>\n")
+	for _, p := range d.Paths {
+		var lines []string
+		for _, l := range p.Lines {
+			lines = append(lines, fmt.Sprint(l))
+		}
+		fmt.Fprintf(b, "<tr id=\"path-%d\" class=\"path\" data-path=\"%d\"><td>%d</td><td><code class=\"pre\">%s</code></td><td>%s</td><td><code class=\"post\">%s</code></td><td>%s</td><td><code>%s</code></td></tr>\n",
+			p.ID, p.ID, p.ID, esc(p.InputText), esc(p.Ends), esc(p.FinalText), strings.Join(lines, " "), esc(p.PathCondition))
 	}
 	b.WriteString("</table>\n")
-	b.WriteString(`<script>
-(function(){
-  var rows=document.querySelectorAll("tr.claim"), counts={};
-  rows.forEach(function(r){var s=r.getAttribute("data-status");counts[s]=(counts[s]||0)+1;});
-  var parts=Object.keys(counts).sort().map(function(k){return k+": "+counts[k];});
-  var cov=document.querySelectorAll(".line.covered").length, unc=document.querySelectorAll(".line.uncovered").length;
-  document.getElementById("totals").textContent="Rendered totals: "+rows.length+" claims ("+parts.join(", ")+"); lines covered "+cov+", not covered "+unc+".";
-})();
-</script>
-</body></html>
-`)
-	return b.String()
 }

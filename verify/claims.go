@@ -1,0 +1,244 @@
+package verify
+
+import (
+	"fmt"
+
+	"certsym/spec"
+)
+
+// This file is the claim model of xSymExe (Hatcliff, Robby, Chalin, Belt, ICSE 2013), Section
+// IV-A: a developer claim (an assert, or an implicit claim of a statement: a divisor that must not
+// be zero, an index that must be in range) is made of primitive claims, the supporting ones (the
+// run-time checks its evaluation makes before it can give a value) and the defining one, last.
+//
+// The supporting claims are the checks of spec.WalkChecks, in its order, which is the order of
+// evaluation (strict: both sides of and/or are evaluated, so there is no short circuit to
+// follow). A check inside a quantifier's body is made once per instance; it becomes one
+// supporting claim quantified over the enclosing quantifiers' ranges ("forall k in lo..hi:
+// b[k] != 0", whatever the quantifier, as every instance is evaluated), true when it holds for
+// the instances evaluated (with the quantifier bound of issue 14, the truncated condition
+// bounded.State.Trunc gives those instances). The claims keep the order of the checks' first
+// occurrence, not the interleaving instance by instance: whether the developer claim is
+// UNDEFINED on a state is exact (some check fails where the earlier ones hold), which supporting
+// claim is blamed for it inside a quantifier may be a later one in the instance order.
+
+// ClaimKind says what makes a developer claim.
+type ClaimKind uint8
+
+// The kinds of developer claims: an assert (explicit; an explicit fail is the assert false), and
+// the implicit claims of the statements, "divisor != 0" of each division or remainder and
+// "lo <= i <= hi" of each element read a[i] and element write a[i] = e of an array a[lo..hi]
+// (issue 13). Divisions and element reads inside an assert's condition are supporting claims of
+// the assert, not claims of their own.
+const (
+	ClaimAssert ClaimKind = iota
+	ClaimDivision
+	ClaimIndex
+)
+
+func (k ClaimKind) String() string { return [...]string{"assert", "division", "index"}[k] }
+
+// Explicit reports whether the claim is written by the developer (an assert or a fail), as
+// opposed to an implicit claim of a statement's evaluation (Section VI counts them apart).
+func (k ClaimKind) Explicit() bool { return k == ClaimAssert }
+
+// PrimKind is the kind of a primitive claim (Section IV-A; the names are those of the report
+// excerpt of Section VI).
+type PrimKind uint8
+
+// The kinds of primitive claims.
+const (
+	// PrimDivision (DIVISION): the divisor of a division or remainder is not zero.
+	PrimDivision PrimKind = iota
+	// PrimIndexLower (INDEX_LOWER): an index is at least its array's lower bound.
+	PrimIndexLower
+	// PrimIndexUpper (INDEX_UPPER): an index is at most its array's upper bound.
+	PrimIndexUpper
+	// PrimIndex (INDEX): lo <= i <= hi, the defining claim of an implicit index claim (the
+	// statement's own range check; as a supporting claim of an assert the two bounds are
+	// separate primitive claims, as in the paper's report).
+	PrimIndex
+	// PrimAssert (ASSERT): the defining claim of an assert, its condition once every
+	// sub-expression is defined (the paper's POST check for a postcondition).
+	PrimAssert
+)
+
+var primKindNames = [...]string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT"}
+
+func (k PrimKind) String() string { return primKindNames[k] }
+
+// A Prim is one primitive claim of a developer claim, with what verify established about it: its
+// collecting summary COLLECTPRIM and its status INTERPPRIM (the table of Section III-B5 applied to
+// the primitive claim's own summary, as Section IV-B says the definitions carry over).
+type Prim struct {
+	Kind     PrimKind
+	Defining bool // the defining claim (the last); the others are supporting claims
+	Line     int  // the developer claim's line (the macro call's for an inlined statement)
+	Col      int  // the column of the checked expression (the call's for an inlined statement)
+	// Text is the claim in IMP syntax; a check inside a quantifier whose operands use the bound
+	// variable is quantified over the range ("forall k in 0..n: b[k] != 0").
+	Text string
+	// Expr is the claim as a condition of the language, evaluated in the claim's state.
+	Expr spec.BExpr
+	// Quantified: the check is made once per instance of enclosing quantifiers, and the claim
+	// says it holds for the instances evaluated.
+	Quantified bool
+	// pos identifies the checked expression (the division or element read, or the condition) to
+	// map the claims of a truncated condition (bounded.State.Trunc) onto these.
+	pos spec.Pos
+
+	Outcome
+}
+
+// Outcome is what the evaluations of a claim (a developer claim or a primitive one) collected:
+// the summary, the status it interprets to, and the evidence of each result (Section V).
+type Outcome struct {
+	Summary Summary
+	Status  Status
+	// Evidence holds, for each result collected, its explication; nil for the others.
+	Evidence [numResults]*Evidence
+}
+
+// Evidence is the explication of one collected result of a claim (Section V's table): the paths
+// it was collected on, and the first one's concrete evidence.
+//   - TRUE: Path and Input, a test that reaches the claim and satisfies it (replayed: Replay);
+//   - FALSE, UNDEFINED: Path, the counterexample Input, the claim's location (the claim's Line
+//     and Col) and what its concrete replay showed;
+//   - FALSE?, UNDEFINED?: the counterexample and the over-approximation locations (Over);
+//   - DONTKNOW: Path and the unhandled-theory locations (Unhandled);
+//   - CUTOFF: the cutoff points that can reach the claim (the claim's Cutoffs), each with its
+//     partial path (Report.Paths) and the control-flow chop.
+type Evidence struct {
+	Result Result
+	Count  int   // evaluations that gave the result (CUTOFF: cutoff points that reach the claim)
+	Paths  []int // the ids of the paths (Report.Paths) it was collected on, increasing, no repeats
+	// Path is the id of the first path, -1 for CUTOFF.
+	Path          int
+	Input         spec.Store // the test or counterexample input; nil when none could be given
+	PathCondition string
+	Replay        string // what the concrete replay of Input showed
+	Over          []int  // the lines of the assumes whose quantifier bound ran out on the path (flag g)
+	Unhandled     []Unhandled
+}
+
+// addPath records path id p (paths are met in increasing order of first evaluation, but a path
+// can be met again later, so the list is kept sorted and without repeats).
+func (e *Evidence) addPath(p int) {
+	for i, x := range e.Paths {
+		if x == p {
+			return
+		}
+		if x > p {
+			e.Paths = append(e.Paths[:i], append([]int{p}, e.Paths[i:]...)...)
+			return
+		}
+	}
+	e.Paths = append(e.Paths, p)
+}
+
+// primsOf builds the primitive claims of one run-time check c (spec.WalkChecks) of a developer
+// claim at line and column col: DIVISION, or the two bounds of an index (INDEX_LOWER,
+// INDEX_UPPER), or INDEX when whole is set (the defining claim of an implicit index claim); a
+// check inside quantifiers is quantified over their ranges (for the instances evaluated).
+func primsOf(c spec.Check, whole bool, line, col int) []*Prim {
+	type part struct {
+		kind PrimKind
+		e    spec.BExpr
+		pos  spec.Pos
+	}
+	var parts []part
+	switch {
+	case c.Div != nil:
+		parts = append(parts, part{PrimDivision, &spec.Cmp{P: c.Div.P, Op: spec.Ne, L: c.Div.R, R: &spec.Num{Val: spec.IntOf(0)}}, c.Div.P})
+	default:
+		arr, i, p := (*spec.Array)(nil), spec.AExpr(nil), spec.Pos{}
+		if c.Elem != nil {
+			arr, i, p = c.Elem.Arr, c.Elem.I, c.Elem.P
+		} else {
+			arr, i, p = c.Write.Arr, c.Write.I, c.Write.P
+		}
+		lo := &spec.Cmp{P: p, Op: spec.Ge, L: i, R: &spec.Num{Val: spec.IntOf(int64(arr.Lo))}}
+		hi := &spec.Cmp{P: p, Op: spec.Le, L: i, R: &spec.Num{Val: spec.IntOf(int64(arr.Hi))}}
+		if whole {
+			parts = append(parts, part{PrimIndex, &spec.BinB{P: p, Op: spec.And, L: lo, R: hi}, p})
+		} else {
+			parts = append(parts, part{PrimIndexLower, lo, p}, part{PrimIndexUpper, hi, p})
+		}
+	}
+	var out []*Prim
+	for _, pt := range parts {
+		e := pt.e
+		for k := len(c.Quants) - 1; k >= 0; k-- {
+			q := c.Quants[k]
+			e = &spec.Quant{P: q.P, Name: q.Name, Level: q.Level, Lo: q.Lo, Hi: q.Hi, Body: e}
+		}
+		pr := &Prim{Kind: pt.kind, Line: line, Text: spec.PrintB(e), Expr: e, Quantified: len(c.Quants) > 0, pos: pt.pos}
+		if pr.Col = col; pt.pos.Line == line {
+			pr.Col = pt.pos.Col // else inlined from a macro: the call's position
+		}
+		out = append(out, pr)
+	}
+	return out
+}
+
+// supporting returns the supporting primitive claims of an expression n evaluated by a claim at
+// line and column col: its run-time checks in evaluation order (spec.WalkChecks), each index split into its two
+// bounds.
+func supporting(n spec.Node, line, col int) []*Prim {
+	var out []*Prim
+	spec.WalkChecks(n, func(c spec.Check) {
+		out = append(out, primsOf(c, false, line, col)...)
+	})
+	return out
+}
+
+// decompose builds the primitive claims of a developer claim made by statement s (Section
+// IV-A): for an assert (or fail), the checks of its condition, then ASSERT, its condition; for an
+// implicit claim of the check c, the checks of its operand (the divisor, the index), then the
+// check itself.
+func decompose(cl *Claim, c *spec.Check) {
+	var sup []*Prim
+	var def *Prim
+	if cl.Kind == ClaimAssert {
+		sup = supporting(cl.Cond, cl.Line, cl.Col)
+		def = &Prim{Kind: PrimAssert, Line: cl.Line, Col: cl.Col, Text: cl.Text, Expr: cl.Cond, pos: condPos(cl.Cond)}
+	} else {
+		switch {
+		case c.Div != nil:
+			sup = supporting(c.Div.R, cl.Line, cl.Col)
+		case c.Elem != nil:
+			sup = supporting(c.Elem.I, cl.Line, cl.Col)
+		default:
+			sup = supporting(c.Write.I, cl.Line, cl.Col)
+		}
+		def = primsOf(*c, true, cl.Line, cl.Col)[0]
+	}
+	def.Defining = true
+	cl.Prims = append(sup, def)
+}
+
+// condPos is the position of a condition (its first token's, as the parser gives it).
+func condPos(b spec.BExpr) spec.Pos {
+	switch b := b.(type) {
+	case *spec.BoolLit:
+		return b.P
+	case *spec.Cmp:
+		return b.P
+	case *spec.Not:
+		return b.P
+	case *spec.BinB:
+		return b.P
+	case *spec.Quant:
+		return b.P
+	}
+	return spec.Pos{}
+}
+
+// Defining returns the claim's defining primitive claim (the last).
+func (cl *Claim) Defining() *Prim { return cl.Prims[len(cl.Prims)-1] }
+
+// Supporting returns the claim's supporting primitive claims, in evaluation order.
+func (cl *Claim) Supporting() []*Prim { return cl.Prims[:len(cl.Prims)-1] }
+
+// Name is the primitive claim's row name in the report: KIND@LINE (Section VI).
+func (p *Prim) Name() string { return fmt.Sprintf("%s@%d", p.Kind, p.Line) }

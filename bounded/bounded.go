@@ -536,9 +536,19 @@ func (b *Interp) interpSeq(rs []Result, c2 spec.Stmt) []Result {
 			out = append(out, r)
 			continue
 		}
-		out = append(out, b.interpStmt(r.State, c2)...)
+		out = cat(out, b.interpStmt(r.State, c2))
 	}
 	return out
+}
+
+// cat is append(out, rs...) that returns rs itself when out is empty: the results of a nested
+// statement are passed up without a copy at each level, so interpreting n nested statements
+// takes time linear in n, not quadratic (issue 14).
+func cat(out, rs []Result) []Result {
+	if len(out) == 0 {
+		return rs
+	}
+	return append(out, rs...)
 }
 
 // assign is assign, with the division error of the full language: σ[x ↦ S(a)] under D(a), Error
@@ -650,7 +660,7 @@ func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.St
 	for i, c := range [2]spec.Stmt{th, el} {
 		switch ans[i] {
 		case keep:
-			out = append(out, b.interpStmt(br[i], c)...)
+			out = cat(out, b.interpStmt(br[i], c))
 		case exhausted:
 			out = append(out, cutResult(br[i], s))
 		}
@@ -728,7 +738,7 @@ func (b *Interp) interpLoopNext(rs []Result, w *spec.While, k int) []Result {
 			out = append(out, r)
 			continue
 		}
-		out = append(out, b.interpLoop(r.State, w, k+1)...)
+		out = cat(out, b.interpLoop(r.State, w, k+1))
 	}
 	return out
 }

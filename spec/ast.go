@@ -217,6 +217,17 @@ func (l Loc) Where() Pos {
 	return l.P
 }
 
+func (l Loc) loc() Loc { return l }
+
+// LocOf returns where statement s stands (its own position, and its macro call's for a statement
+// inlined from a macro), and false for a sequence, which has no place of its own.
+func LocOf(s Stmt) (Loc, bool) {
+	if l, ok := s.(interface{ loc() Loc }); ok {
+		return l.loc(), true
+	}
+	return Loc{}, false
+}
+
 // LineOf returns the line reports give for a statement (Loc.Line), or 0 for a sequence.
 func LineOf(s Stmt) int {
 	if l, ok := s.(interface{ Line() int }); ok {

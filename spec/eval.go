@@ -219,6 +219,39 @@ func mentionsBound(n Node, level int) bool {
 // HasDivA reports whether a contains a division or remainder.
 func HasDivA(a AExpr) bool { return hasDiv(a) }
 
+// HasMul reports whether the syntax tree n (a statement or an expression) multiplies: whether
+// its printed form contains '*', found without printing it.
+func HasMul(n Node) bool {
+	found := false
+	Inspect(n, func(m Node) bool {
+		if b, ok := m.(*BinA); ok && b.Op == Mul {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// ConstNonZero reports whether a is constant, integer literals combined by operators (no
+// variable, element read or bound variable), with a defined value that is not zero. A division or
+// remainder by such a divisor, n % 2 or x / (2 * 3), can never divide by zero: it makes no
+// division claim (issue 14).
+func ConstNonZero(a AExpr) bool {
+	constant := true
+	Inspect(a, func(n Node) bool {
+		switch n.(type) {
+		case *Var, *Elem, *BoundRef:
+			constant = false
+		}
+		return constant
+	})
+	if !constant {
+		return false
+	}
+	v, ok := Eval(a, nil)
+	return ok && !v.IsZero()
+}
+
 // HasDivB reports whether b contains a division or remainder (inside quantifiers too).
 func HasDivB(b BExpr) bool { return hasDiv(b) }
 

@@ -47,9 +47,12 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil {
 		return
 	}
-	// An entry with a nil node is the f(nil) that follows the children of a node.
-	stack := []Node{n}
-	var kids []Node
+	// An entry with a nil node is the f(nil) that follows the children of a node. The first
+	// entries live in arrays on the Go stack: walking a small expression allocates nothing.
+	var stackBuf [64]Node
+	var kidsBuf [4]Node
+	stack := append(stackBuf[:0], n)
+	kids := kidsBuf[:0]
 	for len(stack) > 0 {
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -70,45 +73,46 @@ func Inspect(n Node, f func(Node) bool) {
 
 // children appends the children of n (as Inspect defines them), in source order, to out.
 func children(n Node, out []Node) []Node {
-	add := func(ns ...Node) {
-		for _, c := range ns {
-			if c != nil {
-				out = append(out, c)
-			}
-		}
-	}
 	switch n := n.(type) {
 	case *Neg:
-		add(n.X)
+		return add1(out, n.X)
 	case *BinA:
-		add(n.L, n.R)
+		return add1(add1(out, n.L), n.R)
 	case *Cmp:
-		add(n.L, n.R)
+		return add1(add1(out, n.L), n.R)
 	case *Not:
-		add(n.X)
+		return add1(out, n.X)
 	case *BinB:
-		add(n.L, n.R)
+		return add1(add1(out, n.L), n.R)
 	case *Assign:
 		if n.X != nil { // a typed nil would not be a nil Node
-			add(n.X)
+			out = append(out, n.X)
 		}
-		add(n.A)
+		return add1(out, n.A)
 	case *Seq:
-		add(n.First, n.Second)
+		return add1(add1(out, n.First), n.Second)
 	case *If:
-		add(n.Cond, n.Then, n.Else)
+		return add1(add1(add1(out, n.Cond), n.Then), n.Else)
 	case *While:
-		add(n.Cond, n.Body)
+		return add1(add1(out, n.Cond), n.Body)
 	case *Assume:
-		add(n.Cond)
+		return add1(out, n.Cond)
 	case *Assert:
-		add(n.Cond)
+		return add1(out, n.Cond)
 	case *Elem:
-		add(n.I)
+		return add1(out, n.I)
 	case *Quant:
-		add(n.Lo, n.Hi, n.Body)
+		return add1(add1(add1(out, n.Lo), n.Hi), n.Body)
 	case *ArrAssign:
-		add(n.I, n.A)
+		return add1(add1(out, n.I), n.A)
+	}
+	return out
+}
+
+// add1 appends c to out unless it is nil.
+func add1(out []Node, c Node) []Node {
+	if c != nil {
+		out = append(out, c)
 	}
 	return out
 }

@@ -151,3 +151,56 @@ func TestInspectDeep(t *testing.T) {
 		t.Errorf("%d assignments and %d numbers walked, want %d and %d", assigns, nums, n, wantNums)
 	}
 }
+
+// TestConstNonZero: constant divisors, after folding, that are not zero make no division claim;
+// variables, element reads, bound variables, zero and undefined constants do.
+func TestConstNonZero(t *testing.T) {
+	cases := []struct {
+		src  string // the divisor d of "x = y % (d)"
+		want bool
+	}{
+		{"2", true}, {"-4", true}, {"-(4)", true}, {"2 * 3 - 5", true}, {"7 / 2", true}, {"(10 % 4)", true},
+		{"0", false}, {"2 - 2", false}, {"1 / 2", false}, {"1 / 0 + 1", false}, {"4 % 0", false},
+		{"x", false}, {"x - x + 1", false}, {"a[1]", false}, {"1 + a[0]", false},
+	}
+	for _, c := range cases {
+		p, err := Parse("c.imp", []byte("array a[0..1];\nx = y % ("+c.src+")"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := p.Body.(*Assign).A.(*BinA).R
+		if got := ConstNonZero(d); got != c.want {
+			t.Errorf("ConstNonZero(%s) = %v, want %v", c.src, got, c.want)
+		}
+	}
+	// A bound variable is not a constant.
+	p, err := Parse("q.imp", []byte("assert forall k in 1..3: 6 % k == 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.Body.(*Assert).Cond.(*Quant).Body.(*Cmp).L.(*BinA).R
+	if ConstNonZero(d) {
+		t.Error("ConstNonZero(k) for a bound variable k")
+	}
+}
+
+// TestHasMul: HasMul finds a product wherever the printed program has '*', and only there.
+func TestHasMul(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"x = y + 1; assert x / 2 > y % 3", false},
+		{"x = 1; while x < 9 do if x > 2 then x = x * 2 fi od", true},
+		{"array a[1..3];\nassert forall k in 1..3: a[k * 1] > 0", true},
+		{"array a[1..3];\nassume exists k in 1..3: a[k] == 0 - k", false},
+	} {
+		p, err := Parse("m.imp", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HasMul(p.Body); got != c.want || got != strings.Contains(PrintProgram(p), "*") {
+			t.Errorf("HasMul(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

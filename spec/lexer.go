@@ -51,9 +51,30 @@ var keywords = map[string]bool{
 	"array": true, "forall": true, "exists": true, "in": true,
 }
 
+// keywordText maps each keyword to itself: the token's text without allocating a string.
+var keywordText = func() map[string]string {
+	m := make(map[string]string, len(keywords))
+	for k := range keywords {
+		m[k] = k
+	}
+	return m
+}()
+
+// twoText maps each two-character symbol to itself.
+var twoText = map[string]string{"==": "==", "!=": "!=", "<=": "<=", ">=": ">=", "..": ".."}
+
+// symText is the text of each one-character symbol.
+var symText = func() (t [256]string) {
+	for _, c := range "=<>+-*/%(),;[]:" {
+		t[c] = string(c)
+	}
+	return t
+}()
+
 // lex splits src into tokens. Comments run from '#' to the end of the line.
 func lex(file string, src []byte) ([]token, error) {
-	var toks []token
+	// About one token per four bytes of a typical program: one allocation for most files.
+	toks := make([]token, 0, len(src)/4+16)
 	line, col := 1, 1
 	i := 0
 	adv := func(n int) {
@@ -92,27 +113,26 @@ func lex(file string, src []byte) ([]token, error) {
 			for j < len(src) && isIdentChar(src[j]) {
 				j++
 			}
-			w := string(src[i:j])
-			k := tIdent
-			if keywords[w] {
-				k = tKeyword
+			// A keyword's text is the map's own key (no allocation); an identifier's is a copy.
+			k, w := tIdent, ""
+			if kw, ok := keywordText[string(src[i:j])]; ok {
+				k, w = tKeyword, kw
+			} else {
+				w = string(src[i:j])
 			}
 			toks = append(toks, token{k, w, pos})
 			adv(j - i)
 		default:
-			two := ""
 			if i+1 < len(src) {
-				two = string(src[i : i+2])
-			}
-			switch two {
-			case "==", "!=", "<=", ">=", "..":
-				toks = append(toks, token{tSym, two, pos})
-				adv(2)
-				continue
+				if two, ok := twoText[string(src[i:i+2])]; ok {
+					toks = append(toks, token{tSym, two, pos})
+					adv(2)
+					continue
+				}
 			}
 			switch c {
 			case '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', ';', '[', ']', ':':
-				toks = append(toks, token{tSym, string(c), pos})
+				toks = append(toks, token{tSym, symText[c], pos})
 				adv(1)
 			case '.':
 				return nil, &SyntaxError{file, pos, "unexpected '.': expected '..' (a range lo..hi)"}

@@ -58,13 +58,19 @@ func (*callStmt) stmt() {}
 // the engines) walks the syntax tree recursively, so its shape is bounded here, where the error
 // can say where the limit was passed, rather than by a stack overflow later.
 const (
-	// MaxNesting bounds the nesting of parentheses, not, unary minus and statements inside if,
-	// while and macro bodies.
+	// MaxNesting bounds the nesting of parentheses, brackets, not, unary minus and quantifiers.
 	MaxNesting = 1000
+	// MaxStmtNesting bounds the nesting of statements inside if, while and macro bodies. It is
+	// MaxStatements: every level of nesting is a statement, so no deeper program could pass that
+	// limit after inlining anyway. The later passes that recurse on statements (inlining,
+	// printing, the semantics, the engines) then recurse at most this deep, which Go's growable
+	// goroutine stacks (1 GB by default) hold with room to spare.
+	MaxStmtNesting = MaxStatements
 	// MaxExprDepth bounds the depth of an expression tree, after macro inlining: a chain
 	// a + b + ... of n operations has depth n + 1.
 	MaxExprDepth = 1000
-	// MaxStatements bounds the number of statements after macro inlining.
+	// MaxStatements bounds the number of statements after macro inlining (the skip that stands
+	// for a missing else is not counted).
 	MaxStatements = 200_000
 	// MaxNodes bounds the size of the program after macro inlining: statements and expression
 	// nodes, each use of a macro argument counted in full.
@@ -86,13 +92,16 @@ type parser struct {
 	binders []string
 	params  []string
 	macro   string
+	// implicit are the skips standing for a missing else: not statements of the source, so not
+	// counted against MaxStatements.
+	implicit map[*Skip]bool
 }
 
 // enter counts one more level of nesting at pos; leave undoes it.
 func (p *parser) enter(pos Pos) {
 	p.nest++
 	if p.nest > MaxNesting {
-		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus, statement bodies): certsym's limit", MaxNesting)
+		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus): certsym's limit", MaxNesting)
 	}
 }
 
@@ -153,12 +162,18 @@ func (p *parser) program() (prog *Program, err error) {
 			p.arrayDecl()
 		}
 	}
-	body := p.seq("")
+	body := p.seq()
 	if t := p.peek(); t.kind != tEOF {
 		p.fail(t.pos, "expected ';' or end of file after statement, found %s", t.describe())
 	}
 	in := &inliner{p: p}
-	body = rightNest(in.stmt(body, nil, Pos{}))
+	if len(p.macros) == 0 {
+		// Nothing to inline: the tree is checked in place (its size, its unknown calls), in
+		// the order inlining would check it, without a copy and without recursion.
+		in.check(body)
+	} else {
+		body = rightNest(in.stmt(body, nil, Pos{}))
+	}
 	prog = &Program{File: p.file, Body: body, Arrays: p.arrayList}
 	resolve(prog, p.fail)
 	return prog, nil
@@ -244,41 +259,110 @@ func (p *parser) macroDef() {
 	}
 	p.expect("begin", " to start the body of macro "+m.name)
 	p.params, p.macro = m.params, m.name
-	m.body = p.seq("end")
+	m.body = p.seq()
 	p.params, p.macro = nil, ""
 	p.expect("end", " to close macro "+m.name)
 	p.macros[m.name] = m
 }
 
-// seq parses stmt (';' stmt)* with an optional trailing ';' before closer (or end of file).
-func (p *parser) seq(closer string) Stmt {
-	s := p.stmt()
-	var rest []Stmt
-	for p.is(";") {
-		p.next()
-		if t := p.peek(); t.kind == tEOF || p.is("od") || p.is("fi") || p.is("else") || p.is("end") {
-			break
+// seq parses stmt (';' stmt)* with an optional trailing ';' before a closer (od, fi, else, end)
+// or the end of file. Statements nest without nesting calls: the conditionals and loops whose
+// bodies are being parsed are kept on an explicit stack (open), so that 100,000 nested ifs cost
+// heap, not Go stack, and parse in time linear in their number.
+func (p *parser) seq() Stmt {
+	// level is a sequence being parsed: its statements so far, and the statement whose body
+	// (or else branch) it is, nil for the outermost.
+	type level struct {
+		items []Stmt
+		open  Stmt // *If (Then while else is false, Else when it is true) or *While
+		then  Stmt // the then branch, once the else branch is being parsed
+		els   bool
+	}
+	outer := p.nest
+	defer func() { p.nest = outer }()
+	stack := []*level{{}}
+	for {
+		// One statement: a simple one, or the head of an if or while, which opens a level.
+		t := p.peek()
+		if len(stack) > MaxStmtNesting {
+			p.fail(t.pos, "statements nested deeper than %d levels (if, while): certsym's limit", MaxStmtNesting)
 		}
-		rest = append(rest, p.stmt())
-	}
-	// Right-nested: s1 ; (s2 ; (... ; sn)).
-	for k := len(rest) - 1; k >= 0; k-- {
-		s2 := rest[k]
-		if k < len(rest)-1 {
-			s2 = &Seq{rest[k], rest[k+1]}
+		// The statement is the first level of the nesting of its expressions (MaxNesting),
+		// whatever the statements around it.
+		p.nest = 1
+		loc := Loc{P: t.pos}
+		switch {
+		case p.is("if"):
+			p.next()
+			c := p.cond("after 'if'")
+			p.expect("then", " after the condition of 'if'")
+			stack = append(stack, &level{open: &If{Loc: loc, Cond: c}})
+			continue
+		case p.is("while"):
+			p.next()
+			c := p.cond("after 'while'")
+			p.expect("do", " after the condition of 'while'")
+			stack = append(stack, &level{open: &While{Loc: loc, Cond: c}})
+			continue
 		}
-		rest[k] = s2
+		top := stack[len(stack)-1]
+		top.items = append(top.items, p.simpleStmt())
+		// After a statement: ';' and another statement, or the end of the sequence, which
+		// closes the statement of its level (and maybe, through it, the enclosing ones).
+		for {
+			if p.is(";") {
+				p.next()
+				if t := p.peek(); !(t.kind == tEOF || p.is("od") || p.is("fi") || p.is("else") || p.is("end")) {
+					break // the next statement of this sequence
+				}
+			}
+			top := stack[len(stack)-1]
+			body := joinSeq(top.items)
+			if top.open == nil {
+				return body
+			}
+			stack = stack[:len(stack)-1]
+			var done Stmt
+			switch st := top.open.(type) {
+			case *If:
+				if !top.els {
+					if p.is("else") {
+						p.next()
+						stack = append(stack, &level{open: st, then: body, els: true})
+						break
+					}
+					st.Then, st.Else = body, p.implicitSkip(p.peek().pos)
+				} else {
+					st.Then, st.Else = top.then, body
+				}
+				p.expect("fi", " to close 'if' (or 'else')")
+				done = st
+			case *While:
+				st.Body = body
+				p.expect("od", " to close 'while'")
+				done = st
+			}
+			if done == nil {
+				break // the else branch's first statement
+			}
+			up := stack[len(stack)-1]
+			up.items = append(up.items, done)
+		}
 	}
-	if len(rest) > 0 {
-		return &Seq{s, rest[0]}
-	}
-	return s
 }
 
-func (p *parser) stmt() Stmt {
+// joinSeq is the sequence of items, right-nested: s1 ; (s2 ; (... ; sn)).
+func joinSeq(items []Stmt) Stmt {
+	out := items[len(items)-1]
+	for k := len(items) - 2; k >= 0; k-- {
+		out = &Seq{items[k], out}
+	}
+	return out
+}
+
+// simpleStmt parses a statement other than if and while.
+func (p *parser) simpleStmt() Stmt {
 	t := p.peek()
-	p.enter(t.pos)
-	defer p.leave()
 	loc := Loc{P: t.pos}
 	switch {
 	case p.is("skip"):
@@ -293,25 +377,6 @@ func (p *parser) stmt() Stmt {
 	case p.is("assume"):
 		p.next()
 		return &Assume{Loc: loc, Cond: p.cond("after 'assume'")}
-	case p.is("if"):
-		p.next()
-		c := p.cond("after 'if'")
-		p.expect("then", " after the condition of 'if'")
-		th := p.seq("fi")
-		var el Stmt = &Skip{Loc{P: p.peek().pos}}
-		if p.is("else") {
-			p.next()
-			el = p.seq("fi")
-		}
-		p.expect("fi", " to close 'if' (or 'else')")
-		return &If{Loc: loc, Cond: c, Then: th, Else: el}
-	case p.is("while"):
-		p.next()
-		c := p.cond("after 'while'")
-		p.expect("do", " after the condition of 'while'")
-		body := p.seq("od")
-		p.expect("od", " to close 'while'")
-		return &While{Loc: loc, Cond: c, Body: body}
 	case p.is("array"):
 		p.fail(t.pos, "array declarations come first, before the statements of the program")
 	case t.kind == tIdent:
@@ -345,6 +410,16 @@ func (p *parser) stmt() Stmt {
 	}
 	p.fail(t.pos, "expected a statement (skip, fail, assignment, assert, assume, if, while or macro call), found %s", t.describe())
 	return nil
+}
+
+// implicitSkip is the skip of a missing else, at pos (the 'fi').
+func (p *parser) implicitSkip(pos Pos) *Skip {
+	s := &Skip{Loc{P: pos}}
+	if p.implicit == nil {
+		p.implicit = map[*Skip]bool{}
+	}
+	p.implicit[s] = true
+	return s
 }
 
 // expr is an expression of either category while precedence climbing has not yet fixed it.
@@ -573,6 +648,7 @@ type inliner struct {
 	// large tree).
 	stmts, nodes int
 	shape        map[any][2]int
+	tree         bool // no node is shared: measure need not memoize
 }
 
 // count adds one statement and its expressions to the program's size; the limits are checked
@@ -595,6 +671,46 @@ func (in *inliner) count(pos Pos, es ...any) {
 	}
 }
 
+// check is stmt for a program without macros, where inlining changes nothing: it makes the checks
+// of stmt (the limits of count, the unknown macro calls) in the same order, walking s with
+// Inspect, which keeps its own stack. Expressions are trees then, so measure memoizes nothing.
+func (in *inliner) check(s Stmt) {
+	in.tree = true
+	Inspect(s, func(n Node) bool {
+		switch s := n.(type) {
+		case *Skip:
+			if !in.p.implicit[s] {
+				in.count(s.Where())
+			}
+		case *Fail:
+			in.count(s.Where())
+		case *Assign:
+			in.count(s.Where(), s.A)
+		case *ArrAssign:
+			in.count(s.Where(), s.I, s.A)
+		case *If:
+			in.count(s.Where(), s.Cond)
+		case *While:
+			in.count(s.Where(), s.Cond)
+		case *Assume:
+			in.count(s.Where(), s.Cond)
+		case *Assert:
+			in.count(s.Where(), s.Cond)
+		case *callStmt:
+			in.p.fail(s.P, "unknown macro %s (expected '=' for an assignment, or a macro defined above)", s.Name)
+		case *Seq:
+		default:
+			return false // an expression, or the f(nil) after the children
+		}
+		// Into the statements inside compound statements (their expressions were counted).
+		switch n.(type) {
+		case *Seq, *If, *While:
+			return true
+		}
+		return false
+	})
+}
+
 // measure returns the depth and tree size of an expression (AExpr or BExpr), memoized per node.
 // Its recursion is as deep as the expression, which the parser and count keep within
 // MaxExprDepth plus the depth of one macro body's expression.
@@ -603,7 +719,7 @@ func (in *inliner) measure(e any) (depth, size int) {
 	case nil, *Num, *Var, *BoolLit, *BoundRef:
 		return 1, 1
 	}
-	if in.shape == nil {
+	if in.shape == nil && !in.tree {
 		in.shape = map[any][2]int{}
 	}
 	if r, ok := in.shape[e]; ok {
@@ -635,7 +751,9 @@ func (in *inliner) measure(e any) (depth, size int) {
 			size = MaxNodes + 1
 		}
 	}
-	in.shape[e] = [2]int{depth, size}
+	if !in.tree {
+		in.shape[e] = [2]int{depth, size}
+	}
 	return depth, size
 }
 
@@ -649,7 +767,9 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 	at := func(l Loc) Pos { return loc(l).Where() }
 	switch s := s.(type) {
 	case *Skip:
-		in.count(at(s.Loc))
+		if !in.p.implicit[s] {
+			in.count(at(s.Loc))
+		}
 		return &Skip{loc(s.Loc)}
 	case *Fail:
 		in.count(at(s.Loc))

@@ -128,7 +128,8 @@ func printB(b *strings.Builder, c BExpr, ctx int) {
 
 // Print returns the concrete syntax of the program's core statement (macros are already
 // inlined), indented, one statement per line. Parsing the result gives the same AST up to
-// positions.
+// positions. Indentation stops growing at MaxIndent levels, so that the text of a deeply nested
+// program stays linear in its size.
 func Print(s Stmt) string {
 	var b strings.Builder
 	printS(&b, s, 0)
@@ -136,19 +137,27 @@ func Print(s Stmt) string {
 	return b.String()
 }
 
+// MaxIndent is the deepest indentation Print writes, in levels of two spaces: statements nested
+// deeper are written at this indentation (the text would otherwise grow as the square of the
+// nesting depth).
+const MaxIndent = 40
+
 func indent(b *strings.Builder, n int) {
-	for i := 0; i < n; i++ {
+	for i := 0; i < min(n, MaxIndent); i++ {
 		b.WriteString("  ")
 	}
 }
 
 func printS(b *strings.Builder, s Stmt, n int) {
-	switch s := s.(type) {
-	case *Seq:
-		printS(b, s.First, n)
+	// Along the right spine of a sequence iteratively.
+	for {
+		sq, ok := s.(*Seq)
+		if !ok {
+			break
+		}
+		printS(b, sq.First, n)
 		b.WriteString(";\n")
-		printS(b, s.Second, n)
-		return
+		s = sq.Second
 	}
 	indent(b, n)
 	switch s := s.(type) {

@@ -1,75 +1,191 @@
 package verify
 
 import (
-	"sort"
+	"slices"
 
 	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/iterator"
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
 
 	"certsym/spec"
 )
 
-// CFG is the control-flow graph of a program (gonum simple.DirectedGraph): one node per statement
-// other than a sequence (assignment, conditional, loop, assert, assume, skip, fail), plus an entry
-// and an exit node. An edge goes from a statement to each statement that may run next: a
-// conditional to the first statement of each branch, a loop to the first statement of its body
-// and to what follows the loop, the last statement of a loop body back to the loop. certsym
-// verify uses it to decide which claims a cutoff may reach.
+// CFG is the control-flow graph of a program: one node per statement other than a sequence
+// (assignment, conditional, loop, assert, assume, skip, fail), plus an entry and an exit node. An
+// edge goes from a statement to each statement that may run next: a conditional to the first
+// statement of each branch, a loop to the first statement of its body and to what follows the
+// loop, the last statement of a loop body back to the loop. certsym verify uses it to decide which
+// claims (and which statements, Report.Code) a cutoff may reach.
+//
+// Nodes are numbered 0, 1, ... in the order they are made (Entry 0, Exit 1, then the statements:
+// a sequence from its last statement back, a conditional or loop before its branches or body),
+// and the edges are kept in slices, so that building the
+// graph and searching it take time linear in the size of the program. G is the same graph seen
+// as a gonum graph.Directed, for gonum's algorithms.
 type CFG struct {
-	G           *simple.DirectedGraph
+	G           graph.Directed
 	Entry, Exit int64
+	stmt        []spec.Stmt // by node
 	node        map[spec.Stmt]int64
-	stmt        map[int64]spec.Stmt
+	// The edges, while building; then, in compressed rows, the successors of node n are
+	// succ[at[n]:at[n+1]] in increasing order, and the predecessors likewise in pre (made on
+	// first use).
+	edges     [][2]int64
+	at, back  []int
+	succ, pre []int64
+	// tree caches, per source node, the breadth-first tree of Path (the parent of each node
+	// reached, -1 for the others), so that the paths from one cutoff to many claims cost one
+	// search.
+	tree map[int64][]int64
 }
 
 // NewCFG builds the control-flow graph of prog.
 func NewCFG(prog *spec.Program) *CFG {
-	c := &CFG{G: simple.NewDirectedGraph(), node: map[spec.Stmt]int64{}, stmt: map[int64]spec.Stmt{}}
+	c := &CFG{tree: map[int64][]int64{}}
+	c.G = cfgGraph{c}
 	c.Entry = c.add(nil)
 	c.Exit = c.add(nil)
 	first := c.build(prog.Body, c.Exit)
 	c.edge(c.Entry, first)
+	c.at, c.succ = rows(len(c.stmt), c.edges, false)
+	c.edges = nil
+	c.node = make(map[spec.Stmt]int64, len(c.stmt))
+	for n, s := range c.stmt {
+		if s != nil {
+			c.node[s] = int64(n)
+		}
+	}
 	return c
 }
 
-func (c *CFG) add(s spec.Stmt) int64 {
-	n := c.G.NewNode()
-	c.G.AddNode(n)
-	if s != nil {
-		c.node[s] = n.ID()
-		c.stmt[n.ID()] = s
+// rows packs edges into compressed rows over n nodes, by source (by target when reverse), each
+// row in increasing order: the row of node k is list[at[k]:at[k+1]].
+func rows(n int, edges [][2]int64, reverse bool) (at []int, list []int64) {
+	from, to := 0, 1
+	if reverse {
+		from, to = 1, 0
 	}
-	return n.ID()
+	at = make([]int, n+1)
+	for _, e := range edges {
+		at[e[from]+1]++
+	}
+	for k := 0; k < n; k++ {
+		at[k+1] += at[k]
+	}
+	list = make([]int64, len(edges))
+	fill := slices.Clone(at[:n])
+	for _, e := range edges {
+		list[fill[e[from]]] = e[to]
+		fill[e[from]]++
+	}
+	for k := 0; k < n; k++ {
+		slices.Sort(list[at[k]:at[k+1]])
+	}
+	return at, list
 }
 
+// from is the successors of node n, in increasing order.
+func (c *CFG) from(n int64) []int64 { return c.succ[c.at[n]:c.at[n+1]] }
+
+// to is the predecessors of node n, in increasing order.
+func (c *CFG) to(n int64) []int64 {
+	if c.back == nil {
+		edges := make([][2]int64, 0, len(c.succ))
+		for k := range int64(len(c.stmt)) {
+			for _, m := range c.from(k) {
+				edges = append(edges, [2]int64{k, m})
+			}
+		}
+		c.back, c.pre = rows(len(c.stmt), edges, true)
+	}
+	return c.pre[c.back[n]:c.back[n+1]]
+}
+
+func (c *CFG) add(s spec.Stmt) int64 {
+	n := int64(len(c.stmt))
+	c.stmt = append(c.stmt, s)
+	return n
+}
+
+// edge adds an edge. The graph is simple: no loops, and build makes no parallel edges (the
+// branches of a conditional and the body of a loop start at nodes of their own).
 func (c *CFG) edge(from, to int64) {
 	if from != to {
-		c.G.SetEdge(c.G.NewEdge(c.G.Node(from), c.G.Node(to)))
+		c.edges = append(c.edges, [2]int64{from, to})
 	}
 }
 
 // build adds the nodes of s, whose control goes on to next, and returns the node s starts at.
+// It keeps its own stack of pending work instead of recursing, so that building the graph of
+// 100,000 nested statements costs heap, not Go stack; the nodes are made in the order of the
+// recursive definition: a sequence from its last statement back, a conditional or loop before
+// its branches or body, the then branch before the else branch.
 func (c *CFG) build(s spec.Stmt, next int64) int64 {
-	switch s := s.(type) {
-	case *spec.Seq:
-		return c.build(s.First, c.build(s.Second, next))
-	case *spec.If:
-		n := c.add(s)
-		c.edge(n, c.build(s.Then, next))
-		c.edge(n, c.build(s.Else, next))
-		return n
-	case *spec.While:
-		n := c.add(s)
-		c.edge(n, c.build(s.Body, n))
-		c.edge(n, next)
-		return n
-	case *spec.Fail: // an error: the run ends
-		return c.add(s)
+	// job builds statement s, whose control goes on to *next, and stores its first node in
+	// *res; a job with no statement adds the edge from to *res.
+	type job struct {
+		s         spec.Stmt
+		next, res *int64
+		from      int64
 	}
-	n := c.add(s)
-	c.edge(n, next)
-	return n
+	var first int64
+	stack := []job{{s: s, next: &next, res: &first}}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if j.s == nil {
+			c.edge(j.from, *j.res)
+			continue
+		}
+		switch s := j.s.(type) {
+		case *spec.Seq:
+			var items []spec.Stmt
+			var cur spec.Stmt = s
+			for {
+				sq, ok := cur.(*spec.Seq)
+				if !ok {
+					break
+				}
+				items = append(items, sq.First)
+				cur = sq.Second
+			}
+			items = append(items, cur)
+			firsts := make([]int64, len(items))
+			// Pushed first to last, popped last to first: each statement's next is the first
+			// node of the one after it, built before it.
+			for i, it := range items {
+				nx, res := j.next, j.res
+				if i < len(items)-1 {
+					nx = &firsts[i+1]
+				}
+				if i > 0 {
+					res = &firsts[i]
+				}
+				stack = append(stack, job{s: it, next: nx, res: res})
+			}
+		case *spec.If:
+			n := c.add(s)
+			*j.res = n
+			th, el := new(int64), new(int64)
+			stack = append(stack, job{from: n, res: el}, job{s: s.Else, next: j.next, res: el},
+				job{from: n, res: th}, job{s: s.Then, next: j.next, res: th})
+		case *spec.While:
+			n := c.add(s)
+			*j.res = n
+			self, body := new(int64), new(int64)
+			*self = n
+			c.edge(n, *j.next)
+			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
+		case *spec.Fail: // an error: the run ends
+			*j.res = c.add(s)
+		default:
+			n := c.add(s)
+			c.edge(n, *j.next)
+			*j.res = n
+		}
+	}
+	return first
 }
 
 // Node returns the node of statement s and whether s has one.
@@ -79,7 +195,12 @@ func (c *CFG) Node(s spec.Stmt) (int64, bool) {
 }
 
 // Stmt returns the statement of node n (nil for the entry and exit nodes).
-func (c *CFG) Stmt(n int64) spec.Stmt { return c.stmt[n] }
+func (c *CFG) Stmt(n int64) spec.Stmt {
+	if n < 0 || n >= int64(len(c.stmt)) {
+		return nil
+	}
+	return c.stmt[n]
+}
 
 // Reaches reports whether control can flow from statement from to statement to (a statement
 // reaches itself).
@@ -89,41 +210,212 @@ func (c *CFG) Reaches(from, to spec.Stmt) bool {
 	if !ok1 || !ok2 {
 		return false
 	}
-	return f == t || topo.PathExistsIn(c.G, c.G.Node(f), c.G.Node(t))
+	return c.bfs(f)[t] >= 0
+}
+
+// bfs returns the breadth-first tree from node f (cached): the parent of each node reached (f is
+// its own parent), -1 for the nodes f does not reach. Successors are taken by increasing node
+// number, so among several shortest paths the tree holds the same one on every run.
+func (c *CFG) bfs(f int64) []int64 {
+	if t, ok := c.tree[f]; ok {
+		return t
+	}
+	prev := make([]int64, len(c.stmt))
+	for i := range prev {
+		prev[i] = -1
+	}
+	prev[f] = f
+	queue := []int64{f}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range c.from(n) {
+			if prev[m] < 0 {
+				prev[m] = n
+				queue = append(queue, m)
+			}
+		}
+	}
+	c.tree[f] = prev
+	return prev
 }
 
 // Path returns a shortest control-flow path from statement from to statement to, as the
 // statements along it (both ends included), or nil when there is none. Among several shortest
-// paths it returns the same one on every run: a breadth-first search that takes successors by
-// increasing node number (gonum's graphs iterate their edges in no fixed order).
+// paths it returns the same one on every run (bfs).
 func (c *CFG) Path(from, to spec.Stmt) []spec.Stmt {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	if !ok1 || !ok2 {
 		return nil
 	}
-	prev := map[int64]int64{f: f}
-	for queue := []int64{f}; len(queue) > 0; queue = queue[1:] {
-		if _, found := prev[t]; found {
-			break
-		}
-		succ := graph.NodesOf(c.G.From(queue[0]))
-		sort.Slice(succ, func(i, j int) bool { return succ[i].ID() < succ[j].ID() })
-		for _, n := range succ {
-			if _, seen := prev[n.ID()]; !seen {
-				prev[n.ID()] = queue[0]
-				queue = append(queue, n.ID())
-			}
-		}
-	}
-	if _, found := prev[t]; !found {
+	prev := c.bfs(f)
+	if prev[t] < 0 {
 		return nil
 	}
 	var out []spec.Stmt
 	for n := t; ; n = prev[n] {
-		out = append([]spec.Stmt{c.stmt[n]}, out...)
+		out = append(out, c.stmt[n])
 		if n == f {
-			return out
+			break
 		}
 	}
+	slices.Reverse(out)
+	return out
+}
+
+// Forward returns the nodes some node of from reaches (from included), as a set indexed by node.
+func (c *CFG) Forward(from []int64) []bool {
+	return c.sweep(from, c.from)
+}
+
+// Backward returns the nodes that reach some node of to (to included), as a set indexed by node.
+func (c *CFG) Backward(to []int64) []bool {
+	return c.sweep(to, c.to)
+}
+
+// sweep is the set of nodes reached from start along the edges adj, in time linear in the graph.
+func (c *CFG) sweep(start []int64, adj func(int64) []int64) []bool {
+	seen := make([]bool, len(c.stmt))
+	stack := []int64{}
+	for _, n := range start {
+		if !seen[n] {
+			seen[n] = true
+			stack = append(stack, n)
+		}
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, m := range adj(n) {
+			if !seen[m] {
+				seen[m] = true
+				stack = append(stack, m)
+			}
+		}
+	}
+	return seen
+}
+
+// Chop returns the statements on some control-flow path from statement from to one of the
+// statements to (the ends included), in source order (by position, then by node), or nil when
+// from reaches none of them: the chop of program slicing, the part of the program a cutoff at
+// from may run before it reaches them. It takes time linear in the graph.
+func (c *CFG) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
+	f, ok := c.node[from]
+	if !ok {
+		return nil
+	}
+	fw := c.Forward([]int64{f})
+	var ts []int64
+	for _, s := range to {
+		if t, ok := c.node[s]; ok && fw[t] {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	bw := c.Backward(ts)
+	var ns []int64
+	for n := range int64(len(c.stmt)) {
+		if fw[n] && bw[n] && c.stmt[n] != nil {
+			ns = append(ns, n)
+		}
+	}
+	slices.SortStableFunc(ns, func(a, b int64) int {
+		la, _ := spec.LocOf(c.stmt[a])
+		lb, _ := spec.LocOf(c.stmt[b])
+		if d := comparePos(la.Where(), lb.Where()); d != 0 {
+			return d
+		}
+		return comparePos(la.P, lb.P)
+	})
+	out := make([]spec.Stmt, len(ns))
+	for i, n := range ns {
+		out[i] = c.stmt[n]
+	}
+	return out
+}
+
+func comparePos(a, b spec.Pos) int {
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	return a.Col - b.Col
+}
+
+// PathExists is Reaches computed by gonum (topo.PathExistsIn over G): the crosscheck of the
+// graph view in the tests.
+func (c *CFG) PathExists(from, to spec.Stmt) bool {
+	f, ok1 := c.node[from]
+	t, ok2 := c.node[to]
+	return ok1 && ok2 && topo.PathExistsIn(c.G, c.G.Node(f), c.G.Node(t))
+}
+
+// cfgGraph is the CFG as a gonum graph.Directed (nodes simple.Node, edges simple.Edge).
+type cfgGraph struct{ c *CFG }
+
+func (g cfgGraph) has(id int64) bool { return id >= 0 && id < int64(len(g.c.stmt)) }
+
+func (g cfgGraph) nodes(ids []int64) graph.Nodes {
+	if len(ids) == 0 {
+		return graph.Empty
+	}
+	ns := make([]graph.Node, len(ids))
+	for i, id := range ids {
+		ns[i] = simple.Node(id)
+	}
+	return iterator.NewOrderedNodes(ns)
+}
+
+// Node returns the node with the given ID, or nil.
+func (g cfgGraph) Node(id int64) graph.Node {
+	if !g.has(id) {
+		return nil
+	}
+	return simple.Node(id)
+}
+
+// Nodes returns all the nodes, in increasing order.
+func (g cfgGraph) Nodes() graph.Nodes {
+	ids := make([]int64, len(g.c.stmt))
+	for i := range ids {
+		ids[i] = int64(i)
+	}
+	return g.nodes(ids)
+}
+
+// From returns the successors of node id.
+func (g cfgGraph) From(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	return g.nodes(g.c.from(id))
+}
+
+// To returns the predecessors of node id.
+func (g cfgGraph) To(id int64) graph.Nodes {
+	if !g.has(id) {
+		return graph.Empty
+	}
+	return g.nodes(g.c.to(id))
+}
+
+// HasEdgeFromTo reports whether there is an edge from u to v.
+func (g cfgGraph) HasEdgeFromTo(u, v int64) bool {
+	return g.has(u) && slices.Contains(g.c.from(u), v)
+}
+
+// HasEdgeBetween reports whether there is an edge between x and y in either direction.
+func (g cfgGraph) HasEdgeBetween(x, y int64) bool {
+	return g.HasEdgeFromTo(x, y) || g.HasEdgeFromTo(y, x)
+}
+
+// Edge returns the edge from u to v, or nil.
+func (g cfgGraph) Edge(u, v int64) graph.Edge {
+	if !g.HasEdgeFromTo(u, v) {
+		return nil
+	}
+	return simple.Edge{F: simple.Node(u), T: simple.Node(v)}
 }

@@ -65,15 +65,16 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
-// TestDeepNesting: a million nested parentheses (or nots, minuses, ifs) and a chain of a million
-// additions give a positioned syntax error and exit 2, not a stack overflow.
+// TestDeepNesting: a million nested parentheses (or nots, minuses), 300,000 nested ifs (statements
+// nest up to 200,000 levels) and a chain of a million additions give a positioned syntax error and
+// exit 2, not a stack overflow.
 func TestDeepNesting(t *testing.T) {
 	const n = 1_000_000
 	cases := []struct{ name, src, want string }{
 		{"parentheses", "x = " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n), ":1:1004: nesting deeper than 1000 levels"},
 		{"not", "assert " + strings.Repeat("not ", n) + "x > 0", ":1:4004: nesting deeper than 1000 levels"},
 		{"minus", "x = " + strings.Repeat("- ", n) + "y", ":1:2003: nesting deeper than 1000 levels"},
-		{"if", strings.Repeat("if x > 0 then ", 100_000) + "fail" + strings.Repeat(" fi", 100_000), ":1:14001: nesting deeper than 1000 levels"},
+		{"if", strings.Repeat("if x > 0 then ", 300_000) + "fail" + strings.Repeat(" fi", 300_000), ":1:2800001: statements nested deeper than 200000 levels"},
 		{"sum", "x = y" + strings.Repeat(" + y", n), ":1:4003: expression deeper than 1000 levels"},
 		{"sequence", strings.Repeat("x = x + 1;\n", 200_000) + "assert x != 3", ":200001:1: program larger than 200000 statements"},
 	}

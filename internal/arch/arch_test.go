@@ -95,7 +95,10 @@ const MaxLines = 2000
 // split is due (e.g. the state conversions of refinement/arrays.go and the verify checks into
 // packages of their own). Issue 14's checks of verify (quantifier bound, flag g, primitive claims)
 // took it to about 3,500: ceiling 3,600, the split of the verify checks is the next step.
-var oversized = map[string]int{"refinement": 3600, "sym": 3700, "spec": 3300}
+// verify, about 1,670 lines with issue 14's primitive claims, grew to about 2,200 with the code
+// coverage of issue 14 (dead versus uncovered statements, code.go) and a control-flow graph that
+// is linear to build and search (cfg.go), which verify_test.go reads from inside the package.
+var oversized = map[string]int{"refinement": 3600, "sym": 3700, "spec": 3300, "verify": 2300}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -20,30 +20,31 @@ const Version = 2
 // (explicit, implicit) with the totals, and the numbered paths as tests. It is the JSON output;
 // the text and HTML outputs are rendered from it, so the three agree.
 type Doc struct {
-	Version        int         `json:"version"`
-	Claims         []Claim     `json:"claims"`
-	Overall        string      `json:"overall"`
-	OverallToken   string      `json:"overall_token"`
-	Reason         string      `json:"reason,omitempty"`
-	Conclusive     int         `json:"conclusive"`
-	Inconclusive   int         `json:"inconclusive"`
-	LoopBound      int         `json:"loop_bound"`
-	DepthBound     int         `json:"depth_bound"`
-	Abstract       bool        `json:"abstract_nonlinear"`
-	Summary        []KindRow   `json:"summary"`
-	Paths          []Path      `json:"paths"`
-	Statements     int         `json:"statements"`
-	Covered        int         `json:"covered"`
-	UncoveredLines []int       `json:"uncovered_lines"`
-	CoveredLines   []int       `json:"covered_lines"` // lines whose statements every one some explored path executed
-	Cutoffs        []Cutoff    `json:"cutoffs"`
-	Nonlinear      []Unhandled `json:"nonlinear,omitempty"`
-	SolverQueries  int         `json:"solver_queries"`
-	Results        [4]int      `json:"results"` // explored paths ending normal, error, infeasible, cut off
-	ReplayErrors   []string    `json:"replay_errors,omitempty"`
-	names          []string
-	elapsed        float64
-	solver         sym.SolverStats
+	Version         int         `json:"version"`
+	Claims          []Claim     `json:"claims"`
+	Overall         string      `json:"overall"`
+	OverallToken    string      `json:"overall_token"`
+	Reason          string      `json:"reason,omitempty"`
+	Conclusive      int         `json:"conclusive"`
+	Inconclusive    int         `json:"inconclusive"`
+	LoopBound       int         `json:"loop_bound"`
+	DepthBound      int         `json:"depth_bound"`
+	Abstract        bool        `json:"abstract_nonlinear"`
+	Summary         []KindRow   `json:"summary"`
+	Paths           []Path      `json:"paths"`
+	Statements      int         `json:"statements"`
+	Covered         int         `json:"covered"`
+	UncoveredLines  []int       `json:"uncovered_lines"` // lines with a statement never executed (a macro call's: its expansion never entered)
+	report.CodeJSON             // statement by statement: dead versus uncovered, macro calls, chops
+	CoveredLines    []int       `json:"covered_lines"` // lines whose statements every one some explored path executed
+	Cutoffs         []Cutoff    `json:"cutoffs"`
+	Nonlinear       []Unhandled `json:"nonlinear,omitempty"`
+	SolverQueries   int         `json:"solver_queries"`
+	Results         [4]int      `json:"results"` // explored paths ending normal, error, infeasible, cut off
+	ReplayErrors    []string    `json:"replay_errors,omitempty"`
+	names           []string
+	elapsed         float64
+	solver          sym.SolverStats
 }
 
 // Claim is a developer claim of the report.
@@ -244,12 +245,13 @@ func Model(file string, rep *verify.Report) Doc {
 	for _, s := range rep.Stmts {
 		if rep.Covered[s] {
 			d.Covered++
-		} else if l := spec.LineOf(s); !seen[l] {
-			seen[l] = true
-			d.UncoveredLines = append(d.UncoveredLines, l)
 		}
 	}
-	sort.Ints(d.UncoveredLines)
+	cov := report.CodeCoverage(rep)
+	d.UncoveredLines, d.CodeJSON = cov.UncoveredLines(), cov.JSON()
+	for _, l := range d.UncoveredLines {
+		seen[l] = true
+	}
 	d.CoveredLines = []int{}
 	for _, s := range rep.Stmts {
 		if l := spec.LineOf(s); !seen[l] {

@@ -94,8 +94,10 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 		}
 		fmt.Fprintf(w, " (never executed: line %s)", strings.Join(ls, ", "))
 	}
+	fmt.Fprintln(w)
+	d.CodeJSON.WriteText(w)
 	r, sq := d.Results, d.solver
-	fmt.Fprintf(w, "\nexploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+	fmt.Fprintf(w, "exploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
 		report.Plural(r[0]+r[1]+r[2]+r[3], "path"), r[0], r[1], r[2], r[3],
 		report.Plural(sq.Queries, "solver query"), sq.Sat, sq.Unsat, sq.Unknown, d.elapsed)
 	if d.Reason != "" {

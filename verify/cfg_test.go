@@ -1,0 +1,145 @@
+package verify
+
+import (
+	"testing"
+
+	"gonum.org/v1/gonum/graph"
+
+	"certsym/internal/testprog"
+	"certsym/spec"
+)
+
+const cfgProg = `i = 0;
+while i < n do
+  if i % 2 == 0 then
+    y = 1
+  else
+    fail
+  fi;
+  i = i + 1
+od;
+assume y > 0;
+if y > 3 then
+  while y > 3 do y = y - 1 od
+fi;
+assert y > 0`
+
+// TestCFGGonumView: the CFG seen as a gonum graph.Directed agrees with its own searches: gonum's
+// topo.PathExistsIn gives Reaches for every pair of statements, From and To are the edges both
+// ways, in increasing order.
+func TestCFGGonumView(t *testing.T) {
+	c := NewCFG(testprog.Parse(t, cfgProg))
+	var stmts []spec.Stmt
+	for n := int64(0); c.G.Node(n) != nil; n++ {
+		if s := c.Stmt(n); s != nil {
+			stmts = append(stmts, s)
+		}
+	}
+	if len(stmts) != 12 || c.G.Nodes().Len() != 14 {
+		t.Fatalf("%d statements, %d nodes; want 12 and 14", len(stmts), c.G.Nodes().Len())
+	}
+	for _, a := range stmts {
+		for _, b := range stmts {
+			if c.Reaches(a, b) != c.PathExists(a, b) {
+				t.Errorf("line %d to line %d: Reaches %v, gonum %v", spec.LineOf(a), spec.LineOf(b), c.Reaches(a, b), c.PathExists(a, b))
+			}
+		}
+	}
+	edges := 0
+	for n := int64(0); c.G.Node(n) != nil; n++ {
+		prev := int64(-1)
+		for _, m := range graph.NodesOf(c.G.From(n)) {
+			if m.ID() <= prev {
+				t.Errorf("successors of %d not in increasing order", n)
+			}
+			prev = m.ID()
+			edges++
+			if !c.G.HasEdgeFromTo(n, m.ID()) || c.G.Edge(n, m.ID()) == nil || !c.G.HasEdgeBetween(m.ID(), n) {
+				t.Errorf("edge %d -> %d not reported", n, m.ID())
+			}
+			found := false
+			for _, p := range graph.NodesOf(c.G.To(m.ID())) {
+				found = found || p.ID() == n
+			}
+			if !found {
+				t.Errorf("edge %d -> %d missing from To(%d)", n, m.ID(), m.ID())
+			}
+		}
+	}
+	// entry, i = 0, while (body, exit), if (two branches), y = 1, i = i + 1, assume, if (two
+	// branches), inner while (body, exit), y = y - 1, assert: fail has none.
+	if edges != 16 {
+		t.Errorf("%d edges, want 16", edges)
+	}
+	if c.G.Node(-1) != nil || c.G.Node(99) != nil || c.G.From(99).Len() != 0 || c.G.Edge(0, 0) != nil {
+		t.Error("nodes outside the graph")
+	}
+}
+
+// TestCFGChop: the chop from a statement to another is the statements on the paths between them,
+// in source order; none when there is no path.
+func TestCFGChop(t *testing.T) {
+	p := testprog.Parse(t, cfgProg)
+	c := NewCFG(p)
+	byLine := map[int]spec.Stmt{}
+	for s := range c.node {
+		if _, seen := byLine[spec.LineOf(s)]; !seen {
+			byLine[spec.LineOf(s)] = s
+		}
+	}
+	lines := func(ss []spec.Stmt) string {
+		var ls []int
+		for _, s := range ss {
+			ls = append(ls, spec.LineOf(s))
+		}
+		return fmtInts(ls)
+	}
+	// From the loop to the assume: the loop, its body except the fail (which ends the run), the
+	// assume.
+	if got := lines(c.Chop(byLine[2], byLine[10])); got != "2 3 4 8 10" {
+		t.Errorf("chop 2 -> 10: %s", got)
+	}
+	// From y = 1 back to the loop's test, through i = i + 1.
+	if got := lines(c.Chop(byLine[4], byLine[2])); got != "2 3 4 8" {
+		t.Errorf("chop 4 -> 2: %s", got)
+	}
+	if c.Chop(byLine[10], byLine[2]) != nil || c.Chop(byLine[6], byLine[8]) != nil {
+		t.Error("a chop against control flow, or through fail")
+	}
+	if got := lines(c.Chop(byLine[14], byLine[14])); got != "14" {
+		t.Errorf("chop of a statement to itself: %s", got)
+	}
+	fw := c.Forward([]int64{c.node[byLine[11]]})
+	bw := c.Backward([]int64{c.node[byLine[11]]})
+	for s, n := range c.node {
+		l := spec.LineOf(s)
+		if fw[n] != (l >= 11) {
+			t.Errorf("forward from line 11: line %d %v", l, fw[n])
+		}
+		if bw[n] != (l <= 11 && l != 6) {
+			t.Errorf("backward to line 11: line %d %v", l, bw[n])
+		}
+	}
+}
+
+// TestCFGDeep: the CFG of 100,000 nested conditionals is built and searched (the innermost
+// statement reaches the exit, the entry reaches it) without recursion through sequences.
+func TestCFGDeep(t *testing.T) {
+	p, err := spec.Parse("deep.imp", deepIf(100_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCFG(p)
+	var inner spec.Stmt
+	for s := range c.node {
+		if _, ok := s.(*spec.Assign); ok {
+			inner = s
+		}
+	}
+	if inner == nil || !c.Forward([]int64{c.node[inner]})[c.Exit] || !c.Forward([]int64{c.Entry})[c.node[inner]] {
+		t.Fatal("the innermost assignment is not between entry and exit")
+	}
+	if got := len(c.Path(p.Body, inner)); got != 100_001 {
+		t.Errorf("path from the outermost conditional to the innermost assignment: %d statements, want 100001", got)
+	}
+}

@@ -252,6 +252,29 @@ func ConstNonZero(a AExpr) bool {
 	return ok && !v.IsZero()
 }
 
+// ConstInRange reports whether the index i is constant (as for ConstNonZero) with a defined
+// value inside arr's bounds: an element access a[i] with such an index can never be out of range,
+// and makes no index claim (issue 14).
+func ConstInRange(arr *Array, i AExpr) bool {
+	constant := true
+	Inspect(i, func(n Node) bool {
+		switch n.(type) {
+		case *Var, *Elem, *BoundRef:
+			constant = false
+		}
+		return constant
+	})
+	if !constant {
+		return false
+	}
+	v, ok := Eval(i, nil)
+	if !ok {
+		return false
+	}
+	_, in := arr.Slot(v)
+	return in
+}
+
 // HasDivB reports whether b contains a division or remainder (inside quantifiers too).
 func HasDivB(b BExpr) bool { return hasDiv(b) }
 

@@ -83,3 +83,27 @@ func TestExecBoundedCut(t *testing.T) {
 		}
 	}
 }
+
+// TestConstInRange: a constant index inside the bounds, and nothing else, is trivially in range.
+func TestConstInRange(t *testing.T) {
+	p, err := Parse("c.imp", []byte("array a[1..5];\nx = a[1] + a[2 * 2 + 1] + a[0] + a[6] + a[x] + a[1 / 0]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{true, true, false, false, false, false}
+	var got []bool
+	Inspect(p.Body, func(n Node) bool {
+		if e, ok := n.(*Elem); ok {
+			got = append(got, ConstInRange(e.Arr, e.I))
+		}
+		return true
+	})
+	if len(got) != len(want) {
+		t.Fatalf("%d element reads, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("read %d: ConstInRange %v, want %v", i, got[i], want[i])
+		}
+	}
+}

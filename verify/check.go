@@ -68,7 +68,11 @@ func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
 	for _, cl := range v.claims[s] {
 		v.evalClaim(st, cl)
 	}
-	f, made := v.constraint(st, s)
+	var f *sym.Formula
+	var made *sym.Term
+	if v.hasMul { // the constraint only feeds the notes on products
+		f, made = v.constraint(st, s)
+	}
 	if f != nil && f.HasMul() {
 		u := v.productNote(f.FirstMul(), spec.LineOf(s))
 		v.nonlinear[st.PC] = append(v.nonlinear[st.PC], u)

@@ -187,9 +187,26 @@ func primsOf(c spec.Check, whole bool, line, col int) []*Prim {
 func supporting(n spec.Node, line, col int) []*Prim {
 	var out []*Prim
 	spec.WalkChecks(n, func(c spec.Check) {
-		out = append(out, primsOf(c, false, line, col)...)
+		if !trivial(c) {
+			out = append(out, primsOf(c, false, line, col)...)
+		}
 	})
 	return out
+}
+
+// trivial reports whether the run-time check c can never fail, whatever the state: a division by
+// a constant that is not zero (n % 2), an element access at a constant index inside the array's
+// bounds (a[1]). Such checks make no claim, implicit or supporting.
+func trivial(c spec.Check) bool {
+	switch {
+	case c.Div != nil:
+		return spec.ConstNonZero(c.Div.R)
+	case c.Elem != nil:
+		return spec.ConstInRange(c.Elem.Arr, c.Elem.I)
+	case c.Write != nil:
+		return spec.ConstInRange(c.Write.Arr, c.Write.I)
+	}
+	return false
 }
 
 // decompose builds the primitive claims of a developer claim made by statement s (Section

@@ -14,7 +14,6 @@ package verify
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"certsym/bounded"
@@ -304,7 +303,7 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
-	v.hasMul = strings.Contains(spec.PrintProgram(prog), "*")
+	v.hasMul = spec.HasMul(prog.Body)
 	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
 	b.Observer = v
 	return v
@@ -396,6 +395,8 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		spec.WalkChecks(n, func(c spec.Check) {
 			c.Quants = nil
 			switch {
+			case trivial(c):
+				// a check that cannot fail (a constant divisor, a constant index in range) is no claim
 			case c.Div != nil && !usesBound(c.Div.R):
 				add(&Claim{Kind: ClaimDivision, Div: c.Div, Text: spec.PrintA(c.Div.R) + " != 0", Where: spec.PrintA(c.Div)}, &c)
 			case c.Elem != nil && !usesBound(c.Elem.I):
@@ -426,9 +427,10 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 	case *spec.ArrAssign:
 		implicit(s.I)
 		implicit(s.A)
-		c := spec.Check{Kind: spec.FailIndex, Write: s}
-		add(&Claim{Kind: ClaimIndex, Arr: s.Arr, Index: s.I, Where: s.Arr.Name + "[" + spec.PrintA(s.I) + "] = " + spec.PrintA(s.A),
-			Text: fmt.Sprintf("%d <= %s <= %d", s.Arr.Lo, spec.PrintA(s.I), s.Arr.Hi)}, &c)
+		if c := (spec.Check{Kind: spec.FailIndex, Write: s}); !trivial(c) {
+			add(&Claim{Kind: ClaimIndex, Arr: s.Arr, Index: s.I, Where: s.Arr.Name + "[" + spec.PrintA(s.I) + "] = " + spec.PrintA(s.A),
+				Text: fmt.Sprintf("%d <= %s <= %d", s.Arr.Lo, spec.PrintA(s.I), s.Arr.Hi)}, &c)
+		}
 	case *spec.If:
 		implicit(s.Cond)
 		v.collectClaims(s.Then)

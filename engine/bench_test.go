@@ -352,3 +352,40 @@ func maxRSS() int64 {
 	}
 	return ru.Maxrss << 10
 }
+
+// BenchmarkWorkers measures the states expanded per second with 1 and 2 workers (Options.Workers,
+// parallel.go) on the open gcd and factorial, pruning and caching on, and the speedup of 2
+// workers over 1 in the same process. Both run with GOMAXPROCS 2 (make bench runs the other
+// benchmarks with -cpu 1), so that the garbage collector has the second core in both and the
+// speedup is the workers' alone; the two are run alternately. On a machine shared with other
+// work the speedup is the one measured under that load.
+func BenchmarkWorkers(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		states int
+	}{{"gcd", 100_000}, {"factorial", 1_000_000}} {
+		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/states=%d", c.name, c.states), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+			var total [3]time.Duration
+			var batches int
+			for i := 0; i < b.N; i++ {
+				for _, w := range []int{1, 2} {
+					e, d, _ := exploreOpts(b, prog, c.states, Options{Workers: w})
+					total[w] += d
+					if w == 2 {
+						batches = e.batch.count
+					}
+				}
+			}
+			rate := func(w int) float64 { return float64(c.states) * float64(b.N) / total[w].Seconds() }
+			b.ReportMetric(rate(1), "states/s-w1")
+			b.ReportMetric(rate(2), "states/s-w2")
+			b.ReportMetric(float64(batches), "batches-w2")
+			b.ReportMetric(rate(2)/rate(1), "speedup-w2")
+		})
+	}
+}

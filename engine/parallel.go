@@ -22,7 +22,7 @@ import (
 // included, is final once the state is queued. Expand is then a function of the state alone,
 // except for three things, each handled: the term factory's atom keys (sym.Terms numbers each new
 // product, quotient, remainder, array term, select and bound variable in creation order, and that
-// order decides the order of monomials, hence the formulas and the queries: parallelOK keeps the
+// order decides the order of monomials, hence the formulas and the queries: ParallelOK keeps the
 // workers off the programs that can create one); the stop of a huge assignment (Expand sets
 // Engine.stopped: each worker expands on its own copy of the engine and the reason is applied
 // when the state is taken, as Expand would have set it); and the refinement layer's crosscheck
@@ -62,10 +62,11 @@ type batch struct {
 	count  int // batches computed in the run (for tests and benchmarks)
 }
 
-// parallelOK reports whether the workers may expand prog's states: Expand never creates an atom
+// ParallelOK reports whether the workers may expand prog's states (in a breadth-first run with
+// pruning; Options.Workers): Expand never creates an atom
 // (no product of two non-constant operands, no division or remainder, no array, no quantifier),
 // so it does not write the term factory.
-func parallelOK(prog *spec.Program) bool {
+func ParallelOK(prog *spec.Program) bool {
 	if len(prog.Arrays) > 0 {
 		return false
 	}

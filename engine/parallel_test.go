@@ -55,7 +55,7 @@ func runTranscript(t *testing.T, prog *spec.Program, opts Options) (string, *Eng
 // present; 5,000 states each) and the case studies of engine/testdata (20,000 states) with 1, 2
 // and 4 workers, first bug and --all-bugs, and compares the whole transcripts: the states of the
 // stream in order, the bugs, their inputs, the verdict and the counters must be the same. The
-// programs the workers stay off (parallelOK) are left out: their runs are one worker's. It
+// programs the workers stay off (ParallelOK) are left out: their runs are one worker's. It
 // checks that the workers did expand ahead on the case studies (else the comparison would test
 // nothing).
 func TestWorkersCorpus(t *testing.T) {
@@ -73,7 +73,7 @@ func TestWorkersCorpus(t *testing.T) {
 	compared, batched := 0, 0
 	for _, file := range files {
 		prog, err := spec.ParseFile(file)
-		if err != nil || !parallelOK(prog) {
+		if err != nil || !ParallelOK(prog) {
 			continue // the corpus holds programs that must be rejected
 		}
 		compared++
@@ -142,8 +142,8 @@ func TestWorkersParallelOK(t *testing.T) {
 		{"array a[0..2]; x = a[1]", false},
 		{"array a[0..2]; assert forall k in 0..2: a[k] >= 0", false},
 	} {
-		if got := parallelOK(testprog.Parse(t, c.src)); got != c.ok {
-			t.Errorf("parallelOK(%q) = %v, want %v", c.src, got, c.ok)
+		if got := ParallelOK(testprog.Parse(t, c.src)); got != c.ok {
+			t.Errorf("ParallelOK(%q) = %v, want %v", c.src, got, c.ok)
 		}
 	}
 	prog := testprog.Parse(t, "x = x + 1")

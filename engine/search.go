@@ -126,7 +126,7 @@ type Options struct {
 	// Workers is the number of goroutines that expand states ahead of the breadth-first run
 	// (parallel.go); 0 and 1 mean none. The run, its output and its counters are the same for
 	// every value. Only breadth-first runs with pruning on, of programs whose expansion creates
-	// no atom (parallelOK), use them; the others expand on one goroutine.
+	// no atom (ParallelOK), use them; the others expand on one goroutine.
 	Workers int
 }
 
@@ -215,7 +215,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 	}
 	e.solver.NoCache = opts.NoCache
 	e.workers = 1
-	if opts.Workers > 1 && opts.Strategy == BFS && !opts.NoPrune && parallelOK(prog) && !sym.CrossChecking() {
+	if opts.Workers > 1 && opts.Strategy == BFS && !opts.NoPrune && ParallelOK(prog) && !sym.CrossChecking() {
 		e.workers = opts.Workers
 	}
 	e.meter = budget.NewMeter(opts.Limits)

@@ -95,7 +95,8 @@ const MaxLines = 2000
 // (issue 17), and to about 3,345 with the checks of arrays and quantifiers (issue 13): the next
 // split is due (e.g. the state conversions of refinement/arrays.go and the verify checks into
 // packages of their own).
-var oversized = map[string]int{"refinement": 3400, "sym": 3700, "spec": 3300}
+// cmd/certsym, at 2,000 when run --workers (issue 17) added its flag (cmd/certsym/workers.go).
+var oversized = map[string]int{"refinement": 3400, "sym": 3700, "spec": 3300, "cmd/certsym": 2020}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -377,7 +377,7 @@ func BenchmarkWorkers(b *testing.B) {
 					e, d, _ := exploreOpts(b, prog, c.states, Options{Workers: w})
 					total[w] += d
 					if w == 2 {
-						batches = e.batch.count
+						batches = e.batches
 					}
 				}
 			}

@@ -45,21 +45,21 @@ import (
 // state), so Lemma 3.1 and Theorems 3.2-3.7 describe the parallel run as they describe the
 // sequential one.
 
-// MaxBatch bounds the states expanded ahead in one batch: the successors of at most this many
-// states are held at once, beside the queue.
+// MaxBatch bounds the states of one batch: the successors of at most two batches (the current
+// one and the one computed ahead) are held at once, beside the queue.
 const MaxBatch = 4096
 
 // minPerWorker is the least number of states each worker gets in a batch; a narrower queue is
 // expanded sequentially (handing a few states to goroutines costs more than expanding them).
 const minPerWorker = 16
 
-// batch is the successors computed ahead for the states at the head of the queue.
+// batch is the successors computed ahead for consecutive states of the queue.
 type batch struct {
 	states []*State   // in queue order; states[next] is the next state NextState will take
 	succ   [][]*State // the successors Expand returns for each state
 	huge   []string   // the stop reason Expand would set for each state (step.HugeReason), or ""
 	next   int
-	count  int // batches computed in the run (for tests and benchmarks)
+	wg     sync.WaitGroup // the workers computing it
 }
 
 // ParallelOK reports whether the workers may expand prog's states (in a breadth-first run with
@@ -91,21 +91,41 @@ func ParallelOK(prog *spec.Program) bool {
 }
 
 // expandPicked returns the successors of st, the state NextState just took from the queue,
-// appended to out: from the batch when it holds st, else by computing a new batch (st and the
-// states queued after it) on the workers, else by Expand.
+// appended to out: from the current batch when it holds st; else from the batch computed ahead,
+// once its workers are done, when it starts with st; else from a new batch (st and half of the
+// states queued after it), when the queue is wide enough; else by Expand. Each time a batch
+// becomes current, the states queued after it (the successors of the batch before, in BFS) start
+// being expanded ahead, so the workers expand the next batch while this goroutine decides and
+// queues the successors of the current one.
 func (e *Engine) expandPicked(st *State, out []*State) []*State {
 	if e.workers <= 1 {
 		return e.Expand(st, out)
 	}
-	b := &e.batch
-	if b.next >= len(b.states) || b.states[b.next] != st {
-		n := min(e.queue.len()+1, MaxBatch)
-		if n < 2*minPerWorker {
-			return e.Expand(st, out)
+	b := e.cur
+	if b == nil || b.next >= len(b.states) || b.states[b.next] != st {
+		b = nil
+		if a := e.ahead; a != nil {
+			e.ahead = nil
+			a.wg.Wait()
+			if a.states[0] == st {
+				b = a
+			}
 		}
-		b.states = append(b.states[:0], st)
-		b.states = append(b.states, e.queue.items[e.queue.head:e.queue.head+n-1]...)
-		e.expandBatch()
+		if b == nil {
+			n := min(e.queue.len()+1, 2*MaxBatch)
+			if n < 2*minPerWorker {
+				e.cur = nil
+				return e.Expand(st, out)
+			}
+			b = e.launch(st, e.queue.items[e.queue.head:e.queue.head+n/2-1])
+			b.wg.Wait()
+		}
+		e.cur = b
+		// The states queued after the current batch's: the queue holds b.states[1:] first.
+		rest := e.queue.items[e.queue.head+len(b.states)-1:]
+		if len(rest) >= 2*minPerWorker {
+			e.ahead = e.launch(rest[0], rest[1:min(len(rest), MaxBatch)])
+		}
 	}
 	i := b.next
 	out = append(out, b.succ[i]...)
@@ -117,23 +137,24 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 	return out
 }
 
-// expandBatch computes the successors of b.states on e.workers goroutines, each expanding a
-// contiguous part on its own copy of the engine (Expand writes Engine.stopped).
-func (e *Engine) expandBatch() {
-	b := &e.batch
-	n := len(b.states)
-	b.next = 0
-	b.count++
-	b.succ = append(b.succ[:0], make([][]*State, n)...)
-	b.huge = append(b.huge[:0], make([]string, n)...)
-	w := min(e.workers, n/minPerWorker)
-	var wg sync.WaitGroup
+// launch starts computing the successors of first and then of rest (states of the queue, in
+// order) on up to e.workers goroutines, each expanding a contiguous part on its own copy of the
+// engine (Expand reads the terms and the slot count, and may set stopped), copied here: this
+// goroutine goes on with the run meanwhile. Wait on the batch's wg before reading it.
+func (e *Engine) launch(first *State, rest []*State) *batch {
+	n := 1 + len(rest)
+	b := &batch{states: make([]*State, n), succ: make([][]*State, n), huge: make([]string, n)}
+	b.states[0] = first
+	copy(b.states[1:], rest)
+	e.batches++
+	w := max(1, min(e.workers, n/minPerWorker))
 	for k := 0; k < w; k++ {
 		lo, hi := k*n/w, (k+1)*n/w
-		wg.Add(1)
+		c := *e
+		c.cur, c.ahead = nil, nil
+		b.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			c := *e // Expand reads the terms and the slot count, and may set stopped
+			defer b.wg.Done()
 			for i := lo; i < hi; i++ {
 				c.stopped = ""
 				b.succ[i] = c.Expand(b.states[i], nil)
@@ -141,5 +162,5 @@ func (e *Engine) expandBatch() {
 			}
 		}()
 	}
-	wg.Wait()
+	return b
 }

@@ -87,7 +87,7 @@ func TestWorkersCorpus(t *testing.T) {
 			for _, w := range []int{2, 4} {
 				opts.Workers = w
 				got, e := runTranscript(t, prog, opts)
-				parallel[filepath.Base(file)] += e.batch.count
+				parallel[filepath.Base(file)] += e.batches
 				if got != want {
 					t.Errorf("%s (all-bugs %v): %d workers differ from one:\n%s", file, all, w, firstDiff(want, got))
 				}

@@ -198,7 +198,8 @@ type Engine struct {
 	reported      map[*spec.Fail]bool
 	shard         *sharder // Options.Shard, or nil (shard.go)
 	workers       int      // the goroutines that expand ahead (parallel.go), 1 when none
-	batch         batch    // the successors they computed
+	cur, ahead    *batch   // the successors they computed for the states being taken, and next
+	batches       int      // the batches launched (for tests and benchmarks)
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics

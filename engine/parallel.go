@@ -7,41 +7,49 @@ import (
 )
 
 // Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
-// for state: the workers only compute, ahead of time and on several cores, the successors that
-// Expand would return for the states at the head of the breadth-first queue; NextState then takes
-// each state's successors from that batch instead of calling Expand, and does everything else
+// for state: the workers only compute, ahead of time and on other cores, the successors that
+// Expand would return for states already in the breadth-first queue; NextState then takes each
+// state's successors from that batch instead of calling Expand, and does everything else
 // (counters, the shard's split, the observer, the pruning queries, the queue) itself, in queue
 // order, with the engine's one solver. So the output is byte-identical to one worker's whatever
 // the number of workers: the same states, successors, solver queries in the same order (hence the
-// same witnesses, cache hits and bug inputs), counters and verdict.
+// same witnesses, cache hits and bug inputs), counters and verdict. The batches are pipelined:
+// while this goroutine decides and queues the successors of the current batch's states, the
+// workers expand the next batch, the states queued after it (in BFS, the successors of the batch
+// before).
 //
-// Why the successors can be computed ahead. With pruning on, every queued state's path condition
-// was decided (Solver.Check) before it was queued, and Check writes only the status, witness and
-// solver memos of the path condition it is asked about, never the bounds, linear facts, status or
-// witness of another one: what Expand (sym.Extend) reads of a queued state, its ancestors
-// included, is final once the state is queued. Expand is then a function of the state alone,
-// except for three things, each handled: the term factory's atom keys (sym.Terms numbers each new
-// product, quotient, remainder, array term, select and bound variable in creation order, and that
-// order decides the order of monomials, hence the formulas and the queries: ParallelOK keeps the
-// workers off the programs that can create one); the stop of a huge assignment (Expand sets
-// Engine.stopped: each worker expands on its own copy of the engine and the reason is applied
-// when the state is taken, as Expand would have set it); and the refinement layer's crosscheck
-// hook (sym.SetCrossCheck), which the layer's tests install around sequential runs only. Without
-// pruning (Options.NoPrune) a queued state's path condition may be decided later (an error state
-// sharing it is classified), so Expand would read it too early: such runs expand sequentially, and
-// so do the other strategies (the batch is the queue's head, which only BFS takes in order).
+// Why the successors can be computed ahead, and concurrently with the queries. With pruning on,
+// every queued state's path condition was decided (Solver.Check) before it was queued, and Check
+// writes only the status, witness and reason of the path condition it is asked about (a new one,
+// that no worker reads) and the solver's memos (the conjunct's Z3 term and slice information) of
+// it and its ancestors, fields that Expand (sym.Extend) never reads. What Expand reads of a queued
+// state, its ancestors' bounds, linear facts, status and witness included, is final once the state
+// is queued. Expand is then a function of the state alone, except for three things, each handled:
+// the term factory's atom keys (sym.Terms numbers each new product, quotient, remainder, array
+// term, select and bound variable in creation order, and that order decides the order of
+// monomials, hence the formulas and the queries: ParallelOK keeps the workers off the programs
+// that can create one); the stop of a huge assignment (Expand sets Engine.stopped: each worker
+// expands on its own copy of the engine and the reason is applied when the state is taken, as
+// Expand would have set it); and the refinement layer's crosscheck hook (sym.SetCrossCheck), with
+// which the engine expands on one goroutine. Without pruning (Options.NoPrune) a queued state's
+// path condition may be decided later (an error state sharing it is classified), so Expand would
+// read it too early: such runs expand sequentially, and so do the other strategies (a batch is a
+// run of consecutive queue entries, which only BFS takes in order). A run that stops leaves the
+// batch in flight to finish on its own.
 //
 // What it gains, and its limit. Only Expand is parallel; the pruning queries and the queue stay
 // on one goroutine, because the solver's answers depend on its history (Z3's incremental stack,
-// the caches of sym/cache.go, the witnesses they hand down), and the output must not. With
-// caching on, the open gcd spends about 40 % of its time in Expand and 55 % in Check, the open
-// factorial about 60 % in Expand: by Amdahl's law two workers gain at most 1.25 to 1.4 times, less
-// the cost of handing each batch to the workers (a batch is the queue at the time, which is
-// narrow on these programs: the factorial's frontier holds under 100 states). The design that
-// would parallelize the queries as well is described in the README (Performance, workers).
+// the caches of sym/cache.go, the witnesses they hand down), and the output must not. With the
+// caching on, the open gcd spends about 40 % of a state's time in Expand and 60 % in Check and the
+// queue; pipelined, two cores bring it at best to the larger share, about 1.6 times faster. The
+// open factorial spends about 90 % in Expand, but its frontier holds 18 to 75 states, and a batch
+// needs 2*minPerWorker: much of its run is sequential, and a batch of a few dozen states costs
+// about as much to hand over as to expand. More workers help only where the queue is wide and
+// expansion dominates. The design that would run the queries on the workers too is in the README
+// (Performance, workers).
 //
 // Coq: the stream is grun's (Engine.v), unchanged: the batch only anticipates expand (Expand.v)
-// on states already in the queue (Theorem 3.1, expand_correct, says expand is a function of the
+// on states already in the queue (Theorem 3.1, expand_correct: expand is a function of the
 // state), so Lemma 3.1 and Theorems 3.2-3.7 describe the parallel run as they describe the
 // sequential one.
 

@@ -129,8 +129,9 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 			b.wg.Wait()
 		}
 		e.cur = b
-		// The states queued after the current batch's: the queue holds b.states[1:] first.
-		rest := e.queue.items[e.queue.head+len(b.states)-1:]
+		// The states queued after the current batch's: the queue holds b.states[1:] first (a
+		// batch that turns out not to start where the run is is dropped, see above).
+		rest := e.queue.items[min(e.queue.head+len(b.states)-1, len(e.queue.items)):]
 		if len(rest) >= 2*minPerWorker {
 			e.ahead = e.launch(rest[0], rest[1:min(len(rest), MaxBatch)])
 		}

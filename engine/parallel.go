@@ -42,9 +42,9 @@ import (
 // the caches of sym/cache.go, the witnesses they hand down), and the output must not. With the
 // caching on, the open gcd spends about 40 % of a state's time in Expand and 60 % in Check and the
 // queue; pipelined, two cores bring it at best to the larger share, about 1.6 times faster. The
-// open factorial spends about 90 % in Expand, but its frontier holds 18 to 75 states, and a batch
-// needs 2*minPerWorker: much of its run is sequential, and a batch of a few dozen states costs
-// about as much to hand over as to expand. More workers help only where the queue is wide and
+// open factorial spends about 90 % in Expand, but its frontier holds 18 to 75 states, under the
+// 2*minPerWorker a batch needs: it runs sequentially (a batch of a few dozen states costs about as
+// much to hand over as to expand). More workers help only where the queue is wide and
 // expansion dominates. The design that would run the queries on the workers too is in the README
 // (Performance, workers).
 //
@@ -58,8 +58,10 @@ import (
 const MaxBatch = 4096
 
 // minPerWorker is the least number of states each worker gets in a batch; a narrower queue is
-// expanded sequentially (handing a few states to goroutines costs more than expanding them).
-const minPerWorker = 16
+// expanded sequentially (handing a few states to goroutines costs more than expanding them: with
+// 16, the open factorial, whose frontier holds 18 to 75 states, took half as much CPU again).
+// A variable so that the tests can lower it, to expand the corpus's small programs in batches.
+var minPerWorker = 64
 
 // batch is the successors computed ahead for consecutive states of the queue.
 type batch struct {
@@ -164,10 +166,21 @@ func (e *Engine) launch(first *State, rest []*State) *batch {
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
+			// One slice for the successors of the worker's part (about two per state), cut
+			// into each state's once it is complete (appending may move it).
+			flat := make([]*State, 0, 2*(hi-lo)+8)
+			ends := make([]int, hi-lo)
 			for i := lo; i < hi; i++ {
 				c.stopped = ""
-				b.succ[i] = c.Expand(b.states[i], nil)
+				flat = c.Expand(b.states[i], flat)
+				ends[i-lo] = len(flat)
 				b.huge[i] = c.stopped
+			}
+			start := 0
+			for i := lo; i < hi; i++ {
+				end := ends[i-lo]
+				b.succ[i] = flat[start:end:end]
+				start = end
 			}
 		}()
 	}

@@ -55,9 +55,10 @@ func runTranscript(t *testing.T, prog *spec.Program, opts Options) (string, *Eng
 // present; 5,000 states each) and the case studies of engine/testdata (20,000 states) with 1, 2
 // and 4 workers, first bug and --all-bugs, and compares the whole transcripts: the states of the
 // stream in order, the bugs, their inputs, the verdict and the counters must be the same. The
-// programs the workers stay off (ParallelOK) are left out: their runs are one worker's. It
-// checks that the workers did expand ahead on the case studies (else the comparison would test
-// nothing).
+// programs the workers stay off (ParallelOK) are left out: their runs are one worker's. Each run
+// is made with the default batch threshold and with batches from 2 states on, so that the small
+// programs' narrow queues are expanded in batches too; the test checks that they were (else the
+// comparison would test nothing).
 func TestWorkersCorpus(t *testing.T) {
 	files := testprog.Corpus(t)
 	if len(files) < 40 {
@@ -70,7 +71,9 @@ func TestWorkersCorpus(t *testing.T) {
 	}
 	files = append(files, cases...)
 	parallel := map[string]int{}
+	small := map[string]bool{}
 	compared, batched := 0, 0
+	defer func(m int) { minPerWorker = m }(minPerWorker)
 	for _, file := range files {
 		prog, err := spec.ParseFile(file)
 		if err != nil || !ParallelOK(prog) {
@@ -85,11 +88,18 @@ func TestWorkersCorpus(t *testing.T) {
 			opts := Options{AllBugs: all, Limits: budget.Limits{MaxStates: n}}
 			want, _ := runTranscript(t, prog, opts)
 			for _, w := range []int{2, 4} {
-				opts.Workers = w
-				got, e := runTranscript(t, prog, opts)
-				parallel[filepath.Base(file)] += e.batches
-				if got != want {
-					t.Errorf("%s (all-bugs %v): %d workers differ from one:\n%s", file, all, w, firstDiff(want, got))
+				for _, m := range []int{64, 1} { // the default batch threshold, and batches of 2 states on
+					minPerWorker = m
+					opts.Workers = w
+					got, e := runTranscript(t, prog, opts)
+					if m == 64 {
+						parallel[filepath.Base(file)] += e.batches
+					} else if e.batches > 0 {
+						small[filepath.Base(file)] = true
+					}
+					if got != want {
+						t.Errorf("%s (all-bugs %v, batch threshold %d): %d workers differ from one:\n%s", file, all, 2*m, w, firstDiff(want, got))
+					}
 				}
 			}
 		}
@@ -99,13 +109,12 @@ func TestWorkersCorpus(t *testing.T) {
 			batched++
 		}
 	}
-	t.Logf("%d programs compared, %d of them expanded in batches", compared, batched)
-	// The factorial's frontier stays under 2*minPerWorker states for its first 20,000 states (18
-	// pending at 20,000, 75 at 1,000,000): it is expanded sequentially.
-	for _, name := range []string{"gcd.imp", "isqrt.imp"} {
-		if parallel[name] == 0 {
-			t.Errorf("%s: the workers computed no batch", name)
-		}
+	t.Logf("%d programs compared, %d of them expanded in batches, %d with batches of 2 states on", compared, batched, len(small))
+	if !(parallel["gcd.imp"] > 0) {
+		t.Errorf("gcd.imp: the workers computed no batch")
+	}
+	if len(small) < compared/2 {
+		t.Errorf("with batches of 2 states on, %d of %d programs expanded in batches, want at least half", len(small), compared)
 	}
 }
 

@@ -73,7 +73,7 @@ mutation: deps ref
 # caching's figures and the memory per pending state (issue 17); verify: BenchmarkVerify), each
 # run BENCH_COUNT times (one iteration a run); the raw lines go to bin/bench.txt, and
 # scripts/benchsum prints each metric's median, quartiles and spread over the runs (gonum/stat).
-# About 3 minutes with the default count on the 2-core machine.
+# About 5 minutes with the default count on the 2-core machine (measured while it was shared).
 BENCH_PKGS := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func Benchmark' .)))
 BENCH_COUNT ?= 5
 bench: SHELL := /bin/bash

@@ -69,11 +69,18 @@ mutation: deps ref
 	bash refinement/mutation.sh
 
 # The benchmarks of every package that has some (engine: case studies, scaling, monitoring,
-# the insertion sort of 4 to 7 symbolic elements with arrays and forall (issue 13);
-# verify: BenchmarkVerify), under their historical names.
+# the insertion sort of 4 to 7 symbolic elements with arrays and forall (issue 13), the solver
+# caching's figures and the memory per pending state (issue 17); verify: BenchmarkVerify), each
+# run BENCH_COUNT times (one iteration a run); the raw lines go to bin/bench.txt, and
+# scripts/benchsum prints each metric's median, quartiles and spread over the runs (gonum/stat).
+# About 5 minutes with the default count on the 2-core machine (measured while it was shared).
 BENCH_PKGS := $(sort $(dir $(shell grep -rl --include='*_test.go' '^func Benchmark' .)))
+BENCH_COUNT ?= 5
+bench: SHELL := /bin/bash
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchtime 3x -cpu 1 $(BENCH_PKGS)
+	@mkdir -p bin
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 1x -count $(BENCH_COUNT) -cpu 1 -timeout 30m $(BENCH_PKGS) \
+	  | tee bin/bench.txt | $(GO) run ./scripts/benchsum
 
 clean:
 	rm -rf bin

@@ -265,3 +265,127 @@ func BenchmarkInsertionSort(b *testing.B) {
 		})
 	}
 }
+
+// liveHeap is the heap in use by reachable objects after a full collection (HeapAlloc right
+// after runtime.GC: the collection frees every unreachable object).
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// wideLoop is a loop whose body branches on an input unpruned: the breadth-first frontier grows by
+// about one pending state per iteration, so its size is known from the states expanded.
+const wideLoop = "i = 0;\nwhile i < n do\n  if a > i then s = s + 1 else s = s - 1 fi;\n  i = i + 1\nod;\nassert s != 1000"
+
+// BenchmarkMemory measures the memory of the run (issue 17). pending=N: the live heap (after a
+// collection, less the heap before the engine was made) per pending state, with a breadth-first
+// frontier of N states on wideLoop unpruned: what one more pending state costs, its share of the
+// path-condition nodes and stores it shares with its neighbours included. factorial/states=1000000:
+// the open factorial's first million states, pruning on; the peak heap in use (sampled every 2^14
+// states), the live heap at the end, and the peak resident set of the test process (getrusage: it
+// covers every benchmark run before it in the same process, so it is an upper bound). The target
+// is 1,000,000 factorial states in under 200 MB.
+func BenchmarkMemory(b *testing.B) {
+	wide := testprog.Parse(b, wideLoop)
+	for _, want := range []int{100_000, 400_000} {
+		b.Run(fmt.Sprintf("pending=%d", want), func(b *testing.B) {
+			var perState float64
+			for i := 0; i < b.N; i++ {
+				base := liveHeap()
+				e := New(wide, Options{NoPrune: true})
+				for e.Pending() < want {
+					if _, ok := e.NextState(); !ok {
+						b.Fatalf("the run ended with %d pending states, before %d", e.Pending(), want)
+					}
+				}
+				live := liveHeap()
+				perState = float64(live-base) / float64(e.Pending())
+				runtime.KeepAlive(e)
+			}
+			b.ReportMetric(perState, "B/pending-state")
+		})
+	}
+	prog, err := spec.ParseFile("testdata/factorial.imp")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 1_000_000
+	b.Run(fmt.Sprintf("factorial/states=%d", n), func(b *testing.B) {
+		var peak, live, base uint64
+		var pending int
+		for i := 0; i < b.N; i++ {
+			base = liveHeap()
+			peak = 0
+			e := New(prog, Options{Limits: budget.Limits{MaxStates: n}})
+			var ms runtime.MemStats
+			for {
+				if _, ok := e.NextState(); !ok {
+					break
+				}
+				if e.Stats.Expanded&(1<<14-1) == 0 {
+					runtime.ReadMemStats(&ms)
+					peak = max(peak, ms.HeapInuse)
+				}
+			}
+			if e.Stats.Expanded != n {
+				b.Fatalf("expanded %d states, want %d (%s)", e.Stats.Expanded, n, e.Stopped())
+			}
+			pending = e.Pending()
+			live = liveHeap()
+			runtime.KeepAlive(e)
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(live-base)/(1<<20), "live-heap-MB")
+		b.ReportMetric(float64(pending), "pending")
+		b.ReportMetric(float64(maxRSS())/(1<<20), "process-peak-rss-MB")
+	})
+}
+
+// maxRSS is the peak resident set size of the process so far, in bytes (getrusage: Linux reports
+// it in KiB).
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Maxrss << 10
+}
+
+// BenchmarkWorkers measures the states expanded per second with 1 and 2 workers (Options.Workers,
+// parallel.go) on the open gcd and factorial, pruning and caching on, and the speedup of 2
+// workers over 1 in the same process. Both run with GOMAXPROCS 2 (make bench runs the other
+// benchmarks with -cpu 1), so that the garbage collector has the second core in both and the
+// speedup is the workers' alone; the two are run alternately. On a machine shared with other
+// work the speedup is the one measured under that load.
+func BenchmarkWorkers(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		states int
+	}{{"gcd", 100_000}, {"factorial", 1_000_000}} {
+		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/states=%d", c.name, c.states), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+			var total [3]time.Duration
+			var batches int
+			for i := 0; i < b.N; i++ {
+				for _, w := range []int{1, 2} {
+					e, d, _ := exploreOpts(b, prog, c.states, Options{Workers: w})
+					total[w] += d
+					if w == 2 {
+						batches = e.batches
+					}
+				}
+			}
+			rate := func(w int) float64 { return float64(c.states) * float64(b.N) / total[w].Seconds() }
+			b.ReportMetric(rate(1), "states/s-w1")
+			b.ReportMetric(rate(2), "states/s-w2")
+			b.ReportMetric(float64(batches), "batches-w2")
+			b.ReportMetric(rate(2)/rate(1), "speedup-w2")
+		})
+	}
+}

@@ -8,4 +8,6 @@
 // (coverage.go) and RandomPath (randompath.go): every FairnessPeriod-th pick takes the oldest
 // pending state, so each pending state is expanded after finitely many picks and the search stays
 // complete. Generational is the concolic search of package concolic; this engine does not run it.
+// Options.Workers expands the states of the breadth-first queue ahead on several goroutines
+// without changing the run, its output or its counters (parallel.go).
 package engine

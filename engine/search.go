@@ -123,6 +123,11 @@ type Options struct {
 	NoCache bool
 	// Shard, when enabled, explores only one part of a partition of the tree (shard.go).
 	Shard Shard
+	// Workers is the number of goroutines that expand states ahead of the breadth-first run
+	// (parallel.go); 0 and 1 mean none. The run, its output and its counters are the same for
+	// every value. Only breadth-first runs with pruning on, of programs whose expansion creates
+	// no atom (ParallelOK), use them; the others expand on one goroutine.
+	Workers int
 }
 
 // frontier holds the pending states.
@@ -192,6 +197,9 @@ type Engine struct {
 	unknownErrors []*State
 	reported      map[*spec.Fail]bool
 	shard         *sharder // Options.Shard, or nil (shard.go)
+	workers       int      // the goroutines that expand ahead (parallel.go), 1 when none
+	cur, ahead    *batch   // the successors they computed for the states being taken, and next
+	batches       int      // the batches launched (for tests and benchmarks)
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
@@ -207,6 +215,10 @@ func New(prog *spec.Program, opts Options) *Engine {
 		e.fair = newFairQueue(prog, opts)
 	}
 	e.solver.NoCache = opts.NoCache
+	e.workers = 1
+	if opts.Workers > 1 && opts.Strategy == BFS && !opts.NoPrune && ParallelOK(prog) && !sym.CrossChecking() {
+		e.workers = opts.Workers
+	}
 	e.meter = budget.NewMeter(opts.Limits)
 	e.solver.SetLimits(opts.Limits, e.meter.Deadline())
 	e.mon = opts.Monitor
@@ -305,7 +317,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		e.Stats.MaxDepth = st.Depth
 		e.mon.SetDepth(st.Depth)
 	}
-	e.buf = e.Expand(st, e.buf[:0])
+	e.buf = e.expandPicked(st, e.buf[:0]) // Expand, or its successors computed ahead (parallel.go)
 	e.Stats.Produced += len(e.buf)
 	if e.shard != nil { // the successors of the other shards are dropped before any query
 		e.buf = e.shard.split(st, e.buf)

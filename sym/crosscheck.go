@@ -53,6 +53,10 @@ func SetCrossCheck(hook func(Decision)) {
 	}
 }
 
+// CrossChecking reports whether a hook is installed (the engine then expands on one goroutine:
+// the hook is the refinement layer's, which expects the decisions of one run in order).
+func CrossChecking() bool { return crossCheck != nil }
+
 func classifyDecision(phi *PC, f *Formula, n *PC) Decision {
 	d := Decision{Parent: phi, Conj: f, Result: n}
 	switch {

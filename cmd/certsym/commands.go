@@ -173,6 +173,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	sh := shard.AddFlags(fs)
+	workers := addWorkersFlag(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -224,7 +225,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	mon := budget.NewMonitor()
-	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed}
+	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed, Workers: workers()}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) {
 		return exitUsage
 	}

@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"sync"
+
+	"certsym/spec"
+)
+
+// Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
+// for state: the workers only compute, ahead of time and on other cores, the successors that
+// Expand would return for states already in the breadth-first queue; NextState then takes each
+// state's successors from that batch instead of calling Expand, and does everything else
+// (counters, the shard's split, the observer, the pruning queries, the queue) itself, in queue
+// order, with the engine's one solver. So the output is byte-identical to one worker's whatever
+// the number of workers: the same states, successors, solver queries in the same order (hence the
+// same witnesses, cache hits and bug inputs), counters and verdict. The batches are pipelined:
+// while this goroutine decides and queues the successors of the current batch's states, the
+// workers expand the next batch, the states queued after it (in BFS, the successors of the batch
+// before).
+//
+// Why the successors can be computed ahead, and concurrently with the queries. With pruning on,
+// every queued state's path condition was decided (Solver.Check) before it was queued, and Check
+// writes only the status, witness and reason of the path condition it is asked about (a new one,
+// that no worker reads) and the solver's memos (the conjunct's Z3 term and slice information) of
+// it and its ancestors, fields that Expand (sym.Extend) never reads. What Expand reads of a queued
+// state, its ancestors' bounds, linear facts, status and witness included, is final once the state
+// is queued. Expand is then a function of the state alone, except for three things, each handled:
+// the term factory's atom keys (sym.Terms numbers each new product, quotient, remainder, array
+// term, select and bound variable in creation order, and that order decides the order of
+// monomials, hence the formulas and the queries: ParallelOK keeps the workers off the programs
+// that can create one); the stop of a huge assignment (Expand sets Engine.stopped: each worker
+// expands on its own copy of the engine and the reason is applied when the state is taken, as
+// Expand would have set it); and the refinement layer's crosscheck hook (sym.SetCrossCheck), with
+// which the engine expands on one goroutine. Without pruning (Options.NoPrune) a queued state's
+// path condition may be decided later (an error state sharing it is classified), so Expand would
+// read it too early: such runs expand sequentially, and so do the other strategies (a batch is a
+// run of consecutive queue entries, which only BFS takes in order). A run that stops leaves the
+// batch in flight to finish on its own.
+//
+// What it gains, and its limit. Only Expand is parallel; the pruning queries and the queue stay
+// on one goroutine, because the solver's answers depend on its history (Z3's incremental stack,
+// the caches of sym/cache.go, the witnesses they hand down), and the output must not. With the
+// caching on, the open gcd spends about 40 % of a state's time in Expand and 60 % in Check and the
+// queue; pipelined, two cores bring it at best to the larger share, about 1.6 times faster. The
+// open factorial spends about 90 % in Expand, but its frontier holds 18 to 75 states, under the
+// 2*minPerWorker a batch needs: it runs sequentially (a batch of a few dozen states costs about as
+// much to hand over as to expand). More workers help only where the queue is wide and
+// expansion dominates. The design that would run the queries on the workers too is in the README
+// (Performance, workers).
+//
+// Coq: the stream is grun's (Engine.v), unchanged: the batch only anticipates expand (Expand.v)
+// on states already in the queue (Theorem 3.1, expand_correct: expand is a function of the
+// state), so Lemma 3.1 and Theorems 3.2-3.7 describe the parallel run as they describe the
+// sequential one.
+
+// MaxBatch bounds the states of one batch: the successors of at most two batches (the current
+// one and the one computed ahead) are held at once, beside the queue.
+const MaxBatch = 4096
+
+// minPerWorker is the least number of states each worker gets in a batch; a narrower queue is
+// expanded sequentially (handing a few states to goroutines costs more than expanding them: with
+// 16, the open factorial, whose frontier holds 18 to 75 states, took half as much CPU again).
+// A variable so that the tests can lower it, to expand the corpus's small programs in batches.
+var minPerWorker = 64
+
+// batch is the successors computed ahead for consecutive states of the queue.
+type batch struct {
+	states []*State   // in queue order; states[next] is the next state NextState will take
+	succ   [][]*State // the successors Expand returns for each state
+	huge   []string   // the stop reason Expand would set for each state (step.HugeReason), or ""
+	next   int
+	wg     sync.WaitGroup // the workers computing it
+}
+
+// ParallelOK reports whether the workers may expand prog's states (in a breadth-first run with
+// pruning; Options.Workers): Expand never creates an atom
+// (no product of two non-constant operands, no division or remainder, no array, no quantifier),
+// so it does not write the term factory.
+func ParallelOK(prog *spec.Program) bool {
+	if len(prog.Arrays) > 0 {
+		return false
+	}
+	ok := true
+	spec.Inspect(prog.Body, func(n spec.Node) bool {
+		switch n := n.(type) {
+		case *spec.BinA:
+			switch n.Op {
+			case spec.Div, spec.Mod:
+				ok = false
+			case spec.Mul:
+				_, l := n.L.(*spec.Num)
+				_, r := n.R.(*spec.Num)
+				ok = ok && (l || r)
+			}
+		case *spec.Elem, *spec.Quant, *spec.ArrAssign, *spec.BoundRef:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// expandPicked returns the successors of st, the state NextState just took from the queue,
+// appended to out: from the current batch when it holds st; else from the batch computed ahead,
+// once its workers are done, when it starts with st; else from a new batch (st and half of the
+// states queued after it), when the queue is wide enough; else by Expand. Each time a batch
+// becomes current, the states queued after it (the successors of the batch before, in BFS) start
+// being expanded ahead, so the workers expand the next batch while this goroutine decides and
+// queues the successors of the current one.
+func (e *Engine) expandPicked(st *State, out []*State) []*State {
+	if e.workers <= 1 {
+		return e.Expand(st, out)
+	}
+	b := e.cur
+	if b == nil || b.next >= len(b.states) || b.states[b.next] != st {
+		b = nil
+		if a := e.ahead; a != nil {
+			e.ahead = nil
+			a.wg.Wait()
+			if a.states[0] == st {
+				b = a
+			}
+		}
+		if b == nil {
+			n := min(e.queue.len()+1, 2*MaxBatch)
+			if n < 2*minPerWorker {
+				e.cur = nil
+				return e.Expand(st, out)
+			}
+			b = e.launch(st, e.queue.items[e.queue.head:e.queue.head+n/2-1])
+			b.wg.Wait()
+		}
+		e.cur = b
+		// The states queued after the current batch's: the queue holds b.states[1:] first (a
+		// batch that turns out not to start where the run is is dropped, see above).
+		rest := e.queue.items[min(e.queue.head+len(b.states)-1, len(e.queue.items)):]
+		if len(rest) >= 2*minPerWorker {
+			e.ahead = e.launch(rest[0], rest[1:min(len(rest), MaxBatch)])
+		}
+	}
+	i := b.next
+	out = append(out, b.succ[i]...)
+	if b.huge[i] != "" && e.stopped == "" {
+		e.stopped = b.huge[i]
+	}
+	b.states[i], b.succ[i] = nil, nil
+	b.next++
+	return out
+}
+
+// launch starts computing the successors of first and then of rest (states of the queue, in
+// order) on up to e.workers goroutines, each expanding a contiguous part on its own copy of the
+// engine (Expand reads the terms and the slot count, and may set stopped), copied here: this
+// goroutine goes on with the run meanwhile. Wait on the batch's wg before reading it.
+func (e *Engine) launch(first *State, rest []*State) *batch {
+	n := 1 + len(rest)
+	b := &batch{states: make([]*State, n), succ: make([][]*State, n), huge: make([]string, n)}
+	b.states[0] = first
+	copy(b.states[1:], rest)
+	e.batches++
+	w := max(1, min(e.workers, n/minPerWorker))
+	for k := 0; k < w; k++ {
+		lo, hi := k*n/w, (k+1)*n/w
+		c := *e
+		c.cur, c.ahead = nil, nil
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			// One slice for the successors of the worker's part (about two per state), cut
+			// into each state's once it is complete (appending may move it).
+			flat := make([]*State, 0, 2*(hi-lo)+8)
+			ends := make([]int, hi-lo)
+			for i := lo; i < hi; i++ {
+				c.stopped = ""
+				flat = c.Expand(b.states[i], flat)
+				ends[i-lo] = len(flat)
+				b.huge[i] = c.stopped
+			}
+			start := 0
+			for i := lo; i < hi; i++ {
+				end := ends[i-lo]
+				b.succ[i] = flat[start:end:end]
+				start = end
+			}
+		}()
+	}
+	return b
+}

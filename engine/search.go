@@ -97,6 +97,9 @@ func (o Options) Validate() error {
 	case int(o.Strategy) >= len(strategyNames):
 		return fmt.Errorf("unknown strategy %v", o.Strategy)
 	}
+	if err := o.validateBurst(); err != nil {
+		return err
+	}
 	return o.Shard.validate(o)
 }
 
@@ -123,6 +126,11 @@ type Options struct {
 	NoCache bool
 	// Shard, when enabled, explores only one part of a partition of the tree (shard.go).
 	Shard Shard
+	// Burst, when positive, is the concrete fast path's bound B (burst.go): a state whose next
+	// steps read no symbol is advanced by up to B steps in one pick, each step still counted as
+	// one state; under bfs the stream is then the bounded-burst schedule's (fair, Theorems
+	// 3.2-3.8 hold for it; see burst.go). 0: off. bfs and dfs only, not with NoPrune or Shard.
+	Burst int
 }
 
 // frontier holds the pending states.
@@ -192,6 +200,7 @@ type Engine struct {
 	unknownErrors []*State
 	reported      map[*spec.Fail]bool
 	shard         *sharder // Options.Shard, or nil (shard.go)
+	burst         *burster // Options.Burst's concrete machine, made at its first use (burst.go)
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
@@ -298,6 +307,9 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		st = e.fair.pop()
 	} else {
 		st = e.queue.pop()
+	}
+	if e.opts.Burst > 0 && e.burstRun(st) { // the concrete fast path (burst.go)
+		return st, true
 	}
 	e.Stats.Expanded++
 	e.mon.SetStates(e.Stats.Expanded)

@@ -103,6 +103,12 @@ const (
 	// ModelIndexShift: an array's model is read back with a shifted index (element j gets the
 	// value of element j+1).
 	ModelIndexShift
+
+	// Fault of issue 17, the concrete fast path (engine/burst.go).
+
+	// BurstSkipsError: a burst steps past the error state of a concrete assignment that
+	// divides by zero (it assigns 0 and goes on), so the error is never queued.
+	BurstSkipsError
 	count
 )
 
@@ -113,7 +119,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"verdict-drops-unknown", "all-bugs-dedup-by-line", "verify-drops-assume-claims", "verify-unknown-as-true",
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
-	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift"}
+	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
+	"burst-skips-error"}
 
 func (f Fault) String() string { return names[f] }
 

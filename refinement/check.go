@@ -153,6 +153,7 @@ type Summary struct {
 	VerifyRuns         int // concrete runs checked against verify's statuses
 	VerifyCutRuns      int // of which runs cut off by the loop limit and followed beyond it
 	StreamStates       int // states of the unpruned stream compared with the reference's run stream
+	BurstRuns          int // programs whose runs with and without bursts were compared (burst.go)
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -191,6 +192,7 @@ func (s *Summary) add(o *Summary) {
 	s.VerifyRuns += o.VerifyRuns
 	s.VerifyCutRuns += o.VerifyCutRuns
 	s.StreamStates += o.StreamStates
+	s.BurstRuns += o.BurstRuns
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -425,6 +427,9 @@ func (c *checker) CheckUnit(u *Unit) {
 	}
 	if c.stream != nil {
 		c.checkAllBugs(c.stream)
+	}
+	if !c.expired() {
+		c.burstCompare()
 	}
 	if n := c.streamBudget(); n > 0 && !c.expired() {
 		c.streamCompare(n)

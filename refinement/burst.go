@@ -53,10 +53,11 @@ func (c *checker) burstCompare() {
 		return
 	}
 	c.sum.BurstRuns++
-	// A run cut by a bound (or with an undecided error state) explores a prefix of its own
-	// order: only the bound itself is comparable.
+	// A run cut by a bound explores a prefix of its own order, and a query the solver could not
+	// decide (its time bound) may be decided in the other run: only the bound is comparable.
 	if plain.rep.Reason != "" || bursty.rep.Reason != "" ||
-		plain.rep.Verdict == engine.VerdictUnknown || bursty.rep.Verdict == engine.VerdictUnknown {
+		plain.rep.Verdict == engine.VerdictUnknown || bursty.rep.Verdict == engine.VerdictUnknown ||
+		plain.rep.Stats.Solver.Unknown+bursty.rep.Stats.Solver.Unknown > 0 {
 		if bursty.rep.Stats.Expanded > burstStates {
 			c.report("burst/bound", "", -1, "with bursts the run expanded %d states, past the bound %d", bursty.rep.Stats.Expanded, burstStates)
 		}

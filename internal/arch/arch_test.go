@@ -97,7 +97,8 @@ const MaxLines = 2000
 // engine, about 1,750 lines before the concrete fast path of issue 17 (engine/burst.go, about 340
 // lines: a concrete machine beside Expand, which builds and reads the engine's states).
 // cmd/certsym, 1,999 lines before run --burst (cmd/certsym/burst.go, its flag and checks).
-var oversized = map[string]int{"refinement": 3400, "sym": 3700, "spec": 3300, "engine": 2100, "cmd/certsym": 2040}
+// refinement, about 3,345 lines before the burst check of issue 17 (refinement/burst.go, about 100).
+var oversized = map[string]int{"refinement": 3450, "sym": 3700, "spec": 3300, "engine": 2100, "cmd/certsym": 2040}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

@@ -97,6 +97,9 @@ func (o Options) Validate() error {
 	case int(o.Strategy) >= len(strategyNames):
 		return fmt.Errorf("unknown strategy %v", o.Strategy)
 	}
+	if err := o.validateBurst(); err != nil {
+		return err
+	}
 	return o.Shard.validate(o)
 }
 
@@ -125,9 +128,14 @@ type Options struct {
 	Shard Shard
 	// Workers is the number of goroutines that expand states ahead of the breadth-first run
 	// (parallel.go); 0 and 1 mean none. The run, its output and its counters are the same for
-	// every value. Only breadth-first runs with pruning on, of programs whose expansion creates
-	// no atom (ParallelOK), use them; the others expand on one goroutine.
+	// every value. Only breadth-first runs with pruning on and no bursts (Burst 0), of programs
+	// whose expansion creates no atom (ParallelOK), use them; the others expand on one goroutine.
 	Workers int
+	// Burst, when positive, is the concrete fast path's bound B (burst.go): a state whose next
+	// steps read no symbol is advanced by up to B steps in one pick, each step still counted as
+	// one state; under bfs the stream is then the bounded-burst schedule's (fair, Theorems
+	// 3.2-3.8 hold for it; see burst.go). 0: off. bfs and dfs only, not with NoPrune or Shard.
+	Burst int
 }
 
 // frontier holds the pending states.
@@ -200,6 +208,7 @@ type Engine struct {
 	workers       int      // the goroutines that expand ahead (parallel.go), 1 when none
 	cur, ahead    *batch   // the successors they computed for the states being taken, and next
 	batches       int      // the batches launched (for tests and benchmarks)
+	burst         *burster // Options.Burst's concrete machine, made at its first use (burst.go)
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
@@ -216,7 +225,7 @@ func New(prog *spec.Program, opts Options) *Engine {
 	}
 	e.solver.NoCache = opts.NoCache
 	e.workers = 1
-	if opts.Workers > 1 && opts.Strategy == BFS && !opts.NoPrune && ParallelOK(prog) && !sym.CrossChecking() {
+	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && !sym.CrossChecking() {
 		e.workers = opts.Workers
 	}
 	e.meter = budget.NewMeter(opts.Limits)
@@ -310,6 +319,9 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		st = e.fair.pop()
 	} else {
 		st = e.queue.pop()
+	}
+	if e.opts.Burst > 0 && e.burstRun(st) { // the concrete fast path (burst.go)
+		return st, true
 	}
 	e.Stats.Expanded++
 	e.mon.SetStates(e.Stats.Expanded)

@@ -154,6 +154,7 @@ type Summary struct {
 	VerifyCutRuns      int // of which runs cut off by the loop limit and followed beyond it
 	VerifyMaybe        int // FALSE? and UNDEFINED? counterexamples checked (verify/maybe)
 	StreamStates       int // states of the unpruned stream compared with the reference's run stream
+	BurstRuns          int // programs whose runs with and without bursts were compared (burst.go)
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -193,6 +194,7 @@ func (s *Summary) add(o *Summary) {
 	s.VerifyCutRuns += o.VerifyCutRuns
 	s.VerifyMaybe += o.VerifyMaybe
 	s.StreamStates += o.StreamStates
+	s.BurstRuns += o.BurstRuns
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -427,6 +429,9 @@ func (c *checker) CheckUnit(u *Unit) {
 	}
 	if c.stream != nil {
 		c.checkAllBugs(c.stream)
+	}
+	if !c.expired() {
+		c.burstCompare()
 	}
 	if n := c.streamBudget(); n > 0 && !c.expired() {
 		c.streamCompare(n)

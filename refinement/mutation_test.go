@@ -48,6 +48,11 @@ func mutationUnits(t *testing.T) []*Unit {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bursts, err := BurstTargetUnits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets = append(bursts, targets...)
 	return append(append(files, targets...), generated...)
 }
 

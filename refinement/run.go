@@ -179,9 +179,9 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 // Report writes the summary in the form refinement/run.sh reads (lines starting with
 // "refinement:").
 func (s *Summary) Report(w io.Writer, label string) {
-	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d stream_states=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
+	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d stream_states=%d burst_runs=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
 		label, s.Programs, s.StatesReplayed, s.SuccessorsCompared, s.ConcreteSteps, s.GhostChecks, s.PrecisionReplays,
-		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.StreamStates, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
+		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.StreamStates, s.BurstRuns, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
 	for _, k := range s.Checks() {
 		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
 	}

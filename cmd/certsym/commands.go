@@ -172,7 +172,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
-	sh := shard.AddFlags(fs)
+	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
 	workers := addWorkersFlag(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -226,7 +226,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	mon := budget.NewMonitor()
 	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed, Workers: workers()}
-	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) {
+	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) || !burst.setup(set, &opts, stderr) {
 		return exitUsage
 	}
 	stopSignals := watchSignals(mon, stderr)

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/expect"
-	"certsym/cmd/certsym/internal/inputs"
 	"certsym/spec"
 	"certsym/verify"
 )

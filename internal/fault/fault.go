@@ -113,6 +113,12 @@ const (
 	// so the successors of a flagged state past its next branch are not flagged (xSymExe,
 	// Section III-B3: the flag holds for the state and all its successors).
 	OverNotInherited
+
+	// Fault of issue 17, the concrete fast path (engine/burst.go).
+
+	// BurstSkipsError: a burst steps past the error state of a concrete assignment that
+	// divides by zero (it assigns 0 and goes on), so the error is never queued.
+	BurstSkipsError
 	count
 )
 
@@ -124,7 +130,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
-	"support-no-precedence", "over-not-inherited"}
+	"support-no-precedence", "over-not-inherited", "burst-skips-error"}
 
 func (f Fault) String() string { return names[f] }
 

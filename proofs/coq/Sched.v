@@ -177,3 +177,21 @@ Definition sgprefix (pick : nat -> list sym_state -> nat) (E : errkey) (m : mode
 Definition sgverdict (pick : nat -> list sym_state -> nat) (E : errkey) (m : mode)
     (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat) : verdict :=
   verdict_of (sgprefix pick E m ask p n).
+
+(** ** The bounded-burst schedule (issue 17, Go: [run --burst B], engine/burst.go) *)
+
+(** The concrete fast path advances a state whose next steps read no symbol by up to [B]
+    steps in one pick of the frontier, then queues it again.  As a schedule: at each
+    iteration that is not a fairness iteration, the newest pending state is taken when
+    the burst goes on ([cont n q]: Go's test that the state picked at iteration [n - 1]
+    was concrete, with one successor, the newest pending state, itself concrete), the
+    oldest otherwise; every [S B]-th iteration takes the oldest.  [cont] may depend on
+    the iteration in any way (it is a function of the run's history), so the fairness
+    theorems hold whatever it says. *)
+Definition burst_h {A : Type} (cont : nat -> list A -> bool) : nat -> list A -> nat :=
+  fun n q => if cont n q then pred (length q) else 0.
+
+(** A burst of at most [B] steps, then the oldest pending state: [kpick (S B)] with the
+    heuristic [burst_h cont]. *)
+Definition burst_pick {A : Type} (B : nat) (cont : nat -> list A -> bool) : nat -> list A -> nat :=
+  kpick (S B) (burst_h cont).

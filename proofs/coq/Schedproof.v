@@ -1130,3 +1130,60 @@ Proof.
   rewrite (proj2 dfs_misses_bug _ (fun i => prune_oracle_sound m (ask i) (Ho i)) n t H1) in H2.
   discriminate.
 Qed.
+
+(** ** The bounded-burst schedule (Go: [run --burst B], engine/burst.go) *)
+
+(** Between two fairness iterations, a burst takes the newest pending state. *)
+Lemma burst_pick_newest : forall A B (cont : nat -> list A -> bool) n q,
+  n mod S B <> B -> cont n q = true -> burst_pick B cont n q = pred (length q).
+Proof.
+  intros A B cont n q Hn Hc. unfold burst_pick, kpick, burst_h. simpl pred.
+  destruct (Nat.eqb_spec (n mod S B) B) as [E|_]; [contradiction|]. rewrite Hc. reflexivity.
+Qed.
+
+(** With no burst going on, the schedule is breadth-first. *)
+Lemma burst_pick_off : forall A B n (q : list A),
+  burst_pick B (fun _ _ => false) n q = bfs_pick n q.
+Proof.
+  intros A B n q. unfold burst_pick, kpick, burst_h, bfs_pick.
+  destruct (Nat.eqb (n mod S B) (pred (S B))); reflexivity.
+Qed.
+
+(** The bounded-burst schedule is fair for every bound [B] and every [cont]: a pending
+    state with [j] older pending states is picked within [(B + 1) * (j + 1)] iterations. *)
+Corollary burst_fair_within : forall A B (cont : nat -> list A -> bool),
+  fair_within (burst_pick B cont) (fun j => S B * S j).
+Proof. intros A B cont. exact (kpick_fair_within A (S B) (burst_h cont) ltac:(lia)). Qed.
+
+Corollary burst_fair : forall A B (cont : nat -> list A -> bool), fair (burst_pick B cont).
+Proof. intros A B cont. exact (kpick_fair A (S B) (burst_h cont) ltac:(lia)). Qed.
+
+(** Theorem 3.4 with pruning under the bounded-burst schedule. *)
+Corollary burst_sprun_complete : forall B cont ask l t0 t,
+  (forall i, oracle_sound (ask i)) -> In t0 l -> sym_steps t0 t ->
+  (exists V, sat V (pc t)) -> exists n, sprun (burst_pick B cont) ask l n = Some t.
+Proof.
+  intros B cont ask l t0 t. exact (sprun_complete (burst_pick B cont) ask l t0 t (burst_fair _ B cont)).
+Qed.
+
+(** Theorem 3.6 (relative completeness) of the engine under the bounded-burst schedule. *)
+Corollary burst_sgfind_relative_completeness : forall B cont E m ask p c,
+  (forall i, oracle_sound (ask i)) -> IsBug p c ->
+  exists n t, Concrete t c /\ potential_bug p t /\ sgrun (burst_pick B cont) m ask p n = Some t /\
+    (sgfind (burst_pick B cont) E m ask p n = GBugFound t \/ sgfind (burst_pick B cont) E m ask p n = GUnknown t \/
+     (all_bugs m = true /\
+      exists j t', j < n /\ sgfind (burst_pick B cont) E m ask p j = GBugFound t' /\ key E j t' = key E n t)).
+Proof.
+  intros B cont E m ask p c.
+  exact (sgfind_relative_completeness (burst_pick B cont) E m ask p c (burst_fair _ B cont)).
+Qed.
+
+(** Theorem 3.8 of the engine under the bounded-burst schedule: with an oracle that
+    decides, some prefix has the verdict [bug] iff the program has a bug, in every mode. *)
+Corollary burst_sgverdict_T_sound_complete : forall B cont E m ask p,
+  (forall i, oracle_decides (ask i)) ->
+  (exists n, sgverdict (burst_pick B cont) E m ask p n = VBug) <-> has_bug p.
+Proof.
+  intros B cont E m ask p.
+  exact (sgverdict_T_sound_complete (burst_pick B cont) E m ask p (burst_fair _ B cont)).
+Qed.

@@ -1,0 +1,425 @@
+package engine
+
+import (
+	"fmt"
+
+	"certsym/internal/fault"
+	"certsym/spec"
+	"certsym/step"
+	"certsym/sym"
+)
+
+// The concrete fast path (issue 17, Options.Burst): a state whose next statement reads no symbol
+// has exactly one successor that pruning keeps (its branch condition folds to a constant, so
+// the path condition does not change), and that successor's store differs from its own by
+// constants only. Such a step is taken here on a concrete machine (the values of the
+// variables as spec.Int, the remaining program as a stack of statements), without building a
+// State, a term or a formula per step; a burst goes on while the next statement is concrete,
+// for at most Options.Burst steps, then the state reached is built once and queued again.
+//
+// Every step of a burst is one pick of the frontier and one state expanded: the counters
+// (Stats.Expanded, Produced, Pruned, MaxDepth), the state bound, the progress monitor and the
+// depth of every later state are those of the same path taken one state at a time. A burst
+// never expands an error state (a fail at the head is no concrete step): the error successor
+// of a concrete step (a division by zero, an assert that fails) ends the burst and is queued
+// like any other state, then classified by the bug finder when it is picked, with its path
+// condition (the burst's, unchanged) and its depth, so the same bug, input and steps.
+//
+// The schedule. Picks are numbered from 0 (Stats.Expanded before the pick). A pick whose number
+// n has n % (B+1) == B, B = Options.Burst, takes the strategy's own choice (the oldest pending
+// state under bfs); any other pick takes the state the previous pick produced when that pick
+// was a concrete step and its successor is concrete too (the newest pending state), the
+// strategy's choice otherwise. Under bfs this is the bounded-burst schedule burst_pick B cont of
+// proofs/coq/Sched.v, kpick (B+1) with the heuristic "the newest while the burst goes on, else
+// the oldest": it is fair, a pending state with j older pending states is expanded within
+// (B+1)(j+1) picks (burst_fair_within, Schedproof.v), and Lemma 3.1 and Theorems 3.2-3.8 hold
+// for it (burst_sprun_complete, burst_sgfind_relative_completeness,
+// burst_sgverdict_T_sound_complete, and the theorems of Schedproof.v stated for every fair
+// scheduler). With bursts on, the bfs stream is this schedule's, not the breadth-first queue's:
+// Theorems 3.2-3.8 still describe it, the breadth-first order of reports does not. Under dfs
+// the newest pending state is the successor anyway: bursts leave the dfs stream unchanged.
+//
+// NextState returns the first state of a burst; the states inside it are counted but not
+// returned (they are concrete steps, none of them an error state, so the bug finder would
+// classify each as Pending). With an Observer (Options.Observer), a burst takes its steps
+// through Expand, one State per step, so that the observer sees every expansion and every
+// pruned successor of the same schedule (burster.materialize); the engine's tests compare the
+// two ways step for step.
+
+// burstPoll is how often (in steps) a burst polls the interrupt and the time and memory bounds
+// (a multiple of 256, the period of Engine.bound's polls).
+const burstPoll = 4096
+
+// burster is the concrete machine of the fast path.
+type burster struct {
+	e     *Engine
+	nvars int
+	vals  spec.Store // the values of the scalar variables; valid where known
+	known []bool     // the variable's term is a constant
+	wrote []bool     // the burst assigned the variable
+	slots []int      // the variables the burst assigned, in order of first assignment
+	stack []spec.Stmt
+	reads map[spec.Node]*readSet
+	// unknown counts the variables that are not constants; scalar says that the program has
+	// no array element and no quantifier. With both, every expression is concrete.
+	unknown int
+	scalar  bool
+	// materialize takes the steps through Expand (an observer is set, or a test compares).
+	materialize bool
+}
+
+// readSet is what an expression needs to be evaluated concretely: the variables it reads, and
+// whether it is scalar (no array element, no quantifier).
+type readSet struct {
+	vars   []int
+	scalar bool
+}
+
+func newBurster(e *Engine) *burster {
+	n := len(e.Prog.Vars)
+	b := &burster{e: e, nvars: n, vals: make(spec.Store, n), known: make([]bool, n), wrote: make([]bool, n),
+		reads: map[spec.Node]*readSet{}, materialize: e.opts.Observer != nil, scalar: true}
+	spec.Inspect(e.Prog.Body, func(n spec.Node) bool {
+		switch n.(type) {
+		case *spec.Elem, *spec.Quant, *spec.BoundRef, *spec.ArrAssign:
+			b.scalar = false
+		}
+		return true
+	})
+	return b
+}
+
+// burstRun is the fast path of NextState for the state st it just took from the frontier: when
+// st's next step is concrete, it takes the burst from st (st's own pick included), queues the
+// state reached and returns true; otherwise it does nothing and returns false.
+func (e *Engine) burstRun(st *State) bool {
+	if e.burst == nil {
+		e.burst = newBurster(e)
+	}
+	b := e.burst
+	if b.materialize {
+		return b.runMaterialized(st)
+	}
+	b.load(st)
+	n := e.Stats.Expanded // the number of st's pick
+	period := e.opts.Burst + 1
+	steps, produced := 0, 0
+	for {
+		if steps > 0 {
+			p := n + steps // the number of the next pick
+			if p%period == period-1 || (e.opts.MaxStates > 0 && p >= e.opts.MaxStates) {
+				break
+			}
+			if p%burstPoll == 0 {
+				e.Stats.Expanded = p
+				e.mon.SetStates(p)
+				if e.mon.Interrupted() || e.bound() != "" {
+					break
+				}
+			}
+		}
+		k := b.step()
+		if k == 0 {
+			break
+		}
+		produced += k
+		steps++
+	}
+	if steps == 0 {
+		return false
+	}
+	e.Stats.Expanded = n + steps
+	e.Stats.Produced += produced
+	e.Stats.Pruned += produced - steps // each step keeps one successor
+	e.mon.SetStates(e.Stats.Expanded)
+	if d := st.Depth + steps - 1; d > e.Stats.MaxDepth {
+		e.Stats.MaxDepth = d
+		e.mon.SetDepth(d)
+	}
+	e.queue.push(b.state(st, steps))
+	e.mon.SetPending(e.pending())
+	return true
+}
+
+// load sets the machine to st: the constants of its store, its program as a stack.
+func (b *burster) load(st *State) {
+	b.unknown = 0
+	for i := 0; i < b.nvars; i++ {
+		b.vals[i], b.known[i] = st.Store[i].IsConst()
+		if !b.known[i] {
+			b.unknown++
+		}
+	}
+	for _, i := range b.slots {
+		b.wrote[i] = false
+	}
+	b.slots = b.slots[:0]
+	b.stack = b.stack[:0]
+	for k := st.Prog; k != nil; k = k.Next {
+		b.stack = append(b.stack, k.S)
+	}
+	for i, j := 0, len(b.stack)-1; i < j; i, j = i+1, j-1 { // the head on top
+		b.stack[i], b.stack[j] = b.stack[j], b.stack[i]
+	}
+}
+
+// state builds the state the machine reached after steps steps from st: st's path condition,
+// its store with the assigned variables set to their constants, the remaining program.
+func (b *burster) state(st *State, steps int) *State {
+	store := st.Store
+	if len(b.slots) > 0 {
+		store = make([]*sym.Term, len(st.Store))
+		copy(store, st.Store)
+		for _, i := range b.slots {
+			store[i] = sym.Const(b.vals[i])
+		}
+	}
+	var k *Kont
+	for _, s := range b.stack {
+		k = &Kont{s, k}
+	}
+	return &State{PC: st.PC, Store: store, Prog: k, Depth: st.Depth + steps}
+}
+
+// readsOf returns the read set of the expression x (cached by node).
+func (b *burster) readsOf(x spec.Node) *readSet {
+	if r, ok := b.reads[x]; ok {
+		return r
+	}
+	r := &readSet{scalar: true}
+	spec.Inspect(x, func(n spec.Node) bool {
+		switch v := n.(type) {
+		case *spec.Var:
+			r.vars = append(r.vars, v.Index)
+		case *spec.Elem, *spec.Quant, *spec.BoundRef:
+			r.scalar = false
+		}
+		return true
+	})
+	b.reads[x] = r
+	return r
+}
+
+// concrete reports whether x reads scalar variables only, each of them a constant.
+func (b *burster) concrete(x spec.Node) bool {
+	if b.unknown == 0 && b.scalar {
+		return true
+	}
+	r := b.readsOf(x)
+	if !r.scalar {
+		return false
+	}
+	for _, v := range r.vars {
+		if !b.known[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// step takes one concrete step of the rules at the head of the stack and returns the number of
+// successors Expand produces for it (one of which pruning keeps: the others' conditions fold to
+// false); it returns 0, changing nothing, when the head is no concrete step with one kept
+// successor (a symbol is read, an array or a quantifier, fail, the final skip, an assume that
+// blocks, a value past step.MaxIntBits). A sequence at the head is flattened first (Kont.head:
+// no step).
+func (b *burster) step() int {
+	top := len(b.stack) - 1
+	for {
+		seq, ok := b.stack[top].(*spec.Seq)
+		if !ok {
+			break
+		}
+		b.stack[top] = seq.Second
+		b.stack = append(b.stack, seq.First)
+		top++
+	}
+	switch s := b.stack[top].(type) {
+	case *spec.Skip: // [E-SeqSkip]; alone, the program is finished
+		if top == 0 {
+			return 0
+		}
+		b.stack = b.stack[:top]
+		return 1
+	case *spec.While: // [E-While]
+		b.stack[top] = s.Unfold
+		return 1
+	case *spec.Assign: // [E-Assign], [E-AssignErr]
+		if !b.concrete(s.A) {
+			return 0
+		}
+		n := 1
+		if s.Err != nil {
+			n = 2
+		}
+		v, kind, ok := spec.EvalKind(s.A, b.vals, nil)
+		if !ok && fault.Active == fault.BurstSkipsError {
+			v, ok = spec.IntOf(0), true // steps past the error state
+		}
+		if !ok {
+			f := spec.FailFor(kind, s.Err, s.IdxErr)
+			if f == nil {
+				return 0
+			}
+			b.stack[top] = f
+			return n
+		}
+		if v.BitLen() > step.MaxIntBits { // Expand states the bound
+			return 0
+		}
+		x := s.X.Index
+		if !b.known[x] {
+			b.unknown--
+		}
+		b.vals[x], b.known[x] = v, true
+		if !b.wrote[x] {
+			b.wrote[x] = true
+			b.slots = append(b.slots, x)
+		}
+		b.stack[top] = step.Skip
+		return n
+	case *spec.If: // [E-If]: one of then, else, error
+		return b.branch(top, s.Cond, s.Then, s.Else, s.Err, s.IdxErr)
+	case *spec.Assert: // assert b = if b then skip else fail fi
+		return b.branch(top, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr)
+	case *spec.Assume: // [E-Assume]: the then successor, or the error; false blocks (no successor)
+		if !b.concrete(s.Cond) {
+			return 0
+		}
+		v, kind, ok := spec.EvalBKind(s.Cond, b.vals, nil)
+		n := 1
+		if s.Err != nil {
+			n = 2
+		}
+		switch {
+		case !ok:
+			f := spec.FailFor(kind, s.Err, s.IdxErr)
+			if f == nil {
+				return 0
+			}
+			b.stack[top] = f
+		case v:
+			b.stack[top] = step.Skip
+		default:
+			return 0
+		}
+		return n
+	}
+	return 0 // fail, and the array assignment
+}
+
+// branch is the concrete [E-If] at the head: then, else or the error by the value of cond.
+func (b *burster) branch(top int, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail) int {
+	if !b.concrete(cond) {
+		return 0
+	}
+	v, kind, ok := spec.EvalBKind(cond, b.vals, nil)
+	n := 2
+	if err != nil {
+		n = 3
+	}
+	switch {
+	case !ok:
+		f := spec.FailFor(kind, err, idxErr)
+		if f == nil {
+			return 0
+		}
+		b.stack[top] = f
+	case v:
+		b.stack[top] = th
+	default:
+		b.stack[top] = el
+	}
+	return n
+}
+
+// runMaterialized is burstRun taking each step through Expand and the solver's pruning, one
+// State per step, the observer told of each (the same schedule: the machine decides whether a
+// state is concrete, Expand makes its successors). Should Expand keep other than one successor
+// of a state the machine calls concrete, the burst ends there and queues what Expand kept (the
+// engine's tests check that it never happens).
+func (b *burster) runMaterialized(st *State) bool {
+	e := b.e
+	n := e.Stats.Expanded
+	period := e.opts.Burst + 1
+	cur, steps := st, 0
+	for {
+		if steps > 0 {
+			p := n + steps
+			if p%period == period-1 || (e.opts.MaxStates > 0 && p >= e.opts.MaxStates) {
+				break
+			}
+			if p%burstPoll == 0 && (e.mon.Interrupted() || e.bound() != "") {
+				break
+			}
+		}
+		b.load(cur)
+		if b.step() == 0 {
+			break
+		}
+		steps++
+		e.Stats.Expanded = n + steps
+		e.mon.SetStates(e.Stats.Expanded)
+		if cur.Depth > e.Stats.MaxDepth {
+			e.Stats.MaxDepth = cur.Depth
+			e.mon.SetDepth(cur.Depth)
+		}
+		e.buf = e.Expand(cur, e.buf[:0])
+		e.Stats.Produced += len(e.buf)
+		if e.opts.Observer != nil {
+			e.opts.Observer.Expanded(cur, e.buf)
+		}
+		var kept []*State
+		for i, s := range e.buf {
+			e.buf[i] = nil
+			if e.solver.Check(s.PC) == sym.Unsat {
+				e.Stats.Pruned++
+				if e.opts.Observer != nil {
+					e.opts.Observer.Pruned(s)
+				}
+				continue
+			}
+			kept = append(kept, s)
+		}
+		if len(kept) != 1 {
+			for _, s := range kept {
+				e.queue.push(s)
+			}
+			e.mon.SetPending(e.pending())
+			return true
+		}
+		cur = kept[0]
+	}
+	if steps == 0 {
+		return false
+	}
+	e.queue.push(cur)
+	e.mon.SetPending(e.pending())
+	return true
+}
+
+// validateBurst reports the options Burst cannot be combined with: a negative bound, the fair
+// strategies (their schedule is kpick 4 of their heuristic; a burst would take its picks),
+// NoPrune (a concrete branch then keeps its unsatisfiable successors: no step has one
+// successor) and Shard (the shards' reports are merged in breadth-first order).
+func (o Options) validateBurst() error {
+	switch {
+	case o.Burst < 0:
+		return fmt.Errorf("the burst bound must be 0 (off) or positive, not %d", o.Burst)
+	case o.Burst == 0:
+		return nil
+	case o.Strategy != BFS && o.Strategy != DFS:
+		return fmt.Errorf("bursts (the concrete fast path) are for the bfs and dfs strategies only, not %v", o.Strategy)
+	case o.NoPrune:
+		return fmt.Errorf("bursts (the concrete fast path) need pruning: a concrete branch keeps its unsatisfiable successors without it")
+	case o.Shard.Enabled():
+		return fmt.Errorf("bursts (the concrete fast path) are not combined with sharding: shards merge their reports in breadth-first order")
+	}
+	return nil
+}
+
+// DefaultBurst is the burst bound of run --burst when it is given without another value
+// (cmd/certsym) and of the benchmarks: long enough that the per-pick cost of the frontier
+// vanishes, short enough that a concrete loop cannot hold the frontier's other states back by
+// more than that many picks each.
+const DefaultBurst = 100_000

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"testing"
+	"time"
+
+	"certsym/internal/budget"
+	"certsym/internal/expect"
+	"certsym/spec"
+)
+
+// phasesFile is SV-COMP's loop-acceleration/phases_1-2, the concrete fast path's target (issue
+// 17): a bug after 671 million concrete states.
+const phasesFile = "testdata/long/phases_1-2.imp"
+
+// BenchmarkBurstPhases measures the concrete fast path on phases_1-2, before and after in one
+// run: states per second on its concrete loop without bursts and with --burst 100000 (2,000,000
+// states each), and, with bursts, the time to the bug, split into the exploration up to the
+// error state and the bug finder's confirmation (the replay of the input on spec.Run, which
+// takes every step again, one spec.Step each), the bug checked against the answer annotated in
+// the file (its line and kind). The run without bursts is not taken to the bug (671 million
+// states, 234.9 s in issue 17): its time to the error state is estimated as the states to the
+// bug divided by its rate (no-burst-est-s-to-error-state).
+func BenchmarkBurstPhases(b *testing.B) {
+	prog, err := spec.ParseFile(phasesFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const loop = 2_000_000
+	var noBurstRate float64
+	b.Run("no-burst/states=2000000", func(b *testing.B) {
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			_, d, _ := exploreOpts(b, prog, loop, Options{})
+			total += d
+		}
+		per := total / time.Duration(b.N)
+		noBurstRate = loop / per.Seconds()
+		b.ReportMetric(noBurstRate, "states/s")
+	})
+	b.Run("burst/states=2000000", func(b *testing.B) {
+		var total time.Duration
+		for i := 0; i < b.N; i++ {
+			_, d, _ := exploreOpts(b, prog, loop, Options{Burst: DefaultBurst})
+			total += d
+		}
+		b.ReportMetric(loop/(total/time.Duration(b.N)).Seconds(), "states/s")
+	})
+	b.Run("burst/to-bug", func(b *testing.B) {
+		exp, err := expect.Read(phasesFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var find, confirm time.Duration
+		var bug *Bug
+		var states int
+		for i := 0; i < b.N; i++ {
+			e := New(prog, Options{Burst: DefaultBurst, Limits: budget.Limits{}})
+			t0 := time.Now()
+			for bug == nil {
+				call := time.Now()
+				s, err := e.Next()
+				if err != nil {
+					b.Fatal(err)
+				}
+				switch s.Kind {
+				case BugFound:
+					// The call that returns the bug takes the error state from the frontier and
+					// confirms it: it replays the input on the concrete semantics (spec.Run),
+					// all 671 million steps, one spec.Step each.
+					find += call.Sub(t0)
+					confirm += time.Since(call)
+					bug, states = s.Bug, e.Stats.Expanded
+				case Finished, Stopped:
+					b.Fatalf("%s: the run ended without a bug (%s)", phasesFile, e.Stopped())
+				}
+			}
+			if i < b.N-1 {
+				bug = nil
+			}
+		}
+		if exp.Verdict != "bug" || len(exp.Bugs) != 1 || bug.Line() != exp.Bugs[0].Line || bug.Kind() != exp.Bugs[0].Kind {
+			b.Fatalf("%s: bug %s at line %d; the file expects %s %v", phasesFile, bug.Kind(), bug.Line(), exp.Verdict, exp.Bugs)
+		}
+		n := float64(b.N)
+		b.ReportMetric(find.Seconds()/n, "s-to-error-state")
+		b.ReportMetric(confirm.Seconds()/n, "s-confirm-replay")
+		b.ReportMetric((find+confirm).Seconds()/n, "s-to-bug")
+		b.ReportMetric(float64(states), "states-to-bug")
+		b.ReportMetric(float64(states)/(find.Seconds()/n), "states/s")
+		if noBurstRate > 0 {
+			b.ReportMetric(float64(states)/noBurstRate, "no-burst-est-s-to-error-state")
+		}
+	})
+}

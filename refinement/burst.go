@@ -1,0 +1,97 @@
+// The concrete fast path (issue 17, engine/burst.go): a burst takes many steps in one pick and
+// returns none of them, so the step replay, which replays the states the stream returns, cannot
+// see them. The layer's runs keep bursts off (engine.Options.Burst is 0 in all of them), and
+// this check compares a run with bursts against the same run without: when both explore the
+// whole tree (every state of a finished run is expanded once, whatever the order), the verdict,
+// the errors reported (statement, kind and depth) and the counters (states expanded, successors
+// produced and pruned, depth) must be equal. The machine itself is compared step for step with
+// Expand, which the step replay checks against the reference, by the engine's tests
+// (TestBurstMachineMatchesExpand).
+
+package refinement
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"certsym/engine"
+	"certsym/spec"
+	"certsym/sym"
+)
+
+// burstStates bounds each of the two runs of burstCompare.
+const burstStates = 2000
+
+// burstCompare is the check "burst": the run with bursts against the run without.
+func (c *checker) burstCompare() {
+	type result struct {
+		rep  *engine.Report
+		bugs string
+	}
+	run := func(burst int) (result, bool) {
+		opts := c.engineOptions()
+		opts.MaxStates, opts.Burst = burstStates, burst
+		rep, err := c.newEngine(opts).FindBugs(nil)
+		if err != nil {
+			c.report("burst/replay", "", -1, "with --burst %d: the engine's own bug replay failed: %v", burst, err)
+			return result{}, false
+		}
+		var bugs []string
+		for _, b := range rep.Bugs {
+			bugs = append(bugs, fmt.Sprintf("%s at line %d after %d steps", b.Kind(), b.Line(), b.State.Depth))
+		}
+		sort.Strings(bugs)
+		return result{rep, strings.Join(bugs, "; ")}, true
+	}
+	plain, ok1 := run(0)
+	if !ok1 || c.expired() {
+		return
+	}
+	bursty, ok2 := run(engine.DefaultBurst)
+	if !ok2 || c.expired() {
+		return
+	}
+	c.sum.BurstRuns++
+	// A run cut by a bound explores a prefix of its own order, and a query the solver could not
+	// decide (its time bound) may be decided in the other run: only the bound is comparable.
+	if plain.rep.Reason != "" || bursty.rep.Reason != "" ||
+		plain.rep.Verdict == engine.VerdictUnknown || bursty.rep.Verdict == engine.VerdictUnknown ||
+		plain.rep.Stats.Solver.Unknown+bursty.rep.Stats.Solver.Unknown > 0 {
+		if bursty.rep.Stats.Expanded > burstStates {
+			c.report("burst/bound", "", -1, "with bursts the run expanded %d states, past the bound %d", bursty.rep.Stats.Expanded, burstStates)
+		}
+		return
+	}
+	if plain.rep.Verdict != bursty.rep.Verdict || plain.bugs != bursty.bugs {
+		c.report("burst/answer", "", -1, "without bursts %s [%s], with bursts %s [%s]", plain.rep.Verdict, plain.bugs, bursty.rep.Verdict, bursty.bugs)
+		return
+	}
+	p, b := plain.rep.Stats, bursty.rep.Stats
+	p.Solver, b.Solver = sym.SolverStats{}, sym.SolverStats{}
+	if p != b {
+		c.report("burst/counters", "", -1, "without bursts %+v, with bursts %+v", p, b)
+	}
+}
+
+// burstTargets are programs whose errors follow concrete loops and concrete steps beside a
+// symbolic input: the check above compares their runs with and without bursts.
+var burstTargets = []string{
+	"x = 0;\nwhile x < 40 do x = x + 1 od;\ny = 10 / (x - 40)\n",
+	"assume y >= 0 and y <= 3;\ni = 0;\nwhile i < 25 do i = i + 1 od;\nz = i / (y - 2);\nassert i % 2 == 0\n",
+	"k = 7;\nwhile k > 0 do k = k - 1; if k == 3 then q = 5 / (k - 3) fi od\n",
+}
+
+// BurstTargetUnits parses the programs of the burst check.
+func BurstTargetUnits() ([]*Unit, error) {
+	var out []*Unit
+	for i, src := range burstTargets {
+		name := fmt.Sprintf("burst-target-%d", i)
+		p, err := spec.Parse(name, []byte(src))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, &Unit{Name: name, Seed: -1, Prog: p, RefBody: p.Body, Text: src})
+	}
+	return out, nil
+}

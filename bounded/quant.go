@@ -60,24 +60,12 @@ const MaxQuantSplit = 6
 func quantSites(cond spec.BExpr) []*spec.Quant {
 	var out []*spec.Quant
 	spec.Inspect(cond, func(n spec.Node) bool {
-		if q, ok := n.(*spec.Quant); ok && len(out) < MaxQuantSplit && !usesBound(q.Lo) && !usesBound(q.Hi) {
+		if q, ok := n.(*spec.Quant); ok && len(out) < MaxQuantSplit && !spec.UsesBound(q.Lo) && !spec.UsesBound(q.Hi) {
 			out = append(out, q)
 		}
 		return true
 	})
 	return out
-}
-
-// usesBound reports whether the expression n uses a quantifier's bound variable.
-func usesBound(n spec.Node) bool {
-	found := false
-	spec.Inspect(n, func(m spec.Node) bool {
-		if _, ok := m.(*spec.BoundRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // sites returns the quantifiers QuantLoop splits on in the condition of s, computed once per

@@ -237,6 +237,25 @@ func HasMul(n Node) bool {
 // remainder by such a divisor, n % 2 or x / (2 * 3), can never divide by zero: it makes no
 // division claim (issue 14).
 func ConstNonZero(a AExpr) bool {
+	v, ok := constValue(a)
+	return ok && !v.IsZero()
+}
+
+// ConstInRange reports whether the index i is constant (as for ConstNonZero) with a defined
+// value inside arr's bounds: an element access a[i] with such an index can never be out of range,
+// and makes no index claim (issue 14).
+func ConstInRange(arr *Array, i AExpr) bool {
+	v, ok := constValue(i)
+	if !ok {
+		return false
+	}
+	_, in := arr.Slot(v)
+	return in
+}
+
+// constValue is the value of a when a is constant (no variable, element read or bound variable)
+// and defined.
+func constValue(a AExpr) (Int, bool) {
 	constant := true
 	Inspect(a, func(n Node) bool {
 		switch n.(type) {
@@ -246,33 +265,21 @@ func ConstNonZero(a AExpr) bool {
 		return constant
 	})
 	if !constant {
-		return false
+		return Int{}, false
 	}
-	v, ok := Eval(a, nil)
-	return ok && !v.IsZero()
+	return Eval(a, nil)
 }
 
-// ConstInRange reports whether the index i is constant (as for ConstNonZero) with a defined
-// value inside arr's bounds: an element access a[i] with such an index can never be out of range,
-// and makes no index claim (issue 14).
-func ConstInRange(arr *Array, i AExpr) bool {
-	constant := true
-	Inspect(i, func(n Node) bool {
-		switch n.(type) {
-		case *Var, *Elem, *BoundRef:
-			constant = false
+// UsesBound reports whether the expression n uses a quantifier's bound variable (of any level).
+func UsesBound(n Node) bool {
+	found := false
+	Inspect(n, func(m Node) bool {
+		if _, ok := m.(*BoundRef); ok {
+			found = true
 		}
-		return constant
+		return !found
 	})
-	if !constant {
-		return false
-	}
-	v, ok := Eval(i, nil)
-	if !ok {
-		return false
-	}
-	_, in := arr.Slot(v)
-	return in
+	return found
 }
 
 // HasDivB reports whether b contains a division or remainder (inside quantifiers too).

@@ -397,9 +397,9 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 			switch {
 			case trivial(c):
 				// a check that cannot fail (a constant divisor, a constant index in range) is no claim
-			case c.Div != nil && !usesBound(c.Div.R):
+			case c.Div != nil && !spec.UsesBound(c.Div.R):
 				add(&Claim{Kind: ClaimDivision, Div: c.Div, Text: spec.PrintA(c.Div.R) + " != 0", Where: spec.PrintA(c.Div)}, &c)
-			case c.Elem != nil && !usesBound(c.Elem.I):
+			case c.Elem != nil && !spec.UsesBound(c.Elem.I):
 				e := c.Elem
 				add(&Claim{Kind: ClaimIndex, Arr: e.Arr, Index: e.I, Where: e.Arr.Name + "[" + spec.PrintA(e.I) + "]",
 					Text: fmt.Sprintf("%d <= %s <= %d", e.Arr.Lo, spec.PrintA(e.I), e.Arr.Hi)}, &c)
@@ -459,15 +459,3 @@ func errOf(s spec.Stmt) *spec.Fail { div, _ := spec.Fails(s); return div }
 
 // idxErrOf is the Fail a statement reaches when an index is out of range (issue 13).
 func idxErrOf(s spec.Stmt) *spec.Fail { _, idx := spec.Fails(s); return idx }
-
-// usesBound reports whether the expression n uses a quantifier's bound variable.
-func usesBound(n spec.Node) bool {
-	found := false
-	spec.Inspect(n, func(m spec.Node) bool {
-		if _, ok := m.(*spec.BoundRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}

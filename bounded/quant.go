@@ -42,8 +42,10 @@ import (
 //   - the normal successor of such an assume is split once more: where every big quantifier is
 //     decided by its first N instances (a forall with a false one, an exists with a true one),
 //     Kiasan's loop stops early without running out of the bound, and the path is not flagged;
-//     elsewhere it is. When a big quantifier is nested in another quantifier, every successor
-//     is flagged (conservative: FALSE becomes FALSE? at worst);
+//     elsewhere it is. When a big quantifier is nested in another quantifier, or its body can
+//     fail (IMP evaluates every instance, so a later one can still fail: found by the refinement
+//     layer's verify/replay on a generated program), every successor is flagged (conservative:
+//     FALSE becomes FALSE? at worst);
 //   - a quantifier whose range uses a bound variable (an inner quantifier over k's row) is
 //     decided exactly, not looped; the others, nested or not, are split as above;
 //   - at most MaxQuantSplit quantifiers of one condition are split (2^m cases); the others are
@@ -233,7 +235,10 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 // N instances, so that the loop that evaluates it stops before the bound runs out: a forall with
 // a false instance among them, an exists with a true one (Section III-B3: no exhaustion, no
 // flag). It is nil (never decided early) when a big quantifier is nested in another
-// quantifier, whose instances it depends on.
+// quantifier, whose instances it depends on, and when a big quantifier's body can fail (it
+// divides or reads an element): IMP evaluates every instance (SEMANTICS.md, strict quantifiers),
+// so an instance past the first N can still fail after the value is decided, and only the flag
+// accounts for the runs that do.
 func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st State) *sym.Formula {
 	var parts []*sym.Formula
 	nested := false
@@ -246,8 +251,8 @@ func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st Stat
 			walk(x.L, inQuant)
 			walk(x.R, inQuant)
 		case *spec.Quant:
-			if big[x] && inQuant {
-				nested = true
+			if big[x] && (inQuant || spec.HasIndex(x.Body) || spec.HasDivB(x.Body)) {
+				nested = true // (or its later instances can fail)
 			}
 			if big[x] && !inQuant {
 				v, _, _, _ := b.terms.CondKinds(b.rewrite(x, big, cutOnly, true), st.Store)

@@ -166,6 +166,9 @@ func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 		if a, ok := r.At.(*spec.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
 			continue // the input violates an over-approximated assume: the alarm may be false
 		}
+		if r.Behaviour == spec.Error && failsAtAssume(cl.OverApprox, r.Fail) {
+			continue // an instance of the over-approximated quantifier fails: the run ends there
+		}
 		c.report("verify/maybe", c.inputString(w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
 			mode, res, claimName(cl), r.Behaviour, c.cfg.BoundedN, resultLine(r), assumeLines(cl.OverApprox))
 	}
@@ -174,6 +177,17 @@ func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
 	for _, x := range as {
 		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// failsAtAssume reports whether f is the failure (division by zero, index out of range) of one of
+// the assumes as.
+func failsAtAssume(as []*spec.Assume, f *spec.Fail) bool {
+	for _, a := range as {
+		if f != nil && (f == a.Err || f == a.IdxErr) {
 			return true
 		}
 	}

@@ -152,7 +152,8 @@ if x == 0 then y = 1 else y = 2 fi`
 // TestQuantLoopNegativeAndExists: the loop's nondeterministic value by polarity. A negated
 // forall whose first N instances hold admits everything (its value may be false); an exists
 // whose first N instances fail admits everything (its value may be true); an exists with a true
-// instance among the first N is true exactly, and its path is not flagged.
+// instance among the first N is true exactly, and its path is not flagged, unless its body can
+// fail (IMP evaluates every instance: a later one may still fail).
 func TestQuantLoopNegativeAndExists(t *testing.T) {
 	for _, c := range []struct{ cond, want string }{
 		// n == 5 with every a[k] of 1..4 zero: the negated forall still admits the path
@@ -162,9 +163,12 @@ func TestQuantLoopNegativeAndExists(t *testing.T) {
 		// the same with QuantLoop's value forced false: no normal path
 		{"not (exists k in 1..n: a[k] == 0) and a[1] == 0", "no normal"},
 		// an instance among the first N decides the exists: the loop stops early, no flag
-		{"(exists k in 1..n: a[k] == 0) and a[2] == 0", "normal"},
+		{"(exists k in 1..n: k == m) and m == 2", "normal"},
 		// undecided, or decided early: one path of each
-		{"exists k in 1..n: a[k] == 0", "normal, normal over"},
+		{"exists k in 1..n: k == m", "normal, normal over"},
+		// a body that reads an element can fail on a later instance: flagged even when decided
+		{"(exists k in 1..n: a[k] == 0) and a[2] == 0", "normal over"},
+		{"exists k in 1..n: a[k] == 0", "normal over"},
 		{"forall k in 1..n: a[k] != 0", "normal over"},
 	} {
 		src := "array a[1..5];\nassume n == 5;\nassume " + c.cond + ";\nskip"

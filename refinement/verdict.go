@@ -149,7 +149,7 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 			// quantifier's bound variable (verify makes no claim of those: the claim would not be
 			// a condition on the statement's store)
 			divsA(a.I, st)
-			if !readsBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
+			if !spec.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
 				out[ikey(st, a.I)]++
 			}
 		case *spec.Neg:
@@ -159,7 +159,7 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 			divsA(a.R, st)
 			// verify makes no claim of a divisor reading a bound variable, nor of a constant
 			// non-zero divisor (it cannot fail)
-			if (a.Op == spec.Div || a.Op == spec.Mod) && !readsBound(a.R) && !spec.ConstNonZero(a.R) {
+			if (a.Op == spec.Div || a.Op == spec.Mod) && !spec.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
 				out[key("division", st, a)]++
 			}
 		}
@@ -247,19 +247,4 @@ func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
 	}
 	c.report("verify/claims", "", -1, "%s: verify has %d claims %s, the program has %d (its asserts, explicit fails, divisions and remainders)",
 		mode, ng, claimNames(rep.Claims), nw)
-}
-
-// readsBound reports whether a reads a quantifier's bound variable.
-func readsBound(a spec.AExpr) bool {
-	switch a := a.(type) {
-	case *spec.BoundRef:
-		return true
-	case *spec.Neg:
-		return readsBound(a.X)
-	case *spec.BinA:
-		return readsBound(a.L) || readsBound(a.R)
-	case *spec.Elem:
-		return readsBound(a.I)
-	}
-	return false
 }

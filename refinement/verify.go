@@ -337,28 +337,12 @@ func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
 	var st spec.Node
 	spec.Inspect(body, func(n spec.Node) bool {
 		switch s := n.(type) {
-		case *spec.Assign:
-			if s.IdxErr == f {
-				st = s
-			}
-		case *spec.If:
-			if s.IdxErr == f {
-				st = s
-			}
-		case *spec.While:
+		case *spec.While: // the loop's condition is checked by its unfolding
 			if s.Unfold != nil && s.Unfold.IdxErr == f {
 				st = s.Unfold.Cond
 			}
-		case *spec.Assume:
-			if s.IdxErr == f {
-				st = s
-			}
-		case *spec.Assert:
-			if s.IdxErr == f {
-				st = s
-			}
-		case *spec.ArrAssign:
-			if s.IdxErr == f {
+		case spec.Stmt:
+			if _, idx := spec.Fails(s); idx != nil && idx == f {
 				st = s
 			}
 		}
@@ -369,7 +353,7 @@ func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
 	}
 	found := false
 	spec.Inspect(st, func(n spec.Node) bool {
-		if e, ok := n.(*spec.Elem); ok && readsBound(e.I) {
+		if e, ok := n.(*spec.Elem); ok && spec.UsesBound(e.I) {
 			found = true
 		}
 		return !found

@@ -347,12 +347,16 @@ func (v *verifier) explain(cl *Claim, idx int, e *Evidence, r primResult, path i
 	}
 }
 
+// addUnhandled adds u to the claim's unhandled-theory locations, once (a set beside the list: a
+// spurious counterexample's location names its input, so there can be one per path).
 func (cl *Claim) addUnhandled(u Unhandled) {
-	for _, x := range cl.Unhandled {
-		if x == u {
-			return
-		}
+	if cl.unhandledSeen[u] {
+		return
 	}
+	if cl.unhandledSeen == nil {
+		cl.unhandledSeen = map[Unhandled]bool{}
+	}
+	cl.unhandledSeen[u] = true
 	cl.Unhandled = append(cl.Unhandled, u)
 }
 
@@ -382,9 +386,15 @@ func (v *verifier) pathHasMul(phi *sym.PC) bool {
 // pathNonlinear returns the statements with products on the path of phi (the unhandled-theory
 // locations of a DONTKNOW), first first.
 func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
-	var out []Unhandled
+	var rev [][]Unhandled // the nodes' locations, last node first
 	for n := phi; n != nil; n = n.Parent {
-		out = append(append([]Unhandled{}, v.nonlinear[n]...), out...)
+		if us := v.nonlinear[n]; len(us) > 0 {
+			rev = append(rev, us)
+		}
+	}
+	var out []Unhandled
+	for i := len(rev) - 1; i >= 0; i-- {
+		out = append(out, rev[i]...)
 	}
 	return out
 }

@@ -23,36 +23,52 @@ func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
 	p := &Path{ID: len(v.rep.Paths), Line: spec.LineOf(s), pc: pc}
 	v.paths[pc] = p
 	v.rep.Paths = append(v.rep.Paths, p)
+	if v.texts != nil {
+		v.texts.add(p)
+	}
 	return p
 }
 
 // tests gives the first MaxPathTests paths their path condition and a test: a model of the path
 // condition (checked on the real semantics of products), replayed on the bounded concrete
-// semantics for its post-state and the lines it runs.
+// semantics for its post-state and the lines it runs. The paths left undecided are decided first,
+// in order, on the one solver; the renderings and the replays, functions of each path alone, run
+// on the workers.
 func (v *verifier) tests() {
 	names := v.names()
-	for _, p := range v.rep.Paths {
-		p.PathCondition = p.pc.String(names)
-		if p.ID >= MaxPathTests {
-			p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
-			continue
+	if v.texts != nil {
+		v.texts.wait()
+	} else {
+		for _, p := range v.rep.Paths {
+			p.PathCondition = p.pc.String(names)
 		}
+	}
+	n := min(len(v.rep.Paths), MaxPathTests)
+	for _, p := range v.rep.Paths[n:] {
+		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
+	}
+	for _, p := range v.rep.Paths[:n] {
 		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
 			v.b.Solver().Check(p.pc)
 		}
-		if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
-			p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-			continue
-		}
-		p.Input = append(spec.Store{}, p.pc.Witness...)
-		r := spec.ExecBoundedVisit(v.prog, p.Input, v.opts.LoopBound, func(s spec.Stmt) {
-			if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
-				p.Lines = append(p.Lines, l)
-			}
-		})
-		p.Final = r.Store
-		p.Ends = endsText(r)
 	}
+	v.each(n, func(i int) { v.test(v.rep.Paths[i]) })
+}
+
+// test gives path p its test, if the solver gave a model of its path condition, and replays it.
+func (v *verifier) test(p *Path) {
+	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
+		return
+	}
+	p.Input = append(spec.Store{}, p.pc.Witness...)
+	r := spec.ExecBoundedVisit(v.prog, p.Input, v.opts.LoopBound, func(s spec.Stmt) {
+		if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
+			p.Lines = append(p.Lines, l)
+		}
+	})
+	p.Final = r.Store
+	p.Ends = endsText(r)
 }
 
 // endsText says how a bounded concrete run ended.

@@ -61,6 +61,8 @@ type Claim struct {
 	Unhandled []Unhandled
 	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.
 	Cutoffs []ClaimCutoff
+
+	unhandledSeen map[Unhandled]bool // the set of Unhandled
 }
 
 // Witness is an input on which a claim fails (or is undefined), with the path condition of the
@@ -137,6 +139,10 @@ type Options struct {
 	// Monitor, when set, receives the live counters (for a progress ticker) and can interrupt
 	// the exploration.
 	Monitor *budget.Monitor
+	// Workers is the number of goroutines that render the paths' conditions and replay their
+	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
+	// is the same for every number of workers.
+	Workers int
 }
 
 // Report is the outcome of Verify.
@@ -235,6 +241,7 @@ type verifier struct {
 	depthCuts map[spec.Stmt]int
 	depthPath map[spec.Stmt]*sym.PC // the first path cut at each statement by the depth bound
 	paths     map[*sym.PC]*Path
+	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
 }
 
 // Verify runs explicating symbolic execution on prog.
@@ -244,6 +251,9 @@ func Verify(prog *spec.Program, opts Options) *Report {
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b
+	if opts.Workers > 1 {
+		v.texts = newPathTexts(v.names(), opts.Workers)
+	}
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
 	v.cutoffs(rs)

@@ -52,17 +52,19 @@ func (v *verifier) tests() {
 			v.b.Solver().Check(p.pc)
 		}
 	}
-	v.each(n, func(i int) { v.test(v.rep.Paths[i]) })
+	v.each(n, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
 }
 
-// test gives path p its test, if the solver gave a model of its path condition, and replays it.
-func (v *verifier) test(p *Path) {
+// testPath gives path p of prog its test, if the solver gave a model of its path condition, and
+// replays it on the bounded concrete semantics with loop bound n. It reads p's path condition,
+// final by then, and writes only p's test fields: a function of the path alone.
+func testPath(prog *spec.Program, n int, p *Path) {
 	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
 		return
 	}
 	p.Input = append(spec.Store{}, p.pc.Witness...)
-	r := spec.ExecBoundedVisit(v.prog, p.Input, v.opts.LoopBound, func(s spec.Stmt) {
+	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s spec.Stmt) {
 		if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
 			p.Lines = append(p.Lines, l)
 		}

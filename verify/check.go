@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"certsym/bounded"
@@ -386,16 +387,13 @@ func (v *verifier) pathHasMul(phi *sym.PC) bool {
 // pathNonlinear returns the statements with products on the path of phi (the unhandled-theory
 // locations of a DONTKNOW), first first.
 func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
-	var rev [][]Unhandled // the nodes' locations, last node first
+	var out []Unhandled // reversed, then put back in order: prepending was quadratic in depth
 	for n := phi; n != nil; n = n.Parent {
-		if us := v.nonlinear[n]; len(us) > 0 {
-			rev = append(rev, us)
+		for i := len(v.nonlinear[n]) - 1; i >= 0; i-- {
+			out = append(out, v.nonlinear[n][i])
 		}
 	}
-	var out []Unhandled
-	for i := len(rev) - 1; i >= 0; i-- {
-		out = append(out, rev[i]...)
-	}
+	slices.Reverse(out)
 	return out
 }
 

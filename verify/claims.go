@@ -124,9 +124,8 @@ type Evidence struct {
 }
 
 // addPath records path id p (paths are met in increasing order of first evaluation, but a path
-// can be met again later, so the list is kept sorted and without repeats). A new path, larger
-// than every id so far, is appended; another is found by binary search: on the tens of thousands
-// of paths of a deep verification a linear scan per evaluation made the evidence quadratic.
+// can be met again later, so the list is kept sorted and without repeats): appended when new,
+// else found by binary search (a linear scan made the evidence of many paths quadratic).
 func (e *Evidence) addPath(p int) {
 	n := len(e.Paths)
 	if n == 0 || e.Paths[n-1] < p {

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 
+	"certsym/bounded"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -24,7 +25,7 @@ func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
 	v.paths[pc] = p
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
-		v.texts.add(p)
+		v.texts.add(p, false)
 	}
 	return p
 }
@@ -52,12 +53,11 @@ func (v *verifier) tests() {
 			v.b.Solver().Check(p.pc)
 		}
 	}
-	v.each(n, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
+	bounded.Each(n, v.opts.Workers, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
 }
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it on the bounded concrete semantics with loop bound n. It reads p's path condition,
-// final by then, and writes only p's test fields: a function of the path alone.
+// replays it with loop bound n: a function of the path alone, which writes only p's test fields.
 func testPath(prog *spec.Program, n int, p *Path) {
 	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"

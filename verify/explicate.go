@@ -26,23 +26,20 @@ func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
 		v.texts.add(p, false)
+	} else {
+		p.PathCondition = pc.String(v.names()) // now too: the same memory as with workers
 	}
 	return p
 }
 
-// tests gives the first MaxPathTests paths their path condition and a test: a model of the path
-// condition (checked on the real semantics of products), replayed on the bounded concrete
-// semantics for its post-state and the lines it runs. The paths left undecided are decided first,
-// in order, on the one solver; the renderings and the replays, functions of each path alone, run
-// on the workers.
+// tests waits for the paths' conditions (rendered as they are numbered) and gives the first
+// MaxPathTests paths a test: a model of the path condition (checked on the real semantics of
+// products), replayed on the bounded concrete semantics for its post-state and the lines it runs.
+// The paths left undecided are decided first, in order, on the one solver; the replays,
+// functions of each path alone, run on the workers.
 func (v *verifier) tests() {
-	names := v.names()
 	if v.texts != nil {
 		v.texts.wait()
-	} else {
-		for _, p := range v.rep.Paths {
-			p.PathCondition = p.pc.String(names)
-		}
 	}
 	n := min(len(v.rep.Paths), MaxPathTests)
 	for _, p := range v.rep.Paths[n:] {

@@ -25,5 +25,5 @@ const (
 		"Breadth-first runs with pruning use them, of programs without products of two variables, divisions, arrays and quantifiers; " +
 		"with --loop-bound they replay the errors' inputs and render the result states"
 	verifyWorkersUsage = "render the paths' conditions and replay their tests on `N` parallel workers (0: the number of cores); " +
-		"the output is the same for every N (the exploration and the claims' solver queries stay on one goroutine)"
+		"the output is the same for every N (the exploration and the claims' solver queries stay sequential)"
 )

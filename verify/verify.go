@@ -8,7 +8,8 @@
 // (Section III-B2). Each claim's collecting summary, and each primitive claim's, is interpreted
 // by StatusTable (Section III-B5), and every collected result comes with its explication
 // (Section V): paths numbered in exploration order, tests and counterexamples replayed on the
-// concrete semantics.
+// concrete semantics. With Options.Workers, the paths' conditions are rendered and their tests
+// replayed on other goroutines (workers.go), with the same report.
 package verify
 
 import (

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"certsym/spec"
 	"certsym/sym"
@@ -57,16 +59,26 @@ func (e *ReplayError) Error() string {
 		spec.InputString(e.Input, e.Names), e.Fail.Line(), e.Replay.Behaviour)
 }
 
-// Run is certsym run --loop-bound: SymInterp from the initial state, then the verdict. Each error
-// result is decided by the solver; a satisfiable one is confirmed by running its model on the
-// bounded concrete semantics (a model that does not replay is a *ReplayError), an undecided one
-// makes the verdict unknown. The verdict is bug when an error is confirmed (Reason then says what
-// stopped the run early, if anything), else unknown when a budget stopped the run, a query was
-// undecided or the loop bound cut paths off, else safe.
+// Run is RunWorkers with one worker: everything on the calling goroutine.
+func (b *Interp) Run() (*Report, error) { return b.RunWorkers(1) }
+
+// RunWorkers is certsym run --loop-bound: SymInterp from the initial state, then the verdict.
+// Each error result is decided by the solver; a satisfiable one is confirmed by running its model
+// on the bounded concrete semantics (a model that does not replay is a *ReplayError), an
+// undecided one makes the verdict unknown. The verdict is bug when an error is confirmed (Reason
+// then says what stopped the run early, if anything), else unknown when a budget stopped the run,
+// a query was undecided or the loop bound cut paths off, else safe.
+//
+// Workers (issue 17): the interpretation and the solver's queries stay on the calling goroutine
+// (their answers depend on the solver's history, and the state bound cuts the tree in the order
+// of the search); the concrete replays of the errors' models, functions of the model alone, run
+// on up to workers goroutines (1 or less: none), each result kept by its index, so the report is
+// the same for every number of workers. The first error in the order of the results that does
+// not replay is the *ReplayError, as with one worker.
 //
 // Why3: sym_interp (interp.mlw) for the results; the verdict and the replay are not modelled (the
 // replay checks on one input what sym_interp's postcondition under states for all).
-func (b *Interp) Run() (*Report, error) {
+func (b *Interp) RunWorkers(workers int) (*Report, error) {
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		return nil, err
@@ -74,8 +86,10 @@ func (b *Interp) Run() (*Report, error) {
 	rep := &Report{Results: rs}
 	var unknown []string
 	incomplete := map[int]int{}
-	reported := map[*spec.Fail]bool{}
-	for _, r := range rs {
+	// The queries first, in the order of the results: the errors whose path condition is
+	// satisfiable get their model replayed, on the workers.
+	var sat []int
+	for i, r := range rs {
 		switch {
 		case r.Cut != CutNone:
 			// a path a budget stopped: Stopped gives the reason, not the loop bound
@@ -87,17 +101,25 @@ func (b *Interp) Run() (*Report, error) {
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue
 			}
-			input := spec.Store(r.State.PC.Witness)
-			replay := spec.ExecBounded(b.Prog, input, b.N)
-			if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
-				return nil, &ReplayError{Input: input, Names: b.terms.Names(), Fail: r.Fail, Replay: replay}
-			}
-			if reported[r.Fail] {
-				continue
-			}
-			reported[r.Fail] = true
-			rep.Errors = append(rep.Errors, Error{Result: r, Input: input})
+			sat = append(sat, i)
 		}
+	}
+	replays := make([]spec.BoundedResult, len(sat))
+	Each(len(sat), workers, func(k int) {
+		replays[k] = spec.ExecBounded(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N)
+	})
+	reported := map[*spec.Fail]bool{}
+	for k, i := range sat {
+		r, replay := rs[i], replays[k]
+		input := spec.Store(r.State.PC.Witness)
+		if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
+			return nil, &ReplayError{Input: input, Names: b.terms.Names(), Fail: r.Fail, Replay: replay}
+		}
+		if reported[r.Fail] {
+			continue
+		}
+		reported[r.Fail] = true
+		rep.Errors = append(rep.Errors, Error{Result: r, Input: input})
 	}
 	switch {
 	case len(rep.Errors) > 0:
@@ -123,4 +145,37 @@ func (b *Interp) Run() (*Report, error) {
 		rep.Verdict, rep.Reason = Unknown, fmt.Sprintf("loop bound %d cut off loops at %s", b.N, strings.Join(parts, ", "))
 	}
 	return rep, nil
+}
+
+// Each calls f(i) for every i in [0, n), on up to workers goroutines (1 or less: on the calling
+// goroutine, in order). The calls must be independent of each other (each writes only what is
+// indexed by its i), so that what they compute does not depend on the number of workers. The
+// indices are handed out in chunks, in increasing order; Each returns when every call returned.
+func Each(n, workers int, f func(i int)) {
+	if workers > n {
+		workers = n
+	}
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	const chunk = 16
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				for i := lo; i < min(lo+chunk, n); i++ {
+					f(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

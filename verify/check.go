@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"certsym/bounded"
@@ -347,12 +348,16 @@ func (v *verifier) explain(cl *Claim, idx int, e *Evidence, r primResult, path i
 	}
 }
 
+// addUnhandled adds u to the claim's unhandled-theory locations, once (a set beside the list: a
+// spurious counterexample's location names its input, so there can be one per path).
 func (cl *Claim) addUnhandled(u Unhandled) {
-	for _, x := range cl.Unhandled {
-		if x == u {
-			return
-		}
+	if cl.unhandledSeen[u] {
+		return
 	}
+	if cl.unhandledSeen == nil {
+		cl.unhandledSeen = map[Unhandled]bool{}
+	}
+	cl.unhandledSeen[u] = true
 	cl.Unhandled = append(cl.Unhandled, u)
 }
 
@@ -382,10 +387,13 @@ func (v *verifier) pathHasMul(phi *sym.PC) bool {
 // pathNonlinear returns the statements with products on the path of phi (the unhandled-theory
 // locations of a DONTKNOW), first first.
 func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
-	var out []Unhandled
+	var out []Unhandled // reversed, then put back in order: prepending was quadratic in depth
 	for n := phi; n != nil; n = n.Parent {
-		out = append(append([]Unhandled{}, v.nonlinear[n]...), out...)
+		for i := len(v.nonlinear[n]) - 1; i >= 0; i-- {
+			out = append(out, v.nonlinear[n][i])
+		}
 	}
+	slices.Reverse(out)
 	return out
 }
 

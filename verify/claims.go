@@ -2,6 +2,8 @@ package verify
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 
 	"certsym/spec"
 )
@@ -122,18 +124,19 @@ type Evidence struct {
 }
 
 // addPath records path id p (paths are met in increasing order of first evaluation, but a path
-// can be met again later, so the list is kept sorted and without repeats).
+// can be met again later, so the list is kept sorted and without repeats): appended when new,
+// else found by binary search (a linear scan made the evidence of many paths quadratic).
 func (e *Evidence) addPath(p int) {
-	for i, x := range e.Paths {
-		if x == p {
-			return
-		}
-		if x > p {
-			e.Paths = append(e.Paths[:i], append([]int{p}, e.Paths[i:]...)...)
-			return
-		}
+	n := len(e.Paths)
+	if n == 0 || e.Paths[n-1] < p {
+		e.Paths = append(e.Paths, p)
+		return
 	}
-	e.Paths = append(e.Paths, p)
+	i := sort.SearchInts(e.Paths, p)
+	if e.Paths[i] == p {
+		return
+	}
+	e.Paths = slices.Insert(e.Paths, i, p)
 }
 
 // primsOf builds the primitive claims of one run-time check c (spec.WalkChecks) of a developer

@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 
+	"certsym/bounded"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -23,36 +24,50 @@ func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
 	p := &Path{ID: len(v.rep.Paths), Line: spec.LineOf(s), pc: pc}
 	v.paths[pc] = p
 	v.rep.Paths = append(v.rep.Paths, p)
+	if v.texts != nil {
+		v.texts.add(p, false)
+	} else {
+		p.PathCondition = pc.String(v.names()) // now too: the same memory as with workers
+	}
 	return p
 }
 
-// tests gives the first MaxPathTests paths their path condition and a test: a model of the path
-// condition (checked on the real semantics of products), replayed on the bounded concrete
-// semantics for its post-state and the lines it runs.
+// tests waits for the paths' conditions (rendered as they are numbered) and gives the first
+// MaxPathTests paths a test: a model of the path condition (checked on the real semantics of
+// products), replayed on the bounded concrete semantics for its post-state and the lines it runs.
+// The paths left undecided are decided first, in order, on the one solver; the replays,
+// functions of each path alone, run on the workers.
 func (v *verifier) tests() {
-	names := v.names()
-	for _, p := range v.rep.Paths {
-		p.PathCondition = p.pc.String(names)
-		if p.ID >= MaxPathTests {
-			p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
-			continue
-		}
+	if v.texts != nil {
+		v.texts.wait()
+	}
+	n := min(len(v.rep.Paths), MaxPathTests)
+	for _, p := range v.rep.Paths[n:] {
+		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
+	}
+	for _, p := range v.rep.Paths[:n] {
 		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
 			v.b.Solver().Check(p.pc)
 		}
-		if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
-			p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-			continue
-		}
-		p.Input = append(spec.Store{}, p.pc.Witness...)
-		r := spec.ExecBoundedVisit(v.prog, p.Input, v.opts.LoopBound, func(s spec.Stmt) {
-			if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
-				p.Lines = append(p.Lines, l)
-			}
-		})
-		p.Final = r.Store
-		p.Ends = endsText(r)
 	}
+	bounded.Each(n, v.opts.Workers, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
+}
+
+// testPath gives path p of prog its test, if the solver gave a model of its path condition, and
+// replays it with loop bound n: a function of the path alone, which writes only p's test fields.
+func testPath(prog *spec.Program, n int, p *Path) {
+	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
+		return
+	}
+	p.Input = append(spec.Store{}, p.pc.Witness...)
+	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s spec.Stmt) {
+		if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
+			p.Lines = append(p.Lines, l)
+		}
+	})
+	p.Final = r.Store
+	p.Ends = endsText(r)
 }
 
 // endsText says how a bounded concrete run ended.

@@ -8,7 +8,8 @@
 // (Section III-B2). Each claim's collecting summary, and each primitive claim's, is interpreted
 // by StatusTable (Section III-B5), and every collected result comes with its explication
 // (Section V): paths numbered in exploration order, tests and counterexamples replayed on the
-// concrete semantics.
+// concrete semantics. With Options.Workers, the paths' conditions are rendered and their tests
+// replayed on other goroutines (workers.go), with the same report.
 package verify
 
 import (
@@ -61,6 +62,8 @@ type Claim struct {
 	Unhandled []Unhandled
 	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.
 	Cutoffs []ClaimCutoff
+
+	unhandledSeen map[Unhandled]bool // the set of Unhandled
 }
 
 // Witness is an input on which a claim fails (or is undefined), with the path condition of the
@@ -137,6 +140,10 @@ type Options struct {
 	// Monitor, when set, receives the live counters (for a progress ticker) and can interrupt
 	// the exploration.
 	Monitor *budget.Monitor
+	// Workers is the number of goroutines that render the paths' conditions and replay their
+	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
+	// is the same for every number of workers.
+	Workers int
 }
 
 // Report is the outcome of Verify.
@@ -235,6 +242,7 @@ type verifier struct {
 	depthCuts map[spec.Stmt]int
 	depthPath map[spec.Stmt]*sym.PC // the first path cut at each statement by the depth bound
 	paths     map[*sym.PC]*Path
+	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
 }
 
 // Verify runs explicating symbolic execution on prog.
@@ -244,6 +252,9 @@ func Verify(prog *spec.Program, opts Options) *Report {
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b
+	if opts.Workers > 1 {
+		v.texts = newPathTexts(v.names(), opts.Workers)
+	}
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
 	v.cutoffs(rs)

@@ -436,7 +436,7 @@ func TestClaimsOfRuns(t *testing.T) {
 
 // gcdSrc is engine/testdata/gcd.imp: every branch goes to the solver and the paths multiply with
 // the loop bound, so a high bound runs into any time or memory bound.
-func gcdSrc(t *testing.T) string {
+func gcdSrc(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(testprog.Root(), "engine", "testdata", "gcd.imp"))
 	if err != nil {

@@ -59,7 +59,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
-	rep, err := b.Run()
+	rep, err := b.RunWorkers(opts.Workers)
 	if err != nil {
 		var re *bounded.ReplayError
 		if errors.As(err, &re) {
@@ -71,6 +71,12 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	}
 	rs := rep.Results
 	names := sym.SlotNames(prog)
+	// The constraint and store of each result state, rendered on the workers (pure functions of
+	// the state, kept by index: the same text for every number of workers).
+	constraints, stores := make([]string, len(rs)), make([]string, len(rs))
+	bounded.Each(len(rs), opts.Workers, func(i int) {
+		constraints[i], stores[i] = rs[i].State.PC.String(names), sym.StoreString(rs[i].State.Store, names)
+	})
 	bugs := []jsonBug{}
 	var inputs []spec.Store
 	for _, e := range rep.Errors {
@@ -85,11 +91,11 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 		out := jsonBounded{Verdict: verdict, LoopBound: n, States: []jsonState{}, Bugs: bugs, Reason: reason,
 			SolverQueries: b.Solver().Stats.Queries}
 		for _, g := range resultGroups {
-			for _, r := range rs {
+			for i, r := range rs {
 				if resultGroup(r) != g {
 					continue
 				}
-				js := jsonState{Behaviour: g, Constraint: r.State.PC.String(names), Store: sym.StoreString(r.State.Store, names)}
+				js := jsonState{Behaviour: g, Constraint: constraints[i], Store: stores[i]}
 				if r.Fail != nil {
 					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Where().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
@@ -105,26 +111,26 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	} else {
 		fmt.Fprintf(stdout, "bounded symbolic execution, loop bound %d: %s\n", n, report.Plural(len(rs), "result state"))
 		for _, g := range resultGroups {
-			var group []bounded.Result
-			for _, r := range rs {
+			var group []int // indices into rs
+			for i, r := range rs {
 				if resultGroup(r) == g {
-					group = append(group, r)
+					group = append(group, i)
 				}
 			}
 			if len(group) == 0 {
 				continue
 			}
 			fmt.Fprintf(stdout, "\n%s (%d):\n", g, len(group))
-			for _, r := range group {
-				where := ""
+			for _, i := range group {
+				r, where := rs[i], ""
 				switch {
 				case r.Fail != nil:
 					where = fmt.Sprintf(" [%s at %s]", r.Fail.Kind, loc(r.Fail.Loc))
 				case r.At != nil:
 					where = fmt.Sprintf(" [at %s]", stmtLoc(r.At))
 				}
-				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", report.Abbrev(r.State.PC.String(names), " and ", "conjunct", full), where,
-					report.Abbrev(sym.StoreString(r.State.Store, names), ", ", "variable", full))
+				fmt.Fprintf(stdout, "  constraint: %s%s\n      store: %s\n", report.Abbrev(constraints[i], " and ", "conjunct", full), where,
+					report.Abbrev(stores[i], ", ", "variable", full))
 			}
 		}
 		fmt.Fprintln(stdout)

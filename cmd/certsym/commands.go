@@ -173,7 +173,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
-	workers := addWorkersFlag(fs)
+	workers := addWorkersFlag(fs, runWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code

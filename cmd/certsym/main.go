@@ -33,7 +33,7 @@ const usage = `usage:
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
       S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
       artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
-  certsym run --loop-bound N FILE [--json] [--full]
+  certsym run --loop-bound N FILE [--json] [--full] [--workers N]
       bounded symbolic execution: result states grouped by behaviour
   certsym merge FILE... [--json]
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
@@ -43,7 +43,7 @@ const usage = `usage:
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full]
+  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
   certsym replay FILE|DIR [--program FILE] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)

@@ -28,6 +28,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		"bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	full := fs.Bool("full", false, "print path conditions whole (the text output abbreviates long ones; JSON is always whole)")
+	workers := addWorkersFlag(fs, verifyWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -38,7 +39,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	mon := budget.NewMonitor()
 	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		Limits: limits(), Monitor: mon}
+		Limits: limits(), Monitor: mon, Workers: workers()}
 	stopSignals := watchSignals(mon, stderr)
 	stopTicker := func() {}
 	if !*quiet {

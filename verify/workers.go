@@ -1,0 +1,52 @@
+package verify
+
+import "sync"
+
+// The workers of certsym verify (Options.Workers, issue 17) run what is a function of one path,
+// each result stored in the path (so the report is the same for every number of workers): the
+// rendering of its condition as the interpretation goes on (sym.Extend makes its conjuncts and
+// bounds final; the solver writes only its status, witness and memos), and the replay of its
+// test. The interpretation and all queries stay on one goroutine (README.md, verify, Workers).
+
+const textChunk = 64 // the paths handed to a worker at once
+// pathTexts renders the path conditions of the paths on worker goroutines as the paths are
+// numbered (verifier.path), handed over in chunks of textChunk.
+type pathTexts struct {
+	names []string
+	jobs  chan []*Path
+	wg    sync.WaitGroup
+	chunk []*Path
+}
+
+// newPathTexts starts n workers.
+func newPathTexts(names []string, n int) *pathTexts {
+	t := &pathTexts{names: names, jobs: make(chan []*Path, 4*n)}
+	for range n {
+		t.wg.Go(func() {
+			for ps := range t.jobs {
+				for _, p := range ps {
+					p.PathCondition = p.pc.String(t.names)
+				}
+			}
+		})
+	}
+	return t
+}
+
+// add hands path p to the workers; with last (p nil), the paths not handed over yet.
+func (t *pathTexts) add(p *Path, last bool) {
+	if !last {
+		t.chunk = append(t.chunk, p)
+	}
+	if len(t.chunk) == textChunk || (last && len(t.chunk) > 0) {
+		t.jobs <- t.chunk
+		t.chunk = nil
+	}
+}
+
+// wait returns when every path given to add has its path condition rendered.
+func (t *pathTexts) wait() {
+	t.add(nil, true)
+	close(t.jobs)
+	t.wg.Wait()
+}

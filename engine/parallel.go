@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"certsym/spec"
+	"certsym/sym"
 )
 
 // Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
@@ -109,7 +110,7 @@ func ParallelOK(prog *spec.Program) bool {
 // queues the successors of the current one.
 func (e *Engine) expandPicked(st *State, out []*State) []*State {
 	if e.workers <= 1 {
-		return e.Expand(st, out)
+		return e.expandPrepared(st, out, nil)
 	}
 	b := e.cur
 	if b == nil || b.next >= len(b.states) || b.states[b.next] != st {
@@ -125,7 +126,7 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 			n := min(e.queue.len()+1, 2*MaxBatch)
 			if n < 2*minPerWorker {
 				e.cur = nil
-				return e.Expand(st, out)
+				return e.expandPrepared(st, out, nil)
 			}
 			b = e.launch(st, e.queue.items[e.queue.head:e.queue.head+n/2-1])
 			b.wg.Wait()
@@ -148,6 +149,26 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 	return out
 }
 
+// expandPrepared is Expand, then the preparation of the successors' pruning queries (with pruning
+// on): with p, a worker's Preparer, else with the solver's own (sym.Preparer.Prepare). Each run
+// prepares each successor when it is made, with one worker as with N, so that the queries' answers
+// do not depend on when their history-free part was computed.
+func (e *Engine) expandPrepared(st *State, out []*State, p *sym.Preparer) []*State {
+	n := len(out)
+	out = e.Expand(st, out)
+	if e.opts.NoPrune {
+		return out
+	}
+	for _, s := range out[n:] {
+		if p != nil {
+			p.Prepare(s.PC)
+		} else {
+			e.solver.Prepare(s.PC)
+		}
+	}
+	return out
+}
+
 // launch starts computing the successors of first and then of rest (states of the queue, in
 // order) on up to e.workers goroutines, each expanding a contiguous part on its own copy of the
 // engine (Expand reads the terms and the slot count, and may set stopped), copied here: this
@@ -163,6 +184,7 @@ func (e *Engine) launch(first *State, rest []*State) *batch {
 		lo, hi := k*n/w, (k+1)*n/w
 		c := *e
 		c.cur, c.ahead = nil, nil
+		p := e.solver.NewPreparer()
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
@@ -172,7 +194,7 @@ func (e *Engine) launch(first *State, rest []*State) *batch {
 			ends := make([]int, hi-lo)
 			for i := lo; i < hi; i++ {
 				c.stopped = ""
-				flat = c.Expand(b.states[i], flat)
+				flat = c.expandPrepared(b.states[i], flat, p)
 				ends[i-lo] = len(flat)
 				b.huge[i] = c.stopped
 			}

@@ -136,10 +136,10 @@ func writeFormula(b []byte, f *Formula, qc *queryCache) (_ []byte, ok bool) {
 }
 
 func writeTerm(b []byte, t *Term, qc *queryCache) ([]byte, bool) {
-	b = t.c.Big().Append(b, 36)
+	b = appendInt(b, t.c)
 	for _, m := range t.monos {
 		b = append(b, '+')
-		b = m.k.Big().Append(b, 36)
+		b = appendInt(b, m.k)
 		b = append(b, '*')
 		if m.a.Kind == AtomSym {
 			b = strconv.AppendInt(b, int64(-1-m.a.Sym), 36)
@@ -174,6 +174,7 @@ type query struct {
 	size  int        // |Q|
 	evals int        // formulas evaluated so far (satisfies stops at evalBudget)
 
+	one    [1]uint64  // syms, when one word holds them
 	ivKeys []byte     // the structural keys of ivals, one after the other
 	ivEnds []int32    // where each ends in ivKeys
 	model  []spec.Int // model repair's answer, or nil
@@ -187,14 +188,6 @@ type interval struct {
 func (iv interval) holds(v []spec.Int) bool {
 	x := v[iv.sym]
 	return (!iv.b.hasLo || x.Cmp(iv.b.lo) >= 0) && (!iv.b.hasHi || x.Cmp(iv.b.hi) <= 0)
-}
-
-func sortByDepthDesc(ns []*PC) {
-	for i := 1; i < len(ns); i++ { // nearly sorted already (collected newest first)
-		for j := i; j > 0 && ns[j].Depth > ns[j-1].Depth; j-- {
-			ns[j], ns[j-1] = ns[j-1], ns[j]
-		}
-	}
 }
 
 func sortInt32(a []int32) {
@@ -472,8 +465,14 @@ func (q *query) repair() []spec.Int {
 			return nil
 		}
 	}
-	v := make([]spec.Int, len(w))
-	scales := make([]spec.Int, 0, len(repairScales)+len(c.T.monos))
+	var vbuf [8]spec.Int
+	v := vbuf[:0]
+	if len(w) > len(vbuf) {
+		v = make([]spec.Int, 0, len(w))
+	}
+	v = v[:len(w)]
+	var sbuf [12]spec.Int
+	scales := sbuf[:0]
 	for _, t := range repairScales {
 		scales = append(scales, spec.IntOf(t))
 	}

@@ -158,7 +158,11 @@ func (p *Preparer) termSyms(t *Term, s symset) {
 // its formulas, which the solver interns (Solver.keyQuery): the structural keys of its intervals
 // are written here.
 func (p *Preparer) slice(phi *PC) *query {
-	q := &query{syms: make(symset, p.words)}
+	q := &query{}
+	q.syms = q.one[:]
+	if p.words != 1 {
+		q.syms = make(symset, p.words)
+	}
 	lin, linSyms := p.lin[:0], p.linSyms[:0] // the conjuncts that are not captured, newest first
 	// the new conjuncts, from φ up to p: all of them
 	n := phi
@@ -185,46 +189,64 @@ func (p *Preparer) slice(phi *PC) *query {
 	if q.base == nil {
 		q.base = make([]spec.Int, p.nsyms)
 	}
-	in := p.in[:0]
+	in, kept := p.in[:0], 0
 	for range lin {
 		in = append(in, false)
 	}
 	for changed := true; changed; {
 		changed = false
-		for i, n := range lin {
+		for i := range lin {
 			if !in[i] && linSyms[i].meets(q.syms) {
 				in[i], changed = true, true
 				q.syms.union(linSyms[i])
-				q.conj = append(q.conj, n)
+				kept++
 			}
+		}
+	}
+	// newest first (the model checks try them first: the newest conjuncts are the ones a model
+	// most likely violates); lin is in that order
+	q.conj = make([]*PC, 0, kept)
+	for i, n := range lin {
+		if in[i] {
+			q.conj = append(q.conj, n)
 		}
 	}
 	clear(lin)
 	clear(linSyms)
 	p.lin, p.linSyms, p.in = lin[:0], linSyms[:0], in[:0]
-	// keep the newest first (the model checks try them first: the newest conjuncts are the
-	// ones a stored model most likely violates)
-	if len(q.conj) > 1 {
-		sortByDepthDesc(q.conj)
+	nb := 0
+	for _, sb := range phi.bnd {
+		if q.syms.has(sb.sym) && (sb.b.hasLo || sb.b.hasHi) {
+			nb++
+		}
 	}
+	q.ivals, q.ivEnds = make([]interval, 0, nb), make([]int32, 0, nb)
+	b := p.buf[:0]
 	for _, sb := range phi.bnd {
 		if q.syms.has(sb.sym) && (sb.b.hasLo || sb.b.hasHi) {
 			q.ivals = append(q.ivals, interval{sb.sym, sb.b})
-			b := append(q.ivKeys, 'I')
+			b = append(b, 'I')
 			b = strconv.AppendInt(b, int64(sb.sym), 36)
 			if sb.b.hasLo {
-				b = append(b, 'l')
-				b = sb.b.lo.Big().Append(b, 36)
+				b = appendInt(append(b, 'l'), sb.b.lo)
 			}
 			if sb.b.hasHi {
-				b = append(b, 'h')
-				b = sb.b.hi.Big().Append(b, 36)
+				b = appendInt(append(b, 'h'), sb.b.hi)
 			}
-			q.ivKeys, q.ivEnds = b, append(q.ivEnds, int32(len(b)))
+			q.ivEnds = append(q.ivEnds, int32(len(b)))
 		}
 	}
+	q.ivKeys, p.buf = append([]byte(nil), b...), b
 	q.size = len(q.conj) + len(q.ivals)
 	return q
+}
+
+// appendInt appends x in base 36.
+func appendInt(b []byte, x spec.Int) []byte {
+	if v, ok := x.Int64(); ok {
+		return strconv.AppendInt(b, v, 36)
+	}
+	return x.Big().Append(b, 36)
 }
 
 // keyQuery interns Q's formulas (its conjuncts by their shared keys, its intervals) and sets its

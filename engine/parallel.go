@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"certsym/spec"
 	"certsym/sym"
@@ -64,12 +65,16 @@ const MaxBatch = 4096
 // A variable so that the tests can lower it, to expand the corpus's small programs in batches.
 var minPerWorker = 64
 
+// chunk is the number of consecutive states of a batch a goroutine claims at a time.
+const chunk = 16
+
 // batch is the successors computed ahead for consecutive states of the queue.
 type batch struct {
 	states []*State   // in queue order; states[next] is the next state NextState will take
 	succ   [][]*State // the successors Expand returns for each state
 	huge   []string   // the stop reason Expand would set for each state (step.HugeReason), or ""
 	next   int
+	claim  atomic.Int32   // the chunks claimed so far
 	wg     sync.WaitGroup // the workers computing it
 }
 
@@ -117,7 +122,7 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 		b = nil
 		if a := e.ahead; a != nil {
 			e.ahead = nil
-			a.wg.Wait()
+			e.complete(a)
 			if a.states[0] == st {
 				b = a
 			}
@@ -129,7 +134,7 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 				return e.expandPrepared(st, out, nil)
 			}
 			b = e.launch(st, e.queue.items[e.queue.head:e.queue.head+n/2-1])
-			b.wg.Wait()
+			e.complete(b)
 		}
 		e.cur = b
 		// The states queued after the current batch's: the queue holds b.states[1:] first (a
@@ -170,41 +175,63 @@ func (e *Engine) expandPrepared(st *State, out []*State, p *sym.Preparer) []*Sta
 }
 
 // launch starts computing the successors of first and then of rest (states of the queue, in
-// order) on up to e.workers goroutines, each expanding a contiguous part on its own copy of the
-// engine (Expand reads the terms and the slot count, and may set stopped), copied here: this
-// goroutine goes on with the run meanwhile. Wait on the batch's wg before reading it.
+// order) on e.workers-1 goroutines, each expanding chunks of consecutive states it claims, on its
+// own copy of the engine (Expand reads the terms and the slot count, and may set stopped), copied
+// here, with its own Preparer: this goroutine goes on with the run meanwhile, and joins them when
+// it needs the batch (finish).
 func (e *Engine) launch(first *State, rest []*State) *batch {
 	n := 1 + len(rest)
 	b := &batch{states: make([]*State, n), succ: make([][]*State, n), huge: make([]string, n)}
 	b.states[0] = first
 	copy(b.states[1:], rest)
 	e.batches++
-	w := max(1, min(e.workers, n/minPerWorker))
-	for k := 0; k < w; k++ {
-		lo, hi := k*n/w, (k+1)*n/w
+	for k := 1; k < e.workers; k++ {
 		c := *e
 		c.cur, c.ahead = nil, nil
 		p := e.solver.NewPreparer()
 		b.wg.Add(1)
 		go func() {
 			defer b.wg.Done()
-			// One slice for the successors of the worker's part (about two per state), cut
-			// into each state's once it is complete (appending may move it).
-			flat := make([]*State, 0, 2*(hi-lo)+8)
-			ends := make([]int, hi-lo)
-			for i := lo; i < hi; i++ {
-				c.stopped = ""
-				flat = c.expandPrepared(b.states[i], flat, p)
-				ends[i-lo] = len(flat)
-				b.huge[i] = c.stopped
-			}
-			start := 0
-			for i := lo; i < hi; i++ {
-				end := ends[i-lo]
-				b.succ[i] = flat[start:end:end]
-				start = end
-			}
+			b.work(&c, p)
 		}()
 	}
 	return b
+}
+
+// complete completes b: this goroutine expands the chunks nobody has claimed yet (with the solver's
+// own Preparer), then waits for the workers' last ones.
+func (e *Engine) complete(b *batch) {
+	c := *e
+	c.cur, c.ahead = nil, nil
+	b.work(&c, nil)
+	b.wg.Wait()
+}
+
+// work expands the chunks of b it claims, on c, preparing the successors' queries with p (nil:
+// the solver's own Preparer, on the run's goroutine).
+func (b *batch) work(c *Engine, p *sym.Preparer) {
+	var flat []*State
+	var ends [chunk]int
+	for {
+		lo := int(b.claim.Add(1)-1) * chunk
+		if lo >= len(b.states) {
+			return
+		}
+		hi := min(lo+chunk, len(b.states))
+		// One slice for the successors of the chunk (about two per state), cut into each
+		// state's once it is complete (appending may move it).
+		flat = make([]*State, 0, 2*chunk+8)
+		for i := lo; i < hi; i++ {
+			c.stopped = ""
+			flat = c.expandPrepared(b.states[i], flat, p)
+			ends[i-lo] = len(flat)
+			b.huge[i] = c.stopped
+		}
+		start := 0
+		for i := lo; i < hi; i++ {
+			end := ends[i-lo]
+			b.succ[i] = flat[start:end:end]
+			start = end
+		}
+	}
 }

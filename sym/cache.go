@@ -25,15 +25,17 @@ import (
 //     with w (m on S, w elsewhere) is a model of φ: a conjunct of φ outside Q is either implied
 //     by the intervals of Q (captured, symbols in S), or a conjunct of p sharing no symbol with
 //     S, which w satisfies on symbols where the merged valuation is w.
-//  2. The query cache: Q's canonical key (the sorted ids of its formulas, each interned from its
+//  2. Model repair (not KLEE's; see repair): w, possibly scaled, with one symbol of the violated
+//     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
+//     formula of Q (Formula.Eval, exact). Only sat answers come from here. The slice and repair
+//     are functions of φ and its ancestors alone: they are computed when φ's state is made
+//     (prepare.go, on the engine's workers), before the layers that depend on the history.
+//  3. The query cache: Q's canonical key (the sorted ids of its formulas, each interned from its
 //     structural form; a hash finds the entry, the ids are compared in full) gives a previous
 //     answer and model of the same Q.
-//  3. The counterexample cache: a recent unsatisfiable query whose formulas are a subset of Q's
+//  4. The counterexample cache: a recent unsatisfiable query whose formulas are a subset of Q's
 //     makes Q unsat; a recent model that satisfies every formula of Q (Formula.Eval, exact) is a
 //     model of Q.
-//  4. Model repair (not KLEE's; see repair): w, possibly scaled, with one symbol of the violated
-//     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
-//     formula of Q (Formula.Eval, exact). Only sat answers come from here.
 //
 // Only then Z3 is asked: Q alone in a solver of its own (the slice solver, one scope per query)
 // when Q is much smaller than φ, otherwise φ on the incremental push/pop stack (φ and Q are

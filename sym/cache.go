@@ -75,6 +75,7 @@ type cacheEntry struct {
 	ids    []int32
 	status SatStatus
 	model  []spec.Int
+	next   *cacheEntry // the next entry of the same hash
 }
 
 // queryCache is one solver's cache: interned formula keys, answers by canonical key, recent
@@ -82,7 +83,7 @@ type cacheEntry struct {
 type queryCache struct {
 	ids     map[string]int32
 	atomIDs map[*Atom]int32
-	entries map[uint64][]*cacheEntry
+	entries map[uint64]*cacheEntry // chained by next
 	fifo    []*cacheEntry
 	held    int // ids held by the entries
 	models  [][]spec.Int
@@ -94,7 +95,7 @@ type queryCache struct {
 }
 
 func (sv *Solver) newQueryCache() *queryCache {
-	return &queryCache{ids: map[string]int32{}, atomIDs: map[*Atom]int32{}, entries: map[uint64][]*cacheEntry{}, prep: sv.NewPreparer()}
+	return &queryCache{ids: map[string]int32{}, atomIDs: map[*Atom]int32{}, entries: map[uint64]*cacheEntry{}, prep: sv.NewPreparer()}
 }
 
 func (sv *Solver) words() int { return (len(sv.names) + 63) / 64 }
@@ -296,14 +297,12 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule str
 		sv.remember(q, Sat, q.model)
 		return Sat, q.model, "repair"
 	}
-	for _, e := range qc.entries[q.hash] {
-		if equalIDs(e.ids, q.ids) {
-			sv.Stats.CacheHits++
-			if e.status == Sat {
-				return Sat, q.merge(e.model), "query-cache"
-			}
-			return e.status, nil, "query-cache"
+	if e := qc.find(q); e != nil {
+		sv.Stats.CacheHits++
+		if e.status == Sat {
+			return Sat, q.merge(e.model), "query-cache"
 		}
+		return e.status, nil, "query-cache"
 	}
 	for _, u := range qc.unsats {
 		if subset(u, q.ids) {
@@ -371,8 +370,11 @@ func (sv *Solver) remember(q *query, status SatStatus, model []spec.Int) {
 	default:
 		return // unknown depends on the time left: never cached
 	}
-	e := &cacheEntry{ids: q.ids, status: status, model: model}
-	qc.entries[q.hash] = append(qc.entries[q.hash], e)
+	if qc.find(q) != nil {
+		return // Q was answered before (repair comes before the query cache): keep one entry
+	}
+	e := &cacheEntry{ids: q.ids, status: status, model: model, next: qc.entries[q.hash]}
+	qc.entries[q.hash] = e
 	qc.fifo = append(qc.fifo, e)
 	qc.held += len(q.ids)
 	for qc.held > cacheMaxIDs && len(qc.fifo) > 0 {
@@ -381,19 +383,30 @@ func (sv *Solver) remember(q *query, status SatStatus, model []spec.Int) {
 		qc.fifo = qc.fifo[1:]
 		qc.held -= len(old.ids)
 		h := hashIDs(old.ids)
-		es := qc.entries[h]
-		for i, x := range es {
-			if x == old {
-				es = append(es[:i:i], es[i+1:]...)
+		for p := qc.entries[h]; ; p = p.next {
+			if p == old {
+				qc.entries[h] = old.next
+				break
+			}
+			if p.next == old {
+				p.next = old.next
 				break
 			}
 		}
-		if len(es) == 0 {
+		if qc.entries[h] == nil {
 			delete(qc.entries, h)
-		} else {
-			qc.entries[h] = es
 		}
 	}
+}
+
+// find returns the entry of the query cache for Q, or nil.
+func (qc *queryCache) find(q *query) *cacheEntry {
+	for e := qc.entries[q.hash]; e != nil; e = e.next {
+		if equalIDs(e.ids, q.ids) {
+			return e
+		}
+	}
+	return nil
 }
 
 func hashIDs(ids []int32) uint64 {

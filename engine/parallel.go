@@ -58,11 +58,12 @@ import (
 // (the open gcd's one-worker run uses about 1.22 cores, so 2 cores give at most about 1.64);
 // each batch also costs its hand-over (allocating it, waking the workers, moving the states it
 // made between the cores' caches). On the open gcd this goroutine's share (the history part of
-// Check, the queue) is now about a third of the one-worker time, so the collector is the bound:
-// about 1.3 times with the collector on, 1.65 to 1.7 with GOGC=off. The open factorial's frontier
-// holds 18 to 75 states, under the 2*minPerWorker a batch needs, and runs sequentially: batches
-// from 16 or 32 states on made it 1.3 to 1.6 times slower, and so did helpers that spin instead of
-// parking (tried): a batch of a few dozen states costs more to hand over than it saves.
+// Check, the queue) is now about 30 % of the one-worker time, so the collector is the bound: 2
+// workers run about 1.4 times as fast as one (1.31 to 1.48), and 1.8 times with GOGC=off. The
+// open factorial's frontier holds 18 to 75 states, under the 2*minPerWorker a batch needs, and
+// runs sequentially: batches from 64, 32 or 16 states on made it 1.25 to 1.7 times slower, and
+// helpers that spin instead of parking (tried) did no better: a batch of a few dozen states
+// costs more to hand over than it saves.
 //
 // Coq: the stream is grun's (Engine.v), unchanged: the batch only anticipates expand (Expand.v)
 // on states already in the queue (Theorem 3.1, expand_correct: expand is a function of the
@@ -75,7 +76,8 @@ const MaxBatch = 4096
 
 // minPerWorker is the least number of states each worker gets in a batch; a narrower queue is
 // expanded sequentially (handing a few states to goroutines costs more than expanding them: with
-// 8 or 16, the open factorial, whose frontier holds 18 to 75 states, took 1.3 to 1.6 times as long).
+// 8, 16 or 32, the open factorial, whose frontier holds 18 to 75 states, took 1.25 to 1.7 times as
+// long).
 // A variable so that the tests can lower it, to expand the corpus's small programs in batches.
 var minPerWorker = 64
 

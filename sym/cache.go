@@ -25,15 +25,17 @@ import (
 //     with w (m on S, w elsewhere) is a model of φ: a conjunct of φ outside Q is either implied
 //     by the intervals of Q (captured, symbols in S), or a conjunct of p sharing no symbol with
 //     S, which w satisfies on symbols where the merged valuation is w.
-//  2. The query cache: Q's canonical key (the sorted ids of its formulas, each interned from its
+//  2. Model repair (not KLEE's; see repair): w, possibly scaled, with one symbol of the violated
+//     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
+//     formula of Q (Formula.Eval, exact). Only sat answers come from here. The slice and repair
+//     are functions of φ and its ancestors alone: they are computed when φ's state is made
+//     (prepare.go, on the engine's workers), before the layers that depend on the history.
+//  3. The query cache: Q's canonical key (the sorted ids of its formulas, each interned from its
 //     structural form; a hash finds the entry, the ids are compared in full) gives a previous
 //     answer and model of the same Q.
-//  3. The counterexample cache: a recent unsatisfiable query whose formulas are a subset of Q's
+//  4. The counterexample cache: a recent unsatisfiable query whose formulas are a subset of Q's
 //     makes Q unsat; a recent model that satisfies every formula of Q (Formula.Eval, exact) is a
 //     model of Q.
-//  4. Model repair (not KLEE's; see repair): w, possibly scaled, with one symbol of the violated
-//     linear conjunct moved to the nearest value that satisfies it, when that satisfies every
-//     formula of Q (Formula.Eval, exact). Only sat answers come from here.
 //
 // Only then Z3 is asked: Q alone in a solver of its own (the slice solver, one scope per query)
 // when Q is much smaller than φ, otherwise φ on the incremental push/pop stack (φ and Q are
@@ -49,18 +51,6 @@ const (
 	sliceMinSave = 4         // Q goes to the slice solver when |Q|·sliceMinSave <= depth of φ
 	evalBudget   = 4096      // formulas evaluated per query trying stored models and repairs
 )
-
-// conjInfo is what one solver computed about a conjunct: its interned id and its symbols (once
-// keyed), and skip, the nearest strict ancestor whose conjunct is not captured (nil: none), by
-// which slice passes over runs of captured conjuncts.
-type conjInfo struct {
-	owner  *Solver
-	id     int32
-	syms   symset
-	keyed  bool
-	skip   *PC
-	skipOK bool
-}
 
 // symset is a set of symbol indices.
 type symset []uint64
@@ -85,27 +75,27 @@ type cacheEntry struct {
 	ids    []int32
 	status SatStatus
 	model  []spec.Int
+	next   *cacheEntry // the next entry of the same hash
 }
 
 // queryCache is one solver's cache: interned formula keys, answers by canonical key, recent
 // models and unsatisfiable sets, and the slice solver.
 type queryCache struct {
-	ids      map[string]int32
-	atomIDs  map[*Atom]int32
-	atomSyms map[*Atom]symset
-	entries  map[uint64][]*cacheEntry
-	fifo     []*cacheEntry
-	held     int // ids held by the entries
-	models   [][]spec.Int
-	unsats   [][]int32
-	slicer   *z3.Solver
-	scoped   bool // the slicer has the scope of the last query pushed
-	buf      []byte
+	ids     map[string]int32
+	atomIDs map[*Atom]int32
+	entries map[uint64]*cacheEntry // chained by next
+	fifo    []*cacheEntry
+	held    int // ids held by the entries
+	models  [][]spec.Int
+	unsats  [][]int32
+	slicer  *z3.Solver
+	scoped  bool // the slicer has the scope of the last query pushed
+	buf     []byte
+	prep    *Preparer // the solver's own, for the queries not prepared beforehand
 }
 
-func newQueryCache() *queryCache {
-	return &queryCache{ids: map[string]int32{}, atomIDs: map[*Atom]int32{}, atomSyms: map[*Atom]symset{},
-		entries: map[uint64][]*cacheEntry{}}
+func (sv *Solver) newQueryCache() *queryCache {
+	return &queryCache{ids: map[string]int32{}, atomIDs: map[*Atom]int32{}, entries: map[uint64]*cacheEntry{}, prep: sv.NewPreparer()}
 }
 
 func (sv *Solver) words() int { return (len(sv.names) + 63) / 64 }
@@ -119,121 +109,61 @@ func (qc *queryCache) intern(key []byte) int32 {
 	return id
 }
 
-// cinfo returns this solver's conjInfo of n, created empty when needed.
-func (sv *Solver) cinfo(n *PC) *conjInfo {
-	if n.cx == nil || n.cx.owner != sv {
-		n.cx = &conjInfo{owner: sv}
+func (qc *queryCache) internString(key string) int32 {
+	if id, ok := qc.ids[key]; ok {
+		return id
 	}
-	return n.cx
+	id := int32(len(qc.ids) + 1)
+	qc.ids[key] = id
+	return id
 }
 
-// info returns n's conjunct id and symbols for this solver.
-func (sv *Solver) info(n *PC) *conjInfo {
-	ci := sv.cinfo(n)
-	if !ci.keyed {
-		qc := sv.cache
-		qc.buf = qc.writeFormula(qc.buf[:0], n.Conj)
-		ci.id, ci.syms, ci.keyed = qc.intern(qc.buf), make(symset, sv.words()), true
-		qc.formulaSyms(n.Conj, ci.syms)
-	}
-	return ci
-}
-
-// skip returns the nearest strict ancestor of n whose conjunct is not captured, or nil; the
-// answer is cached in n and in the captured ancestors passed over (each is computed once).
-func (sv *Solver) skip(n *PC) *PC {
-	var chain []*conjInfo
-	var s *PC
-	for m := n; ; m = m.Parent {
-		ci := sv.cinfo(m)
-		if ci.skipOK {
-			s = ci.skip
-			break
-		}
-		chain = append(chain, ci)
-		p := m.Parent
-		if p == nil || p.Parent == nil {
-			break
-		}
-		if !p.captured {
-			s = p
-			break
-		}
-	}
-	for _, ci := range chain {
-		ci.skip, ci.skipOK = s, true
-	}
-	return s
-}
-
-// writeFormula writes f's structural key: atoms by their interned id (pointer identity).
-func (qc *queryCache) writeFormula(b []byte, f *Formula) []byte {
+// writeFormula writes f's structural key: an atom other than a symbol by its id interned in qc
+// (pointer identity); with qc nil, ok is false when f has such an atom (its key is the solver's).
+func writeFormula(b []byte, f *Formula, qc *queryCache) (_ []byte, ok bool) {
 	b = append(b, byte('0'+f.Op))
 	switch f.Op {
 	case FGe, FEq, FNe:
-		return qc.writeTerm(b, f.T)
+		return writeTerm(b, f.T, qc)
 	case FAnd, FOr:
 		b = append(b, '(')
 		for _, g := range f.Args {
-			b = qc.writeFormula(b, g)
+			if b, ok = writeFormula(b, g, qc); !ok {
+				return b, false
+			}
 			b = append(b, ',')
 		}
-		return append(b, ')')
+		return append(b, ')'), true
 	}
-	return b
+	return b, true
 }
 
-func (qc *queryCache) writeTerm(b []byte, t *Term) []byte {
-	b = t.c.Big().Append(b, 36)
+func writeTerm(b []byte, t *Term, qc *queryCache) ([]byte, bool) {
+	b = appendInt(b, t.c)
 	for _, m := range t.monos {
 		b = append(b, '+')
-		b = m.k.Big().Append(b, 36)
+		b = appendInt(b, m.k)
 		b = append(b, '*')
+		if m.a.Kind == AtomSym {
+			b = strconv.AppendInt(b, int64(-1-m.a.Sym), 36)
+			continue
+		}
+		if qc == nil {
+			return b, false
+		}
 		b = strconv.AppendInt(b, int64(qc.atomID(m.a)), 36)
 	}
-	return b
+	return b, true
 }
 
-// atomID interns an atom: a symbol is -1-index, another atom a positive id by pointer.
+// atomID interns an atom other than a symbol: a positive id by pointer.
 func (qc *queryCache) atomID(a *Atom) int32 {
-	if a.Kind == AtomSym {
-		return int32(-1 - a.Sym)
-	}
 	if id, ok := qc.atomIDs[a]; ok {
 		return id
 	}
 	id := int32(len(qc.atomIDs) + 1)
 	qc.atomIDs[a] = id
 	return id
-}
-
-func (qc *queryCache) formulaSyms(f *Formula, s symset) {
-	switch f.Op {
-	case FGe, FEq, FNe:
-		qc.termSyms(f.T, s)
-	case FAnd, FOr:
-		for _, g := range f.Args {
-			qc.formulaSyms(g, s)
-		}
-	}
-}
-
-func (qc *queryCache) termSyms(t *Term, s symset) {
-	for _, m := range t.monos {
-		a := m.a
-		if a.Kind == AtomSym {
-			s.add(a.Sym)
-			continue
-		}
-		as, ok := qc.atomSyms[a]
-		if !ok {
-			as = make(symset, len(s))
-			qc.termSyms(a.L, as)
-			qc.termSyms(a.R, as)
-			qc.atomSyms[a] = as
-		}
-		s.union(as)
-	}
 }
 
 // query is the slice Q of a path condition.
@@ -246,6 +176,11 @@ type query struct {
 	base  []spec.Int // w, the witness of the nearest satisfiable ancestor
 	size  int        // |Q|
 	evals int        // formulas evaluated so far (satisfies stops at evalBudget)
+
+	one    [1]uint64  // syms, when one word holds them
+	ivKeys []byte     // the structural keys of ivals, one after the other
+	ivEnds []int32    // where each ends in ivKeys
+	model  []spec.Int // model repair's answer, or nil
 }
 
 type interval struct {
@@ -256,93 +191,6 @@ type interval struct {
 func (iv interval) holds(v []spec.Int) bool {
 	x := v[iv.sym]
 	return (!iv.b.hasLo || x.Cmp(iv.b.lo) >= 0) && (!iv.b.hasHi || x.Cmp(iv.b.hi) <= 0)
-}
-
-// slice computes the query Q of φ (see the comment at the top of this file).
-func (sv *Solver) slice(phi *PC) *query {
-	qc := sv.cache
-	q := &query{syms: make(symset, sv.words())}
-	var lin []*PC // the conjuncts that are not captured, newest first
-	var linSyms []symset
-	// the new conjuncts, from φ up to p: all of them
-	n := phi
-	for ; n.Parent != nil; n = n.Parent {
-		if n != phi && n.Status == Sat {
-			q.base = n.Witness
-			break
-		}
-		ci := sv.info(n)
-		q.syms.union(ci.syms)
-		if !n.captured {
-			lin = append(lin, n)
-			linSyms = append(linSyms, ci.syms)
-		}
-	}
-	// p and above: only the conjuncts that are not captured, through the skip pointers (a
-	// countdown's thousands of bounds are passed over in one step)
-	if n.Parent != nil && n.captured {
-		n = sv.skip(n)
-	}
-	for ; n != nil && n.Parent != nil; n = sv.skip(n) {
-		ci := sv.info(n)
-		lin = append(lin, n)
-		linSyms = append(linSyms, ci.syms)
-	}
-	if q.base == nil {
-		q.base = make([]spec.Int, len(sv.names))
-	}
-	in := make([]bool, len(lin))
-	for changed := true; changed; {
-		changed = false
-		for i, n := range lin {
-			if !in[i] && linSyms[i].meets(q.syms) {
-				in[i], changed = true, true
-				q.syms.union(linSyms[i])
-				q.conj = append(q.conj, n)
-			}
-		}
-	}
-	// keep the newest first (the model check tries them first: the newest conjuncts are the
-	// ones a stored model most likely violates)
-	if len(q.conj) > 1 {
-		sortByDepthDesc(q.conj)
-	}
-	for _, sb := range phi.bnd {
-		if q.syms.has(sb.sym) && (sb.b.hasLo || sb.b.hasHi) {
-			q.ivals = append(q.ivals, interval{sb.sym, sb.b})
-		}
-	}
-	q.size = len(q.conj) + len(q.ivals)
-	q.ids = make([]int32, 0, q.size)
-	for _, n := range q.conj {
-		q.ids = append(q.ids, n.cx.id)
-	}
-	for _, iv := range q.ivals {
-		b := append(qc.buf[:0], 'I')
-		b = strconv.AppendInt(b, int64(iv.sym), 36)
-		if iv.b.hasLo {
-			b = append(b, 'l')
-			b = iv.b.lo.Big().Append(b, 36)
-		}
-		if iv.b.hasHi {
-			b = append(b, 'h')
-			b = iv.b.hi.Big().Append(b, 36)
-		}
-		qc.buf = b
-		q.ids = append(q.ids, qc.intern(b))
-	}
-	sortInt32(q.ids)
-	q.ids = dedup(q.ids)
-	q.hash = hashIDs(q.ids)
-	return q
-}
-
-func sortByDepthDesc(ns []*PC) {
-	for i := 1; i < len(ns); i++ { // nearly sorted already (collected newest first)
-		for j := i; j > 0 && ns[j].Depth > ns[j-1].Depth; j-- {
-			ns[j], ns[j-1] = ns[j-1], ns[j]
-		}
-	}
 }
 
 func sortInt32(a []int32) {
@@ -435,20 +283,26 @@ func (q *query) merge(m []spec.Int) []spec.Int {
 	return out
 }
 
-// lookup answers Q from the caches, or reports that Z3 must be asked. rule names the layer.
+// lookup answers Q from its prepared repair or the caches, or reports that Z3 must be asked.
+// rule names the layer. Repair, a function of Q alone (Prepare), is tried before the layers that
+// depend on the solver's history, so that its answers do not depend on when it is computed.
 func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule string) {
 	qc := sv.cache
 	if q.size == 0 {
 		return Sat, q.base, "slice-empty"
 	}
-	for _, e := range qc.entries[q.hash] {
-		if equalIDs(e.ids, q.ids) {
-			sv.Stats.CacheHits++
-			if e.status == Sat {
-				return Sat, q.merge(e.model), "query-cache"
-			}
-			return e.status, nil, "query-cache"
+	sv.keyQuery(q)
+	if q.model != nil {
+		sv.Stats.RepairHits++
+		sv.remember(q, Sat, q.model)
+		return Sat, q.model, "repair"
+	}
+	if e := qc.find(q); e != nil {
+		sv.Stats.CacheHits++
+		if e.status == Sat {
+			return Sat, q.merge(e.model), "query-cache"
 		}
+		return e.status, nil, "query-cache"
 	}
 	for _, u := range qc.unsats {
 		if subset(u, q.ids) {
@@ -469,12 +323,22 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule str
 			return Sat, q.merge(m), "cex-model"
 		}
 	}
-	if m := q.repair(); m != nil && q.evals <= evalBudget {
-		sv.Stats.RepairHits++
-		sv.remember(q, Sat, m)
-		return Sat, m, "repair"
-	}
 	return Unchecked, nil, ""
+}
+
+// prepared returns φ's query: the one Prepare left in φ (taken: it is used once), else prepared
+// now by the solver's own Preparer.
+func (sv *Solver) prepared(phi *PC) *query {
+	if ci := phi.cx.Load(); ci != nil && ci.pre != nil {
+		q := ci.pre
+		ci.pre = nil
+		return q
+	}
+	sv.cache.prep.Prepare(phi)
+	ci := phi.cx.Load()
+	q := ci.pre
+	ci.pre = nil
+	return q
 }
 
 // satisfiesModel is satisfies, with the fault CexSkipsNewest skipping the newest conjunct.
@@ -506,8 +370,11 @@ func (sv *Solver) remember(q *query, status SatStatus, model []spec.Int) {
 	default:
 		return // unknown depends on the time left: never cached
 	}
-	e := &cacheEntry{ids: q.ids, status: status, model: model}
-	qc.entries[q.hash] = append(qc.entries[q.hash], e)
+	if qc.find(q) != nil {
+		return // Q was answered before (repair comes before the query cache): keep one entry
+	}
+	e := &cacheEntry{ids: q.ids, status: status, model: model, next: qc.entries[q.hash]}
+	qc.entries[q.hash] = e
 	qc.fifo = append(qc.fifo, e)
 	qc.held += len(q.ids)
 	for qc.held > cacheMaxIDs && len(qc.fifo) > 0 {
@@ -516,19 +383,30 @@ func (sv *Solver) remember(q *query, status SatStatus, model []spec.Int) {
 		qc.fifo = qc.fifo[1:]
 		qc.held -= len(old.ids)
 		h := hashIDs(old.ids)
-		es := qc.entries[h]
-		for i, x := range es {
-			if x == old {
-				es = append(es[:i:i], es[i+1:]...)
+		for p := qc.entries[h]; ; p = p.next {
+			if p == old {
+				qc.entries[h] = old.next
+				break
+			}
+			if p.next == old {
+				p.next = old.next
 				break
 			}
 		}
-		if len(es) == 0 {
+		if qc.entries[h] == nil {
 			delete(qc.entries, h)
-		} else {
-			qc.entries[h] = es
 		}
 	}
+}
+
+// find returns the entry of the query cache for Q, or nil.
+func (qc *queryCache) find(q *query) *cacheEntry {
+	for e := qc.entries[q.hash]; e != nil; e = e.next {
+		if equalIDs(e.ids, q.ids) {
+			return e
+		}
+	}
+	return nil
 }
 
 func hashIDs(ids []int32) uint64 {
@@ -602,8 +480,14 @@ func (q *query) repair() []spec.Int {
 			return nil
 		}
 	}
-	v := make([]spec.Int, len(w))
-	scales := make([]spec.Int, 0, len(repairScales)+len(c.T.monos))
+	var vbuf [8]spec.Int
+	v := vbuf[:0]
+	if len(w) > len(vbuf) {
+		v = make([]spec.Int, 0, len(w))
+	}
+	v = v[:len(w)]
+	var sbuf [12]spec.Int
+	scales := sbuf[:0]
 	for _, t := range repairScales {
 		scales = append(scales, spec.IntOf(t))
 	}

@@ -2,6 +2,7 @@ package sym
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/aclements/go-z3/z3"
 
@@ -46,7 +47,7 @@ type PC struct {
 	// path condition and of every descendant imply it (bounds only shrink): the solver's query
 	// slices replace such conjuncts by the intervals of their symbols (cache.go).
 	captured bool
-	cx       *conjInfo // the conjunct's key and symbols, for the solver that computed them
+	cx       atomic.Pointer[conjInfo] // the conjunct's symbols and skip pointer, shared (prepare.go)
 	// ext: some conjunct has a select atom or a quantifier (the caching layers set such path
 	// conditions aside); quant: some conjunct has a quantifier (decided by instantiation).
 	ext, quant bool

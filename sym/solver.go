@@ -290,9 +290,9 @@ func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason str
 		// path conditions with arrays or quantifiers bypass the caching layers (their slices
 		// count symbols, not the elements a select may read)
 		if sv.cache == nil {
-			sv.cache = newQueryCache()
+			sv.cache = sv.newQueryCache()
 		}
-		q = sv.slice(phi)
+		q = sv.prepared(phi)
 		if st, m, rule := sv.lookup(q); st != Unchecked {
 			if rule == "slice-empty" {
 				sv.Stats.SliceEmpty++

@@ -105,7 +105,10 @@ const MaxLines = 2000
 // workers (engine/parallel.go, about 200 lines).
 // cmd/certsym grew by run --burst too (cmd/certsym/burst.go, its flag and checks); refinement by
 // the burst check of issue 17 (refinement/burst.go, about 100 lines).
-var oversized = map[string]int{"refinement": 3700, "sym": 3700, "spec": 3300, "verify": 2300, "engine": 2300, "cmd/certsym": 2060}
+// sym grew to about 3,860 and engine to about 2,360 when issue 17's workers took the
+// history-free part of the pruning queries (sym/prepare.go: the slice and model repair computed
+// when a successor is made; engine/parallel.go: chunked batches).
+var oversized = map[string]int{"refinement": 3700, "sym": 3900, "spec": 3300, "verify": 2300, "engine": 2400, "cmd/certsym": 2060}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.

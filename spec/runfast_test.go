@@ -53,9 +53,6 @@ func sameProg(x, y Stmt) bool {
 	return false
 }
 
-// DiffResult is diffResult for the external tests (runfast_gen_test.go).
-var DiffResult = diffResult
-
 // CompareRuns runs p from in with Run and RunFast under the step bound max and then under bounds
 // that cut the run mid-way (every bound up to 40, the steps of the run and around them, and a few
 // drawn by r), and fails t at the first difference. It also checks that RunFast leaves in as it

@@ -122,7 +122,11 @@ func (e *Engine) Next() (Status, error) {
 	return Status{Kind: BugFound, State: st, Bug: bug}, nil
 }
 
-// confirm replays the witness of an error state on the concrete semantics.
+// confirm replays the witness of an error state on the concrete semantics: spec.RunFast, whose
+// results are spec.Run's (spec's runfast_test.go checks it against Run) and which shares nothing
+// with the engine's symbolic steps or its concrete burst machine (burst.go), so that a bug is
+// reported only when the reference semantics, run on its own, reaches the same error in the same
+// number of steps.
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
@@ -132,7 +136,7 @@ func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
-	r := spec.Run(e.Prog, input, st.Depth)
+	r := spec.RunFast(e.Prog, input, st.Depth)
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
 		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Names()}
 	}

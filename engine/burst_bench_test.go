@@ -15,10 +15,13 @@ const phasesFile = "testdata/long/phases_1-2.imp"
 
 // BenchmarkBurstPhases measures the concrete fast path on phases_1-2, before and after in one
 // run: states per second on its concrete loop without bursts and with --burst 100000 (2,000,000
-// states each), and, with bursts, the time to the bug, split into the exploration up to the
-// error state and the bug finder's confirmation (the replay of the input on spec.Run, which
-// takes every step again, one spec.Step each), the bug checked against the answer annotated in
-// the file (its line and kind). The run without bursts is not taken to the bug (671 million
+// states each), and, with bursts, the time to the bug (s-to-bug), split into the exploration up
+// to the error state (s-to-error-state) and the bug finder's confirmation (s-confirm-replay: the
+// replay of the input on the concrete semantics, spec.RunFast, which takes every step again),
+// the bug checked against the answer annotated in the file (its line and kind). For comparison,
+// the same input is then replayed on the reference spec.Run, one spec.Step per step, outside the
+// timed run (s-replay-spec-Run; what the confirmation took before spec.RunFast), and its result
+// must be the confirmation's. The run without bursts is not taken to the bug (671 million
 // states, 234.9 s in issue 17): its time to the error state is estimated as the states to the
 // bug divided by its rate (no-burst-est-s-to-error-state).
 func BenchmarkBurstPhases(b *testing.B) {
@@ -51,7 +54,7 @@ func BenchmarkBurstPhases(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var find, confirm time.Duration
+		var find, confirm, reference time.Duration
 		var bug *Bug
 		var states int
 		for i := 0; i < b.N; i++ {
@@ -66,8 +69,8 @@ func BenchmarkBurstPhases(b *testing.B) {
 				switch s.Kind {
 				case BugFound:
 					// The call that returns the bug takes the error state from the frontier and
-					// confirms it: it replays the input on the concrete semantics (spec.Run),
-					// all 671 million steps, one spec.Step each.
+					// confirms it: it replays the input on the concrete semantics
+					// (spec.RunFast), all 671 million steps.
 					find += call.Sub(t0)
 					confirm += time.Since(call)
 					bug, states = s.Bug, e.Stats.Expanded
@@ -75,6 +78,17 @@ func BenchmarkBurstPhases(b *testing.B) {
 					b.Fatalf("%s: the run ended without a bug (%s)", phasesFile, e.Stopped())
 				}
 			}
+			b.StopTimer()
+			t1 := time.Now()
+			ref := spec.Run(prog, bug.Input, bug.State.Depth)
+			reference += time.Since(t1)
+			if ref.Outcome != bug.Replay.Outcome || ref.Fail != bug.Replay.Fail || ref.Steps != bug.Replay.Steps ||
+				prog.InputString(ref.Final.Store) != prog.InputString(bug.Replay.Final.Store) {
+				b.Fatalf("%s: spec.Run ends %v at %v after %d steps with %s, the confirmation %v at %v after %d with %s", phasesFile,
+					ref.Outcome, ref.Fail, ref.Steps, prog.InputString(ref.Final.Store),
+					bug.Replay.Outcome, bug.Replay.Fail, bug.Replay.Steps, prog.InputString(bug.Replay.Final.Store))
+			}
+			b.StartTimer()
 			if i < b.N-1 {
 				bug = nil
 			}
@@ -86,6 +100,8 @@ func BenchmarkBurstPhases(b *testing.B) {
 		b.ReportMetric(find.Seconds()/n, "s-to-error-state")
 		b.ReportMetric(confirm.Seconds()/n, "s-confirm-replay")
 		b.ReportMetric((find+confirm).Seconds()/n, "s-to-bug")
+		b.ReportMetric(reference.Seconds()/n, "s-replay-spec-Run")
+		b.ReportMetric(float64(bug.Replay.Steps)/(confirm.Seconds()/n), "replay-steps/s")
 		b.ReportMetric(float64(states), "states-to-bug")
 		b.ReportMetric(float64(states)/(find.Seconds()/n), "states/s")
 		if noBurstRate > 0 {

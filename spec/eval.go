@@ -232,6 +232,16 @@ func HasMul(n Node) bool {
 	return found
 }
 
+// HasQuant reports whether the syntax tree n contains a quantifier (forall or exists).
+func HasQuant(n Node) bool {
+	found := false
+	Inspect(n, func(m Node) bool {
+		_, found = m.(*Quant)
+		return !found
+	})
+	return found
+}
+
 // ConstNonZero reports whether a is constant, integer literals combined by operators (no
 // variable, element read or bound variable), with a defined value that is not zero. A division or
 // remainder by such a divisor, n % 2 or x / (2 * 3), can never divide by zero: it makes no

@@ -88,16 +88,7 @@ func CompareRuns(t testing.TB, p *Program, in Store, max int, r *rand.Rand) Resu
 
 // hasQuant reports whether p has a quantifier: its inputs are drawn small, since Run evaluates
 // every instance of a quantifier whose range a large input would make huge.
-func hasQuant(p *Program) bool {
-	found := false
-	Inspect(p.Body, func(n Node) bool {
-		if _, ok := n.(*Quant); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
+func hasQuant(p *Program) bool { return HasQuant(p.Body) }
 
 // randomStore draws a store for p: mostly small values, where branches and errors happen, and,
 // when big is set, some large and some beyond 64 bits.

@@ -75,7 +75,15 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	r := spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
+	// The instance bound matters only with quantifiers; without them RunLimited is Run, which
+	// RunFast computes without rebuilding the program at each step (the reproduce line of a bug
+	// found after hundreds of millions of steps replays in seconds).
+	var r spec.Result
+	if spec.HasQuant(prog.Body) {
+		r = spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
+	} else {
+		r = spec.RunFast(prog, store, *maxSteps)
+	}
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"certsym/spec"
+	"certsym/verify/cfg"
 )
 
 // CodeStatus is what verify established about one statement of the program: whether some
@@ -38,13 +39,13 @@ type StmtCoverage struct {
 	// Cutoff is, for UNCOVERED, the first cutoff of Report.Cutoffs that reaches the statement
 	// (a cutoff with no statement, the budget's stop, reaches every statement).
 	Cutoff *Cutoff
-	cfg    *CFG
+	cfg    *cfg.Graph
 }
 
 // Chop is, for an UNCOVERED statement whose cutoff has a program point, the CFG chop from the
 // cutoff point to the statement: the statements on some control-flow path from one to the other
 // (both included), in source order; nil otherwise. Each call searches the graph: for the chop of
-// many statements, CFG.Chop takes them all at once (UncoveredBy).
+// many statements, cfg.Graph.Chop takes them all at once (UncoveredBy).
 func (sc StmtCoverage) Chop() []spec.Stmt {
 	if sc.Status != CodeUncovered || sc.Cutoff == nil || sc.Cutoff.Stmt == nil || sc.cfg == nil {
 		return nil
@@ -112,38 +113,18 @@ func (rep *Report) Code() []StmtCoverage {
 }
 
 // cutoffReach maps each statement a cutoff point reaches in the CFG to the first such cutoff of
-// rep.Cutoffs. Sweeping the cutoffs in order, a sweep stops at a node an earlier cutoff reaches:
-// whatever that node reaches, the earlier cutoff reaches too.
+// rep.Cutoffs (cfg.Graph.Owners).
 func (rep *Report) cutoffReach() map[spec.Stmt]*Cutoff {
-	c := rep.CFG
 	by := map[spec.Stmt]*Cutoff{}
-	if c == nil {
+	if rep.CFG == nil {
 		return by
 	}
-	owner := make([]*Cutoff, len(c.stmt))
-	for _, cut := range rep.Cutoffs {
-		if cut.Stmt == nil {
-			continue
-		}
-		n, ok := c.node[cut.Stmt]
-		if !ok || owner[n] != nil {
-			continue
-		}
-		owner[n] = cut
-		stack := []int64{n}
-		for len(stack) > 0 {
-			m := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if s := c.stmt[m]; s != nil {
-				by[s] = cut
-			}
-			for _, k := range c.from(m) {
-				if owner[k] == nil {
-					owner[k] = cut
-					stack = append(stack, k)
-				}
-			}
-		}
+	starts := make([]spec.Stmt, len(rep.Cutoffs))
+	for i, cut := range rep.Cutoffs {
+		starts[i] = cut.Stmt
+	}
+	for s, i := range rep.CFG.Owners(starts) {
+		by[s] = rep.Cutoffs[i]
 	}
 	return by
 }
@@ -154,7 +135,7 @@ type CutoffCode struct {
 	Cutoff *Cutoff
 	Stmts  []StmtCoverage
 	// Chop is the statements on some control-flow path from the cutoff point to one of Stmts
-	// (CFG.Chop), nil for a cutoff with no program point (the budget's stop).
+	// (cfg.Graph.Chop), nil for a cutoff with no program point (the budget's stop).
 	Chop []spec.Stmt
 }
 

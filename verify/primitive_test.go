@@ -9,6 +9,7 @@ import (
 	"certsym/internal/testprog"
 	"certsym/spec"
 	"certsym/sym"
+	"certsym/verify/cfg"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.
@@ -44,7 +45,7 @@ func stmts(p *spec.Program) []spec.Stmt {
 func handState(t *testing.T, src string, opts Options, pcFrom []int) (*verifier, bounded.State, []spec.Stmt) {
 	t.Helper()
 	prog := testprog.Parse(t, src)
-	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog),
+	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: cfg.New(prog),
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	ss := stmts(prog)

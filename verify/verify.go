@@ -23,6 +23,7 @@ import (
 	"certsym/spec"
 	"certsym/step"
 	"certsym/sym"
+	"certsym/verify/cfg"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its
@@ -171,7 +172,7 @@ type Report struct {
 	Conclusive int
 	Solver     sym.SolverStats
 	Elapsed    time.Duration
-	CFG        *CFG
+	CFG        *cfg.Graph
 
 	// at maps the statements a concrete state can start with to the claiming statement (a while
 	// loop's unfolding to the loop); failOf maps each failure to the statement that reaches it.
@@ -248,7 +249,7 @@ type verifier struct {
 // Verify runs explicating symbolic execution on prog.
 func Verify(prog *spec.Program, opts Options) *Report {
 	start := time.Now()
-	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: NewCFG(prog),
+	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: cfg.New(prog),
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b

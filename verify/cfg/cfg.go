@@ -1,4 +1,6 @@
-package verify
+// Package cfg is the control-flow graph of an IMP program, over the statements of its syntax tree:
+// reachability, paths and chops between statements, and a gonum view for gonum's algorithms.
+package cfg
 
 import (
 	"slices"
@@ -11,7 +13,7 @@ import (
 	"certsym/spec"
 )
 
-// CFG is the control-flow graph of a program: one node per statement other than a sequence
+// Graph is the control-flow graph of a program: one node per statement other than a sequence
 // (assignment, conditional, loop, assert, assume, skip, fail), plus an entry and an exit node. An
 // edge goes from a statement to each statement that may run next: a conditional to the first
 // statement of each branch, a loop to the first statement of its body and to what follows the
@@ -23,7 +25,7 @@ import (
 // and the edges are kept in slices, so that building the
 // graph and searching it take time linear in the size of the program. G is the same graph seen
 // as a gonum graph.Directed, for gonum's algorithms.
-type CFG struct {
+type Graph struct {
 	G           graph.Directed
 	Entry, Exit int64
 	stmt        []spec.Stmt // by node
@@ -40,9 +42,9 @@ type CFG struct {
 	tree map[int64][]int64
 }
 
-// NewCFG builds the control-flow graph of prog.
-func NewCFG(prog *spec.Program) *CFG {
-	c := &CFG{tree: map[int64][]int64{}}
+// New builds the control-flow graph of prog.
+func New(prog *spec.Program) *Graph {
+	c := &Graph{tree: map[int64][]int64{}}
 	c.G = cfgGraph{c}
 	c.Entry = c.add(nil)
 	c.Exit = c.add(nil)
@@ -86,10 +88,10 @@ func rows(n int, edges [][2]int64, reverse bool) (at []int, list []int64) {
 }
 
 // from is the successors of node n, in increasing order.
-func (c *CFG) from(n int64) []int64 { return c.succ[c.at[n]:c.at[n+1]] }
+func (c *Graph) from(n int64) []int64 { return c.succ[c.at[n]:c.at[n+1]] }
 
 // to is the predecessors of node n, in increasing order.
-func (c *CFG) to(n int64) []int64 {
+func (c *Graph) to(n int64) []int64 {
 	if c.back == nil {
 		edges := make([][2]int64, 0, len(c.succ))
 		for k := range int64(len(c.stmt)) {
@@ -102,7 +104,7 @@ func (c *CFG) to(n int64) []int64 {
 	return c.pre[c.back[n]:c.back[n+1]]
 }
 
-func (c *CFG) add(s spec.Stmt) int64 {
+func (c *Graph) add(s spec.Stmt) int64 {
 	n := int64(len(c.stmt))
 	c.stmt = append(c.stmt, s)
 	return n
@@ -110,7 +112,7 @@ func (c *CFG) add(s spec.Stmt) int64 {
 
 // edge adds an edge. The graph is simple: no loops, and build makes no parallel edges (the
 // branches of a conditional and the body of a loop start at nodes of their own).
-func (c *CFG) edge(from, to int64) {
+func (c *Graph) edge(from, to int64) {
 	if from != to {
 		c.edges = append(c.edges, [2]int64{from, to})
 	}
@@ -121,7 +123,7 @@ func (c *CFG) edge(from, to int64) {
 // 100,000 nested statements costs heap, not Go stack; the nodes are made in the order of the
 // recursive definition: a sequence from its last statement back, a conditional or loop before
 // its branches or body, the then branch before the else branch.
-func (c *CFG) build(s spec.Stmt, next int64) int64 {
+func (c *Graph) build(s spec.Stmt, next int64) int64 {
 	// job builds statement s, whose control goes on to *next, and stores its first node in
 	// *res; a job with no statement adds the edge from to *res.
 	type job struct {
@@ -189,13 +191,13 @@ func (c *CFG) build(s spec.Stmt, next int64) int64 {
 }
 
 // Node returns the node of statement s and whether s has one.
-func (c *CFG) Node(s spec.Stmt) (int64, bool) {
+func (c *Graph) Node(s spec.Stmt) (int64, bool) {
 	n, ok := c.node[s]
 	return n, ok
 }
 
 // Stmt returns the statement of node n (nil for the entry and exit nodes).
-func (c *CFG) Stmt(n int64) spec.Stmt {
+func (c *Graph) Stmt(n int64) spec.Stmt {
 	if n < 0 || n >= int64(len(c.stmt)) {
 		return nil
 	}
@@ -204,7 +206,7 @@ func (c *CFG) Stmt(n int64) spec.Stmt {
 
 // Reaches reports whether control can flow from statement from to statement to (a statement
 // reaches itself).
-func (c *CFG) Reaches(from, to spec.Stmt) bool {
+func (c *Graph) Reaches(from, to spec.Stmt) bool {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	if !ok1 || !ok2 {
@@ -216,7 +218,7 @@ func (c *CFG) Reaches(from, to spec.Stmt) bool {
 // bfs returns the breadth-first tree from node f (cached): the parent of each node reached (f is
 // its own parent), -1 for the nodes f does not reach. Successors are taken by increasing node
 // number, so among several shortest paths the tree holds the same one on every run.
-func (c *CFG) bfs(f int64) []int64 {
+func (c *Graph) bfs(f int64) []int64 {
 	if t, ok := c.tree[f]; ok {
 		return t
 	}
@@ -243,7 +245,7 @@ func (c *CFG) bfs(f int64) []int64 {
 // Path returns a shortest control-flow path from statement from to statement to, as the
 // statements along it (both ends included), or nil when there is none. Among several shortest
 // paths it returns the same one on every run (bfs).
-func (c *CFG) Path(from, to spec.Stmt) []spec.Stmt {
+func (c *Graph) Path(from, to spec.Stmt) []spec.Stmt {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	if !ok1 || !ok2 {
@@ -264,18 +266,52 @@ func (c *CFG) Path(from, to spec.Stmt) []spec.Stmt {
 	return out
 }
 
+// Owners maps each statement that some statement of starts reaches (itself included) to the
+// index in starts of the first one that reaches it; a nil start, or one without a node, reaches
+// nothing. Sweeping starts in order, a sweep stops at a node an earlier start reaches: whatever
+// that node reaches, the earlier start reaches too, so each node is visited once.
+func (c *Graph) Owners(starts []spec.Stmt) map[spec.Stmt]int {
+	by := map[spec.Stmt]int{}
+	owner := make([]int, len(c.stmt)) // the index of the owning start plus one; 0: none yet
+	for i, s := range starts {
+		if s == nil {
+			continue
+		}
+		n, ok := c.node[s]
+		if !ok || owner[n] != 0 {
+			continue
+		}
+		owner[n] = i + 1
+		stack := []int64{n}
+		for len(stack) > 0 {
+			m := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if st := c.stmt[m]; st != nil {
+				by[st] = i
+			}
+			for _, k := range c.from(m) {
+				if owner[k] == 0 {
+					owner[k] = i + 1
+					stack = append(stack, k)
+				}
+			}
+		}
+	}
+	return by
+}
+
 // Forward returns the nodes some node of from reaches (from included), as a set indexed by node.
-func (c *CFG) Forward(from []int64) []bool {
+func (c *Graph) Forward(from []int64) []bool {
 	return c.sweep(from, c.from)
 }
 
 // Backward returns the nodes that reach some node of to (to included), as a set indexed by node.
-func (c *CFG) Backward(to []int64) []bool {
+func (c *Graph) Backward(to []int64) []bool {
 	return c.sweep(to, c.to)
 }
 
 // sweep is the set of nodes reached from start along the edges adj, in time linear in the graph.
-func (c *CFG) sweep(start []int64, adj func(int64) []int64) []bool {
+func (c *Graph) sweep(start []int64, adj func(int64) []int64) []bool {
 	seen := make([]bool, len(c.stmt))
 	stack := []int64{}
 	for _, n := range start {
@@ -301,7 +337,7 @@ func (c *CFG) sweep(start []int64, adj func(int64) []int64) []bool {
 // statements to (the ends included), in source order (by position, then by node), or nil when
 // from reaches none of them: the chop of program slicing, the part of the program a cutoff at
 // from may run before it reaches them. It takes time linear in the graph.
-func (c *CFG) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
+func (c *Graph) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
 	f, ok := c.node[from]
 	if !ok {
 		return nil
@@ -347,14 +383,14 @@ func comparePos(a, b spec.Pos) int {
 
 // PathExists is Reaches computed by gonum (topo.PathExistsIn over G): the crosscheck of the
 // graph view in the tests.
-func (c *CFG) PathExists(from, to spec.Stmt) bool {
+func (c *Graph) PathExists(from, to spec.Stmt) bool {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	return ok1 && ok2 && topo.PathExistsIn(c.G, c.G.Node(f), c.G.Node(t))
 }
 
-// cfgGraph is the CFG as a gonum graph.Directed (nodes simple.Node, edges simple.Edge).
-type cfgGraph struct{ c *CFG }
+// cfgGraph is the Graph as a gonum graph.Directed (nodes simple.Node, edges simple.Edge).
+type cfgGraph struct{ c *Graph }
 
 func (g cfgGraph) has(id int64) bool { return id >= 0 && id < int64(len(g.c.stmt)) }
 

@@ -1,6 +1,8 @@
-package verify
+package cfg
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/graph"
@@ -28,7 +30,7 @@ assert y > 0`
 // topo.PathExistsIn gives Reaches for every pair of statements, From and To are the edges both
 // ways, in increasing order.
 func TestCFGGonumView(t *testing.T) {
-	c := NewCFG(testprog.Parse(t, cfgProg))
+	c := New(testprog.Parse(t, cfgProg))
 	var stmts []spec.Stmt
 	for n := int64(0); c.G.Node(n) != nil; n++ {
 		if s := c.Stmt(n); s != nil {
@@ -80,7 +82,7 @@ func TestCFGGonumView(t *testing.T) {
 // in source order; none when there is no path.
 func TestCFGChop(t *testing.T) {
 	p := testprog.Parse(t, cfgProg)
-	c := NewCFG(p)
+	c := New(p)
 	byLine := map[int]spec.Stmt{}
 	for s := range c.node {
 		if _, seen := byLine[spec.LineOf(s)]; !seen {
@@ -125,11 +127,11 @@ func TestCFGChop(t *testing.T) {
 // TestCFGDeep: the CFG of 100,000 nested conditionals is built and searched (the innermost
 // statement reaches the exit, the entry reaches it) without recursion through sequences.
 func TestCFGDeep(t *testing.T) {
-	p, err := spec.Parse("deep.imp", deepIf(100_000))
+	p, err := spec.Parse("deep.imp", nestedIfs(100_000))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewCFG(p)
+	c := New(p)
 	var inner spec.Stmt
 	for s := range c.node {
 		if _, ok := s.(*spec.Assign); ok {
@@ -142,4 +144,77 @@ func TestCFGDeep(t *testing.T) {
 	if got := len(c.Path(p.Body, inner)); got != 100_001 {
 		t.Errorf("path from the outermost conditional to the innermost assignment: %d statements, want 100001", got)
 	}
+}
+
+func TestCFG(t *testing.T) {
+	p := testprog.Parse(t, `x = 1;
+while x < 10 do
+  if x > 5 then
+    y = 1
+  else
+    y = 2
+  fi;
+  x = x + 1
+od;
+assert y > 0`)
+	c := New(p)
+	byLine := map[int]spec.Stmt{}
+	for s := range c.node {
+		byLine[spec.LineOf(s)] = s
+	}
+	w, asg, th, inc, as := byLine[2], byLine[1], byLine[4], byLine[8], byLine[10]
+	if !c.Reaches(w, as) || !c.Reaches(w, th) || !c.Reaches(inc, th) || !c.Reaches(th, w) {
+		t.Error("loop reachability missing")
+	}
+	if c.Reaches(as, w) || c.Reaches(w, asg) {
+		t.Error("reachability against control flow")
+	}
+	if !c.Reaches(w, w) {
+		t.Error("a statement reaches itself")
+	}
+	var lines []int
+	for _, s := range c.Path(inc, th) {
+		lines = append(lines, spec.LineOf(s))
+	}
+	if got := fmtInts(lines); got != "8 2 3 4" {
+		t.Errorf("path from line 8 to line 4: %s, want 8 2 3 4", got)
+	}
+	// From the loop to the increment there are two shortest paths (through either branch): the
+	// same one is chosen every time, whatever order the graph iterates its edges in.
+	var first string
+	for i := 0; i < 50; i++ {
+		lines = lines[:0]
+		for _, s := range c.Path(w, inc) {
+			lines = append(lines, spec.LineOf(s))
+		}
+		if got := fmtInts(lines); i == 0 {
+			first = got
+		} else if got != first {
+			t.Fatalf("path from line 2 to line 8: %s, then %s", first, got)
+		}
+	}
+	if first != "2 3 4 8" && first != "2 3 6 8" {
+		t.Errorf("path from line 2 to line 8: %s", first)
+	}
+	if c.Path(as, w) != nil {
+		t.Error("a path against control flow")
+	}
+}
+
+func fmtInts(a []int) string {
+	parts := make([]string, len(a))
+	for i, x := range a {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, " ")
+}
+
+// nestedIfs is n nested conditionals around one assignment.
+func nestedIfs(n int) []byte {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		b.WriteString("if x > " + strconv.Itoa(i) + " then\n")
+	}
+	b.WriteString("y = 1\n" + strings.Repeat("fi\n", n))
+	return []byte(b.String())
 }

@@ -236,7 +236,9 @@ func HasMul(n Node) bool {
 func HasQuant(n Node) bool {
 	found := false
 	Inspect(n, func(m Node) bool {
-		_, found = m.(*Quant)
+		if _, ok := m.(*Quant); ok {
+			found = true
+		}
 		return !found
 	})
 	return found

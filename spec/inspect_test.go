@@ -204,3 +204,27 @@ func TestHasMul(t *testing.T) {
 		}
 	}
 }
+
+// TestHasQuant: a quantifier anywhere in a program is found, also when other nodes follow it in
+// the walk (a sibling after the quantifier, a later statement), and a program without one has
+// none. certsym exec chooses its evaluator by this answer.
+func TestHasQuant(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"x = 1; y = x + 2", false},
+		{"array a[0..3];\nx = a[1]", false},
+		{"array a[0..3];\nassert forall k in 0..3: a[k] >= 0", true},
+		{"array a[0..3];\nif (exists k in 0..3: a[k] == x) and y > 0 then z = 1 fi; w = 2", true},
+		{"array a[0..3];\nassume x > 0 and forall k in 0..x: a[0] > k;\ny = x + 1;\nz = y * 2", true},
+	} {
+		p, err := Parse("q.imp", []byte(c.src))
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := HasQuant(p.Body); got != c.want {
+			t.Errorf("HasQuant(%q) = %v, want %v", c.src, got, c.want)
+		}
+	}
+}

@@ -111,24 +111,30 @@ func add(x, y *Term) *Term { return lin(x, one, y, spec.Int{}) }
 // intermediate negated or constant term. The result shares x's (or, for k = 1, y's) monomials when
 // the other operand has none, and is x (y) itself when the sum changes nothing.
 func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
-	cc := x.c.Add(k.Mul(y.c)).Add(c)
+	ky := func(v spec.Int) spec.Int { // k·v, no arithmetic for k = 1 (big constants)
+		if k.Equal(one) {
+			return v
+		}
+		return v.Mul(k)
+	}
+	cc := x.c
+	if !y.c.IsZero() {
+		cc = cc.Add(ky(y.c))
+	}
+	if !c.IsZero() {
+		cc = cc.Add(c)
+	}
 	switch {
 	case fault.Active == fault.WrapInt64 && len(x.monos) == 0 && len(y.monos) == 0:
 		return Const(wrap(cc))
-	case len(y.monos) == 0 && cc.Equal(x.c):
+	case len(y.monos) == 0 && y.c.IsZero() && c.IsZero():
 		return x
 	case len(y.monos) == 0:
 		return &Term{c: cc, monos: x.monos}
-	case len(x.monos) == 0 && k.Equal(one) && cc.Equal(y.c):
+	case len(x.monos) == 0 && k.Equal(one) && x.c.IsZero() && c.IsZero():
 		return y
 	case len(x.monos) == 0 && k.Equal(one):
 		return &Term{c: cc, monos: y.monos}
-	}
-	ky := func(m mono) mono {
-		if !k.Equal(one) {
-			m.k = m.k.Mul(k)
-		}
-		return m
 	}
 	ms := make([]mono, 0, len(x.monos)+len(y.monos))
 	i, j := 0, 0
@@ -139,10 +145,10 @@ func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
 			ms = append(ms, a)
 			i++
 		case a.a.key > b.a.key:
-			ms = append(ms, ky(b))
+			ms = append(ms, mono{ky(b.k), b.a})
 			j++
 		default:
-			if s := a.k.Add(ky(b).k); !s.IsZero() {
+			if s := a.k.Add(ky(b.k)); !s.IsZero() {
 				ms = append(ms, mono{s, a.a})
 			}
 			i++
@@ -151,7 +157,7 @@ func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
 	}
 	ms = append(ms, x.monos[i:]...)
 	for _, b := range y.monos[j:] {
-		ms = append(ms, ky(b))
+		ms = append(ms, mono{ky(b.k), b.a})
 	}
 	return &Term{c: cc, monos: ms}
 }

@@ -76,13 +76,13 @@ func cmpF(op spec.CmpOp, l, r *Term) *Formula {
 	case spec.Le: // r - l >= 0
 		return Pred(FGe, sub(r, l))
 	case spec.Gt: // l - r - 1 >= 0
-		return Pred(FGe, add(sub(l, r), Const(minusOne)))
+		return Pred(FGe, lin(l, minusOne, r, minusOne))
 	}
 	// Lt: r - l - 1 >= 0
 	if fault.Active == fault.SwapComparison {
 		return Pred(FGe, sub(r, l))
 	}
-	return Pred(FGe, add(sub(r, l), Const(minusOne)))
+	return Pred(FGe, lin(r, minusOne, l, minusOne))
 }
 
 // And is the conjunction of fs, flattened and folded.
@@ -95,6 +95,16 @@ func junction(op FormulaOp, fs []*Formula) *Formula {
 	unit, zero := True, False // neutral and absorbing elements of and
 	if op == FOr {
 		unit, zero = False, True
+	}
+	var only *Formula // the one argument other than unit, when it is no junction op
+	n := 0
+	for _, f := range fs {
+		if f != unit {
+			n, only = n+1, f
+		}
+	}
+	if n == 1 && only != zero && only.Op != op {
+		return only // no slice of arguments to build
 	}
 	var args []*Formula
 	for _, f := range fs {
@@ -125,7 +135,7 @@ func Not(f *Formula) *Formula {
 	case FFalse:
 		return True
 	case FGe: // not (t >= 0)  <=>  -t - 1 >= 0
-		return Pred(FGe, add(neg(f.T), Const(minusOne)))
+		return Pred(FGe, lin(zero, minusOne, f.T, minusOne))
 	case FEq:
 		return Pred(FNe, f.T)
 	case FNe:

@@ -88,6 +88,9 @@ func (ts *Terms) Syms() []*Term { return ts.syms }
 
 var one = spec.IntOf(1)
 
+// zero is the constant term 0 (terms are immutable: one is enough).
+var zero = &Term{}
+
 // Const returns the constant term v.
 func Const(v spec.Int) *Term { return &Term{c: v} }
 
@@ -102,21 +105,36 @@ func (t *Term) Sym() int {
 	return -1
 }
 
-func add(x, y *Term) *Term {
-	if fault.Active == fault.WrapInt64 && len(x.monos) == 0 && len(y.monos) == 0 {
-		return Const(wrap(x.c.Add(y.c)))
-	}
-	if len(y.monos) == 0 {
-		if y.c.IsZero() {
-			return x
+func add(x, y *Term) *Term { return lin(x, one, y, spec.Int{}) }
+
+// lin is x + k·y + c, built in one pass: a difference, or a comparison's l - r - 1, makes no
+// intermediate negated or constant term. The result shares x's (or, for k = 1, y's) monomials when
+// the other operand has none, and is x (y) itself when the sum changes nothing.
+func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
+	ky := func(v spec.Int) spec.Int { // k·v, no arithmetic for k = 1 (big constants)
+		if k.Equal(one) {
+			return v
 		}
-		return &Term{c: x.c.Add(y.c), monos: x.monos}
+		return v.Mul(k)
 	}
-	if len(x.monos) == 0 {
-		if x.c.IsZero() {
-			return y
-		}
-		return &Term{c: x.c.Add(y.c), monos: y.monos}
+	cc := x.c
+	if !y.c.IsZero() {
+		cc = cc.Add(ky(y.c))
+	}
+	if !c.IsZero() {
+		cc = cc.Add(c)
+	}
+	switch {
+	case fault.Active == fault.WrapInt64 && len(x.monos) == 0 && len(y.monos) == 0:
+		return Const(wrap(cc))
+	case len(y.monos) == 0 && y.c.IsZero() && c.IsZero():
+		return x
+	case len(y.monos) == 0:
+		return &Term{c: cc, monos: x.monos}
+	case len(x.monos) == 0 && k.Equal(one) && x.c.IsZero() && c.IsZero():
+		return y
+	case len(x.monos) == 0 && k.Equal(one):
+		return &Term{c: cc, monos: y.monos}
 	}
 	ms := make([]mono, 0, len(x.monos)+len(y.monos))
 	i, j := 0, 0
@@ -127,19 +145,21 @@ func add(x, y *Term) *Term {
 			ms = append(ms, a)
 			i++
 		case a.a.key > b.a.key:
-			ms = append(ms, b)
+			ms = append(ms, mono{ky(b.k), b.a})
 			j++
 		default:
-			if k := a.k.Add(b.k); !k.IsZero() {
-				ms = append(ms, mono{k, a.a})
+			if s := a.k.Add(ky(b.k)); !s.IsZero() {
+				ms = append(ms, mono{s, a.a})
 			}
 			i++
 			j++
 		}
 	}
 	ms = append(ms, x.monos[i:]...)
-	ms = append(ms, y.monos[j:]...)
-	return &Term{c: x.c.Add(y.c), monos: ms}
+	for _, b := range y.monos[j:] {
+		ms = append(ms, mono{ky(b.k), b.a})
+	}
+	return &Term{c: cc, monos: ms}
 }
 
 func scale(x *Term, k spec.Int) *Term {
@@ -159,7 +179,7 @@ func scale(x *Term, k spec.Int) *Term {
 var minusOne = spec.IntOf(-1)
 
 func neg(x *Term) *Term      { return scale(x, minusOne) }
-func sub(x, y *Term) *Term   { return add(x, neg(y)) }
+func sub(x, y *Term) *Term   { return lin(x, minusOne, y, spec.Int{}) }
 func (ts *Terms) key() int   { ts.nextKey++; return ts.nextKey }
 func atomTerm(a *Atom) *Term { return &Term{monos: []mono{{one, a}}} }
 

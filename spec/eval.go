@@ -222,11 +222,15 @@ func HasDivA(a AExpr) bool { return hasDiv(a) }
 // HasMul reports whether the syntax tree n (a statement or an expression) multiplies: whether
 // its printed form contains '*', found without printing it.
 func HasMul(n Node) bool {
+	return contains(n, func(m Node) bool { b, ok := m.(*BinA); return ok && b.Op == Mul })
+}
+
+// contains reports whether some node of the syntax tree n satisfies match (the walk stops at the
+// first).
+func contains(n Node, match func(Node) bool) bool {
 	found := false
 	Inspect(n, func(m Node) bool {
-		if b, ok := m.(*BinA); ok && b.Op == Mul {
-			found = true
-		}
+		found = found || match(m)
 		return !found
 	})
 	return found
@@ -234,14 +238,7 @@ func HasMul(n Node) bool {
 
 // HasQuant reports whether the syntax tree n contains a quantifier (forall or exists).
 func HasQuant(n Node) bool {
-	found := false
-	Inspect(n, func(m Node) bool {
-		if _, ok := m.(*Quant); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return contains(n, func(m Node) bool { _, ok := m.(*Quant); return ok })
 }
 
 // ConstNonZero reports whether a is constant, integer literals combined by operators (no
@@ -284,14 +281,7 @@ func constValue(a AExpr) (Int, bool) {
 
 // UsesBound reports whether the expression n uses a quantifier's bound variable (of any level).
 func UsesBound(n Node) bool {
-	found := false
-	Inspect(n, func(m Node) bool {
-		if _, ok := m.(*BoundRef); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return contains(n, func(m Node) bool { _, ok := m.(*BoundRef); return ok })
 }
 
 // HasDivB reports whether b contains a division or remainder (inside quantifiers too).

@@ -12,7 +12,11 @@ import (
 	"testing"
 )
 
-// The correspondence table of README.md starts at the line that begins with tableHeader. Each
+// tableFile is the page that holds the correspondence table and the table of theorems, relative to
+// this package's directory.
+const tableFile = "../docs/proofs.md"
+
+// The correspondence table of tableFile starts at the line that begins with tableHeader. Each
 // row is: rule or theorem | Coq | Why3 | Go. A cell is "—" (nothing) or groups `name`, `name`
 // (file), the file relative to the repository root.
 const tableHeader = "| SEMANTICS.md rule or paper |"
@@ -51,7 +55,8 @@ func parseCell(cell string) ([][2]string, error) {
 	return out, nil
 }
 
-// readTable reads the table of the README: its rows (first column) and the names of its cells.
+// readTable reads the correspondence table of the page: its rows (first column) and the names of
+// its cells.
 func readTable(readme string) (rows []string, refs []ref, err error) {
 	lines := strings.Split(readme, "\n")
 	start := -1
@@ -67,13 +72,13 @@ func readTable(readme string) (rows []string, refs []ref, err error) {
 	for i := start + 2; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
 		cells := strings.Split(strings.Trim(strings.TrimSpace(lines[i]), "|"), " | ")
 		if len(cells) != 4 {
-			return nil, nil, fmt.Errorf("README.md:%d: %d cells, want 4 (split on \" | \")", i+1, len(cells))
+			return nil, nil, fmt.Errorf("%s:%d: %d cells, want 4 (split on \" | \")", tableFile, i+1, len(cells))
 		}
 		rows = append(rows, strings.TrimSpace(cells[0]))
 		for c := 1; c < 4; c++ {
 			names, err := parseCell(cells[c])
 			if err != nil {
-				return nil, nil, fmt.Errorf("README.md:%d: column %d: %v", i+1, c+1, err)
+				return nil, nil, fmt.Errorf("%s:%d: column %d: %v", tableFile, i+1, c+1, err)
 			}
 			for _, n := range names {
 				refs = append(refs, ref{row: i + 1, col: c, name: n[0], file: n[1]})
@@ -187,10 +192,10 @@ func check(root string, col int, name, file string) error {
 	return nil
 }
 
-// TestTable checks every name of the README's table against the file it names, and that every
-// rule of spec/SEMANTICS.md has its row.
+// TestTable checks every name of the correspondence table against the file it names, and that
+// every rule of spec/SEMANTICS.md has its row.
 func TestTable(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(tableFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +208,7 @@ func TestTable(t *testing.T) {
 	}
 	for _, r := range refs {
 		if err := check("..", r.col, r.name, r.file); err != nil {
-			t.Errorf("README.md:%d: %v", r.row, err)
+			t.Errorf("%s:%d: %v", tableFile, r.row, err)
 		}
 	}
 	// Every Coq theorem the table names is in theorems.txt, so the assumption check covers it.
@@ -228,7 +233,7 @@ func TestTable(t *testing.T) {
 		thm := regexp.MustCompile(`(?m)(^|\s)(Theorem|Lemma|Corollary)\s+` + regexp.QuoteMeta(r.name) + `(\s|$|:)`)
 		qual := strings.TrimSuffix(filepath.Base(r.file), ".v") + "." + r.name
 		if thm.Match(src) && !inList[qual] {
-			t.Errorf("README.md:%d: theorem %s is not listed in coq/theorems.txt", r.row, qual)
+			t.Errorf("%s:%d: theorem %s is not listed in coq/theorems.txt", tableFile, r.row, qual)
 		}
 	}
 	sem, err := os.ReadFile("../spec/SEMANTICS.md")
@@ -242,7 +247,7 @@ func TestTable(t *testing.T) {
 	}
 	for _, m := range rules {
 		if !strings.Contains(firsts, m[1]) {
-			t.Errorf("rule %s of spec/SEMANTICS.md has no row in the table of README.md", m[1])
+			t.Errorf("rule %s of spec/SEMANTICS.md has no row in the table of %s", m[1], tableFile)
 		}
 	}
 }
@@ -254,7 +259,7 @@ const numberingHeader = "| paper | statement (informally) | Coq |"
 
 // TestNumberingTable checks that every Coq name of the table of theorems is checked by TestTable.
 func TestNumberingTable(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(tableFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,18 +281,18 @@ func TestNumberingTable(t *testing.T) {
 		}
 	}
 	if start < 0 {
-		t.Fatalf("no line starting with %q in README.md", numberingHeader)
+		t.Fatalf("no line starting with %q in %s", numberingHeader, tableFile)
 	}
 	count := 0
 	for i := start + 2; i < len(lines) && strings.HasPrefix(lines[i], "|"); i++ {
 		cells := strings.Split(strings.Trim(strings.TrimSpace(lines[i]), "|"), " | ")
 		if len(cells) != 3 {
-			t.Fatalf("README.md:%d: %d cells, want 3", i+1, len(cells))
+			t.Fatalf("%s:%d: %d cells, want 3", tableFile, i+1, len(cells))
 		}
 		for _, m := range backtickRE.FindAllStringSubmatch(cells[2], -1) {
 			count++
 			if !checked[m[1]] {
-				t.Errorf("README.md:%d: %s is not in the Coq column of the correspondence table", i+1, m[1])
+				t.Errorf("%s:%d: %s is not in the Coq column of the correspondence table", tableFile, i+1, m[1])
 			}
 		}
 	}
@@ -335,6 +340,6 @@ func TestTableCheckFails(t *testing.T) {
 		t.Error("parseCell accepted a name without a file")
 	}
 	if _, _, err := readTable("| rule | Coq |\n"); err == nil {
-		t.Error("readTable accepted a README without the table")
+		t.Error("readTable accepted a page without the table")
 	}
 }

@@ -52,7 +52,7 @@ import (
 // sequentially, and so do the other strategies (a batch is a run of consecutive queue entries,
 // which only BFS takes in order). A run that stops leaves the batch in flight to finish on its own.
 //
-// What it gains, and its limits (figures: README, "Workers"). On W cores the speedup is at most
+// What it gains, and its limits (figures: docs/performance.md, "Workers"). On W cores the speedup is at most
 // 1/(s + (1-s)/W) for the share s of the work left on this goroutine, and at most W/c1 when the
 // one-worker run already keeps c1 cores busy: the garbage collector marks on the second core
 // (the open gcd's one-worker run uses about 1.22 cores, so 2 cores give at most about 1.64);

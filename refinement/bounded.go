@@ -183,7 +183,7 @@ func (c *checker) boundedChecks() {
 		_, err := gb.SymInterp(v)
 		c.sum.GhostChecks += gb.GhostChecks
 		// Every ghost failure counts, also when a bound stopped the interpretation (bounded.Interp
-		// has reported none since 3bc5a83; see README, Findings).
+		// reports none then; see docs/refinement.md, "Defects found").
 		if err != nil {
 			c.report("bounded/ghost", c.inputString(v), -1, "%v", err)
 		}

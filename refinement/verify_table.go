@@ -22,7 +22,7 @@ import (
 //	INDETERMINATE otherwise (DONTKNOW, alone or with TRUE and CUTOFF)
 //
 // Check verify/status: every claim's status is the table's status of its summary. Check
-// verify/overall: the overall status is, as certsym's README defines it, the first of REFUTED,
+// verify/overall: the overall status is, as docs/verify.md defines it, the first of REFUTED,
 // FAULTY, REFUTED?, FAULTY?, INDETERMINATE, UNCOVERED, VERIFIED? that some claim has, and
 // VERIFIED otherwise (every claim VERIFIED or DEAD, or no claim).
 

@@ -6,7 +6,8 @@ import "sync"
 // each result stored in the path (so the report is the same for every number of workers): the
 // rendering of its condition as the interpretation goes on (sym.Extend makes its conjuncts and
 // bounds final; the solver writes only its status, witness and memos), and the replay of its
-// test. The interpretation and all queries stay on one goroutine (README.md, verify, Workers).
+// test. The interpretation and all queries stay on one goroutine (docs/verify.md, "Bounds and
+// workers").
 
 const textChunk = 64 // the paths handed to a worker at once
 // pathTexts renders the path conditions of the paths on worker goroutines as the paths are

@@ -20,7 +20,7 @@ const module = "certsym"
 // layer is the place of each package of the module in the import graph: a package may import
 // only packages of a strictly lower layer (so engine and bounded, side by side, do not import
 // each other). A package that is not listed fails TestImportGraph: a new package must be given
-// its place here (and in the README's graph).
+// its place here (and in docs/architecture.md's graph).
 var layer = map[string]int{
 	"internal/fault":    0,
 	"internal/budget":   0,

@@ -218,7 +218,7 @@ func decls(arrays []*spec.Array) []arrDecl {
 	return out
 }
 
-// The requests of the protocol (proofs/ref/README.md, "Requests"; refinement/README.md, "The
+// The requests of the protocol (proofs/ref/README.md, "Requests"; docs/refinement.md, "The
 // protocol with certsym-ref"), one type per op, fields in the order of the wire format.
 type (
 	stepRequest struct {

@@ -1,8 +1,8 @@
-// Package syntax is IMP's syntax: the abstract syntax tree (this file), its walk (Inspect), the
-// parser with its macro inliner and its resolution of names, and the printer. grammar.txt in this
-// folder is the grammar the parser accepts; ../SEMANTICS.md defines the language, and each Go
-// definition here names the clause it transcribes. The meaning of programs, their stores and
-// their runs, is package spec's.
+// Package syntax is IMP's syntax tree: the abstract syntax of spec/SEMANTICS.md (this file), with
+// the positions of its nodes (Node.Pos), its walk (Inspect), the queries on a tree (search.go, the
+// run-time checks of checks.go, VarsOf) and its printer. Package parser (spec/syntax/parser)
+// builds trees from source text, by the grammar of its grammar.txt; package spec gives them their
+// meaning. Each Go definition names the clause of SEMANTICS.md it transcribes.
 package syntax
 
 import "certsym/spec/integer"

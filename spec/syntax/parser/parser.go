@@ -1,3 +1,8 @@
+// Package parser reads IMP programs: the lexer (lexer.go), the parser (parser.go: precedence
+// climbing for expressions, an explicit stack for statements), the macro inliner, which leaves
+// the core language of spec/SEMANTICS.md, and the resolution of names (resolve.go). Together they
+// turn source text into a syntax.Program or a positioned *SyntaxError. grammar.txt in this folder
+// is the grammar the parser accepts, in EBNF; grammar_test.go checks the two against each other.
 package parser
 
 import (
@@ -21,7 +26,7 @@ func ParseFile(file string) (*syntax.Program, error) {
 	return Parse(file, src)
 }
 
-// Parse parses an IMP program (the grammar of README.md) from src; file names the source in
+// Parse parses an IMP program (the grammar of grammar.txt) from src; file names the source in
 // errors. Macros are inlined, so the result is in the core language. Errors are *SyntaxError values
 // carrying the position and what was expected.
 func Parse(file string, src []byte) (*syntax.Program, error) {

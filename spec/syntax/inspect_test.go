@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
 )
@@ -163,38 +162,6 @@ func TestInspectDeep(t *testing.T) {
 	})
 	if wantNums := n + parser.MaxExprDepth - 1; assigns != n || nums != wantNums {
 		t.Errorf("%d assignments and %d numbers walked, want %d and %d", assigns, nums, n, wantNums)
-	}
-}
-
-// TestConstNonZero: constant divisors, after folding, that are not zero make no division claim;
-// variables, element reads, bound variables, zero and undefined constants do.
-func TestConstNonZero(t *testing.T) {
-	cases := []struct {
-		src  string // the divisor d of "x = y % (d)"
-		want bool
-	}{
-		{"2", true}, {"-4", true}, {"-(4)", true}, {"2 * 3 - 5", true}, {"7 / 2", true}, {"(10 % 4)", true},
-		{"0", false}, {"2 - 2", false}, {"1 / 2", false}, {"1 / 0 + 1", false}, {"4 % 0", false},
-		{"x", false}, {"x - x + 1", false}, {"a[1]", false}, {"1 + a[0]", false},
-	}
-	for _, c := range cases {
-		p, err := parser.Parse("c.imp", []byte("array a[0..1];\nx = y % ("+c.src+")"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := p.Body.(*syntax.Assign).A.(*syntax.BinA).R
-		if got := spec.ConstNonZero(d); got != c.want {
-			t.Errorf("ConstNonZero(%s) = %v, want %v", c.src, got, c.want)
-		}
-	}
-	// A bound variable is not a constant.
-	p, err := parser.Parse("q.imp", []byte("assert forall k in 1..3: 6 % k == 0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := p.Body.(*syntax.Assert).Cond.(*syntax.Quant).Body.(*syntax.Cmp).L.(*syntax.BinA).R
-	if spec.ConstNonZero(d) {
-		t.Error("ConstNonZero(k) for a bound variable k")
 	}
 }
 

@@ -219,7 +219,7 @@ func mentionsBound(n syntax.Node, level int) bool {
 // ConstNonZero reports whether a is constant, integer literals combined by operators (no
 // variable, element read or bound variable), with a defined value that is not zero. A division or
 // remainder by such a divisor, n % 2 or x / (2 * 3), can never divide by zero: it makes no
-// division claim (issue 14).
+// division claim.
 func ConstNonZero(a syntax.AExpr) bool {
 	v, ok := constValue(a)
 	return ok && !v.IsZero()
@@ -227,7 +227,7 @@ func ConstNonZero(a syntax.AExpr) bool {
 
 // ConstInRange reports whether the index i is constant (as for ConstNonZero) with a defined
 // value inside arr's bounds: an element access a[i] with such an index can never be out of range,
-// and makes no index claim (issue 14).
+// and makes no index claim.
 func ConstInRange(arr *syntax.Array, i syntax.AExpr) bool {
 	v, ok := constValue(i)
 	if !ok {

@@ -98,7 +98,7 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 			incomplete[r.At.Pos().Line]++
 		case r.Behaviour == spec.Error:
 			if b.solver.Check(r.State.PC) != sym.Sat {
-				p := r.Fail.Loc.Pos() // the macro call's position for an inlined statement
+				p := r.Fail.Pos() // the macro call's position for an inlined statement
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue
 			}

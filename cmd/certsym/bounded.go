@@ -126,7 +126,7 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 				r, where := rs[i], ""
 				switch {
 				case r.Fail != nil:
-					where = fmt.Sprintf(" [%s at %s]", r.Fail.Kind, loc(r.Fail.Loc))
+					where = fmt.Sprintf(" [%s at %s]", r.Fail.Kind, loc(r.Fail))
 				case r.At != nil:
 					where = fmt.Sprintf(" [at %s]", loc(r.At))
 				}

@@ -98,10 +98,10 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	case spec.Blocked:
 		a := spec.Head(r.Final.Prog).(*syntax.Assume)
 		fmt.Fprintf(stdout, "ended at the assume at %s:%s, whose condition is false (an infeasible path, not an error), after %s\nstore: %s\n",
-			prog.File, loc(a.Loc), steps, final)
+			prog.File, loc(a), steps, final)
 		return 0
 	case spec.Failed:
-		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail.Loc), steps, final)
+		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail), steps, final)
 		return exitBug
 	}
 	if r.QuantBound {
@@ -263,7 +263,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return
 		}
-		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail.Loc))
+		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail))
 		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
 		fmt.Fprintf(stdout, "  input:          %s\n", report.InputText(b.Input, names))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))

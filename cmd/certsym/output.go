@@ -11,7 +11,7 @@ import (
 func pluralOf(n int, noun, rest string) string { return report.Plural(n, noun) + " " + rest }
 
 // loc is where a node stands as line:col (its Pos: the macro call's for an inlined statement).
-func loc(n interface{ Pos() syntax.Pos }) string {
+func loc(n syntax.Node) string {
 	p := n.Pos()
 	return fmt.Sprintf("%d:%d", p.Line, p.Col)
 }

@@ -69,7 +69,7 @@ func (r *Recorder) Expanded(st *engine.State, succ []*engine.State) {
 	r.hits[st.HeadStmt()]++
 	if len(succ) == 0 { // a finished program or an error state
 		if f := st.ErrorOf(); f != nil {
-			p := f.Loc.Pos()
+			p := f.Pos()
 			r.terminal(st, testcase.End{Outcome: "bug", Kind: f.Kind.String(), Line: p.Line, Col: p.Col, Steps: st.Depth})
 		} else {
 			r.terminal(st, testcase.End{Outcome: "normal", Steps: st.Depth})

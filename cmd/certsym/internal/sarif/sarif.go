@@ -184,7 +184,7 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 		ri.Notifications = []sarifNotification{{Level: "warning", Message: sarifMessage{"no verdict: " + rep.Reason}}}
 	}
 	for _, b := range rep.Bugs {
-		p := b.Fail.Loc.Pos()
+		p := b.Fail.Pos()
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",

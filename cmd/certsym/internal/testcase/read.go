@@ -72,7 +72,7 @@ func Observed(r spec.Result) End {
 	case spec.Final:
 		return End{Outcome: "normal", Steps: r.Steps}
 	case spec.Failed:
-		p := r.Fail.Loc.Pos()
+		p := r.Fail.Pos()
 		return End{Outcome: "bug", Kind: r.Fail.Kind.String(), Line: p.Line, Col: p.Col, Steps: r.Steps}
 	case spec.Blocked:
 		p := spec.Head(r.Final.Prog).Pos()

@@ -1,12 +1,13 @@
 module certsym
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/aclements/go-z3 v0.0.0-20220809013456-4675d5f90ca5
 	github.com/google/gofuzz v1.2.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/exp v0.0.0-20261113113407-e3970619a1a4
 	gonum.org/v1/gonum v0.17.0
 	k8s.io/api v0.31.3
 	sigs.k8s.io/yaml v1.4.0

@@ -5,6 +5,9 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // genArr generates random programs over arrays a[-1..1] and b[0..3], scalars x, y and
@@ -81,12 +84,13 @@ func (g *genArr) stmt(d int) string {
 }
 
 // TestRandomArrayPrograms: random programs with arrays and quantifiers round-trip through the
-// printer, the small-step and big-step semantics agree on them from random inputs, and for a
-// statement without quantifiers the first failing check of WalkStmtChecks is the error Step
-// reports.
+// printer (the printed program parses back to one that prints the same and runs the same: the
+// parser's tests compare the trees themselves), the small-step and big-step semantics agree on
+// them from random inputs, and for a statement without quantifiers the first failing check of
+// WalkStmtChecks is the error Step reports.
 func TestRandomArrayPrograms(t *testing.T) {
 	r := rand.New(rand.NewSource(13))
-	fails := map[FailKind]int{}
+	fails := map[syntax.FailKind]int{}
 	for n := 0; n < 400; n++ {
 		g := &genArr{r: r}
 		var stmts []string
@@ -94,46 +98,54 @@ func TestRandomArrayPrograms(t *testing.T) {
 			stmts = append(stmts, g.stmt(1))
 		}
 		src := "array a[-1..1];\narray b[0..3];\n" + strings.Join(stmts, ";\n")
-		roundTrip(t, fmt.Sprintf("random %d", n), []byte(src))
 		p := mustParse(t, src)
+		printed := syntax.PrintProgram(p)
+		p2 := mustParse(t, printed)
+		if again := syntax.PrintProgram(p2); again != printed {
+			t.Fatalf("%s\nprints as\n%s\nwhich prints as\n%s", src, printed, again)
+		}
 		for trial := 0; trial < 5; trial++ {
 			in := make(Store, p.Slots())
 			for i := range in {
-				in[i] = IntOf(int64(r.Intn(7) - 3))
+				in[i] = integer.Of(int64(r.Intn(7) - 3))
 			}
 			res := Run(p, in, 1000)
 			br := ExecBounded(p, in, 1000)
+			if res2 := Run(p2, in, 1000); res2.Outcome != res.Outcome || StoreString(p2, res2.Final.Store) != StoreString(p, res.Final.Store) ||
+				res.Fail != nil && res2.Fail.Kind != res.Fail.Kind {
+				t.Fatalf("%s\nfrom %s: %v, printed and re-parsed %v", src, StoreString(p, in), res.Outcome, res2.Outcome)
+			}
 			switch res.Outcome {
 			case Failed:
 				fails[res.Fail.Kind]++
 				if br.Behaviour != Error || br.Fail != res.Fail {
-					t.Fatalf("%s\nfrom %s: Run fails at %v, ExecBounded %v %v", src, p.InputString(in), res.Fail, br.Behaviour, br.Fail)
+					t.Fatalf("%s\nfrom %s: Run fails at %v, ExecBounded %v %v", src, StoreString(p, in), res.Fail, br.Behaviour, br.Fail)
 				}
 			case Final:
-				if br.Behaviour != Normal || p.InputString(br.Store) != p.InputString(res.Final.Store) {
-					t.Fatalf("%s\nfrom %s: stores differ", src, p.InputString(in))
+				if br.Behaviour != Normal || StoreString(p, br.Store) != StoreString(p, res.Final.Store) {
+					t.Fatalf("%s\nfrom %s: stores differ", src, StoreString(p, in))
 				}
 			case Blocked:
 				if br.Behaviour != Infeasible {
-					t.Fatalf("%s\nfrom %s: Run blocked, ExecBounded %v", src, p.InputString(in), br.Behaviour)
+					t.Fatalf("%s\nfrom %s: Run blocked, ExecBounded %v", src, StoreString(p, in), br.Behaviour)
 				}
 			}
 			checkFirstFailure(t, p, in)
 		}
 	}
-	if fails[FailIndex] == 0 || fails[FailDivZero] == 0 || fails[FailAssert] == 0 {
+	if fails[syntax.FailIndex] == 0 || fails[syntax.FailDivZero] == 0 || fails[syntax.FailAssert] == 0 {
 		t.Errorf("the generator reaches too few errors: %v", fails)
 	}
 }
 
 // checkFirstFailure checks, for the first statement of p if it has no quantifier, that the
 // first failing check in WalkStmtChecks order is the kind of error Step reports.
-func checkFirstFailure(t *testing.T, p *Program, in Store) {
+func checkFirstFailure(t *testing.T, p *syntax.Program, in Store) {
 	t.Helper()
 	s := Head(p.Body)
 	quant := false
-	Inspect(s, func(n Node) bool {
-		if _, ok := n.(*Quant); ok {
+	syntax.Inspect(s, func(n syntax.Node) bool {
+		if _, ok := n.(*syntax.Quant); ok {
 			quant = true
 		}
 		return true
@@ -141,8 +153,8 @@ func checkFirstFailure(t *testing.T, p *Program, in Store) {
 	if quant {
 		return
 	}
-	var first *FailKind
-	WalkStmtChecks(s, func(c Check) {
+	var first *syntax.FailKind
+	syntax.WalkStmtChecks(s, func(c syntax.Check) {
 		if first != nil {
 			return
 		}
@@ -166,12 +178,12 @@ func checkFirstFailure(t *testing.T, p *Program, in Store) {
 		}
 	})
 	next, _ := Step(State{in, s})
-	f, _ := next.Prog.(*Fail)
-	isErr := f != nil && (f.Kind == FailDivZero || f.Kind == FailIndex)
+	f, _ := next.Prog.(*syntax.Fail)
+	isErr := f != nil && (f.Kind == syntax.FailDivZero || f.Kind == syntax.FailIndex)
 	switch {
 	case first == nil && isErr:
-		t.Fatalf("%s from %s: Step errs with %v, no check fails", Print(s), p.InputString(in), f.Kind)
+		t.Fatalf("%s from %s: Step errs with %v, no check fails", syntax.Print(s), StoreString(p, in), f.Kind)
 	case first != nil && (!isErr || f.Kind != *first):
-		t.Fatalf("%s from %s: first failing check %v, Step gives %v", Print(s), p.InputString(in), *first, next.Prog)
+		t.Fatalf("%s from %s: first failing check %v, Step gives %v", syntax.Print(s), StoreString(p, in), *first, next.Prog)
 	}
 }

@@ -1,6 +1,10 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"certsym/spec/syntax"
+)
 
 // Behaviour is how a bounded execution ends: the behaviours of the big-step semantics of the Why3
 // development (proofs/why3, type behaviour).
@@ -23,8 +27,8 @@ func (b Behaviour) String() string {
 type BoundedResult struct {
 	Store     Store
 	Behaviour Behaviour
-	Fail      *Fail
-	At        Stmt
+	Fail      *syntax.Fail
+	At        syntax.Stmt
 	// Quant tells an Incomplete run that ExecBoundedCut's cut (the quantifier bound) stopped at
 	// At from one the loop limit cut off.
 	Quant bool
@@ -37,7 +41,7 @@ type BoundedResult struct {
 // if b then skip else fail fi. Each while loop may start at
 // most n iterations each time the loop statement is entered; the (n+1)-th is Incomplete.
 // Being deterministic, the relation is a function.
-func ExecBounded(p *Program, s Store, n int) BoundedResult {
+func ExecBounded(p *syntax.Program, s Store, n int) BoundedResult {
 	return (&bexec{n: n}).stmt(s, p.Body)
 }
 
@@ -45,7 +49,7 @@ func ExecBounded(p *Program, s Store, n int) BoundedResult {
 // starts to execute (never a sequence) and, for a while loop, each time it evaluates the loop's
 // condition. Up to the point where limit n cuts a run off, the runs with limits n and m > n
 // visit the same statements.
-func ExecBoundedVisit(p *Program, s Store, n int, visit func(Stmt)) BoundedResult {
+func ExecBoundedVisit(p *syntax.Program, s Store, n int, visit func(syntax.Stmt)) BoundedResult {
 	return (&bexec{n: n, visit: visit}).stmt(s, p.Body)
 }
 
@@ -57,42 +61,42 @@ func ExecBoundedVisit(p *Program, s Store, n int, visit func(Stmt)) BoundedResul
 // statement when one of its quantifiers has more instances than the loop bound. An assume is
 // never cut: the interpreter over-approximates it instead (the rest of the quantifier takes any
 // value and the state is flagged), so the concrete run is one of those the flagged state admits.
-func ExecBoundedCut(p *Program, s Store, n int, visit func(Stmt), cut func(c Stmt, cond BExpr, s Store) bool) BoundedResult {
+func ExecBoundedCut(p *syntax.Program, s Store, n int, visit func(syntax.Stmt), cut func(c syntax.Stmt, cond syntax.BExpr, s Store) bool) BoundedResult {
 	return (&bexec{n: n, visit: visit, cut: cut}).stmt(s, p.Body)
 }
 
 // bexec is one bounded execution: the loop limit n, the visitor, and the cut of ExecBoundedCut.
 type bexec struct {
 	n     int
-	visit func(Stmt)
-	cut   func(c Stmt, cond BExpr, s Store) bool
+	visit func(syntax.Stmt)
+	cut   func(c syntax.Stmt, cond syntax.BExpr, s Store) bool
 }
 
 // cond evaluates the condition b of statement c in s; cut reports that ExecBoundedCut's cut
 // stops the statement (never an assume).
-func (x *bexec) cond(c Stmt, b BExpr, s Store) (v bool, k FailKind, ok, cut bool) {
-	if _, assume := c.(*Assume); x.cut != nil && !assume && x.cut(c, b, s) {
+func (x *bexec) cond(c syntax.Stmt, b syntax.BExpr, s Store) (v bool, k syntax.FailKind, ok, cut bool) {
+	if _, assume := c.(*syntax.Assume); x.cut != nil && !assume && x.cut(c, b, s) {
 		return false, 0, false, true
 	}
 	v, k, ok = EvalBKind(b, s, nil)
 	return v, k, ok, false
 }
 
-func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
+func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 	n, visit := x.n, x.visit
 	if visit != nil {
 		switch c.(type) {
-		case *Seq, *While: // a sequence is no statement; a loop is visited at each condition
+		case *syntax.Seq, *syntax.While: // a sequence is no statement; a loop is visited at each condition
 		default:
 			visit(c)
 		}
 	}
 	switch c := c.(type) {
-	case *Skip: // E_skip
+	case *syntax.Skip: // E_skip
 		return BoundedResult{Store: s}
-	case *Fail: // E_fail
+	case *syntax.Fail: // E_fail
 		return BoundedResult{Store: s, Behaviour: Error, Fail: c}
-	case *Assign: // E_assign
+	case *syntax.Assign: // E_assign
 		v, k, ok := EvalKind(c.A, s, nil)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
@@ -101,7 +105,7 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 		copy(s2, s)
 		s2[c.X.Index] = v
 		return BoundedResult{Store: s2}
-	case *ArrAssign: // E_arrassign: as [S-ArrAssign] and [S-ArrAssignErr]
+	case *syntax.ArrAssign: // E_arrassign: as [S-ArrAssign] and [S-ArrAssignErr]
 		slot, v, k, ok := EvalArrAssign(c, s)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
@@ -110,17 +114,17 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 		copy(s2, s)
 		s2[slot] = v
 		return BoundedResult{Store: s2}
-	case *Seq: // E_seq, E_seq_abrupt
+	case *syntax.Seq: // E_seq, E_seq_abrupt
 		r := x.stmt(s, c.First)
 		if r.Behaviour != Normal {
 			return r
 		}
 		return x.stmt(r.Store, c.Second)
-	case *If: // E_if_true, E_if_false
+	case *syntax.If: // E_if_true, E_if_false
 		return x.ifs(s, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr)
-	case *Assert:
-		return x.ifs(s, c, c.Cond, &Skip{c.Loc}, c.Violation, c.Err, c.IdxErr)
-	case *Assume: // E_assume_true, E_assume_false
+	case *syntax.Assert:
+		return x.ifs(s, c, c.Cond, &syntax.Skip{Loc: c.Loc}, c.Violation, c.Err, c.IdxErr)
+	case *syntax.Assume: // E_assume_true, E_assume_false
 		v, k, ok, _ := x.cond(c, c.Cond, s)
 		switch {
 		case !ok:
@@ -129,7 +133,7 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 			return BoundedResult{Store: s}
 		}
 		return BoundedResult{Store: s, Behaviour: Infeasible, At: c}
-	case *While: // E_while, then exec_loop from k = 0
+	case *syntax.While: // E_while, then exec_loop from k = 0
 		for k := 0; ; k++ {
 			if visit != nil {
 				visit(c)
@@ -155,7 +159,7 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 }
 
-func (x *bexec) ifs(s Store, c Stmt, b BExpr, th, el Stmt, err, idxErr *Fail) BoundedResult {
+func (x *bexec) ifs(s Store, c syntax.Stmt, b syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) BoundedResult {
 	v, k, ok, cut := x.cond(c, b, s)
 	switch {
 	case cut:

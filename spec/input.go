@@ -3,10 +3,13 @@ package spec
 import (
 	"fmt"
 	"strings"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // InputString renders a concrete input (a value for each variable, indexed like names) as
-// x=1, y=-2. For a program with arrays, use Program.InputString.
+// x=1, y=-2. For a program with arrays, use StoreString.
 func InputString(in Store, names []string) string {
 	s := ""
 	for i, v := range in {
@@ -18,9 +21,9 @@ func InputString(in Store, names []string) string {
 	return s
 }
 
-// InputString renders a concrete store (or input) of p, of length p.Slots(), as
+// StoreString renders a concrete store (or input) of p, of length p.Slots(), as
 // x=1, y=-2, a=[5, 0, 7]: the variables, then each array's elements from Lo to Hi.
-func (p *Program) InputString(in Store) string {
+func StoreString(p *syntax.Program, in Store) string {
 	var b strings.Builder
 	for i, name := range p.Vars {
 		if i > 0 {
@@ -48,7 +51,7 @@ func (p *Program) InputString(in Store) string {
 // variable, its value (vals of length 1, list false); for an array, the list of its elements from
 // Lo to Hi (list true, len(vals) == Size()). The error says what is wrong: an unknown name, a
 // list for a variable, a number for an array, a list of the wrong length.
-func (p *Program) SetInput(s Store, name string, vals []Int, list bool) error {
+func SetInput(p *syntax.Program, s Store, name string, vals []integer.Int, list bool) error {
 	if i := p.VarIndex(name); i >= 0 {
 		if list || len(vals) != 1 {
 			return fmt.Errorf("%s is a variable: expected an integer, found a list", name)
@@ -58,7 +61,7 @@ func (p *Program) SetInput(s Store, name string, vals []Int, list bool) error {
 	}
 	a := p.ArrayIndex(name)
 	if a == nil {
-		return fmt.Errorf("the program has no variable %q (%s)", name, p.namesText())
+		return fmt.Errorf("the program has no variable %q (%s)", name, namesText(p))
 	}
 	if !list {
 		return fmt.Errorf("%s is an array of %d elements (%d..%d): expected a list [v%d, ..., v%d]", name, a.Size(), a.Lo, a.Hi, a.Lo, a.Hi)
@@ -71,7 +74,7 @@ func (p *Program) SetInput(s Store, name string, vals []Int, list bool) error {
 }
 
 // namesText lists the program's variables and arrays for messages.
-func (p *Program) namesText() string {
+func namesText(p *syntax.Program) string {
 	s := "variables: " + strings.Join(p.Vars, ", ")
 	if len(p.Vars) == 0 {
 		s = "no variables"
@@ -88,7 +91,7 @@ func (p *Program) namesText() string {
 
 // InputArg renders a concrete input of p (of length p.Slots()) as the argument of
 // certsym exec --input: x=1,y=-2,a=[5,0,7] (no spaces), "" for a program without inputs.
-func (p *Program) InputArg(in Store) string {
+func InputArg(p *syntax.Program, in Store) string {
 	var kv []string
 	for i, name := range p.Vars {
 		kv = append(kv, name+"="+in[i].String())

@@ -1,18 +1,24 @@
 package spec
 
-import "testing"
+import (
+	"testing"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
+)
 
 // rangeCut is a cut for ExecBoundedCut in the manner of bounded.Exhausts (which this package
 // cannot import): a quantifier of the condition whose range, defined in s, has more than n
 // instances.
-func rangeCut(n int) func(Stmt, BExpr, Store) bool {
-	return func(_ Stmt, cond BExpr, s Store) bool {
+func rangeCut(n int) func(syntax.Stmt, syntax.BExpr, Store) bool {
+	return func(_ syntax.Stmt, cond syntax.BExpr, s Store) bool {
 		cut := false
-		Inspect(cond, func(m Node) bool {
-			if q, ok := m.(*Quant); ok {
+		syntax.Inspect(cond, func(m syntax.Node) bool {
+			if q, ok := m.(*syntax.Quant); ok {
 				lo, ok1 := Eval(q.Lo, s)
 				hi, ok2 := Eval(q.Hi, s)
-				cut = cut || ok1 && ok2 && hi.Sub(lo).Cmp(IntOf(int64(n)-1)) > 0
+				cut = cut || ok1 && ok2 && hi.Sub(lo).Cmp(integer.Of(int64(n)-1)) > 0
 			}
 			return !cut
 		})
@@ -48,21 +54,21 @@ func TestExecBoundedCut(t *testing.T) {
 		{"x = x;\nassert forall k in 1..x: k < 0", []int64{-4}, 0, Normal, 0},
 	}
 	// the loop limit still cuts loops, and such a cut is not a quantifier cut
-	p, err := Parse("loop.imp", []byte("x = 0;\nwhile x < 5 do x = x + 1 od"))
+	p, err := parser.Parse("loop.imp", []byte("x = 0;\nwhile x < 5 do x = x + 1 od"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := ExecBoundedCut(p, make(Store, p.Slots()), 2, nil, rangeCut(2)); r.Behaviour != Incomplete || r.Quant || LineOf(r.At) != 2 {
-		t.Errorf("loop: %s at line %d (quantifier cut %v), want a loop cut at line 2", r.Behaviour, LineOf(r.At), r.Quant)
+	if r := ExecBoundedCut(p, make(Store, p.Slots()), 2, nil, rangeCut(2)); r.Behaviour != Incomplete || r.Quant || r.At.Pos().Line != 2 {
+		t.Errorf("loop: %s at line %d (quantifier cut %v), want a loop cut at line 2", r.Behaviour, r.At.Pos().Line, r.Quant)
 	}
 	for _, c := range cases {
-		p, err := Parse("t.imp", []byte(c.src))
+		p, err := parser.Parse("t.imp", []byte(c.src))
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
 		s := make(Store, p.Slots())
 		for i, v := range c.input {
-			s[i] = IntOf(v)
+			s[i] = integer.Of(v)
 		}
 		r := ExecBoundedCut(p, s, c.n, nil, rangeCut(c.n))
 		if r.Behaviour != c.want {
@@ -72,8 +78,8 @@ func TestExecBoundedCut(t *testing.T) {
 		switch {
 		case c.want == Incomplete && !r.Quant:
 			t.Errorf("%q input %v: cut, but not marked as a quantifier cut", c.src, c.input)
-		case c.want == Incomplete && LineOf(r.At) != c.line:
-			t.Errorf("%q input %v: cut at line %d, want %d", c.src, c.input, LineOf(r.At), c.line)
+		case c.want == Incomplete && r.At.Pos().Line != c.line:
+			t.Errorf("%q input %v: cut at line %d, want %d", c.src, c.input, r.At.Pos().Line, c.line)
 		case c.want == Error && r.Fail.Line() != c.line:
 			t.Errorf("%q input %v: fails at line %d, want %d", c.src, c.input, r.Fail.Line(), c.line)
 		}
@@ -86,14 +92,14 @@ func TestExecBoundedCut(t *testing.T) {
 
 // TestConstInRange: a constant index inside the bounds, and nothing else, is trivially in range.
 func TestConstInRange(t *testing.T) {
-	p, err := Parse("c.imp", []byte("array a[1..5];\nx = a[1] + a[2 * 2 + 1] + a[0] + a[6] + a[x] + a[1 / 0]"))
+	p, err := parser.Parse("c.imp", []byte("array a[1..5];\nx = a[1] + a[2 * 2 + 1] + a[0] + a[6] + a[x] + a[1 / 0]"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []bool{true, true, false, false, false, false}
 	var got []bool
-	Inspect(p.Body, func(n Node) bool {
-		if e, ok := n.(*Elem); ok {
+	syntax.Inspect(p.Body, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.Elem); ok {
 			got = append(got, ConstInRange(e.Arr, e.I))
 		}
 		return true

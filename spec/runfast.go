@@ -1,6 +1,11 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+)
 
 // RunFast is Run (no bound on quantifier instances) computed by a machine that does not rebuild
 // the program at each step: its Result equals Run's for every program, input and step bound (the
@@ -18,20 +23,20 @@ import "fmt"
 // Step. The store is copied on the first assignment and written in place after that, where Step
 // makes a new store per assignment: no state but the current one is kept, so no earlier store is
 // observable. The expressions are evaluated by EvalKind and EvalBKind, the evaluation of Step.
-func RunFast(prog *Program, input Store, maxSteps int) Result {
+func RunFast(prog *syntax.Program, input Store, maxSteps int) Result {
 	m := fastMachine{s: input}
 	m.enter(prog.Body)
 	for n := 0; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
-			if f, ok := m.h.(*Fail); ok && !m.done {
+			if f, ok := m.h.(*syntax.Fail); ok && !m.done {
 				return m.result(Failed, n, f)
 			}
 			return m.result(Stepped, n, nil)
 		}
 		if out := m.step(); out != Stepped {
-			var f *Fail
+			var f *syntax.Fail
 			if out == Failed {
-				f = m.h.(*Fail)
+				f = m.h.(*syntax.Fail)
 			}
 			return m.result(out, n, f)
 		}
@@ -43,15 +48,15 @@ func RunFast(prog *Program, input Store, maxSteps int) Result {
 type fastMachine struct {
 	s     Store
 	owned bool // s is RunFast's own copy, written in place
-	h     Stmt
+	h     syntax.Stmt
 	done  bool // the head is the skip that h stepped to (&Skip{h's Loc})
-	stack []Stmt
+	stack []syntax.Stmt
 }
 
 // enter makes p the head: its left spine goes onto the stack, its leftmost statement is the head.
-func (m *fastMachine) enter(p Stmt) {
+func (m *fastMachine) enter(p syntax.Stmt) {
 	for {
-		s, ok := p.(*Seq)
+		s, ok := p.(*syntax.Seq)
 		if !ok {
 			m.h, m.done = p, false
 			return
@@ -65,7 +70,7 @@ func (m *fastMachine) enter(p Stmt) {
 func (m *fastMachine) finish() { m.done = true }
 
 // write sets slot i of the store to v, copying the store on the first write.
-func (m *fastMachine) write(i int, v Int) {
+func (m *fastMachine) write(i int, v integer.Int) {
 	if !m.owned {
 		m.s = append(Store(nil), m.s...)
 		m.owned = true
@@ -80,11 +85,11 @@ func (m *fastMachine) step() Outcome {
 		return m.pop()
 	}
 	switch p := m.h.(type) {
-	case *Skip:
+	case *syntax.Skip:
 		return m.pop()
-	case *Fail:
+	case *syntax.Fail:
 		return Failed
-	case *Assign:
+	case *syntax.Assign:
 		v, k, ok := EvalKind(p.A, m.s, nil)
 		if !ok { // [S-AssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
@@ -92,7 +97,7 @@ func (m *fastMachine) step() Outcome {
 		}
 		m.write(p.X.Index, v) // [S-Assign]
 		m.finish()
-	case *ArrAssign:
+	case *syntax.ArrAssign:
 		slot, v, k, ok := EvalArrAssign(p, m.s)
 		if !ok { // [S-ArrAssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
@@ -100,13 +105,13 @@ func (m *fastMachine) step() Outcome {
 		}
 		m.write(slot, v) // [S-ArrAssign]
 		m.finish()
-	case *If:
+	case *syntax.If:
 		m.branch(p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
-	case *Assert:
+	case *syntax.Assert:
 		m.branch(p.Cond, nil, p.Violation, p.Err, p.IdxErr)
-	case *While: // [S-While]
+	case *syntax.While: // [S-While]
 		m.enter(p.Unfold)
-	case *Assume:
+	case *syntax.Assume:
 		v, k, ok := EvalBKind(p.Cond, m.s, nil)
 		switch {
 		case !ok: // [S-AssumeErr]
@@ -136,7 +141,7 @@ func (m *fastMachine) pop() Outcome {
 
 // branch is stepIf: the head steps to th (nil: the skip an assert steps to), el, or the Fail of
 // the first error's kind.
-func (m *fastMachine) branch(c BExpr, th, el Stmt, err, idxErr *Fail) {
+func (m *fastMachine) branch(c syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) {
 	v, k, ok := EvalBKind(c, m.s, nil)
 	switch {
 	case !ok: // [S-IfErr]
@@ -151,14 +156,13 @@ func (m *fastMachine) branch(c BExpr, th, el Stmt, err, idxErr *Fail) {
 }
 
 // result is the Result of a run that ends with out after n steps, the state rebuilt as Step's.
-func (m *fastMachine) result(out Outcome, n int, f *Fail) Result {
+func (m *fastMachine) result(out Outcome, n int, f *syntax.Fail) Result {
 	p := m.h
 	if m.done {
-		l, _ := LocOf(m.h)
-		p = &Skip{l}
+		p = &syntax.Skip{Loc: m.h.Location()}
 	}
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		p = &Seq{p, m.stack[i]}
+		p = &syntax.Seq{First: p, Second: m.stack[i]}
 	}
 	return Result{Outcome: out, Final: State{m.s, p}, Steps: n, Fail: f}
 }

@@ -2,6 +2,10 @@ package spec
 
 import (
 	"testing"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // BenchmarkRunSteps measures the concrete semantics' speed in steps per second, Run (the
@@ -18,15 +22,15 @@ func BenchmarkRunSteps(b *testing.B) {
 		{"phases_1-2/steps=20000000", "../engine/testdata/long/phases_1-2.imp", 0, 20_000_000},
 		{"isqrt/x=1000", "../engine/testdata/isqrt.imp", 1000, -1},
 	} {
-		p, err := ParseFile(c.file)
+		p, err := parser.ParseFile(c.file)
 		if err != nil {
 			b.Fatal(err)
 		}
 		in := make(Store, p.Slots())
-		in[0] = IntOf(c.x)
+		in[0] = integer.Of(c.x)
 		for _, run := range []struct {
 			name string
-			f    func(*Program, Store, int) Result
+			f    func(*syntax.Program, Store, int) Result
 		}{{"Run", Run}, {"RunFast", RunFast}} {
 			b.Run(c.name+"/"+run.name, func(b *testing.B) {
 				steps := 0

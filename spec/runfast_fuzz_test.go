@@ -3,6 +3,8 @@ package spec
 import (
 	"math/rand"
 	"testing"
+
+	"certsym/spec/syntax/parser"
 )
 
 // FuzzRunFast: on any program the parser accepts that has no quantifier (Run evaluates every
@@ -21,7 +23,7 @@ func FuzzRunFast(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		p, err := Parse("fuzz.imp", []byte(src))
+		p, err := parser.Parse("fuzz.imp", []byte(src))
 		if err != nil || hasQuant(p) {
 			return
 		}
@@ -31,7 +33,7 @@ func FuzzRunFast(f *testing.F) {
 			for k := 0; k <= 60; k++ {
 				ref, fast := Run(p, in, k), RunFast(p, in, k)
 				if d := diffResult(ref, fast); d != "" {
-					t.Fatalf("%q from %s, step bound %d: Run and RunFast differ: %s", src, p.InputString(in), k, d)
+					t.Fatalf("%q from %s, step bound %d: Run and RunFast differ: %s", src, StoreString(p, in), k, d)
 				}
 				if ref.Outcome != Stepped || bigValue(ref.Final.Store) {
 					break
@@ -39,4 +41,14 @@ func FuzzRunFast(f *testing.F) {
 			}
 		}
 	})
+}
+
+// bigValue reports whether a value of s has more than 4096 bits.
+func bigValue(s Store) bool {
+	for _, v := range s {
+		if v.BitLen() > 4096 {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,8 @@ import (
 	"certsym/internal/testprog"
 	"certsym/refinement/gen"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax/parser"
 )
 
 // TestRunFastGenerated: RunFast's results are Run's on the refinement layer's random programs
@@ -22,7 +24,7 @@ func TestRunFastGenerated(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := spec.Parse("gen.imp", []byte(g.Text))
+		p, err := parser.Parse("gen.imp", []byte(g.Text))
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, g.Text)
 		}
@@ -30,7 +32,7 @@ func TestRunFastGenerated(t *testing.T) {
 			in := testprog.RandomInput(f, p.Slots())
 			if len(p.Arrays) > 0 { // quantifiers over an input-sized range: small inputs only
 				for i := range in {
-					in[i] = spec.IntOf(int64(r.Intn(9) - 4))
+					in[i] = integer.Of(int64(r.Intn(9) - 4))
 				}
 			}
 			res := spec.CompareRuns(t, p, in, 5000, r)

@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // diffResult compares RunFast's result with Run's and says how they differ ("" when they agree):
@@ -32,22 +36,22 @@ func diffResult(ref, fast Result) string {
 		}
 	}
 	if !sameProg(ref.Final.Prog, fast.Final.Prog) {
-		return fmt.Sprintf("final program\n%s\nRunFast\n%s", Print(ref.Final.Prog), Print(fast.Final.Prog))
+		return fmt.Sprintf("final program\n%s\nRunFast\n%s", syntax.Print(ref.Final.Prog), syntax.Print(fast.Final.Prog))
 	}
 	return ""
 }
 
 // sameProg reports whether two remaining programs have the same shape (diffResult).
-func sameProg(x, y Stmt) bool {
+func sameProg(x, y syntax.Stmt) bool {
 	if x == y {
 		return true
 	}
 	switch xs := x.(type) {
-	case *Seq:
-		ys, ok := y.(*Seq)
+	case *syntax.Seq:
+		ys, ok := y.(*syntax.Seq)
 		return ok && sameProg(xs.First, ys.First) && sameProg(xs.Second, ys.Second)
-	case *Skip:
-		ys, ok := y.(*Skip)
+	case *syntax.Skip:
+		ys, ok := y.(*syntax.Skip)
 		return ok && xs.Loc == ys.Loc
 	}
 	return false
@@ -57,9 +61,9 @@ func sameProg(x, y Stmt) bool {
 // that cut the run mid-way (every bound up to 40, the steps of the run and around them, and a few
 // drawn by r), and fails t at the first difference. It also checks that RunFast leaves in as it
 // found it. It returns Run's result under max.
-func CompareRuns(t testing.TB, p *Program, in Store, max int, r *rand.Rand) Result {
+func CompareRuns(t testing.TB, p *syntax.Program, in Store, max int, r *rand.Rand) Result {
 	t.Helper()
-	before := p.InputString(in)
+	before := StoreString(p, in)
 	full := Run(p, in, max)
 	bounds := []int{-1, full.Steps - 1, full.Steps, full.Steps + 1}
 	if max >= 0 {
@@ -79,7 +83,7 @@ func CompareRuns(t testing.TB, p *Program, in Store, max int, r *rand.Rand) Resu
 		if d := diffResult(ref, fast); d != "" {
 			t.Fatalf("%s from %s, step bound %d: Run and RunFast differ: %s", p.File, before, k, d)
 		}
-		if after := p.InputString(in); after != before {
+		if after := StoreString(p, in); after != before {
 			t.Fatalf("%s: RunFast changed its input from %s to %s", p.File, before, after)
 		}
 	}
@@ -88,22 +92,22 @@ func CompareRuns(t testing.TB, p *Program, in Store, max int, r *rand.Rand) Resu
 
 // hasQuant reports whether p has a quantifier: its inputs are drawn small, since Run evaluates
 // every instance of a quantifier whose range a large input would make huge.
-func hasQuant(p *Program) bool { return HasQuant(p.Body) }
+func hasQuant(p *syntax.Program) bool { return syntax.HasQuant(p.Body) }
 
 // randomStore draws a store for p: mostly small values, where branches and errors happen, and,
 // when big is set, some large and some beyond 64 bits.
-func randomStore(r *rand.Rand, p *Program, big bool) Store {
+func randomStore(r *rand.Rand, p *syntax.Program, big bool) Store {
 	in := make(Store, p.Slots())
 	for i := range in {
 		switch n := r.Intn(10); {
 		case big && n == 0:
-			in[i] = IntOf(r.Int63() - r.Int63())
+			in[i] = integer.Of(r.Int63() - r.Int63())
 		case big && n == 1:
-			in[i] = IntOf(r.Int63()).Mul(IntOf(r.Int63() - r.Int63()))
+			in[i] = integer.Of(r.Int63()).Mul(integer.Of(r.Int63() - r.Int63()))
 		case n < 4:
-			in[i] = IntOf(int64(r.Intn(2001) - 1000))
+			in[i] = integer.Of(int64(r.Intn(2001) - 1000))
 		default:
-			in[i] = IntOf(int64(r.Intn(13) - 4))
+			in[i] = integer.Of(int64(r.Intn(13) - 4))
 		}
 	}
 	return in
@@ -123,9 +127,9 @@ func TestRunFastCorpus(t *testing.T) {
 		t.Fatalf("found %d corpus programs, expected the corpus (more than 100)", len(files))
 	}
 	r := rand.New(rand.NewSource(17))
-	outcomes, kinds := map[Outcome]int{}, map[FailKind]int{}
+	outcomes, kinds := map[Outcome]int{}, map[syntax.FailKind]int{}
 	for _, f := range files {
-		p, err := ParseFile(f)
+		p, err := parser.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +154,7 @@ func TestRunFastCorpus(t *testing.T) {
 			t.Errorf("no corpus run ends %v: %v", o, outcomes)
 		}
 	}
-	for _, k := range []FailKind{FailExplicit, FailAssert, FailDivZero, FailIndex} {
+	for _, k := range []syntax.FailKind{syntax.FailExplicit, syntax.FailAssert, syntax.FailDivZero, syntax.FailIndex} {
 		if kinds[k] == 0 {
 			t.Errorf("no corpus run fails with %v: %v", k, kinds)
 		}
@@ -163,7 +167,7 @@ func TestRunFastCorpus(t *testing.T) {
 // stop the runs mid-way.
 func TestRunFastRandomLoops(t *testing.T) {
 	r := rand.New(rand.NewSource(23))
-	kinds := map[FailKind]int{}
+	kinds := map[syntax.FailKind]int{}
 	for n := 0; n < 1000; n++ {
 		g := &genArr{r: r}
 		src := "array a[-1..1];\narray b[0..3];\n" + loopStmt(g, 3)
@@ -175,7 +179,7 @@ func TestRunFastRandomLoops(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []FailKind{FailExplicit, FailAssert, FailDivZero, FailIndex} {
+	for _, k := range []syntax.FailKind{syntax.FailExplicit, syntax.FailAssert, syntax.FailDivZero, syntax.FailIndex} {
 		if kinds[k] == 0 {
 			t.Errorf("no random run fails with %v: %v", k, kinds)
 		}
@@ -219,8 +223,8 @@ func TestRunFastBigIntegers(t *testing.T) {
 		"q = x / -1; m = x % -1; y = -x; assert q == y",
 		"array a[0..2];\ni = x * x * x; a[i % 3] = i / 2; assert a[0] <= i; y = a[i]",
 	}
-	edges := []Int{IntOf(-1 << 63), IntOf(1<<63 - 1), IntOf(-1), IntOf(0), IntOf(7), IntOf(-7), IntOf(2), IntOf(-3),
-		IntFromBig(new(big.Int).Lsh(big.NewInt(1), 63)), IntFromBig(new(big.Int).Lsh(big.NewInt(-1), 70))}
+	edges := []integer.Int{integer.Of(-1 << 63), integer.Of(1<<63 - 1), integer.Of(-1), integer.Of(0), integer.Of(7), integer.Of(-7), integer.Of(2), integer.Of(-3),
+		integer.FromBig(new(big.Int).Lsh(big.NewInt(1), 63)), integer.FromBig(new(big.Int).Lsh(big.NewInt(-1), 70))}
 	bigs := 0
 	for _, src := range srcs {
 		p := mustParse(t, src)

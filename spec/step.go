@@ -1,11 +1,16 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+)
 
 // State is a concrete state (s, p): a store and the remaining program.
 type State struct {
 	Store Store
-	Prog  Stmt
+	Prog  syntax.Stmt
 }
 
 // Outcome classifies the result of Step.
@@ -27,9 +32,9 @@ func (o Outcome) String() string {
 
 // Head is head(p) of SEMANTICS.md: the statement that executes next.
 // Coq: head (Syntax.v).
-func Head(p Stmt) Stmt {
+func Head(p syntax.Stmt) syntax.Stmt {
 	for {
-		s, ok := p.(*Seq)
+		s, ok := p.(*syntax.Seq)
 		if !ok {
 			return p
 		}
@@ -40,8 +45,8 @@ func Head(p Stmt) Stmt {
 // IsError is the error-state classifier of SEMANTICS.md: the head of p is fail. It returns that
 // Fail, or nil.
 // Coq: is_error (Syntax.v); cstep_error (Concreteproof.v) says such a state is an error of cstep.
-func IsError(p Stmt) *Fail {
-	f, _ := Head(p).(*Fail)
+func IsError(p syntax.Stmt) *syntax.Fail {
+	f, _ := Head(p).(*syntax.Fail)
 	return f
 }
 
@@ -55,11 +60,11 @@ func Step(st State) (State, Outcome) { return step(st, nil) }
 // step is Step with the quantifier instances bounded by w (nil: no bound).
 func step(st State, w *work) (State, Outcome) {
 	switch p := st.Prog.(type) {
-	case *Skip:
+	case *syntax.Skip:
 		return st, Final
-	case *Fail:
+	case *syntax.Fail:
 		return st, Failed
-	case *Assign:
+	case *syntax.Assign:
 		v, k, ok := evalA(p.A, st.Store, nil, w)
 		if !ok { // [S-AssignErr], to the Fail of the first error's kind
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
@@ -68,8 +73,8 @@ func step(st State, w *work) (State, Outcome) {
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[p.X.Index] = v
-		return State{s, &Skip{p.Loc}}, Stepped
-	case *ArrAssign:
+		return State{s, &syntax.Skip{Loc: p.Loc}}, Stepped
+	case *syntax.ArrAssign:
 		slot, v, k, ok := evalArrAssign(p, st.Store, w)
 		if !ok { // [S-ArrAssignErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
@@ -78,31 +83,31 @@ func step(st State, w *work) (State, Outcome) {
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[slot] = v
-		return State{s, &Skip{p.Loc}}, Stepped
-	case *If:
+		return State{s, &syntax.Skip{Loc: p.Loc}}, Stepped
+	case *syntax.If:
 		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr, w)
-	case *Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr, w)
-	case *While: // [S-While]
+	case *syntax.Assert: // assert b means if b then skip else fail fi
+		return stepIf(st.Store, p.Cond, &syntax.Skip{Loc: p.Loc}, p.Violation, p.Err, p.IdxErr, w)
+	case *syntax.While: // [S-While]
 		return State{st.Store, p.Unfold}, Stepped
-	case *Assume:
+	case *syntax.Assume:
 		v, k, ok := evalB(p.Cond, st.Store, nil, w)
 		switch {
 		case !ok: // [S-AssumeErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		case v: // [S-Assume]
-			return State{st.Store, &Skip{p.Loc}}, Stepped
+			return State{st.Store, &syntax.Skip{Loc: p.Loc}}, Stepped
 		}
 		return st, Blocked
-	case *Seq:
-		if _, ok := p.First.(*Skip); ok { // [S-SeqSkip]
+	case *syntax.Seq:
+		if _, ok := p.First.(*syntax.Skip); ok { // [S-SeqSkip]
 			return State{st.Store, p.Second}, Stepped
 		}
 		next, out := step(State{st.Store, p.First}, w) // [S-Seq]
 		if out != Stepped {
 			return st, out
 		}
-		return State{next.Store, &Seq{next.Prog, p.Second}}, Stepped
+		return State{next.Store, &syntax.Seq{First: next.Prog, Second: p.Second}}, Stepped
 	}
 	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 }
@@ -111,7 +116,7 @@ func step(st State, w *work) (State, Outcome) {
 // error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail, w *work) (State, Outcome) {
+func stepIf(s Store, c syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail, w *work) (State, Outcome) {
 	v, k, ok := evalB(c, s, nil, w)
 	switch {
 	case !ok: // [S-IfErr]
@@ -125,8 +130,8 @@ func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail, w *work) (State, O
 // FailFor returns the Fail a statement steps to when the first error of its evaluation has kind
 // k: err (the statement's Err) for FailDivZero, idxErr (its IdxErr) for FailIndex. The kinds of
 // [S-AssignErr], [S-IfErr], [S-AssumeErr] and [S-ArrAssignErr].
-func FailFor(k FailKind, err, idxErr *Fail) *Fail {
-	if k == FailIndex {
+func FailFor(k syntax.FailKind, err, idxErr *syntax.Fail) *syntax.Fail {
+	if k == syntax.FailIndex {
 		return idxErr
 	}
 	return err
@@ -135,32 +140,32 @@ func FailFor(k FailKind, err, idxErr *Fail) *Fail {
 // EvalArrAssign evaluates the element assignment a[i] = e in s, in evaluation order: i, then e,
 // then the range check of the write ([S-ArrAssign], [S-ArrAssignErr]). It returns the slot
 // written and the value, or, when ok is false, the kind of the first error.
-func EvalArrAssign(p *ArrAssign, s Store) (slot int, v Int, kind FailKind, ok bool) {
+func EvalArrAssign(p *syntax.ArrAssign, s Store) (slot int, v integer.Int, kind syntax.FailKind, ok bool) {
 	return evalArrAssign(p, s, nil)
 }
 
-func evalArrAssign(p *ArrAssign, s Store, w *work) (slot int, v Int, kind FailKind, ok bool) {
+func evalArrAssign(p *syntax.ArrAssign, s Store, w *work) (slot int, v integer.Int, kind syntax.FailKind, ok bool) {
 	i, k, ok := evalA(p.I, s, nil, w)
 	if !ok {
-		return 0, Int{}, k, false
+		return 0, integer.Int{}, k, false
 	}
 	v, k, ok = evalA(p.A, s, nil, w)
 	if !ok {
-		return 0, Int{}, k, false
+		return 0, integer.Int{}, k, false
 	}
 	slot, ok = p.Arr.Slot(i)
 	if !ok {
-		return 0, Int{}, FailIndex, false
+		return 0, integer.Int{}, syntax.FailIndex, false
 	}
 	return slot, v, 0, true
 }
 
 // Result is the end of a bounded run.
 type Result struct {
-	Outcome Outcome // Final, Failed, Blocked, or Stepped when the step bound was reached
-	Final   State   // the last state
-	Steps   int     // steps taken
-	Fail    *Fail   // the error reached, when Outcome is Failed
+	Outcome Outcome      // Final, Failed, Blocked, or Stepped when the step bound was reached
+	Final   State        // the last state
+	Steps   int          // steps taken
+	Fail    *syntax.Fail // the error reached, when Outcome is Failed
 	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
 	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
 	QuantBound bool
@@ -170,7 +175,7 @@ type Result struct {
 // evaluation is exact: a quantifier evaluates all its instances however many there are (see
 // RunLimited for a bound on them).
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
-func Run(prog *Program, input Store, maxSteps int) Result {
+func Run(prog *syntax.Program, input Store, maxSteps int) Result {
 	return RunLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
 }
 
@@ -183,7 +188,7 @@ type Limits struct{ Steps, Instances int }
 // condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
 // cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
 // only.
-func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
+func RunLimited(prog *syntax.Program, input Store, lim Limits) (res Result) {
 	maxSteps := lim.Steps
 	st := State{input, prog.Body}
 	var w *work

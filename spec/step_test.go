@@ -2,13 +2,27 @@ package spec
 
 import (
 	"testing"
+
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
-func store(p *Program, kv map[string]int64) Store {
+// mustParse parses src or fails the test.
+func mustParse(t *testing.T, src string) *syntax.Program {
+	t.Helper()
+	p, err := parser.Parse("test.imp", []byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return p
+}
+
+func store(p *syntax.Program, kv map[string]int64) Store {
 	s := make(Store, len(p.Vars))
 	for k, v := range kv {
 		if i := p.VarIndex(k); i >= 0 {
-			s[i] = IntOf(v)
+			s[i] = integer.Of(v)
 		}
 	}
 	return s
@@ -29,7 +43,7 @@ func TestEval(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := mustParse(t, "r = "+c.expr)
-		v, ok := Eval(p.Body.(*Assign).A, store(p, map[string]int64{"x": 5, "y": 2}))
+		v, ok := Eval(p.Body.(*syntax.Assign).A, store(p, map[string]int64{"x": 5, "y": 2}))
 		got := v.String()
 		if !ok {
 			got = "undef"
@@ -49,7 +63,7 @@ func TestEval(t *testing.T) {
 	}
 	for _, c := range bcases {
 		p := mustParse(t, "assert "+c.cond)
-		v, ok := EvalB(p.Body.(*Assert).Cond, store(p, map[string]int64{"x": 5, "y": 2}))
+		v, ok := EvalB(p.Body.(*syntax.Assert).Cond, store(p, map[string]int64{"x": 5, "y": 2}))
 		got := map[bool]string{true: "true", false: "false"}[v]
 		if !ok {
 			got = "undef"
@@ -61,14 +75,14 @@ func TestEval(t *testing.T) {
 }
 
 // stepOnce parses src, steps it once from the store, and returns the printed successor.
-func stepOnce(t *testing.T, src string, kv map[string]int64) (string, Outcome, Store, *Program) {
+func stepOnce(t *testing.T, src string, kv map[string]int64) (string, Outcome, Store, *syntax.Program) {
 	t.Helper()
 	p := mustParse(t, src)
 	next, out := Step(State{store(p, kv), p.Body})
 	if out != Stepped {
 		return "", out, nil, p
 	}
-	return Print(next.Prog), out, next.Store, p
+	return syntax.Print(next.Prog), out, next.Store, p
 }
 
 // TestStepRules exercises each rule of the concrete semantics (SEMANTICS.md) once.
@@ -105,7 +119,7 @@ func TestStepRules(t *testing.T) {
 			continue
 		}
 		if c.x != nil {
-			if v := s[p.VarIndex("x")]; !v.Equal(IntOf(*c.x)) {
+			if v := s[p.VarIndex("x")]; !v.Equal(integer.Of(*c.x)) {
 				t.Errorf("[%s] x = %s, want %d", c.rule, v, *c.x)
 			}
 		}
@@ -117,15 +131,47 @@ func ptr(v int64) *int64 { return &v }
 func TestRunErrors(t *testing.T) {
 	p := mustParse(t, "x = 1;\nwhile x < 5 do x = x + 1 od;\ny = 10 / (x - 5)")
 	r := Run(p, store(p, nil), -1)
-	if r.Outcome != Failed || r.Fail.Kind != FailDivZero || r.Fail.Line() != 3 {
+	if r.Outcome != Failed || r.Fail.Kind != syntax.FailDivZero || r.Fail.Line() != 3 {
 		t.Fatalf("run: %v %+v", r.Outcome, r.Fail)
 	}
 	// The error is reached at the statement that divides, and it is that statement's own Fail.
-	if r.Fail != Head(p.Body.(*Seq).Second.(*Seq).Second).(*Assign).Err {
+	if r.Fail != Head(p.Body.(*syntax.Seq).Second.(*syntax.Seq).Second).(*syntax.Assign).Err {
 		t.Error("the error reached is not the dividing statement's Fail")
 	}
 	r = Run(p, store(p, nil), 5)
 	if r.Outcome != Stepped || r.Steps != 5 {
 		t.Errorf("bounded run: %v after %d steps", r.Outcome, r.Steps)
+	}
+}
+
+// TestConstNonZero: constant divisors, after folding, that are not zero make no division claim;
+// variables, element reads, bound variables, zero and undefined constants do.
+func TestConstNonZero(t *testing.T) {
+	cases := []struct {
+		src  string // the divisor d of "x = y % (d)"
+		want bool
+	}{
+		{"2", true}, {"-4", true}, {"-(4)", true}, {"2 * 3 - 5", true}, {"7 / 2", true}, {"(10 % 4)", true},
+		{"0", false}, {"2 - 2", false}, {"1 / 2", false}, {"1 / 0 + 1", false}, {"4 % 0", false},
+		{"x", false}, {"x - x + 1", false}, {"a[1]", false}, {"1 + a[0]", false},
+	}
+	for _, c := range cases {
+		p, err := parser.Parse("c.imp", []byte("array a[0..1];\nx = y % ("+c.src+")"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := p.Body.(*syntax.Assign).A.(*syntax.BinA).R
+		if got := ConstNonZero(d); got != c.want {
+			t.Errorf("ConstNonZero(%s) = %v, want %v", c.src, got, c.want)
+		}
+	}
+	// A bound variable is not a constant.
+	p, err := parser.Parse("q.imp", []byte("assert forall k in 1..3: 6 % k == 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := p.Body.(*syntax.Assert).Cond.(*syntax.Quant).Body.(*syntax.Cmp).L.(*syntax.BinA).R
+	if ConstNonZero(d) {
+		t.Error("ConstNonZero(k) for a bound variable k")
 	}
 }

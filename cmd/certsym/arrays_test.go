@@ -124,3 +124,18 @@ func TestExecQuantifierBound(t *testing.T) {
 		t.Errorf("exit %d\n%s", code, stdout)
 	}
 }
+
+// TestExecJSONStepBoundAtElement: when the step bound stops exec at an element assignment, the
+// JSON places it at that statement, as the text output does (it used to give no position).
+func TestExecJSONStepBoundAtElement(t *testing.T) {
+	f := writeProg(t, "array a[0..1];\nx = 1;\n  a[0] = x")
+	code, stdout, _ := runText("exec", f, "--max-steps", "2")
+	if code != exitUnknown || !strings.Contains(stdout, "step bound reached (2 steps) at "+f+":3:3") {
+		t.Errorf("exec: exit %d\n%s", code, stdout)
+	}
+	var out strings.Builder
+	code = run([]string{"exec", f, "--json", "--max-steps", "2"}, &out, &strings.Builder{})
+	if compact := strings.Join(strings.Fields(out.String()), ""); code != exitUnknown || !strings.Contains(compact, `"outcome":"step-bound","line":3,"col":3,"steps":2`) {
+		t.Errorf("exec --json: exit %d\n%s", code, out.String())
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // jsonExec is the object exec --json prints.
@@ -25,12 +26,12 @@ type jsonExec struct {
 }
 
 // writeExecJSON prints the result of exec as one JSON object and returns exec's exit status.
-func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result) int {
+func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.Store, r spec.Result) int {
 	x := testcase.Observed(r)
 	out := jsonExec{Outcome: x.Outcome, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
 		Input: report.ProgInput(prog, input), Store: report.ProgInput(prog, r.Final.Store)}
 	if x.Outcome == "step-bound" {
-		p := report.StmtPos(spec.Head(r.Final.Prog))
+		p := spec.Head(r.Final.Prog).Pos()
 		out.Line, out.Col = p.Line, p.Col
 	}
 	enc := json.NewEncoder(stdout)

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -45,11 +45,11 @@ func (cov Coverage) UncoveredLines() []int {
 	return slices.Compact(out)
 }
 
-// StmtLines are the lines of statements (spec.LineOf), each once, in increasing order.
-func StmtLines(ss []spec.Stmt) []int {
+// StmtLines are the lines of statements (Pos().Line), each once, in increasing order.
+func StmtLines(ss []syntax.Stmt) []int {
 	var out []int
 	for _, s := range ss {
-		if l := spec.LineOf(s); l > 0 {
+		if l := s.Pos().Line; l > 0 {
 			out = append(out, l)
 		}
 	}

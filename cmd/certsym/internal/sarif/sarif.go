@@ -184,7 +184,7 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 		ri.Notifications = []sarifNotification{{Level: "warning", Message: sarifMessage{"no verdict: " + rep.Reason}}}
 	}
 	for _, b := range rep.Bugs {
-		p := report.PosOf(b.Fail.Loc)
+		p := b.Fail.Pos()
 		run.Results = append(run.Results, sarifResult{
 			RuleID: b.Kind(), RuleIndex: ruleIndex(runRules, b.Kind()), Kind: "fail", Level: "error",
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
@@ -235,7 +235,7 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 		}
 		kind, level := verifySARIFLevel(cl.Status)
 		line, col := cl.Line, 0
-		if p := report.StmtPos(cl.Stmt); p.Line != 0 {
+		if p := cl.Stmt.Pos(); p.Line != 0 {
 			line, col = p.Line, p.Col
 		}
 		msg := fmt.Sprintf("%s: the claim %s at line %d", cl.Status, cl.Text, cl.Line)

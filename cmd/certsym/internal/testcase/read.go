@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
 
@@ -73,10 +72,10 @@ func Observed(r spec.Result) End {
 	case spec.Final:
 		return End{Outcome: "normal", Steps: r.Steps}
 	case spec.Failed:
-		p := report.PosOf(r.Fail.Loc)
+		p := r.Fail.Pos()
 		return End{Outcome: "bug", Kind: r.Fail.Kind.String(), Line: p.Line, Col: p.Col, Steps: r.Steps}
 	case spec.Blocked:
-		p := report.StmtPos(spec.Head(r.Final.Prog))
+		p := spec.Head(r.Final.Prog).Pos()
 		return End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: r.Steps}
 	}
 	return End{Outcome: "step-bound", Steps: r.Steps}

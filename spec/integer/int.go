@@ -1,4 +1,6 @@
-package spec
+// Package integer holds Int, the mathematical integers that are IMP's only kind of value: arbitrary
+// precision, with a fast path for the values that fit in an int64.
+package integer
 
 import (
 	"math"
@@ -14,11 +16,11 @@ type Int struct {
 	big   *big.Int // non-nil iff the value does not fit in an int64
 }
 
-// IntOf returns the Int with value v.
-func IntOf(v int64) Int { return Int{small: v} }
+// Of returns the Int with value v.
+func Of(v int64) Int { return Int{small: v} }
 
-// IntFromBig returns the Int with value v (v is copied).
-func IntFromBig(v *big.Int) Int {
+// FromBig returns the Int with value v (v is copied).
+func FromBig(v *big.Int) Int {
 	if v.IsInt64() {
 		return Int{small: v.Int64()}
 	}
@@ -32,8 +34,8 @@ func normBig(v *big.Int) Int {
 	return Int{big: v}
 }
 
-// ParseInt parses a decimal integer literal of any size, with an optional leading '-'.
-func ParseInt(s string) (Int, bool) {
+// Parse parses a decimal integer literal of any size, with an optional leading '-'.
+func Parse(s string) (Int, bool) {
 	v, ok := new(big.Int).SetString(s, 10)
 	if !ok {
 		return Int{}, false

@@ -1,4 +1,8 @@
-package spec
+package parser
+
+import (
+	"certsym/spec/syntax"
+)
 
 // resolve numbers the variables of prog in order of first occurrence, links each element read and
 // write to its declared array (checking that array names and scalar names are used as such, and
@@ -6,28 +10,28 @@ package spec
 // variables in the concrete store, and builds the nodes the semantics refers to: the Fail of each
 // statement that can divide (Err) or index out of range (IdxErr), the Fail of each assert, and
 // the unfolding of each while ([S-While]). fail reports a misuse at its position.
-func resolve(prog *Program, fail func(Pos, string, ...any)) {
-	arrays := map[string]*Array{}
+func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
+	arrays := map[string]*syntax.Array{}
 	for _, a := range prog.Arrays {
 		arrays[a.Name] = a
 	}
 	// The scalar names, for the messages and the bound-variable check.
-	scalars := map[string]Pos{}
-	assigned := map[string]Pos{} // the first assignment of each scalar
-	Inspect(prog.Body, func(n Node) bool {
+	scalars := map[string]syntax.Pos{}
+	assigned := map[string]syntax.Pos{} // the first assignment of each scalar
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
 		switch x := n.(type) {
-		case *Var:
+		case *syntax.Var:
 			if _, seen := scalars[x.Name]; !seen {
 				scalars[x.Name] = x.P
 			}
-		case *Assign:
+		case *syntax.Assign:
 			if _, seen := assigned[x.X.Name]; !seen {
 				assigned[x.X.Name] = x.P
 			}
 		}
 		return true
 	})
-	array := func(a *Array, at Pos) *Array {
+	array := func(a *syntax.Array, at syntax.Pos) *syntax.Array {
 		if d := arrays[a.Name]; d != nil {
 			return d
 		}
@@ -38,17 +42,17 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 		return nil
 	}
 	idx := map[string]int{}
-	mk := func(l Loc, k FailKind, can bool) *Fail {
+	mk := func(l syntax.Loc, k syntax.FailKind, can bool) *syntax.Fail {
 		if !can {
 			return nil
 		}
-		return &Fail{Loc: l, Kind: k}
+		return &syntax.Fail{Loc: l, Kind: k}
 	}
 	// Inspect meets an assignment's target before its expression and a condition before the
 	// branches or body, which is the order of first occurrence that numbers the variables.
-	Inspect(prog.Body, func(n Node) bool {
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
 		switch st := n.(type) {
-		case *Var:
+		case *syntax.Var:
 			if d := arrays[st.Name]; d != nil {
 				fail(st.P, "%s is an array (declared at line %d): use one of its elements, %s[...]", st.Name, d.P.Line, st.Name)
 			}
@@ -59,9 +63,9 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 				prog.Vars = append(prog.Vars, st.Name)
 			}
 			st.Index = i
-		case *Elem:
+		case *syntax.Elem:
 			st.Arr = array(st.Arr, st.P)
-		case *Quant:
+		case *syntax.Quant:
 			if d := arrays[st.Name]; d != nil {
 				fail(st.P, "bound variable %s has the name of an array of the program (line %d)", st.Name, d.P.Line)
 			}
@@ -71,26 +75,26 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 			if p, ok := scalars[st.Name]; ok {
 				fail(st.P, "bound variable %s has the name of a variable of the program (line %d); bound variables are read-only and never named like a variable", st.Name, p.Line)
 			}
-		case *Assign:
-			st.Err = mk(st.Loc, FailDivZero, HasDivA(st.A))
-			st.IdxErr = mk(st.Loc, FailIndex, HasIndex(st.A))
-		case *ArrAssign:
+		case *syntax.Assign:
+			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivA(st.A))
+			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.A))
+		case *syntax.ArrAssign:
 			st.Arr = array(st.Arr, st.Arr.P)
-			st.Err = mk(st.Loc, FailDivZero, HasDivA(st.I) || HasDivA(st.A))
-			st.IdxErr = mk(st.Loc, FailIndex, true)
-		case *If:
-			st.Err = mk(st.Loc, FailDivZero, HasDivB(st.Cond))
-			st.IdxErr = mk(st.Loc, FailIndex, HasIndex(st.Cond))
-		case *While:
-			st.Unfold = &If{Loc: st.Loc, Cond: st.Cond, Then: &Seq{st.Body, st}, Else: &Skip{st.Loc},
-				Err: mk(st.Loc, FailDivZero, HasDivB(st.Cond)), IdxErr: mk(st.Loc, FailIndex, HasIndex(st.Cond))}
-		case *Assume:
-			st.Err = mk(st.Loc, FailDivZero, HasDivB(st.Cond))
-			st.IdxErr = mk(st.Loc, FailIndex, HasIndex(st.Cond))
-		case *Assert:
-			st.Err = mk(st.Loc, FailDivZero, HasDivB(st.Cond))
-			st.IdxErr = mk(st.Loc, FailIndex, HasIndex(st.Cond))
-			st.Violation = &Fail{Loc: st.Loc, Kind: FailAssert}
+			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivA(st.I) || syntax.HasDivA(st.A))
+			st.IdxErr = mk(st.Loc, syntax.FailIndex, true)
+		case *syntax.If:
+			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
+			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
+		case *syntax.While:
+			st.Unfold = &syntax.If{Loc: st.Loc, Cond: st.Cond, Then: &syntax.Seq{First: st.Body, Second: st}, Else: &syntax.Skip{Loc: st.Loc},
+				Err: mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond)), IdxErr: mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))}
+		case *syntax.Assume:
+			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
+			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
+		case *syntax.Assert:
+			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
+			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
+			st.Violation = &syntax.Fail{Loc: st.Loc, Kind: syntax.FailAssert}
 		}
 		return true
 	})
@@ -103,18 +107,18 @@ func resolve(prog *Program, fail func(Pos, string, ...any)) {
 
 // rightNest re-associates every sequence to s1 ; (s2 ; (... ; sn)), the form the parser gives a
 // source sequence, so that inlined macro bodies print and re-parse to the same tree.
-func rightNest(s Stmt) Stmt {
-	var flat []Stmt
-	var walk func(Stmt)
-	walk = func(s Stmt) {
+func rightNest(s syntax.Stmt) syntax.Stmt {
+	var flat []syntax.Stmt
+	var walk func(syntax.Stmt)
+	walk = func(s syntax.Stmt) {
 		switch t := s.(type) {
-		case *Seq:
+		case *syntax.Seq:
 			walk(t.First)
 			walk(t.Second)
-		case *If:
+		case *syntax.If:
 			t.Then, t.Else = rightNest(t.Then), rightNest(t.Else)
 			flat = append(flat, t)
-		case *While:
+		case *syntax.While:
 			t.Body = rightNest(t.Body)
 			flat = append(flat, t)
 		default:
@@ -124,7 +128,7 @@ func rightNest(s Stmt) Stmt {
 	walk(s)
 	out := flat[len(flat)-1]
 	for k := len(flat) - 2; k >= 0; k-- {
-		out = &Seq{flat[k], out}
+		out = &syntax.Seq{First: flat[k], Second: out}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package spec
+package syntax
 
 // VarsOf lists the names of the (scalar) variables of s in order of first occurrence, the order
 // in which the parser numbers a program's variables (Program.Vars): an assignment's target comes

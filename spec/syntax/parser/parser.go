@@ -1,4 +1,9 @@
-package spec
+// Package parser reads IMP programs: the lexer (lexer.go), the parser (parser.go: precedence
+// climbing for expressions, an explicit stack for statements), the macro inliner, which leaves
+// the core language of spec/SEMANTICS.md, and the resolution of names (resolve.go). Together they
+// turn source text into a syntax.Program or a positioned *SyntaxError. grammar.txt in this folder
+// is the grammar the parser accepts, in EBNF; grammar_test.go checks the two against each other.
+package parser
 
 import (
 	"bytes"
@@ -8,10 +13,12 @@ import (
 	"strings"
 
 	"certsym/internal/fault"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // ParseFile reads and parses the IMP program in file.
-func ParseFile(file string) (*Program, error) {
+func ParseFile(file string) (*syntax.Program, error) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -19,10 +26,10 @@ func ParseFile(file string) (*Program, error) {
 	return Parse(file, src)
 }
 
-// Parse parses an IMP program (the grammar of README.md) from src; file names the source in
+// Parse parses an IMP program (the grammar of grammar.txt) from src; file names the source in
 // errors. Macros are inlined, so the result is in the core language. Errors are *SyntaxError values
 // carrying the position and what was expected.
-func Parse(file string, src []byte) (*Program, error) {
+func Parse(file string, src []byte) (*syntax.Program, error) {
 	// A UTF-8 byte-order mark (some editors write one) is not part of the program; positions
 	// count from after it.
 	src = bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
@@ -30,7 +37,7 @@ func Parse(file string, src []byte) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{file: file, toks: toks, macros: map[string]*macroDef{}, arrays: map[string]*Array{}}
+	p := &parser{file: file, toks: toks, macros: map[string]*macroDef{}, arrays: map[string]*syntax.Array{}}
 	prog, err := p.program()
 	if err != nil {
 		return nil, err
@@ -40,19 +47,19 @@ func Parse(file string, src []byte) (*Program, error) {
 
 type macroDef struct {
 	name   string
-	pos    Pos
+	pos    syntax.Pos
 	params []string
-	body   Stmt
+	body   syntax.Stmt
 }
 
-// callStmt is a macro call before inlining; it never appears in a parsed Program.
+// callStmt is a macro call before inlining; it never appears in a parsed Program. It embeds a
+// Skip only to be a syntax.Stmt, whose methods are package syntax's own: it is not a skip (a
+// type switch on *syntax.Skip does not match it), and Inspect sees no children in it.
 type callStmt struct {
-	Loc
+	syntax.Skip
 	Name string
-	Args []AExpr
+	Args []syntax.AExpr
 }
-
-func (*callStmt) stmt() {}
 
 // Limits on the programs certsym reads. Every later pass (resolution, printing, the semantics,
 // the engines) walks the syntax tree recursively, so its shape is bounded here, where the error
@@ -84,8 +91,8 @@ type parser struct {
 	macros map[string]*macroDef
 	nest   int // current nesting (MaxNesting)
 	// The declared arrays, by name and in order of declaration.
-	arrays    map[string]*Array
-	arrayList []*Array
+	arrays    map[string]*syntax.Array
+	arrayList []*syntax.Array
 	// binders are the variables of the quantifiers enclosing the expression being parsed,
 	// outermost first (a binder's index is its Level); params are the parameters of the macro
 	// whose body is being parsed (bound variables may not be named like them).
@@ -94,11 +101,11 @@ type parser struct {
 	macro   string
 	// implicit are the skips standing for a missing else: not statements of the source, so not
 	// counted against MaxStatements.
-	implicit map[*Skip]bool
+	implicit map[*syntax.Skip]bool
 }
 
 // enter counts one more level of nesting at pos; leave undoes it.
-func (p *parser) enter(pos Pos) {
+func (p *parser) enter(pos syntax.Pos) {
 	p.nest++
 	if p.nest > MaxNesting {
 		p.fail(pos, "nesting deeper than %d levels (parentheses, not, unary minus): certsym's limit", MaxNesting)
@@ -108,7 +115,7 @@ func (p *parser) enter(pos Pos) {
 func (p *parser) leave() { p.nest-- }
 
 // deep checks the depth of an expression just built at pos.
-func (p *parser) deep(e expr, pos Pos) expr {
+func (p *parser) deep(e expr, pos syntax.Pos) expr {
 	if e.d > MaxExprDepth {
 		p.fail(pos, "expression deeper than %d levels (a chain of %d operations): certsym's limit; split it with intermediate variables", MaxExprDepth, MaxExprDepth)
 	}
@@ -118,7 +125,7 @@ func (p *parser) deep(e expr, pos Pos) expr {
 // bail aborts parsing with a syntax error; program() recovers it.
 type bail struct{ err *SyntaxError }
 
-func (p *parser) fail(pos Pos, format string, args ...any) {
+func (p *parser) fail(pos syntax.Pos, format string, args ...any) {
 	panic(bail{&SyntaxError{p.file, pos, fmt.Sprintf(format, args...)}})
 }
 
@@ -145,7 +152,7 @@ func (p *parser) expect(text, context string) token {
 	return p.next()
 }
 
-func (p *parser) program() (prog *Program, err error) {
+func (p *parser) program() (prog *syntax.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			b, ok := r.(bail)
@@ -172,9 +179,9 @@ func (p *parser) program() (prog *Program, err error) {
 		// the order inlining would check it, without a copy and without recursion.
 		in.check(body)
 	} else {
-		body = rightNest(in.stmt(body, nil, Pos{}))
+		body = rightNest(in.stmt(body, nil, syntax.Pos{}))
 	}
-	prog = &Program{File: p.file, Body: body, Arrays: p.arrayList}
+	prog = &syntax.Program{File: p.file, Body: body, Arrays: p.arrayList}
 	resolve(prog, p.fail)
 	return prog, nil
 }
@@ -199,10 +206,10 @@ func (p *parser) arrayDecl() {
 		p.fail(t.pos, "array %s: lower bound %d is greater than upper bound %d", t.text, lo, hi)
 	}
 	// hi - lo computed in uint64 cannot overflow: 0 <= hi - lo < 2^64.
-	if uint64(hi)-uint64(lo) >= MaxArraySize {
-		p.fail(t.pos, "array %s has more than %d elements: certsym's limit", t.text, MaxArraySize)
+	if uint64(hi)-uint64(lo) >= syntax.MaxArraySize {
+		p.fail(t.pos, "array %s has more than %d elements: certsym's limit", t.text, syntax.MaxArraySize)
 	}
-	a := &Array{P: kw.pos, Name: t.text, Lo: lo, Hi: hi, Index: len(p.arrayList)}
+	a := &syntax.Array{P: kw.pos, Name: t.text, Lo: lo, Hi: hi, Index: len(p.arrayList)}
 	p.arrays[t.text] = a
 	p.arrayList = append(p.arrayList, a)
 }
@@ -269,13 +276,13 @@ func (p *parser) macroDef() {
 // or the end of file. Statements nest without nesting calls: the conditionals and loops whose
 // bodies are being parsed are kept on an explicit stack (open), so that 100,000 nested ifs cost
 // heap, not Go stack, and parse in time linear in their number.
-func (p *parser) seq() Stmt {
+func (p *parser) seq() syntax.Stmt {
 	// level is a sequence being parsed: its statements so far, and the statement whose body
 	// (or else branch) it is, nil for the outermost.
 	type level struct {
-		items []Stmt
-		open  Stmt // *If (Then while else is false, Else when it is true) or *While
-		then  Stmt // the then branch, once the else branch is being parsed
+		items []syntax.Stmt
+		open  syntax.Stmt // *If (Then while else is false, Else when it is true) or *While
+		then  syntax.Stmt // the then branch, once the else branch is being parsed
 		els   bool
 	}
 	outer := p.nest
@@ -290,19 +297,19 @@ func (p *parser) seq() Stmt {
 		// The statement is the first level of the nesting of its expressions (MaxNesting),
 		// whatever the statements around it.
 		p.nest = 1
-		loc := Loc{P: t.pos}
+		loc := syntax.Loc{P: t.pos}
 		switch {
 		case p.is("if"):
 			p.next()
 			c := p.cond("after 'if'")
 			p.expect("then", " after the condition of 'if'")
-			stack = append(stack, &level{open: &If{Loc: loc, Cond: c}})
+			stack = append(stack, &level{open: &syntax.If{Loc: loc, Cond: c}})
 			continue
 		case p.is("while"):
 			p.next()
 			c := p.cond("after 'while'")
 			p.expect("do", " after the condition of 'while'")
-			stack = append(stack, &level{open: &While{Loc: loc, Cond: c}})
+			stack = append(stack, &level{open: &syntax.While{Loc: loc, Cond: c}})
 			continue
 		}
 		top := stack[len(stack)-1]
@@ -322,9 +329,9 @@ func (p *parser) seq() Stmt {
 				return body
 			}
 			stack = stack[:len(stack)-1]
-			var done Stmt
+			var done syntax.Stmt
 			switch st := top.open.(type) {
-			case *If:
+			case *syntax.If:
 				if !top.els {
 					if p.is("else") {
 						p.next()
@@ -337,7 +344,7 @@ func (p *parser) seq() Stmt {
 				}
 				p.expect("fi", " to close 'if' (or 'else')")
 				done = st
-			case *While:
+			case *syntax.While:
 				st.Body = body
 				p.expect("od", " to close 'while'")
 				done = st
@@ -352,31 +359,31 @@ func (p *parser) seq() Stmt {
 }
 
 // joinSeq is the sequence of items, right-nested: s1 ; (s2 ; (... ; sn)).
-func joinSeq(items []Stmt) Stmt {
+func joinSeq(items []syntax.Stmt) syntax.Stmt {
 	out := items[len(items)-1]
 	for k := len(items) - 2; k >= 0; k-- {
-		out = &Seq{items[k], out}
+		out = &syntax.Seq{First: items[k], Second: out}
 	}
 	return out
 }
 
 // simpleStmt parses a statement other than if and while.
-func (p *parser) simpleStmt() Stmt {
+func (p *parser) simpleStmt() syntax.Stmt {
 	t := p.peek()
-	loc := Loc{P: t.pos}
+	loc := syntax.Loc{P: t.pos}
 	switch {
 	case p.is("skip"):
 		p.next()
-		return &Skip{loc}
+		return &syntax.Skip{Loc: loc}
 	case p.is("fail"):
 		p.next()
-		return &Fail{Loc: loc, Kind: FailExplicit}
+		return &syntax.Fail{Loc: loc, Kind: syntax.FailExplicit}
 	case p.is("assert"):
 		p.next()
-		return &Assert{Loc: loc, Cond: p.cond("after 'assert'")}
+		return &syntax.Assert{Loc: loc, Cond: p.cond("after 'assert'")}
 	case p.is("assume"):
 		p.next()
-		return &Assume{Loc: loc, Cond: p.cond("after 'assume'")}
+		return &syntax.Assume{Loc: loc, Cond: p.cond("after 'assume'")}
 	case p.is("array"):
 		p.fail(t.pos, "array declarations come first, before the statements of the program")
 	case t.kind == tIdent:
@@ -388,13 +395,13 @@ func (p *parser) simpleStmt() Stmt {
 			p.expect("]", fmt.Sprintf(" to close '[' at %d:%d", lb.pos.Line, lb.pos.Col))
 			p.leave()
 			p.expect("=", " after "+t.text+"[...] (an element assignment)")
-			return &ArrAssign{Loc: loc, Arr: &Array{P: t.pos, Name: t.text}, I: i, A: p.arith("after '='")}
+			return &syntax.ArrAssign{Loc: loc, Arr: &syntax.Array{P: t.pos, Name: t.text}, I: i, A: p.arith("after '='")}
 		}
 		if p.is("=") {
 			p.next()
-			return &Assign{Loc: loc, X: &Var{P: t.pos, Name: t.text}, A: p.arith("after '='")}
+			return &syntax.Assign{Loc: loc, X: &syntax.Var{P: t.pos, Name: t.text}, A: p.arith("after '='")}
 		}
-		call := &callStmt{Loc: loc, Name: t.text}
+		call := &callStmt{Skip: syntax.Skip{Loc: loc}, Name: t.text}
 		if p.is("(") {
 			p.next()
 			for {
@@ -413,10 +420,10 @@ func (p *parser) simpleStmt() Stmt {
 }
 
 // implicitSkip is the skip of a missing else, at pos (the 'fi').
-func (p *parser) implicitSkip(pos Pos) *Skip {
-	s := &Skip{Loc{P: pos}}
+func (p *parser) implicitSkip(pos syntax.Pos) *syntax.Skip {
+	s := &syntax.Skip{Loc: syntax.Loc{P: pos}}
 	if p.implicit == nil {
-		p.implicit = map[*Skip]bool{}
+		p.implicit = map[*syntax.Skip]bool{}
 	}
 	p.implicit[s] = true
 	return s
@@ -424,23 +431,23 @@ func (p *parser) implicitSkip(pos Pos) *Skip {
 
 // expr is an expression of either category while precedence climbing has not yet fixed it.
 type expr struct {
-	a   AExpr
-	b   BExpr
-	pos Pos
+	a   syntax.AExpr
+	b   syntax.BExpr
+	pos syntax.Pos
 	d   int // depth of the tree
 }
 
-func (p *parser) arith(context string) AExpr { return p.wantA(p.or(), context) }
-func (p *parser) cond(context string) BExpr  { return p.wantB(p.or(), context) }
+func (p *parser) arith(context string) syntax.AExpr { return p.wantA(p.or(), context) }
+func (p *parser) cond(context string) syntax.BExpr  { return p.wantB(p.or(), context) }
 
-func (p *parser) wantA(e expr, context string) AExpr {
+func (p *parser) wantA(e expr, context string) syntax.AExpr {
 	if e.a == nil {
 		p.fail(e.pos, "expected an arithmetic expression %s, found a condition", context)
 	}
 	return e.a
 }
 
-func (p *parser) wantB(e expr, context string) BExpr {
+func (p *parser) wantB(e expr, context string) syntax.BExpr {
 	if e.b == nil {
 		p.fail(e.pos, "expected a condition (comparison, true, false, not, and, or) %s, found an arithmetic expression", context)
 	}
@@ -454,7 +461,7 @@ func (p *parser) or() expr {
 		lb := p.wantB(l, "before 'or'")
 		re := p.and()
 		r, rd := p.wantB(re, "after 'or'"), re.d
-		l = p.deep(expr{b: &BinB{P: t.pos, Op: Or, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, rd)}, t.pos)
+		l = p.deep(expr{b: &syntax.BinB{P: t.pos, Op: syntax.Or, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, rd)}, t.pos)
 	}
 	return l
 }
@@ -466,7 +473,7 @@ func (p *parser) and() expr {
 		lb := p.wantB(l, "before 'and'")
 		re := p.not()
 		r := p.wantB(re, "after 'and'")
-		l = p.deep(expr{b: &BinB{P: t.pos, Op: And, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
+		l = p.deep(expr{b: &syntax.BinB{P: t.pos, Op: syntax.And, L: lb, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -480,7 +487,7 @@ func (p *parser) not() expr {
 		p.enter(t.pos)
 		defer p.leave()
 		x := p.not()
-		return p.deep(expr{b: &Not{P: t.pos, X: p.wantB(x, "after 'not'")}, pos: t.pos, d: 1 + x.d}, t.pos)
+		return p.deep(expr{b: &syntax.Not{P: t.pos, X: p.wantB(x, "after 'not'")}, pos: t.pos, d: 1 + x.d}, t.pos)
 	}
 	return p.cmp()
 }
@@ -520,11 +527,11 @@ func (p *parser) quant() expr {
 	be := p.or()
 	body := p.wantB(be, "as the body of the quantifier")
 	p.binders = p.binders[:level]
-	q := &Quant{P: t.pos, Exists: t.text == "exists", Name: k.text, Level: level, Lo: lo, Hi: hi, Body: body}
+	q := &syntax.Quant{P: t.pos, Exists: t.text == "exists", Name: k.text, Level: level, Lo: lo, Hi: hi, Body: body}
 	return p.deep(expr{b: q, pos: t.pos, d: 1 + max(le.d, he.d, be.d)}, t.pos)
 }
 
-var cmpOps = map[string]CmpOp{"==": Eq, "!=": Ne, "<": Lt, "<=": Le, ">": Gt, ">=": Ge}
+var cmpOps = map[string]syntax.CmpOp{"==": syntax.Eq, "!=": syntax.Ne, "<": syntax.Lt, "<=": syntax.Le, ">": syntax.Gt, ">=": syntax.Ge}
 
 func (p *parser) cmp() expr {
 	l := p.sum()
@@ -542,26 +549,26 @@ func (p *parser) cmp() expr {
 			p.fail(t2.pos, "comparisons do not chain: expected 'and', 'or' or the end of the condition, found '%s'", t2.text)
 		}
 	}
-	return p.deep(expr{b: &Cmp{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
+	return p.deep(expr{b: &syntax.Cmp{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 }
 
 func (p *parser) sum() expr {
 	l := p.product()
 	for p.is("+") || p.is("-") {
 		t := p.next()
-		op := Add
+		op := syntax.Add
 		if t.text == "-" {
-			op = Sub
+			op = syntax.Sub
 		}
 		la := p.wantA(l, "before '"+t.text+"'")
 		var re expr
-		if op == Sub && fault.Active == fault.Precedence {
+		if op == syntax.Sub && fault.Active == fault.Precedence {
 			re = p.sum() // the fault: a - b + c reads a - (b + c)
 		} else {
 			re = p.product()
 		}
 		r := p.wantA(re, "after '"+t.text+"'")
-		l = p.deep(expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
+		l = p.deep(expr{a: &syntax.BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -570,11 +577,11 @@ func (p *parser) product() expr {
 	l := p.unary()
 	for p.is("*") || p.is("/") || p.is("%") {
 		t := p.next()
-		op := map[string]AOp{"*": Mul, "/": Div, "%": Mod}[t.text]
+		op := map[string]syntax.AOp{"*": syntax.Mul, "/": syntax.Div, "%": syntax.Mod}[t.text]
 		la := p.wantA(l, "before '"+t.text+"'")
 		re := p.unary()
 		r := p.wantA(re, "after '"+t.text+"'")
-		l = p.deep(expr{a: &BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
+		l = p.deep(expr{a: &syntax.BinA{P: t.pos, Op: op, L: la, R: r}, pos: l.pos, d: 1 + max(l.d, re.d)}, t.pos)
 	}
 	return l
 }
@@ -584,13 +591,13 @@ func (p *parser) unary() expr {
 		t := p.next()
 		if n := p.peek(); n.kind == tInt {
 			p.next()
-			v, _ := ParseInt("-" + n.text)
-			return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
+			v, _ := integer.Parse("-" + n.text)
+			return expr{a: &syntax.Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
 		}
 		p.enter(t.pos)
 		defer p.leave()
 		x := p.unary()
-		return p.deep(expr{a: &Neg{P: t.pos, X: p.wantA(x, "after unary '-'")}, pos: t.pos, d: 1 + x.d}, t.pos)
+		return p.deep(expr{a: &syntax.Neg{P: t.pos, X: p.wantA(x, "after unary '-'")}, pos: t.pos, d: 1 + x.d}, t.pos)
 	}
 	return p.primary()
 }
@@ -599,8 +606,8 @@ func (p *parser) primary() expr {
 	t := p.next()
 	switch {
 	case t.kind == tInt:
-		v, _ := ParseInt(t.text)
-		return expr{a: &Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
+		v, _ := integer.Parse(t.text)
+		return expr{a: &syntax.Num{P: t.pos, Val: v}, pos: t.pos, d: 1}
 	case t.kind == tIdent:
 		level := -1
 		for l, b := range p.binders {
@@ -618,14 +625,14 @@ func (p *parser) primary() expr {
 			ie := p.or()
 			i := p.wantA(ie, "as array index")
 			p.expect("]", fmt.Sprintf(" to close '[' at %d:%d", lb.pos.Line, lb.pos.Col))
-			return p.deep(expr{a: &Elem{P: t.pos, Arr: &Array{P: t.pos, Name: t.text}, I: i}, pos: t.pos, d: 1 + ie.d}, t.pos)
+			return p.deep(expr{a: &syntax.Elem{P: t.pos, Arr: &syntax.Array{P: t.pos, Name: t.text}, I: i}, pos: t.pos, d: 1 + ie.d}, t.pos)
 		}
 		if level >= 0 {
-			return expr{a: &BoundRef{P: t.pos, Name: t.text, Level: level}, pos: t.pos, d: 1}
+			return expr{a: &syntax.BoundRef{P: t.pos, Name: t.text, Level: level}, pos: t.pos, d: 1}
 		}
-		return expr{a: &Var{P: t.pos, Name: t.text}, pos: t.pos, d: 1}
+		return expr{a: &syntax.Var{P: t.pos, Name: t.text}, pos: t.pos, d: 1}
 	case t.kind == tKeyword && (t.text == "true" || t.text == "false"):
-		return expr{b: &BoolLit{P: t.pos, Val: t.text == "true"}, pos: t.pos, d: 1}
+		return expr{b: &syntax.BoolLit{P: t.pos, Val: t.text == "true"}, pos: t.pos, d: 1}
 	case t.kind == tSym && t.text == "(":
 		p.enter(t.pos)
 		defer p.leave()
@@ -653,7 +660,7 @@ type inliner struct {
 
 // count adds one statement and its expressions to the program's size; the limits are checked
 // at pos (the statement, or the macro call it comes from).
-func (in *inliner) count(pos Pos, es ...any) {
+func (in *inliner) count(pos syntax.Pos, es ...any) {
 	in.stmts++
 	in.nodes++
 	if in.stmts > MaxStatements {
@@ -674,37 +681,37 @@ func (in *inliner) count(pos Pos, es ...any) {
 // check is stmt for a program without macros, where inlining changes nothing: it makes the checks
 // of stmt (the limits of count, the unknown macro calls) in the same order, walking s with
 // Inspect, which keeps its own stack. Expressions are trees then, so measure memoizes nothing.
-func (in *inliner) check(s Stmt) {
+func (in *inliner) check(s syntax.Stmt) {
 	in.tree = true
-	Inspect(s, func(n Node) bool {
+	syntax.Inspect(s, func(n syntax.Node) bool {
 		switch s := n.(type) {
-		case *Skip:
+		case *syntax.Skip:
 			if !in.p.implicit[s] {
-				in.count(s.Where())
+				in.count(s.Pos())
 			}
-		case *Fail:
-			in.count(s.Where())
-		case *Assign:
-			in.count(s.Where(), s.A)
-		case *ArrAssign:
-			in.count(s.Where(), s.I, s.A)
-		case *If:
-			in.count(s.Where(), s.Cond)
-		case *While:
-			in.count(s.Where(), s.Cond)
-		case *Assume:
-			in.count(s.Where(), s.Cond)
-		case *Assert:
-			in.count(s.Where(), s.Cond)
+		case *syntax.Fail:
+			in.count(s.Pos())
+		case *syntax.Assign:
+			in.count(s.Pos(), s.A)
+		case *syntax.ArrAssign:
+			in.count(s.Pos(), s.I, s.A)
+		case *syntax.If:
+			in.count(s.Pos(), s.Cond)
+		case *syntax.While:
+			in.count(s.Pos(), s.Cond)
+		case *syntax.Assume:
+			in.count(s.Pos(), s.Cond)
+		case *syntax.Assert:
+			in.count(s.Pos(), s.Cond)
 		case *callStmt:
 			in.p.fail(s.P, "unknown macro %s (expected '=' for an assignment, or a macro defined above)", s.Name)
-		case *Seq:
+		case *syntax.Seq:
 		default:
 			return false // an expression, or the f(nil) after the children
 		}
 		// Into the statements inside compound statements (their expressions were counted).
 		switch n.(type) {
-		case *Seq, *If, *While:
+		case *syntax.Seq, *syntax.If, *syntax.While:
 			return true
 		}
 		return false
@@ -716,7 +723,7 @@ func (in *inliner) check(s Stmt) {
 // MaxExprDepth plus the depth of one macro body's expression.
 func (in *inliner) measure(e any) (depth, size int) {
 	switch e.(type) {
-	case nil, *Num, *Var, *BoolLit, *BoundRef:
+	case nil, *syntax.Num, *syntax.Var, *syntax.BoolLit, *syntax.BoundRef:
 		return 1, 1
 	}
 	if in.shape == nil && !in.tree {
@@ -727,19 +734,19 @@ func (in *inliner) measure(e any) (depth, size int) {
 	}
 	var kids []any
 	switch x := e.(type) {
-	case *Neg:
+	case *syntax.Neg:
 		kids = []any{x.X}
-	case *BinA:
+	case *syntax.BinA:
 		kids = []any{x.L, x.R}
-	case *Cmp:
+	case *syntax.Cmp:
 		kids = []any{x.L, x.R}
-	case *Not:
+	case *syntax.Not:
 		kids = []any{x.X}
-	case *BinB:
+	case *syntax.BinB:
 		kids = []any{x.L, x.R}
-	case *Elem:
+	case *syntax.Elem:
 		kids = []any{x.I}
-	case *Quant:
+	case *syntax.Quant:
 		kids = []any{x.Lo, x.Hi, x.Body}
 	}
 	depth, size = 1, 1
@@ -757,48 +764,48 @@ func (in *inliner) measure(e any) (depth, size int) {
 	return depth, size
 }
 
-func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
-	loc := func(l Loc) Loc {
+func (in *inliner) stmt(s syntax.Stmt, sub map[string]syntax.AExpr, site syntax.Pos) syntax.Stmt {
+	loc := func(l syntax.Loc) syntax.Loc {
 		if site.Line != 0 {
 			l.Site = site
 		}
 		return l
 	}
-	at := func(l Loc) Pos { return loc(l).Where() }
+	at := func(l syntax.Loc) syntax.Pos { return loc(l).Pos() }
 	switch s := s.(type) {
-	case *Skip:
+	case *syntax.Skip:
 		if !in.p.implicit[s] {
 			in.count(at(s.Loc))
 		}
-		return &Skip{loc(s.Loc)}
-	case *Fail:
+		return &syntax.Skip{Loc: loc(s.Loc)}
+	case *syntax.Fail:
 		in.count(at(s.Loc))
-		return &Fail{Loc: loc(s.Loc), Kind: s.Kind}
-	case *Assign:
+		return &syntax.Fail{Loc: loc(s.Loc), Kind: s.Kind}
+	case *syntax.Assign:
 		x := s.X
 		if r, ok := sub[x.Name]; ok {
-			v, isVar := r.(*Var)
+			v, isVar := r.(*syntax.Var)
 			if !isVar {
 				in.p.fail(site, "macro %s assigns its parameter %s, so its argument must be a variable, found %s",
-					in.stack[len(in.stack)-1], x.Name, PrintA(r))
+					in.stack[len(in.stack)-1], x.Name, syntax.PrintA(r))
 			}
 			x = v
 		}
 		a := in.substA(s.A, sub, site)
 		in.count(at(s.Loc), a)
-		return &Assign{Loc: loc(s.Loc), X: &Var{P: x.P, Name: x.Name}, A: a}
-	case *ArrAssign:
+		return &syntax.Assign{Loc: loc(s.Loc), X: &syntax.Var{P: x.P, Name: x.Name}, A: a}
+	case *syntax.ArrAssign:
 		arr := in.arrayArg(s.Arr, sub, site)
 		i, a := in.substA(s.I, sub, site), in.substA(s.A, sub, site)
 		in.count(at(s.Loc), i, a)
-		return &ArrAssign{Loc: loc(s.Loc), Arr: arr, I: i, A: a}
-	case *Seq:
+		return &syntax.ArrAssign{Loc: loc(s.Loc), Arr: arr, I: i, A: a}
+	case *syntax.Seq:
 		// Along the right spine iteratively: a sequence of a million statements must not nest
 		// a million calls.
-		var items []Stmt
-		var cur Stmt = s
+		var items []syntax.Stmt
+		var cur syntax.Stmt = s
 		for {
-			sq, ok := cur.(*Seq)
+			sq, ok := cur.(*syntax.Seq)
 			if !ok {
 				break
 			}
@@ -807,25 +814,25 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		}
 		out := in.stmt(cur, sub, site)
 		for k := len(items) - 1; k >= 0; k-- {
-			out = &Seq{items[k], out}
+			out = &syntax.Seq{First: items[k], Second: out}
 		}
 		return out
-	case *If:
+	case *syntax.If:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
-		return &If{Loc: loc(s.Loc), Cond: c, Then: in.stmt(s.Then, sub, site), Else: in.stmt(s.Else, sub, site)}
-	case *While:
+		return &syntax.If{Loc: loc(s.Loc), Cond: c, Then: in.stmt(s.Then, sub, site), Else: in.stmt(s.Else, sub, site)}
+	case *syntax.While:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
-		return &While{Loc: loc(s.Loc), Cond: c, Body: in.stmt(s.Body, sub, site)}
-	case *Assume:
+		return &syntax.While{Loc: loc(s.Loc), Cond: c, Body: in.stmt(s.Body, sub, site)}
+	case *syntax.Assume:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
-		return &Assume{Loc: loc(s.Loc), Cond: c}
-	case *Assert:
+		return &syntax.Assume{Loc: loc(s.Loc), Cond: c}
+	case *syntax.Assert:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
-		return &Assert{Loc: loc(s.Loc), Cond: c}
+		return &syntax.Assert{Loc: loc(s.Loc), Cond: c}
 	case *callStmt:
 		m, ok := in.p.macros[s.Name]
 		if !ok {
@@ -842,7 +849,7 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		if len(s.Args) != len(m.params) {
 			in.p.fail(s.P, "macro %s expects %d argument(s), found %d", m.name, len(m.params), len(s.Args))
 		}
-		inner := make(map[string]AExpr, len(m.params))
+		inner := make(map[string]syntax.AExpr, len(m.params))
 		for k, param := range m.params {
 			if fault.Active == fault.MacroNestedArgs {
 				inner[param] = s.Args[k]
@@ -865,56 +872,56 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 // arrayArg returns the array named by an element read or write in a macro body: the array
 // passed for the parameter it names, or the array of that name. The result is a placeholder
 // (name and position) that resolution replaces by the declared array.
-func (in *inliner) arrayArg(a *Array, sub map[string]AExpr, site Pos) *Array {
+func (in *inliner) arrayArg(a *syntax.Array, sub map[string]syntax.AExpr, site syntax.Pos) *syntax.Array {
 	if r, ok := sub[a.Name]; ok {
-		v, isVar := r.(*Var)
+		v, isVar := r.(*syntax.Var)
 		if !isVar {
 			in.p.fail(site, "macro %s uses its parameter %s with an index, so its argument must be an array name, found %s",
-				in.stack[len(in.stack)-1], a.Name, PrintA(r))
+				in.stack[len(in.stack)-1], a.Name, syntax.PrintA(r))
 		}
-		return &Array{P: v.P, Name: v.Name}
+		return &syntax.Array{P: v.P, Name: v.Name}
 	}
-	return &Array{P: a.P, Name: a.Name}
+	return &syntax.Array{P: a.P, Name: a.Name}
 }
 
 // substA substitutes the macro arguments sub (by parameter name) into a, inlined at site.
-func (in *inliner) substA(a AExpr, sub map[string]AExpr, site Pos) AExpr {
+func (in *inliner) substA(a syntax.AExpr, sub map[string]syntax.AExpr, site syntax.Pos) syntax.AExpr {
 	if sub == nil {
 		return a
 	}
 	switch a := a.(type) {
-	case *Var:
+	case *syntax.Var:
 		if r, ok := sub[a.Name]; ok {
 			return r
 		}
-		return &Var{P: a.P, Name: a.Name}
-	case *Neg:
-		return &Neg{P: a.P, X: in.substA(a.X, sub, site)}
-	case *BinA:
-		return &BinA{P: a.P, Op: a.Op, L: in.substA(a.L, sub, site), R: in.substA(a.R, sub, site)}
-	case *Elem:
-		return &Elem{P: a.P, Arr: in.arrayArg(a.Arr, sub, site), I: in.substA(a.I, sub, site)}
-	case *BoundRef:
-		return &BoundRef{P: a.P, Name: a.Name, Level: a.Level}
+		return &syntax.Var{P: a.P, Name: a.Name}
+	case *syntax.Neg:
+		return &syntax.Neg{P: a.P, X: in.substA(a.X, sub, site)}
+	case *syntax.BinA:
+		return &syntax.BinA{P: a.P, Op: a.Op, L: in.substA(a.L, sub, site), R: in.substA(a.R, sub, site)}
+	case *syntax.Elem:
+		return &syntax.Elem{P: a.P, Arr: in.arrayArg(a.Arr, sub, site), I: in.substA(a.I, sub, site)}
+	case *syntax.BoundRef:
+		return &syntax.BoundRef{P: a.P, Name: a.Name, Level: a.Level}
 	}
 	return a
 }
 
 // substB is substA for a condition. Bound variables are never named like macro parameters (the
 // parser checks), so substitution does not capture.
-func (in *inliner) substB(b BExpr, sub map[string]AExpr, site Pos) BExpr {
+func (in *inliner) substB(b syntax.BExpr, sub map[string]syntax.AExpr, site syntax.Pos) syntax.BExpr {
 	if sub == nil {
 		return b
 	}
 	switch b := b.(type) {
-	case *Cmp:
-		return &Cmp{P: b.P, Op: b.Op, L: in.substA(b.L, sub, site), R: in.substA(b.R, sub, site)}
-	case *Not:
-		return &Not{P: b.P, X: in.substB(b.X, sub, site)}
-	case *BinB:
-		return &BinB{P: b.P, Op: b.Op, L: in.substB(b.L, sub, site), R: in.substB(b.R, sub, site)}
-	case *Quant:
-		return &Quant{P: b.P, Exists: b.Exists, Name: b.Name, Level: b.Level,
+	case *syntax.Cmp:
+		return &syntax.Cmp{P: b.P, Op: b.Op, L: in.substA(b.L, sub, site), R: in.substA(b.R, sub, site)}
+	case *syntax.Not:
+		return &syntax.Not{P: b.P, X: in.substB(b.X, sub, site)}
+	case *syntax.BinB:
+		return &syntax.BinB{P: b.P, Op: b.Op, L: in.substB(b.L, sub, site), R: in.substB(b.R, sub, site)}
+	case *syntax.Quant:
+		return &syntax.Quant{P: b.P, Exists: b.Exists, Name: b.Name, Level: b.Level,
 			Lo: in.substA(b.Lo, sub, site), Hi: in.substA(b.Hi, sub, site), Body: in.substB(b.Body, sub, site)}
 	}
 	return b

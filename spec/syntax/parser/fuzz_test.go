@@ -1,13 +1,16 @@
-package spec
+package parser_test
 
 import (
 	"errors"
 	"testing"
+
+	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // FuzzParse: on any input the parser returns a program or a *SyntaxError, never panics, a
 // program it returns prints to text that parses to the same tree, and its first steps run. `go test` runs the seeds;
-// `go test -fuzz FuzzParse ./spec` explores further.
+// `go test -fuzz FuzzParse ./spec/syntax/parser` explores further.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"x = 1", "macro m(a) begin a = a + 1 end\nm(x); assert x > 0", "if (a) then skip fi",
@@ -24,21 +27,21 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		p, err := Parse("fuzz.imp", []byte(src))
+		p, err := parser.Parse("fuzz.imp", []byte(src))
 		if err != nil {
-			var se *SyntaxError
+			var se *parser.SyntaxError
 			if !errors.As(err, &se) || se.Pos.Line < 1 || se.Pos.Col < 1 {
 				t.Fatalf("%q: error %v is not a positioned syntax error", src, err)
 			}
 			return
 		}
-		roundTrip(t, "fuzz.imp", []byte(src))
+		parser.RoundTrip(t, "fuzz.imp", []byte(src))
 		// The concrete semantics does not panic either: up to 20 steps from the zero input (the
 		// step bound also bounds quantifier instances), stopping once a value passes 4096 bits
 		// (a program that squares a number at each step would not finish otherwise).
 		for k := 1; k <= 20; k++ {
-			r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: k, Instances: 20})
-			if r.Outcome != Stepped || bigValue(r.Final.Store) {
+			r := spec.RunLimited(p, make(spec.Store, p.Slots()), spec.Limits{Steps: k, Instances: 20})
+			if r.Outcome != spec.Stepped || bigValue(r.Final.Store) {
 				break
 			}
 		}
@@ -46,7 +49,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // bigValue reports whether a value of s has more than 4096 bits.
-func bigValue(s Store) bool {
+func bigValue(s spec.Store) bool {
 	for _, v := range s {
 		if v.BitLen() > 4096 {
 			return true

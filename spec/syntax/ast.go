@@ -1,9 +1,14 @@
-// Package spec is the Go transcription of IMP's definition: its abstract syntax, its concrete
-// syntax (parser and printer) and its concrete small-step semantics. SEMANTICS.md in this folder
-// is the formal definition; each Go definition names the clause it transcribes.
-package spec
+// Package syntax is IMP's syntax tree: the abstract syntax of spec/SEMANTICS.md (this file), with
+// the positions of its nodes (Node.Pos), its walk (Inspect), the queries on a tree (search.go, the
+// run-time checks of checks.go, VarsOf) and its printer. Package parser (spec/syntax/parser)
+// builds trees from source text, by the grammar of its grammar.txt; package spec gives them their
+// meaning. Each Go definition names the clause of SEMANTICS.md it transcribes.
+package syntax
 
-// Pos is a position in a source file: 1-based line and column (column counted in bytes).
+import "certsym/spec/integer"
+
+// Pos is a position in a source file: 1-based line and column (column counted in bytes). The zero
+// Pos is no position: a sequence's (Seq.Pos), or that of a node built without one.
 type Pos struct{ Line, Col int }
 
 // AExpr is an arithmetic expression: the syntactic category a of SEMANTICS.md.
@@ -23,6 +28,9 @@ type BExpr interface {
 // appear in the core.
 type Stmt interface {
 	Node
+	// Location is where the statement stands: its own position and, for a statement inlined
+	// from a macro, the macro call's (Loc); the zero Loc for a sequence.
+	Location() Loc
 	stmt()
 }
 
@@ -84,7 +92,7 @@ func (o CmpOp) Holds(c int) bool {
 // Num is an integer literal n.
 type Num struct {
 	P   Pos
-	Val Int
+	Val integer.Int
 }
 
 // Var is a variable x. Index numbers the program's variables (Program.Vars).
@@ -149,7 +157,7 @@ type BinB struct {
 	L, R BExpr
 }
 
-// Elem is a[i], the read of an element of a declared array (issue 13). Reading it with i outside
+// Elem is a[i], the read of an element of a declared array. Reading it with i outside
 // the array's bounds is an error of kind index-out-of-range at the statement.
 type Elem struct {
 	P   Pos
@@ -192,6 +200,57 @@ func (*Elem) aexpr()     {}
 func (*BoundRef) aexpr() {}
 func (*Quant) bexpr()    {}
 
+// Pos returns the position of the expression's own token: the literal's (its '-' for a negative
+// literal), the variable's, the operator's for Neg, BinA, Cmp, Not and BinB, the array name's for
+// an element read, the keyword's for a quantifier. Printed positions of expressions (the
+// primitive claims of certsym verify) are these.
+func (e *Num) Pos() Pos { return e.P }
+
+// Pos returns the position of the variable (Num.Pos).
+func (e *Var) Pos() Pos { return e.P }
+
+// Pos returns the position of the unary '-' (Num.Pos).
+func (e *Neg) Pos() Pos { return e.P }
+
+// Pos returns the position of the operator (Num.Pos).
+func (e *BinA) Pos() Pos { return e.P }
+
+// Pos returns the position of the literal (Num.Pos).
+func (e *BoolLit) Pos() Pos { return e.P }
+
+// Pos returns the position of the comparison operator (Num.Pos).
+func (e *Cmp) Pos() Pos { return e.P }
+
+// Pos returns the position of the 'not' (Num.Pos).
+func (e *Not) Pos() Pos { return e.P }
+
+// Pos returns the position of the 'and' or 'or' (Num.Pos).
+func (e *BinB) Pos() Pos { return e.P }
+
+// Pos returns the position of the array's name (Num.Pos).
+func (e *Elem) Pos() Pos { return e.P }
+
+// Pos returns the position of the bound variable's use (Num.Pos).
+func (e *BoundRef) Pos() Pos { return e.P }
+
+// Pos returns the position of the 'forall' or 'exists' (Num.Pos).
+func (e *Quant) Pos() Pos { return e.P }
+
+// End returns the position just after the variable: its name is one line of ASCII letters,
+// digits and underscores.
+func (e *Var) End() Pos { return Pos{e.P.Line, e.P.Col + len(e.Name)} }
+
+// End returns the position just after the bound variable's use (Var.End).
+func (e *BoundRef) End() Pos { return Pos{e.P.Line, e.P.Col + len(e.Name)} }
+
+// End returns the position just after the literal true or false.
+func (e *BoolLit) End() Pos {
+	if e.Val {
+		return Pos{e.P.Line, e.P.Col + len("true")}
+	}
+	return Pos{e.P.Line, e.P.Col + len("false")}
+}
+
 // Loc is where a statement stands: its own position, and, for a statement inlined from a macro
 // body, the position of the outermost macro call it came from (the line reports name).
 type Loc struct {
@@ -199,42 +258,20 @@ type Loc struct {
 	Site Pos // zero unless the statement was inlined from a macro
 }
 
-// Line returns the line reports give for the statement: the macro call's line for a statement
-// inlined from a macro, its own line otherwise.
-func (l Loc) Line() int {
-	if l.Site.Line != 0 {
-		return l.Site.Line
-	}
-	return l.P.Line
-}
-
-// Where returns the position reports give for the statement (line and column): the macro call's
-// for a statement inlined from a macro, its own otherwise.
-func (l Loc) Where() Pos {
+// Pos returns the position reports give the statement (line and column): the macro call's for a
+// statement inlined from a macro, its own otherwise.
+func (l Loc) Pos() Pos {
 	if l.Site.Line != 0 {
 		return l.Site
 	}
 	return l.P
 }
 
-func (l Loc) loc() Loc { return l }
+// Line returns the line reports give the statement: Pos().Line.
+func (l Loc) Line() int { return l.Pos().Line }
 
-// LocOf returns where statement s stands (its own position, and its macro call's for a statement
-// inlined from a macro), and false for a sequence, which has no place of its own.
-func LocOf(s Stmt) (Loc, bool) {
-	if l, ok := s.(interface{ loc() Loc }); ok {
-		return l.loc(), true
-	}
-	return Loc{}, false
-}
-
-// LineOf returns the line reports give for a statement (Loc.Line), or 0 for a sequence.
-func LineOf(s Stmt) int {
-	if l, ok := s.(interface{ Line() int }); ok {
-		return l.Line()
-	}
-	return 0
-}
+// Location returns l (Stmt.Location).
+func (l Loc) Location() Loc { return l }
 
 // Skip is skip: the finished program.
 type Skip struct{ Loc }
@@ -276,8 +313,15 @@ type Assign struct {
 	IdxErr *Fail
 }
 
-// Seq is p ; q.
+// Seq is p ; q. A sequence is no statement of the source: it has no position (the zero Pos and
+// Loc).
 type Seq struct{ First, Second Stmt }
+
+// Pos returns the zero Pos: a sequence has no position of its own.
+func (*Seq) Pos() Pos { return Pos{} }
+
+// Location returns the zero Loc: a sequence has no place of its own.
+func (*Seq) Location() Loc { return Loc{} }
 
 // If is if b then p else q fi (a missing else is skip). Err is as for Assign.
 type If struct {
@@ -315,7 +359,7 @@ type Assert struct {
 	IdxErr    *Fail
 }
 
-// ArrAssign is a[i] = e (issue 13). Evaluation order: i, then e, then the range check of the
+// ArrAssign is a[i] = e. Evaluation order: i, then e, then the range check of the
 // write. Err is the Fail reached when the first failure in that order is a division by zero,
 // IdxErr when it is an index out of range (each nil when that kind cannot occur).
 type ArrAssign struct {
@@ -364,7 +408,7 @@ type Program struct {
 	File string
 	Body Stmt
 	Vars []string
-	// Arrays are the declared arrays, in order of declaration (issue 13).
+	// Arrays are the declared arrays, in order of declaration.
 	Arrays []*Array
 }
 
@@ -382,6 +426,16 @@ type Array struct {
 
 // Size is the number of elements of the array.
 func (a *Array) Size() int { return int(a.Hi-a.Lo) + 1 }
+
+// Slot returns the store slot of element i of the array (Array.Offset + i - Lo); ok is false
+// when i is outside Lo..Hi.
+func (a *Array) Slot(i integer.Int) (slot int, ok bool) {
+	j, small := i.Int64()
+	if !small || j < a.Lo || j > a.Hi {
+		return 0, false
+	}
+	return a.Offset + int(j-a.Lo), true
+}
 
 // MaxArraySize bounds the number of elements of one array.
 const MaxArraySize = 65536

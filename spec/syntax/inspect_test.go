@@ -1,4 +1,4 @@
-package spec
+package syntax_test
 
 import (
 	"fmt"
@@ -6,35 +6,48 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
+
+// mustParse parses src or fails the test.
+func mustParse(t *testing.T, src string) *syntax.Program {
+	t.Helper()
+	p, err := parser.Parse("test.imp", []byte(src))
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return p
+}
 
 // trace writes the walk of Inspect from n as text: each node's name (with its operator, variable
 // or value) when it is entered, ")" for each f(nil).
-func trace(n Node, prune func(Node) bool) string {
+func trace(n syntax.Node, prune func(syntax.Node) bool) string {
 	var b strings.Builder
-	Inspect(n, func(n Node) bool {
+	syntax.Inspect(n, func(n syntax.Node) bool {
 		var s string
 		switch n := n.(type) {
 		case nil:
 			s = ")"
-		case *Num:
+		case *syntax.Num:
 			s = "Num " + n.Val.String()
-		case *Var:
+		case *syntax.Var:
 			s = "Var " + n.Name
-		case *Neg:
+		case *syntax.Neg:
 			s = "Neg"
-		case *BinA:
+		case *syntax.BinA:
 			s = "BinA " + n.Op.String()
-		case *BoolLit:
+		case *syntax.BoolLit:
 			s = fmt.Sprint("BoolLit ", n.Val)
-		case *Cmp:
+		case *syntax.Cmp:
 			s = "Cmp " + n.Op.String()
-		case *Not:
+		case *syntax.Not:
 			s = "Not"
-		case *BinB:
+		case *syntax.BinB:
 			s = "BinB " + n.Op.String()
 		default:
-			s = strings.TrimPrefix(reflect.TypeOf(n).String(), "*spec.")
+			s = strings.TrimPrefix(reflect.TypeOf(n).String(), "*syntax.")
 		}
 		b.WriteString(s + "|")
 		return prune == nil || !prune(n)
@@ -62,12 +75,12 @@ func TestInspectOrder(t *testing.T) {
 // its f(nil) follow; its siblings are still walked.
 func TestInspectPrune(t *testing.T) {
 	p := mustParse(t, "if a / b > 0 then x = 1 + c else skip fi; y = d")
-	prune := func(n Node) bool { _, ok := n.(BExpr); return ok }
+	prune := func(n syntax.Node) bool { _, ok := n.(syntax.BExpr); return ok }
 	want := "Seq|If|Cmp >|Assign|Var x|)|BinA +|Num 1|)|Var c|)|)|)|Skip|)|)|Assign|Var y|)|Var d|)|)|)|"
 	if got := trace(p.Body, prune); got != want {
 		t.Errorf("walk\n got %s\nwant %s", got, want)
 	}
-	stmtsOnly := func(n Node) bool { _, ok := n.(Stmt); return !ok }
+	stmtsOnly := func(n syntax.Node) bool { _, ok := n.(syntax.Stmt); return !ok }
 	want = "Seq|If|Cmp >|Assign|Var x|BinA +|)|Skip|)|)|Assign|Var y|Var d|)|)|"
 	if got := trace(p.Body, stmtsOnly); got != want {
 		t.Errorf("statements only\n got %s\nwant %s", got, want)
@@ -75,7 +88,7 @@ func TestInspectPrune(t *testing.T) {
 	if got := trace(nil, nil); got != "" {
 		t.Errorf("nil root: %q", got)
 	}
-	if got := trace(&Assign{A: &Num{}}, nil); got != "Assign|Num 0|)|)|" {
+	if got := trace(&syntax.Assign{A: &syntax.Num{}}, nil); got != "Assign|Num 0|)|)|" {
 		t.Errorf("nil child: %q", got)
 	}
 }
@@ -84,27 +97,27 @@ func TestInspectPrune(t *testing.T) {
 // of first meeting, are the program's variables as resolution numbered them (in order of first
 // occurrence), each Var carrying its own index; every statement of the program is entered once.
 func TestInspectVarsOfCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.imp")
-	verify, _ := filepath.Glob("../testdata/verify/*.imp")
+	files, _ := filepath.Glob("../../testdata/*.imp")
+	verify, _ := filepath.Glob("../../testdata/verify/*.imp")
 	files = append(files, verify...)
 	if len(files) < 40 {
 		t.Fatalf("found %d programs in ../testdata", len(files))
 	}
 	for _, f := range files {
-		p, err := ParseFile(f)
+		p, err := parser.ParseFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var vars []string
 		seen := map[string]bool{}
 		entered, exited := 0, 0
-		Inspect(p.Body, func(n Node) bool {
+		syntax.Inspect(p.Body, func(n syntax.Node) bool {
 			if n == nil {
 				exited++
 				return true
 			}
 			entered++
-			if v, ok := n.(*Var); ok {
+			if v, ok := n.(*syntax.Var); ok {
 				if p.Vars[v.Index] != v.Name {
 					t.Errorf("%s: %s has index %d", f, v.Name, v.Index)
 				}
@@ -132,55 +145,23 @@ func TestInspectDeep(t *testing.T) {
 	for i := 0; i < n; i++ {
 		src.WriteString("x = x + 1;\n")
 	}
-	src.WriteString("assert x " + strings.Repeat("- 1 ", MaxExprDepth-2) + "> 0")
-	p, err := Parse("deep.imp", []byte(src.String()))
+	src.WriteString("assert x " + strings.Repeat("- 1 ", parser.MaxExprDepth-2) + "> 0")
+	p, err := parser.Parse("deep.imp", []byte(src.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	assigns, nums := 0, 0
-	Inspect(p.Body, func(n Node) bool {
+	syntax.Inspect(p.Body, func(n syntax.Node) bool {
 		switch n.(type) {
-		case *Assign:
+		case *syntax.Assign:
 			assigns++
-		case *Num:
+		case *syntax.Num:
 			nums++
 		}
 		return true
 	})
-	if wantNums := n + MaxExprDepth - 1; assigns != n || nums != wantNums {
+	if wantNums := n + parser.MaxExprDepth - 1; assigns != n || nums != wantNums {
 		t.Errorf("%d assignments and %d numbers walked, want %d and %d", assigns, nums, n, wantNums)
-	}
-}
-
-// TestConstNonZero: constant divisors, after folding, that are not zero make no division claim;
-// variables, element reads, bound variables, zero and undefined constants do.
-func TestConstNonZero(t *testing.T) {
-	cases := []struct {
-		src  string // the divisor d of "x = y % (d)"
-		want bool
-	}{
-		{"2", true}, {"-4", true}, {"-(4)", true}, {"2 * 3 - 5", true}, {"7 / 2", true}, {"(10 % 4)", true},
-		{"0", false}, {"2 - 2", false}, {"1 / 2", false}, {"1 / 0 + 1", false}, {"4 % 0", false},
-		{"x", false}, {"x - x + 1", false}, {"a[1]", false}, {"1 + a[0]", false},
-	}
-	for _, c := range cases {
-		p, err := Parse("c.imp", []byte("array a[0..1];\nx = y % ("+c.src+")"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := p.Body.(*Assign).A.(*BinA).R
-		if got := ConstNonZero(d); got != c.want {
-			t.Errorf("ConstNonZero(%s) = %v, want %v", c.src, got, c.want)
-		}
-	}
-	// A bound variable is not a constant.
-	p, err := Parse("q.imp", []byte("assert forall k in 1..3: 6 % k == 0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := p.Body.(*Assert).Cond.(*Quant).Body.(*Cmp).L.(*BinA).R
-	if ConstNonZero(d) {
-		t.Error("ConstNonZero(k) for a bound variable k")
 	}
 }
 
@@ -195,11 +176,11 @@ func TestHasMul(t *testing.T) {
 		{"array a[1..3];\nassert forall k in 1..3: a[k * 1] > 0", true},
 		{"array a[1..3];\nassume exists k in 1..3: a[k] == 0 - k", false},
 	} {
-		p, err := Parse("m.imp", []byte(c.src))
+		p, err := parser.Parse("m.imp", []byte(c.src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := HasMul(p.Body); got != c.want || got != strings.Contains(PrintProgram(p), "*") {
+		if got := syntax.HasMul(p.Body); got != c.want || got != strings.Contains(syntax.PrintProgram(p), "*") {
 			t.Errorf("HasMul(%q) = %v, want %v", c.src, got, c.want)
 		}
 	}
@@ -219,11 +200,11 @@ func TestHasQuant(t *testing.T) {
 		{"array a[0..3];\nif (exists k in 0..3: a[k] == x) and y > 0 then z = 1 fi; w = 2", true},
 		{"array a[0..3];\nassume x > 0 and forall k in 0..x: a[0] > k;\ny = x + 1;\nz = y * 2", true},
 	} {
-		p, err := Parse("q.imp", []byte(c.src))
+		p, err := parser.Parse("q.imp", []byte(c.src))
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
-		if got := HasQuant(p.Body); got != c.want {
+		if got := syntax.HasQuant(p.Body); got != c.want {
 			t.Errorf("HasQuant(%q) = %v, want %v", c.src, got, c.want)
 		}
 	}

@@ -1,14 +1,16 @@
-package spec
+package parser
 
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"certsym/spec/syntax"
 )
 
 // SyntaxError is a syntax error: where in which file, and what was expected.
 type SyntaxError struct {
 	File string
-	Pos  Pos
+	Pos  syntax.Pos
 	Msg  string
 }
 
@@ -29,7 +31,7 @@ const (
 type token struct {
 	kind tokKind
 	text string
-	pos  Pos
+	pos  syntax.Pos
 }
 
 func (t token) describe() string {
@@ -90,7 +92,7 @@ func lex(file string, src []byte) ([]token, error) {
 	}
 	for i < len(src) {
 		c := src[i]
-		pos := Pos{line, col}
+		pos := syntax.Pos{Line: line, Col: col}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			adv(1)
@@ -104,7 +106,7 @@ func lex(file string, src []byte) ([]token, error) {
 				j++
 			}
 			if j < len(src) && isIdentChar(src[j]) {
-				return nil, &SyntaxError{file, Pos{line, col + j - i}, fmt.Sprintf("malformed number: unexpected %q after digits", src[j])}
+				return nil, &SyntaxError{file, syntax.Pos{Line: line, Col: col + j - i}, fmt.Sprintf("malformed number: unexpected %q after digits", src[j])}
 			}
 			toks = append(toks, token{tInt, string(src[i:j]), pos})
 			adv(j - i)
@@ -144,7 +146,7 @@ func lex(file string, src []byte) ([]token, error) {
 			}
 		}
 	}
-	toks = append(toks, token{tEOF, "", Pos{line, col}})
+	toks = append(toks, token{tEOF, "", syntax.Pos{Line: line, Col: col}})
 	return toks, nil
 }
 

@@ -1,16 +1,18 @@
-package spec
+package parser
 
 import (
-	"certsym/internal/corpus"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"certsym/internal/corpus"
+	"certsym/spec/syntax"
 )
 
-func mustParse(t *testing.T, src string) *Program {
+func mustParse(t *testing.T, src string) *syntax.Program {
 	t.Helper()
 	p, err := Parse("test.imp", []byte(src))
 	if err != nil {
@@ -53,9 +55,9 @@ func TestPrecedence(t *testing.T) {
 		}
 		var got string
 		switch s := p.Body.(type) {
-		case *Assign:
+		case *syntax.Assign:
 			got = fullA(s.A)
-		case *Assert:
+		case *syntax.Assert:
 			got = fullB(s.Cond)
 		}
 		if got != c.want {
@@ -64,38 +66,38 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
-func fullA(a AExpr) string {
+func fullA(a syntax.AExpr) string {
 	switch a := a.(type) {
-	case *Num:
+	case *syntax.Num:
 		return a.Val.String()
-	case *Var:
+	case *syntax.Var:
 		return a.Name
-	case *Neg:
+	case *syntax.Neg:
 		return "(-" + fullA(a.X) + ")"
-	case *BinA:
+	case *syntax.BinA:
 		return "(" + fullA(a.L) + " " + a.Op.String() + " " + fullA(a.R) + ")"
-	case *Elem:
+	case *syntax.Elem:
 		return a.Arr.Name + "[" + fullA(a.I) + "]"
-	case *BoundRef:
+	case *syntax.BoundRef:
 		return fmt.Sprintf("%s@%d", a.Name, a.Level)
 	}
 	return "?"
 }
 
-func fullB(b BExpr) string {
+func fullB(b syntax.BExpr) string {
 	switch b := b.(type) {
-	case *BoolLit:
+	case *syntax.BoolLit:
 		if b.Val {
 			return "true"
 		}
 		return "false"
-	case *Cmp:
+	case *syntax.Cmp:
 		return "(" + fullA(b.L) + " " + b.Op.String() + " " + fullA(b.R) + ")"
-	case *Not:
+	case *syntax.Not:
 		return "(not " + fullB(b.X) + ")"
-	case *BinB:
+	case *syntax.BinB:
 		return "(" + fullB(b.L) + " " + b.Op.String() + " " + fullB(b.R) + ")"
-	case *Quant:
+	case *syntax.Quant:
 		q := "forall"
 		if b.Exists {
 			q = "exists"
@@ -153,13 +155,13 @@ twice(x);
 inc(y, x * 2)
 `
 	p := mustParse(t, src)
-	got := Print(p.Body)
+	got := syntax.Print(p.Body)
 	want := "x = 0;\nx = x + 1;\nx = x + 1;\ny = y + x * 2\n"
 	if got != want {
 		t.Fatalf("inlined program:\n%s\nwant:\n%s", got, want)
 	}
 	// Statements inlined from macros report the outermost call's line.
-	s := p.Body.(*Seq).Second.(*Seq).First.(*Assign)
+	s := p.Body.(*syntax.Seq).Second.(*syntax.Seq).First.(*syntax.Assign)
 	if s.Line() != 4 || s.P.Line != 1 {
 		t.Errorf("inlined statement: Line() = %d, own line %d; want 4 and 1", s.Line(), s.P.Line)
 	}
@@ -175,7 +177,7 @@ func roundTrip(t *testing.T, name string, src []byte) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	printed := PrintProgram(p1)
+	printed := syntax.PrintProgram(p1)
 	p2, err := Parse(name+" (printed)", []byte(printed))
 	if err != nil {
 		t.Fatalf("%s: the printed program does not parse: %v\n%s", name, err, printed)
@@ -186,13 +188,13 @@ func roundTrip(t *testing.T, name string, src []byte) {
 	if a, b := strip(p1.Body), strip(p2.Body); !reflect.DeepEqual(a, b) {
 		t.Fatalf("%s: printing and re-parsing changed the AST\nprinted:\n%s", name, printed)
 	}
-	if printed2 := PrintProgram(p2); printed2 != printed {
+	if printed2 := syntax.PrintProgram(p2); printed2 != printed {
 		t.Fatalf("%s: printing is not a fixed point:\n%s\nvs\n%s", name, printed, printed2)
 	}
 }
 
 // stripArrays returns the array declarations of p, positions left out.
-func stripArrays(p *Program) []string {
+func stripArrays(p *syntax.Program) []string {
 	var out []string
 	for _, a := range p.Arrays {
 		out = append(out, fmt.Sprintf("%s[%d..%d]@%d+%d", a.Name, a.Lo, a.Hi, a.Index, a.Offset))
@@ -203,59 +205,59 @@ func stripArrays(p *Program) []string {
 // strip returns a copy of s as nested slices with positions and derived nodes left out.
 func strip(s any) any {
 	switch s := s.(type) {
-	case *Skip:
+	case *syntax.Skip:
 		return "skip"
-	case *Fail:
+	case *syntax.Fail:
 		return "fail"
-	case *Assign:
+	case *syntax.Assign:
 		return []any{"=", s.X.Name, stripA(s.A)}
-	case *ArrAssign:
+	case *syntax.ArrAssign:
 		return []any{"[]=", s.Arr.Name, stripA(s.I), stripA(s.A)}
-	case *Seq:
+	case *syntax.Seq:
 		return []any{";", strip(s.First), strip(s.Second)}
-	case *If:
+	case *syntax.If:
 		return []any{"if", stripB(s.Cond), strip(s.Then), strip(s.Else)}
-	case *While:
+	case *syntax.While:
 		return []any{"while", stripB(s.Cond), strip(s.Body)}
-	case *Assume:
+	case *syntax.Assume:
 		return []any{"assume", stripB(s.Cond)}
-	case *Assert:
+	case *syntax.Assert:
 		return []any{"assert", stripB(s.Cond)}
 	}
 	return "?"
 }
 
-func stripA(a AExpr) any { return fullA(a) + "#" + typesA(a) }
-func stripB(b BExpr) any { return fullB(b) + "#" + typesB(b) }
+func stripA(a syntax.AExpr) any { return fullA(a) + "#" + typesA(a) }
+func stripB(b syntax.BExpr) any { return fullB(b) + "#" + typesB(b) }
 
 // typesA records node kinds, so that Num(-5) and Neg(Num 5) differ.
-func typesA(a AExpr) string {
+func typesA(a syntax.AExpr) string {
 	switch a := a.(type) {
-	case *Num:
+	case *syntax.Num:
 		return "n"
-	case *Var:
+	case *syntax.Var:
 		return "v"
-	case *Neg:
+	case *syntax.Neg:
 		return "-(" + typesA(a.X) + ")"
-	case *BinA:
+	case *syntax.BinA:
 		return "b(" + typesA(a.L) + "," + typesA(a.R) + ")"
-	case *Elem:
+	case *syntax.Elem:
 		return "e(" + typesA(a.I) + ")"
-	case *BoundRef:
+	case *syntax.BoundRef:
 		return "k"
 	}
 	return "?"
 }
 
-func typesB(b BExpr) string {
+func typesB(b syntax.BExpr) string {
 	switch b := b.(type) {
-	case *Cmp:
+	case *syntax.Cmp:
 		return "c(" + typesA(b.L) + "," + typesA(b.R) + ")"
-	case *Not:
+	case *syntax.Not:
 		return "!(" + typesB(b.X) + ")"
-	case *BinB:
+	case *syntax.BinB:
 		return "b(" + typesB(b.L) + "," + typesB(b.R) + ")"
-	case *Quant:
+	case *syntax.Quant:
 		return "q(" + typesA(b.Lo) + "," + typesA(b.Hi) + "," + typesB(b.Body) + ")"
 	}
 	return "l"
@@ -272,6 +274,7 @@ func TestPrintRoundTripExamples(t *testing.T) {
 		"array a[0..2];\nassert (forall k in 0..1: a[k] < a[k+1]) and exists j in -1..n: (forall m in j..j: a[m] > 0) or j == 0",
 		"array a[0..2];\nassume not forall k in 0 - 1..-1: exists j in k..k: a[j] == k * j / 2 or false; if exists k in 1..0: true then skip fi",
 		"array a[0..0];\nwhile (exists k in 0..0: a[k] > x) and x < 10 do x = x + 1; a[0] = -a[0] od",
+		"macro inc(v, i) begin v[i] = v[i] + 1 end\nmacro both(v, w) begin inc(v, 0); inc(w, 0 - 2) end\narray a[0..1];\narray b[-2..0];\nboth(a, b); inc(b, x)",
 	}
 	for _, s := range srcs {
 		roundTrip(t, s, []byte(s))
@@ -280,10 +283,10 @@ func TestPrintRoundTripExamples(t *testing.T) {
 
 // TestPrintRoundTripCorpus round-trips every program in testdata/ and the PyWiSE corpus.
 func TestPrintRoundTripCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.imp")
+	files, _ := filepath.Glob("../../../testdata/*.imp")
 	files = append(files, corpus.Optional(t)...)
 	if len(files) == 0 {
-		t.Fatal("no programs found in ../testdata")
+		t.Fatal("no programs found in the repository's testdata/")
 	}
 	for _, f := range files {
 		src, err := os.ReadFile(f)

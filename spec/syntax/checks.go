@@ -1,4 +1,4 @@
-package spec
+package syntax
 
 // Check is one run-time check of an evaluation (SEMANTICS.md, "Evaluation order and typed
 // errors"): the divisor of a division or remainder is not zero (Kind FailDivZero, Div set), the

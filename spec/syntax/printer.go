@@ -1,4 +1,4 @@
-package spec
+package syntax
 
 import (
 	"fmt"
@@ -75,6 +75,8 @@ func printA(b *strings.Builder, a AExpr, ctx int) {
 			b.WriteString(" " + a.Op.String() + " ")
 			printA(b, a.R, prec+1) // left associative: a right operand at the same level needs parentheses
 		})
+	default:
+		panic(fmt.Sprintf("syntax.PrintA: unexpected expression %T", a))
 	}
 }
 
@@ -123,6 +125,8 @@ func printB(b *strings.Builder, c BExpr, ctx int) {
 			b.WriteString(" " + c.Op.String() + " ")
 			printB(b, c.R, prec+1)
 		})
+	default:
+		panic(fmt.Sprintf("syntax.PrintB: unexpected condition %T", c))
 	}
 }
 
@@ -189,6 +193,8 @@ func printS(b *strings.Builder, s Stmt, n int) {
 		b.WriteString("\n")
 		indent(b, n)
 		b.WriteString("od")
+	default:
+		panic(fmt.Sprintf("syntax.Print: unexpected statement %T", s))
 	}
 }
 

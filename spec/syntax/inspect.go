@@ -1,8 +1,14 @@
-package spec
+package syntax
 
 // Node is a node of IMP's abstract syntax: a statement (Stmt), an arithmetic expression (AExpr)
-// or a boolean expression (BExpr). Every Stmt, AExpr and BExpr is a Node.
-type Node interface{ node() }
+// or a boolean expression (BExpr). Every Stmt, AExpr and BExpr is a Node. Pos is where the node
+// stands in the source, as reports print it: a statement's is Loc.Pos (the macro call's for a
+// statement inlined from a macro), a sequence has none (the zero Pos), an expression's is its own
+// token's (Num.Pos). Var, BoundRef and BoolLit also have End, the position just after them.
+type Node interface {
+	Pos() Pos
+	node()
+}
 
 func (*Num) node()     {}
 func (*Var) node()     {}
@@ -25,8 +31,6 @@ func (*Elem) node()      {}
 func (*BoundRef) node()  {}
 func (*Quant) node()     {}
 func (*ArrAssign) node() {}
-
-func (*callStmt) node() {}
 
 // Inspect walks the syntax tree rooted at n depth-first, in the manner of go/ast.Inspect: it
 // calls f(n); if f returns true, it walks each child of n in source order, then calls f(nil).

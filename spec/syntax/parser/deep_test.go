@@ -1,9 +1,11 @@
-package spec
+package parser
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"certsym/spec/syntax"
 )
 
 // TestParseDeep: statements nest up to MaxStmtNesting levels, parsed without Go recursion per
@@ -20,12 +22,12 @@ func TestParseDeep(t *testing.T) {
 	}
 	depth := 0
 	for s := p.Body; ; depth++ {
-		if i, ok := s.(*If); ok {
+		if i, ok := s.(*syntax.If); ok {
 			s = i.Then
-		} else if w, ok := s.(*While); ok {
+		} else if w, ok := s.(*syntax.While); ok {
 			s = w.Body
 		} else {
-			if a, ok := s.(*Assign); !ok || a.P.Line != n+1 {
+			if a, ok := s.(*syntax.Assign); !ok || a.P.Line != n+1 {
 				t.Fatalf("innermost statement %T", s)
 			}
 			break
@@ -50,25 +52,25 @@ func TestParseDeep(t *testing.T) {
 // TestPrintDeep: Print's indentation stops at MaxIndent levels, and the text still parses back to
 // the same program.
 func TestPrintDeep(t *testing.T) {
-	const n = 3 * MaxIndent
+	const n = 3 * syntax.MaxIndent
 	src := strings.Repeat("if x > 0 then y = 1; ", n) + "skip" + strings.Repeat(" else z = 2 fi", n)
 	p, err := Parse("p.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := PrintProgram(p)
+	out := syntax.PrintProgram(p)
 	widest := 0
 	for _, l := range strings.Split(out, "\n") {
 		widest = max(widest, len(l)-len(strings.TrimLeft(l, " ")))
 	}
-	if widest != 2*MaxIndent {
-		t.Errorf("deepest indentation %d spaces, want %d", widest, 2*MaxIndent)
+	if widest != 2*syntax.MaxIndent {
+		t.Errorf("deepest indentation %d spaces, want %d", widest, 2*syntax.MaxIndent)
 	}
 	q, err := Parse("q.imp", []byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again := PrintProgram(q); again != out {
+	if again := syntax.PrintProgram(q); again != out {
 		t.Error("the printed program does not print back the same")
 	}
 }

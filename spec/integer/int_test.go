@@ -1,4 +1,6 @@
-package spec
+// Package integer is IMP's one kind of value: the mathematical integers, arbitrary-precision, with a fast
+// path for the values that fit in an int64.
+package integer
 
 import (
 	"math"
@@ -15,13 +17,13 @@ func TestIntAgainstBig(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	vals := []Int{}
 	for _, v := range edge {
-		vals = append(vals, IntOf(v))
+		vals = append(vals, Of(v))
 	}
 	for i := 0; i < 40; i++ {
-		vals = append(vals, IntOf(r.Int63()-r.Int63()))
+		vals = append(vals, Of(r.Int63()-r.Int63()))
 	}
-	huge, _ := ParseInt("-123456789012345678901234567890")
-	vals = append(vals, huge, huge.Neg(), IntOf(math.MaxInt64).Add(IntOf(1)))
+	huge, _ := Parse("-123456789012345678901234567890")
+	vals = append(vals, huge, huge.Neg(), Of(math.MaxInt64).Add(Of(1)))
 	check := func(op string, got Int, want *big.Int) {
 		t.Helper()
 		if got.Big().Cmp(want) != 0 {
@@ -57,17 +59,17 @@ func TestIntTruncation(t *testing.T) {
 		{-7, 2, -3, -1}, {7, -2, -3, 1}, {-7, -2, 3, -1}, {7, 2, 3, 1}, {0, 5, 0, 0}, {-1, 5, 0, -1},
 	}
 	for _, c := range cases {
-		if q := IntOf(c.a).Quo(IntOf(c.b)); !q.Equal(IntOf(c.q)) {
+		if q := Of(c.a).Quo(Of(c.b)); !q.Equal(Of(c.q)) {
 			t.Errorf("%d / %d = %s, want %d", c.a, c.b, q, c.q)
 		}
-		if r := IntOf(c.a).Rem(IntOf(c.b)); !r.Equal(IntOf(c.r)) {
+		if r := Of(c.a).Rem(Of(c.b)); !r.Equal(Of(c.r)) {
 			t.Errorf("%d %% %d = %s, want %d", c.a, c.b, r, c.r)
 		}
 	}
-	if s := IntOf(math.MaxInt64).Add(IntOf(1)).String(); s != "9223372036854775808" {
+	if s := Of(math.MaxInt64).Add(Of(1)).String(); s != "9223372036854775808" {
 		t.Errorf("MaxInt64 + 1 = %s", s)
 	}
-	if s := IntOf(math.MinInt64).Quo(IntOf(-1)).String(); s != "9223372036854775808" {
+	if s := Of(math.MinInt64).Quo(Of(-1)).String(); s != "9223372036854775808" {
 		t.Errorf("MinInt64 / -1 = %s", s)
 	}
 }

@@ -19,7 +19,7 @@ import (
 type covStmt struct {
 	stmt spec.Stmt
 	pos  spec.Pos
-	what string // assign, if, while, assume, assert, fail
+	what string // assign, element assignment, if, while, assume, assert, fail
 	hits int    // expansions of a feasible state about to execute it
 	// branch is nil for a statement that does not branch; otherwise the number of feasible
 	// successors in each direction: then/else (if), enter/leave (while), holds/violated (assert).
@@ -51,8 +51,11 @@ func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 	case *spec.Seq:
 		out = sourceStmts(s.First, out)
 		out = sourceStmts(s.Second, out)
+	case *spec.Skip: // the missing else of an if, or a skip of the source: nothing to execute
 	case *spec.Assign:
 		add("assign", false)
+	case *spec.ArrAssign:
+		add("element assignment", false)
 	case *spec.If:
 		add("if", true)
 		out = sourceStmts(s.Then, out)
@@ -66,6 +69,8 @@ func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 		add("assert", true)
 	case *spec.Fail:
 		add("fail", false)
+	default:
+		panic(fmt.Sprintf("coverage: unknown statement %T", s))
 	}
 	return out
 }

@@ -107,21 +107,8 @@ func PosOf(l spec.Loc) spec.Pos {
 // StmtPos returns the position of a statement (PosOf its location), or the zero Pos for a
 // sequence.
 func StmtPos(s spec.Stmt) spec.Pos {
-	switch s := s.(type) {
-	case *spec.Skip:
-		return PosOf(s.Loc)
-	case *spec.Fail:
-		return PosOf(s.Loc)
-	case *spec.Assign:
-		return PosOf(s.Loc)
-	case *spec.If:
-		return PosOf(s.Loc)
-	case *spec.While:
-		return PosOf(s.Loc)
-	case *spec.Assume:
-		return PosOf(s.Loc)
-	case *spec.Assert:
-		return PosOf(s.Loc)
+	if l, ok := spec.LocOf(s); ok {
+		return PosOf(l)
 	}
 	return spec.Pos{}
 }

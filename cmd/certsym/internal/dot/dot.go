@@ -34,34 +34,40 @@ type treeEdge struct {
 }
 
 // branchLabel is the condition, in the program's syntax, under which the i-th successor of a
-// state about to execute head is taken (the successors in the order of the rules of Expand).
+// state about to execute head is taken (the successors in the order of the rules of Expand: the
+// normal ones, then the division by zero, then the index out of range), or "" for a step that
+// does not branch.
 func branchLabel(head spec.Stmt, i int) string {
-	var cond spec.BExpr
+	var normal []string // the labels of the successors that do not err
 	switch s := head.(type) {
 	case *spec.If:
-		cond = s.Cond
+		normal = []string{spec.PrintB(s.Cond), "not (" + spec.PrintB(s.Cond) + ")"}
 	case *spec.Assert:
-		cond = s.Cond
+		normal = []string{spec.PrintB(s.Cond), "not (" + spec.PrintB(s.Cond) + ")"}
 	case *spec.Assume:
-		if i == 0 {
-			return "assume " + spec.PrintB(s.Cond)
-		}
-		return "division by zero"
-	case *spec.Assign:
-		if s.Err != nil {
-			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
-		}
+		normal = []string{"assume " + spec.PrintB(s.Cond)}
+	case *spec.Assign, *spec.ArrAssign:
+		normal = []string{""} // named below after the errors it escapes, if any
+	case *spec.Skip, *spec.Fail, *spec.While, *spec.Seq:
 		return ""
 	default:
-		return ""
+		panic(fmt.Sprintf("dot: unknown statement %T", head))
 	}
-	switch i {
-	case 0:
-		return spec.PrintB(cond)
-	case 1:
-		return "not (" + spec.PrintB(cond) + ")"
+	div, idx := spec.Fails(head)
+	var errs, escaped []string
+	if div != nil {
+		errs, escaped = append(errs, "division by zero"), append(escaped, "no division by zero")
 	}
-	return "division by zero"
+	if idx != nil {
+		errs, escaped = append(errs, "index out of range"), append(escaped, "index in range")
+	}
+	if normal[0] == "" {
+		normal[0] = strings.Join(escaped, ", ")
+	}
+	if labels := append(normal, errs...); i < len(labels) {
+		return labels[i]
+	}
+	return ""
 }
 
 // New returns an empty tree that draws at most limit states.
@@ -145,6 +151,8 @@ func stmtLabel(s spec.Stmt) string {
 		return at + report.DescribeFail(s)
 	case *spec.Assign:
 		return at + s.X.Name + " = ..."
+	case *spec.ArrAssign:
+		return at + s.Arr.Name + "[" + spec.PrintA(s.I) + "] = ..."
 	case *spec.If:
 		return at + "if"
 	case *spec.While:
@@ -153,8 +161,9 @@ func stmtLabel(s spec.Stmt) string {
 		return at + "assume"
 	case *spec.Assert:
 		return at + "assert"
+	default:
+		panic(fmt.Sprintf("dot: unknown statement %T", s))
 	}
-	return at
 }
 
 // nodeStmt describes what a state is about to do: end for a finished program.

@@ -498,10 +498,12 @@ func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
-		default:
+		case *spec.Skip, *spec.Fail, *spec.Assign, *spec.ArrAssign, *spec.If, *spec.Assert, *spec.Assume:
 			if !b.Observer.At(st, c) {
 				return []Result{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
 			}
+		default:
+			panic(fmt.Sprintf("bounded: unknown statement %T", c))
 		}
 	}
 	switch c := c.(type) {
@@ -523,8 +525,9 @@ func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
 		return b.interpAssume(st, c)
 	case *spec.While:
 		return b.interpLoop(st, c, 0)
+	default:
+		panic(fmt.Sprintf("bounded: unknown statement %T", c))
 	}
-	panic(fmt.Sprintf("bounded: unknown statement %T", c))
 }
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other

@@ -1,6 +1,8 @@
 package bounded
 
 import (
+	"fmt"
+
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -97,8 +99,11 @@ func condOf(s spec.Stmt) spec.BExpr {
 		return s.Cond
 	case *spec.Assume:
 		return s.Cond
+	case *spec.Skip, *spec.Fail, *spec.Assign, *spec.ArrAssign, *spec.Seq, *spec.While:
+		return nil
+	default:
+		panic(fmt.Sprintf("bounded: unknown statement %T", s))
 	}
-	return nil
 }
 
 // smallRange is the condition hi - lo <= N - 1 of q: its range has at most N elements.
@@ -163,6 +168,9 @@ func (b *Interp) rewrite(e spec.BExpr, big map[*spec.Quant]bool, mode rewriteMod
 			return &spec.BinB{P: q.P, Op: spec.Or, L: cut, R: &spec.BoolLit{P: q.P, Val: true}}
 		}
 		return cut
+	case *spec.BoolLit, *spec.Cmp:
+	default:
+		panic(fmt.Sprintf("bounded: unknown condition %T", e))
 	}
 	return e
 }
@@ -262,6 +270,9 @@ func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st Stat
 				parts = append(parts, v)
 			}
 			walk(x.Body, true)
+		case *spec.BoolLit, *spec.Cmp:
+		default:
+			panic(fmt.Sprintf("bounded: unknown condition %T", e))
 		}
 	}
 	walk(cond, false)

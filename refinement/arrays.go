@@ -282,6 +282,9 @@ func (c *checker) elemVars(b spec.BExpr) spec.BExpr {
 			return &spec.Neg{X: ea(a.X)}
 		case *spec.BinA:
 			return &spec.BinA{Op: a.Op, L: ea(a.L), R: ea(a.R)}
+		case *spec.Num, *spec.Elem, *spec.BoundRef, *refclient.Select:
+		default:
+			panic(fmt.Sprintf("refinement: unknown expression %T", a))
 		}
 		return a
 	}
@@ -294,6 +297,9 @@ func (c *checker) elemVars(b spec.BExpr) spec.BExpr {
 			return &spec.Not{X: eb(b.X)}
 		case *spec.BinB:
 			return &spec.BinB{Op: b.Op, L: eb(b.L), R: eb(b.R)}
+		case *spec.BoolLit, *spec.Quant, *refclient.First:
+		default:
+			panic(fmt.Sprintf("refinement: unknown condition %T", b))
 		}
 		return b
 	}

@@ -1,6 +1,7 @@
 package refinement
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,9 @@ func TestProtocolEval(t *testing.T) {
 			case *spec.BinA:
 				number(e.L)
 				number(e.R)
+			case *spec.Num:
+			default:
+				panic(fmt.Sprintf("an expression %T from the fuzzer", e))
 			}
 		}
 		number(a)

@@ -50,8 +50,11 @@ func extended(n spec.Node) bool {
 		return extended(e.X)
 	case *spec.BinB:
 		return extended(e.L) || extended(e.R)
+	case *spec.Num, *spec.Var, *spec.BoundRef, *spec.BoolLit:
+		return false
+	default:
+		panic(fmt.Sprintf("step: not an expression: %T", n))
 	}
-	return false
 }
 
 // SplitKinds is SplitCond with both kinds of error successors (issue 13): then under

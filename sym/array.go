@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -358,8 +359,9 @@ func (ts *Terms) condA(a spec.AExpr, s []*Term, env []*Term) cond {
 		q.part(i)
 		q.check(inRange(a.Arr, i.term), 1)
 		return q.done(nil, ts.Select(s[ts.nvars+a.Arr.Index].arr, i.term))
+	default:
+		panic(fmt.Sprintf("sym: unknown expression %T", a))
 	}
-	panic("sym: unknown expression")
 }
 
 // inRange is Lo <= i <= Hi for the array a.
@@ -395,8 +397,9 @@ func (ts *Terms) condB(b spec.BExpr, s []*Term, env []*Term) cond {
 		return q.done(Or(l.v, r.v), nil)
 	case *spec.Quant:
 		return ts.condQ(b, s, env)
+	default:
+		panic(fmt.Sprintf("sym: unknown condition %T", b))
 	}
-	panic("sym: unknown condition")
 }
 
 // condQ is the quantifier case: F_k = F_k(lo) ∨ (D(lo) ∧ F_k(hi)) ∨ (D(lo) ∧ D(hi) ∧

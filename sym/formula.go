@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -171,8 +172,9 @@ func (ts *Terms) SubstB(b spec.BExpr, s []*Term) *Formula {
 		return Or(l, r)
 	case *spec.Quant: // its value, expanded or quantified (array.go)
 		return ts.condQ(b, s, nil).v
+	default:
+		panic(fmt.Sprintf("sym: unknown condition %T", b))
 	}
-	panic("sym: unknown condition")
 }
 
 // Defined is S(D(e)) for the divisors ds of an expression (spec.DivisorsA/B): the condition under

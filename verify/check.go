@@ -470,8 +470,10 @@ func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, ma
 		cond = s.Cond
 	case *spec.Assert:
 		cond = s.Cond
-	default:
+	case *spec.Skip, *spec.Fail, *spec.Seq:
 		return nil, nil
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 	return step.SplitKinds(ts, cond, st.Store, true, true).Then, nil
 }

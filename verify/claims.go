@@ -250,8 +250,9 @@ func condPos(b spec.BExpr) spec.Pos {
 		return b.P
 	case *spec.Quant:
 		return b.P
+	default:
+		panic(fmt.Sprintf("verify: unknown condition %T", b))
 	}
-	return spec.Pos{}
 }
 
 // Defining returns the claim's defining primitive claim (the last).

@@ -425,6 +425,9 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		return
 	case *spec.Skip:
 		return
+	case *spec.Assign, *spec.ArrAssign, *spec.If, *spec.While, *spec.Assume, *spec.Assert, *spec.Fail: // below
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 	v.rep.Stmts = append(v.rep.Stmts, s)
 	if f := errOf(s); f != nil {
@@ -463,6 +466,8 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s
 		add(&Claim{Kind: ClaimAssert, Cond: &spec.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"}, nil)
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 }
 

@@ -24,8 +24,8 @@ import (
 // instead be a visitor passed to Inspect, which walks every node and lets the visitor ignore the
 // others (inside them too: the packages' own walks are visitors as well).
 //
-// The check is syntactic (go/parser, no type checking). The node types are the types with a
-// method that a syntax interface (Node, Stmt, AExpr, BExpr) declares, in the packages that define
+// The check is syntactic (go/parser, no type checking). The node types are the types with an
+// unexported (marker) method that a syntax interface (Node, Stmt, AExpr, BExpr) declares, in the packages that define
 // the syntax (spec, and spec/syntax once the syntax is a package of its own); a case names one
 // when it is such a type, pointer or not, qualified by the name under which the file imports one
 // of those packages, or unqualified in a file of one of them.
@@ -61,8 +61,8 @@ func nodeTypes(t *testing.T, dir string) map[string]bool {
 	return markedTypes(files)
 }
 
-// markedTypes returns the receiver types of the methods, in files, named like a method that a
-// syntax interface declares in files.
+// markedTypes returns the receiver types of the methods, in files, named like an unexported
+// (marker) method that a syntax interface declares in files.
 func markedTypes(files map[string]*ast.File) map[string]bool {
 	markers := map[string]bool{}
 	for _, f := range files {
@@ -79,7 +79,9 @@ func markedTypes(files map[string]*ast.File) map[string]bool {
 				}
 				for _, m := range it.Methods.List {
 					for _, n := range m.Names {
-						markers[n.Name] = true
+						if !n.IsExported() { // a marker, not a method such as Pos that other types have too
+							markers[n.Name] = true
+						}
 					}
 				}
 			}
@@ -314,7 +316,10 @@ func TestSyntaxSwitches(t *testing.T) {
 // others: panicking defaults, visitors passed to Inspect, switches over other types.
 func TestSwitchCheck(t *testing.T) {
 	nodes := markedTypes(map[string]*ast.File{"ast.go": parseSnippet(t, `package spec
-type Node interface{ node() }
+type Node interface {
+	node()
+	Pos() Pos
+}
 type Stmt interface {
 	Node
 	stmt()
@@ -323,10 +328,12 @@ type Assign struct{}
 type If struct{}
 type Num struct{}
 type Array struct{}
+type Loc struct{}
 func (*Assign) node() {}
 func (*If) stmt() {}
 func (Num) node() {}
 func (*Array) Size() int { return 0 }
+func (Loc) Pos() Pos { return Pos{} }
 `)})
 	if want := map[string]bool{"Assign": true, "If": true, "Num": true}; !maps.Equal(nodes, want) {
 		t.Fatalf("node types %v, want %v", nodes, want)

@@ -464,8 +464,9 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 			return &spec.Elem{Arr: e.Arr, I: a(e.I)}
 		case *spec.BoundRef:
 			return &spec.BoundRef{Name: e.Name, Level: e.Level}
+		default:
+			panic(fmt.Sprintf("inline: %T", e))
 		}
-		panic(fmt.Sprintf("inline: %T", e))
 	}
 	var b func(e spec.BExpr) spec.BExpr
 	b = func(e spec.BExpr) spec.BExpr {
@@ -480,8 +481,9 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 			return &spec.BinB{Op: e.Op, L: b(e.L), R: b(e.R)}
 		case *spec.Quant:
 			return &spec.Quant{Exists: e.Exists, Name: e.Name, Level: e.Level, Lo: a(e.Lo), Hi: a(e.Hi), Body: b(e.Body)}
+		default:
+			panic(fmt.Sprintf("inline: %T", e))
 		}
-		panic(fmt.Sprintf("inline: %T", e))
 	}
 	switch s := s.(type) {
 	case *spec.Seq:
@@ -505,8 +507,9 @@ func inline(s spec.Stmt, va string, eb spec.AExpr, calls map[string]spec.Stmt) s
 		return &spec.Assert{Cond: b(s.Cond)}
 	case *spec.ArrAssign:
 		return &spec.ArrAssign{Arr: s.Arr, I: a(s.I), A: a(s.A)}
+	default:
+		panic(fmt.Sprintf("inline: %T", s))
 	}
-	panic(fmt.Sprintf("inline: %T", s))
 }
 
 // steer applies the corner snippets and macros to a generated body: it returns the tree the
@@ -604,6 +607,7 @@ func copyA(e spec.AExpr) spec.AExpr {
 		return &spec.Neg{X: copyA(e.X)}
 	case *spec.BinA:
 		return &spec.BinA{Op: e.Op, L: copyA(e.L), R: copyA(e.R)}
+	default:
+		panic(fmt.Sprintf("copyA: %T", e))
 	}
-	panic(fmt.Sprintf("copyA: %T", e))
 }

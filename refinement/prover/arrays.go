@@ -9,6 +9,7 @@ package prover
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/aclements/go-z3/z3"
 
@@ -53,8 +54,11 @@ func constant(a spec.AExpr) (spec.Int, bool) {
 			return spec.Int{}, false
 		}
 		return refclient.EvalA(&spec.BinA{Op: a.Op, L: &spec.Num{Val: l}, R: &spec.Num{Val: r}}, nil), true
+	case *spec.Var, *spec.Elem, *spec.BoundRef, *refclient.Select:
+		return spec.Int{}, false
+	default:
+		panic(fmt.Sprintf("refinement: unknown expression %T", a))
 	}
-	return spec.Int{}, false
 }
 
 // rangeOf returns the constant range lo..hi (empty: lo > hi) or panics with errQuant.

@@ -28,6 +28,17 @@ type ArrStore struct {
 func (*ArrInit) arrTerm()  {}
 func (*ArrStore) arrTerm() {}
 
+// arrText is the text of an array term: the array's name, or store(T, I, V).
+func arrText(t ArrTerm) string {
+	switch u := t.(type) {
+	case *ArrInit:
+		return u.Arr.Name
+	case *ArrStore:
+		return "store(" + arrText(u.T) + ", " + spec.PrintA(u.I) + ", " + spec.PrintA(u.V) + ")"
+	}
+	return fmt.Sprintf("<%T>", t)
+}
+
 // Root returns the input array under a term.
 func Root(t ArrTerm) *spec.Array {
 	for {
@@ -50,12 +61,20 @@ type Select struct {
 	T ArrTerm
 }
 
+// String is the text spec.PrintA gives a select: T[I], T as arrText writes it.
+func (s *Select) String() string { return arrText(s.T) + "[" + spec.PrintA(s.I) + "]" }
+
 // First is the reference's first-failure node ("first"): some integer j with Lo <= j <= Hi
 // satisfies F (with the bound variable Name = j) while every i with Lo <= i < j satisfies D.
 // The embedded spec.Quant holds Name, Level, Lo and Hi (its Body is unused).
 type First struct {
 	spec.Quant
 	D, F spec.BExpr
+}
+
+// String is the text spec.PrintB gives a first node: first k in Lo..Hi: D; F.
+func (f *First) String() string {
+	return "(first " + f.Name + " in " + spec.PrintA(f.Lo) + ".." + spec.PrintA(f.Hi) + ": " + spec.PrintB(f.D) + "; " + spec.PrintB(f.F) + ")"
 }
 
 // failKindName is the protocol's name of an error kind: "" (no field) for an explicit fail and
@@ -348,8 +367,9 @@ func (e *evaluator) a(a spec.AExpr) spec.Int {
 		return e.elem(a.Arr, e.a(a.I))
 	case *Select:
 		return e.get(a.T, e.a(a.I))
+	default:
+		panic(fmt.Sprintf("refclient: unknown expression %T", a))
 	}
-	return spec.Int{}
 }
 
 // instances calls f with the environment extended by j at level, for j = lo..hi in increasing
@@ -408,8 +428,9 @@ func (e *evaluator) b(c spec.BExpr) bool {
 			return e.b(c.D)
 		})
 		return holds
+	default:
+		panic(fmt.Sprintf("refclient: unknown condition %T", c))
 	}
-	return false
 }
 
 // EvalA is the value of a under the valuation v with the total semantics of the formal

@@ -27,8 +27,11 @@ func Desugar(s spec.Stmt) spec.Stmt {
 		return &spec.If{Loc: s.Loc, Cond: s.Cond, Then: Desugar(s.Then), Else: Desugar(s.Else), Err: s.Err}
 	case *spec.While:
 		return &spec.While{Loc: s.Loc, Cond: s.Cond, Body: Desugar(s.Body), Unfold: s.Unfold}
+	case *spec.Skip, *spec.Fail, *spec.Assign, *spec.ArrAssign, *spec.Assume:
+		return s
+	default:
+		panic(fmt.Sprintf("refclient: unknown statement %T", s))
 	}
-	return s
 }
 
 // --- the protocol's syntax trees -------------------------------------------------------------
@@ -101,8 +104,9 @@ func encA(a spec.AExpr) (*node, error) {
 		}
 		e, err := encA(a.I)
 		return &node{K: "sel", T: t, Lo: json.Number(fmt.Sprint(a.Arr.Lo)), Hi: json.Number(fmt.Sprint(a.Arr.Hi)), E: e}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode arithmetic expression %T", a))
 	}
-	return nil, fmt.Errorf("cannot encode arithmetic expression %T", a)
 }
 
 func encB(c spec.BExpr) (*node, error) {
@@ -166,8 +170,9 @@ func encB(c spec.BExpr) (*node, error) {
 		}
 		f, err := encB(c.F)
 		return &node{K: "first", X: c.Name, L: l, R: r, D: d, F: f}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode condition %T", c))
 	}
-	return nil, fmt.Errorf("cannot encode condition %T", c)
 }
 
 // encP encodes a statement, desugaring assert b to if b then skip else fail fi.
@@ -211,8 +216,9 @@ func encP(s spec.Stmt) (*node, error) {
 	case *spec.Assume:
 		c, err := encB(s.Cond)
 		return &node{K: "assume", B: c}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode statement %T", s))
 	}
-	return nil, fmt.Errorf("cannot encode statement %T", s)
 }
 
 func encIf(c spec.BExpr, th, el spec.Stmt) (*node, error) {
@@ -589,7 +595,7 @@ func canon(b *strings.Builder, s spec.Stmt) {
 			canon(b, s.Body)
 			b.WriteString(" } od")
 		default:
-			fmt.Fprintf(b, "<%T>", s)
+			panic(fmt.Sprintf("refclient: unknown statement %T", s))
 		}
 	}
 }

@@ -3,7 +3,11 @@
 // not given, and only those).
 package inputs
 
-import "certsym/spec"
+import (
+	"fmt"
+
+	"certsym/spec"
+)
 
 // ReadBeforeWritten returns the indexes of the variables some run of prog may read before it has
 // assigned them: the inputs the program really uses. A variable only ever assigned before use is
@@ -83,6 +87,9 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 		case *spec.While:
 			reads(x.Cond, assigned)
 			s(x.Body, assigned)
+		case *spec.Skip:
+		default:
+			panic(fmt.Sprintf("inputs: unknown statement %T", x))
 		}
 		return assigned, false
 	}

@@ -4,6 +4,8 @@
 package record
 
 import (
+	"fmt"
+
 	"certsym/cmd/certsym/internal/coverage"
 	"certsym/cmd/certsym/internal/dot"
 	"certsym/cmd/certsym/internal/report"
@@ -120,6 +122,9 @@ func (r *Recorder) flush() {
 			p := report.StmtPos(s)
 			r.terminal(x.st, testcase.End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: x.st.Depth})
 		}
+	case *spec.Skip, *spec.Fail, *spec.Assign, *spec.ArrAssign, *spec.Seq, *spec.While: // no branch, nothing assumed
+	default:
+		panic(fmt.Sprintf("record: unknown statement %T", s))
 	}
 	clear(x.succ)
 	r.cur = expansion{succ: x.succ[:0]}

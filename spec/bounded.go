@@ -83,8 +83,10 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 	if visit != nil {
 		switch c.(type) {
 		case *Seq, *While: // a sequence is no statement; a loop is visited at each condition
-		default:
+		case *Skip, *Fail, *Assign, *ArrAssign, *If, *Assert, *Assume:
 			visit(c)
+		default:
+			panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 		}
 	}
 	switch c := c.(type) {
@@ -151,8 +153,9 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 			}
 			s = r.Store
 		}
+	default:
+		panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 	}
-	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 }
 
 func (x *bexec) ifs(s Store, c Stmt, b BExpr, th, el Stmt, err, idxErr *Fail) BoundedResult {

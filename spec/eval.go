@@ -1,5 +1,7 @@
 package spec
 
+import "fmt"
+
 // Store is a concrete store s: the value of each program variable, indexed by Var.Index, then the
 // elements of each array, element j of array a at a.Offset + (j - a.Lo) (Program.Slots).
 type Store []Int
@@ -79,8 +81,9 @@ func evalA(a AExpr, s Store, env Env, w *work) (v Int, kind FailKind, ok bool) {
 			return Int{}, FailIndex, false
 		}
 		return s[slot], 0, true
+	default:
+		panic(fmt.Sprintf("spec.EvalKind: unknown expression %T", a))
 	}
-	panic("spec.EvalKind: unknown expression")
 }
 
 // Slot returns the store slot of element i of the array (Array.Offset + i - Lo); ok is false
@@ -159,8 +162,9 @@ func evalB(b BExpr, s Store, env Env, w *work) (v bool, kind FailKind, ok bool) 
 		return l || r, 0, true
 	case *Quant:
 		return evalQuant(b, s, env, w)
+	default:
+		panic(fmt.Sprintf("spec.EvalBKind: unknown condition %T", b))
 	}
-	panic("spec.EvalBKind: unknown condition")
 }
 
 // evalQuant is the quantifier case of EvalBKind.
@@ -369,5 +373,8 @@ func eachDivision(n Node, visit func(*BinA)) {
 		eachDivision(e.Lo, visit)
 		eachDivision(e.Hi, visit)
 		eachDivision(e.Body, visit)
+	case *Num, *Var, *BoundRef, *BoolLit:
+	default:
+		panic(fmt.Sprintf("spec: not an expression: %T", n))
 	}
 }

@@ -1,5 +1,7 @@
 package spec
 
+import "fmt"
+
 // Node is a node of IMP's abstract syntax: a statement (Stmt), an arithmetic expression (AExpr)
 // or a boolean expression (BExpr). Every Stmt, AExpr and BExpr is a Node.
 type Node interface{ node() }
@@ -105,8 +107,11 @@ func children(n Node, out []Node) []Node {
 		return add1(add1(add1(out, n.Lo), n.Hi), n.Body)
 	case *ArrAssign:
 		return add1(add1(out, n.I), n.A)
+	case *Num, *Var, *BoolLit, *BoundRef, *Skip, *Fail, *callStmt:
+		return out
+	default:
+		panic(fmt.Sprintf("spec.Inspect: unknown node %T", n))
 	}
-	return out
 }
 
 // add1 appends c to out unless it is nil.

@@ -341,6 +341,8 @@ func (p *parser) seq() Stmt {
 				st.Body = body
 				p.expect("od", " to close 'while'")
 				done = st
+			default:
+				panic(fmt.Sprintf("parser: an open %T", st))
 			}
 			if done == nil {
 				break // the else branch's first statement
@@ -718,6 +720,9 @@ func (in *inliner) measure(e any) (depth, size int) {
 	switch e.(type) {
 	case nil, *Num, *Var, *BoolLit, *BoundRef:
 		return 1, 1
+	case *Neg, *BinA, *Cmp, *Not, *BinB, *Elem, *Quant: // measured below
+	default:
+		panic(fmt.Sprintf("parser: not an expression: %T", e))
 	}
 	if in.shape == nil && !in.tree {
 		in.shape = map[any][2]int{}
@@ -741,6 +746,8 @@ func (in *inliner) measure(e any) (depth, size int) {
 		kids = []any{x.I}
 	case *Quant:
 		kids = []any{x.Lo, x.Hi, x.Body}
+	default:
+		panic(fmt.Sprintf("parser: not a compound expression: %T", e))
 	}
 	depth, size = 1, 1
 	for _, k := range kids {
@@ -858,8 +865,9 @@ func (in *inliner) stmt(s Stmt, sub map[string]AExpr, site Pos) Stmt {
 		body := in.stmt(m.body, inner, newSite)
 		in.stack = in.stack[:len(in.stack)-1]
 		return body
+	default:
+		panic(fmt.Sprintf("inliner: unexpected statement %T", s))
 	}
-	panic(fmt.Sprintf("inliner: unexpected statement %T", s))
 }
 
 // arrayArg returns the array named by an element read or write in a macro body: the array
@@ -896,8 +904,11 @@ func (in *inliner) substA(a AExpr, sub map[string]AExpr, site Pos) AExpr {
 		return &Elem{P: a.P, Arr: in.arrayArg(a.Arr, sub, site), I: in.substA(a.I, sub, site)}
 	case *BoundRef:
 		return &BoundRef{P: a.P, Name: a.Name, Level: a.Level}
+	case *Num:
+		return a
+	default:
+		panic(fmt.Sprintf("inliner: unknown expression %T", a))
 	}
-	return a
 }
 
 // substB is substA for a condition. Bound variables are never named like macro parameters (the
@@ -916,6 +927,9 @@ func (in *inliner) substB(b BExpr, sub map[string]AExpr, site Pos) BExpr {
 	case *Quant:
 		return &Quant{P: b.P, Exists: b.Exists, Name: b.Name, Level: b.Level,
 			Lo: in.substA(b.Lo, sub, site), Hi: in.substA(b.Hi, sub, site), Body: in.substB(b.Body, sub, site)}
+	case *BoolLit:
+		return b
+	default:
+		panic(fmt.Sprintf("inliner: unknown condition %T", b))
 	}
-	return b
 }

@@ -57,6 +57,8 @@ func TestPrecedence(t *testing.T) {
 			got = fullA(s.A)
 		case *Assert:
 			got = fullB(s.Cond)
+		default:
+			panic(fmt.Sprintf("%q parses to a %T", c.src, s))
 		}
 		if got != c.want {
 			t.Errorf("%q: grouped as %s, want %s", c.src, got, c.want)
@@ -78,8 +80,9 @@ func fullA(a AExpr) string {
 		return a.Arr.Name + "[" + fullA(a.I) + "]"
 	case *BoundRef:
 		return fmt.Sprintf("%s@%d", a.Name, a.Level)
+	default:
+		panic(fmt.Sprintf("fullA: unknown expression %T", a))
 	}
-	return "?"
 }
 
 func fullB(b BExpr) string {
@@ -101,8 +104,9 @@ func fullB(b BExpr) string {
 			q = "exists"
 		}
 		return fmt.Sprintf("(%s %s@%d in %s..%s: %s)", q, b.Name, b.Level, fullA(b.Lo), fullA(b.Hi), fullB(b.Body))
+	default:
+		panic(fmt.Sprintf("fullB: unknown condition %T", b))
 	}
-	return "?"
 }
 
 // TestSyntaxErrors checks that bad input gives an error with its position and what was expected.
@@ -221,8 +225,9 @@ func strip(s any) any {
 		return []any{"assume", stripB(s.Cond)}
 	case *Assert:
 		return []any{"assert", stripB(s.Cond)}
+	default:
+		panic(fmt.Sprintf("strip: unknown statement %T", s))
 	}
-	return "?"
 }
 
 func stripA(a AExpr) any { return fullA(a) + "#" + typesA(a) }
@@ -243,8 +248,9 @@ func typesA(a AExpr) string {
 		return "e(" + typesA(a.I) + ")"
 	case *BoundRef:
 		return "k"
+	default:
+		panic(fmt.Sprintf("typesA: unknown expression %T", a))
 	}
-	return "?"
 }
 
 func typesB(b BExpr) string {
@@ -257,8 +263,11 @@ func typesB(b BExpr) string {
 		return "b(" + typesB(b.L) + "," + typesB(b.R) + ")"
 	case *Quant:
 		return "q(" + typesA(b.Lo) + "," + typesA(b.Hi) + "," + typesB(b.Body) + ")"
+	case *BoolLit:
+		return "l"
+	default:
+		panic(fmt.Sprintf("typesB: unknown condition %T", b))
 	}
-	return "l"
 }
 
 func TestPrintRoundTripExamples(t *testing.T) {

@@ -75,6 +75,10 @@ func printA(b *strings.Builder, a AExpr, ctx int) {
 			b.WriteString(" " + a.Op.String() + " ")
 			printA(b, a.R, prec+1) // left associative: a right operand at the same level needs parentheses
 		})
+	case fmt.Stringer: // an expression defined outside spec (the refinement layer's select)
+		b.WriteString(a.String())
+	default:
+		panic(fmt.Sprintf("spec.PrintA: unknown expression %T", a))
 	}
 }
 
@@ -123,6 +127,10 @@ func printB(b *strings.Builder, c BExpr, ctx int) {
 			b.WriteString(" " + c.Op.String() + " ")
 			printB(b, c.R, prec+1)
 		})
+	case fmt.Stringer: // a condition defined outside spec (the refinement layer's first)
+		b.WriteString(c.String())
+	default:
+		panic(fmt.Sprintf("spec.PrintB: unknown condition %T", c))
 	}
 }
 
@@ -189,6 +197,8 @@ func printS(b *strings.Builder, s Stmt, n int) {
 		b.WriteString("\n")
 		indent(b, n)
 		b.WriteString("od")
+	default:
+		panic(fmt.Sprintf("spec.Print: unknown statement %T", s))
 	}
 }
 

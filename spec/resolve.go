@@ -1,5 +1,7 @@
 package spec
 
+import "fmt"
+
 // resolve numbers the variables of prog in order of first occurrence, links each element read and
 // write to its declared array (checking that array names and scalar names are used as such, and
 // that bound variables are named like no variable or array), lays out the arrays after the
@@ -117,8 +119,10 @@ func rightNest(s Stmt) Stmt {
 		case *While:
 			t.Body = rightNest(t.Body)
 			flat = append(flat, t)
-		default:
+		case *Skip, *Fail, *Assign, *ArrAssign, *Assume, *Assert:
 			flat = append(flat, s)
+		default:
+			panic(fmt.Sprintf("spec: unknown statement %T", s))
 		}
 	}
 	walk(s)

@@ -49,8 +49,11 @@ func sameProg(x, y Stmt) bool {
 	case *Skip:
 		ys, ok := y.(*Skip)
 		return ok && xs.Loc == ys.Loc
+	case *Fail, *Assign, *ArrAssign, *If, *While, *Assume, *Assert: // the same only if identical
+		return false
+	default:
+		panic(fmt.Sprintf("sameProg: unknown statement %T", x))
 	}
-	return false
 }
 
 // CompareRuns runs p from in with Run and RunFast under the step bound max and then under bounds

@@ -547,3 +547,24 @@ assume exists k in 1..2: b[k] > x`,
 		}
 	}
 }
+
+// TestPrintSelectFirst: spec.PrintA and PrintB print the reference's select and first nodes (as
+// the crosscheck's messages and query keys do), inside the syntax of the spec package too.
+func TestPrintSelectFirst(t *testing.T) {
+	p := parseProg(t, arraysProg)
+	a := p.Arrays[0]
+	num := func(n int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(n)} }
+	i := &spec.Var{Name: "i", Index: p.VarIndex("i")}
+	chain := &ArrStore{T: &ArrStore{T: &ArrInit{Arr: a}, I: i, V: num(99)}, I: num(3), V: num(5)}
+	sel := &Select{Elem: spec.Elem{Arr: a, I: num(2)}, T: chain}
+	if got, want := spec.PrintA(&spec.BinA{Op: spec.Add, L: sel, R: num(1)}), "store(store(a, i, 99), 3, 5)[2] + 1"; got != want {
+		t.Errorf("select printed %q, want %q", got, want)
+	}
+	k := &spec.BoundRef{Name: "k", Level: 0}
+	first := &First{Quant: spec.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &spec.Cmp{Op: spec.Ne, L: k, R: num(2)},
+		F: &spec.Cmp{Op: spec.Eq, L: sel, R: k}}
+	want := "not (first k in 1..3: k != 2; store(store(a, i, 99), 3, 5)[2] == k)"
+	if got := spec.PrintB(&spec.Not{X: first}); got != want {
+		t.Errorf("first printed %q, want %q", got, want)
+	}
+}

@@ -102,6 +102,7 @@ func markedTypes(files map[string]*ast.File) map[string]bool {
 	return types
 }
 
+// unstar is the type a pointer type points to, or e itself when it is no pointer type.
 func unstar(e ast.Expr) ast.Expr {
 	if s, ok := e.(*ast.StarExpr); ok {
 		return s.X
@@ -174,7 +175,7 @@ func switchViolations(fset *token.FileSet, f *ast.File, rel string, nodes map[st
 			}
 			for _, e := range cc.List {
 				if isNode(e) {
-					named = append(named, types(e))
+					named = append(named, typeText(e))
 				}
 			}
 		}
@@ -219,7 +220,10 @@ func panicsWithType(body []ast.Stmt) bool {
 			continue
 		}
 		call, ok := es.X.(*ast.CallExpr)
-		if id, isId := fnIdent(call); !ok || !isId || id != "panic" {
+		if !ok {
+			continue
+		}
+		if fn, ok := call.Fun.(*ast.Ident); !ok || fn.Name != "panic" {
 			continue
 		}
 		found := false
@@ -236,25 +240,13 @@ func panicsWithType(body []ast.Stmt) bool {
 	return false
 }
 
-// fnIdent returns the name of a call's function when it is a plain identifier.
-func fnIdent(c *ast.CallExpr) (string, bool) {
-	if c == nil {
-		return "", false
-	}
-	id, ok := c.Fun.(*ast.Ident)
-	if !ok {
-		return "", false
-	}
-	return id.Name, true
-}
-
-// types prints a case's type as written.
-func types(e ast.Expr) string {
+// typeText is a case's type as written.
+func typeText(e ast.Expr) string {
 	switch e := e.(type) {
 	case *ast.StarExpr:
-		return "*" + types(e.X)
+		return "*" + typeText(e.X)
 	case *ast.SelectorExpr:
-		return types(e.X) + "." + e.Sel.Name
+		return typeText(e.X) + "." + e.Sel.Name
 	case *ast.Ident:
 		return e.Name
 	}

@@ -11,6 +11,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
@@ -22,7 +24,7 @@ var burstCorpus = []string{"loop_*", "div_*", "mod_*", "all_bugs_*", "macro_*", 
 	"dfs_*", "while_*", "bigint_products_safe", "bigint_no_wraparound_safe", "arr_max_*", "arr_oob_*"}
 
 // corpusPrograms parses the programs of burstCorpus in testdata/ and engine/testdata/.
-func corpusPrograms(t *testing.T) []*spec.Program {
+func corpusPrograms(t *testing.T) []*syntax.Program {
 	var files []string
 	for _, pat := range burstCorpus {
 		for _, dir := range []string{"../testdata/", "testdata/"} {
@@ -33,9 +35,9 @@ func corpusPrograms(t *testing.T) []*spec.Program {
 	if len(files) < 40 {
 		t.Fatalf("found %d corpus programs, want the testdata corpus", len(files))
 	}
-	var progs []*spec.Program
+	var progs []*syntax.Program
 	for _, f := range files {
-		if p, err := spec.ParseFile(f); err == nil {
+		if p, err := parser.ParseFile(f); err == nil {
 			progs = append(progs, p)
 		}
 	}
@@ -81,7 +83,7 @@ func render(e *Engine, st *State) string {
 			parts = append(parts, t.String(e.Names()))
 		}
 	}
-	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), spec.Print(st.Prog.Stmt()))
+	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), syntax.Print(st.Prog.Stmt()))
 }
 
 // TestBurstMachineMatchesExpand checks the concrete machine against Expand: on every corpus
@@ -327,7 +329,7 @@ func TestBurstErrorsAsWithout(t *testing.T) {
 // TestBurstLimits: a burst ends at the state bound exactly, and an interrupt and the time bound
 // end a long burst with their reasons (phases_1-2 would otherwise run for 671 million states).
 func TestBurstLimits(t *testing.T) {
-	prog, err := spec.ParseFile(phasesFile)
+	prog, err := parser.ParseFile(phasesFile)
 	if err != nil {
 		t.Fatal(err)
 	}

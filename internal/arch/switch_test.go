@@ -335,32 +335,32 @@ func (Loc) Pos() Pos { return Pos{} }
 		name, rel, src string
 		reject         bool
 	}{
-		{"no default", "p", imp + `func f(s spec.Stmt) int {
+		{"no default", "p", imp + `func f(s syntax.Stmt) int {
 	switch s.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		return 1
 	}
 	return 0
 }`, true},
-		{"a default that does not panic", "p", imp + `func f(s spec.Stmt) int {
+		{"a default that does not panic", "p", imp + `func f(s syntax.Stmt) int {
 	switch s.(type) {
-	case *spec.If:
+	case *syntax.If:
 		return 1
 	default:
 		return 0
 	}
 }`, true},
-		{"a default that panics without the type", "p", imp + `func f(s spec.Stmt) int {
+		{"a default that panics without the type", "p", imp + `func f(s syntax.Stmt) int {
 	switch s.(type) {
-	case *spec.If:
+	case *syntax.If:
 		return 1
 	default:
 		panic("unknown statement")
 	}
 }`, true},
-		{"a panic after the switch", "p", imp + `func f(s spec.Stmt) int {
+		{"a panic after the switch", "p", imp + `func f(s syntax.Stmt) int {
 	switch s.(type) {
-	case *spec.If:
+	case *syntax.If:
 		return 1
 	}
 	panic(fmt.Sprintf("unknown statement %T", s))
@@ -392,35 +392,35 @@ func f(n Node) {
 	case *If:
 	}
 }`, true},
-		{"in a function literal not given to Inspect", "p", imp + `func f(ss []spec.Stmt) {
-	each(ss, func(s spec.Stmt) {
+		{"in a function literal not given to Inspect", "p", imp + `func f(ss []syntax.Stmt) {
+	each(ss, func(s syntax.Stmt) {
 		switch s.(type) {
-		case *spec.Assign:
+		case *syntax.Assign:
 		}
 	})
 }`, true},
-		{"in a function literal inside a visitor", "p", imp + `func f(s spec.Stmt) {
-	spec.Inspect(s, func(n spec.Node) bool {
-		each(nil, func(s spec.Stmt) {
+		{"in a function literal inside a visitor", "p", imp + `func f(s syntax.Stmt) {
+	syntax.Inspect(s, func(n syntax.Node) bool {
+		each(nil, func(s syntax.Stmt) {
 			switch s.(type) {
-			case *spec.Assign:
+			case *syntax.Assign:
 			}
 		})
 		return true
 	})
 }`, true},
-		{"a default that panics with the type", "p", imp + `func f(s spec.Stmt) int {
+		{"a default that panics with the type", "p", imp + `func f(s syntax.Stmt) int {
 	switch s.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		return 1
 	default:
 		panic(fmt.Sprintf("unknown statement %T", s))
 	}
 }`, false},
-		{"a visitor", "p", imp + `func f(s spec.Stmt) (n int) {
-	spec.Inspect(s, func(m spec.Node) bool {
+		{"a visitor", "p", imp + `func f(s syntax.Stmt) (n int) {
+	syntax.Inspect(s, func(m syntax.Node) bool {
 		switch m.(type) {
-		case *spec.Assign:
+		case *syntax.Assign:
 			n++
 		}
 		return true
@@ -438,7 +438,7 @@ func f(s Stmt) {
 }`, false},
 		{"not a node type", "p", imp + `func f(x any) {
 	switch x.(type) {
-	case *spec.Array, int:
+	case *syntax.Array, int:
 	}
 }`, false},
 		{"another package's type of a node's name", "p", "package p\nimport \"certsym/sym\"\n" + `func f(x any) {

@@ -11,7 +11,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -37,23 +37,23 @@ type treeEdge struct {
 // state about to execute head is taken (the successors in the order of the rules of Expand: the
 // normal ones, then the division by zero, then the index out of range), or "" for a step that
 // does not branch.
-func branchLabel(head spec.Stmt, i int) string {
+func branchLabel(head syntax.Stmt, i int) string {
 	var normal []string // the labels of the successors that do not err
 	switch s := head.(type) {
-	case *spec.If:
-		normal = []string{spec.PrintB(s.Cond), "not (" + spec.PrintB(s.Cond) + ")"}
-	case *spec.Assert:
-		normal = []string{spec.PrintB(s.Cond), "not (" + spec.PrintB(s.Cond) + ")"}
-	case *spec.Assume:
-		normal = []string{"assume " + spec.PrintB(s.Cond)}
-	case *spec.Assign, *spec.ArrAssign:
+	case *syntax.If:
+		normal = []string{syntax.PrintB(s.Cond), "not (" + syntax.PrintB(s.Cond) + ")"}
+	case *syntax.Assert:
+		normal = []string{syntax.PrintB(s.Cond), "not (" + syntax.PrintB(s.Cond) + ")"}
+	case *syntax.Assume:
+		normal = []string{"assume " + syntax.PrintB(s.Cond)}
+	case *syntax.Assign, *syntax.ArrAssign:
 		normal = []string{""} // named below after the errors it escapes, if any
-	case *spec.Skip, *spec.Fail, *spec.While, *spec.Seq:
+	case *syntax.Skip, *syntax.Fail, *syntax.While, *syntax.Seq:
 		return ""
 	default:
 		panic(fmt.Sprintf("dot: unknown statement %T", head))
 	}
-	div, idx := spec.Fails(head)
+	div, idx := syntax.Fails(head)
 	var errs, escaped []string
 	if div != nil {
 		errs, escaped = append(errs, "division by zero"), append(escaped, "no division by zero")
@@ -141,25 +141,25 @@ func (t *Tree) kind(st *engine.State) string {
 }
 
 // stmtLabel describes the statement a state is about to execute.
-func stmtLabel(s spec.Stmt) string {
+func stmtLabel(s syntax.Stmt) string {
 	p := report.StmtPos(s)
 	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
 	switch s := s.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return "skip"
-	case *spec.Fail:
+	case *syntax.Fail:
 		return at + report.DescribeFail(s)
-	case *spec.Assign:
+	case *syntax.Assign:
 		return at + s.X.Name + " = ..."
-	case *spec.ArrAssign:
-		return at + s.Arr.Name + "[" + spec.PrintA(s.I) + "] = ..."
-	case *spec.If:
+	case *syntax.ArrAssign:
+		return at + s.Arr.Name + "[" + syntax.PrintA(s.I) + "] = ..."
+	case *syntax.If:
 		return at + "if"
-	case *spec.While:
+	case *syntax.While:
 		return at + "while"
-	case *spec.Assume:
+	case *syntax.Assume:
 		return at + "assume"
-	case *spec.Assert:
+	case *syntax.Assert:
 		return at + "assert"
 	default:
 		panic(fmt.Sprintf("dot: unknown statement %T", s))

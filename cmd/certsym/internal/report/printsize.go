@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -29,7 +29,7 @@ func PrintSize(fs []*sym.Formula, limit int) int {
 			return n
 		}
 		n := 1
-		t.EachMono(func(_ spec.Int, a *sym.Atom) {
+		t.EachMono(func(_ integer.Int, a *sym.Atom) {
 			if n > limit {
 				return
 			}

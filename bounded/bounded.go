@@ -503,10 +503,12 @@ func (b *Interp) interpStmtAt(st State, c syntax.Stmt) []Result {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *syntax.Seq, *syntax.While: // not a program point; observed in interpLoop
-		default:
+		case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.If, *syntax.Assert, *syntax.Assume:
 			if !b.Observer.At(st, c) {
 				return []Result{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
 			}
+		default:
+			panic(fmt.Sprintf("bounded: unknown statement %T", c))
 		}
 	}
 	switch c := c.(type) {
@@ -528,8 +530,9 @@ func (b *Interp) interpStmtAt(st State, c syntax.Stmt) []Result {
 		return b.interpAssume(st, c)
 	case *syntax.While:
 		return b.interpLoop(st, c, 0)
+	default:
+		panic(fmt.Sprintf("bounded: unknown statement %T", c))
 	}
-	panic(fmt.Sprintf("bounded: unknown statement %T", c))
 }
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other

@@ -1,6 +1,8 @@
 package bounded
 
 import (
+	"fmt"
+
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
@@ -99,8 +101,11 @@ func condOf(s syntax.Stmt) syntax.BExpr {
 		return s.Cond
 	case *syntax.Assume:
 		return s.Cond
+	case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.Seq, *syntax.While:
+		return nil
+	default:
+		panic(fmt.Sprintf("bounded: unknown statement %T", s))
 	}
-	return nil
 }
 
 // smallRange is the condition hi - lo <= N - 1 of q: its range has at most N elements.
@@ -165,6 +170,9 @@ func (b *Interp) rewrite(e syntax.BExpr, big map[*syntax.Quant]bool, mode rewrit
 			return &syntax.BinB{P: q.P, Op: syntax.Or, L: cut, R: &syntax.BoolLit{P: q.P, Val: true}}
 		}
 		return cut
+	case *syntax.BoolLit, *syntax.Cmp:
+	default:
+		panic(fmt.Sprintf("bounded: unknown condition %T", e))
 	}
 	return e
 }
@@ -264,6 +272,9 @@ func (b *Interp) decidedEarly(cond syntax.BExpr, big map[*syntax.Quant]bool, st 
 				parts = append(parts, v)
 			}
 			walk(x.Body, true)
+		case *syntax.BoolLit, *syntax.Cmp:
+		default:
+			panic(fmt.Sprintf("bounded: unknown condition %T", e))
 		}
 	}
 	walk(cond, false)

@@ -107,8 +107,9 @@ func (b *Branch) divides() bool {
 		return s.Err != nil
 	case *syntax.ArrAssign:
 		return s.Err != nil
+	default:
+		panic(fmt.Sprintf("concolic: a branch point at %T", s))
 	}
-	return false
 }
 
 func (b *Branch) indexes() bool {
@@ -123,8 +124,9 @@ func (b *Branch) indexes() bool {
 		return s.IdxErr != nil
 	case *syntax.ArrAssign:
 		return s.IdxErr != nil
+	default:
+		panic(fmt.Sprintf("concolic: a branch point at %T", s))
 	}
-	return false
 }
 
 // SideName names a side of this branch point for a reader: "then"/"else" for an if, "enter"/
@@ -389,6 +391,8 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, s.Pos(), "assert"
 			case *syntax.Assume:
 				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, nil, s.Err, s.IdxErr, s.Pos(), "assume"
+			default:
+				panic(fmt.Sprintf("concolic: unknown statement %T", s))
 			}
 			v, ek, ok := spec.EvalBKind(cond, conc, nil)
 			taken := False

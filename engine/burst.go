@@ -306,8 +306,11 @@ func (b *burster) step() int {
 			return 0
 		}
 		return n
+	case *syntax.Fail, *syntax.ArrAssign:
+		return 0
+	default:
+		panic(fmt.Sprintf("engine: unknown statement %T", s))
 	}
-	return 0 // fail, and the array assignment
 }
 
 // branch is the concrete [E-If] at the head: then, else or the error by the value of cond.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"container/heap"
+	"fmt"
 
 	"certsym/spec/syntax"
 )
@@ -120,8 +121,11 @@ func (g *stmtGraph) build(s syntax.Stmt, next int32) int32 {
 			fail(u, s.Unfold.Err)
 		}
 		return id
+	case *syntax.ArrAssign: // not in the graph: headNode gives -1 for a state at one
+		return next
+	default:
+		panic(fmt.Sprintf("engine: unknown statement %T", s))
 	}
-	return next
 }
 
 // headNode is the node of the statement st executes next, skips passed over (-1: finished, or a

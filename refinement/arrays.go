@@ -284,6 +284,9 @@ func (c *checker) elemVars(b syntax.BExpr) syntax.BExpr {
 			return &syntax.Neg{X: ea(a.X)}
 		case *syntax.BinA:
 			return &syntax.BinA{Op: a.Op, L: ea(a.L), R: ea(a.R)}
+		case *syntax.Num, *syntax.Elem, *syntax.BoundRef, *refclient.Select:
+		default:
+			panic(fmt.Sprintf("refinement: unknown expression %T", a))
 		}
 		return a
 	}
@@ -296,6 +299,9 @@ func (c *checker) elemVars(b syntax.BExpr) syntax.BExpr {
 			return &syntax.Not{X: eb(b.X)}
 		case *syntax.BinB:
 			return &syntax.BinB{Op: b.Op, L: eb(b.L), R: eb(b.R)}
+		case *syntax.BoolLit, *syntax.Quant, *refclient.First:
+		default:
+			panic(fmt.Sprintf("refinement: unknown condition %T", b))
 		}
 		return b
 	}

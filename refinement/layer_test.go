@@ -1,6 +1,7 @@
 package refinement
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,9 @@ func TestProtocolEval(t *testing.T) {
 			case *syntax.BinA:
 				number(e.L)
 				number(e.R)
+			case *syntax.Num:
+			default:
+				panic(fmt.Sprintf("an expression %T from the fuzzer", e))
 			}
 		}
 		number(a)

@@ -164,6 +164,9 @@ func expectedClaims(s syntax.Stmt, out map[string]int) {
 			if (a.Op == syntax.Div || a.Op == syntax.Mod) && !syntax.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
 				out[key("division", st, a)]++
 			}
+		case *syntax.Num, *syntax.Var, *syntax.BoundRef:
+		default:
+			panic(fmt.Sprintf("refinement: unknown expression %T", a))
 		}
 	}
 	divsB = func(b syntax.BExpr, st syntax.Stmt) {
@@ -180,6 +183,9 @@ func expectedClaims(s syntax.Stmt, out map[string]int) {
 		case *syntax.BinB:
 			divsB(b.L, st)
 			divsB(b.R, st)
+		case *syntax.BoolLit:
+		default:
+			panic(fmt.Sprintf("refinement: unknown condition %T", b))
 		}
 	}
 	switch s := s.(type) {
@@ -209,6 +215,9 @@ func expectedClaims(s syntax.Stmt, out map[string]int) {
 		out[key("assert", s, nil)]++
 	case *syntax.Fail:
 		out[key("assert", s, nil)]++
+	case *syntax.Skip:
+	default:
+		panic(fmt.Sprintf("refinement: unknown statement %T", s))
 	}
 }
 

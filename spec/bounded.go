@@ -87,8 +87,10 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 	if visit != nil {
 		switch c.(type) {
 		case *syntax.Seq, *syntax.While: // a sequence is no statement; a loop is visited at each condition
-		default:
+		case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.If, *syntax.Assert, *syntax.Assume:
 			visit(c)
+		default:
+			panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 		}
 	}
 	switch c := c.(type) {
@@ -155,8 +157,9 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 			}
 			s = r.Store
 		}
+	default:
+		panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 	}
-	panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 }
 
 func (x *bexec) ifs(s Store, c syntax.Stmt, b syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) BoundedResult {

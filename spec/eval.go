@@ -8,6 +8,7 @@ package spec
 import (
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
+	"fmt"
 )
 
 // Store is a concrete store s: the value of each program variable, indexed by Var.Index, then the
@@ -89,8 +90,9 @@ func evalA(a syntax.AExpr, s Store, env Env, w *work) (v integer.Int, kind synta
 			return integer.Int{}, syntax.FailIndex, false
 		}
 		return s[slot], 0, true
+	default:
+		panic(fmt.Sprintf("spec.EvalKind: unknown expression %T", a))
 	}
-	panic("spec.EvalKind: unknown expression")
 }
 
 // ApplyA applies an arithmetic operator to two values; ok is false for a division or remainder
@@ -159,8 +161,9 @@ func evalB(b syntax.BExpr, s Store, env Env, w *work) (v bool, kind syntax.FailK
 		return l || r, 0, true
 	case *syntax.Quant:
 		return evalQuant(b, s, env, w)
+	default:
+		panic(fmt.Sprintf("spec.EvalBKind: unknown condition %T", b))
 	}
-	panic("spec.EvalBKind: unknown condition")
 }
 
 // evalQuant is the quantifier case of EvalBKind.

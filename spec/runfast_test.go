@@ -53,8 +53,11 @@ func sameProg(x, y syntax.Stmt) bool {
 	case *syntax.Skip:
 		ys, ok := y.(*syntax.Skip)
 		return ok && xs.Loc == ys.Loc
+	case *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.If, *syntax.While, *syntax.Assume, *syntax.Assert: // the same only if identical
+		return false
+	default:
+		panic(fmt.Sprintf("sameProg: unknown statement %T", x))
 	}
-	return false
 }
 
 // CompareRuns runs p from in with Run and RunFast under the step bound max and then under bounds

@@ -108,8 +108,9 @@ func step(st State, w *work) (State, Outcome) {
 			return st, out
 		}
 		return State{next.Store, &syntax.Seq{First: next.Prog, Second: p.Second}}, Stepped
+	default:
+		panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 	}
-	panic(fmt.Sprintf("spec.Step: unknown statement %T", st.Prog))
 }
 
 // stepIf is [S-IfTrue], [S-IfFalse] and [S-IfErr] (also assert and the loop unfolding); an

@@ -50,8 +50,11 @@ func extended(n syntax.Node) bool {
 		return extended(e.X)
 	case *syntax.BinB:
 		return extended(e.L) || extended(e.R)
+	case *syntax.Num, *syntax.Var, *syntax.BoundRef, *syntax.BoolLit:
+		return false
+	default:
+		panic(fmt.Sprintf("step: not an expression: %T", n))
 	}
-	return false
 }
 
 // SplitKinds is SplitCond with both kinds of error successors (issue 13): then under

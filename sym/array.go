@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -359,8 +360,9 @@ func (ts *Terms) condA(a syntax.AExpr, s []*Term, env []*Term) cond {
 		q.part(i)
 		q.check(inRange(a.Arr, i.term), 1)
 		return q.done(nil, ts.Select(s[ts.nvars+a.Arr.Index].arr, i.term))
+	default:
+		panic(fmt.Sprintf("sym: unknown expression %T", a))
 	}
-	panic("sym: unknown expression")
 }
 
 // inRange is Lo <= i <= Hi for the array a.
@@ -396,8 +398,9 @@ func (ts *Terms) condB(b syntax.BExpr, s []*Term, env []*Term) cond {
 		return q.done(Or(l.v, r.v), nil)
 	case *syntax.Quant:
 		return ts.condQ(b, s, env)
+	default:
+		panic(fmt.Sprintf("sym: unknown condition %T", b))
 	}
-	panic("sym: unknown condition")
 }
 
 // condQ is the quantifier case: F_k = F_k(lo) ∨ (D(lo) ∧ F_k(hi)) ∨ (D(lo) ∧ D(hi) ∧

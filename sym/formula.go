@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -172,8 +173,9 @@ func (ts *Terms) SubstB(b syntax.BExpr, s []*Term) *Formula {
 		return Or(l, r)
 	case *syntax.Quant: // its value, expanded or quantified (array.go)
 		return ts.condQ(b, s, nil).v
+	default:
+		panic(fmt.Sprintf("sym: unknown condition %T", b))
 	}
-	panic("sym: unknown condition")
 }
 
 // Defined is S(D(e)) for the divisors ds of an expression (syntax.DivisorsA/B): the condition under

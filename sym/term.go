@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -263,8 +264,9 @@ func (ts *Terms) subst(a syntax.AExpr, s []*Term, env []*Term) *Term {
 		return ts.Select(s[ts.nvars+a.Arr.Index].arr, ts.subst(a.I, s, env))
 	case *syntax.BoundRef:
 		return env[a.Level]
+	default:
+		panic(fmt.Sprintf("sym: unknown expression %T", a))
 	}
-	panic("sym: unknown expression")
 }
 
 // Exceeds reports whether t has a constant or coefficient of more than bits bits.

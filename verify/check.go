@@ -472,8 +472,10 @@ func (v *verifier) constraint(st bounded.State, s syntax.Stmt) (f *sym.Formula, 
 		cond = s.Cond
 	case *syntax.Assert:
 		cond = s.Cond
-	default:
+	case *syntax.Skip, *syntax.Fail, *syntax.Seq:
 		return nil, nil
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 	return step.SplitKinds(ts, cond, st.Store, true, true).Then, nil
 }

@@ -423,6 +423,9 @@ func (v *verifier) collectClaims(s syntax.Stmt) {
 		return
 	case *syntax.Skip:
 		return
+	case *syntax.Assign, *syntax.ArrAssign, *syntax.If, *syntax.While, *syntax.Assume, *syntax.Assert, *syntax.Fail: // below
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 	v.rep.Stmts = append(v.rep.Stmts, s)
 	if f := errOf(s); f != nil {
@@ -461,6 +464,8 @@ func (v *verifier) collectClaims(s syntax.Stmt) {
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s
 		add(&Claim{Kind: ClaimAssert, Cond: &syntax.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"}, nil)
+	default:
+		panic(fmt.Sprintf("verify: unknown statement %T", s))
 	}
 }
 

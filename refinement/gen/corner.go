@@ -465,8 +465,9 @@ func inline(s syntax.Stmt, va string, eb syntax.AExpr, calls map[string]syntax.S
 			return &syntax.Elem{Arr: e.Arr, I: a(e.I)}
 		case *syntax.BoundRef:
 			return &syntax.BoundRef{Name: e.Name, Level: e.Level}
+		default:
+			panic(fmt.Sprintf("inline: %T", e))
 		}
-		panic(fmt.Sprintf("inline: %T", e))
 	}
 	var b func(e syntax.BExpr) syntax.BExpr
 	b = func(e syntax.BExpr) syntax.BExpr {
@@ -481,8 +482,9 @@ func inline(s syntax.Stmt, va string, eb syntax.AExpr, calls map[string]syntax.S
 			return &syntax.BinB{Op: e.Op, L: b(e.L), R: b(e.R)}
 		case *syntax.Quant:
 			return &syntax.Quant{Exists: e.Exists, Name: e.Name, Level: e.Level, Lo: a(e.Lo), Hi: a(e.Hi), Body: b(e.Body)}
+		default:
+			panic(fmt.Sprintf("inline: %T", e))
 		}
-		panic(fmt.Sprintf("inline: %T", e))
 	}
 	switch s := s.(type) {
 	case *syntax.Seq:
@@ -506,8 +508,9 @@ func inline(s syntax.Stmt, va string, eb syntax.AExpr, calls map[string]syntax.S
 		return &syntax.Assert{Cond: b(s.Cond)}
 	case *syntax.ArrAssign:
 		return &syntax.ArrAssign{Arr: s.Arr, I: a(s.I), A: a(s.A)}
+	default:
+		panic(fmt.Sprintf("inline: %T", s))
 	}
-	panic(fmt.Sprintf("inline: %T", s))
 }
 
 // steer applies the corner snippets and macros to a generated body: it returns the tree the
@@ -605,6 +608,7 @@ func copyA(e syntax.AExpr) syntax.AExpr {
 		return &syntax.Neg{X: copyA(e.X)}
 	case *syntax.BinA:
 		return &syntax.BinA{Op: e.Op, L: copyA(e.L), R: copyA(e.R)}
+	default:
+		panic(fmt.Sprintf("copyA: %T", e))
 	}
-	panic(fmt.Sprintf("copyA: %T", e))
 }

@@ -9,6 +9,7 @@ package prover
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/aclements/go-z3/z3"
 
@@ -54,8 +55,11 @@ func constant(a syntax.AExpr) (integer.Int, bool) {
 			return integer.Int{}, false
 		}
 		return refclient.EvalA(&syntax.BinA{Op: a.Op, L: &syntax.Num{Val: l}, R: &syntax.Num{Val: r}}, nil), true
+	case *syntax.Var, *syntax.Elem, *syntax.BoundRef, *refclient.Select:
+		return integer.Int{}, false
+	default:
+		panic(fmt.Sprintf("refinement: unknown expression %T", a))
 	}
-	return integer.Int{}, false
 }
 
 // rangeOf returns the constant range lo..hi (empty: lo > hi) or panics with errQuant.

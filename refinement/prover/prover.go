@@ -124,8 +124,9 @@ func (p *Prover) A(a syntax.AExpr) z3.Int {
 		return p.arrTerm(a.T).Select(p.A(a.I)).(z3.Int)
 	case *syntax.BoundRef:
 		return p.bound(a)
+	default:
+		panic(fmt.Sprintf("refinement: cannot encode %T", a))
 	}
-	panic(fmt.Sprintf("refinement: cannot encode %T", a))
 }
 
 // B is the encoding of a condition.
@@ -160,8 +161,9 @@ func (p *Prover) B(c syntax.BExpr) z3.Bool {
 		return p.quant(c)
 	case *refclient.First:
 		return p.first(c)
+	default:
+		panic(fmt.Sprintf("refinement: cannot encode %T", c))
 	}
-	panic(fmt.Sprintf("refinement: cannot encode %T", c))
 }
 
 // satResult is the answer to a satisfiability query.

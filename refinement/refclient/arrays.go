@@ -29,6 +29,17 @@ type ArrStore struct {
 func (*ArrInit) arrTerm()  {}
 func (*ArrStore) arrTerm() {}
 
+// arrText is the text of an array term: the array's name, or store(T, I, V).
+func arrText(t ArrTerm) string {
+	switch u := t.(type) {
+	case *ArrInit:
+		return u.Arr.Name
+	case *ArrStore:
+		return "store(" + arrText(u.T) + ", " + syntax.PrintA(u.I) + ", " + syntax.PrintA(u.V) + ")"
+	}
+	return fmt.Sprintf("<%T>", t)
+}
+
 // Root returns the input array under a term.
 func Root(t ArrTerm) *syntax.Array {
 	for {
@@ -51,12 +62,20 @@ type Select struct {
 	T ArrTerm
 }
 
+// String is the text syntax.PrintA gives a select: T[I], T as arrText writes it.
+func (s *Select) String() string { return arrText(s.T) + "[" + syntax.PrintA(s.I) + "]" }
+
 // First is the reference's first-failure node ("first"): some integer j with Lo <= j <= Hi
 // satisfies F (with the bound variable Name = j) while every i with Lo <= i < j satisfies D.
 // The embedded syntax.Quant holds Name, Level, Lo and Hi (its Body is unused).
 type First struct {
 	syntax.Quant
 	D, F syntax.BExpr
+}
+
+// String is the text syntax.PrintB gives a first node: first k in Lo..Hi: D; F.
+func (f *First) String() string {
+	return "(first " + f.Name + " in " + syntax.PrintA(f.Lo) + ".." + syntax.PrintA(f.Hi) + ": " + syntax.PrintB(f.D) + "; " + syntax.PrintB(f.F) + ")"
 }
 
 // failKindName is the protocol's name of an error kind: "" (no field) for an explicit fail and
@@ -349,8 +368,9 @@ func (e *evaluator) a(a syntax.AExpr) integer.Int {
 		return e.elem(a.Arr, e.a(a.I))
 	case *Select:
 		return e.get(a.T, e.a(a.I))
+	default:
+		panic(fmt.Sprintf("refclient: unknown expression %T", a))
 	}
-	return integer.Int{}
 }
 
 // instances calls f with the environment extended by j at level, for j = lo..hi in increasing
@@ -409,8 +429,9 @@ func (e *evaluator) b(c syntax.BExpr) bool {
 			return e.b(c.D)
 		})
 		return holds
+	default:
+		panic(fmt.Sprintf("refclient: unknown condition %T", c))
 	}
-	return false
 }
 
 // EvalA is the value of a under the valuation v with the total semantics of the formal

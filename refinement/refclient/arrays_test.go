@@ -549,3 +549,24 @@ assume exists k in 1..2: b[k] > x`,
 		}
 	}
 }
+
+// TestPrintSelectFirst: syntax.PrintA and PrintB print the reference's select and first nodes (as
+// the crosscheck's messages and query keys do), inside the syntax of the spec package too.
+func TestPrintSelectFirst(t *testing.T) {
+	p := parseProg(t, arraysProg)
+	a := p.Arrays[0]
+	num := func(n int64) syntax.AExpr { return &syntax.Num{Val: integer.Of(n)} }
+	i := &syntax.Var{Name: "i", Index: p.VarIndex("i")}
+	chain := &ArrStore{T: &ArrStore{T: &ArrInit{Arr: a}, I: i, V: num(99)}, I: num(3), V: num(5)}
+	sel := &Select{Elem: syntax.Elem{Arr: a, I: num(2)}, T: chain}
+	if got, want := syntax.PrintA(&syntax.BinA{Op: syntax.Add, L: sel, R: num(1)}), "store(store(a, i, 99), 3, 5)[2] + 1"; got != want {
+		t.Errorf("select printed %q, want %q", got, want)
+	}
+	k := &syntax.BoundRef{Name: "k", Level: 0}
+	first := &First{Quant: syntax.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &syntax.Cmp{Op: syntax.Ne, L: k, R: num(2)},
+		F: &syntax.Cmp{Op: syntax.Eq, L: sel, R: k}}
+	want := "not (first k in 1..3: k != 2; store(store(a, i, 99), 3, 5)[2] == k)"
+	if got := syntax.PrintB(&syntax.Not{X: first}); got != want {
+		t.Errorf("first printed %q, want %q", got, want)
+	}
+}

@@ -28,8 +28,11 @@ func Desugar(s syntax.Stmt) syntax.Stmt {
 		return &syntax.If{Loc: s.Loc, Cond: s.Cond, Then: Desugar(s.Then), Else: Desugar(s.Else), Err: s.Err}
 	case *syntax.While:
 		return &syntax.While{Loc: s.Loc, Cond: s.Cond, Body: Desugar(s.Body), Unfold: s.Unfold}
+	case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.Assume:
+		return s
+	default:
+		panic(fmt.Sprintf("refclient: unknown statement %T", s))
 	}
-	return s
 }
 
 // --- the protocol's syntax trees -------------------------------------------------------------
@@ -102,8 +105,9 @@ func encA(a syntax.AExpr) (*node, error) {
 		}
 		e, err := encA(a.I)
 		return &node{K: "sel", T: t, Lo: json.Number(fmt.Sprint(a.Arr.Lo)), Hi: json.Number(fmt.Sprint(a.Arr.Hi)), E: e}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode arithmetic expression %T", a))
 	}
-	return nil, fmt.Errorf("cannot encode arithmetic expression %T", a)
 }
 
 func encB(c syntax.BExpr) (*node, error) {
@@ -167,8 +171,9 @@ func encB(c syntax.BExpr) (*node, error) {
 		}
 		f, err := encB(c.F)
 		return &node{K: "first", X: c.Name, L: l, R: r, D: d, F: f}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode condition %T", c))
 	}
-	return nil, fmt.Errorf("cannot encode condition %T", c)
 }
 
 // encP encodes a statement, desugaring assert b to if b then skip else fail fi.
@@ -212,8 +217,9 @@ func encP(s syntax.Stmt) (*node, error) {
 	case *syntax.Assume:
 		c, err := encB(s.Cond)
 		return &node{K: "assume", B: c}, err
+	default:
+		panic(fmt.Sprintf("refclient: cannot encode statement %T", s))
 	}
-	return nil, fmt.Errorf("cannot encode statement %T", s)
 }
 
 func encIf(c syntax.BExpr, th, el syntax.Stmt) (*node, error) {
@@ -590,7 +596,7 @@ func canon(b *strings.Builder, s syntax.Stmt) {
 			canon(b, s.Body)
 			b.WriteString(" } od")
 		default:
-			fmt.Fprintf(b, "<%T>", s)
+			panic(fmt.Sprintf("refclient: unknown statement %T", s))
 		}
 	}
 }

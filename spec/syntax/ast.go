@@ -5,7 +5,10 @@
 // meaning. Each Go definition names the clause of SEMANTICS.md it transcribes.
 package syntax
 
-import "certsym/spec/integer"
+import (
+	"certsym/spec/integer"
+	"fmt"
+)
 
 // Pos is a position in a source file: 1-based line and column (column counted in bytes). The zero
 // Pos is no position: a sequence's (Seq.Pos), or that of a node built without one.
@@ -389,8 +392,11 @@ func Fails(s Stmt) (div, idx *Fail) {
 		return s.Err, s.IdxErr
 	case *Assert:
 		return s.Err, s.IdxErr
+	case *Skip, *Fail, *Seq:
+		return nil, nil
+	default:
+		panic(fmt.Sprintf("syntax.Fails: unknown statement %T", s))
 	}
-	return nil, nil
 }
 
 func (*Skip) stmt()   {}

@@ -1,5 +1,7 @@
 package syntax
 
+import "fmt"
+
 // Check is one run-time check of an evaluation (SEMANTICS.md, "Evaluation order and typed
 // errors"): the divisor of a division or remainder is not zero (Kind FailDivZero, Div set), the
 // index of an element read is within its array's bounds (Kind FailIndex, Elem set), or the index
@@ -51,6 +53,9 @@ func WalkChecks(n Node, visit func(Check)) {
 			qs = append(qs, e)
 			walk(e.Body)
 			qs = qs[:len(qs)-1]
+		case *Num, *Var, *BoundRef, *BoolLit:
+		default:
+			panic(fmt.Sprintf("spec.WalkChecks: not an expression: %T", n))
 		}
 	}
 	walk(n)
@@ -75,5 +80,8 @@ func WalkStmtChecks(s Stmt, visit func(Check)) {
 		WalkChecks(s.Cond, visit)
 	case *Assert:
 		WalkChecks(s.Cond, visit)
+	case *Skip, *Fail, *Seq:
+	default:
+		panic(fmt.Sprintf("spec.WalkStmtChecks: unknown statement %T", s))
 	}
 }

@@ -1,5 +1,7 @@
 package syntax
 
+import "fmt"
+
 // Node is a node of IMP's abstract syntax: a statement (Stmt), an arithmetic expression (AExpr)
 // or a boolean expression (BExpr). Every Stmt, AExpr and BExpr is a Node. Pos is where the node
 // stands in the source, as reports print it: a statement's is Loc.Pos (the macro call's for a
@@ -109,8 +111,11 @@ func children(n Node, out []Node) []Node {
 		return add1(add1(add1(out, n.Lo), n.Hi), n.Body)
 	case *ArrAssign:
 		return add1(add1(out, n.I), n.A)
+	case *Num, *Var, *BoolLit, *BoundRef, *Skip, *Fail:
+		return out
+	default:
+		panic(fmt.Sprintf("syntax.Inspect: unknown node %T", n))
 	}
-	return out
 }
 
 // add1 appends c to out unless it is nil.

@@ -75,8 +75,10 @@ func printA(b *strings.Builder, a AExpr, ctx int) {
 			b.WriteString(" " + a.Op.String() + " ")
 			printA(b, a.R, prec+1) // left associative: a right operand at the same level needs parentheses
 		})
+	case fmt.Stringer: // an expression defined outside the syntax package (the refinement layer's select)
+		b.WriteString(a.String())
 	default:
-		panic(fmt.Sprintf("syntax.PrintA: unexpected expression %T", a))
+		panic(fmt.Sprintf("syntax.PrintA: unknown expression %T", a))
 	}
 }
 
@@ -125,8 +127,10 @@ func printB(b *strings.Builder, c BExpr, ctx int) {
 			b.WriteString(" " + c.Op.String() + " ")
 			printB(b, c.R, prec+1)
 		})
+	case fmt.Stringer: // a condition defined outside the syntax package (the refinement layer's first)
+		b.WriteString(c.String())
 	default:
-		panic(fmt.Sprintf("syntax.PrintB: unexpected condition %T", c))
+		panic(fmt.Sprintf("syntax.PrintB: unknown condition %T", c))
 	}
 }
 

@@ -1,5 +1,7 @@
 package syntax
 
+import "fmt"
+
 // HasDivA reports whether a contains a division or remainder.
 func HasDivA(a AExpr) bool { return hasDiv(a) }
 
@@ -115,5 +117,8 @@ func eachDivision(n Node, visit func(*BinA)) {
 		eachDivision(e.Lo, visit)
 		eachDivision(e.Hi, visit)
 		eachDivision(e.Body, visit)
+	case *Num, *Var, *BoundRef, *BoolLit:
+	default:
+		panic(fmt.Sprintf("syntax.eachDivision: unknown expression %T", n))
 	}
 }

@@ -3,6 +3,7 @@
 package cfg
 
 import (
+	"fmt"
 	"slices"
 
 	"gonum.org/v1/gonum/graph"
@@ -181,10 +182,12 @@ func (c *Graph) build(s syntax.Stmt, next int64) int64 {
 			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
 		case *syntax.Fail: // an error: the run ends
 			*j.res = c.add(s)
-		default:
+		case *syntax.Skip, *syntax.Assign, *syntax.ArrAssign, *syntax.Assume, *syntax.Assert:
 			n := c.add(s)
 			c.edge(n, *j.next)
 			*j.res = n
+		default:
+			panic(fmt.Sprintf("cfg: unknown statement %T", s))
 		}
 	}
 	return first

@@ -348,6 +348,8 @@ func (p *parser) seq() syntax.Stmt {
 				st.Body = body
 				p.expect("od", " to close 'while'")
 				done = st
+			default:
+				panic(fmt.Sprintf("parser: an open %T", st))
 			}
 			if done == nil {
 				break // the else branch's first statement
@@ -725,6 +727,9 @@ func (in *inliner) measure(e any) (depth, size int) {
 	switch e.(type) {
 	case nil, *syntax.Num, *syntax.Var, *syntax.BoolLit, *syntax.BoundRef:
 		return 1, 1
+	case *syntax.Neg, *syntax.BinA, *syntax.Cmp, *syntax.Not, *syntax.BinB, *syntax.Elem, *syntax.Quant: // measured below
+	default:
+		panic(fmt.Sprintf("parser: not an expression: %T", e))
 	}
 	if in.shape == nil && !in.tree {
 		in.shape = map[any][2]int{}
@@ -748,6 +753,8 @@ func (in *inliner) measure(e any) (depth, size int) {
 		kids = []any{x.I}
 	case *syntax.Quant:
 		kids = []any{x.Lo, x.Hi, x.Body}
+	default:
+		panic(fmt.Sprintf("parser: not a compound expression: %T", e))
 	}
 	depth, size = 1, 1
 	for _, k := range kids {
@@ -865,8 +872,9 @@ func (in *inliner) stmt(s syntax.Stmt, sub map[string]syntax.AExpr, site syntax.
 		body := in.stmt(m.body, inner, newSite)
 		in.stack = in.stack[:len(in.stack)-1]
 		return body
+	default:
+		panic(fmt.Sprintf("inliner: unexpected statement %T", s))
 	}
-	panic(fmt.Sprintf("inliner: unexpected statement %T", s))
 }
 
 // arrayArg returns the array named by an element read or write in a macro body: the array
@@ -903,8 +911,11 @@ func (in *inliner) substA(a syntax.AExpr, sub map[string]syntax.AExpr, site synt
 		return &syntax.Elem{P: a.P, Arr: in.arrayArg(a.Arr, sub, site), I: in.substA(a.I, sub, site)}
 	case *syntax.BoundRef:
 		return &syntax.BoundRef{P: a.P, Name: a.Name, Level: a.Level}
+	case *syntax.Num:
+		return a
+	default:
+		panic(fmt.Sprintf("inliner: unknown expression %T", a))
 	}
-	return a
 }
 
 // substB is substA for a condition. Bound variables are never named like macro parameters (the
@@ -923,6 +934,9 @@ func (in *inliner) substB(b syntax.BExpr, sub map[string]syntax.AExpr, site synt
 	case *syntax.Quant:
 		return &syntax.Quant{P: b.P, Exists: b.Exists, Name: b.Name, Level: b.Level,
 			Lo: in.substA(b.Lo, sub, site), Hi: in.substA(b.Hi, sub, site), Body: in.substB(b.Body, sub, site)}
+	case *syntax.BoolLit:
+		return b
+	default:
+		panic(fmt.Sprintf("inliner: unknown condition %T", b))
 	}
-	return b
 }

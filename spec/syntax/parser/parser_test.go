@@ -59,6 +59,8 @@ func TestPrecedence(t *testing.T) {
 			got = fullA(s.A)
 		case *syntax.Assert:
 			got = fullB(s.Cond)
+		default:
+			panic(fmt.Sprintf("%q parses to a %T", c.src, s))
 		}
 		if got != c.want {
 			t.Errorf("%q: grouped as %s, want %s", c.src, got, c.want)
@@ -80,8 +82,9 @@ func fullA(a syntax.AExpr) string {
 		return a.Arr.Name + "[" + fullA(a.I) + "]"
 	case *syntax.BoundRef:
 		return fmt.Sprintf("%s@%d", a.Name, a.Level)
+	default:
+		panic(fmt.Sprintf("fullA: unknown expression %T", a))
 	}
-	return "?"
 }
 
 func fullB(b syntax.BExpr) string {
@@ -103,8 +106,9 @@ func fullB(b syntax.BExpr) string {
 			q = "exists"
 		}
 		return fmt.Sprintf("(%s %s@%d in %s..%s: %s)", q, b.Name, b.Level, fullA(b.Lo), fullA(b.Hi), fullB(b.Body))
+	default:
+		panic(fmt.Sprintf("fullB: unknown condition %T", b))
 	}
-	return "?"
 }
 
 // TestSyntaxErrors checks that bad input gives an error with its position and what was expected.
@@ -223,8 +227,9 @@ func strip(s any) any {
 		return []any{"assume", stripB(s.Cond)}
 	case *syntax.Assert:
 		return []any{"assert", stripB(s.Cond)}
+	default:
+		panic(fmt.Sprintf("strip: unknown statement %T", s))
 	}
-	return "?"
 }
 
 func stripA(a syntax.AExpr) any { return fullA(a) + "#" + typesA(a) }
@@ -245,8 +250,9 @@ func typesA(a syntax.AExpr) string {
 		return "e(" + typesA(a.I) + ")"
 	case *syntax.BoundRef:
 		return "k"
+	default:
+		panic(fmt.Sprintf("typesA: unknown expression %T", a))
 	}
-	return "?"
 }
 
 func typesB(b syntax.BExpr) string {
@@ -259,8 +265,11 @@ func typesB(b syntax.BExpr) string {
 		return "b(" + typesB(b.L) + "," + typesB(b.R) + ")"
 	case *syntax.Quant:
 		return "q(" + typesA(b.Lo) + "," + typesA(b.Hi) + "," + typesB(b.Body) + ")"
+	case *syntax.BoolLit:
+		return "l"
+	default:
+		panic(fmt.Sprintf("typesB: unknown condition %T", b))
 	}
-	return "l"
 }
 
 func TestPrintRoundTripExamples(t *testing.T) {

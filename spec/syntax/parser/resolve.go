@@ -4,6 +4,8 @@ import (
 	"certsym/spec/syntax"
 )
 
+import "fmt"
+
 // resolve numbers the variables of prog in order of first occurrence, links each element read and
 // write to its declared array (checking that array names and scalar names are used as such, and
 // that bound variables are named like no variable or array), lays out the arrays after the
@@ -121,8 +123,10 @@ func rightNest(s syntax.Stmt) syntax.Stmt {
 		case *syntax.While:
 			t.Body = rightNest(t.Body)
 			flat = append(flat, t)
-		default:
+		case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.Assume, *syntax.Assert:
 			flat = append(flat, s)
+		default:
+			panic(fmt.Sprintf("spec: unknown statement %T", s))
 		}
 	}
 	walk(s)

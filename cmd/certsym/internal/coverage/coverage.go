@@ -18,7 +18,7 @@ import (
 type covStmt struct {
 	stmt syntax.Stmt
 	pos  syntax.Pos
-	what string // assign, if, while, assume, assert, fail
+	what string // assign, element assignment, if, while, assume, assert, fail
 	hits int    // expansions of a feasible state about to execute it
 	// branch is nil for a statement that does not branch; otherwise the number of feasible
 	// successors in each direction: then/else (if), enter/leave (while), holds/violated (assert).
@@ -50,8 +50,11 @@ func sourceStmts(s syntax.Stmt, out []*covStmt) []*covStmt {
 	case *syntax.Seq:
 		out = sourceStmts(s.First, out)
 		out = sourceStmts(s.Second, out)
+	case *syntax.Skip: // the missing else of an if, or a skip of the source: nothing to execute
 	case *syntax.Assign:
 		add("assign", false)
+	case *syntax.ArrAssign:
+		add("element assignment", false)
 	case *syntax.If:
 		add("if", true)
 		out = sourceStmts(s.Then, out)
@@ -65,6 +68,8 @@ func sourceStmts(s syntax.Stmt, out []*covStmt) []*covStmt {
 		add("assert", true)
 	case *syntax.Fail:
 		add("fail", false)
+	default:
+		panic(fmt.Sprintf("coverage: unknown statement %T", s))
 	}
 	return out
 }

@@ -3,12 +3,14 @@ package coverage_test
 import (
 	"bufio"
 	"bytes"
+	"certsym/cmd/certsym/internal/coverage"
 	"certsym/cmd/certsym/internal/record"
 	"certsym/engine"
 	"certsym/internal/testprog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -151,4 +153,75 @@ func checkLCOV(t *testing.T, path, src string, lines map[int]bool, brf, brh int)
 	if err != nil || !bytes.Contains(page, []byte("lineNoCov")) || !bytes.Contains(page, []byte("lineCov")) {
 		t.Errorf("genhtml's source page lacks covered and uncovered lines (%v)", err)
 	}
+}
+
+// An element assignment is a statement of its own: the coverage counts it and the lcov tracefile
+// gives its line.
+const elementAssign = `array a[0..2];
+assume i >= 0 and i <= 2;
+a[i] = 5;
+x = a[0]
+`
+
+// TestCoverageElementAssign: the statements of a program with an element assignment are the
+// assume, the element assignment and the assignment, each executed once, each line in the
+// tracefile.
+func TestCoverageElementAssign(t *testing.T) {
+	prog := testprog.Parse(t, elementAssign)
+	rec := record.New(prog, false, false, 1)
+	if _, err := engine.New(prog, engine.Options{Observer: rec}).FindBugs(nil); err != nil {
+		t.Fatal(err)
+	}
+	rec.Finish()
+	cv := rec.Coverage()
+	var text bytes.Buffer
+	cv.WriteText(&text)
+	want := "coverage of the explored paths: statements 3/3 (100.0%), branches 0/0 (100.0%)\n"
+	if text.String() != want {
+		t.Errorf("text:\n%s\nwant\n%s", text.String(), want)
+	}
+	var b bytes.Buffer
+	if err := cv.WriteLCOV(&b, "p.imp"); err != nil {
+		t.Fatal(err)
+	}
+	var records []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "DA:") || strings.HasPrefix(l, "LF:") || strings.HasPrefix(l, "LH:") {
+			records = append(records, l)
+		}
+	}
+	if got, want := strings.Join(records, " "), "DA:2,1 DA:3,1 DA:4,1 LF:3 LH:3"; got != want {
+		t.Errorf("line records of the tracefile %q, want %q:\n%s", got, want, b.String())
+	}
+}
+
+// TestCoverageElementAssignNotExecuted: an element assignment no path reaches is reported as not
+// executed, under its own name, and its line is an uncovered line of the tracefile.
+func TestCoverageElementAssignNotExecuted(t *testing.T) {
+	const src = "array a[0..2];\nassume x > 0;\nif x < 0 then\n  a[1] = x\nfi\n"
+	prog := testprog.Parse(t, src)
+	rec := record.New(prog, false, false, 1)
+	if _, err := engine.New(prog, engine.Options{Observer: rec}).FindBugs(nil); err != nil {
+		t.Fatal(err)
+	}
+	rec.Finish()
+	cv := rec.Coverage()
+	c := cv.JSON()
+	want := []coverage.Uncovered{{Line: 3, Col: 1, Statement: "if", Branch: "then"}, {Line: 4, Col: 3, Statement: "element assignment"}}
+	if c.Statements != 3 || c.StatementsCovered != 2 || !reflect.DeepEqual(c.Uncovered, want) {
+		t.Errorf("JSON coverage %+v, want 2 of 3 statements, uncovered %+v", c, want)
+	}
+	dir := t.TempDir()
+	file, lcov := filepath.Join(dir, "p.imp"), filepath.Join(dir, "cov.info")
+	var b bytes.Buffer
+	if err := cv.WriteLCOV(&b, file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(lcov, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkLCOV(t, lcov, file, map[int]bool{2: true, 3: true, 4: false}, 2, 1)
 }

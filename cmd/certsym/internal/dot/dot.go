@@ -34,34 +34,40 @@ type treeEdge struct {
 }
 
 // branchLabel is the condition, in the program's syntax, under which the i-th successor of a
-// state about to execute head is taken (the successors in the order of the rules of Expand).
+// state about to execute head is taken (the successors in the order of the rules of Expand: the
+// normal ones, then the division by zero, then the index out of range), or "" for a step that
+// does not branch.
 func branchLabel(head syntax.Stmt, i int) string {
-	var cond syntax.BExpr
+	var normal []string // the labels of the successors that do not err
 	switch s := head.(type) {
 	case *syntax.If:
-		cond = s.Cond
+		normal = []string{syntax.PrintB(s.Cond), "not (" + syntax.PrintB(s.Cond) + ")"}
 	case *syntax.Assert:
-		cond = s.Cond
+		normal = []string{syntax.PrintB(s.Cond), "not (" + syntax.PrintB(s.Cond) + ")"}
 	case *syntax.Assume:
-		if i == 0 {
-			return "assume " + syntax.PrintB(s.Cond)
-		}
-		return "division by zero"
-	case *syntax.Assign:
-		if s.Err != nil {
-			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
-		}
+		normal = []string{"assume " + syntax.PrintB(s.Cond)}
+	case *syntax.Assign, *syntax.ArrAssign:
+		normal = []string{""} // named below after the errors it escapes, if any
+	case *syntax.Skip, *syntax.Fail, *syntax.While, *syntax.Seq:
 		return ""
 	default:
-		return ""
+		panic(fmt.Sprintf("dot: unknown statement %T", head))
 	}
-	switch i {
-	case 0:
-		return syntax.PrintB(cond)
-	case 1:
-		return "not (" + syntax.PrintB(cond) + ")"
+	div, idx := syntax.Fails(head)
+	var errs, escaped []string
+	if div != nil {
+		errs, escaped = append(errs, "division by zero"), append(escaped, "no division by zero")
 	}
-	return "division by zero"
+	if idx != nil {
+		errs, escaped = append(errs, "index out of range"), append(escaped, "index in range")
+	}
+	if normal[0] == "" {
+		normal[0] = strings.Join(escaped, ", ")
+	}
+	if labels := append(normal, errs...); i < len(labels) {
+		return labels[i]
+	}
+	return ""
 }
 
 // New returns an empty tree that draws at most limit states.
@@ -145,6 +151,8 @@ func stmtLabel(s syntax.Stmt) string {
 		return at + report.DescribeFail(s)
 	case *syntax.Assign:
 		return at + s.X.Name + " = ..."
+	case *syntax.ArrAssign:
+		return at + s.Arr.Name + "[" + syntax.PrintA(s.I) + "] = ..."
 	case *syntax.If:
 		return at + "if"
 	case *syntax.While:
@@ -153,8 +161,9 @@ func stmtLabel(s syntax.Stmt) string {
 		return at + "assume"
 	case *syntax.Assert:
 		return at + "assert"
+	default:
+		panic(fmt.Sprintf("dot: unknown statement %T", s))
 	}
-	return at
 }
 
 // nodeStmt describes what a state is about to do: end for a finished program.

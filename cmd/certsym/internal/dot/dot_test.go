@@ -103,3 +103,23 @@ func renderDOT(t *testing.T, dot, path string) ([]string, int) {
 	}
 	return nodes, edges
 }
+
+// TestDOTElementAssign: the state about to execute an element assignment is labelled with its
+// position and statement, and the edges of a range check (of the element assignment, of the if
+// that reads an element) say which way they go.
+func TestDOTElementAssign(t *testing.T) {
+	src := "array a[0..2];\nassume i >= 0 and i <= 3;\na[i] = 5;\nif a[i] > 0 then x = 1 fi\n"
+	b, err := os.ReadFile(drawTree(t, t.TempDir(), "arr.dot", src, engine.Options{AllBugs: true, NoPrune: true}, 500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.Contains(s, `\n3:1 a[i] = ...\n`) || !strings.Contains(s, `[label="index in range\npath condition += i <= 2"]`) {
+		t.Errorf("the element assignment's state or its in-range edge is not labelled:\n%s", s)
+	}
+	// The out-of-range edges: one from the element assignment, one from the if; the program
+	// divides nowhere.
+	if n := strings.Count(s, `[label="index out of range\npath condition += i <= -1 or i >= 3"]`); n != 2 || strings.Contains(s, "division") {
+		t.Errorf("%d edges labelled index out of range, want 2, and none labelled division:\n%s", n, s)
+	}
+}

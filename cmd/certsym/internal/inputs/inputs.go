@@ -4,6 +4,8 @@
 package inputs
 
 import (
+	"fmt"
+
 	"certsym/spec/syntax"
 )
 
@@ -85,6 +87,9 @@ func ReadBeforeWritten(prog *syntax.Program) map[int]bool {
 		case *syntax.While:
 			reads(x.Cond, assigned)
 			s(x.Body, assigned)
+		case *syntax.Skip:
+		default:
+			panic(fmt.Sprintf("inputs: unknown statement %T", x))
 		}
 		return assigned, false
 	}

@@ -4,6 +4,8 @@
 package record
 
 import (
+	"fmt"
+
 	"certsym/cmd/certsym/internal/coverage"
 	"certsym/cmd/certsym/internal/dot"
 	"certsym/cmd/certsym/internal/report"
@@ -121,6 +123,9 @@ func (r *Recorder) flush() {
 			p := s.Pos()
 			r.terminal(x.st, testcase.End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: x.st.Depth})
 		}
+	case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.Seq, *syntax.While: // no branch, nothing assumed
+	default:
+		panic(fmt.Sprintf("record: unknown statement %T", s))
 	}
 	clear(x.succ)
 	r.cur = expansion{succ: x.succ[:0]}

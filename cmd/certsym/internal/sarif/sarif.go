@@ -202,6 +202,20 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 var verifyRules = []sarifRule{
 	{ID: "claim-assert", Name: "AssertClaim", ShortDescription: sarifMessage{"The condition of an assert holds on every input."}},
 	{ID: "claim-division", Name: "DivisionClaim", ShortDescription: sarifMessage{"A divisor is never zero."}},
+	{ID: "claim-index", Name: "IndexClaim", ShortDescription: sarifMessage{"An array index is within the array's bounds."}},
+}
+
+// claimRule is the rule of verify's results for claims of kind k.
+func claimRule(k verify.ClaimKind) string {
+	switch k {
+	case verify.ClaimAssert:
+		return "claim-assert"
+	case verify.ClaimDivision:
+		return "claim-division"
+	case verify.ClaimIndex:
+		return "claim-index"
+	}
+	panic(fmt.Sprintf("sarif: no rule for claims of kind %d", k))
 }
 
 // verifySARIFLevel maps a claim status to a SARIF kind and level: REFUTED and FAULTY are errors
@@ -229,15 +243,9 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
 		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
 	for _, cl := range rep.Claims {
-		id := "claim-assert"
-		if cl.Div != nil {
-			id = "claim-division"
-		}
+		id := claimRule(cl.Kind)
 		kind, level := verifySARIFLevel(cl.Status)
-		line, col := cl.Line, 0
-		if p := cl.Stmt.Pos(); p.Line != 0 {
-			line, col = p.Line, p.Col
-		}
+		line, col := cl.Line, cl.Col
 		msg := fmt.Sprintf("%s: the claim %s at line %d", cl.Status, cl.Text, cl.Line)
 		if cl.Where != "" {
 			msg += " (" + cl.Where + ")"

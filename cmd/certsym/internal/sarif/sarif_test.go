@@ -7,6 +7,7 @@ import (
 	"certsym/internal/testprog"
 	"certsym/verify"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,6 +149,39 @@ func TestSARIF(t *testing.T) {
 	vSarif := writeLog(t, dir, "verify.sarif", FromVerify(v.File, invoked(1), vrep))
 	got = sarifResults(validSARIF(t, sch, vSarif))
 	want = []string{"claim-assert none pass 1", "claim-division error fail 2", "claim-assert error fail 3", "claim-assert note open 5"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("verify results %v, want %v", got, want)
+	}
+}
+
+// TestSARIFVerifyClaimKinds: each kind of claim verify makes has its own rule, and each result
+// names the claim's line and column.
+func TestSARIFVerifyClaimKinds(t *testing.T) {
+	sch := sarifSchema(t)
+	v := testprog.Parse(t, "array a[0..2];\nassume i >= 0 and i <= 3;\n  a[i] = 5;\n   y = 10 / x;\nassert a[0] > 0\n")
+	vrep := verify.Verify(v, verify.Options{LoopBound: 2})
+	kinds := map[verify.ClaimKind]bool{}
+	for _, cl := range vrep.Claims {
+		kinds[cl.Kind] = true
+	}
+	if len(kinds) != 3 {
+		t.Fatalf("the program makes claims of %d kinds, want the 3 kinds verify has", len(kinds))
+	}
+	log := validSARIF(t, sch, writeLog(t, t.TempDir(), "kinds.sarif", FromVerify(v.File, invoked(1), vrep)))
+	run := log["runs"].([]any)[0].(map[string]any)
+	rules := run["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)
+	var got []string
+	for _, r := range run["results"].([]any) {
+		r := r.(map[string]any)
+		reg := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)
+		col, _ := reg["startColumn"].(float64)
+		id := r["ruleId"].(string)
+		if ri := int(r["ruleIndex"].(float64)); rules[ri].(map[string]any)["id"] != id {
+			t.Errorf("result of rule %s has the rule index %d of rule %v", id, ri, rules[ri].(map[string]any)["id"])
+		}
+		got = append(got, fmt.Sprintf("%s %v:%v", id, reg["startLine"], col))
+	}
+	want := []string{"claim-index 3:3", "claim-division 4:4", "claim-assert 5:1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("verify results %v, want %v", got, want)
 	}

@@ -226,6 +226,25 @@ func (ts *Terms) mod(x, y *Term) *Term {
 	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
 }
 
+// Add is x + y.
+func Add(x, y *Term) *Term { return add(x, y) }
+
+// Sub is x - y.
+func Sub(x, y *Term) *Term { return sub(x, y) }
+
+// Scale is k·x.
+func Scale(x *Term, k spec.Int) *Term { return scale(x, k) }
+
+// Mul is x * y: a product atom unless one of them is constant.
+func (ts *Terms) Mul(x, y *Term) *Term { return ts.mul(x, y) }
+
+// Div is the truncating x / y (total: x / 0 = 0), folded when both are constant or y is ±1.
+func (ts *Terms) Div(x, y *Term) *Term { return ts.div(x, y) }
+
+// Mod is the remainder x % y of the truncating division (total: x % 0 = x), folded when both are
+// constant or y is ±1.
+func (ts *Terms) Mod(x, y *Term) *Term { return ts.mod(x, y) }
+
 // apply is S(l op r) for the operands' terms.
 func (ts *Terms) apply(op spec.AOp, l, r *Term) *Term {
 	switch op {

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
 )
 
 // Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
@@ -96,7 +96,7 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		case r.Behaviour == spec.Incomplete:
 			incomplete[spec.LineOf(r.At)]++
 		case r.Behaviour == spec.Error:
-			if b.solver.Check(r.State.PC) != sym.Sat {
+			if b.solver.Check(r.State.PC) != pathcond.Sat {
 				p := r.Fail.Loc.Where() // the macro call's position for an inlined statement
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue

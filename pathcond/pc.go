@@ -40,7 +40,7 @@ func (s SatStatus) String() string {
 type PC struct {
 	Parent *PC
 	Conj   *sym.Formula // nil for the root, true
-	Depth  int      // number of conjuncts
+	Depth  int          // number of conjuncts
 	Status SatStatus
 	// Witness is a valuation of the symbols that satisfies the path condition, when Status is Sat.
 	Witness []spec.Int
@@ -202,6 +202,14 @@ func extendConj(phi *PC, f *sym.Formula, nvars int) *PC {
 		n.Status, n.Witness = Sat, n.bnd.clamp(phi.Witness, nvars)
 	}
 	return n
+}
+
+// Append is φ ∧ f without the deciders: the result is unchecked and records nothing about f (no
+// bound, no linear fact, no decision), but whether it has arrays or quantifiers. The tests of the
+// solver build with it the path conditions that Z3 must decide alone.
+func Append(phi *PC, f *sym.Formula) *PC {
+	return &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1, dec: phi.dec,
+		ext: phi.ext || f.Extended(), quant: phi.quant || f.Quantified()}
 }
 
 // Conjuncts returns the conjuncts of φ from the root down.

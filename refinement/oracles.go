@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
 )
 
 // precise is the precision check of one symbolic state: the model of its path condition, run on
@@ -79,7 +79,7 @@ func (c *checker) inputs(n int, states map[int][]*engine.State) [][]spec.Int {
 	var deep []*engine.State
 	for _, ss := range states {
 		for _, s := range ss {
-			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
+			if s.PC.Status == pathcond.Sat && s.PC.Witness != nil {
 				deep = append(deep, s)
 			}
 		}

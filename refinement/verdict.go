@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
 	"certsym/verify"
 )
 
@@ -55,13 +55,13 @@ func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
 		return
 	}
 	r.errorSeen = true
-	if st.PC.Status == sym.Unknown {
+	if st.PC.Status == pathcond.Unknown {
 		if r.undecided == nil {
 			r.undecided = map[*spec.Fail]bool{}
 		}
 		r.undecided[st.ErrorOf()] = true
 	}
-	if s.Kind != engine.BugFound && st.PC.Status == sym.Sat && !reported[st.ErrorOf()] {
+	if s.Kind != engine.BugFound && st.PC.Status == pathcond.Sat && !reported[st.ErrorOf()] {
 		r.unreported = append(r.unreported, st)
 	}
 }

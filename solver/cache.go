@@ -205,9 +205,9 @@ func (qc *caching) atomID(a *sym.Atom) int32 {
 // query is the slice Q of a path condition.
 type query struct {
 	conj  []*pathcond.PC // the kept conjuncts, newest first
-	ivals []interval // the intervals of the symbols of S that have bounds
-	syms  symset     // S
-	ids   []int32    // sorted ids of Q's formulas
+	ivals []interval     // the intervals of the symbols of S that have bounds
+	syms  symset         // S
+	ids   []int32        // sorted ids of Q's formulas
 	hash  uint64
 	base  []spec.Int // w, the witness of the nearest satisfiable ancestor
 	size  int        // |Q|

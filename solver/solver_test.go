@@ -4,13 +4,18 @@ import (
 	"testing"
 	"time"
 
+	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/sym"
 )
 
-func pcOf(fs ...*Formula) *PC {
-	phi := &PC{Status: Unchecked}
+// pcOf is the path condition of fs without the deciders (pathcond.Append): the solver decides it
+// alone.
+func pcOf(fs ...*sym.Formula) *pathcond.PC {
+	phi := pathcond.RootPC(0)
 	for _, f := range fs {
-		phi = &PC{Parent: phi, Conj: f, Depth: phi.Depth + 1}
+		phi = pathcond.Append(phi, f)
 	}
 	return phi
 }
@@ -19,23 +24,23 @@ func pcOf(fs ...*Formula) *PC {
 // x / 0 = 0 and x % 0 = x) into Z3's Euclidean div: for each pair, the solver must find the
 // quotient and remainder of spec.Int's Quo and Rem, and nothing else.
 func TestSolverTruncatingDivision(t *testing.T) {
-	ts := NewTerms([]string{"x", "y"})
-	sv := NewSolver([]string{"x", "y"})
-	x, y := ts.syms[0], ts.syms[1]
+	ts := sym.NewTerms([]string{"x", "y"})
+	sv := NewForSymbols([]string{"x", "y"}, Options{})
+	x, y := ts.Syms()[0], ts.Syms()[1]
 	vals := []int64{-7, 7, -2, 2, -1, 1, 0, 3, -3, 9, -9}
 	for _, a := range vals {
 		for _, b := range vals {
-			in := And(Pred(FEq, sub(x, Const(spec.IntOf(a)))), Pred(FEq, sub(y, Const(spec.IntOf(b)))))
+			in := sym.And(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(spec.IntOf(a)))), sym.Pred(sym.FEq, sym.Sub(y, sym.Const(spec.IntOf(b)))))
 			q, r := spec.IntOf(a).Quo(spec.IntOf(b)), spec.IntOf(a).Rem(spec.IntOf(b))
 			for _, c := range []struct {
 				op   string
-				term *Term
+				term *sym.Term
 				want spec.Int
-			}{{"/", ts.div(x, y), q}, {"%", ts.mod(x, y), r}} {
-				if got := sv.Check(pcOf(in, Pred(FEq, sub(c.term, Const(c.want))))); got != Sat {
+			}{{"/", ts.Div(x, y), q}, {"%", ts.Mod(x, y), r}} {
+				if got := sv.Check(pcOf(in, sym.Pred(sym.FEq, sym.Sub(c.term, sym.Const(c.want))))); got != pathcond.Sat {
 					t.Errorf("%d %s %d == %s: %v, want sat", a, c.op, b, c.want, got)
 				}
-				if got := sv.Check(pcOf(in, Pred(FNe, sub(c.term, Const(c.want))))); got != Unsat {
+				if got := sv.Check(pcOf(in, sym.Pred(sym.FNe, sym.Sub(c.term, sym.Const(c.want))))); got != pathcond.Unsat {
 					t.Errorf("%d %s %d != %s: %v, want unsat", a, c.op, b, c.want, got)
 				}
 			}
@@ -46,63 +51,28 @@ func TestSolverTruncatingDivision(t *testing.T) {
 // TestSolverModelsSatisfy checks that every model the solver returns satisfies the path
 // condition under the engine's own evaluation, including nonlinear and huge-constant conditions.
 func TestSolverModelsSatisfy(t *testing.T) {
-	ts := NewTerms([]string{"x", "y"})
-	sv := NewSolver([]string{"x", "y"})
-	sv.RLimit, sv.QueryTimeout = 50_000_000, 20*time.Second
-	x, y := ts.syms[0], ts.syms[1]
+	ts := sym.NewTerms([]string{"x", "y"})
+	sv := NewForSymbols([]string{"x", "y"}, Options{})
+	sv.SetLimits(budget.Limits{RLimit: 50_000_000, QueryTimeout: 20 * time.Second}, time.Time{})
+	x, y := ts.Syms()[0], ts.Syms()[1]
 	big, _ := spec.ParseInt("100000000000000000000000000000")
-	conds := [][]*Formula{
-		{Pred(FEq, sub(ts.mul(x, y), Const(spec.IntOf(15)))), Pred(FGe, sub(x, Const(spec.IntOf(2))))},
-		{Pred(FGe, sub(x, Const(big))), Pred(FEq, ts.mod(x, Const(spec.IntOf(7))))},
-		{Pred(FEq, sub(ts.div(x, y), Const(spec.IntOf(-3)))), Pred(FGe, sub(x, Const(spec.IntOf(5))))},
+	conds := [][]*sym.Formula{
+		{sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, y), sym.Const(spec.IntOf(15)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(spec.IntOf(2))))},
+		{sym.Pred(sym.FGe, sym.Sub(x, sym.Const(big))), sym.Pred(sym.FEq, ts.Mod(x, sym.Const(spec.IntOf(7))))},
+		{sym.Pred(sym.FEq, sym.Sub(ts.Div(x, y), sym.Const(spec.IntOf(-3)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(spec.IntOf(5))))},
 	}
 	for i, fs := range conds {
 		phi := pcOf(fs...)
-		if sv.Check(phi) != Sat {
+		if sv.Check(phi) != pathcond.Sat {
 			t.Fatalf("case %d: %v", i, phi.Status)
 		}
 		if !phi.Formula().Eval(phi.Witness) {
-			t.Errorf("case %d: model %s does not satisfy %s", i, spec.InputString(phi.Witness, ts.names), phi.String(ts.names))
+			t.Errorf("case %d: model %s does not satisfy %s", i, spec.InputString(phi.Witness, ts.Names()), phi.String(ts.Names()))
 		}
 	}
 	// x*x == 2 has no integer solution: unsat, or unknown, never sat.
-	if st := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(spec.IntOf(2)))))); st == Sat {
+	if st := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(spec.IntOf(2)))))); st == pathcond.Sat {
 		t.Error("x*x == 2 reported satisfiable")
-	}
-}
-
-// TestPCString: single-symbol bounds merge into intervals and a conjunct that reads as an earlier
-// one is shown once (the bounded interpreter adds b >= a + 1 again when an assert re-proves it).
-func TestPCString(t *testing.T) {
-	names := []string{"a", "b"}
-	ts := NewTerms(names)
-	a, b := ts.syms[0], ts.syms[1]
-	gt := Pred(FGe, sub(sub(b, a), Const(one))) // b - a - 1 >= 0
-	phi := RootPC(2)
-	for _, f := range []*Formula{Pred(FGe, sub(a, Const(one))), gt, Pred(FGe, sub(Const(one), a)), Pred(FGe, sub(sub(b, a), Const(one)))} {
-		phi = Extend(phi, f, 2)
-	}
-	if got, want := phi.String(names), "a == 1 and b >= a + 1"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-// TestShavedBounds: x != v at an end of x's interval moves that end (a countdown loop's n != 0
-// after n >= 0 is n >= 1), keeps the path condition a conjunction of bounds with a witness, and
-// is not printed again; x != v inside the interval stays a conjunct.
-func TestShavedBounds(t *testing.T) {
-	names := []string{"n"}
-	n := NewTerms(names).syms[0]
-	phi := Extend(RootPC(1), Pred(FGe, n), 1)
-	for _, v := range []int64{0, 1} {
-		phi = Extend(phi, Pred(FNe, sub(n, Const(spec.IntOf(v)))), 1)
-	}
-	if got := phi.String(names); got != "n >= 2" || !phi.pure || phi.Status != Sat || !phi.Witness[0].Equal(spec.IntOf(2)) {
-		t.Errorf("n >= 0, n != 0, n != 1: %q, pure %v, %v %v", got, phi.pure, phi.Status, phi.Witness)
-	}
-	phi = Extend(phi, Pred(FNe, sub(n, Const(spec.IntOf(5)))), 1)
-	if got := phi.String(names); got != "n >= 2 and n != 5" || phi.pure {
-		t.Errorf("then n != 5: %q, pure %v", got, phi.pure)
 	}
 }
 
@@ -110,30 +80,29 @@ func TestShavedBounds(t *testing.T) {
 // by the sign axioms, which survive popping the conjunct that first used the product.
 func TestSolverAbstractMul(t *testing.T) {
 	names := []string{"x", "y"}
-	ts := NewTerms(names)
+	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
-	m := ts.mul(x, y)
-	two := And(Pred(FEq, sub(x, k(2))), Pred(FEq, sub(y, k(2))))
-	six := Pred(FEq, sub(m, k(6)))
-	exact, abs := NewSolver(names), NewSolver(names)
-	abs.AbstractMul = true
-	if got := exact.Check(pcOf(two, six)); got != Unsat {
+	k := func(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+	m := ts.Mul(x, y)
+	two := sym.And(sym.Pred(sym.FEq, sym.Sub(x, k(2))), sym.Pred(sym.FEq, sym.Sub(y, k(2))))
+	six := sym.Pred(sym.FEq, sym.Sub(m, k(6)))
+	exact, abs := NewForSymbols(names, Options{}), NewForSymbols(names, Options{AbstractMul: true})
+	if got := exact.Check(pcOf(two, six)); got != pathcond.Unsat {
 		t.Errorf("exact: 2 * 2 == 6 is %v", got)
 	}
-	if got := abs.Check(pcOf(two, six)); got != Sat {
+	if got := abs.Check(pcOf(two, six)); got != pathcond.Sat {
 		t.Errorf("abstract: mul(2, 2) == 6 is %v, want sat (magnitude unknown)", got)
 	}
 	// Sign axioms, asserted with a conjunct on a fresh branch after the first one was popped.
-	pos := And(Pred(FGe, sub(x, k(1))), Pred(FGe, sub(y, k(1))))
+	pos := sym.And(sym.Pred(sym.FGe, sym.Sub(x, k(1))), sym.Pred(sym.FGe, sym.Sub(y, k(1))))
 	for i, c := range []struct {
-		f    *Formula
-		want SatStatus
+		f    *sym.Formula
+		want pathcond.SatStatus
 	}{
-		{And(pos, Pred(FGe, neg(m))), Unsat},                                          // x, y > 0 and m <= 0
-		{And(Pred(FEq, x), Pred(FNe, m)), Unsat},                                      // x == 0 and m != 0
-		{And(Pred(FGe, sub(k(-1), x)), Pred(FGe, sub(y, k(1))), Pred(FGe, m)), Unsat}, // x < 0 < y and m >= 0
-		{And(Pred(FGe, sub(k(-1), x)), Pred(FGe, sub(k(-1), y)), Pred(FGe, sub(m, k(1000)))), Sat},
+		{sym.And(pos, sym.Pred(sym.FGe, sym.Neg(m))), pathcond.Unsat},                                                              // x, y > 0 and m <= 0
+		{sym.And(sym.Pred(sym.FEq, x), sym.Pred(sym.FNe, m)), pathcond.Unsat},                                                      // x == 0 and m != 0
+		{sym.And(sym.Pred(sym.FGe, sym.Sub(k(-1), x)), sym.Pred(sym.FGe, sym.Sub(y, k(1))), sym.Pred(sym.FGe, m)), pathcond.Unsat}, // x < 0 < y and m >= 0
+		{sym.And(sym.Pred(sym.FGe, sym.Sub(k(-1), x)), sym.Pred(sym.FGe, sym.Sub(k(-1), y)), sym.Pred(sym.FGe, sym.Sub(m, k(1000)))), pathcond.Sat},
 	} {
 		if got := abs.Check(pcOf(c.f)); got != c.want {
 			t.Errorf("case %d: %v, want %v", i, got, c.want)

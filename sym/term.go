@@ -232,6 +232,9 @@ func Add(x, y *Term) *Term { return add(x, y) }
 // Sub is x - y.
 func Sub(x, y *Term) *Term { return sub(x, y) }
 
+// Neg is -x.
+func Neg(x *Term) *Term { return neg(x) }
+
 // Scale is k·x.
 func Scale(x *Term, k spec.Int) *Term { return scale(x, k) }
 

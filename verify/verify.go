@@ -20,6 +20,8 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/step"
 	"certsym/sym"
@@ -119,7 +121,7 @@ type Path struct {
 	Final spec.Store
 	Ends  string
 	Lines []int
-	pc    *sym.PC
+	pc    *pathcond.PC
 }
 
 // MaxPathTests is the most paths given a test and its replay (the first ones).
@@ -145,6 +147,9 @@ type Options struct {
 	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
 	// is the same for every number of workers.
 	Workers int
+	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
+	// decisions and of the solver's caching layer (solver.Options.CrossCheck).
+	CrossCheck func(pathcond.Decision) `json:"-"`
 }
 
 // Report is the outcome of Verify.
@@ -170,7 +175,7 @@ type Report struct {
 	// Overall is the overall status, from the developer claims only.
 	Overall    Status
 	Conclusive int
-	Solver     sym.SolverStats
+	Solver     solver.Stats
 	Elapsed    time.Duration
 	CFG        *cfg.Graph
 
@@ -230,10 +235,10 @@ type verifier struct {
 	claims    map[spec.Stmt][]*Claim
 	synthetic map[spec.Stmt]bool
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*sym.PC][]Unhandled
+	nonlinear  map[*pathcond.PC][]Unhandled
 	nonlinSeen map[Unhandled]bool
 	// mulPC memoizes whether a path condition has a product of two non-constant terms (UT).
-	mulPC map[*sym.PC]bool
+	mulPC map[*pathcond.PC]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
@@ -241,8 +246,8 @@ type verifier struct {
 	madeAt    map[string]int
 	hasMul    bool
 	depthCuts map[spec.Stmt]int
-	depthPath map[spec.Stmt]*sym.PC // the first path cut at each statement by the depth bound
-	paths     map[*sym.PC]*Path
+	depthPath map[spec.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
+	paths     map[*pathcond.PC]*Path
 	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
 }
 
@@ -253,6 +258,7 @@ func Verify(prog *spec.Program, opts Options) *Report {
 		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b
+	defer b.Close()
 	if opts.Workers > 1 {
 		v.texts = newPathTexts(v.names(), opts.Workers)
 	}
@@ -298,21 +304,20 @@ func Verify(prog *spec.Program, opts Options) *Report {
 
 // newVerifier makes the observer of a verification of prog and its interpreter, and the claims.
 func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
-	b := bounded.New(prog, opts.LoopBound)
+	b := bounded.NewWith(prog, opts.LoopBound, solver.Options{AbstractMul: opts.AbstractNonlinear, CrossCheck: opts.CrossCheck})
 	b.Limits = opts.Limits
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
-	b.Solver().AbstractMul = opts.AbstractNonlinear
 	// Quantifiers run as loops bounded by the loop bound, as Kiasan runs them (Section III-B3):
 	// past the bound, an assume gives the rest any value and flags the state (State.Over, the
 	// flag g), any other statement is cut off there after its claims are evaluated on the
 	// instances evaluated (State.Trunc).
 	b.QuantLoop = true
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
-		synthetic: map[spec.Stmt]bool{step.Skip: true}, nonlinear: map[*sym.PC][]Unhandled{},
-		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*sym.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}}
+		synthetic: map[spec.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
+		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
+		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = spec.HasMul(prog.Body)
@@ -328,7 +333,7 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 func (v *verifier) cutoffs(rs []bounded.Result) {
 	rep, opts := v.rep, v.opts
 	incomplete := map[spec.Stmt]int{}
-	first := map[spec.Stmt]*sym.PC{}
+	first := map[spec.Stmt]*pathcond.PC{}
 	seen := map[spec.Stmt]bool{}
 	var order []spec.Stmt
 	for _, r := range rs {

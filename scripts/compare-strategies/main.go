@@ -172,6 +172,7 @@ func run(p *spec.Program, strategy string, lim budget.Limits, seed int64) result
 	}
 	start := time.Now()
 	e := engine.New(p, engine.Options{Strategy: s, Limits: lim, Seed: seed})
+	defer e.Close()
 	rep, err := e.FindBugs(nil)
 	return resultOf(rep, err, start)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/sym"
 	"certsym/verify"
@@ -44,7 +45,7 @@ type Doc struct {
 	ReplayErrors    []string    `json:"replay_errors,omitempty"`
 	names           []string
 	elapsed         float64
-	solver          sym.SolverStats
+	solver          solver.Stats
 }
 
 // Claim is a developer claim of the report.

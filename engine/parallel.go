@@ -24,7 +24,7 @@ import (
 //
 // The queries. Of Solver.Check with the caching on, the slice of the path condition and model
 // repair near the base witness are functions of the path condition and of its ancestors' status,
-// witness, bounds and captured flags (sym/prepare.go); the query cache, the counterexample cache
+// witness, bounds and captured flags (solver/prepare.go); the query cache, the counterexample cache
 // and Z3 depend on the solver's history. Each successor's query is prepared (solver.Preparer) when
 // the successor is made, by the worker that expands it, or by this goroutine with one worker or
 // outside batches (expandPrepared): the same computation at the same point of the stream, so its
@@ -46,7 +46,7 @@ import (
 // ParallelOK keeps the workers off the programs that can create one); the stop of a huge
 // assignment (Expand sets Engine.stopped: each worker expands on its own copy of the engine and
 // the reason is applied when the state is taken, as Expand would have set it); and the refinement
-// layer's crosscheck hook (sym.SetCrossCheck), with which the engine expands on one goroutine.
+// layer's crosscheck hook (engine.Options.CrossCheck), with which the engine expands on one goroutine.
 // Without pruning (Options.NoPrune) a queued state's path condition may be decided later (an error
 // state sharing it is classified), so Expand would read it too early: such runs expand
 // sequentially, and so do the other strategies (a batch is a run of consecutive queue entries,

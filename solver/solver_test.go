@@ -109,3 +109,59 @@ func TestSolverAbstractMul(t *testing.T) {
 		}
 	}
 }
+
+// TestChainsShareNodes: two chains, each with its own Z3 context, decide path conditions that
+// share their first conjuncts. Each chain translates the shared nodes into its own context (the
+// translations are side tables of the chain, not of the nodes), so no answer is a solver error
+// and each is the right one.
+func TestChainsShareNodes(t *testing.T) {
+	names := []string{"x", "y"}
+	ts := sym.NewTerms(names)
+	x, y := ts.Syms()[0], ts.Syms()[1]
+	a, b := NewForSymbols(names, Options{NoCache: true}), NewForSymbols(names, Options{NoCache: true})
+	defer a.Close()
+	defer b.Close()
+	// x * y >= 6 and x >= 1: shared by every query below
+	shared := pcOf(sym.Pred(sym.FGe, sym.Sub(ts.Mul(x, y), k(6))), sym.Pred(sym.FGe, sym.Sub(x, k(1))))
+	for i, c := range []struct {
+		sv   *Chain
+		f    *sym.Formula
+		want pathcond.SatStatus
+	}{
+		{a, sym.Pred(sym.FEq, sym.Sub(y, k(2))), pathcond.Sat},
+		{b, sym.Pred(sym.FEq, y), pathcond.Unsat},
+		{a, sym.Pred(sym.FEq, sym.Sub(x, k(6))), pathcond.Sat},
+		{b, sym.Pred(sym.FEq, sym.Sub(y, k(3))), pathcond.Sat},
+	} {
+		phi := pathcond.Append(shared, c.f)
+		if got := c.sv.Check(phi); got != c.want {
+			t.Errorf("query %d: %v (%s), want %v", i, got, phi.Reason, c.want)
+		}
+		if c.want == pathcond.Sat && !phi.Formula().Eval(phi.Witness) {
+			t.Errorf("query %d: witness %v does not satisfy %s", i, phi.Witness, phi.String(names))
+		}
+	}
+}
+
+// TestClose: a closed chain keeps its counters, answers no query (a query after Close is a
+// programming error: it panics), and Close twice is harmless.
+func TestClose(t *testing.T) {
+	names := []string{"x"}
+	ts := sym.NewTerms(names)
+	sv := NewForSymbols(names, Options{})
+	x := ts.Syms()[0]
+	if sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), k(9))))) != pathcond.Sat {
+		t.Fatal("x * x == 9 not sat")
+	}
+	sv.Close()
+	sv.Close()
+	if sv.Stats.Queries != 1 || sv.Stats.Sat != 1 {
+		t.Errorf("stats after Close: %+v", sv.Stats)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a query after Close did not panic")
+		}
+	}()
+	sv.Check(pcOf(sym.Pred(sym.FEq, x)))
+}

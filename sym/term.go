@@ -1,3 +1,9 @@
+// Package sym is the term language of symbolic execution: terms in linear normal form over the
+// symbols (the program's inputs), formulas in negation normal form, array terms and bounded
+// quantified formulas, their evaluation under a valuation, the symbolic evaluation of IMP's
+// expressions and conditions under a symbolic store (Subst, CondKinds), and their printing and
+// export as IMP syntax. Path conditions over these formulas are package pathcond's, their
+// satisfiability package solver's.
 package sym
 
 import (

@@ -136,7 +136,7 @@ func (b bound) finite() bool { return b.hasLo && b.hasHi }
 // atomRange is the range of a nonlinear atom when its operands range over their intervals: the
 // value when both are single values, otherwise interval rules for the product, the truncating
 // division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies. With abs
-// (Solver.AbstractMul) a product's range is only what its sign axioms say (signRange).
+// (Deciders.AbstractMul, the solver's abstraction) a product's range is only what its sign axioms say (signRange).
 func (bs bounds) atomRange(a *sym.Atom, depth int, abs bool) bound {
 	l, r := bs.rngDepth(a.L, depth, abs), bs.rngDepth(a.R, depth, abs)
 	if abs && a.Kind == sym.AtomMul {
@@ -297,7 +297,7 @@ const (
 )
 
 // decide says whether the bounds and the linear facts imply f (trueT), contradict it (falseT),
-// or neither; abs: products are abstracted (Solver.AbstractMul), seen by their signs only.
+// or neither; abs: products are abstracted (Deciders.AbstractMul), seen by their signs only.
 func (bs bounds) decide(f *sym.Formula, lin *linFact, abs bool) truth {
 	switch f.Op {
 	case sym.FTrue:

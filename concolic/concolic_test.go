@@ -9,30 +9,33 @@ import (
 	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
-func parse(t *testing.T, src string) *spec.Program {
+func parse(t *testing.T, src string) *syntax.Program {
 	t.Helper()
-	p, err := spec.Parse("p.imp", []byte(src))
+	p, err := parser.Parse("p.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func parseFile(t *testing.T, name string) *spec.Program {
+func parseFile(t *testing.T, name string) *syntax.Program {
 	t.Helper()
-	p, err := spec.ParseFile("../testdata/" + name)
+	p, err := parser.ParseFile("../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func store(p *spec.Program, kv map[string]int64) spec.Store {
+func store(p *syntax.Program, kv map[string]int64) spec.Store {
 	s := make(spec.Store, len(p.Vars))
 	for k, v := range kv {
-		s[p.VarIndex(k)] = spec.IntOf(v)
+		s[p.VarIndex(k)] = integer.Of(v)
 	}
 	return s
 }
@@ -300,7 +303,7 @@ func TestUnknownAnswers(t *testing.T) {
 func TestTraceArrays(t *testing.T) {
 	prog := parse(t, "array a[0..4];\na[i] = 1;\na[j] = 2;\nassert a[i] == 1")
 	in := make(spec.Store, prog.Slots())
-	in[0], in[1] = spec.IntOf(1), spec.IntOf(2)
+	in[0], in[1] = integer.Of(1), integer.Of(2)
 	p, err := Trace(prog, in, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +322,7 @@ func TestTraceArrays(t *testing.T) {
 			}
 		}
 	}
-	if in := found["2:index-out-of-range"]; in == nil || (in[0].Sign() >= 0 && in[0].Cmp(spec.IntOf(4)) <= 0) {
+	if in := found["2:index-out-of-range"]; in == nil || (in[0].Sign() >= 0 && in[0].Cmp(integer.Of(4)) <= 0) {
 		t.Errorf("no out-of-range input for a[i]: %v", found)
 	}
 	if in := found["4:violated"]; in == nil || !in[0].Equal(in[1]) {
@@ -339,7 +342,7 @@ func TestGenerationalArrays(t *testing.T) {
 		t.Fatalf("verdict %v, want bug", rep.Verdict)
 	}
 	b := rep.Bugs[0]
-	if b.Fail.Kind != spec.FailAssert || len(b.Input) != prog.Slots() || !b.Input[0].Equal(b.Input[1]) {
-		t.Errorf("bug %v with input %s", b.Fail.Kind, prog.InputString(b.Input))
+	if b.Fail.Kind != syntax.FailAssert || len(b.Input) != prog.Slots() || !b.Input[0].Equal(b.Input[1]) {
+		t.Errorf("bug %v with input %s", b.Fail.Kind, spec.StoreString(prog, b.Input))
 	}
 }

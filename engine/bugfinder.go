@@ -6,6 +6,7 @@ import (
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // StatusKind is the kind of a bug finder status message (Fig. 8 of the WiSE paper).
@@ -36,7 +37,7 @@ type Status struct {
 // the concrete semantics of package spec, reaches the same error at the same statement after the
 // same number of steps.
 type Bug struct {
-	Fail  *spec.Fail
+	Fail  *syntax.Fail
 	State *State
 	// Input is the concrete input: a value for every program variable (indexed like Prog.Vars).
 	Input spec.Store
@@ -130,7 +131,7 @@ func (e *Engine) Next() (Status, error) {
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
-func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
+func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
 	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
@@ -238,7 +239,7 @@ func (e *Engine) finish(rep *Report) *Report {
 func (e *Engine) Verdict(bugs []*Bug) *Report { return e.finish(&Report{Bugs: bugs}) }
 
 // reportedLine reports whether an error on f's line was reported (fault AllBugsDedupByLine only).
-func (e *Engine) reportedLine(f *spec.Fail) bool {
+func (e *Engine) reportedLine(f *syntax.Fail) bool {
 	for g := range e.reported {
 		if g.Line() == f.Line() {
 			return true

@@ -13,6 +13,8 @@ import (
 	"certsym/pathcond"
 	"certsym/solver"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // burstCorpus are the corpus programs of the burst tests: those with concrete steps (loops,
@@ -23,7 +25,7 @@ var burstCorpus = []string{"loop_*", "div_*", "mod_*", "all_bugs_*", "macro_*", 
 	"dfs_*", "while_*", "bigint_products_safe", "bigint_no_wraparound_safe", "arr_max_*", "arr_oob_*"}
 
 // corpusPrograms parses the programs of burstCorpus in testdata/ and engine/testdata/.
-func corpusPrograms(t *testing.T) []*spec.Program {
+func corpusPrograms(t *testing.T) []*syntax.Program {
 	var files []string
 	for _, pat := range burstCorpus {
 		for _, dir := range []string{"../testdata/", "testdata/"} {
@@ -34,9 +36,9 @@ func corpusPrograms(t *testing.T) []*spec.Program {
 	if len(files) < 40 {
 		t.Fatalf("found %d corpus programs, want the testdata corpus", len(files))
 	}
-	var progs []*spec.Program
+	var progs []*syntax.Program
 	for _, f := range files {
-		if p, err := spec.ParseFile(f); err == nil {
+		if p, err := parser.ParseFile(f); err == nil {
 			progs = append(progs, p)
 		}
 	}
@@ -82,7 +84,7 @@ func render(e *Engine, st *State) string {
 			parts = append(parts, t.String(e.Names()))
 		}
 	}
-	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), spec.Print(st.Prog.Stmt()))
+	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), syntax.Print(st.Prog.Stmt()))
 }
 
 // TestBurstMachineMatchesExpand checks the concrete machine against Expand: on every corpus
@@ -328,7 +330,7 @@ func TestBurstErrorsAsWithout(t *testing.T) {
 // TestBurstLimits: a burst ends at the state bound exactly, and an interrupt and the time bound
 // end a long burst with their reasons (phases_1-2 would otherwise run for 671 million states).
 func TestBurstLimits(t *testing.T) {
-	prog, err := spec.ParseFile(phasesFile)
+	prog, err := parser.ParseFile(phasesFile)
 	if err != nil {
 		t.Fatal(err)
 	}

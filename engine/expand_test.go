@@ -6,13 +6,13 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
 // succString renders a successor as "φ | store | program" with the program on one line.
 func succString(e *Engine, s *State) string {
-	prog := strings.ReplaceAll(strings.TrimSpace(spec.Print(s.Prog.Stmt())), "\n", " ")
+	prog := strings.ReplaceAll(strings.TrimSpace(syntax.Print(s.Prog.Stmt())), "\n", " ")
 	prog = strings.Join(strings.Fields(prog), " ")
 	status := ""
 	if s.PC.Status == pathcond.Unsat {

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 
 	"certsym/solver"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
@@ -98,23 +98,23 @@ type batch struct {
 // pruning; Options.Workers): Expand never creates an atom
 // (no product of two non-constant operands, no division or remainder, no array, no quantifier),
 // so it does not write the term factory.
-func ParallelOK(prog *spec.Program) bool {
+func ParallelOK(prog *syntax.Program) bool {
 	if len(prog.Arrays) > 0 {
 		return false
 	}
 	ok := true
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *spec.BinA:
+		case *syntax.BinA:
 			switch n.Op {
-			case spec.Div, spec.Mod:
+			case syntax.Div, syntax.Mod:
 				ok = false
-			case spec.Mul:
-				_, l := n.L.(*spec.Num)
-				_, r := n.R.(*spec.Num)
+			case syntax.Mul:
+				_, l := n.L.(*syntax.Num)
+				_, r := n.R.(*syntax.Num)
 				ok = ok && (l || r)
 			}
-		case *spec.Elem, *spec.Quant, *spec.ArrAssign, *spec.BoundRef:
+		case *syntax.Elem, *syntax.Quant, *syntax.ArrAssign, *syntax.BoundRef:
 			ok = false
 		}
 		return ok

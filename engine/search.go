@@ -8,7 +8,7 @@ import (
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/solver"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -192,7 +192,7 @@ type Stats struct {
 // Engine is one symbolic execution of one program: its frontier, its solver and its counters.
 // An Engine belongs to one goroutine.
 type Engine struct {
-	Prog   *spec.Program
+	Prog   *syntax.Program
 	opts   Options
 	terms  *sym.Terms
 	solver *solver.Chain
@@ -209,7 +209,7 @@ type Engine struct {
 	bugsSoFar int
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
-	reported      map[*spec.Fail]bool
+	reported      map[*syntax.Fail]bool
 	shard         *sharder // Options.Shard, or nil (shard.go)
 	workers       int      // the goroutines that expand ahead (parallel.go), 1 when none
 	cur, ahead    *batch   // the successors they computed for the states being taken, and next
@@ -220,13 +220,13 @@ type Engine struct {
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
 // on options that Validate rejects (the generational strategy: see package concolic).
-func New(prog *spec.Program, opts Options) *Engine {
+func New(prog *syntax.Program, opts Options) *Engine {
 	if err := opts.Validate(); err != nil {
 		panic("engine.New: " + err.Error())
 	}
 	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog),
 		solver:   solver.New(prog, solver.Options{NoCache: opts.NoCache, CrossCheck: opts.CrossCheck}),
-		reported: map[*spec.Fail]bool{}}
+		reported: map[*syntax.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
 	if opts.Strategy.Fair() {
 		e.fair = newFairQueue(prog, opts)

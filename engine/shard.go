@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // Shard selects one part of an exact partition of the execution tree, for runs spread over
@@ -284,14 +284,14 @@ func (e *Engine) ShardCounts() (dropped, shared int) {
 // syntax tree's fields), so that the shards of one run name each error alike: the merge of
 // --all-bugs reports each error once, as the engine does (a Fail, not a line, is an error: two
 // inlined from one macro call share their line and column).
-func FailIDs(prog *spec.Program) map[*spec.Fail]int {
-	ids := map[*spec.Fail]int{}
+func FailIDs(prog *syntax.Program) map[*syntax.Fail]int {
+	ids := map[*syntax.Fail]int{}
 	type key struct {
 		t reflect.Type
 		p uintptr
 	}
 	seen := map[key]bool{}
-	failType := reflect.TypeOf((*spec.Fail)(nil))
+	failType := reflect.TypeOf((*syntax.Fail)(nil))
 	var walk func(v reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -301,7 +301,7 @@ func FailIDs(prog *spec.Program) map[*spec.Fail]int {
 			}
 			seen[key{v.Type(), v.Pointer()}] = true
 			if v.Type() == failType {
-				f := (*spec.Fail)(v.UnsafePointer())
+				f := (*syntax.Fail)(v.UnsafePointer())
 				ids[f] = len(ids)
 			}
 			walk(v.Elem())

@@ -3,13 +3,13 @@ package pathcond
 import (
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // TestSignRange: the interval the sign axioms give a product, for operands of each sign.
 func TestSignRange(t *testing.T) {
 	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
-		return bound{lo: spec.IntOf(lo), hi: spec.IntOf(hi), hasLo: hasLo, hasHi: hasHi}
+		return bound{lo: integer.Of(lo), hi: integer.Of(hi), hasLo: hasLo, hasHi: hasHi}
 	}
 	all := bound{}
 	pos, nonneg := iv(1, 0, true, false), iv(0, 0, true, false)

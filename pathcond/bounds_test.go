@@ -3,7 +3,7 @@ package pathcond
 import (
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -12,9 +12,9 @@ func TestAtomRangeRules(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+	k := func(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
 	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
-		return bound{lo: spec.IntOf(lo), hi: spec.IntOf(hi), hasLo: hasLo, hasHi: hasHi}
+		return bound{lo: integer.Of(lo), hi: integer.Of(hi), hasLo: hasLo, hasHi: hasHi}
 	}
 	fin := func(lo, hi int64) bound { return iv(lo, hi, true, true) }
 	for _, c := range []struct {

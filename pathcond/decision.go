@@ -1,7 +1,8 @@
 package pathcond
 
 import (
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -32,7 +33,7 @@ type Decision struct {
 	// (query-cache, cex-model, cex-unsat-subset, repair, slice-empty, slice).
 	Rule string
 	// Witness is the model of a "cache-witness" answer (Result.Witness is set after the hook).
-	Witness []spec.Int
+	Witness []integer.Int
 }
 
 func classifyDecision(phi *PC, f *sym.Formula, n *PC) Decision {
@@ -131,23 +132,23 @@ func boundsRule(t *sym.Term) string {
 // Facts returns what phi records besides its conjuncts, as IMP conditions over names: the
 // interval of each bounded symbol and the interval (and excluded values) of each linear form of
 // the linear facts. Each must be implied by phi's formula; the crosscheck asks Z3.
-func (phi *PC) Facts(names []string) []spec.BExpr {
-	var out []spec.BExpr
-	num := func(v spec.Int) spec.AExpr { return &spec.Num{Val: v} }
-	interval := func(e func() spec.AExpr, b bound, ne []spec.Int) {
+func (phi *PC) Facts(names []string) []syntax.BExpr {
+	var out []syntax.BExpr
+	num := func(v integer.Int) syntax.AExpr { return &syntax.Num{Val: v} }
+	interval := func(e func() syntax.AExpr, b bound, ne []integer.Int) {
 		if b.hasLo {
-			out = append(out, &spec.Cmp{Op: spec.Ge, L: e(), R: num(b.lo)})
+			out = append(out, &syntax.Cmp{Op: syntax.Ge, L: e(), R: num(b.lo)})
 		}
 		if b.hasHi {
-			out = append(out, &spec.Cmp{Op: spec.Le, L: e(), R: num(b.hi)})
+			out = append(out, &syntax.Cmp{Op: syntax.Le, L: e(), R: num(b.hi)})
 		}
 		for _, v := range ne {
-			out = append(out, &spec.Cmp{Op: spec.Ne, L: e(), R: num(v)})
+			out = append(out, &syntax.Cmp{Op: syntax.Ne, L: e(), R: num(v)})
 		}
 	}
 	for _, sb := range phi.bnd {
 		x := sb.sym
-		interval(func() spec.AExpr { return (&sym.Atom{Kind: sym.AtomSym, Sym: x}).AExpr(names) }, sb.b, nil)
+		interval(func() syntax.AExpr { return (&sym.Atom{Kind: sym.AtomSym, Sym: x}).AExpr(names) }, sb.b, nil)
 	}
 	seen := map[*linFact]bool{}
 	for l := phi.lin; l != nil; l = l.next {
@@ -157,11 +158,11 @@ func (phi *PC) Facts(names []string) []spec.BExpr {
 		// only the newest fact of each form holds the whole interval; older ones are weaker but
 		// still implied, so every one is a claim
 		seen[l] = true
-		form := sym.Const(spec.Int{})
+		form := sym.Const(integer.Int{})
 		for _, m := range l.form {
 			form = sym.Add(form, sym.Scale(sym.AtomTerm(m.a), m.k))
 		}
-		interval(func() spec.AExpr { return form.AExpr(names) }, l.b, l.ne)
+		interval(func() syntax.AExpr { return form.AExpr(names) }, l.b, l.ne)
 	}
 	return out
 }

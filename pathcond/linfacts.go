@@ -2,7 +2,7 @@ package pathcond
 
 import (
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -18,19 +18,19 @@ import (
 type linFact struct {
 	form []mono // symbols only, in term order
 	b    bound
-	ne   []spec.Int // values the form is known to differ from (inside b)
+	ne   []integer.Int // values the form is known to differ from (inside b)
 	next *linFact
 }
 
 // mono is a monomial k·a of a linear form (a a symbol atom).
 type mono struct {
-	k spec.Int
+	k integer.Int
 	a *sym.Atom
 }
 
 // linForm returns g such that t = g·F + c for the form F of t, when t is linear in two or more
 // symbols; ok is false otherwise.
-func linForm(t *sym.Term) (g spec.Int, ok bool) {
+func linForm(t *sym.Term) (g integer.Int, ok bool) {
 	n := t.Monos()
 	if n < 2 {
 		return g, false
@@ -52,7 +52,7 @@ func linForm(t *sym.Term) (g spec.Int, ok bool) {
 	return g, true
 }
 
-func absInt(x spec.Int) spec.Int {
+func absInt(x integer.Int) integer.Int {
 	if x.Sign() < 0 {
 		return x.Neg()
 	}
@@ -60,7 +60,7 @@ func absInt(x spec.Int) spec.Int {
 }
 
 // gcdInt is the greatest common divisor of a, b >= 0, not both 0.
-func gcdInt(a, b spec.Int) spec.Int {
+func gcdInt(a, b integer.Int) integer.Int {
 	for !b.IsZero() {
 		a, b = b, a.Rem(b)
 	}
@@ -68,7 +68,7 @@ func gcdInt(a, b spec.Int) spec.Int {
 }
 
 // find returns the newest fact on the form of t = g·F + c, or nil.
-func (l *linFact) find(t *sym.Term, g spec.Int) *linFact {
+func (l *linFact) find(t *sym.Term, g integer.Int) *linFact {
 	for ; l != nil; l = l.next {
 		if len(l.form) != t.Monos() {
 			continue
@@ -157,7 +157,7 @@ func (l *linFact) with(f *sym.Formula) *linFact {
 }
 
 // shave moves the ends of b inward past the values of ne.
-func (b bound) shave(ne []spec.Int) bound {
+func (b bound) shave(ne []integer.Int) bound {
 	for moved := true; moved; {
 		moved = false
 		for _, v := range ne {

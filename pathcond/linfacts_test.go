@@ -3,7 +3,7 @@ package pathcond
 import (
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -12,9 +12,9 @@ import (
 func TestLinearFacts(t *testing.T) {
 	ts := sym.NewTerms([]string{"a", "b"})
 	a, b := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+	k := func(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
 	lin := func(ka, kb, c int64) *sym.Term {
-		return sym.Add(sym.Add(sym.Scale(a, spec.IntOf(ka)), sym.Scale(b, spec.IntOf(kb))), k(c))
+		return sym.Add(sym.Add(sym.Scale(a, integer.Of(ka)), sym.Scale(b, integer.Of(kb))), k(c))
 	}
 	ge := func(t *sym.Term) *sym.Formula { return sym.Pred(sym.FGe, t) }
 	eq := func(t *sym.Term) *sym.Formula { return sym.Pred(sym.FEq, t) }

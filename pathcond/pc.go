@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -43,7 +43,7 @@ type PC struct {
 	Depth  int          // number of conjuncts
 	Status SatStatus
 	// Witness is a valuation of the symbols that satisfies the path condition, when Status is Sat.
-	Witness []spec.Int
+	Witness []integer.Int
 	// Reason says why the solver answered unknown, when Status is Unknown.
 	Reason string
 
@@ -79,7 +79,7 @@ type Deciders struct {
 // RootPC is the path condition true of a program with nvars variables, satisfiable with the
 // witness 0 for every symbol.
 func RootPC(nvars int) *PC {
-	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
+	return &PC{Status: Sat, Witness: make([]integer.Int, nvars), pure: true}
 }
 
 // Root is RootPC whose descendants Extend decides with d (nil: the default deciders, as RootPC).
@@ -131,7 +131,7 @@ func (phi *PC) Bounds() int { return len(phi.bnd) }
 
 // Bound returns the i-th bounded symbol of the path condition and its interval: lo when hasLo,
 // hi when hasHi.
-func (phi *PC) Bound(i int) (x int, lo, hi spec.Int, hasLo, hasHi bool) {
+func (phi *PC) Bound(i int) (x int, lo, hi integer.Int, hasLo, hasHi bool) {
 	e := phi.bnd[i]
 	return e.sym, e.b.lo, e.b.hi, e.b.hasLo, e.b.hasHi
 }

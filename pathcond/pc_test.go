@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -33,19 +34,19 @@ func TestShavedBounds(t *testing.T) {
 	n := sym.NewTerms(names).Syms()[0]
 	phi := Extend(RootPC(1), sym.Pred(sym.FGe, n), 1)
 	for _, v := range []int64{0, 1} {
-		phi = Extend(phi, sym.Pred(sym.FNe, sym.Sub(n, sym.Const(spec.IntOf(v)))), 1)
+		phi = Extend(phi, sym.Pred(sym.FNe, sym.Sub(n, sym.Const(integer.Of(v)))), 1)
 	}
-	if got := phi.String(names); got != "n >= 2" || !phi.pure || phi.Status != Sat || !phi.Witness[0].Equal(spec.IntOf(2)) {
+	if got := phi.String(names); got != "n >= 2" || !phi.pure || phi.Status != Sat || !phi.Witness[0].Equal(integer.Of(2)) {
 		t.Errorf("n >= 0, n != 0, n != 1: %q, pure %v, %v %v", got, phi.pure, phi.Status, phi.Witness)
 	}
-	phi = Extend(phi, sym.Pred(sym.FNe, sym.Sub(n, sym.Const(spec.IntOf(5)))), 1)
+	phi = Extend(phi, sym.Pred(sym.FNe, sym.Sub(n, sym.Const(integer.Of(5)))), 1)
 	if got := phi.String(names); got != "n >= 2 and n != 5" || phi.pure {
 		t.Errorf("then n != 5: %q, pure %v", got, phi.pure)
 	}
 }
 
 // arrayProg parses src and returns it with its term factory.
-func arrayProg(t *testing.T, src string) (*spec.Program, *sym.Terms) {
+func arrayProg(t *testing.T, src string) (*syntax.Program, *sym.Terms) {
 	t.Helper()
 	p := testprog.Parse(t, src)
 	return p, sym.NewTermsFor(p)
@@ -61,7 +62,7 @@ func extendAll(n int, fs ...*sym.Formula) *PC {
 }
 
 // condOf is S(b) ∧ S(D(b)) for a condition of the program p at the identity store.
-func condOf(t *testing.T, p *spec.Program, ts *sym.Terms, cond string) *sym.Formula {
+func condOf(t *testing.T, p *syntax.Program, ts *sym.Terms, cond string) *sym.Formula {
 	t.Helper()
 	q := testprog.Parse(t, progDecls(p)+"assume "+cond)
 	v, d, _, _ := ts.CondKinds(lastAssume(q.Body).Cond, ts.Syms())
@@ -69,10 +70,10 @@ func condOf(t *testing.T, p *spec.Program, ts *sym.Terms, cond string) *sym.Form
 }
 
 // progDecls are p's array declarations and a use of each variable (same numbering).
-func progDecls(p *spec.Program) string {
+func progDecls(p *syntax.Program) string {
 	var b strings.Builder
 	for _, a := range p.Arrays {
-		b.WriteString("array " + a.Name + "[" + spec.IntOf(a.Lo).String() + ".." + spec.IntOf(a.Hi).String() + "];\n")
+		b.WriteString("array " + a.Name + "[" + integer.Of(a.Lo).String() + ".." + integer.Of(a.Hi).String() + "];\n")
 	}
 	for _, x := range p.Vars {
 		b.WriteString(x + " = " + x + ";\n")
@@ -100,11 +101,11 @@ func TestDecidersOpaqueSelect(t *testing.T) {
 }
 
 // lastAssume is the last statement of a sequence, an assume.
-func lastAssume(s spec.Stmt) *spec.Assume {
+func lastAssume(s syntax.Stmt) *syntax.Assume {
 	for {
-		seq, ok := s.(*spec.Seq)
+		seq, ok := s.(*syntax.Seq)
 		if !ok {
-			return s.(*spec.Assume)
+			return s.(*syntax.Assume)
 		}
 		s = seq.Second
 	}

@@ -21,7 +21,7 @@ import (
 
 	"certsym/engine"
 	"certsym/solver"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // burstStates bounds each of the two runs of burstCompare.
@@ -101,7 +101,7 @@ func BurstTargetUnits() ([]*Unit, error) {
 	var out []*Unit
 	for i, src := range burstTargets {
 		name := fmt.Sprintf("burst-target-%d", i)
-		p, err := spec.Parse(name, []byte(src))
+		p, err := parser.Parse(name, []byte(src))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func outcomeKind(o spec.Outcome) string {
 
 // ghostRun follows the concrete run of input v on the reference, with the engine's symbolic
 // state alongside (the ghost valuation is v) and spec's concrete state as a third party.
-func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
+func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 	in := c.inputString(v)
 	cur := e.Initial()
 	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -31,7 +31,7 @@ func TestAbstractIntervalsOpaque(t *testing.T) {
 	names := []string{"i", "j"}
 	ts := sym.NewTerms(names)
 	i, j := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+	k := func(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
 	q := sym.Add(ts.Mul(i, j), k(1))
 	pre := []*sym.Formula{sym.Pred(sym.FGe, sym.Add(i, k(10))), sym.Pred(sym.FGe, sym.Sub(k(-1), i)), sym.Pred(sym.FGe, sym.Sub(j, k(1))), sym.Pred(sym.FGe, sym.Sub(k(10), j))}
 	low := sym.Pred(sym.FGe, sym.Add(q, k(99))) // q >= -99

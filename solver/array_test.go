@@ -7,11 +7,13 @@ import (
 	"certsym/internal/testprog"
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
 // arrayProg parses src and returns it with its term factory.
-func arrayProg(t *testing.T, src string) (*spec.Program, *sym.Terms) {
+func arrayProg(t *testing.T, src string) (*syntax.Program, *sym.Terms) {
 	t.Helper()
 	p := testprog.Parse(t, src)
 	return p, sym.NewTermsFor(p)
@@ -27,7 +29,7 @@ func extendAll(n int, fs ...*sym.Formula) *pathcond.PC {
 }
 
 // condOf is S(b) ∧ S(D(b)) for a condition of the program p at the identity store.
-func condOf(t *testing.T, p *spec.Program, ts *sym.Terms, cond string) *sym.Formula {
+func condOf(t *testing.T, p *syntax.Program, ts *sym.Terms, cond string) *sym.Formula {
 	t.Helper()
 	q := testprog.Parse(t, progDecls(p)+"assume "+cond)
 	v, d, _, _ := ts.CondKinds(lastAssume(q.Body).Cond, ts.Syms())
@@ -35,10 +37,10 @@ func condOf(t *testing.T, p *spec.Program, ts *sym.Terms, cond string) *sym.Form
 }
 
 // progDecls are p's array declarations and a use of each variable (same numbering).
-func progDecls(p *spec.Program) string {
+func progDecls(p *syntax.Program) string {
 	var b strings.Builder
 	for _, a := range p.Arrays {
-		b.WriteString("array " + a.Name + "[" + spec.IntOf(a.Lo).String() + ".." + spec.IntOf(a.Hi).String() + "];\n")
+		b.WriteString("array " + a.Name + "[" + integer.Of(a.Lo).String() + ".." + integer.Of(a.Hi).String() + "];\n")
 	}
 	for _, x := range p.Vars {
 		b.WriteString(x + " = " + x + ";\n")
@@ -61,21 +63,21 @@ func TestZ3ArrayEncoding(t *testing.T) {
 	// aliasing through a store chain: store(store(a, i, 1), j, 2)[i] != 1 needs i == j
 	arr := ts.Syms()[len(p.Vars)].ArrayValue()
 	i, j := ts.Syms()[0], ts.Syms()[1]
-	st := ts.Store(ts.Store(arr, i, sym.Const(spec.IntOf(1))), j, sym.Const(spec.IntOf(2)))
-	alias := sym.Pred(sym.FNe, sym.Sub(ts.Select(st, i), sym.Const(spec.IntOf(1))))
+	st := ts.Store(ts.Store(arr, i, sym.Const(integer.Of(1))), j, sym.Const(integer.Of(2)))
+	alias := sym.Pred(sym.FNe, sym.Sub(ts.Select(st, i), sym.Const(integer.Of(1))))
 	phi := extendAll(n, c("i >= 0 and i <= 4"), c("j >= 0 and j <= 4"), alias)
 	if got := sv.Check(phi); got != pathcond.Sat {
 		t.Fatalf("aliasing: %v, want sat", got)
 	}
 	if w := phi.Witness; len(w) != n || !w[0].Equal(w[1]) || !phi.Formula().Eval(w) {
-		t.Errorf("aliasing: witness %s, want i == j satisfying the path condition", p.InputString(w))
+		t.Errorf("aliasing: witness %s, want i == j satisfying the path condition", spec.StoreString(p, w))
 	}
 	if got := sv.Check(pathcond.Extend(phi, c("i != j"), n)); got != pathcond.Unsat {
 		t.Errorf("aliasing with i != j: %v, want unsat", got)
 	}
 	// the model of the elements is read back for the whole array
 	phi = extendAll(n, c("a[0] == 7 and a[4] == -3 and a[i] == 11"))
-	if sv.Check(phi) != pathcond.Sat || !phi.Witness[len(p.Vars)].Equal(spec.IntOf(7)) || !phi.Witness[n-1].Equal(spec.IntOf(-3)) {
+	if sv.Check(phi) != pathcond.Sat || !phi.Witness[len(p.Vars)].Equal(integer.Of(7)) || !phi.Witness[n-1].Equal(integer.Of(-3)) {
 		t.Errorf("model %v, want a[0] = 7 and a[4] = -3", phi.Witness)
 	}
 }
@@ -128,11 +130,11 @@ func TestSolverOpaqueSelect(t *testing.T) {
 }
 
 // lastAssume is the last statement of a sequence, an assume.
-func lastAssume(s spec.Stmt) *spec.Assume {
+func lastAssume(s syntax.Stmt) *syntax.Assume {
 	for {
-		seq, ok := s.(*spec.Seq)
+		seq, ok := s.(*syntax.Seq)
 		if !ok {
-			return s.(*spec.Assume)
+			return s.(*syntax.Assume)
 		}
 		s = seq.Second
 	}

@@ -5,7 +5,7 @@ import (
 
 	"certsym/internal/fault"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -73,7 +73,7 @@ func (s symset) union(t symset) {
 type cacheEntry struct {
 	ids    []int32
 	status pathcond.SatStatus
-	model  []spec.Int
+	model  []integer.Int
 	next   *cacheEntry // the next entry of the same hash
 }
 
@@ -87,7 +87,7 @@ type caching struct {
 	entries map[uint64]*cacheEntry // chained by next
 	fifo    []*cacheEntry
 	held    int // ids held by the entries
-	models  [][]spec.Int
+	models  [][]integer.Int
 	unsats  [][]int32
 	buf     []byte
 	prep    *Preparer // the chain's own, for the queries not prepared beforehand
@@ -209,14 +209,14 @@ type query struct {
 	syms  symset         // S
 	ids   []int32        // sorted ids of Q's formulas
 	hash  uint64
-	base  []spec.Int // w, the witness of the nearest satisfiable ancestor
-	size  int        // |Q|
-	evals int        // formulas evaluated so far (satisfies stops at evalBudget)
+	base  []integer.Int // w, the witness of the nearest satisfiable ancestor
+	size  int           // |Q|
+	evals int           // formulas evaluated so far (satisfies stops at evalBudget)
 
-	one    [1]uint64  // syms, when one word holds them
-	ivKeys []byte     // the structural keys of ivals, one after the other
-	ivEnds []int32    // where each ends in ivKeys
-	model  []spec.Int // model repair's answer, or nil
+	one    [1]uint64     // syms, when one word holds them
+	ivKeys []byte        // the structural keys of ivals, one after the other
+	ivEnds []int32       // where each ends in ivKeys
+	model  []integer.Int // model repair's answer, or nil
 }
 
 type interval struct {
@@ -227,11 +227,11 @@ type interval struct {
 // bound is an interval of ℤ, each end possibly infinite (a bound of a path condition,
 // pathcond.PC.Bound).
 type bound struct {
-	lo, hi       spec.Int
+	lo, hi       integer.Int
 	hasLo, hasHi bool
 }
 
-func (iv interval) holds(v []spec.Int) bool {
+func (iv interval) holds(v []integer.Int) bool {
 	x := v[iv.sym]
 	return (!iv.b.hasLo || x.Cmp(iv.b.lo) >= 0) && (!iv.b.hasHi || x.Cmp(iv.b.hi) <= 0)
 }
@@ -299,7 +299,7 @@ func subset(u, q []int32) bool {
 
 // satisfies reports whether v satisfies every formula of Q, the newest conjuncts first; false
 // once the query's evaluation budget is spent (the time spent trying models stays bounded).
-func (q *query) satisfies(v []spec.Int) bool {
+func (q *query) satisfies(v []integer.Int) bool {
 	for _, n := range q.conj {
 		if q.evals++; q.evals > evalBudget || !n.Conj.Eval(v) {
 			return false
@@ -314,8 +314,8 @@ func (q *query) satisfies(v []spec.Int) bool {
 }
 
 // merge is m on S and the base witness elsewhere.
-func (q *query) merge(m []spec.Int) []spec.Int {
-	out := make([]spec.Int, len(q.base))
+func (q *query) merge(m []integer.Int) []integer.Int {
+	out := make([]integer.Int, len(q.base))
 	for i := range out {
 		if q.syms.has(i) {
 			out[i] = m[i]
@@ -329,7 +329,7 @@ func (q *query) merge(m []spec.Int) []spec.Int {
 // lookup answers Q from its prepared repair or the caches, or reports that Z3 must be asked.
 // rule names the layer. Repair, a function of Q alone (Prepare), is tried before the layers that
 // depend on the solver's history, so that its answers do not depend on when it is computed.
-func (qc *caching) lookup(q *query) (status pathcond.SatStatus, model []spec.Int, rule string) {
+func (qc *caching) lookup(q *query) (status pathcond.SatStatus, model []integer.Int, rule string) {
 	if q.size == 0 {
 		return pathcond.Sat, q.base, "slice-empty"
 	}
@@ -384,7 +384,7 @@ func (qc *caching) prepared(phi *pathcond.PC) *query {
 }
 
 // satisfiesModel is satisfies, with the fault CexSkipsNewest skipping the newest conjunct.
-func (q *query) satisfiesModel(v []spec.Int) bool {
+func (q *query) satisfiesModel(v []integer.Int) bool {
 	if fault.Active == fault.CexSkipsNewest && len(q.conj) > 0 {
 		rest := *q
 		rest.conj = q.conj[1:]
@@ -394,7 +394,7 @@ func (q *query) satisfiesModel(v []spec.Int) bool {
 }
 
 // remember stores Z3's (or a layer's) answer for Q.
-func (qc *caching) remember(q *query, status pathcond.SatStatus, model []spec.Int) {
+func (qc *caching) remember(q *query, status pathcond.SatStatus, model []integer.Int) {
 	switch status {
 	case pathcond.Sat:
 		if len(qc.models) < cexModels {
@@ -459,7 +459,7 @@ func hashIDs(ids []int32) uint64 {
 }
 
 // repairScales are the factors by which repair scales the base witness before moving one symbol.
-var minusOne = spec.IntOf(-1)
+var minusOne = integer.Of(-1)
 
 var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
 
@@ -469,7 +469,7 @@ var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
 // conditions of a loop over linear forms often cut cones, which scaling widens), and keeps the
 // first candidate that satisfies every formula of Q (Formula.Eval, exact). At most a few dozen
 // candidates are tried; nil when none fits.
-func (q *query) repair() []spec.Int {
+func (q *query) repair() []integer.Int {
 	w := q.base
 	var c *sym.Formula
 	for _, n := range q.conj {
@@ -489,16 +489,16 @@ func (q *query) repair() []spec.Int {
 			return nil
 		}
 	}
-	var vbuf [8]spec.Int
+	var vbuf [8]integer.Int
 	v := vbuf[:0]
 	if len(w) > len(vbuf) {
-		v = make([]spec.Int, 0, len(w))
+		v = make([]integer.Int, 0, len(w))
 	}
 	v = v[:len(w)]
-	var sbuf [12]spec.Int
+	var sbuf [12]integer.Int
 	scales := sbuf[:0]
 	for _, t := range repairScales {
-		scales = append(scales, spec.IntOf(t))
+		scales = append(scales, integer.Of(t))
 	}
 	if c.Op == sym.FEq { // k·x + r == 0 needs k | r: scaling w by |k| makes the symbols' part divisible
 		for i, n := 0, c.T.Monos(); i < n; i++ {
@@ -527,7 +527,7 @@ func (q *query) repair() []spec.Int {
 			old := v[x]
 			// the term is k·x + r
 			r := c.T.Eval(v).Sub(k.Mul(old))
-			var cands [2]spec.Int
+			var cands [2]integer.Int
 			nc := 0
 			switch c.Op {
 			case sym.FGe: // k·x >= -r
@@ -547,7 +547,7 @@ func (q *query) repair() []spec.Int {
 			for _, cand := range cands[:nc] {
 				v[x] = cand
 				if q.satisfies(v) {
-					out := make([]spec.Int, len(v))
+					out := make([]integer.Int, len(v))
 					copy(out, v)
 					return out
 				}

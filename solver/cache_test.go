@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
-func k(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+func k(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
 
 // TestCacheLayers: each layer answers where it should and is counted; with NoCache every query
 // reaches Z3.
@@ -67,7 +67,7 @@ func TestSliceIndependent(t *testing.T) {
 	phi = pathcond.Extend(phi, sym.Pred(sym.FGe, x), 4)
 	for i := int64(1); i <= 12; i++ {
 		// i*x - y >= i*i: not implied by the parent's witness (the solver is asked)
-		phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(sym.Sub(sym.Scale(x, spec.IntOf(i)), y), k(i*i))), 4)
+		phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(sym.Sub(sym.Scale(x, integer.Of(i)), y), k(i*i))), 4)
 		if sv.Check(phi) != pathcond.Sat {
 			t.Fatalf("step %d: %v", i, phi.Status)
 		}
@@ -102,7 +102,7 @@ func TestCacheAgreesWithZ3(t *testing.T) {
 		case 3, 4:
 			return s1
 		}
-		return sym.Add(sym.Scale(s1, spec.IntOf(int64(rng.Intn(5)-2))), s2)
+		return sym.Add(sym.Scale(s1, integer.Of(int64(rng.Intn(5)-2))), s2)
 	}
 	cond := func() *sym.Formula {
 		t := sym.Sub(term(), k(int64(rng.Intn(21)-10)))
@@ -158,7 +158,7 @@ func TestRepair(t *testing.T) {
 	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
 	sv := NewForSymbols(names, Options{})
-	phi := pcOf(sym.Pred(sym.FEq, sym.Sub(sym.Sub(sym.Scale(x, spec.IntOf(3)), sym.Scale(y, spec.IntOf(2))), k(6))))
+	phi := pcOf(sym.Pred(sym.FEq, sym.Sub(sym.Sub(sym.Scale(x, integer.Of(3)), sym.Scale(y, integer.Of(2))), k(6))))
 	if sv.Check(phi) != pathcond.Sat || !phi.Formula().Eval(phi.Witness) || sv.Stats.RepairHits != 1 || sv.Stats.Z3Queries != 0 {
 		t.Errorf("%v %v %+v", phi.Status, phi.Witness, sv.Stats)
 	}

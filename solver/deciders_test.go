@@ -6,6 +6,7 @@ import (
 
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -18,7 +19,7 @@ func TestAtomRangesSound(t *testing.T) {
 	ts := sym.NewTerms(names)
 	sv := NewForSymbols(names, Options{})
 	rng := rand.New(rand.NewSource(11))
-	num := func(n int) *sym.Term { return sym.Const(spec.IntOf(int64(rng.Intn(2*n+1) - n))) }
+	num := func(n int) *sym.Term { return sym.Const(integer.Of(int64(rng.Intn(2*n+1) - n))) }
 	var term func(depth int) *sym.Term
 	term = func(depth int) *sym.Term {
 		if depth == 0 || rng.Intn(3) == 0 {
@@ -47,7 +48,7 @@ func TestAtomRangesSound(t *testing.T) {
 				phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(s, lo)), 3)
 			}
 			if shape < 2 || shape == 5 {
-				phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(sym.Add(lo, sym.Const(spec.IntOf(int64(rng.Intn(4))))), s)), 3)
+				phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(sym.Add(lo, sym.Const(integer.Of(int64(rng.Intn(4))))), s)), 3)
 			}
 		}
 		if phi.Status == pathcond.Unsat {
@@ -76,7 +77,7 @@ func TestLinearFactsSound(t *testing.T) {
 	ts := sym.NewTerms(names)
 	sv := NewForSymbols(names, Options{})
 	rng := rand.New(rand.NewSource(7))
-	small := func(n int) spec.Int { return spec.IntOf(int64(rng.Intn(2*n+1) - n)) }
+	small := func(n int) integer.Int { return integer.Of(int64(rng.Intn(2*n+1) - n)) }
 	atom := func() *sym.Formula {
 		tm := sym.Const(small(2))
 		syms := ts.Syms()[:2]

@@ -5,7 +5,8 @@ import (
 
 	"certsym/internal/fault"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -25,7 +26,7 @@ type encoder struct {
 	ctx  *z3.Context
 	syms []z3.Int
 	arrs []z3.Array // one Array(Int → Int) constant per declared array
-	prog *spec.Program
+	prog *syntax.Program
 	// atoms: the translation of each atom without a bound variable inside, by identity.
 	atoms map[*sym.Atom]z3.Int
 	// conj: the translation of each path condition node's conjunct, by the node's ID (a side
@@ -42,7 +43,7 @@ type encoder struct {
 
 // newEncoder creates the encoding of p's flat store in a new context: its variables, then its
 // arrays' elements (sym.SlotNames), each element (select A j) of its array's constant A.
-func newEncoder(p *spec.Program, names []string, abstractMul bool) *encoder {
+func newEncoder(p *syntax.Program, names []string, abstractMul bool) *encoder {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
@@ -61,13 +62,13 @@ func newEncoder(p *spec.Program, names []string, abstractMul bool) *encoder {
 		arr := ctx.Const(a.Name, asort).(z3.Array)
 		z.arrs = append(z.arrs, arr)
 		for j := a.Lo; j <= a.Hi; j++ {
-			z.syms[a.Offset+int(j-a.Lo)] = arr.Select(z.intVal(spec.IntOf(j))).(z3.Int)
+			z.syms[a.Offset+int(j-a.Lo)] = arr.Select(z.intVal(integer.Of(j))).(z3.Int)
 		}
 	}
 	return z
 }
 
-func (z *encoder) intVal(v spec.Int) z3.Int {
+func (z *encoder) intVal(v integer.Int) z3.Int {
 	if x, ok := v.Int64(); ok {
 		return z.ctx.FromInt(x, z.ctx.IntSort()).(z3.Int)
 	}
@@ -91,7 +92,7 @@ func (e *zenv) lookup(bind int) z3.Int {
 	panic("solver: unbound quantified variable")
 }
 
-var one = spec.IntOf(1)
+var one = integer.Of(1)
 
 func (z *encoder) term(t *sym.Term) z3.Int { return z.termE(t, nil) }
 
@@ -161,7 +162,7 @@ func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 			}
 			break
 		}
-		zero := z.intVal(spec.Int{})
+		zero := z.intVal(integer.Int{})
 		q := r.Eq(zero).IfThenElse(zero, l.GE(zero).IfThenElse(l.Div(r), l.Neg().Div(r).Neg())).(z3.Int)
 		x = q
 		if a.Kind == sym.AtomMod {
@@ -190,11 +191,11 @@ func (z *encoder) formula(f *sym.Formula) z3.Bool {
 	case sym.FFalse:
 		return z.ctx.FromBool(false)
 	case sym.FGe:
-		return z.term(f.T).GE(z.intVal(spec.Int{}))
+		return z.term(f.T).GE(z.intVal(integer.Int{}))
 	case sym.FEq:
-		return z.term(f.T).Eq(z.intVal(spec.Int{}))
+		return z.term(f.T).Eq(z.intVal(integer.Int{}))
 	case sym.FNe:
-		return z.term(f.T).NE(z.intVal(spec.Int{}))
+		return z.term(f.T).NE(z.intVal(integer.Int{}))
 	case sym.FForall, sym.FExists:
 		// The quantifier layer decides the path conditions with quantified conjuncts by
 		// instantiation (quant.go), which Extend marks (PC.Quantified); a quantified formula
@@ -232,7 +233,7 @@ func (z *encoder) conjunct(n *pathcond.PC) z3.Bool {
 
 // shiftModel is the fault ModelIndexShift: each array's model read back one index off (element j
 // gets the value of element j+1).
-func shiftModel(p *spec.Program, model []spec.Int) {
+func shiftModel(p *syntax.Program, model []integer.Int) {
 	if p == nil {
 		return
 	}

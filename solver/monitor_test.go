@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -17,10 +17,10 @@ func TestQueryCountersAddUp(t *testing.T) {
 	ts := sym.NewTerms([]string{"x"})
 	sv := NewForSymbols([]string{"x"}, Options{})
 	x := ts.Syms()[0]
-	sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(spec.IntOf(3))))))
+	sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(integer.Of(3))))))
 	sv.SetDeadline(time.Now().Add(-time.Second))
 	for i := int64(0); i < 3; i++ {
-		if got := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(spec.IntOf(10+i)))))); got != pathcond.Unknown {
+		if got := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(integer.Of(10+i)))))); got != pathcond.Unknown {
 			t.Fatalf("past the deadline: %v", got)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -193,7 +193,7 @@ func (p *Preparer) slice(phi *pathcond.PC) *query {
 		lin, linSyms = append(lin, n), append(linSyms, ci.syms)
 	}
 	if q.base == nil {
-		q.base = make([]spec.Int, p.nsyms)
+		q.base = make([]integer.Int, p.nsyms)
 	}
 	in, kept := p.in[:0], 0
 	for range lin {
@@ -248,7 +248,7 @@ func (p *Preparer) slice(phi *pathcond.PC) *query {
 }
 
 // appendInt appends x in base 36.
-func appendInt(b []byte, x spec.Int) []byte {
+func appendInt(b []byte, x integer.Int) []byte {
 	if v, ok := x.Int64(); ok {
 		return strconv.AppendInt(b, v, 36)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -24,7 +24,7 @@ func TestPrepareConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewSource(29))
 	cond := func() *sym.Formula {
 		s1, s2 := ts.Syms()[rng.Intn(4)], ts.Syms()[rng.Intn(4)]
-		lin := sym.Add(sym.Scale(s1, spec.IntOf(int64(rng.Intn(7)-3))), sym.Scale(s2, spec.IntOf(int64(rng.Intn(5)-2))))
+		lin := sym.Add(sym.Scale(s1, integer.Of(int64(rng.Intn(7)-3))), sym.Scale(s2, integer.Of(int64(rng.Intn(5)-2))))
 		tm := sym.Sub(lin, k(int64(rng.Intn(41)-20)))
 		switch rng.Intn(4) {
 		case 0:

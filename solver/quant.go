@@ -7,7 +7,7 @@ import (
 
 	"certsym/internal/z3query"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -98,11 +98,11 @@ func (l *quantifiers) reset() {
 func (z *encoder) formulaQ(f *sym.Formula, env *zenv, inst sym.Instances) z3.Bool {
 	switch f.Op {
 	case sym.FGe:
-		return z.termE(f.T, env).GE(z.intVal(spec.Int{}))
+		return z.termE(f.T, env).GE(z.intVal(integer.Int{}))
 	case sym.FEq:
-		return z.termE(f.T, env).Eq(z.intVal(spec.Int{}))
+		return z.termE(f.T, env).Eq(z.intVal(integer.Int{}))
 	case sym.FNe:
-		return z.termE(f.T, env).NE(z.intVal(spec.Int{}))
+		return z.termE(f.T, env).NE(z.intVal(integer.Int{}))
 	case sym.FAnd, sym.FOr:
 		args := make([]z3.Bool, len(f.Args))
 		for i, g := range f.Args {

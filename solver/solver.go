@@ -30,7 +30,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/z3query"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -52,7 +53,7 @@ type Query struct {
 // the reason when it is Unknown, and the rule that gave it.
 type Answer struct {
 	Status pathcond.SatStatus
-	Model  []spec.Int
+	Model  []integer.Int
 	Reason string
 	// Rule is the caching layer that answered without Z3 ("query-cache", "cex-model",
 	// "cex-unsat-subset", "repair", "slice-empty"), "slice" for Z3's answer about the slice, and
@@ -123,13 +124,13 @@ type Chain struct {
 
 // New builds the chain for the program's flat store: its variables, then its arrays' elements
 // (sym.SlotNames).
-func New(p *spec.Program, opts Options) *Chain { return newChain(p, sym.SlotNames(p), opts) }
+func New(p *syntax.Program, opts Options) *Chain { return newChain(p, sym.SlotNames(p), opts) }
 
 // NewForSymbols builds the chain for the scalar symbols names (a program without arrays).
 func NewForSymbols(names []string, opts Options) *Chain { return newChain(nil, names, opts) }
 
 // newChain is the one place where a chain is built (constructSolverChain), layers bottom up.
-func newChain(p *spec.Program, names []string, opts Options) *Chain {
+func newChain(p *syntax.Program, names []string, opts Options) *Chain {
 	c := &Chain{opts: opts, names: names}
 	c.env.stats = &c.Stats
 	c.enc = newEncoder(p, names, opts.AbstractMul)

@@ -7,6 +7,7 @@ import (
 	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -22,7 +23,7 @@ func pcOf(fs ...*sym.Formula) *pathcond.PC {
 
 // TestSolverTruncatingDivision checks the encoding of IMP's / and % (truncating, total with
 // x / 0 = 0 and x % 0 = x) into Z3's Euclidean div: for each pair, the solver must find the
-// quotient and remainder of spec.Int's Quo and Rem, and nothing else.
+// quotient and remainder of integer.Int's Quo and Rem, and nothing else.
 func TestSolverTruncatingDivision(t *testing.T) {
 	ts := sym.NewTerms([]string{"x", "y"})
 	sv := NewForSymbols([]string{"x", "y"}, Options{})
@@ -30,12 +31,12 @@ func TestSolverTruncatingDivision(t *testing.T) {
 	vals := []int64{-7, 7, -2, 2, -1, 1, 0, 3, -3, 9, -9}
 	for _, a := range vals {
 		for _, b := range vals {
-			in := sym.And(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(spec.IntOf(a)))), sym.Pred(sym.FEq, sym.Sub(y, sym.Const(spec.IntOf(b)))))
-			q, r := spec.IntOf(a).Quo(spec.IntOf(b)), spec.IntOf(a).Rem(spec.IntOf(b))
+			in := sym.And(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(integer.Of(a)))), sym.Pred(sym.FEq, sym.Sub(y, sym.Const(integer.Of(b)))))
+			q, r := integer.Of(a).Quo(integer.Of(b)), integer.Of(a).Rem(integer.Of(b))
 			for _, c := range []struct {
 				op   string
 				term *sym.Term
-				want spec.Int
+				want integer.Int
 			}{{"/", ts.Div(x, y), q}, {"%", ts.Mod(x, y), r}} {
 				if got := sv.Check(pcOf(in, sym.Pred(sym.FEq, sym.Sub(c.term, sym.Const(c.want))))); got != pathcond.Sat {
 					t.Errorf("%d %s %d == %s: %v, want sat", a, c.op, b, c.want, got)
@@ -55,11 +56,11 @@ func TestSolverModelsSatisfy(t *testing.T) {
 	sv := NewForSymbols([]string{"x", "y"}, Options{})
 	sv.SetLimits(budget.Limits{RLimit: 50_000_000, QueryTimeout: 20 * time.Second}, time.Time{})
 	x, y := ts.Syms()[0], ts.Syms()[1]
-	big, _ := spec.ParseInt("100000000000000000000000000000")
+	big, _ := integer.Parse("100000000000000000000000000000")
 	conds := [][]*sym.Formula{
-		{sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, y), sym.Const(spec.IntOf(15)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(spec.IntOf(2))))},
-		{sym.Pred(sym.FGe, sym.Sub(x, sym.Const(big))), sym.Pred(sym.FEq, ts.Mod(x, sym.Const(spec.IntOf(7))))},
-		{sym.Pred(sym.FEq, sym.Sub(ts.Div(x, y), sym.Const(spec.IntOf(-3)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(spec.IntOf(5))))},
+		{sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, y), sym.Const(integer.Of(15)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(integer.Of(2))))},
+		{sym.Pred(sym.FGe, sym.Sub(x, sym.Const(big))), sym.Pred(sym.FEq, ts.Mod(x, sym.Const(integer.Of(7))))},
+		{sym.Pred(sym.FEq, sym.Sub(ts.Div(x, y), sym.Const(integer.Of(-3)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(integer.Of(5))))},
 	}
 	for i, fs := range conds {
 		phi := pcOf(fs...)
@@ -71,7 +72,7 @@ func TestSolverModelsSatisfy(t *testing.T) {
 		}
 	}
 	// x*x == 2 has no integer solution: unsat, or unknown, never sat.
-	if st := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(spec.IntOf(2)))))); st == pathcond.Sat {
+	if st := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(integer.Of(2)))))); st == pathcond.Sat {
 		t.Error("x*x == 2 reported satisfiable")
 	}
 }
@@ -82,7 +83,7 @@ func TestSolverAbstractMul(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *sym.Term { return sym.Const(spec.IntOf(v)) }
+	k := func(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
 	m := ts.Mul(x, y)
 	two := sym.And(sym.Pred(sym.FEq, sym.Sub(x, k(2))), sym.Pred(sym.FEq, sym.Sub(y, k(2))))
 	six := sym.Pred(sym.FEq, sym.Sub(m, k(6)))

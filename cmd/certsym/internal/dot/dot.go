@@ -12,7 +12,7 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -36,19 +36,19 @@ type treeEdge struct {
 
 // branchLabel is the condition, in the program's syntax, under which the i-th successor of a
 // state about to execute head is taken (the successors in the order of the rules of Expand).
-func branchLabel(head spec.Stmt, i int) string {
-	var cond spec.BExpr
+func branchLabel(head syntax.Stmt, i int) string {
+	var cond syntax.BExpr
 	switch s := head.(type) {
-	case *spec.If:
+	case *syntax.If:
 		cond = s.Cond
-	case *spec.Assert:
+	case *syntax.Assert:
 		cond = s.Cond
-	case *spec.Assume:
+	case *syntax.Assume:
 		if i == 0 {
-			return "assume " + spec.PrintB(s.Cond)
+			return "assume " + syntax.PrintB(s.Cond)
 		}
 		return "division by zero"
-	case *spec.Assign:
+	case *syntax.Assign:
 		if s.Err != nil {
 			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
 		}
@@ -58,9 +58,9 @@ func branchLabel(head spec.Stmt, i int) string {
 	}
 	switch i {
 	case 0:
-		return spec.PrintB(cond)
+		return syntax.PrintB(cond)
 	case 1:
-		return "not (" + spec.PrintB(cond) + ")"
+		return "not (" + syntax.PrintB(cond) + ")"
 	}
 	return "division by zero"
 }
@@ -136,23 +136,23 @@ func (t *Tree) kind(st *engine.State) string {
 }
 
 // stmtLabel describes the statement a state is about to execute.
-func stmtLabel(s spec.Stmt) string {
+func stmtLabel(s syntax.Stmt) string {
 	p := report.StmtPos(s)
 	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
 	switch s := s.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return "skip"
-	case *spec.Fail:
+	case *syntax.Fail:
 		return at + report.DescribeFail(s)
-	case *spec.Assign:
+	case *syntax.Assign:
 		return at + s.X.Name + " = ..."
-	case *spec.If:
+	case *syntax.If:
 		return at + "if"
-	case *spec.While:
+	case *syntax.While:
 		return at + "while"
-	case *spec.Assume:
+	case *syntax.Assume:
 		return at + "assume"
-	case *spec.Assert:
+	case *syntax.Assert:
 		return at + "assert"
 	}
 	return at

@@ -10,6 +10,7 @@ import (
 	"certsym/concolic"
 	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -79,7 +80,7 @@ func Object(p *concolic.Path, names []string) JSON {
 	}
 	switch p.Outcome {
 	case concolic.Error:
-		w := p.Fail.Where()
+		w := p.Fail.Pos()
 		out.Kind, out.Line, out.Column = p.Fail.Kind.String(), w.Line, w.Col
 	case concolic.Blocked:
 		b := p.Branches[len(p.Branches)-1]
@@ -126,7 +127,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 	case concolic.Finished:
 		fmt.Fprintf(w, "outcome: finished after %s\n", steps)
 	case concolic.Error:
-		fmt.Fprintf(w, "outcome: error: %s at %s:%s after %s\n", report.DescribeFail(p.Fail), file, pos(p.Fail.Where()), steps)
+		fmt.Fprintf(w, "outcome: error: %s at %s:%s after %s\n", report.DescribeFail(p.Fail), file, pos(p.Fail.Pos()), steps)
 	case concolic.Blocked:
 		b := p.Branches[len(p.Branches)-1]
 		fmt.Fprintf(w, "outcome: blocked at the assume at %s:%d:%d, whose condition is false (an infeasible path, not an error), after %s\n",
@@ -141,4 +142,4 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 		sat, unsat, unknown, report.Plural(p.Solver.Queries, "solver query"))
 }
 
-func pos(p spec.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+func pos(p syntax.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }

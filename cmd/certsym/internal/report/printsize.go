@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"certsym/pathcond"
-	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -30,7 +30,7 @@ func PrintSize(fs []*sym.Formula, limit int) int {
 			return n
 		}
 		n := 1
-		t.EachMono(func(_ spec.Int, a *sym.Atom) {
+		t.EachMono(func(_ integer.Int, a *sym.Atom) {
 			if n > limit {
 				return
 			}

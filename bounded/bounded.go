@@ -6,6 +6,8 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/step"
@@ -21,7 +23,7 @@ import (
 // path of the ghost input. It costs one nil test per step when off.
 type State struct {
 	Store []*sym.Term
-	PC    *sym.PC
+	PC    *pathcond.PC
 	Ghost *Ghost
 	// Over is xSymExe's flag g (Section III-B3): nil on a state that over-approximates nothing;
 	// otherwise the assumes, latest first, whose evaluation ran out of the quantifier bound on this
@@ -132,7 +134,7 @@ type Interp struct {
 	Observer Observer
 
 	terms    *sym.Terms
-	solver   *sym.Solver
+	solver   *solver.Chain
 	states   int
 	meter    *budget.Meter
 	polled   int // the state count at the last pollLimits
@@ -166,12 +168,20 @@ type Observer interface {
 }
 
 // New creates a bounded interpreter for prog with loop limit n.
-func New(prog *syntax.Program, n int) *Interp {
-	b := &Interp{Prog: prog, N: n, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog)}
+func New(prog *syntax.Program, n int) *Interp { return NewWith(prog, n, solver.Options{}) }
+
+// NewWith is New with a solver built with opts (certsym verify's abstraction of products, the
+// refinement layer's crosscheck).
+func NewWith(prog *syntax.Program, n int, opts solver.Options) *Interp {
+	b := &Interp{Prog: prog, N: n, terms: sym.NewTermsFor(prog), solver: solver.New(prog, opts)}
 	b.meter = budget.NewMeter(budget.Limits{})
 	b.SetMonitor(budget.NewMonitor())
 	return b
 }
+
+// Close releases the interpreter's solver (solver.Chain.Close); the results stay readable. The
+// interpreter may be run more than once (SymInterp), so its owner closes it when it is done.
+func (b *Interp) Close() { b.solver.Close() }
 
 // SetMonitor makes m the monitor of the interpretation: it receives the live counters (branch
 // states, solver queries) and its Interrupt stops the interpretation ("interrupted").
@@ -184,7 +194,7 @@ func (b *Interp) SetMonitor(m *budget.Monitor) {
 func (b *Interp) Monitor() *budget.Monitor { return b.mon }
 
 // Solver returns the interpreter's solver.
-func (b *Interp) Solver() *sym.Solver { return b.solver }
+func (b *Interp) Solver() *solver.Chain { return b.solver }
 
 // Terms returns the interpreter's term factory, for an observer that builds terms over the
 // states it is shown (certsym verify).
@@ -301,7 +311,7 @@ func (b *Interp) checkGhost(st State, s syntax.Stmt) {
 func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
-	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
+	out := State{Store: st.Store, PC: pathcond.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
 	if fault.Active == fault.OverNotInherited {
 		out.Over = nil // fault injection (build tag faults only)
 	}
@@ -348,12 +358,12 @@ func (b *Interp) checkSat(st State) answer {
 		return keep
 	}
 	switch b.solver.Check(st.PC) {
-	case sym.Unsat:
+	case pathcond.Unsat:
 		if st.Ghost != nil {
 			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.PC.String(b.terms.Names()))
 		}
 		return prune
-	case sym.Unknown:
+	case pathcond.Unknown:
 		// The time bound cut the query short: stop here rather than keep a branch only because
 		// no time was left to decide it.
 		if b.TimeUp() {

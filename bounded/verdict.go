@@ -7,9 +7,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
@@ -97,7 +97,7 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		case r.Behaviour == spec.Incomplete:
 			incomplete[r.At.Pos().Line]++
 		case r.Behaviour == spec.Error:
-			if b.solver.Check(r.State.PC) != sym.Sat {
+			if b.solver.Check(r.State.PC) != pathcond.Sat {
 				p := r.Fail.Pos() // the macro call's position for an inlined statement
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue

@@ -7,11 +7,11 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
-	"certsym/sym"
 )
 
 func parse(t *testing.T, src string) *syntax.Program {
@@ -65,7 +65,7 @@ func TestTraceFlipsReallyFlip(t *testing.T) {
 		flips := 0
 		for j, b := range p.Branches {
 			for _, f := range b.Flips {
-				if f.Status != sym.Sat {
+				if f.Status != pathcond.Sat {
 					continue
 				}
 				flips++
@@ -142,7 +142,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 		t.Fatalf("sides %q", got)
 	}
 	for _, b := range p.Branches[1:] { // x >= 1; x + 1 - x folds to 1
-		if len(b.Flips) != 1 || b.Flips[0].Side != DivZero || b.Flips[0].Status != sym.Unsat {
+		if len(b.Flips) != 1 || b.Flips[0].Side != DivZero || b.Flips[0].Status != pathcond.Unsat {
 			t.Errorf("flips of the assignment at line %d under x >= 1: %+v, want division-by-zero unsat", b.Pos.Line, b.Flips)
 		}
 	}
@@ -150,7 +150,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Outcome != Blocked || len(q.Branches[0].Flips) != 1 || q.Branches[0].Flips[0].Status != sym.Sat {
+	if q.Outcome != Blocked || len(q.Branches[0].Flips) != 1 || q.Branches[0].Flips[0].Status != pathcond.Sat {
 		t.Errorf("blocked run: %s %s, flips %+v", q.Outcome, sides(q), q.Branches[0].Flips)
 	}
 	prog = parse(t, "y = 7 % x")
@@ -159,7 +159,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := q.Branches[0].Flips
-	if len(f) != 1 || f[0].Status != sym.Sat || !f[0].Input[prog.VarIndex("x")].IsZero() || !f[0].Confirmed {
+	if len(f) != 1 || f[0].Status != pathcond.Sat || !f[0].Input[prog.VarIndex("x")].IsZero() || !f[0].Confirmed {
 		t.Errorf("flips of y = 7 %% x: %+v, want x = 0", f)
 	}
 }
@@ -284,7 +284,7 @@ func TestUnknownAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := p.Branches[1].Flips
-	if len(f) != 1 || f[0].Status != sym.Unknown || !strings.Contains(f[0].Reason, "rlimit") {
+	if len(f) != 1 || f[0].Status != pathcond.Unknown || !strings.Contains(f[0].Reason, "rlimit") {
 		t.Fatalf("flips of the nonlinear if: %+v", f)
 	}
 	rep, err := Generational(prog, GenOptions{Limits: lim})
@@ -314,7 +314,7 @@ func TestTraceArrays(t *testing.T) {
 	found := map[string]spec.Store{}
 	for _, b := range p.Branches {
 		for _, f := range b.Flips {
-			if f.Status == sym.Sat {
+			if f.Status == pathcond.Sat {
 				if !f.Confirmed {
 					t.Errorf("%s side at line %d not confirmed", b.SideName(f.Side), b.Pos.Line)
 				}

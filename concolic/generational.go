@@ -6,9 +6,10 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // GenOptions configure Generational.
@@ -62,7 +63,7 @@ type branchKey struct {
 type search struct {
 	t      *tracer
 	opts   GenOptions
-	sv     *sym.Solver
+	sv     *solver.Chain
 	meter  *budget.Meter
 	mon    *budget.Monitor
 	stats  engine.Stats
@@ -129,7 +130,8 @@ func Generational(prog *syntax.Program, opts GenOptions) (*engine.Report, error)
 	if g.mon == nil {
 		g.mon = budget.NewMonitor()
 	}
-	g.sv = sym.NewSolverFor(prog)
+	g.sv = solver.New(prog, solver.Options{})
+	defer g.sv.Close()
 	g.sv.SetLimits(opts.Limits, g.meter.Deadline())
 	g.sv.SetMonitor(g.mon)
 	seed := opts.SeedInput
@@ -168,12 +170,12 @@ func (g *search) expand(c *child) (done bool, err error) {
 				g.stopped = r
 				return true, nil
 			}
-			phi := sym.Extend(b.Prefix, b.sides[s], n)
+			phi := pathcond.Extend(b.Prefix, b.sides[s], n)
 			switch g.sv.Check(phi) {
-			case sym.Unsat:
+			case pathcond.Unsat:
 				g.stats.Pruned++
 				continue
-			case sym.Unknown:
+			case pathcond.Unknown:
 				if g.mon.Interrupted() {
 					g.stopped = "interrupted"
 					return true, nil

@@ -21,6 +21,8 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
@@ -68,7 +70,7 @@ type Branch struct {
 	Taken Side
 	Conj  *sym.Formula
 	// Prefix is the path condition before the branch point and PC the one after it, Prefix ∧ Conj.
-	Prefix, PC *sym.PC
+	Prefix, PC *pathcond.PC
 	// Flips are the other sides of the branch point (Sides), each with the input that takes it
 	// or why there is none; empty with Options.NoFlip.
 	Flips []Flip
@@ -151,7 +153,7 @@ type Flip struct {
 	Side Side
 	// Status is Sat (Input takes the side), Unsat (no input follows the path to the branch point
 	// and takes the side) or Unknown (Reason says why).
-	Status sym.SatStatus
+	Status pathcond.SatStatus
 	Reason string
 	Input  spec.Store
 	// Confirmed reports that the concrete run of Input takes the same sides as the path at every
@@ -190,14 +192,14 @@ type Path struct {
 	Steps    int          // steps of the concrete semantics taken
 	Final    spec.Store   // the concrete store at the end
 	// PC is the path condition of the whole run and Store the final symbolic store.
-	PC    *sym.PC
+	PC    *pathcond.PC
 	Store []*sym.Term
 	// Kont is the remaining program at the end (a Fail at its head for an error).
 	Kont *engine.Kont
 	// Stmts are the statements executed, each once, in order of first execution.
 	Stmts []syntax.Stmt
 	// Solver counts the queries Trace asked (zero when it was not asked to flip).
-	Solver sym.SolverStats
+	Solver solver.Stats
 }
 
 // Options configure Trace.
@@ -256,9 +258,9 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	conc := append(spec.Store(nil), input...)
 	p := &Path{Input: append(spec.Store(nil), input...)}
 	var ss []*sym.Term
-	var pc *sym.PC
+	var pc *pathcond.PC
 	if symbolic {
-		ss, pc = t.terms.Syms(), sym.RootPC(n)
+		ss, pc = t.terms.Syms(), pathcond.RootPC(n)
 	}
 	seen := map[syntax.Stmt]bool{}
 	k := &engine.Kont{S: t.prog.Body}
@@ -272,10 +274,10 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 					spec.StoreString(t.prog, input), b.Conj.String(t.terms.Names()), pos.Line, pos.Col)
 			}
 			b.Prefix = pc
-			pc = sym.Extend(pc, b.Conj, n)
-			if pc.Status == sym.Unchecked {
+			pc = pathcond.Extend(pc, b.Conj, n)
+			if pc.Status == pathcond.Unchecked {
 				// The input satisfies every conjunct: it is a witness of the path condition.
-				pc.Status, pc.Witness = sym.Sat, []integer.Int(p.Input)
+				pc.Status, pc.Witness = pathcond.Sat, []integer.Int(p.Input)
 			}
 			b.PC = pc
 		}
@@ -442,17 +444,18 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 	if err != nil || opts.NoFlip {
 		return p, err
 	}
-	sv := sym.NewSolverFor(prog)
+	sv := solver.New(prog, solver.Options{})
+	defer sv.Close()
 	sv.SetLimits(opts.Limits, time.Time{})
 	for j, b := range p.Branches {
 		for _, s := range b.Sides() {
 			f := Flip{Side: s}
-			phi := sym.Extend(b.Prefix, b.sides[s], prog.Slots())
+			phi := pathcond.Extend(b.Prefix, b.sides[s], prog.Slots())
 			f.Status = sv.Check(phi)
 			switch f.Status {
-			case sym.Unknown:
+			case pathcond.Unknown:
 				f.Reason = phi.Reason
-			case sym.Sat:
+			case pathcond.Sat:
 				f.Input = spec.Store(phi.Witness)
 				if err := t.confirm(p, j, s, f.Input, max); err != nil {
 					return nil, err

@@ -134,7 +134,7 @@ func BenchmarkStrategies(b *testing.B) {
 	}
 }
 
-// BenchmarkSolverCaching measures the solver caching of issue 17 (sym/cache.go) with the caching
+// BenchmarkSolverCaching measures the solver caching of issue 17 (solver/cache.go) with the caching
 // on and off in the same run: time, solver queries (Check calls the path condition's facts did
 // not decide), the queries that reached Z3, and the share of the queries each layer answered,
 // on the open gcd (20,000 and 100,000 states), factorial, isqrt, and the jm2006 reproduction

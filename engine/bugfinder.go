@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // StatusKind is the kind of a bug finder status message (Fig. 8 of the WiSE paper).
@@ -100,9 +100,9 @@ func (e *Engine) Next() (Status, error) {
 		return Status{Kind: Pending, State: st}, nil
 	}
 	switch e.solver.Check(st.PC) {
-	case sym.Unsat: // reachable only with pruning off
+	case pathcond.Unsat: // reachable only with pruning off
 		return Status{Kind: Pending, State: st}, nil
-	case sym.Unknown:
+	case pathcond.Unknown:
 		if e.mon.Interrupted() { // not the solver's failure: the run stops at the next state
 			return Status{Kind: Pending, State: st}, nil
 		}
@@ -133,7 +133,7 @@ func (e *Engine) Next() (Status, error) {
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
 func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
-	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == sym.Sat {
+	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}

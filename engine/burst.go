@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
@@ -377,7 +378,7 @@ func (b *burster) runMaterialized(st *State) bool {
 		var kept []*State
 		for i, s := range e.buf {
 			e.buf[i] = nil
-			if e.solver.Check(s.PC) == sym.Unsat {
+			if e.solver.Check(s.PC) == pathcond.Unsat {
 				e.Stats.Pruned++
 				if e.opts.Observer != nil {
 					e.opts.Observer.Pruned(s)

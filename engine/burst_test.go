@@ -10,10 +10,11 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
-	"certsym/sym"
 )
 
 // burstCorpus are the corpus programs of the burst tests: those with concrete steps (loops,
@@ -122,7 +123,7 @@ func TestBurstMachineMatchesExpand(t *testing.T) {
 					t.Errorf("%s: the pending states differ: %s", name, d)
 				}
 				s1, s2 := fast.Stats, slow.Stats
-				s1.Solver, s2.Solver = sym.SolverStats{}, sym.SolverStats{}
+				s1.Solver, s2.Solver = solver.Stats{}, solver.Stats{}
 				if s1 != s2 || fast.Stopped() != slow.Stopped() {
 					t.Errorf("%s: machine %+v (%s), Expand %+v (%s)", name, fast.Stats, fast.Stopped(), slow.Stats, slow.Stopped())
 				}
@@ -184,7 +185,7 @@ func TestBurstSameAnswers(t *testing.T) {
 			t.Errorf("%s: without bursts %v %q, with bursts %v %q", name, plain.Verdict, pb, bursty.Verdict, bb)
 		}
 		p, b := plain.Stats, bursty.Stats
-		p.Solver, b.Solver = sym.SolverStats{}, sym.SolverStats{}
+		p.Solver, b.Solver = solver.Stats{}, solver.Stats{}
 		if p != b {
 			t.Errorf("%s: counters without bursts %+v, with bursts %+v", name, plain.Stats, bursty.Stats)
 		}
@@ -263,7 +264,7 @@ while w < 25 do w = w + 2 od`)
 				prev := rec.picks[n-1]
 				kept := 0
 				for _, s := range rec.kids[prev] {
-					if s.PC.Status != sym.Unsat {
+					if s.PC.Status != pathcond.Unsat {
 						kept++
 					}
 				}
@@ -274,7 +275,7 @@ while w < 25 do w = w + 2 od`)
 			}
 			pending = append(pending[:i], pending[i+1:]...)
 			for _, s := range rec.kids[st] {
-				if e.solver.Check(s.PC) != sym.Unsat {
+				if e.solver.Check(s.PC) != pathcond.Unsat {
 					pending = append(pending, s)
 				}
 			}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"certsym/pathcond"
 	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
@@ -20,11 +21,11 @@ import (
 // steps to the concrete ones.
 func (e *Engine) Expand(st *State, out []*State) []*State {
 	k := st.Prog.head()
-	succ := func(phi *sym.PC, store []*sym.Term, p *Kont) {
+	succ := func(phi *pathcond.PC, store []*sym.Term, p *Kont) {
 		out = append(out, &State{PC: phi, Store: store, Prog: p, Depth: st.Depth + 1})
 	}
 	n := e.terms.Slots()
-	ext := func(f *sym.Formula) *sym.PC { return sym.Extend(st.PC, f, n) }
+	ext := func(f *sym.Formula) *pathcond.PC { return pathcond.Extend(st.PC, f, n) }
 	switch s := k.S.(type) {
 	case *syntax.Skip: // [E-Skip] when alone, [E-SeqSkip] otherwise
 		if k.Next != nil {
@@ -88,13 +89,13 @@ func (e *Engine) branch(st *State, k *Kont, cond syntax.BExpr, th, el syntax.Stm
 	sp := step.SplitKinds(e.terms, cond, st.Store, err != nil, idxErr != nil)
 	n := e.terms.Slots()
 	out = append(out,
-		&State{PC: sym.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
-		&State{PC: sym.Extend(st.PC, sp.Else, n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
+		&State{PC: pathcond.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
+		&State{PC: pathcond.Extend(st.PC, sp.Else, n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
 	if sp.Err != nil {
-		out = append(out, &State{PC: sym.Extend(st.PC, sp.Err, n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
+		out = append(out, &State{PC: pathcond.Extend(st.PC, sp.Err, n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
 	}
 	if sp.IdxErr != nil {
-		out = append(out, &State{PC: sym.Extend(st.PC, sp.IdxErr, n), Store: st.Store, Prog: &Kont{idxErr, k.Next}, Depth: st.Depth + 1})
+		out = append(out, &State{PC: pathcond.Extend(st.PC, sp.IdxErr, n), Store: st.Store, Prog: &Kont{idxErr, k.Next}, Depth: st.Depth + 1})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
+	"certsym/pathcond"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -14,7 +15,7 @@ func succString(e *Engine, s *State) string {
 	prog := strings.ReplaceAll(strings.TrimSpace(syntax.Print(s.Prog.Stmt())), "\n", " ")
 	prog = strings.Join(strings.Fields(prog), " ")
 	status := ""
-	if s.PC.Status == sym.Unsat {
+	if s.PC.Status == pathcond.Unsat {
 		status = " (unsat)"
 	}
 	return s.PC.String(e.Names()) + status + " | " + sym.StoreString(s.Store, e.Names()) + " | " + prog

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"certsym/solver"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
@@ -24,8 +24,8 @@ import (
 //
 // The queries. Of Solver.Check with the caching on, the slice of the path condition and model
 // repair near the base witness are functions of the path condition and of its ancestors' status,
-// witness, bounds and captured flags (sym/prepare.go); the query cache, the counterexample cache
-// and Z3 depend on the solver's history. Each successor's query is prepared (sym.Preparer) when
+// witness, bounds and captured flags (solver/prepare.go); the query cache, the counterexample cache
+// and Z3 depend on the solver's history. Each successor's query is prepared (solver.Preparer) when
 // the successor is made, by the worker that expands it, or by this goroutine with one worker or
 // outside batches (expandPrepared): the same computation at the same point of the stream, so its
 // answer does not depend on who computed it. Check then interns the query's formulas, tries the
@@ -46,7 +46,7 @@ import (
 // ParallelOK keeps the workers off the programs that can create one); the stop of a huge
 // assignment (Expand sets Engine.stopped: each worker expands on its own copy of the engine and
 // the reason is applied when the state is taken, as Expand would have set it); and the refinement
-// layer's crosscheck hook (sym.SetCrossCheck), with which the engine expands on one goroutine.
+// layer's crosscheck hook (engine.Options.CrossCheck), with which the engine expands on one goroutine.
 // Without pruning (Options.NoPrune) a queued state's path condition may be decided later (an error
 // state sharing it is classified), so Expand would read it too early: such runs expand
 // sequentially, and so do the other strategies (a batch is a run of consecutive queue entries,
@@ -171,10 +171,10 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 }
 
 // expandPrepared is Expand, then the preparation of the successors' pruning queries (with pruning
-// on): with p, a worker's Preparer, else with the solver's own (sym.Preparer.Prepare). Each run
+// on): with p, a worker's Preparer, else with the solver's own (solver.Preparer.Prepare). Each run
 // prepares each successor when it is made, with one worker as with N, so that the queries' answers
 // do not depend on when their history-free part was computed.
-func (e *Engine) expandPrepared(st *State, out []*State, p *sym.Preparer) []*State {
+func (e *Engine) expandPrepared(st *State, out []*State, p *solver.Preparer) []*State {
 	n := len(out)
 	out = e.Expand(st, out)
 	if e.opts.NoPrune {
@@ -225,7 +225,7 @@ func (e *Engine) complete(b *batch) {
 
 // work expands the chunks of b it claims, on c, preparing the successors' queries with p (nil:
 // the solver's own Preparer, on the run's goroutine).
-func (b *batch) work(c *Engine, p *sym.Preparer) {
+func (b *batch) work(c *Engine, p *solver.Preparer) {
 	var flat []*State
 	var ends [chunk]int
 	for {

@@ -6,6 +6,8 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -122,8 +124,12 @@ type Options struct {
 	// Seed seeds the PRNG of RandomPath (0 means DefaultSeed, 1): the same program, options
 	// and seed give the same run.
 	Seed int64
-	// NoCache turns the solver's caching layers off (sym.Solver.NoCache), for comparison.
+	// NoCache turns the solver's caching layer off (solver.Options.NoCache), for comparison.
 	NoCache bool
+	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
+	// decisions and of the solver's caching layer (solver.Options.CrossCheck); the engine then
+	// expands on one goroutine (the hook expects the decisions of one run in order).
+	CrossCheck func(pathcond.Decision)
 	// Shard, when enabled, explores only one part of a partition of the tree (shard.go).
 	Shard Shard
 	// Workers is the number of goroutines that expand states ahead of the breadth-first run
@@ -180,7 +186,7 @@ type Stats struct {
 	Produced int // successors produced by Expand
 	Pruned   int // successors dropped as unsatisfiable
 	MaxDepth int
-	Solver   sym.SolverStats
+	Solver   solver.Stats
 }
 
 // Engine is one symbolic execution of one program: its frontier, its solver and its counters.
@@ -189,7 +195,7 @@ type Engine struct {
 	Prog   *syntax.Program
 	opts   Options
 	terms  *sym.Terms
-	solver *sym.Solver
+	solver *solver.Chain
 	queue  frontier
 	// fair is the pending states of a fair strategy (Coverage, RandomPath); queue is then unused.
 	fair  *fairQueue
@@ -209,6 +215,7 @@ type Engine struct {
 	cur, ahead    *batch   // the successors they computed for the states being taken, and next
 	batches       int      // the batches launched (for tests and benchmarks)
 	burst         *burster // Options.Burst's concrete machine, made at its first use (burst.go)
+	closed        bool     // Close was called: the stream has ended
 }
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
@@ -217,15 +224,15 @@ func New(prog *syntax.Program, opts Options) *Engine {
 	if err := opts.Validate(); err != nil {
 		panic("engine.New: " + err.Error())
 	}
-	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog),
+	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog),
+		solver:   solver.New(prog, solver.Options{NoCache: opts.NoCache, CrossCheck: opts.CrossCheck}),
 		reported: map[*syntax.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
 	if opts.Strategy.Fair() {
 		e.fair = newFairQueue(prog, opts)
 	}
-	e.solver.NoCache = opts.NoCache
 	e.workers = 1
-	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && !sym.CrossChecking() {
+	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil {
 		e.workers = opts.Workers
 	}
 	e.meter = budget.NewMeter(opts.Limits)
@@ -249,11 +256,22 @@ func New(prog *syntax.Program, opts Options) *Engine {
 // Initial is the initial symbolic state ⟨true, id, p⟩ of the program: every variable is its own
 // symbol.
 func (e *Engine) Initial() *State {
-	return &State{PC: sym.RootPC(e.Prog.Slots()), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
+	return &State{PC: e.solver.Root(e.Prog.Slots()), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
 }
 
 // Solver returns the engine's solver.
-func (e *Engine) Solver() *sym.Solver { return e.solver }
+func (e *Engine) Solver() *solver.Chain { return e.solver }
+
+// Close releases the engine's solver (solver.Chain.Close); the states already taken and the
+// counters stay readable, no state may be taken after it. The engine closes itself when the run
+// stream ends (NextState returns no state); an owner that leaves the stream before its end (a
+// FindBugs that returns at the first bug, an engine used for its Expand and Check) closes it.
+func (e *Engine) Close() {
+	if !e.closed {
+		e.closed = true
+		e.solver.Close()
+	}
+}
 
 // Pending returns the number of states waiting to be expanded.
 func (e *Engine) Pending() int { return e.pending() }
@@ -309,10 +327,12 @@ func (e *Engine) Stopped() string { return e.stopped }
 // sgfind_bfs).
 func (e *Engine) NextState() (st *State, ok bool) {
 	if e.pending() == 0 || e.stopped != "" {
+		e.Close()
 		return nil, false
 	}
 	if reason := e.bound(); reason != "" {
 		e.stopped = reason
+		e.Close()
 		return nil, false
 	}
 	if e.fair != nil {
@@ -344,7 +364,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	for i, s := range e.buf {
 		e.buf[i] = nil
-		if !e.opts.NoPrune && (e.solver.Check(s.PC) == sym.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == sym.Unknown)) {
+		if !e.opts.NoPrune && (e.solver.Check(s.PC) == pathcond.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == pathcond.Unknown)) {
 			e.Stats.Pruned++
 			if e.opts.Observer != nil {
 				e.opts.Observer.Pruned(s)

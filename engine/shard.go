@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"certsym/pathcond"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // Shard selects one part of an exact partition of the execution tree, for runs spread over
@@ -17,7 +17,7 @@ import (
 //
 // The partition. A successor is live when it can have successors of its own and pruning may
 // keep it: it is not an error state (a Fail, a leaf) and, with pruning, its path condition is
-// not already known unsatisfiable by the solver-free deciders (sym.Extend), which depend on the
+// not already known unsatisfiable by the solver-free deciders (pathcond.Extend), which depend on the
 // formula alone, so every shard sees the same live successors. A state with two or more live
 // successors is a branching. The split level of a state is the number of branchings on its path
 // (the state excluded), capped at Level. A state whose split level is Level is below the split:
@@ -197,7 +197,7 @@ func (h *sharder) split(st *State, succ []*State) []*State {
 	if int(in.level) < h.Level {
 		h.Shared++
 	}
-	known := func(s *State) bool { return h.noPrune || s.PC.Status != sym.Unsat }
+	known := func(s *State) bool { return h.noPrune || s.PC.Status != pathcond.Unsat }
 	nKnown, nLive := 0, 0
 	for _, s := range succ {
 		if known(s) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -41,7 +42,7 @@ func (k *Kont) Head() syntax.Stmt { return spec.Head(k.S) }
 // in declaration order) and remaining program. Depth is the number of steps from
 // the initial state. States are immutable.
 type State struct {
-	PC    *sym.PC
+	PC    *pathcond.PC
 	Store []*sym.Term
 	Prog  *Kont
 	Depth int

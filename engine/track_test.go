@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
@@ -57,7 +58,7 @@ func trackRun(t *testing.T, file string, p *syntax.Program, in spec.Store, maxSt
 			if n != cur.PC {
 				fail("successor path condition does not extend its parent's")
 			}
-			if s.PC.Status == sym.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
+			if s.PC.Status == pathcond.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
 				fail("witness %s does not satisfy %s", spec.StoreString(p, s.PC.Witness), s.PC.String(e.Names()))
 			}
 			if holds {
@@ -74,7 +75,7 @@ func trackRun(t *testing.T, file string, p *syntax.Program, in spec.Store, maxSt
 			fail("%d symbolic successors hold, want exactly 1", len(follow))
 		}
 		s := follow[0]
-		if s.PC.Status == sym.Unsat {
+		if s.PC.Status == pathcond.Unsat {
 			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(e.Names()))
 		}
 		for i, v := range e.terms.Concretize(s.Store, in) {

@@ -74,7 +74,7 @@ func (c *checker) refEnd(v []integer.Int, maxSteps int) (kind string, last refSt
 
 func (c *checker) boundedChecks() {
 	n := c.cfg.BoundedN
-	b := bounded.New(c.u.Prog, n)
+	b := c.newBounded(n)
 	b.MaxStates, b.Timeout = boundedMaxStates, c.left(4*time.Second)
 	b.RLimit, b.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 	rs, err := b.SymInterp(nil)
@@ -178,7 +178,7 @@ func (c *checker) boundedChecks() {
 		if i >= c.cfg.GhostInputs || c.expired() {
 			break
 		}
-		gb := bounded.New(c.u.Prog, n)
+		gb := c.newBounded(n)
 		gb.MaxStates, gb.Timeout = boundedMaxStates, c.left(2*time.Second)
 		gb.RLimit, gb.QueryTimeout = c.cfg.EngineRLimit, c.cfg.EngineTimeout
 		_, err := gb.SymInterp(v)
@@ -235,6 +235,7 @@ func BoundedExhaustive(refPath string, u *Unit, n int, inputs [][]integer.Int) (
 	defer c.close()
 	c.u, c.names, c.traces = u, u.Prog.Vars, map[string]*trace{}
 	b := bounded.New(u.Prog, n)
+	defer b.Close()
 	rs, err := b.SymInterp(nil)
 	if err != nil {
 		return nil, err

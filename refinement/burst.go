@@ -20,8 +20,8 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/solver"
 	"certsym/spec/syntax/parser"
-	"certsym/sym"
 )
 
 // burstStates bounds each of the two runs of burstCompare.
@@ -82,7 +82,7 @@ func (c *checker) burstCompare() {
 		}
 	}
 	p, b := plain.rep.Stats, bursty.rep.Stats
-	p.Solver, b.Solver = sym.SolverStats{}, sym.SolverStats{}
+	p.Solver, b.Solver = solver.Stats{}, solver.Stats{}
 	if p != b {
 		c.report("burst/counters", "", -1, "without bursts %+v, with bursts %+v", p, b)
 	}

@@ -269,8 +269,13 @@ type checker struct {
 	traces map[string]*trace
 	// deadline ends the checks of the current unit (ProgramBudget).
 	deadline time.Time
-	// xc is the crosscheck's state (nil: off).
-	xc *xcState
+	// xc is the crosscheck's state (nil: off); xcOn: the runs the checker makes have the
+	// crosscheck hook (Run's workers, with Config.CrossCheck).
+	xc   *xcState
+	xcOn bool
+	// runs are the engines and bounded interpreters made for the current unit, closed at its
+	// end (their solvers' Z3 memory is released: solver.Chain.Close).
+	runs []interface{ Close() }
 	// stream is what the layer saw of the program's bug-finder run (nil: cut short by the layer).
 	stream *streamRun
 	// stop, with StopAtMismatch, is set by the first mismatch of any worker: the checks of the
@@ -408,6 +413,7 @@ func (c *checker) CheckUnit(u *Unit) {
 			c.sum.OverBudget++
 		}
 		c.stopCrossCheck()
+		c.closeRuns()
 	}()
 	if c.cfg.StreamOnly {
 		c.streamCompare(c.streamBudget())

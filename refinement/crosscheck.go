@@ -1,23 +1,19 @@
 package refinement
 
 import (
-	"bytes"
 	"fmt"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
 
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // The crosscheck of the engine's solver-free decisions (check "crosscheck/<rule>"): every
 // conjunct the engine adds to a path condition while the layer checks a program passes through
-// sym.SetCrossCheck's hook, and the layer asks its own Z3 encoding (a prover of its own,
+// the crosscheck hook of the engine's solver chain, and the layer asks its own Z3 encoding (a prover of its own,
 // separate from the step replay's) the question the engine answered without Z3:
 //
 //   - implied (the conjunct was dropped): φ ∧ ¬f must be unsatisfiable;
@@ -27,51 +23,27 @@ import (
 //     satisfy φ ∧ f under the layer's evaluator (no Z3 needed);
 //   - every bound and linear fact the new path condition records (PC.Facts) must be implied by
 //     φ ∧ f: φ ∧ f ∧ ¬fact unsatisfiable;
-//   - an answer of the solver's caching layers (sym/cache.go; rules cache/query-cache,
+//   - an answer of the solver's caching layer (solver/cache.go; rules cache/query-cache,
 //     cache/cex-model, cache/cex-unsat-subset, cache/repair, cache/slice-empty, and cache/slice for Z3's
 //     answer about a slice): a witness must satisfy the whole path condition under the layer's
 //     evaluator (no Z3 needed), an unsat answer must be confirmed by the layer's Z3 (a model of
 //     the path condition is checked by the evaluator before it is reported).
 //
-// The hook runs on the goroutine that runs the engine; each worker registers its goroutine, so a
-// decision reaches the worker (and the Z3 context) of its own program.
+// The hook is an option of the solver chain of each engine, bounded interpreter and verification
+// the checker makes for a program (solver.Options.CrossCheck, set by newEngine, newBounded and
+// the verify checks), so a decision reaches the checker (and the Z3 context) of its own program.
+// Run turns it on for its workers (xcOn).
 
-var (
-	xcMu      sync.Mutex
-	xcWorkers = map[uint64]*checker{}
-)
-
-// goid is the current goroutine's id, read from its stack header ("goroutine 12 [...").
-func goid() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b = bytes.TrimPrefix(b, []byte("goroutine "))
-	if i := bytes.IndexByte(b, ' '); i > 0 {
-		b = b[:i]
+// xcOption is the crosscheck hook for the runs the checker makes: nil when the crosscheck is off.
+func (c *checker) xcOption() func(pathcond.Decision) {
+	if !c.xcOn {
+		return nil
 	}
-	n, _ := strconv.ParseUint(string(b), 10, 64)
-	return n
+	return c.xcHook
 }
 
-// xcRegister routes the decisions of the current goroutine to c (nil: unregisters). Run
-// installs the engine hook before its workers start and removes it after they end.
-func xcRegister(c *checker) {
-	id := goid()
-	xcMu.Lock()
-	defer xcMu.Unlock()
-	if c != nil {
-		xcWorkers[id] = c
-		return
-	}
-	delete(xcWorkers, id)
-}
-
-func xcHook(d sym.Decision) {
-	id := goid()
-	xcMu.Lock()
-	c := xcWorkers[id]
-	xcMu.Unlock()
-	if c != nil && c.xc != nil {
+func (c *checker) xcHook(d pathcond.Decision) {
+	if c.xc != nil {
 		c.crossDecision(d)
 	}
 }
@@ -90,7 +62,7 @@ const xcQueriesPerProgram = 150
 // RuleCount is how often a rule decided, and how often the crosscheck asked Z3 about it.
 type RuleCount struct{ Fired, Checked, Undecided int }
 
-func (c *checker) crossDecision(d sym.Decision) {
+func (c *checker) crossDecision(d pathcond.Decision) {
 	s := c.sum
 	if s.Rules == nil {
 		s.Rules = map[string]*RuleCount{}

@@ -9,10 +9,10 @@ package refinement
 import (
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/spec/integer"
-	"certsym/sym"
 	"time"
 )
 
@@ -107,7 +107,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 				stateString(s, c.slots), refStateString(next, c.names), why)
 			return
 		}
-		if e.Solver().Check(s.PC) == sym.Unsat {
+		if e.Solver().Check(s.PC) == pathcond.Unsat {
 			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.slots))
 			return
 		}

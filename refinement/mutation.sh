@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
 # (make mutation). gremlins (github.com/go-gremlins/gremlins) lists the mutants of the core files
-# (a dry run per package, sym and engine: its coverage run executes the package's test binary
+# (a dry run per package, pathcond, sym and engine: its coverage run executes the package's test binary
 # under the build tag refinementonly, which runs only the layer's reduced run,
 # mutation_layer_test.go, so a mutant is "covered" when the layer executes its line). Gremlins itself would run `go test` on
 # the mutated package under one timeout derived from the coverage run and would count mutants
@@ -13,7 +13,7 @@
 #   LIVED       the layer finds nothing
 # Output: refinement/mutation-run.tsv, or OUT (file, line, column, type, status, first mismatch);
 # refinement/mutation-results.tsv is the committed, triaged record of a run (see README.md).
-#   FILES="sym/bounds.go sym/linfacts.go" bash refinement/mutation.sh   # only these core files
+#   FILES="pathcond/bounds.go pathcond/linfacts.go" bash refinement/mutation.sh   # only these core files
 #   JOBS=2 MAX=50 bash refinement/mutation.sh                   # 2 copies in parallel, 50 mutants
 #   SKIP=old.tsv bash refinement/mutation.sh   # leave out the mutants already run in old.tsv
 #                                              # (rows of the results' format, any status but NOT COVERED)
@@ -21,7 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 GREMLINS=${GREMLINS:-github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0}
-FILES=${FILES:-sym/bounds.go sym/linfacts.go sym/pc.go engine/search.go engine/bugfinder.go engine/expand.go sym/formula.go sym/term.go}
+FILES=${FILES:-pathcond/bounds.go pathcond/linfacts.go pathcond/pc.go engine/search.go engine/bugfinder.go engine/expand.go sym/formula.go sym/term.go}
 JOBS=${JOBS:-2}
 MAX=${MAX:-100000}
 MUTANT_TIMEOUT=${MUTANT_TIMEOUT:-240}

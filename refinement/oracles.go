@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // precise is the precision check of one symbolic state: the model of its path condition, run on
@@ -80,7 +80,7 @@ func (c *checker) inputs(n int, states map[int][]*engine.State) [][]integer.Int 
 	var deep []*engine.State
 	for _, ss := range states {
 		for _, s := range ss {
-			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
+			if s.PC.Status == pathcond.Sat && s.PC.Witness != nil {
 				deep = append(deep, s)
 			}
 		}

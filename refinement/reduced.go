@@ -135,6 +135,7 @@ func FirstLongUnit(seed int64, states int) (*Unit, error) {
 // still pending then are the ones the reclaim moves.
 func reclaimVisible(u *Unit, states int) bool {
 	e := engine.New(u.Prog, engine.Options{NoPrune: true, Limits: budget.Limits{MaxStates: states}})
+	defer e.Close()
 	for h := 1; h <= states; h++ {
 		before := e.Pending()
 		pushed := before + h - 1 // pending before the h-th pop, plus the h-1 states taken

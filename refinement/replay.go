@@ -4,6 +4,8 @@
 package refinement
 
 import (
+	"certsym/bounded"
+	"certsym/solver"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -22,15 +24,35 @@ func (c *checker) engineOptions() engine.Options {
 		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}, AllBugs: true}
 }
 
-// newEngine creates an engine whose solver queries also end at the program's deadline.
+// newEngine creates an engine whose solver queries also end at the program's deadline, with the
+// crosscheck when it is on; it is closed at the end of the unit.
 func (c *checker) newEngine(opts engine.Options) *engine.Engine {
+	opts.CrossCheck = c.xcOption()
 	e := engine.New(c.u.Prog, opts)
 	if !c.deadline.IsZero() {
-		if d := e.Solver().Deadline; d.IsZero() || c.deadline.Before(d) {
-			e.Solver().Deadline = c.deadline
+		if d := e.Solver().Deadline(); d.IsZero() || c.deadline.Before(d) {
+			e.Solver().SetDeadline(c.deadline)
 		}
 	}
+	c.runs = append(c.runs, e)
 	return e
+}
+
+// newBounded creates a bounded interpreter for the unit with the crosscheck when it is on; it
+// is closed at the end of the unit.
+func (c *checker) newBounded(n int) *bounded.Interp {
+	b := bounded.NewWith(c.u.Prog, n, solver.Options{CrossCheck: c.xcOption()})
+	c.runs = append(c.runs, b)
+	return b
+}
+
+// closeRuns closes the engines and interpreters made for the unit.
+func (c *checker) closeRuns() {
+	for _, r := range c.runs {
+		r.Close()
+	}
+	clear(c.runs)
+	c.runs = c.runs[:0]
 }
 
 // streamBudget is the number of states of the unpruned stream compared for the current unit.

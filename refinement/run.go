@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -17,7 +16,6 @@ import (
 	"certsym/refinement/gen"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
-	"certsym/sym"
 )
 
 // LoadFiles parses the IMP files matching the patterns (sorted, each once) into units; the
@@ -116,10 +114,6 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	var wg sync.WaitGroup
 	var startErr error
 	done := 0
-	if cfg.CrossCheck {
-		sym.SetCrossCheck(xcHook)
-		defer sym.SetCrossCheck(nil)
-	}
 	var stop atomic.Bool
 	for w := 0; w < workers; w++ {
 		c, err := newChecker(cfg, int64(w))
@@ -134,17 +128,13 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			defer c.ref.Close()
-			if cfg.CrossCheck {
-				xcRegister(c)
-				defer xcRegister(nil)
-			}
+			c.xcOn = cfg.CrossCheck
 			for u := range jobs {
 				c.rng = rand.New(rand.NewSource(unitSeed(u)))
 				c.sum = &Summary{ByCheck: map[string]int{}}
 				t0 := time.Now()
 				c.CheckUnit(u)
 				c.flush()
-				runtime.GC() // the Z3 contexts of the program's engines are freed by finalizers
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
 				}

@@ -6,10 +6,10 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec/syntax"
-	"certsym/sym"
 )
 
 // The whole-stream comparison (check "stream/..."): the Go engine's unpruned run (--no-prune,
@@ -144,8 +144,8 @@ func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState,
 		f := st.ErrorOf()
 		switch {
 		case f != nil && reported[f]:
-		case st.PC.Status == sym.Unknown:
-		case st.PC.Status == sym.Unsat:
+		case st.PC.Status == pathcond.Unknown:
+		case st.PC.Status == pathcond.Unsat:
 			if verdict, m := c.prover.Model(r.PC, c.names); verdict == prover.Valid && refclient.EvalB(r.PC, m) {
 				c.report("stream/status", c.inputString(m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
 					n, syntax.PrintB(r.PC), c.inputString(m))

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec/integer"
@@ -144,15 +145,15 @@ func refStateString(r refState, names []string) string {
 // model returns a valuation satisfying the state's path condition: the engine's witness when it
 // has one (checked against the path condition), else the layer's own Z3 model. ok is false when
 // the path condition is unsatisfiable or undecided.
-func (c *checker) model(pc *sym.PC) ([]integer.Int, bool) {
-	if pc.Status == sym.Sat && pc.Witness != nil {
+func (c *checker) model(pc *pathcond.PC) ([]integer.Int, bool) {
+	if pc.Status == pathcond.Sat && pc.Witness != nil {
 		if !pc.Formula().Eval(pc.Witness) {
 			c.report("oracle/witness", c.inputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.slots))
 			return nil, false
 		}
 		return pc.Witness, true
 	}
-	if pc.Status == sym.Unsat {
+	if pc.Status == pathcond.Unsat {
 		return nil, false
 	}
 	st, m := c.prover.Model(c.formulaB(pc.Formula()), c.names)

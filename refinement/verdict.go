@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
-	"certsym/sym"
 	"certsym/verify"
 )
 
@@ -57,13 +57,13 @@ func (r *streamRun) observe(s engine.Status, reported map[*syntax.Fail]bool) {
 		return
 	}
 	r.errorSeen = true
-	if st.PC.Status == sym.Unknown {
+	if st.PC.Status == pathcond.Unknown {
 		if r.undecided == nil {
 			r.undecided = map[*syntax.Fail]bool{}
 		}
 		r.undecided[st.ErrorOf()] = true
 	}
-	if s.Kind != engine.BugFound && st.PC.Status == sym.Sat && !reported[st.ErrorOf()] {
+	if s.Kind != engine.BugFound && st.PC.Status == pathcond.Sat && !reported[st.ErrorOf()] {
 		r.unreported = append(r.unreported, st)
 	}
 }

@@ -64,7 +64,7 @@ func (c *checker) verifyChecks() {
 		case 2:
 			rlimit, mode = 1, "starved solver"
 		}
-		rep := verify.Verify(c.u.Prog, verify.Options{LoopBound: n, AbstractNonlinear: abstract,
+		rep := verify.Verify(c.u.Prog, verify.Options{LoopBound: n, AbstractNonlinear: abstract, CrossCheck: c.xcOption(),
 			Limits: budget.Limits{MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: rlimit}})
 		c.sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)

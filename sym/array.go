@@ -245,15 +245,14 @@ func (ts *Terms) Concretize(s []*Term, v []integer.Int) []integer.Int {
 	return out
 }
 
-// bindings is an environment of bound variables: a binder's value, then the enclosing ones. The
-// terms' evaluation keeps values (benv), the solver's encoding Z3 terms (zenv, quant.go).
-type bindings[T any] struct {
+// benv is an environment of bound variables' values: a binder's value, then the enclosing ones.
+type benv struct {
 	bind int
-	val  T
-	next *bindings[T]
+	val  integer.Int
+	next *benv
 }
 
-func (e *bindings[T]) lookup(bind int) T {
+func (e *benv) lookup(bind int) integer.Int {
 	for ; e != nil; e = e.next {
 		if e.bind == bind {
 			return e.val
@@ -261,9 +260,6 @@ func (e *bindings[T]) lookup(bind int) T {
 	}
 	panic("sym: unbound quantified variable")
 }
-
-// benv is an environment of bound variables' values.
-type benv = bindings[integer.Int]
 
 // boundAtom returns a fresh binder and the term of its variable.
 func (ts *Terms) boundAtom() (int, *Term) {
@@ -273,7 +269,7 @@ func (ts *Terms) boundAtom() (int, *Term) {
 
 // MaxExpand is the largest range of a quantifier with constant bounds that is expanded into a
 // conjunction (or disjunction) of its instances; larger or symbolic ranges stay quantified
-// formulas, decided by instantiation (solver.go).
+// formulas, decided by instantiation (package solver).
 const MaxExpand = 64
 
 // Quant is the bounded quantified formula forall (exists when ex) k in lo..hi: body, k the
@@ -460,9 +456,6 @@ func (ts *Terms) ExprKinds(a syntax.AExpr, s []*Term) (t *Term, d, fdiv, fidx *F
 	return c.term, c.d, c.f[0], c.f[1]
 }
 
-// InRange is S(Lo <= i <= Hi), the range check of an element access of a at the index term i.
-func InRange(a *syntax.Array, i *Term) *Formula { return inRange(a, i) }
-
 // Extended reports whether f has a select atom or a quantifier (what the caching layers set
 // aside, cache.go).
 func (f *Formula) Extended() bool {
@@ -490,14 +483,14 @@ func (t *Term) extended() bool {
 	return false
 }
 
-// quantified reports whether f has a quantifier.
-func (f *Formula) quantified() bool {
+// Quantified reports whether f has a quantifier.
+func (f *Formula) Quantified() bool {
 	switch f.Op {
 	case FForall, FExists:
 		return true
 	case FAnd, FOr:
 		for _, g := range f.Args {
-			if g.quantified() {
+			if g.Quantified() {
 				return true
 			}
 		}
@@ -519,17 +512,4 @@ func (ts *Terms) WriteKinds(a *syntax.Array, i, e syntax.AExpr, s []*Term) (stor
 	slot := ts.nvars + a.Index
 	store[slot] = ArrayTerm(ts.Store(s[slot].arr, ci.term, ce.term))
 	return store, q.prefix, q.f[0], q.f[1]
-}
-
-// shiftModel is the fault ModelIndexShift: each array's model read back one index off (element j
-// gets the value of element j+1).
-func shiftModel(p *syntax.Program, model []integer.Int) {
-	if p == nil {
-		return
-	}
-	for _, a := range p.Arrays {
-		for k := 0; k+1 < a.Size(); k++ {
-			model[a.Offset+k] = model[a.Offset+k+1]
-		}
-	}
 }

@@ -247,6 +247,60 @@ func (f *Formula) eval(v []integer.Int, env *benv, budget *int) bool {
 	return false
 }
 
+// Instances holds, for universally quantified formulas, values of their variable (the instances
+// a solver asserts in place of the quantifier, package solver).
+type Instances map[*Formula][]integer.Int
+
+// CollectInstances adds to inst, for the universal quantifiers of f that v falsifies, the first
+// instance v falsifies (the bodies of existentials are searched over at most MaxExpand
+// instances); it reports whether an instance was added.
+func CollectInstances(f *Formula, v []integer.Int, inst Instances) bool {
+	return collect(f, v, nil, inst)
+}
+
+func collect(f *Formula, v []integer.Int, env *benv, inst Instances) bool {
+	budget := EvalInstances
+	if f.eval(v, env, &budget) {
+		return false
+	}
+	added := false
+	switch f.Op {
+	case FAnd, FOr:
+		for _, g := range f.Args {
+			added = collect(g, v, env, inst) || added
+		}
+	case FForall, FExists:
+		lo, hi := f.Lo.eval(v, env), f.Hi.eval(v, env)
+		n := 0
+		for j := lo; j.Cmp(hi) <= 0 && n < MaxExpand; j = j.Add(one) {
+			e := &benv{f.Bind, j, env}
+			b := EvalInstances
+			if f.Args[0].eval(v, e, &b) {
+				continue
+			}
+			n++
+			added = collect(f.Args[0], v, e, inst) || added
+			if f.Op == FForall { // the first falsified instance
+				if !hasInst(inst[f], j) {
+					inst[f] = append(inst[f], j)
+					added = true
+				}
+				break
+			}
+		}
+	}
+	return added
+}
+
+func hasInst(js []integer.Int, j integer.Int) bool {
+	for _, x := range js {
+		if x.Equal(j) {
+			return true
+		}
+	}
+	return false
+}
+
 // String renders f in IMP syntax over the symbol names, comparisons written with the
 // positive monomials on the left (n - 3 >= 0 reads n >= 3).
 func (f *Formula) String(names []string) string {

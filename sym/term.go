@@ -1,3 +1,9 @@
+// Package sym is the term language of symbolic execution: terms in linear normal form over the
+// symbols (the program's inputs), formulas in negation normal form, array terms and bounded
+// quantified formulas, their evaluation under a valuation, the symbolic evaluation of IMP's
+// expressions and conditions under a symbolic store (Subst, CondKinds), and their printing and
+// export as IMP syntax. Path conditions over these formulas are package pathcond's, their
+// satisfiability package solver's.
 package sym
 
 import (
@@ -227,6 +233,28 @@ func (ts *Terms) mod(x, y *Term) *Term {
 	}
 	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
 }
+
+// Add is x + y.
+func Add(x, y *Term) *Term { return add(x, y) }
+
+// Sub is x - y.
+func Sub(x, y *Term) *Term { return sub(x, y) }
+
+// Neg is -x.
+func Neg(x *Term) *Term { return neg(x) }
+
+// Scale is k·x.
+func Scale(x *Term, k integer.Int) *Term { return scale(x, k) }
+
+// Mul is x * y: a product atom unless one of them is constant.
+func (ts *Terms) Mul(x, y *Term) *Term { return ts.mul(x, y) }
+
+// Div is the truncating x / y (total: x / 0 = 0), folded when both are constant or y is ±1.
+func (ts *Terms) Div(x, y *Term) *Term { return ts.div(x, y) }
+
+// Mod is the remainder x % y of the truncating division (total: x % 0 = x), folded when both are
+// constant or y is ±1.
+func (ts *Terms) Mod(x, y *Term) *Term { return ts.mod(x, y) }
 
 // apply is S(l op r) for the operands' terms.
 func (ts *Terms) apply(op syntax.AOp, l, r *Term) *Term {

@@ -7,6 +7,7 @@ import (
 
 	"certsym/bounded"
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
@@ -34,11 +35,11 @@ type primEval struct {
 type primResult struct {
 	res       Result // ResTrue, ResFalse, ResDontKnow, ResFalseQ, or resNone
 	input     spec.Store
-	pc        *sym.PC // the path condition of the counterexample
+	pc        *pathcond.PC // the path condition of the counterexample
 	replay    string
 	over      []*syntax.Assume
 	unhandled []Unhandled
-	assumed   *sym.PC      // the path condition strengthened by the earlier supporting claims
+	assumed   *pathcond.PC // the path condition strengthened by the earlier supporting claims
 	a         *sym.Formula // the claim
 	flagged   bool         // the state's flag g is set
 }
@@ -202,10 +203,10 @@ func (v *verifier) checkClaim(st bounded.State, cl *Claim, items []primEval, tru
 		if out[j].res != ResTrue {
 			allTrue = false
 		}
-		assumed = sym.Extend(assumed, a, ts.Slots())
+		assumed = pathcond.Extend(assumed, a, ts.Slots())
 	}
 	a, _, _, _ := ts.CondKinds(items[n-1].expr, st.Store)
-	if !allTrue && (assumed.Status == sym.Unsat || v.b.Solver().Check(assumed) == sym.Unsat) {
+	if !allTrue && (assumed.Status == pathcond.Unsat || v.b.Solver().Check(assumed) == pathcond.Unsat) {
 		out[n-1] = primResult{res: resNone} // the defining claim is not reached on this state
 	} else {
 		out[n-1] = v.checkPrim(st, cl, items[n-1].idx, a, assumed, trunc)
@@ -233,17 +234,17 @@ func (v *verifier) checkClaim(st bounded.State, cl *Claim, items []primEval, tru
 // which makes it FALSE). A FALSE counterexample that does not replay is certsym's own defect
 // (Report.ReplayErrors), reported DONTKNOW; on a truncated evaluation (trunc) it is dropped, as
 // the truncation may have made it.
-func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed *sym.PC, trunc bool) primResult {
+func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed *pathcond.PC, trunc bool) primResult {
 	names := v.names()
 	out := primResult{res: ResTrue, assumed: assumed, a: a, flagged: st.Over != nil}
 	if a == sym.True {
 		return out
 	}
-	pc := sym.Extend(assumed, sym.Not(a), len(names))
-	if pc.Status != sym.Unsat {
+	pc := pathcond.Extend(assumed, sym.Not(a), len(names))
+	if pc.Status != pathcond.Unsat {
 		switch v.b.Solver().Check(pc) {
-		case sym.Unsat:
-		case sym.Unknown:
+		case pathcond.Unsat:
+		case pathcond.Unknown:
 			if fault.Active == fault.VerifyUnknownAsTrue {
 				return out
 			}
@@ -262,7 +263,7 @@ func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formul
 }
 
 // dpFalse is the post-processing of CHECKPRIM when DP+ answered FALSE with a model of pc.
-func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed, pc *sym.PC, trunc bool) primResult {
+func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed, pc *pathcond.PC, trunc bool) primResult {
 	out := primResult{res: ResFalse, assumed: assumed, a: a, pc: pc}
 	m := spec.Store(pc.Witness)
 	if v.opts.AbstractNonlinear && (a.HasMul() || v.pathHasMul(assumed)) { // UT(s, A)
@@ -374,7 +375,7 @@ func (cl *Claim) addOverApprox(a *syntax.Assume) {
 
 // pathHasMul reports whether the path condition phi has a product of two non-constant terms
 // (memoized along the path).
-func (v *verifier) pathHasMul(phi *sym.PC) bool {
+func (v *verifier) pathHasMul(phi *pathcond.PC) bool {
 	if phi == nil || phi.Conj == nil {
 		return false
 	}
@@ -388,7 +389,7 @@ func (v *verifier) pathHasMul(phi *sym.PC) bool {
 
 // pathNonlinear returns the statements with products on the path of phi (the unhandled-theory
 // locations of a DONTKNOW), first first.
-func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
+func (v *verifier) pathNonlinear(phi *pathcond.PC) []Unhandled {
 	var out []Unhandled // reversed, then put back in order: prepending was quadratic in depth
 	for n := phi; n != nil; n = n.Parent {
 		for i := len(v.nonlinear[n]) - 1; i >= 0; i-- {

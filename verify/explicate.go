@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"certsym/bounded"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -18,7 +19,7 @@ const maxReplaySteps = 1_000_000
 
 // path returns the path whose path condition is pc, numbering it when it is new (the id is the
 // order in which paths first reach a claim or a cutoff point: exploration order).
-func (v *verifier) path(pc *sym.PC, s syntax.Stmt) *Path {
+func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
 	if p := v.paths[pc]; p != nil {
 		return p
 	}
@@ -47,7 +48,7 @@ func (v *verifier) tests() {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
+		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
 			v.b.Solver().Check(p.pc)
 		}
 	}
@@ -57,7 +58,7 @@ func (v *verifier) tests() {
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
 // replays it with loop bound n: a function of the path alone, which writes only p's test fields.
 func testPath(prog *syntax.Program, n int, p *Path) {
-	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
 		return
 	}
@@ -164,13 +165,13 @@ func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (bool, string) {
 // claims) and the claim a, replayed on the concrete semantics (Section V: a path and a test that
 // reaches the claim and satisfies it). A test that does not replay is certsym's own defect,
 // unless the path over-approximates.
-func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula, flagged bool, e *Evidence) {
+func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.Formula, flagged bool, e *Evidence) {
 	names := v.names()
-	pc := sym.Extend(assumed, a, len(names))
-	if pc.Status != sym.Sat {
+	pc := pathcond.Extend(assumed, a, len(names))
+	if pc.Status != pathcond.Sat {
 		v.b.Solver().Check(pc)
 	}
-	if pc.Status != sym.Sat || !pc.Formula().Eval(pc.Witness) {
+	if pc.Status != pathcond.Sat || !pc.Formula().Eval(pc.Witness) {
 		e.Replay = "no test: the solver gave no model on the real semantics of products"
 		return
 	}

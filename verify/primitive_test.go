@@ -7,9 +7,9 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
-	"certsym/sym"
 	"certsym/verify/cfg"
 )
 
@@ -51,9 +51,9 @@ func handState(t *testing.T, src string, opts Options, pcFrom []int) (*verifier,
 	v := newVerifier(prog, opts, rep)
 	ss := stmts(prog)
 	ts := v.b.Terms()
-	st := bounded.State{Store: ts.Syms(), PC: sym.RootPC(prog.Slots())}
+	st := bounded.State{Store: ts.Syms(), PC: pathcond.RootPC(prog.Slots())}
 	for _, i := range pcFrom {
-		st.PC = sym.Extend(st.PC, ts.SubstB(ss[i].(*syntax.Assume).Cond, st.Store), ts.Slots())
+		st.PC = pathcond.Extend(st.PC, ts.SubstB(ss[i].(*syntax.Assume).Cond, st.Store), ts.Slots())
 	}
 	return v, st, ss
 }

@@ -20,6 +20,8 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/step"
@@ -120,7 +122,7 @@ type Path struct {
 	Final spec.Store
 	Ends  string
 	Lines []int
-	pc    *sym.PC
+	pc    *pathcond.PC
 }
 
 // MaxPathTests is the most paths given a test and its replay (the first ones).
@@ -146,6 +148,9 @@ type Options struct {
 	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
 	// is the same for every number of workers.
 	Workers int
+	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
+	// decisions and of the solver's caching layer (solver.Options.CrossCheck).
+	CrossCheck func(pathcond.Decision) `json:"-"`
 }
 
 // Report is the outcome of Verify.
@@ -171,7 +176,7 @@ type Report struct {
 	// Overall is the overall status, from the developer claims only.
 	Overall    Status
 	Conclusive int
-	Solver     sym.SolverStats
+	Solver     solver.Stats
 	Elapsed    time.Duration
 	CFG        *cfg.Graph
 
@@ -231,10 +236,10 @@ type verifier struct {
 	claims    map[syntax.Stmt][]*Claim
 	synthetic map[syntax.Stmt]bool
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*sym.PC][]Unhandled
+	nonlinear  map[*pathcond.PC][]Unhandled
 	nonlinSeen map[Unhandled]bool
 	// mulPC memoizes whether a path condition has a product of two non-constant terms (UT).
-	mulPC map[*sym.PC]bool
+	mulPC map[*pathcond.PC]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
@@ -242,8 +247,8 @@ type verifier struct {
 	madeAt    map[string]int
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
-	depthPath map[syntax.Stmt]*sym.PC // the first path cut at each statement by the depth bound
-	paths     map[*sym.PC]*Path
+	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
+	paths     map[*pathcond.PC]*Path
 	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
 }
 
@@ -254,6 +259,7 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 		at: map[syntax.Stmt]syntax.Stmt{}, failOf: map[*syntax.Fail]syntax.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b
+	defer b.Close()
 	if opts.Workers > 1 {
 		v.texts = newPathTexts(v.names(), opts.Workers)
 	}
@@ -299,21 +305,20 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 
 // newVerifier makes the observer of a verification of prog and its interpreter, and the claims.
 func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
-	b := bounded.New(prog, opts.LoopBound)
+	b := bounded.NewWith(prog, opts.LoopBound, solver.Options{AbstractMul: opts.AbstractNonlinear, CrossCheck: opts.CrossCheck})
 	b.Limits = opts.Limits
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
-	b.Solver().AbstractMul = opts.AbstractNonlinear
 	// Quantifiers run as loops bounded by the loop bound, as Kiasan runs them (Section III-B3):
 	// past the bound, an assume gives the rest any value and flags the state (State.Over, the
 	// flag g), any other statement is cut off there after its claims are evaluated on the
 	// instances evaluated (State.Trunc).
 	b.QuantLoop = true
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
-		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*sym.PC][]Unhandled{},
-		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*sym.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}}
+		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
+		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = syntax.HasMul(prog.Body)
@@ -329,7 +334,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 func (v *verifier) cutoffs(rs []bounded.Result) {
 	rep, opts := v.rep, v.opts
 	incomplete := map[syntax.Stmt]int{}
-	first := map[syntax.Stmt]*sym.PC{}
+	first := map[syntax.Stmt]*pathcond.PC{}
 	seen := map[syntax.Stmt]bool{}
 	var order []syntax.Stmt
 	for _, r := range rs {

@@ -56,6 +56,7 @@ func resultGroup(r bounded.Result) string {
 // is over.
 func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(), asJSON, full bool, stdout, stderr io.Writer) int {
 	b := bounded.New(prog, n)
+	defer b.Close()
 	b.Limits, b.NoPrune = opts.Limits, opts.NoPrune
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)

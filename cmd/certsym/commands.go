@@ -278,6 +278,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	} else {
 		eng := engine.New(prog, opts)
 		rep, err = eng.FindBugs(sh.Wrap(eng, onBug))
+		eng.Close() // the first bug may end the run before the stream does
 	}
 	finished()
 	if err != nil {

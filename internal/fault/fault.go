@@ -81,7 +81,7 @@ const (
 	// second oldest pending state instead of the oldest once more than 3 are pending: an unfair
 	// scheduler, under which the oldest state may never be expanded.
 	StarveState
-	// Faults of issue 17, the solver caching (sym/cache.go).
+	// Faults of issue 17, the solver caching (solver/cache.go).
 
 	// CexSkipsNewest: the counterexample cache's model check skips the newest conjunct of the
 	// query, so a stored model that violates it (the parent's own model) is taken as a model.
@@ -90,7 +90,7 @@ const (
 	// stored unsatisfiable set, so a query that is not a superset of it is answered unsat.
 	CacheStaleUnsat
 
-	// Faults of issue 13, arrays and quantifiers (sym/array.go, sym/solver.go).
+	// Faults of issue 13, arrays and quantifiers (sym/array.go, solver/encode.go).
 
 	// IndexHiOffByOne: the range check of an element access allows Hi + 1 (off by one at the
 	// upper bound).

@@ -1,5 +1,5 @@
 // Package layertest runs the refinement layer's reduced run as the whole test of a package of the
-// symbolic core: with the build tag refinementonly, the test binaries of sym, engine and bounded
+// symbolic core: with the build tag refinementonly, the test binaries of sym, pathcond, engine and bounded
 // run only it (their mutation_layer_test.go files), so that when gremlins mutates one of their
 // files the refinement layer alone decides whether the mutant is killed (make mutation). Only
 // those test files import it; it sits on top of the import graph, beside refinement.

@@ -173,6 +173,7 @@ func run(p *syntax.Program, strategy string, lim budget.Limits, seed int64) resu
 	}
 	start := time.Now()
 	e := engine.New(p, engine.Options{Strategy: s, Limits: lim, Seed: seed})
+	defer e.Close()
 	rep, err := e.FindBugs(nil)
 	return resultOf(rep, err, start)
 }

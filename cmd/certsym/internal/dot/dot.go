@@ -11,6 +11,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -128,7 +129,7 @@ var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", n
 // program, a state never expanded (pending when the run stopped), or an explored inner state.
 func (t *Tree) kind(st *engine.State) string {
 	switch {
-	case t.pruned[st] || st.PC.Status == sym.Unsat:
+	case t.pruned[st] || st.PC.Status == pathcond.Unsat:
 		return nodePruned
 	case st.ErrorOf() != nil:
 		return nodeError

@@ -8,6 +8,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/concolic"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -70,7 +71,7 @@ func Object(p *concolic.Path, names []string) JSON {
 			Taken: b.SideName(b.Taken), Constraint: b.Conj.String(names), PathCondition: b.PC.String(names), Flips: []Flip{}}
 		for _, f := range b.Flips {
 			jf := Flip{Side: b.SideName(f.Side), Status: f.Status.String(), Confirmed: f.Confirmed, Reason: f.Reason}
-			if f.Status == sym.Sat {
+			if f.Status == pathcond.Sat {
 				jf.Input = inputJSON(f.Input, names)
 			}
 			jb.Flips = append(jb.Flips, jf)
@@ -109,10 +110,10 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 		}
 		for _, f := range b.Flips {
 			switch f.Status {
-			case sym.Sat:
+			case pathcond.Sat:
 				sat++
 				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), report.InputText(f.Input, names))
-			case sym.Unsat:
+			case pathcond.Unsat:
 				unsat++
 				fmt.Fprintf(w, "   flip to %s: none (unsat: no input follows this path and takes it)\n", b.SideName(f.Side))
 			default:

@@ -11,6 +11,7 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -65,7 +66,7 @@ func (r *Recorder) Expanded(st *engine.State, succ []*engine.State) {
 	if r.tree != nil {
 		r.tree.Expanded(st, succ)
 	}
-	if st.PC.Status == sym.Unsat {
+	if st.PC.Status == pathcond.Unsat {
 		return // only reachable with --no-prune: no input follows this path
 	}
 	r.hits[st.HeadStmt()]++
@@ -99,7 +100,7 @@ func (r *Recorder) flush() {
 	if x.st == nil {
 		return
 	}
-	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != sym.Unsat }
+	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != pathcond.Unsat }
 	switch s := x.st.HeadStmt().(type) {
 	case *syntax.If, *syntax.Assert:
 		a := r.arms[s]
@@ -139,7 +140,7 @@ func (r *Recorder) terminal(st *engine.State, end testcase.End) {
 	t := testcase.Path{End: end}
 	// A path without a model gives no test case: its path condition is not rendered (a path the
 	// solver gave up on can carry terms whose printed form is exponential in their size).
-	if st.PC.Status == sym.Sat && st.PC.Witness != nil {
+	if st.PC.Status == pathcond.Sat && st.PC.Witness != nil {
 		t.Input = append(spec.Store(nil), st.PC.Witness...)
 		t.PC = report.PCText(st.PC, sym.SlotNames(r.prog), 1_000_000)
 	}

@@ -3,13 +3,14 @@ package report
 import (
 	"fmt"
 
+	"certsym/pathcond"
 	"certsym/spec/integer"
 	"certsym/sym"
 )
 
 // PCText renders a path condition, unless its printed form has more than limit symbols and
 // operators (shared terms print once per occurrence: see PrintSize).
-func PCText(pc *sym.PC, names []string, limit int) string {
+func PCText(pc *pathcond.PC, names []string, limit int) string {
 	if PrintSize(pc.Conjuncts(), limit) > limit {
 		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
 	}

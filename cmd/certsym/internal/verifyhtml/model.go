@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
+	"certsym/solver"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -45,7 +46,7 @@ type Doc struct {
 	ReplayErrors    []string    `json:"replay_errors,omitempty"`
 	names           []string
 	elapsed         float64
-	solver          sym.SolverStats
+	solver          solver.Stats
 }
 
 // Claim is a developer claim of the report.

@@ -1,10 +1,12 @@
-package sym
+package solver
 
 import (
 	"testing"
 	"time"
 
+	"certsym/pathcond"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
 
 // TestQueryCountersAddUp: a query the time bound cuts short before it reaches Z3 is counted as a
@@ -12,13 +14,13 @@ import (
 // nonlinear and no earlier model satisfies them, so no caching layer answers them: they reach
 // the deadline test.)
 func TestQueryCountersAddUp(t *testing.T) {
-	ts := NewTerms([]string{"x"})
-	sv := NewSolver([]string{"x"})
+	ts := sym.NewTerms([]string{"x"})
+	sv := NewForSymbols([]string{"x"}, Options{})
 	x := ts.Syms()[0]
-	sv.Check(pcOf(Pred(FEq, sub(x, Const(integer.Of(3))))))
-	sv.Deadline = time.Now().Add(-time.Second)
+	sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(x, sym.Const(integer.Of(3))))))
+	sv.SetDeadline(time.Now().Add(-time.Second))
 	for i := int64(0); i < 3; i++ {
-		if got := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(integer.Of(10+i)))))); got != Unknown {
+		if got := sv.Check(pcOf(sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, x), sym.Const(integer.Of(10+i)))))); got != pathcond.Unknown {
 			t.Fatalf("past the deadline: %v", got)
 		}
 	}

@@ -1,9 +1,11 @@
-package sym
+package solver
 
 import (
 	"testing"
 
+	"certsym/pathcond"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
 
 // Tests of the abstraction mode (Solver.AbstractMul, certsym verify --abstract-nonlinear) on the
@@ -12,10 +14,10 @@ import (
 // IV-B: products as uninterpreted functions with the non-negative axiom).
 
 // extendFrom is Extend of each formula in turn from root.
-func extendFrom(root *PC, n int, fs ...*Formula) *PC {
+func extendFrom(root *pathcond.PC, n int, fs ...*sym.Formula) *pathcond.PC {
 	phi := root
 	for _, f := range fs {
-		phi = Extend(phi, f, n)
+		phi = pathcond.Extend(phi, f, n)
 	}
 	return phi
 }
@@ -27,52 +29,51 @@ func extendFrom(root *PC, n int, fs ...*Formula) *PC {
 // q < -99.
 func TestAbstractIntervalsOpaque(t *testing.T) {
 	names := []string{"i", "j"}
-	ts := NewTerms(names)
+	ts := sym.NewTerms(names)
 	i, j := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *Term { return Const(integer.Of(v)) }
-	q := add(ts.mul(i, j), k(1))
-	pre := []*Formula{Pred(FGe, add(i, k(10))), Pred(FGe, sub(k(-1), i)), Pred(FGe, sub(j, k(1))), Pred(FGe, sub(k(10), j))}
-	low := Pred(FGe, add(q, k(99))) // q >= -99
-	notLow := Not(low)              // q < -99
-	high := Pred(FGe, neg(q))       // q <= 0
+	k := func(v int64) *sym.Term { return sym.Const(integer.Of(v)) }
+	q := sym.Add(ts.Mul(i, j), k(1))
+	pre := []*sym.Formula{sym.Pred(sym.FGe, sym.Add(i, k(10))), sym.Pred(sym.FGe, sym.Sub(k(-1), i)), sym.Pred(sym.FGe, sym.Sub(j, k(1))), sym.Pred(sym.FGe, sym.Sub(k(10), j))}
+	low := sym.Pred(sym.FGe, sym.Add(q, k(99))) // q >= -99
+	notLow := sym.Not(low)                      // q < -99
+	high := sym.Pred(sym.FGe, sym.Neg(q))       // q <= 0
 
-	exact := NewSolver(names)
-	abs := NewSolver(names)
-	abs.AbstractMul = true
+	exact := NewForSymbols(names, Options{})
+	abs := NewForSymbols(names, Options{AbstractMul: true})
 
 	phiE := extendFrom(exact.Root(2), 2, pre...)
-	if got := Extend(phiE, low, 2); got != phiE {
+	if got := pathcond.Extend(phiE, low, 2); got != phiE {
 		t.Errorf("exact mode: q >= -99 not decided by intervals (%v)", got.Status)
 	}
-	if got := Extend(phiE, notLow, 2); got.Status != Unsat {
+	if got := pathcond.Extend(phiE, notLow, 2); got.Status != pathcond.Unsat {
 		t.Errorf("exact mode: q < -99 is %v, want unsat by intervals", got.Status)
 	}
 
 	phiA := extendFrom(abs.Root(2), 2, pre...)
-	if got := Extend(phiA, low, 2); got == phiA {
+	if got := pathcond.Extend(phiA, low, 2); got == phiA {
 		t.Error("abstraction mode: q >= -99 decided by the interval of the real product")
 	}
-	neg := Extend(phiA, notLow, 2)
-	if neg.Status == Unsat {
+	neg := pathcond.Extend(phiA, notLow, 2)
+	if neg.Status == pathcond.Unsat {
 		t.Fatal("abstraction mode: q < -99 decided unsat by the interval of the real product")
 	}
-	if got := abs.Check(neg); got != Sat {
+	if got := abs.Check(neg); got != pathcond.Sat {
 		t.Errorf("abstraction mode: q < -99 is %v, want sat (mul(i, j) has no magnitude)", got)
 	}
 	if neg.Witness != nil && neg.Formula().Eval(neg.Witness) {
 		t.Errorf("abstraction mode: the model %v of q < -99 satisfies the real formula", neg.Witness)
 	}
 	// the sign still decides q <= 0: i < 0 < j makes mul(i, j) <= -1
-	if got := Extend(phiA, high, 2); got != phiA {
+	if got := pathcond.Extend(phiA, high, 2); got != phiA {
 		t.Error("abstraction mode: q <= 0 not decided by the product's sign")
 	}
 	// two single values: the exact mode computes the product, the abstraction knows its sign only
-	two := []*Formula{Pred(FEq, sub(i, k(2))), Pred(FEq, sub(j, k(3)))}
-	six := Pred(FEq, sub(ts.mul(i, j), k(7)))
-	if got := Extend(extendFrom(RootPC(2), 2, two...), six, 2); got.Status != Unsat {
+	two := []*sym.Formula{sym.Pred(sym.FEq, sym.Sub(i, k(2))), sym.Pred(sym.FEq, sym.Sub(j, k(3)))}
+	six := sym.Pred(sym.FEq, sym.Sub(ts.Mul(i, j), k(7)))
+	if got := pathcond.Extend(extendFrom(pathcond.RootPC(2), 2, two...), six, 2); got.Status != pathcond.Unsat {
 		t.Errorf("exact mode: 2 * 3 == 7 is %v by intervals, want unsat", got.Status)
 	}
-	if got := Extend(extendFrom(abs.Root(2), 2, two...), six, 2); got.Status == Unsat {
+	if got := pathcond.Extend(extendFrom(abs.Root(2), 2, two...), six, 2); got.Status == pathcond.Unsat {
 		t.Error("abstraction mode: mul(2, 3) == 7 decided unsat by intervals")
 	}
 }
@@ -82,47 +83,18 @@ func TestAbstractIntervalsOpaque(t *testing.T) {
 // so the branch and the claim under it are dead.
 func TestAbstractSignAxiomDecides(t *testing.T) {
 	names := []string{"j", "k"}
-	ts := NewTerms(names)
+	ts := sym.NewTerms(names)
 	j, k := ts.Syms()[0], ts.Syms()[1]
-	m := ts.mul(j, k)
-	nat := []*Formula{Pred(FGe, j), Pred(FGe, k)}
-	negative := Not(Pred(FGe, m)) // j * k < 0
-	abs := NewSolver(names)
-	abs.AbstractMul = true
-	if got := Extend(extendFrom(abs.Root(2), 2, nat...), negative, 2); got.Status != Unsat {
+	m := ts.Mul(j, k)
+	nat := []*sym.Formula{sym.Pred(sym.FGe, j), sym.Pred(sym.FGe, k)}
+	negative := sym.Not(sym.Pred(sym.FGe, m)) // j * k < 0
+	abs := NewForSymbols(names, Options{AbstractMul: true})
+	if got := pathcond.Extend(extendFrom(abs.Root(2), 2, nat...), negative, 2); got.Status != pathcond.Unsat {
 		t.Errorf("intervals, abstraction mode: j * k < 0 under j, k >= 0 is %v, want unsat", got.Status)
 	}
 	// the solver alone (no interval decision: a path condition built by hand) decides it by the
 	// sign axioms
-	if got := abs.Check(pcOf(append(nat, negative)...)); got != Unsat {
+	if got := abs.Check(pcOf(append(nat, negative)...)); got != pathcond.Unsat {
 		t.Errorf("solver, abstraction mode: j * k < 0 under j, k >= 0 is %v, want unsat", got)
-	}
-}
-
-// TestSignRange: the interval the sign axioms give a product, for operands of each sign.
-func TestSignRange(t *testing.T) {
-	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
-		return bound{lo: integer.Of(lo), hi: integer.Of(hi), hasLo: hasLo, hasHi: hasHi}
-	}
-	all := bound{}
-	pos, nonneg := iv(1, 0, true, false), iv(0, 0, true, false)
-	negv, nonpos := iv(0, -1, false, true), iv(0, 0, false, true)
-	zero := iv(0, 0, true, true)
-	for _, c := range []struct {
-		l, r bound
-		want string
-	}{
-		{pos, pos, "x >= 1"},
-		{negv, negv, "x >= 1"},
-		{pos, negv, "x <= -1"},
-		{nonneg, nonneg, "x >= 0"},
-		{nonneg, nonpos, "x <= 0"},
-		{zero, all, "x == 0"},
-		{pos, all, "true"},
-		{iv(2, 5, true, true), iv(3, 3, true, true), "x >= 1"},
-	} {
-		if got := signRange(c.l, c.r).String("x"); got != c.want {
-			t.Errorf("signRange(%s, %s) = %s, want %s", c.l.String("l"), c.r.String("r"), got, c.want)
-		}
 	}
 }

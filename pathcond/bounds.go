@@ -1,9 +1,12 @@
-package sym
+package pathcond
 
 import (
 	"certsym/internal/fault"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
+
+var one, minusOne = integer.Of(1), integer.Of(-1)
 
 // A bound is an interval of ℤ, each end possibly infinite.
 type bound struct {
@@ -48,71 +51,73 @@ type symBound struct {
 	b   bound
 }
 
-func (bs bounds) of(sym int) bound {
+func (bs bounds) of(x int) bound {
 	for _, e := range bs {
-		if e.sym == sym {
+		if e.sym == x {
 			return e.b
 		}
 	}
 	return bound{}
 }
 
-func (bs bounds) with(sym int, b bound) bounds {
+func (bs bounds) with(x int, b bound) bounds {
 	out := make(bounds, 0, len(bs)+1)
 	done := false
 	for _, e := range bs {
 		switch {
-		case e.sym == sym:
-			out = append(out, symBound{sym, b})
+		case e.sym == x:
+			out = append(out, symBound{x, b})
 			done = true
-		case e.sym > sym && !done:
-			out = append(out, symBound{sym, b}, e)
+		case e.sym > x && !done:
+			out = append(out, symBound{x, b}, e)
 			done = true
 		default:
 			out = append(out, e)
 		}
 	}
 	if !done {
-		out = append(out, symBound{sym, b})
+		out = append(out, symBound{x, b})
 	}
 	return out
 }
 
 // rng is the range of t when each symbol ranges over its bound (interval arithmetic, through
 // the nonlinear atoms too: atomRange).
-func (bs bounds) rng(t *Term) bound { return bs.rngDepth(t, 0, false) }
+func (bs bounds) rng(t *sym.Term) bound { return bs.rngDepth(t, 0, false) }
 
 // maxAtomDepth bounds how deep rng looks into nested nonlinear atoms (terms are DAGs: x = x * x
 // repeated n times has 2^n paths).
 const maxAtomDepth = 3
 
-func (bs bounds) rngDepth(t *Term, depth int, abs bool) bound {
-	r := bound{lo: t.c, hi: t.c, hasLo: true, hasHi: true}
-	for _, m := range t.monos {
+func (bs bounds) rngDepth(t *sym.Term, depth int, abs bool) bound {
+	c := t.Const()
+	r := bound{lo: c, hi: c, hasLo: true, hasHi: true}
+	for i, n := 0, t.Monos(); i < n; i++ {
 		if !r.hasLo && !r.hasHi {
 			return r
 		}
+		k, a := t.Mono(i)
 		var ab bound
-		if m.a.Kind == AtomSym {
-			ab = bs.of(m.a.Sym)
-		} else if depth < maxAtomDepth && m.a.Kind <= AtomMod {
+		if a.Kind == sym.AtomSym {
+			ab = bs.of(a.Sym)
+		} else if depth < maxAtomDepth && a.Kind <= sym.AtomMod {
 			// select atoms and bound variables are opaque: their range is all of ℤ
-			ab = bs.atomRange(m.a, depth+1, abs)
+			ab = bs.atomRange(a, depth+1, abs)
 		}
 		lo, hi, hasLo, hasHi := ab.lo, ab.hi, ab.hasLo, ab.hasHi
-		if m.k.Sign() < 0 {
+		if k.Sign() < 0 {
 			lo, hi, hasLo, hasHi = hi, lo, hasHi, hasLo
 		}
 		if r.hasLo {
 			if hasLo {
-				r.lo = r.lo.Add(m.k.Mul(lo))
+				r.lo = r.lo.Add(k.Mul(lo))
 			} else {
 				r.hasLo = false
 			}
 		}
 		if r.hasHi {
 			if hasHi {
-				r.hi = r.hi.Add(m.k.Mul(hi))
+				r.hi = r.hi.Add(k.Mul(hi))
 			} else {
 				r.hasHi = false
 			}
@@ -131,22 +136,22 @@ func (b bound) finite() bool { return b.hasLo && b.hasHi }
 // atomRange is the range of a nonlinear atom when its operands range over their intervals: the
 // value when both are single values, otherwise interval rules for the product, the truncating
 // division (x / 0 = 0) and its remainder (x % 0 = x); all of ℤ when no rule applies. With abs
-// (Solver.AbstractMul) a product's range is only what its sign axioms say (signRange).
-func (bs bounds) atomRange(a *Atom, depth int, abs bool) bound {
+// (Deciders.AbstractMul, the solver's abstraction) a product's range is only what its sign axioms say (signRange).
+func (bs bounds) atomRange(a *sym.Atom, depth int, abs bool) bound {
 	l, r := bs.rngDepth(a.L, depth, abs), bs.rngDepth(a.R, depth, abs)
-	if abs && a.Kind == AtomMul {
+	if abs && a.Kind == sym.AtomMul {
 		return signRange(l, r)
 	}
 	x, lp := l.point()
 	y, rp := r.point()
 	if lp && rp {
-		v := (&Atom{Kind: a.Kind, L: Const(x), R: Const(y)}).Eval(nil)
+		v := (&sym.Atom{Kind: a.Kind, L: sym.Const(x), R: sym.Const(y)}).Eval(nil)
 		return bound{lo: v, hi: v, hasLo: true, hasHi: true}
 	}
 	switch a.Kind {
-	case AtomMul:
+	case sym.AtomMul:
 		return mulRange(l, r)
-	case AtomDiv:
+	case sym.AtomDiv:
 		return divRange(l, r)
 	}
 	return modRange(l, r)
@@ -292,14 +297,14 @@ const (
 )
 
 // decide says whether the bounds and the linear facts imply f (trueT), contradict it (falseT),
-// or neither; abs: products are abstracted (Solver.AbstractMul), seen by their signs only.
-func (bs bounds) decide(f *Formula, lin *linFact, abs bool) truth {
+// or neither; abs: products are abstracted (Deciders.AbstractMul), seen by their signs only.
+func (bs bounds) decide(f *sym.Formula, lin *linFact, abs bool) truth {
 	switch f.Op {
-	case FTrue:
+	case sym.FTrue:
 		return trueT
-	case FFalse:
+	case sym.FFalse:
 		return falseT
-	case FGe:
+	case sym.FGe:
 		r := bs.rngDepth(f.T, 0, abs).intersect(lin.rangeOf(f.T))
 		switch {
 		case r.hasLo && r.lo.Sign() >= 0:
@@ -308,16 +313,16 @@ func (bs bounds) decide(f *Formula, lin *linFact, abs bool) truth {
 			return falseT
 		}
 		return unknownT
-	case FEq, FNe:
+	case sym.FEq, sym.FNe:
 		t := bs.decideEq(f.T, lin, abs)
-		if f.Op == FNe && t != unknownT {
+		if f.Op == sym.FNe && t != unknownT {
 			t = trueT + falseT - t
 		}
 		return t
-	case FForall, FExists:
+	case sym.FForall, sym.FExists:
 		// the bounds know nothing of a bound variable: a quantified formula is left to the solver
 		return unknownT
-	case FAnd:
+	case sym.FAnd:
 		res := trueT
 		for _, g := range f.Args {
 			switch bs.decide(g, lin, abs) {
@@ -341,11 +346,13 @@ func (bs bounds) decide(f *Formula, lin *linFact, abs bool) truth {
 	return res
 }
 
-func (bs bounds) decideEq(t *Term, lin *linFact, abs bool) truth {
-	if len(t.monos) == 1 && t.monos[0].a.Kind == AtomSym && !t.c.Rem(t.monos[0].k).IsZero() {
-		return falseT // k*x + c == 0 has no integer solution when k does not divide c
+func (bs bounds) decideEq(t *sym.Term, lin *linFact, abs bool) truth {
+	if oneSym(t) {
+		if k, _ := t.Mono(0); !t.Const().Rem(k).IsZero() {
+			return falseT // k*x + c == 0 has no integer solution when k does not divide c
+		}
 	}
-	if g, ok := linForm(t); ok && !t.c.Rem(g).IsZero() {
+	if g, ok := linForm(t); ok && !t.Const().Rem(g).IsZero() {
 		return falseT // g·F + c == 0 likewise
 	}
 	r := bs.rngDepth(t, 0, abs).intersect(lin.rangeOf(t))
@@ -360,68 +367,79 @@ func (bs bounds) decideEq(t *Term, lin *linFact, abs bool) truth {
 
 // asBound recognizes an atomic formula on one symbol, k*x + c >= 0 or k*x + c == 0, and returns
 // the interval of x it states exactly.
-func asBound(f *Formula) (sym int, b bound, ok bool) {
-	if (f.Op != FGe && f.Op != FEq) || len(f.T.monos) != 1 || f.T.monos[0].a.Kind != AtomSym {
+func asBound(f *sym.Formula) (x int, b bound, ok bool) {
+	if (f.Op != sym.FGe && f.Op != sym.FEq) || !oneSym(f.T) {
 		return 0, bound{}, false
 	}
-	k, c, sym := f.T.monos[0].k, f.T.c, f.T.monos[0].a.Sym
-	if f.Op == FEq { // x = -c/k, divisibility checked by decide
+	k, a := f.T.Mono(0)
+	c, x := f.T.Const(), a.Sym
+	if f.Op == sym.FEq { // x = -c/k, divisibility checked by decide
 		v := c.Neg().Quo(k)
-		return sym, bound{lo: v, hi: v, hasLo: true, hasHi: true}, true
+		return x, bound{lo: v, hi: v, hasLo: true, hasHi: true}, true
 	}
 	if k.Sign() > 0 { // x >= ceil(-c/k)
-		return sym, bound{lo: ceilDiv(c.Neg(), k), hasLo: true}, true
+		return x, bound{lo: CeilDiv(c.Neg(), k), hasLo: true}, true
 	}
 	// k < 0: x <= floor(c/-k)
-	return sym, bound{hi: floorDiv(c, k.Neg()), hasHi: true}, true
+	return x, bound{hi: FloorDiv(c, k.Neg()), hasHi: true}, true
+}
+
+// oneSym reports whether t is k*x + c for one symbol x.
+func oneSym(t *sym.Term) bool {
+	if t.Monos() != 1 {
+		return false
+	}
+	_, a := t.Mono(0)
+	return a.Kind == sym.AtomSym
 }
 
 // asNe recognizes the disequality k*x + c != 0 on one symbol x: the value v = -c/k it excludes,
 // and integral false when k does not divide c (no integer x is excluded).
-func asNe(f *Formula) (sym int, v integer.Int, integral, ok bool) {
-	if f.Op != FNe || len(f.T.monos) != 1 || f.T.monos[0].a.Kind != AtomSym {
+func asNe(f *sym.Formula) (x int, v integer.Int, integral, ok bool) {
+	if f.Op != sym.FNe || !oneSym(f.T) {
 		return 0, v, false, false
 	}
-	k, c := f.T.monos[0].k, f.T.c
+	k, a := f.T.Mono(0)
+	c := f.T.Const()
 	if !c.Rem(k).IsZero() {
-		return f.T.monos[0].a.Sym, v, false, true
+		return a.Sym, v, false, true
 	}
-	return f.T.monos[0].a.Sym, c.Neg().Quo(k), true, true
+	return a.Sym, c.Neg().Quo(k), true, true
 }
 
 // shaved recognizes x != v where v is an end of x's interval, and returns the interval without
 // that end: then φ ∧ f states exactly the bounds (a countdown loop's n != 0 after n >= 0 is
 // n >= 1).
-func (bs bounds) shaved(f *Formula) (sym int, b bound, ok bool) {
-	sym, v, integral, ok := asNe(f)
+func (bs bounds) shaved(f *sym.Formula) (x int, b bound, ok bool) {
+	x, v, integral, ok := asNe(f)
 	if !ok || !integral {
 		return 0, bound{}, false
 	}
-	if cur := bs.of(sym); (cur.hasLo && cur.lo.Equal(v)) || (cur.hasHi && cur.hi.Equal(v)) {
+	if cur := bs.of(x); (cur.hasLo && cur.lo.Equal(v)) || (cur.hasHi && cur.hi.Equal(v)) {
 		if fault.Active == fault.ShaveWrongEnd && cur.hasLo && cur.lo.Equal(v) && cur.hasHi {
 			cur.hi = cur.hi.Sub(one)
-			return sym, cur, true
+			return x, cur, true
 		}
-		return sym, cur.shave([]integer.Int{v}), true
+		return x, cur.shave([]integer.Int{v}), true
 	}
 	return 0, bound{}, false
 }
 
 // excludes reports whether f is x != v with v outside x's interval (implied by it).
-func (bs bounds) excludes(f *Formula) bool {
-	sym, v, integral, ok := asNe(f)
+func (bs bounds) excludes(f *sym.Formula) bool {
+	x, v, integral, ok := asNe(f)
 	if !ok {
 		return false
 	}
 	if !integral {
 		return true // no integer x makes it 0
 	}
-	b := bs.of(sym)
+	b := bs.of(x)
 	return (b.hasLo && v.Cmp(b.lo) < 0) || (b.hasHi && v.Cmp(b.hi) > 0)
 }
 
-// floorDiv is ⌊a/b⌋ for b > 0.
-func floorDiv(a, b integer.Int) integer.Int {
+// FloorDiv is ⌊a/b⌋ for b > 0 (also the solver's, for its model repair).
+func FloorDiv(a, b integer.Int) integer.Int {
 	q := a.Quo(b)
 	if a.Rem(b).Sign() < 0 {
 		q = q.Sub(one)
@@ -429,8 +447,8 @@ func floorDiv(a, b integer.Int) integer.Int {
 	return q
 }
 
-// ceilDiv is ⌈a/b⌉ for b > 0.
-func ceilDiv(a, b integer.Int) integer.Int {
+// CeilDiv is ⌈a/b⌉ for b > 0 (also the solver's, for its model repair).
+func CeilDiv(a, b integer.Int) integer.Int {
 	q := a.Quo(b)
 	if a.Rem(b).Sign() > 0 {
 		q = q.Add(one)

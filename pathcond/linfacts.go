@@ -1,8 +1,9 @@
-package sym
+package pathcond
 
 import (
 	"certsym/internal/fault"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
 
 // Interval facts on linear forms of two or more symbols. A path condition that states
@@ -21,22 +22,31 @@ type linFact struct {
 	next *linFact
 }
 
+// mono is a monomial k·a of a linear form (a a symbol atom).
+type mono struct {
+	k integer.Int
+	a *sym.Atom
+}
+
 // linForm returns g such that t = g·F + c for the form F of t, when t is linear in two or more
 // symbols; ok is false otherwise.
-func linForm(t *Term) (g integer.Int, ok bool) {
-	if len(t.monos) < 2 {
+func linForm(t *sym.Term) (g integer.Int, ok bool) {
+	n := t.Monos()
+	if n < 2 {
 		return g, false
 	}
-	for _, m := range t.monos {
-		if m.a.Kind != AtomSym {
+	for i := 0; i < n; i++ {
+		if _, a := t.Mono(i); a.Kind != sym.AtomSym {
 			return g, false
 		}
 	}
-	g = absInt(t.monos[0].k)
-	for _, m := range t.monos[1:] {
-		g = gcdInt(g, absInt(m.k))
+	k0, _ := t.Mono(0)
+	g = absInt(k0)
+	for i := 1; i < n; i++ {
+		k, _ := t.Mono(i)
+		g = gcdInt(g, absInt(k))
 	}
-	if t.monos[0].k.Sign() < 0 {
+	if k0.Sign() < 0 {
 		g = g.Neg()
 	}
 	return g, true
@@ -58,14 +68,14 @@ func gcdInt(a, b integer.Int) integer.Int {
 }
 
 // find returns the newest fact on the form of t = g·F + c, or nil.
-func (l *linFact) find(t *Term, g integer.Int) *linFact {
+func (l *linFact) find(t *sym.Term, g integer.Int) *linFact {
 	for ; l != nil; l = l.next {
-		if len(l.form) != len(t.monos) {
+		if len(l.form) != t.Monos() {
 			continue
 		}
 		same := true
 		for i, m := range l.form {
-			if m.a.Sym != t.monos[i].a.Sym || !m.k.Mul(g).Equal(t.monos[i].k) {
+			if k, a := t.Mono(i); m.a.Sym != a.Sym || !m.k.Mul(g).Equal(k) {
 				same = false
 				break
 			}
@@ -78,7 +88,7 @@ func (l *linFact) find(t *Term, g integer.Int) *linFact {
 }
 
 // rangeOf is the range of t that the facts give (all of ℤ when they know nothing of its form).
-func (l *linFact) rangeOf(t *Term) bound {
+func (l *linFact) rangeOf(t *sym.Term) bound {
 	if l == nil {
 		return bound{}
 	}
@@ -97,18 +107,18 @@ func (l *linFact) rangeOf(t *Term) bound {
 	}
 	r := bound{hasLo: hasLo, hasHi: hasHi}
 	if hasLo {
-		r.lo = g.Mul(lo).Add(t.c)
+		r.lo = g.Mul(lo).Add(t.Const())
 	}
 	if hasHi {
-		r.hi = g.Mul(hi).Add(t.c)
+		r.hi = g.Mul(hi).Add(t.Const())
 	}
 	return r
 }
 
 // with returns the facts l and the fact that f states on a linear form (f is t >= 0, t == 0 or
 // t != 0 with t linear in two or more symbols, and not decided by l); otherwise l itself.
-func (l *linFact) with(f *Formula) *linFact {
-	if f.Op != FGe && f.Op != FEq && f.Op != FNe {
+func (l *linFact) with(f *sym.Formula) *linFact {
+	if f.Op != sym.FGe && f.Op != sym.FEq && f.Op != sym.FNe {
 		return l
 	}
 	t := f.T
@@ -117,28 +127,30 @@ func (l *linFact) with(f *Formula) *linFact {
 		return l
 	}
 	n := &linFact{next: l}
+	c := t.Const()
 	old := l.find(t, g)
 	if old != nil {
 		n.b, n.ne = old.b, old.ne
 	}
 	switch {
-	case f.Op == FNe: // F != -c/g (when g does not divide c, decide has said true)
-		n.ne = append(n.ne[:len(n.ne):len(n.ne)], t.c.Neg().Quo(g))
-	case f.Op == FEq: // F = -c/g (g divides c, or decide would have said false)
-		v := t.c.Neg().Quo(g)
+	case f.Op == sym.FNe: // F != -c/g (when g does not divide c, decide has said true)
+		n.ne = append(n.ne[:len(n.ne):len(n.ne)], c.Neg().Quo(g))
+	case f.Op == sym.FEq: // F = -c/g (g divides c, or decide would have said false)
+		v := c.Neg().Quo(g)
 		n.b = n.b.intersect(bound{lo: v, hi: v, hasLo: true, hasHi: true})
 	case g.Sign() > 0: // F >= ⌈-c/g⌉
-		n.b = n.b.intersect(bound{lo: ceilDiv(t.c.Neg(), g), hasLo: true})
+		n.b = n.b.intersect(bound{lo: CeilDiv(c.Neg(), g), hasLo: true})
 	default: // F <= ⌊c/|g|⌋
-		n.b = n.b.intersect(bound{hi: floorDiv(t.c, g.Neg()), hasHi: true})
+		n.b = n.b.intersect(bound{hi: FloorDiv(c, g.Neg()), hasHi: true})
 	}
 	n.b = n.b.shave(n.ne)
 	if old != nil {
 		n.form = old.form
 	} else {
-		n.form = make([]mono, len(t.monos))
-		for i, m := range t.monos {
-			n.form[i] = mono{m.k.Quo(g), m.a}
+		n.form = make([]mono, t.Monos())
+		for i := range n.form {
+			k, a := t.Mono(i)
+			n.form[i] = mono{k.Quo(g), a}
 		}
 	}
 	return n

@@ -1,22 +1,21 @@
-package sym
+package solver
 
 import (
 	"strconv"
 
-	"github.com/aclements/go-z3/z3"
-
 	"certsym/internal/fault"
-	"certsym/internal/z3query"
+	"certsym/pathcond"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
 
-// Solver caching (issue 17, after KLEE's independence, query cache and counterexample cache).
-// Between Check and Z3 stand the slice and three layers that answer from it; each answer is
+// The caching layer (after KLEE's independence, query cache and counterexample cache). Between
+// the chain's head and Z3 stand the slice and three caches that answer from it; each answer is
 // exact:
 //
 //  1. The slice. Let p be the nearest ancestor of φ known satisfiable, with witness w (the root
 //     is, with witness 0). The conjuncts below p are the new ones. A conjunct recorded as a bound
-//     or a shaved end (PC.captured) is implied by the intervals φ's bounds give its symbol
+//     or a shaved end (PC.Captured) is implied by the intervals φ's bounds give its symbol
 //     (bounds only shrink down a path, and φ implies its bounds), so the query replaces all of
 //     them by those intervals. The other conjuncts are kept when they share a symbol,
 //     transitively, with the new ones (the symbols of an atom count all symbols inside it). The
@@ -37,11 +36,11 @@ import (
 //     makes Q unsat; a recent model that satisfies every formula of Q (Formula.Eval, exact) is a
 //     model of Q.
 //
-// Only then Z3 is asked: Q alone in a solver of its own (the slice solver, one scope per query)
-// when Q is much smaller than φ, otherwise φ on the incremental push/pop stack (φ and Q are
-// equisatisfiable, and a model of φ is one of Q: the answer is stored for Q).
-// With the refinement layer's crosscheck on, every answer a layer gives (and every answer of a
-// slice) is handed to the hook (crosscheck.go).
+// Only then the next layer is asked (Z3, through the timing and quantifier layers): about Q alone
+// in a solver of its own (the slice solver of the core, one scope per query) when Q is much
+// smaller than φ, otherwise about φ on the incremental push/pop stack (φ and Q are
+// equisatisfiable, and a model of φ is one of Q: the answer is stored for Q). The answers carry
+// the layer that gave them (Answer.Rule), for the crosscheck layer above.
 
 // Cache bounds.
 const (
@@ -73,34 +72,70 @@ func (s symset) union(t symset) {
 
 type cacheEntry struct {
 	ids    []int32
-	status SatStatus
+	status pathcond.SatStatus
 	model  []integer.Int
 	next   *cacheEntry // the next entry of the same hash
 }
 
-// queryCache is one solver's cache: interned formula keys, answers by canonical key, recent
-// models and unsatisfiable sets, and the slice solver.
-type queryCache struct {
+// caching is the caching layer: interned formula keys, answers by canonical key, recent models
+// and unsatisfiable sets.
+type caching struct {
+	next    Solver
+	env     *env
 	ids     map[string]int32
-	atomIDs map[*Atom]int32
+	atomIDs map[*sym.Atom]int32
 	entries map[uint64]*cacheEntry // chained by next
 	fifo    []*cacheEntry
 	held    int // ids held by the entries
 	models  [][]integer.Int
 	unsats  [][]int32
-	slicer  *z3.Solver
-	scoped  bool // the slicer has the scope of the last query pushed
 	buf     []byte
-	prep    *Preparer // the solver's own, for the queries not prepared beforehand
+	prep    *Preparer // the chain's own, for the queries not prepared beforehand
 }
 
-func (sv *Solver) newQueryCache() *queryCache {
-	return &queryCache{ids: map[string]int32{}, atomIDs: map[*Atom]int32{}, entries: map[uint64]*cacheEntry{}, prep: sv.NewPreparer()}
+func newCaching(next Solver, e *env, prep *Preparer) *caching {
+	return &caching{next: next, env: e, ids: map[string]int32{}, atomIDs: map[*sym.Atom]int32{}, entries: map[uint64]*cacheEntry{}, prep: prep}
 }
 
-func (sv *Solver) words() int { return (len(sv.names) + 63) / 64 }
+// Check answers φ from its slice, its repair or the caches, else asks the next layer and stores
+// its answer. Path conditions with arrays or quantifiers pass through (their slices would count
+// symbols, not the elements a select may read).
+func (qc *caching) Check(q Query) Answer {
+	phi := q.PC
+	if phi.Extended() {
+		return qc.next.Check(q)
+	}
+	sl := qc.prepared(phi)
+	if st, m, rule := qc.lookup(sl); st != pathcond.Unchecked {
+		if rule == "slice-empty" {
+			qc.env.stats.SliceEmpty++
+		}
+		return Answer{Status: st, Model: m, Rule: rule}
+	}
+	sliced := sl.size*sliceMinSave <= phi.Depth
+	if sliced {
+		q.slice = sl
+		qc.env.stats.Sliced++
+	}
+	a := qc.next.Check(q)
+	switch a.Status {
+	case pathcond.Unsat:
+		qc.remember(sl, pathcond.Unsat, nil)
+	case pathcond.Sat:
+		if sliced {
+			a.Model = sl.merge(a.Model)
+		}
+		qc.remember(sl, pathcond.Sat, a.Model)
+	default:
+		return a
+	}
+	if sliced {
+		a.Rule = "slice"
+	}
+	return a
+}
 
-func (qc *queryCache) intern(key []byte) int32 {
+func (qc *caching) intern(key []byte) int32 {
 	if id, ok := qc.ids[string(key)]; ok {
 		return id
 	}
@@ -109,7 +144,7 @@ func (qc *queryCache) intern(key []byte) int32 {
 	return id
 }
 
-func (qc *queryCache) internString(key string) int32 {
+func (qc *caching) internString(key string) int32 {
 	if id, ok := qc.ids[key]; ok {
 		return id
 	}
@@ -119,13 +154,13 @@ func (qc *queryCache) internString(key string) int32 {
 }
 
 // writeFormula writes f's structural key: an atom other than a symbol by its id interned in qc
-// (pointer identity); with qc nil, ok is false when f has such an atom (its key is the solver's).
-func writeFormula(b []byte, f *Formula, qc *queryCache) (_ []byte, ok bool) {
+// (pointer identity); with qc nil, ok is false when f has such an atom (its key is the layer's).
+func writeFormula(b []byte, f *sym.Formula, qc *caching) (_ []byte, ok bool) {
 	b = append(b, byte('0'+f.Op))
 	switch f.Op {
-	case FGe, FEq, FNe:
+	case sym.FGe, sym.FEq, sym.FNe:
 		return writeTerm(b, f.T, qc)
-	case FAnd, FOr:
+	case sym.FAnd, sym.FOr:
 		b = append(b, '(')
 		for _, g := range f.Args {
 			if b, ok = writeFormula(b, g, qc); !ok {
@@ -138,26 +173,27 @@ func writeFormula(b []byte, f *Formula, qc *queryCache) (_ []byte, ok bool) {
 	return b, true
 }
 
-func writeTerm(b []byte, t *Term, qc *queryCache) ([]byte, bool) {
-	b = appendInt(b, t.c)
-	for _, m := range t.monos {
+func writeTerm(b []byte, t *sym.Term, qc *caching) ([]byte, bool) {
+	b = appendInt(b, t.Const())
+	for i, n := 0, t.Monos(); i < n; i++ {
+		k, a := t.Mono(i)
 		b = append(b, '+')
-		b = appendInt(b, m.k)
+		b = appendInt(b, k)
 		b = append(b, '*')
-		if m.a.Kind == AtomSym {
-			b = strconv.AppendInt(b, int64(-1-m.a.Sym), 36)
+		if a.Kind == sym.AtomSym {
+			b = strconv.AppendInt(b, int64(-1-a.Sym), 36)
 			continue
 		}
 		if qc == nil {
 			return b, false
 		}
-		b = strconv.AppendInt(b, int64(qc.atomID(m.a)), 36)
+		b = strconv.AppendInt(b, int64(qc.atomID(a)), 36)
 	}
 	return b, true
 }
 
 // atomID interns an atom other than a symbol: a positive id by pointer.
-func (qc *queryCache) atomID(a *Atom) int32 {
+func (qc *caching) atomID(a *sym.Atom) int32 {
 	if id, ok := qc.atomIDs[a]; ok {
 		return id
 	}
@@ -168,10 +204,10 @@ func (qc *queryCache) atomID(a *Atom) int32 {
 
 // query is the slice Q of a path condition.
 type query struct {
-	conj  []*PC      // the kept conjuncts, newest first
-	ivals []interval // the intervals of the symbols of S that have bounds
-	syms  symset     // S
-	ids   []int32    // sorted ids of Q's formulas
+	conj  []*pathcond.PC // the kept conjuncts, newest first
+	ivals []interval     // the intervals of the symbols of S that have bounds
+	syms  symset         // S
+	ids   []int32        // sorted ids of Q's formulas
 	hash  uint64
 	base  []integer.Int // w, the witness of the nearest satisfiable ancestor
 	size  int           // |Q|
@@ -186,6 +222,13 @@ type query struct {
 type interval struct {
 	sym int
 	b   bound
+}
+
+// bound is an interval of ℤ, each end possibly infinite (a bound of a path condition,
+// pathcond.PC.Bound).
+type bound struct {
+	lo, hi       integer.Int
+	hasLo, hasHi bool
 }
 
 func (iv interval) holds(v []integer.Int) bool {
@@ -286,29 +329,28 @@ func (q *query) merge(m []integer.Int) []integer.Int {
 // lookup answers Q from its prepared repair or the caches, or reports that Z3 must be asked.
 // rule names the layer. Repair, a function of Q alone (Prepare), is tried before the layers that
 // depend on the solver's history, so that its answers do not depend on when it is computed.
-func (sv *Solver) lookup(q *query) (status SatStatus, model []integer.Int, rule string) {
-	qc := sv.cache
+func (qc *caching) lookup(q *query) (status pathcond.SatStatus, model []integer.Int, rule string) {
 	if q.size == 0 {
-		return Sat, q.base, "slice-empty"
+		return pathcond.Sat, q.base, "slice-empty"
 	}
-	sv.keyQuery(q)
+	qc.keyQuery(q)
 	if q.model != nil {
-		sv.Stats.RepairHits++
-		sv.remember(q, Sat, q.model)
-		return Sat, q.model, "repair"
+		qc.env.stats.RepairHits++
+		qc.remember(q, pathcond.Sat, q.model)
+		return pathcond.Sat, q.model, "repair"
 	}
 	if e := qc.find(q); e != nil {
-		sv.Stats.CacheHits++
-		if e.status == Sat {
-			return Sat, q.merge(e.model), "query-cache"
+		qc.env.stats.CacheHits++
+		if e.status == pathcond.Sat {
+			return pathcond.Sat, q.merge(e.model), "query-cache"
 		}
 		return e.status, nil, "query-cache"
 	}
 	for _, u := range qc.unsats {
 		if subset(u, q.ids) {
-			sv.Stats.CexUnsatHits++
-			sv.remember(q, Unsat, nil)
-			return Unsat, nil, "cex-unsat-subset"
+			qc.env.stats.CexUnsatHits++
+			qc.remember(q, pathcond.Unsat, nil)
+			return pathcond.Unsat, nil, "cex-unsat-subset"
 		}
 	}
 	for i, m := range qc.models {
@@ -316,26 +358,26 @@ func (sv *Solver) lookup(q *query) (status SatStatus, model []integer.Int, rule 
 			break
 		}
 		if q.satisfiesModel(m) {
-			sv.Stats.CexModelHits++
+			qc.env.stats.CexModelHits++
 			copy(qc.models[1:i+1], qc.models[:i]) // most recently useful first
 			qc.models[0] = m
-			sv.remember(q, Sat, m)
-			return Sat, q.merge(m), "cex-model"
+			qc.remember(q, pathcond.Sat, m)
+			return pathcond.Sat, q.merge(m), "cex-model"
 		}
 	}
-	return Unchecked, nil, ""
+	return pathcond.Unchecked, nil, ""
 }
 
 // prepared returns φ's query: the one Prepare left in φ (taken: it is used once), else prepared
-// now by the solver's own Preparer.
-func (sv *Solver) prepared(phi *PC) *query {
-	if ci := phi.cx.Load(); ci != nil && ci.pre != nil {
+// now by the layer's own Preparer.
+func (qc *caching) prepared(phi *pathcond.PC) *query {
+	if ci := memo(phi); ci != nil && ci.pre != nil {
 		q := ci.pre
 		ci.pre = nil
 		return q
 	}
-	sv.cache.prep.Prepare(phi)
-	ci := phi.cx.Load()
+	qc.prep.Prepare(phi)
+	ci := memo(phi)
 	q := ci.pre
 	ci.pre = nil
 	return q
@@ -352,16 +394,15 @@ func (q *query) satisfiesModel(v []integer.Int) bool {
 }
 
 // remember stores Z3's (or a layer's) answer for Q.
-func (sv *Solver) remember(q *query, status SatStatus, model []integer.Int) {
-	qc := sv.cache
+func (qc *caching) remember(q *query, status pathcond.SatStatus, model []integer.Int) {
 	switch status {
-	case Sat:
+	case pathcond.Sat:
 		if len(qc.models) < cexModels {
 			qc.models = append(qc.models, nil)
 		}
 		copy(qc.models[1:], qc.models[:len(qc.models)-1])
 		qc.models[0] = model
-	case Unsat:
+	case pathcond.Unsat:
 		if len(qc.unsats) < cexUnsats {
 			qc.unsats = append(qc.unsats, nil)
 		}
@@ -400,7 +441,7 @@ func (sv *Solver) remember(q *query, status SatStatus, model []integer.Int) {
 }
 
 // find returns the entry of the query cache for Q, or nil.
-func (qc *queryCache) find(q *query) *cacheEntry {
+func (qc *caching) find(q *query) *cacheEntry {
 	for e := qc.entries[q.hash]; e != nil; e = e.next {
 		if equalIDs(e.ids, q.ids) {
 			return e
@@ -417,41 +458,9 @@ func hashIDs(ids []int32) uint64 {
 	return h
 }
 
-// assertSlice makes the slice solver's assertions the formulas of Q.
-func (sv *Solver) assertSlice(q *query) *z3.Solver {
-	qc := sv.cache
-	if qc.slicer == nil {
-		qc.slicer = z3.NewSolver(sv.ctx)
-		z3query.NoCtrlC(sv.ctx, qc.slicer)
-	}
-	s := qc.slicer
-	// one scope per query: popping it is cheaper than a reset, and a solver with a scope pushed
-	// stays in Z3's incremental mode (a fresh solver's first check runs the non-incremental
-	// tactic pipeline, measured at about 6 ms per query).
-	if qc.scoped {
-		s.Pop()
-	}
-	s.Push()
-	qc.scoped = true
-	for _, n := range q.conj {
-		if !n.z3ok {
-			n.z3, n.z3ok = sv.Formula(n.Conj), true
-		}
-		s.Assert(n.z3)
-	}
-	for _, iv := range q.ivals {
-		x := sv.syms[iv.sym]
-		if iv.b.hasLo {
-			s.Assert(x.GE(sv.intVal(iv.b.lo)))
-		}
-		if iv.b.hasHi {
-			s.Assert(x.LE(sv.intVal(iv.b.hi)))
-		}
-	}
-	return s
-}
-
 // repairScales are the factors by which repair scales the base witness before moving one symbol.
+var minusOne = integer.Of(-1)
+
 var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
 
 // repair looks for a model of Q near the base witness w without Z3 (the model-repair layer):
@@ -462,7 +471,7 @@ var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
 // candidates are tried; nil when none fits.
 func (q *query) repair() []integer.Int {
 	w := q.base
-	var c *Formula
+	var c *sym.Formula
 	for _, n := range q.conj {
 		if q.evals++; q.evals > evalBudget {
 			return nil
@@ -472,11 +481,11 @@ func (q *query) repair() []integer.Int {
 			break
 		}
 	}
-	if c == nil || (c.Op != FGe && c.Op != FEq && c.Op != FNe) {
+	if c == nil || (c.Op != sym.FGe && c.Op != sym.FEq && c.Op != sym.FNe) {
 		return nil
 	}
-	for _, m := range c.T.monos {
-		if m.a.Kind != AtomSym {
+	for i, n := 0, c.T.Monos(); i < n; i++ {
+		if _, a := c.T.Mono(i); a.Kind != sym.AtomSym {
 			return nil
 		}
 	}
@@ -491,9 +500,9 @@ func (q *query) repair() []integer.Int {
 	for _, t := range repairScales {
 		scales = append(scales, integer.Of(t))
 	}
-	if c.Op == FEq { // k·x + r == 0 needs k | r: scaling w by |k| makes the symbols' part divisible
-		for _, m := range c.T.monos {
-			if k := m.k; k.Cmp(one) != 0 && k.Cmp(minusOne) != 0 {
+	if c.Op == sym.FEq { // k·x + r == 0 needs k | r: scaling w by |k| makes the symbols' part divisible
+		for i, n := 0, c.T.Monos(); i < n; i++ {
+			if k, _ := c.T.Mono(i); k.Cmp(one) != 0 && k.Cmp(minusOne) != 0 {
 				if k.Sign() < 0 {
 					k = k.Neg()
 				}
@@ -512,26 +521,27 @@ func (q *query) repair() []integer.Int {
 				v[i] = w[i]
 			}
 		}
-		for _, m := range c.T.monos {
-			x := m.a.Sym
+		for i, n := 0, c.T.Monos(); i < n; i++ {
+			k, a := c.T.Mono(i)
+			x := a.Sym
 			old := v[x]
-			// the term is m.k·x + r
-			r := c.T.Eval(v).Sub(m.k.Mul(old))
+			// the term is k·x + r
+			r := c.T.Eval(v).Sub(k.Mul(old))
 			var cands [2]integer.Int
 			nc := 0
 			switch c.Op {
-			case FGe: // m.k·x >= -r
-				if m.k.Sign() > 0 {
-					cands[0] = ceilDiv(r.Neg(), m.k)
+			case sym.FGe: // k·x >= -r
+				if k.Sign() > 0 {
+					cands[0] = pathcond.CeilDiv(r.Neg(), k)
 				} else {
-					cands[0] = floorDiv(r, m.k.Neg())
+					cands[0] = pathcond.FloorDiv(r, k.Neg())
 				}
 				nc = 1
-			case FEq:
-				if r.Rem(m.k).IsZero() {
-					cands[0], nc = r.Neg().Quo(m.k), 1
+			case sym.FEq:
+				if r.Rem(k).IsZero() {
+					cands[0], nc = r.Neg().Quo(k), 1
 				}
-			case FNe:
+			case sym.FNe:
 				cands[0], cands[1], nc = old.Add(one), old.Sub(one), 2
 			}
 			for _, cand := range cands[:nc] {

@@ -1,4 +1,4 @@
-package sym
+package solver
 
 import (
 	"fmt"
@@ -6,7 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"certsym/pathcond"
 	"certsym/spec/integer"
+	"certsym/sym"
 )
 
 // TestPrepareConcurrent: two copies of the same tree of path conditions, grown level by level as
@@ -18,29 +20,29 @@ import (
 // preparers' shared memo is written safely.
 func TestPrepareConcurrent(t *testing.T) {
 	names := []string{"x", "y", "z", "w"}
-	ts := NewTerms(names)
+	ts := sym.NewTerms(names)
 	rng := rand.New(rand.NewSource(29))
-	cond := func() *Formula {
-		s1, s2 := ts.syms[rng.Intn(4)], ts.syms[rng.Intn(4)]
-		lin := add(scale(s1, integer.Of(int64(rng.Intn(7)-3))), scale(s2, integer.Of(int64(rng.Intn(5)-2))))
-		tm := sub(lin, k(int64(rng.Intn(41)-20)))
+	cond := func() *sym.Formula {
+		s1, s2 := ts.Syms()[rng.Intn(4)], ts.Syms()[rng.Intn(4)]
+		lin := sym.Add(sym.Scale(s1, integer.Of(int64(rng.Intn(7)-3))), sym.Scale(s2, integer.Of(int64(rng.Intn(5)-2))))
+		tm := sym.Sub(lin, k(int64(rng.Intn(41)-20)))
 		switch rng.Intn(4) {
 		case 0:
-			return Pred(FNe, tm)
+			return sym.Pred(sym.FNe, tm)
 		case 1:
-			return Pred(FGe, sub(ts.mul(s1, s2), k(int64(rng.Intn(9)))))
+			return sym.Pred(sym.FGe, sym.Sub(ts.Mul(s1, s2), k(int64(rng.Intn(9)))))
 		}
-		return Pred(FGe, tm)
+		return sym.Pred(sym.FGe, tm)
 	}
-	seq, par := NewSolver(names), NewSolver(names)
-	levelA, levelB := []*PC{RootPC(4)}, []*PC{RootPC(4)}
+	seq, par := NewForSymbols(names, Options{}), NewForSymbols(names, Options{})
+	levelA, levelB := []*pathcond.PC{pathcond.RootPC(4)}, []*pathcond.PC{pathcond.RootPC(4)}
 	checked := 0
 	for depth := 0; depth < 10 && len(levelA) > 0; depth++ {
-		var nextA, nextB []*PC
+		var nextA, nextB []*pathcond.PC
 		for i := range levelA {
 			for c := 0; c < 3; c++ {
 				f := cond()
-				a, b := Extend(levelA[i], f, 4), Extend(levelB[i], f, 4)
+				a, b := pathcond.Extend(levelA[i], f, 4), pathcond.Extend(levelB[i], f, 4)
 				if a == levelA[i] {
 					continue
 				}
@@ -70,10 +72,10 @@ func TestPrepareConcurrent(t *testing.T) {
 			if sa != sb || fmt.Sprint(a.Witness) != fmt.Sprint(b.Witness) {
 				t.Fatalf("depth %d: in order %v %v, concurrently %v %v: %s", depth, sa, a.Witness, sb, b.Witness, a.String(names))
 			}
-			if sa == Sat && !a.Formula().Eval(a.Witness) {
+			if sa == pathcond.Sat && !a.Formula().Eval(a.Witness) {
 				t.Fatalf("depth %d: witness %v does not satisfy %s", depth, a.Witness, a.String(names))
 			}
-			if sa != Unsat && len(levelA) < 48 {
+			if sa != pathcond.Unsat && len(levelA) < 48 {
 				levelA, levelB = append(levelA, a), append(levelB, b)
 			}
 		}

@@ -1,0 +1,136 @@
+package solver
+
+import (
+	"fmt"
+
+	"github.com/aclements/go-z3/z3"
+
+	"certsym/internal/z3query"
+	"certsym/pathcond"
+	"certsym/spec/integer"
+	"certsym/sym"
+)
+
+// Quantified formulas in Z3. go-z3 has no quantifier API: a path condition with quantified
+// conjuncts is decided by instantiation (the quantifier layer, quantifiers.Check).
+
+// MaxInstRounds bounds the rounds of instantiation of one query.
+const MaxInstRounds = 8
+
+// quantifiers is the layer that decides the path conditions with quantified conjuncts, on a Z3
+// solver of its own (one scope per round); the others go to the next layer.
+type quantifiers struct {
+	next Solver
+	enc  *encoder
+	env  *env
+	qs   *z3.Solver // made at its first use
+}
+
+// Check decides a path condition with quantified conjuncts by instantiation: Z3 gets the
+// conjuncts with each universal quantifier replaced by its instances so far (none at first);
+// unsat is final; a model is accepted only when it satisfies every conjunct by exact evaluation
+// (Formula.EvalOK), otherwise the instances it violates are added (sym.CollectInstances) and Z3
+// asked again, at most MaxInstRounds times; then the answer is unknown, which never prunes and
+// never confirms.
+func (l *quantifiers) Check(q Query) Answer {
+	phi := q.PC
+	if !phi.Quantified() {
+		return l.next.Check(q)
+	}
+	z := l.enc
+	if l.qs == nil {
+		l.qs = z3.NewSolver(z.ctx)
+		z3query.NoCtrlC(z.ctx, l.qs)
+	}
+	conj := phi.Conjuncts()
+	inst := sym.Instances{}
+	for round := 0; round < MaxInstRounds; round++ {
+		l.qs.Push()
+		for _, f := range conj {
+			x := z.formulaQ(f, nil, inst)
+			if z.abstractMul {
+				x = z.withSignAxioms(x, f)
+			}
+			l.qs.Assert(x)
+		}
+		sat, reason, ok := run(z, l.env, l.qs)
+		if !ok || !sat {
+			l.qs.Pop()
+			if !ok {
+				return Answer{Status: pathcond.Unknown, Reason: reason}
+			}
+			return Answer{Status: pathcond.Unsat}
+		}
+		model := z3query.Model(l.qs, z.syms)
+		l.qs.Pop()
+		good, added := true, false
+		for _, f := range conj {
+			if val, ok := f.EvalOK(model); !val || !ok {
+				good = false
+				if !ok {
+					return Answer{Status: pathcond.Unknown, Reason: "quantifier instantiation: a model's check exceeded its instance bound"}
+				}
+				added = sym.CollectInstances(f, model, inst) || added
+			}
+		}
+		if good {
+			return Answer{Status: pathcond.Sat, Model: model}
+		}
+		if !added {
+			return Answer{Status: pathcond.Unknown, Reason: "quantifier instantiation: no instance refutes a spurious model"}
+		}
+	}
+	return Answer{Status: pathcond.Unknown, Reason: fmt.Sprintf("quantifier instantiation: no model after %d rounds", MaxInstRounds)}
+}
+
+// reset empties the layer's solver after a failed query (a round may have failed inside its
+// scope).
+func (l *quantifiers) reset() {
+	if l.qs != nil {
+		l.qs.Reset()
+	}
+}
+
+// formulaQ translates f with its universal quantifiers replaced by the conjunction of their
+// instances so far (a weaker formula: unsat stays exact): the two ends of the range and the
+// values in inst; with inst nil, by true. Its existential ones become a fresh constant in range
+// (equisatisfiable).
+func (z *encoder) formulaQ(f *sym.Formula, env *zenv, inst sym.Instances) z3.Bool {
+	switch f.Op {
+	case sym.FGe:
+		return z.termE(f.T, env).GE(z.intVal(integer.Int{}))
+	case sym.FEq:
+		return z.termE(f.T, env).Eq(z.intVal(integer.Int{}))
+	case sym.FNe:
+		return z.termE(f.T, env).NE(z.intVal(integer.Int{}))
+	case sym.FAnd, sym.FOr:
+		args := make([]z3.Bool, len(f.Args))
+		for i, g := range f.Args {
+			args[i] = z.formulaQ(g, env, inst)
+		}
+		if f.Op == sym.FAnd {
+			return args[0].And(args[1:]...)
+		}
+		return args[0].Or(args[1:]...)
+	case sym.FForall:
+		// the instances at the two ends of the range (terms: lo, hi) from the first round, then
+		// the values that refuted the models (sym.CollectInstances)
+		lo, hi := z.termE(f.Lo, env), z.termE(f.Hi, env)
+		if inst == nil {
+			return z.ctx.FromBool(true)
+		}
+		out := lo.LE(hi).Implies(z.formulaQ(f.Args[0], &zenv{f.Bind, lo, env}, inst).And(
+			z.formulaQ(f.Args[0], &zenv{f.Bind, hi, env}, inst)))
+		for _, j := range inst[f] {
+			jz := z.intVal(j)
+			in := lo.LE(jz).And(jz.LE(hi))
+			out = out.And(in.Implies(z.formulaQ(f.Args[0], &zenv{f.Bind, jz, env}, inst)))
+		}
+		return out
+	case sym.FExists:
+		lo, hi := z.termE(f.Lo, env), z.termE(f.Hi, env)
+		c := z.ctx.FreshConst("k", z.ctx.IntSort()).(z3.Int)
+		return lo.LE(c).And(c.LE(hi), z.formulaQ(f.Args[0], &zenv{f.Bind, c, env}, inst))
+	}
+	return z.ctx.FromBool(f.Op == sym.FTrue)
+}

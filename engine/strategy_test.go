@@ -112,7 +112,9 @@ func TestFairnessPickIsOldest(t *testing.T) {
 			name := fmt.Sprintf("%s/%v", filepath.Base(file), s)
 			e := New(prog, Options{Strategy: s, Limits: budget.Limits{MaxStates: 3000}, NoPrune: s == RandomPath})
 			// The observer must see the initial state: set it after New.
-			o := newFairnessObserver(t, name, e.fair.age[0].st)
+			var initial *State
+			e.searcher.Each(func(s *State) { initial = s })
+			o := newFairnessObserver(t, name, initial)
 			e.opts.Observer = o
 			for {
 				if _, ok := e.NextState(); !ok {

@@ -2,7 +2,7 @@ package verify
 
 import (
 	"certsym/spec"
-	"certsym/verify/cfg"
+	"certsym/cfg"
 )
 
 // CodeStatus is what verify established about one statement of the program: whether some

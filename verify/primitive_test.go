@@ -9,7 +9,7 @@ import (
 	"certsym/internal/testprog"
 	"certsym/spec"
 	"certsym/sym"
-	"certsym/verify/cfg"
+	"certsym/cfg"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.

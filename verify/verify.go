@@ -23,7 +23,7 @@ import (
 	"certsym/spec"
 	"certsym/step"
 	"certsym/sym"
-	"certsym/verify/cfg"
+	"certsym/cfg"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its

@@ -84,7 +84,7 @@ func TestCFGChop(t *testing.T) {
 	p := testprog.Parse(t, cfgProg)
 	c := New(p)
 	byLine := map[int]spec.Stmt{}
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		if _, seen := byLine[spec.LineOf(s)]; !seen {
 			byLine[spec.LineOf(s)] = s
 		}
@@ -113,7 +113,7 @@ func TestCFGChop(t *testing.T) {
 	}
 	fw := c.Forward([]int64{c.node[byLine[11]]})
 	bw := c.Backward([]int64{c.node[byLine[11]]})
-	for s, n := range c.node {
+	for s, n := range flowNodes(c) {
 		l := spec.LineOf(s)
 		if fw[n] != (l >= 11) {
 			t.Errorf("forward from line 11: line %d %v", l, fw[n])
@@ -133,7 +133,7 @@ func TestCFGDeep(t *testing.T) {
 	}
 	c := New(p)
 	var inner spec.Stmt
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		if _, ok := s.(*spec.Assign); ok {
 			inner = s
 		}
@@ -159,7 +159,7 @@ od;
 assert y > 0`)
 	c := New(p)
 	byLine := map[int]spec.Stmt{}
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		byLine[spec.LineOf(s)] = s
 	}
 	w, asg, th, inc, as := byLine[2], byLine[1], byLine[4], byLine[8], byLine[10]
@@ -199,6 +199,18 @@ assert y > 0`)
 	if c.Path(as, w) != nil {
 		t.Error("a path against control flow")
 	}
+}
+
+// flowNodes is the node of each statement of the syntax tree (the control-flow nodes, not the
+// loops' unfoldings and the error targets of the steps).
+func flowNodes(c *Graph) map[spec.Stmt]int64 {
+	m := map[spec.Stmt]int64{}
+	for s, n := range c.node {
+		if n < c.flowNodes {
+			m[s] = n
+		}
+	}
+	return m
 }
 
 func fmtInts(a []int) string {

@@ -220,3 +220,18 @@ func TestExploredDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageIndexFailure: the coverage heuristic places the states at an element assignment
+// and at an index failure on the statement graph like any other. Without them there, such a
+// state had the priority of a finished one and waited for a fairness pick, so that the binary
+// search whose bug is an index failure (its upper bound one past the array) took more states
+// under coverage than under BFS.
+func TestCoverageIndexFailure(t *testing.T) {
+	prog := parseRoot(t, "testdata/arr_binary_search_bound_bug.imp")
+	lim := budget.Limits{MaxStates: 20_000}
+	bfs := firstBug(t, prog, Options{Limits: lim})
+	cov := firstBug(t, prog, Options{Strategy: Coverage, Limits: lim})
+	if bfs.Verdict != VerdictBug || cov.Verdict != VerdictBug || cov.Stats.Expanded > bfs.Stats.Expanded {
+		t.Errorf("coverage: %v after %d states; BFS: %v after %d", cov.Verdict, cov.Stats.Expanded, bfs.Verdict, bfs.Stats.Expanded)
+	}
+}

@@ -416,6 +416,7 @@ func BenchmarkRandomPathDepth(b *testing.B) {
 		for _, s := range []Strategy{BFS, RandomPath} {
 			b.Run(fmt.Sprintf("%v/states=%d", s, n), func(b *testing.B) {
 				var total time.Duration
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					e, d, _ := exploreOpts(b, prog, n, Options{Strategy: s})
 					total += d
@@ -424,8 +425,10 @@ func BenchmarkRandomPathDepth(b *testing.B) {
 					}
 				}
 				per := total / time.Duration(b.N)
+				cpu := (cpuTime() - cpu0) / time.Duration(b.N)
 				b.ReportMetric(per.Seconds(), "s/run")
 				b.ReportMetric(float64(per.Nanoseconds())/float64(n), "ns/state")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/state") // steadier on a shared machine
 			})
 		}
 	}

@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"certsym/spec"
 	"certsym/cfg"
+	"certsym/spec"
 )
 
 // CodeStatus is what verify established about one statement of the program: whether some

@@ -5,11 +5,11 @@ import (
 	"testing"
 
 	"certsym/bounded"
+	"certsym/cfg"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec"
 	"certsym/sym"
-	"certsym/cfg"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.

@@ -18,12 +18,12 @@ import (
 	"time"
 
 	"certsym/bounded"
+	"certsym/cfg"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec"
 	"certsym/step"
 	"certsym/sym"
-	"certsym/cfg"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its

@@ -8,6 +8,8 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // stepsProg has every kind of statement, skips at the heads of branches and bodies, and every
@@ -29,12 +31,12 @@ func describe(c *Graph, n int64) string {
 		return "exit"
 	}
 	s := c.Stmt(n)
-	l := spec.LineOf(s)
+	l := s.Pos().Line
 	if n >= c.flowNodes {
-		if _, ok := s.(*spec.If); ok {
+		if _, ok := s.(*syntax.If); ok {
 			return fmt.Sprintf("unfold@%d", l)
 		}
-		return fmt.Sprintf("%s@%d", s.(*spec.Fail).Kind, l)
+		return fmt.Sprintf("%s@%d", s.(*syntax.Fail).Kind, l)
 	}
 	return fmt.Sprintf("%s@%d", strings.TrimPrefix(fmt.Sprintf("%T", s), "*spec."), l)
 }
@@ -97,7 +99,7 @@ func TestDistances(t *testing.T) {
 	line := map[int]int64{}
 	for n := range c.flowNodes {
 		if s := c.Stmt(n); s != nil {
-			line[spec.LineOf(s)] = n
+			line[s.Pos().Line] = n
 		}
 	}
 	seed := make([]int32, c.Len())
@@ -124,15 +126,15 @@ func TestDistances(t *testing.T) {
 
 // nextStmt is the statement a concrete program executes next, the skips at its head passed over
 // (nil when it is finished), as the engine's states see it.
-func nextStmt(p spec.Stmt) spec.Stmt {
-	var rest []spec.Stmt // what follows p, innermost last
+func nextStmt(p syntax.Stmt) syntax.Stmt {
+	var rest []syntax.Stmt // what follows p, innermost last
 	for {
-		if sq, ok := p.(*spec.Seq); ok {
+		if sq, ok := p.(*syntax.Seq); ok {
 			rest = append(rest, sq.Second)
 			p = sq.First
 			continue
 		}
-		if _, ok := p.(*spec.Skip); !ok {
+		if _, ok := p.(*syntax.Skip); !ok {
 			return p
 		}
 		if len(rest) == 0 {
@@ -151,7 +153,7 @@ func TestStepsFollowSemantics(t *testing.T) {
 	programs, edges := 0, 0
 	reached := map[string]bool{} // the kinds of node a step reached
 	for _, file := range testprog.Corpus(t) {
-		prog, err := spec.ParseFile(file)
+		prog, err := parser.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +180,7 @@ func TestStepsFollowSemantics(t *testing.T) {
 				}
 				next, ok := c.Node(s)
 				if !ok {
-					t.Fatalf("%s: the %T at line %d, where a run is, has no node", file, s, spec.LineOf(s))
+					t.Fatalf("%s: the %T at line %d, where a run is, has no node", file, s, s.Pos().Line)
 				}
 				if next == at {
 					continue // a step past a skip ([S-SeqSkip]): the state is at the same statement

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"certsym/cfg"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // The coverage heuristic, on the steps of the program's statement graph (cfg.Graph): a node per
@@ -37,18 +37,18 @@ type coverage[S State] struct {
 	h            entryHeap[S]
 }
 
-func newCoverage[S State](prog *spec.Program) *coverage[S] {
+func newCoverage[S State](prog *syntax.Program) *coverage[S] {
 	g := cfg.New(prog)
 	n := g.Len()
 	c := &coverage[S]{g: g, cov: make([]bool, n), edgeCov: make([]bool, g.StepEdges()), fail: make([]bool, n),
 		seed: make([]int32, n), dist: make([]int32, n), dirty: true}
 	for u := range n {
 		switch s := g.Stmt(u).(type) {
-		case nil, *spec.Skip:
+		case nil, *syntax.Skip:
 			c.cov[u] = true
-		case *spec.Fail:
+		case *syntax.Fail:
 			c.fail[u] = true
-		case *spec.Assign, *spec.ArrAssign, *spec.Assume, *spec.Assert, *spec.If, *spec.While:
+		case *syntax.Assign, *syntax.ArrAssign, *syntax.Assume, *syntax.Assert, *syntax.If, *syntax.While:
 		default:
 			panic(fmt.Sprintf("search: unexpected statement %T in the statement graph", s))
 		}

@@ -2,7 +2,7 @@ package search
 
 import (
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // The fair strategies (coverage, random-path) share one scheduler, the K-interleaved one: the
@@ -57,7 +57,7 @@ type Fair[S State] struct {
 }
 
 // NewCoverage returns the fair scheduler over the coverage heuristic (coverage.go) for prog.
-func NewCoverage[S State](prog *spec.Program) *Fair[S] {
+func NewCoverage[S State](prog *syntax.Program) *Fair[S] {
 	return &Fair[S]{h: newCoverage[S](prog)}
 }
 

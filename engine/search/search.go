@@ -11,13 +11,15 @@
 // searchers, imports this package and not the other way round.
 package search
 
-import "certsym/spec"
+import (
+	"certsym/spec/syntax"
+)
 
 // State is what the searchers read of a pending state.
 type State interface {
 	// NextStmt is the statement the state executes next, the skips at the head of its program
 	// passed over; nil when the program is finished.
-	NextStmt() spec.Stmt
+	NextStmt() syntax.Stmt
 }
 
 // Searcher is an order in which the pending states are expanded.

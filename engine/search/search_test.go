@@ -6,44 +6,45 @@ import (
 
 	"certsym/cfg"
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // at is a state of the tests: it is at statement s.
-type at struct{ s spec.Stmt }
+type at struct{ s syntax.Stmt }
 
-func (a at) NextStmt() spec.Stmt { return a.s }
+func (a at) NextStmt() syntax.Stmt { return a.s }
 
 // runStmts is every statement a run of prog can be at: each statement of the syntax tree but
 // sequences and skips, each loop's unfolding, each error target (the Fails of divisions, index
 // failures and asserts), found from the syntax, not from the statement graph.
-func runStmts(prog *spec.Program) []spec.Stmt {
-	var out []spec.Stmt
-	fail := func(fs ...*spec.Fail) {
+func runStmts(prog *syntax.Program) []syntax.Stmt {
+	var out []syntax.Stmt
+	fail := func(fs ...*syntax.Fail) {
 		for _, f := range fs {
 			if f != nil {
 				out = append(out, f)
 			}
 		}
 	}
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
-		s, ok := n.(spec.Stmt)
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		s, ok := n.(syntax.Stmt)
 		if !ok {
 			return true
 		}
-		if _, seq := s.(*spec.Seq); seq {
+		if _, seq := s.(*syntax.Seq); seq {
 			return true
 		}
-		if _, skip := s.(*spec.Skip); skip {
+		if _, skip := s.(*syntax.Skip); skip {
 			return true
 		}
 		out = append(out, s)
-		div, idx := spec.Fails(s)
+		div, idx := syntax.Fails(s)
 		fail(div, idx)
-		if a, ok := s.(*spec.Assert); ok {
+		if a, ok := s.(*syntax.Assert); ok {
 			fail(a.Violation)
 		}
-		if w, ok := s.(*spec.While); ok {
+		if w, ok := s.(*syntax.While); ok {
 			out = append(out, w.Unfold)
 		}
 		return true
@@ -59,7 +60,7 @@ func runStmts(prog *spec.Program) []spec.Stmt {
 func TestCoverageEveryStatement(t *testing.T) {
 	kinds := map[string]int{}
 	for _, file := range testprog.Corpus(t) {
-		prog, err := spec.ParseFile(file)
+		prog, err := parser.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,14 +69,14 @@ func TestCoverageEveryStatement(t *testing.T) {
 			en := &entry[at]{st: at{s}, fromNode: -1}
 			c.add(nil, []*entry[at]{en})
 			want := int32(1)
-			if f, ok := s.(*spec.Fail); ok {
+			if f, ok := s.(*syntax.Fail); ok {
 				want = 0
 				kinds[f.Kind.String()]++
-			} else if _, ok := s.(*spec.ArrAssign); ok {
+			} else if _, ok := s.(*syntax.ArrAssign); ok {
 				kinds["element assignment"]++
 			}
 			if en.key != want {
-				t.Errorf("%s: a state at the %T of line %d has priority %d, want %d", file, s, spec.LineOf(s), en.key, want)
+				t.Errorf("%s: a state at the %T of line %d has priority %d, want %d", file, s, s.Pos().Line, en.key, want)
 			}
 		}
 		finished := &entry[at]{fromNode: -1}
@@ -83,7 +84,7 @@ func TestCoverageEveryStatement(t *testing.T) {
 			t.Errorf("%s: a finished state has priority %d, want %d", file, finished.key, cfg.Far)
 		}
 	}
-	if kinds["element assignment"] == 0 || kinds[spec.FailIndex.String()] == 0 || kinds[spec.FailDivZero.String()] == 0 || kinds[spec.FailAssert.String()] == 0 {
+	if kinds["element assignment"] == 0 || kinds[syntax.FailIndex.String()] == 0 || kinds[syntax.FailDivZero.String()] == 0 || kinds[syntax.FailAssert.String()] == 0 {
 		t.Errorf("the corpus lacks a kind of statement: %v", kinds)
 	}
 }

@@ -406,3 +406,31 @@ func BenchmarkWorkers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRandomPathDepth measures random-path's cost per state on a long counting loop, whose
+// execution tree is one path as deep as the run is long (each iteration branches once, and the
+// exit finishes at once): at 25,000, 50,000 and 100,000 states the cost per state should stay
+// flat, as breadth-first search's does, not grow with the depth of the path.
+func BenchmarkRandomPathDepth(b *testing.B) {
+	prog := testprog.Parse(b, "i = 0;\nwhile i < n do\n  i = i + 1\nod")
+	for _, n := range []int{25_000, 50_000, 100_000} {
+		for _, s := range []Strategy{BFS, RandomPath} {
+			b.Run(fmt.Sprintf("%v/states=%d", s, n), func(b *testing.B) {
+				var total time.Duration
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					e, d, _ := exploreOpts(b, prog, n, Options{Strategy: s})
+					total += d
+					if s == RandomPath && e.Stats.MaxDepth < n/2 {
+						b.Fatalf("depth %d after %d states: the path is not deep", e.Stats.MaxDepth, n)
+					}
+				}
+				per := total / time.Duration(b.N)
+				cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+				b.ReportMetric(per.Seconds(), "s/run")
+				b.ReportMetric(float64(per.Nanoseconds())/float64(n), "ns/state")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/state") // steadier on a shared machine
+			})
+		}
+	}
+}

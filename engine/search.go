@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"certsym/engine/search"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/pathcond"
@@ -27,8 +28,9 @@ const (
 	// the incompleteness the WiSE paper shows on the nested-loop example. It is here to show it.
 	DFS
 	// Coverage prefers the pending state nearest to a statement or branch outcome that no
-	// expanded state has covered yet (distance on the program's statement graph, ties broken by
-	// age, oldest first), under the fairness discipline of FairnessPeriod (fair.go, coverage.go).
+	// expanded state has covered yet (distance on the steps of the program's statement graph,
+	// package cfg; ties broken by age, oldest first), under the fairness discipline of
+	// FairnessPeriod (package search: fair.go, coverage.go).
 	//
 	// It is fair: the pending states are kept in age order, and every FairnessPeriod-th pick
 	// (pick n with n % K == K-1) takes the oldest one. A state with j older pending states is
@@ -44,7 +46,7 @@ const (
 	// that branched, its children the successors pruning kept) is walked from the root, choosing
 	// uniformly among the children that still have pending leaves, down to a pending leaf.
 	// The choices come from a PRNG seeded with Options.Seed: a run is deterministic for a seed.
-	// Same fairness discipline as Coverage (fair.go, randompath.go).
+	// Same fairness discipline as Coverage (package search: fair.go, randompath.go).
 	//
 	// It is fair: the pending states are kept in age order, and every FairnessPeriod-th pick
 	// takes the oldest one; a state with j older pending states is expanded within K*(j+1) picks
@@ -62,8 +64,8 @@ const (
 )
 
 // FairnessPeriod is K of the fair strategies (Coverage, RandomPath): every K-th pick (pick n,
-// counted from 0, with n % K == K-1) expands the oldest pending state.
-const FairnessPeriod = 4
+// counted from 0, with n % K == K-1) expands the oldest pending state (search.Fair).
+const FairnessPeriod = search.FairnessPeriod
 
 var strategyNames = [...]string{BFS: "bfs", DFS: "dfs", Coverage: "coverage", RandomPath: "random-path", Generational: "generational"}
 
@@ -144,7 +146,9 @@ type Options struct {
 	Burst int
 }
 
-// frontier holds the pending states.
+// frontier holds the pending states of BFS (a FIFO queue) and DFS (a LIFO stack): the engine's
+// own search.Searcher, which the workers (parallel.go) read ahead of the run and the bursts
+// (burst.go) push to directly.
 type frontier struct {
 	items []*State
 	head  int
@@ -180,6 +184,27 @@ func (f *frontier) pop() *State {
 	return s
 }
 
+// Add pushes the successors in the order given (under DFS the engine hands them over last first,
+// so that the first is on top).
+func (f *frontier) Add(kids []*State) {
+	for _, s := range kids {
+		f.push(s)
+	}
+}
+
+// Select pops the next state.
+func (f *frontier) Select() *State { return f.pop() }
+
+// Len is the number of pending states.
+func (f *frontier) Len() int { return f.len() }
+
+// Each calls f on every pending state.
+func (f *frontier) Each(visit func(*State)) {
+	for _, s := range f.items[f.head:] {
+		visit(s)
+	}
+}
+
 // Stats count what a run did.
 type Stats struct {
 	Expanded int // states taken from the frontier and expanded
@@ -196,11 +221,12 @@ type Engine struct {
 	opts   Options
 	terms  *sym.Terms
 	solver *solver.Chain
-	queue  frontier
-	// fair is the pending states of a fair strategy (Coverage, RandomPath); queue is then unused.
-	fair  *fairQueue
-	buf   []*State
-	meter *budget.Meter
+	queue  frontier // the pending states under BFS and DFS
+	// searcher is the order of expansion: &queue under BFS and DFS, a fair scheduler of package
+	// search under Coverage and RandomPath (queue is then unused).
+	searcher search.Searcher[*State]
+	buf      []*State
+	meter    *budget.Meter
 	// Stats is updated as the run goes.
 	Stats Stats
 	// stopped is the reason the run was stopped by a bound, or "".
@@ -227,9 +253,18 @@ func New(prog *syntax.Program, opts Options) *Engine {
 	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog),
 		solver:   solver.New(prog, solver.Options{NoCache: opts.NoCache, CrossCheck: opts.CrossCheck}),
 		reported: map[*syntax.Fail]bool{}}
-	e.queue.lifo = opts.Strategy == DFS
-	if opts.Strategy.Fair() {
-		e.fair = newFairQueue(prog, opts)
+	switch opts.Strategy {
+	case Coverage:
+		e.searcher = search.NewCoverage[*State](prog)
+	case RandomPath:
+		seed := opts.Seed
+		if seed == 0 {
+			seed = DefaultSeed
+		}
+		e.searcher = search.NewRandomPath[*State](seed)
+	default:
+		e.queue.lifo = opts.Strategy == DFS
+		e.searcher = &e.queue
 	}
 	e.workers = 1
 	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil {
@@ -245,11 +280,7 @@ func New(prog *syntax.Program, opts Options) *Engine {
 		e.mon = budget.NewMonitor()
 	}
 	e.solver.SetMonitor(e.mon)
-	if e.fair != nil {
-		e.fair.pushInitial(e.Initial())
-	} else {
-		e.queue.push(e.Initial())
-	}
+	e.searcher.Add([]*State{e.Initial()})
 	return e
 }
 
@@ -276,12 +307,7 @@ func (e *Engine) Close() {
 // Pending returns the number of states waiting to be expanded.
 func (e *Engine) Pending() int { return e.pending() }
 
-func (e *Engine) pending() int {
-	if e.fair != nil {
-		return e.fair.n
-	}
-	return e.queue.len()
-}
+func (e *Engine) pending() int { return e.searcher.Len() }
 
 // ExploredDepth returns the depth up to which the run is exhaustive: every state of that depth
 // or less that pruning kept has been expanded, whatever the strategy (each was produced by an
@@ -294,13 +320,7 @@ func (e *Engine) ExploredDepth() int {
 			min = s.Depth - 1
 		}
 	}
-	if e.fair != nil {
-		e.fair.each(visit)
-	} else {
-		for _, s := range e.queue.items[e.queue.head:] {
-			visit(s)
-		}
-	}
+	e.searcher.Each(visit)
 	return min
 }
 
@@ -320,7 +340,7 @@ func (e *Engine) Stopped() string { return e.stopped }
 // 3.3 prun_sound_termination and 3.4 prun_complete (Runproof.v, Pruneproof.v), restated for grun
 // by grun_sound and grun_complete (Engineproof.v). A bound that stops the run is a prefix of the
 // stream. Under a fair strategy (Coverage, RandomPath) the state taken is the K-interleaved
-// scheduler's choice (fair.go) instead of the queue's head; Coq: the scheduled streams sprun and
+// scheduler's choice (search.Fair) instead of the queue's head; Coq: the scheduled streams sprun and
 // sgfind (Sched.v) with the scheduler kpick 4 h, fair by kpick4_fair_within, in place of bfs_fair:
 // Lemma 3.1 sprun_successors, Theorems 3.2 sprun_sound, 3.3 sprun_sound_termination and 3.4
 // sprun_complete (Schedproof.v); with the scheduler bfs_pick they are prun and gfind (sprun_bfs,
@@ -335,11 +355,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 		e.Close()
 		return nil, false
 	}
-	if e.fair != nil {
-		st = e.fair.pop()
-	} else {
-		st = e.queue.pop()
-	}
+	st = e.searcher.Select()
 	if e.opts.Burst > 0 && e.burstRun(st) { // the concrete fast path (burst.go)
 		return st, true
 	}
@@ -362,8 +378,8 @@ func (e *Engine) NextState() (st *State, ok bool) {
 			e.buf[i], e.buf[j] = e.buf[j], e.buf[i]
 		}
 	}
-	for i, s := range e.buf {
-		e.buf[i] = nil
+	kept := 0
+	for _, s := range e.buf {
 		if !e.opts.NoPrune && (e.solver.Check(s.PC) == pathcond.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == pathcond.Unknown)) {
 			e.Stats.Pruned++
 			if e.opts.Observer != nil {
@@ -371,15 +387,11 @@ func (e *Engine) NextState() (st *State, ok bool) {
 			}
 			continue
 		}
-		if e.fair != nil {
-			e.fair.push(s)
-		} else {
-			e.queue.push(s)
-		}
+		e.buf[kept] = s
+		kept++
 	}
-	if e.fair != nil {
-		e.fair.expanded()
-	}
+	e.searcher.Add(e.buf[:kept])
+	clear(e.buf)
 	e.mon.SetPending(e.pending())
 	return st, true
 }

@@ -48,6 +48,18 @@ type State struct {
 	Depth int
 }
 
+// NextStmt is the statement the state executes next, the skips at the head of its program passed
+// over; nil when the program is finished (what the searchers of package search read of a state).
+func (s *State) NextStmt() syntax.Stmt {
+	for k := s.Prog; k != nil; k = k.Next {
+		k = k.head()
+		if _, ok := k.S.(*syntax.Skip); !ok {
+			return k.S
+		}
+	}
+	return nil
+}
+
 // ErrorOf is the classifier of symbolic error states: the Fail at the head of the state's program,
 // or nil. The state is a bug when, moreover, its path condition is satisfiable.
 func (s *State) ErrorOf() *syntax.Fail {

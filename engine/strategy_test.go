@@ -113,7 +113,9 @@ func TestFairnessPickIsOldest(t *testing.T) {
 			name := fmt.Sprintf("%s/%v", filepath.Base(file), s)
 			e := New(prog, Options{Strategy: s, Limits: budget.Limits{MaxStates: 3000}, NoPrune: s == RandomPath})
 			// The observer must see the initial state: set it after New.
-			o := newFairnessObserver(t, name, e.fair.age[0].st)
+			var initial *State
+			e.searcher.Each(func(s *State) { initial = s })
+			o := newFairnessObserver(t, name, initial)
 			e.opts.Observer = o
 			for {
 				if _, ok := e.NextState(); !ok {
@@ -217,5 +219,20 @@ func TestExploredDepth(t *testing.T) {
 		if d := e.ExploredDepth(); d < 0 || d > e.Stats.MaxDepth || (s == BFS && d < e.Stats.MaxDepth-1) {
 			t.Errorf("%v: explored depth %d, deepest expanded %d", s, d, e.Stats.MaxDepth)
 		}
+	}
+}
+
+// TestCoverageIndexFailure: the coverage heuristic places the states at an element assignment
+// and at an index failure on the statement graph like any other. Without them there, such a
+// state had the priority of a finished one and waited for a fairness pick, so that the binary
+// search whose bug is an index failure (its upper bound one past the array) took more states
+// under coverage than under BFS.
+func TestCoverageIndexFailure(t *testing.T) {
+	prog := parseRoot(t, "testdata/arr_binary_search_bound_bug.imp")
+	lim := budget.Limits{MaxStates: 20_000}
+	bfs := firstBug(t, prog, Options{Limits: lim})
+	cov := firstBug(t, prog, Options{Strategy: Coverage, Limits: lim})
+	if bfs.Verdict != VerdictBug || cov.Verdict != VerdictBug || cov.Stats.Expanded > bfs.Stats.Expanded {
+		t.Errorf("coverage: %v after %d states; BFS: %v after %d", cov.Verdict, cov.Stats.Expanded, bfs.Verdict, bfs.Stats.Expanded)
 	}
 }

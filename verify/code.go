@@ -1,8 +1,8 @@
 package verify
 
 import (
+	"certsym/cfg"
 	"certsym/spec/syntax"
-	"certsym/verify/cfg"
 )
 
 // CodeStatus is what verify established about one statement of the program: whether some

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"certsym/bounded"
+	"certsym/cfg"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
-	"certsym/verify/cfg"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.

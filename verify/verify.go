@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"certsym/bounded"
+	"certsym/cfg"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/pathcond"
@@ -26,7 +27,6 @@ import (
 	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
-	"certsym/verify/cfg"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its

@@ -32,9 +32,10 @@ var layer = map[string]int{
 	"solver":            5, // the solver chain over Z3 (beside step, below the interpreters)
 	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
 	"step":              4,
+	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine":            6,
 	"bounded":           6,
-	"verify/cfg":        2, // the control-flow graph verify decides cutoff reachability on (gonum)
+	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
@@ -79,10 +80,10 @@ var layer = map[string]int{
 var testOnly = map[string]bool{"internal/testprog": true, "internal/layertest": true, "internal/corpus": true}
 
 // confined are third-party imports allowed only in the listed packages (non-test files): gonum
-// in verify/cfg (the control-flow graph) and in make bench's summarizer (gonum/stat), Z3 in the
+// in cfg (the statement graph) and in make bench's summarizer (gonum/stat), Z3 in the
 // symbolic core's solver, the shared query helper and the refinement layer's own prover.
 var confined = map[string][]string{
-	"gonum.org/v1/gonum":            {"verify/cfg", "scripts/benchsum"},
+	"gonum.org/v1/gonum":            {"cfg", "scripts/benchsum"},
 	"github.com/aclements/go-z3/z3": {"solver", "internal/z3query", "refinement/prover"},
 }
 
@@ -105,7 +106,7 @@ const MaxLines = 2000
 // packages of their own). Issue 14's checks of verify (quantifier bound, flag g, primitive claims)
 // took it to about 3,500: ceiling 3,600, the split of the verify checks is the next step.
 // verify (about 2,300 with issue 14's coverage and issue 17's workers) went back under the limit
-// when its control-flow graph became a package of its own (verify/cfg); cmd/certsym is under it
+// when its control-flow graph became a package of its own (now cfg); cmd/certsym is under it
 // too (1,829 lines), so their ceilings are gone.
 // engine, about 1,750 lines before issue 17's concrete fast path (engine/burst.go, about 340
 // lines: a concrete machine beside Expand, which builds and reads the engine's states) and its
@@ -115,7 +116,7 @@ const MaxLines = 2000
 // sym grew to about 3,860 and engine to about 2,360 when issue 17's workers took the
 // history-free part of the pruning queries (sym/prepare.go: the slice and model repair computed
 // when a successor is made; engine/parallel.go: chunked batches).
-var oversized = map[string]int{"refinement": 3700, "engine": 2400}
+var oversized = map[string]int{"refinement": 3700}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.
@@ -263,7 +264,7 @@ func TestImportGraph(t *testing.T) {
 }
 
 // TestViolationsFound: the check reports each kind of violation (an import up the graph,
-// between the two packages of one layer, of a test helper, of gonum outside verify/cfg, an
+// between the two packages of one layer, of a test helper, of gonum outside cfg, an
 // unplaced package, an oversized one), so that a green TestImportGraph means something.
 func TestViolationsFound(t *testing.T) {
 	imp := func(ips ...string) map[string]bool {
@@ -286,7 +287,7 @@ func TestViolationsFound(t *testing.T) {
 		"sym (layer 3) imports engine (layer 6)",
 		"engine (layer 6) imports bounded (layer 6)",
 		"engine imports internal/testprog, which only tests may import",
-		"bounded imports gonum.org/v1/gonum/graph, which is confined to [verify/cfg scripts/benchsum]",
+		"bounded imports gonum.org/v1/gonum/graph, which is confined to [cfg scripts/benchsum]",
 		"bounded: 2001 non-test lines, more than 2000",
 		"newpkg: not placed in the import graph",
 	} {

@@ -1,5 +1,9 @@
-// Package cfg is the control-flow graph of an IMP program, over the statements of its syntax tree:
-// reachability, paths and chops between statements, and a gonum view for gonum's algorithms.
+// Package cfg is the statement graph of an IMP program, over the statements of its syntax tree,
+// seen two ways. Its control flow (the edges between the statements of the source) is what
+// certsym verify decides cutoff reachability on: reachability, paths and chops between
+// statements, and a gonum view for gonum's algorithms. Its steps (the edges of the semantics
+// between the statements a state can be at the head of, loop unfoldings and error targets
+// included) are what the coverage search heuristic measures distances on: Steps, Distances.
 package cfg
 
 import (
@@ -14,36 +18,52 @@ import (
 	"certsym/spec/syntax"
 )
 
-// Graph is the control-flow graph of a program: one node per statement other than a sequence
-// (assignment, conditional, loop, assert, assume, skip, fail), plus an entry and an exit node. An
-// edge goes from a statement to each statement that may run next: a conditional to the first
-// statement of each branch, a loop to the first statement of its body and to what follows the
-// loop, the last statement of a loop body back to the loop. certsym verify uses it to decide which
-// claims (and which statements, Report.Code) a cutoff may reach.
+// Graph is the statement graph of a program. Its control-flow nodes are one per statement of the
+// syntax tree other than a sequence (assignment, element assignment, conditional, loop, assert,
+// assume, skip, fail), plus an entry and an exit node; a control-flow edge goes from a statement
+// to each statement that may run next: a conditional to the first statement of each branch, a
+// loop to the first statement of its body and to what follows the loop, the last statement of a
+// loop body back to the loop. certsym verify uses them to decide which claims (and which
+// statements, Report.Code) a cutoff may reach.
+//
+// The steps add the nodes the semantics reaches that are not statements of the source: each
+// loop's one-step unfolding (While.Unfold, [S-While]) and each error target (the Fail of a
+// division by zero, Err; of an index out of range, IdxErr; of a violated assert, Violation). A
+// step edge goes from a node to each node a state at its head may be at after one step of the
+// semantics, skips passed over (a state is never at a skip: skip ; p steps as p): a loop to its
+// unfolding, the unfolding to its body and to what follows the loop, a statement to its
+// continuation and to its error targets, a conditional to its branches. A step that finishes
+// the program goes to the exit node. The coverage heuristic measures on them the distance of a
+// state to the code no state has covered yet (Distances).
 //
 // Nodes are numbered 0, 1, ... in the order they are made (Entry 0, Exit 1, then the statements:
-// a sequence from its last statement back, a conditional or loop before its branches or body),
-// and the edges are kept in slices, so that building the
-// graph and searching it take time linear in the size of the program. G is the same graph seen
-// as a gonum graph.Directed, for gonum's algorithms.
+// a sequence from its last statement back, a conditional or loop before its branches or body;
+// then the unfoldings and error targets, after every control-flow node), and the edges are kept
+// in slices, so that building the graph and searching it take time linear in the size of the
+// program. G is the control flow seen as a gonum graph.Directed, for gonum's algorithms.
 type Graph struct {
 	G           graph.Directed
 	Entry, Exit int64
 	stmt        []syntax.Stmt // by node
 	node        map[syntax.Stmt]int64
-	// The edges, while building; then, in compressed rows, the successors of node n are
-	// succ[at[n]:at[n+1]] in increasing order, and the predecessors likewise in pre (made on
+	flowNodes   int64 // nodes 0 to flowNodes-1 are the control-flow nodes; the others are steps' only
+	// The control-flow edges, while building; then, in compressed rows, the successors of node n
+	// are succ[at[n]:at[n+1]] in increasing order, and the predecessors likewise in pre (made on
 	// first use).
 	edges     [][2]int64
 	at, back  []int
 	succ, pre []int64
+	// The step edges in compressed rows, likewise: the steps from n are step[stepAt[n]:stepAt[n+1]]
+	// (an edge is known by its index in step), the steps to n stepPre[stepBack[n]:stepBack[n+1]].
+	stepAt, stepBack []int
+	step, stepPre    []int64
 	// tree caches, per source node, the breadth-first tree of Path (the parent of each node
 	// reached, -1 for the others), so that the paths from one cutoff to many claims cost one
 	// search.
 	tree map[int64][]int64
 }
 
-// New builds the control-flow graph of prog.
+// New builds the statement graph of prog.
 func New(prog *syntax.Program) *Graph {
 	c := &Graph{tree: map[int64][]int64{}}
 	c.G = cfgGraph{c}
@@ -51,14 +71,18 @@ func New(prog *syntax.Program) *Graph {
 	c.Exit = c.add(nil)
 	first := c.build(prog.Body, c.Exit)
 	c.edge(c.Entry, first)
-	c.at, c.succ = rows(len(c.stmt), c.edges, false)
-	c.edges = nil
+	c.flowNodes = int64(len(c.stmt))
 	c.node = make(map[syntax.Stmt]int64, len(c.stmt))
 	for n, s := range c.stmt {
 		if s != nil {
 			c.node[s] = int64(n)
 		}
 	}
+	c.at, c.succ = rows(len(c.stmt), c.edges, false)
+	c.edges = nil
+	steps := c.steps()
+	c.stepAt, c.step = rows(len(c.stmt), steps, false)
+	c.stepBack, c.stepPre = rows(len(c.stmt), steps, true)
 	return c
 }
 
@@ -88,19 +112,28 @@ func rows(n int, edges [][2]int64, reverse bool) (at []int, list []int64) {
 	return at, list
 }
 
-// from is the successors of node n, in increasing order.
-func (c *Graph) from(n int64) []int64 { return c.succ[c.at[n]:c.at[n+1]] }
+// from is the control-flow successors of node n, in increasing order (none for the nodes of the
+// steps only).
+func (c *Graph) from(n int64) []int64 {
+	if n >= c.flowNodes {
+		return nil
+	}
+	return c.succ[c.at[n]:c.at[n+1]]
+}
 
-// to is the predecessors of node n, in increasing order.
+// to is the control-flow predecessors of node n, in increasing order.
 func (c *Graph) to(n int64) []int64 {
+	if n >= c.flowNodes {
+		return nil
+	}
 	if c.back == nil {
 		edges := make([][2]int64, 0, len(c.succ))
-		for k := range int64(len(c.stmt)) {
+		for k := range c.flowNodes {
 			for _, m := range c.from(k) {
 				edges = append(edges, [2]int64{k, m})
 			}
 		}
-		c.back, c.pre = rows(len(c.stmt), edges, true)
+		c.back, c.pre = rows(int(c.flowNodes), edges, true)
 	}
 	return c.pre[c.back[n]:c.back[n+1]]
 }
@@ -119,7 +152,8 @@ func (c *Graph) edge(from, to int64) {
 	}
 }
 
-// build adds the nodes of s, whose control goes on to next, and returns the node s starts at.
+// build adds the control-flow nodes and edges of s, whose control goes on to next, and returns
+// the node s starts at.
 // It keeps its own stack of pending work instead of recursing, so that building the graph of
 // 100,000 nested statements costs heap, not Go stack; the nodes are made in the order of the
 // recursive definition: a sequence from its last statement back, a conditional or loop before
@@ -182,21 +216,96 @@ func (c *Graph) build(s syntax.Stmt, next int64) int64 {
 			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
 		case *syntax.Fail: // an error: the run ends
 			*j.res = c.add(s)
-		case *syntax.Skip, *syntax.Assign, *syntax.ArrAssign, *syntax.Assume, *syntax.Assert:
+		case *syntax.Assign, *syntax.ArrAssign, *syntax.Assume, *syntax.Assert, *syntax.Skip:
 			n := c.add(s)
 			c.edge(n, *j.next)
 			*j.res = n
 		default:
-			panic(fmt.Sprintf("cfg: unknown statement %T", s))
+			panic(fmt.Sprintf("cfg: unexpected statement %T", s))
 		}
 	}
 	return first
 }
 
-// Node returns the node of statement s and whether s has one.
+// steps makes the nodes of the steps that are not control-flow nodes (the loops' unfoldings, the
+// error targets) and returns the step edges, from the control-flow graph: for each control-flow
+// node in turn, its control-flow successors, skips passed over, become its step successors (a
+// loop's, its unfolding's, the loop stepping to its unfolding), and its error targets are added.
+func (c *Graph) steps() [][2]int64 {
+	var out [][2]int64
+	// skipped is n with the skips from it passed over: the first node from n that is not a skip.
+	skipped := func(n int64) int64 {
+		for {
+			if _, ok := c.stmt[n].(*syntax.Skip); !ok {
+				return n
+			}
+			n = c.from(n)[0]
+		}
+	}
+	// target returns the node of an error target, made on first use.
+	target := func(f *syntax.Fail) int64 {
+		if n, ok := c.node[f]; ok {
+			return n
+		}
+		n := c.add(f)
+		c.node[f] = n
+		return n
+	}
+	var kids []int64
+	// edges adds the step edges from n to its control-flow successors (skips passed over) and to
+	// the error targets fails (nil ones left out), each once.
+	edges := func(n, flow int64, fails ...*syntax.Fail) {
+		kids = kids[:0]
+		for _, m := range c.from(flow) {
+			kids = append(kids, skipped(m))
+		}
+		for _, f := range fails {
+			if f != nil {
+				kids = append(kids, target(f))
+			}
+		}
+		for i, m := range kids {
+			if !slices.Contains(kids[:i], m) {
+				out = append(out, [2]int64{n, m})
+			}
+		}
+	}
+	for n := range c.flowNodes {
+		switch s := c.stmt[n].(type) {
+		case nil, *syntax.Skip, *syntax.Fail: // the entry and exit nodes, a skip (never at a state's head), an error (the run ends)
+		case *syntax.Assign:
+			edges(n, n, s.Err, s.IdxErr)
+		case *syntax.ArrAssign:
+			edges(n, n, s.Err, s.IdxErr)
+		case *syntax.Assume:
+			edges(n, n, s.Err, s.IdxErr)
+		case *syntax.Assert:
+			edges(n, n, s.Violation, s.Err, s.IdxErr)
+		case *syntax.If:
+			edges(n, n, s.Err, s.IdxErr)
+		case *syntax.While:
+			u := c.add(s.Unfold)
+			c.node[s.Unfold] = u
+			out = append(out, [2]int64{n, u})
+			edges(u, n, s.Unfold.Err, s.Unfold.IdxErr)
+		default:
+			panic(fmt.Sprintf("cfg: unexpected statement %T", s))
+		}
+	}
+	return out
+}
+
+// Node returns the node of statement s and whether s has one: a statement of the program's
+// syntax tree, a loop's unfolding or an error target.
 func (c *Graph) Node(s syntax.Stmt) (int64, bool) {
 	n, ok := c.node[s]
 	return n, ok
+}
+
+// flowNode is Node for the control-flow nodes only: the statements of the syntax tree.
+func (c *Graph) flowNode(s syntax.Stmt) (int64, bool) {
+	n, ok := c.node[s]
+	return n, ok && n < c.flowNodes
 }
 
 // Stmt returns the statement of node n (nil for the entry and exit nodes).
@@ -210,8 +319,8 @@ func (c *Graph) Stmt(n int64) syntax.Stmt {
 // Reaches reports whether control can flow from statement from to statement to (a statement
 // reaches itself).
 func (c *Graph) Reaches(from, to syntax.Stmt) bool {
-	f, ok1 := c.node[from]
-	t, ok2 := c.node[to]
+	f, ok1 := c.flowNode(from)
+	t, ok2 := c.flowNode(to)
 	if !ok1 || !ok2 {
 		return false
 	}
@@ -249,8 +358,8 @@ func (c *Graph) bfs(f int64) []int64 {
 // statements along it (both ends included), or nil when there is none. Among several shortest
 // paths it returns the same one on every run (bfs).
 func (c *Graph) Path(from, to syntax.Stmt) []syntax.Stmt {
-	f, ok1 := c.node[from]
-	t, ok2 := c.node[to]
+	f, ok1 := c.flowNode(from)
+	t, ok2 := c.flowNode(to)
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -280,7 +389,7 @@ func (c *Graph) Owners(starts []syntax.Stmt) map[syntax.Stmt]int {
 		if s == nil {
 			continue
 		}
-		n, ok := c.node[s]
+		n, ok := c.flowNode(s)
 		if !ok || owner[n] != 0 {
 			continue
 		}
@@ -341,14 +450,14 @@ func (c *Graph) sweep(start []int64, adj func(int64) []int64) []bool {
 // from reaches none of them: the chop of program slicing, the part of the program a cutoff at
 // from may run before it reaches them. It takes time linear in the graph.
 func (c *Graph) Chop(from syntax.Stmt, to ...syntax.Stmt) []syntax.Stmt {
-	f, ok := c.node[from]
+	f, ok := c.flowNode(from)
 	if !ok {
 		return nil
 	}
 	fw := c.Forward([]int64{f})
 	var ts []int64
 	for _, s := range to {
-		if t, ok := c.node[s]; ok && fw[t] {
+		if t, ok := c.flowNode(s); ok && fw[t] {
 			ts = append(ts, t)
 		}
 	}
@@ -387,15 +496,16 @@ func comparePos(a, b syntax.Pos) int {
 // PathExists is Reaches computed by gonum (topo.PathExistsIn over G): the crosscheck of the
 // graph view in the tests.
 func (c *Graph) PathExists(from, to syntax.Stmt) bool {
-	f, ok1 := c.node[from]
-	t, ok2 := c.node[to]
+	f, ok1 := c.flowNode(from)
+	t, ok2 := c.flowNode(to)
 	return ok1 && ok2 && topo.PathExistsIn(c.G, c.G.Node(f), c.G.Node(t))
 }
 
-// cfgGraph is the Graph as a gonum graph.Directed (nodes simple.Node, edges simple.Edge).
+// cfgGraph is the Graph's control flow as a gonum graph.Directed (nodes simple.Node, edges
+// simple.Edge).
 type cfgGraph struct{ c *Graph }
 
-func (g cfgGraph) has(id int64) bool { return id >= 0 && id < int64(len(g.c.stmt)) }
+func (g cfgGraph) has(id int64) bool { return id >= 0 && id < g.c.flowNodes }
 
 func (g cfgGraph) nodes(ids []int64) graph.Nodes {
 	if len(ids) == 0 {
@@ -416,9 +526,9 @@ func (g cfgGraph) Node(id int64) graph.Node {
 	return simple.Node(id)
 }
 
-// Nodes returns all the nodes, in increasing order.
+// Nodes returns all the control-flow nodes, in increasing order.
 func (g cfgGraph) Nodes() graph.Nodes {
-	ids := make([]int64, len(g.c.stmt))
+	ids := make([]int64, g.c.flowNodes)
 	for i := range ids {
 		ids[i] = int64(i)
 	}

@@ -85,7 +85,7 @@ func TestCFGChop(t *testing.T) {
 	p := testprog.Parse(t, cfgProg)
 	c := New(p)
 	byLine := map[int]syntax.Stmt{}
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		if _, seen := byLine[s.Pos().Line]; !seen {
 			byLine[s.Pos().Line] = s
 		}
@@ -114,7 +114,7 @@ func TestCFGChop(t *testing.T) {
 	}
 	fw := c.Forward([]int64{c.node[byLine[11]]})
 	bw := c.Backward([]int64{c.node[byLine[11]]})
-	for s, n := range c.node {
+	for s, n := range flowNodes(c) {
 		l := s.Pos().Line
 		if fw[n] != (l >= 11) {
 			t.Errorf("forward from line 11: line %d %v", l, fw[n])
@@ -134,7 +134,7 @@ func TestCFGDeep(t *testing.T) {
 	}
 	c := New(p)
 	var inner syntax.Stmt
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		if _, ok := s.(*syntax.Assign); ok {
 			inner = s
 		}
@@ -160,7 +160,7 @@ od;
 assert y > 0`)
 	c := New(p)
 	byLine := map[int]syntax.Stmt{}
-	for s := range c.node {
+	for s := range flowNodes(c) {
 		byLine[s.Pos().Line] = s
 	}
 	w, asg, th, inc, as := byLine[2], byLine[1], byLine[4], byLine[8], byLine[10]
@@ -200,6 +200,18 @@ assert y > 0`)
 	if c.Path(as, w) != nil {
 		t.Error("a path against control flow")
 	}
+}
+
+// flowNodes is the node of each statement of the syntax tree (the control-flow nodes, not the
+// loops' unfoldings and the error targets of the steps).
+func flowNodes(c *Graph) map[syntax.Stmt]int64 {
+	m := map[syntax.Stmt]int64{}
+	for s, n := range c.node {
+		if n < c.flowNodes {
+			m[s] = n
+		}
+	}
+	return m
 }
 
 func fmtInts(a []int) string {

@@ -27,7 +27,7 @@ var layer = map[string]int{
 	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
 	"spec":              1,
 	"internal/z3query":  2,
-	"internal/expect":   2, // testdata annotations, read by cmd's tests and corpusout
+	"internal/expect":   2, // testdata annotations, read by cmd's tests and the corpus golden test
 	"sym":               3,
 	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
 	"step":              4,
@@ -49,7 +49,6 @@ var layer = map[string]int{
 	"cmd/certsym/internal/shard":      8, // run --shard's JSON report and certsym merge
 	"cmd/certsym/internal/record":     9,
 	"cmd/certsym":                     10,
-	"scripts/corpusout":               10,
 	"scripts/compare-strategies":      10, // make compare-strategies: the search strategies side by side
 	"scripts/benchsum":                10, // make bench: gonum/stat summaries of the benchmarks' runs
 	"refinement/refclient":            9,  // the certsym-ref client and the protocol's JSON codec (the prover reads its array terms)
@@ -63,6 +62,7 @@ var layer = map[string]int{
 	"proofs":                          0,  // proofs/table_test.go only
 	"deploy":                          0,  // the scheduler recipes; deploy_test.go decodes them
 	"internal/arch":                   0,  // this test only
+	"internal/corpusgolden":           0,  // golden_test.go only: certsym's answers on the corpus
 }
 
 // testOnly are the packages that only test files (and other test-only packages) may import.

@@ -54,8 +54,10 @@ demo: deps
 # The quick tests: go test -short skips the slow differential and corpus-wide tests (their skip
 # message names make check) and the tests that need certsym-ref or the PyWiSE corpus, whether or
 # not they are there. A test a missing tool (chromium, dot, lcov, groff) would run skips too.
+# TESTFLAGS adds go test flags: make test TESTFLAGS='-v -run TestTestdata'.
+TESTFLAGS ?=
 test: need-build
-	$(GO) test -short -count=1 -timeout 10m ./...
+	$(GO) test -short -count=1 -timeout 10m $(TESTFLAGS) ./...
 
 check: check-proofs check-go check-refinement
 

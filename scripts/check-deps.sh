@@ -52,13 +52,15 @@ fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 
+sudo="sudo "
+[ "$(id -u)" -eq 0 ] && sudo=""
 pkgs=()
 for m in "${missing[@]}"; do
   p=${m%%:*}
-  echo "$p is missing (${m#*: }): run \`make deps\` (sudo) or \`sudo apt-get install $p\`" >&2
+  echo "$p is missing (${m#*: }): run \`make deps\`${sudo:+ (sudo)} or \`${sudo}apt-get install $p\`" >&2
   [[ " ${pkgs[*]} " == *" $p "* ]] || pkgs+=("$p")
 done
 if [ ${#pkgs[@]} -gt 1 ]; then
-  echo "all at once: \`make deps\` or \`sudo apt-get install ${pkgs[*]}\`" >&2
+  echo "all at once: \`make deps\` or \`${sudo}apt-get install ${pkgs[*]}\`" >&2
 fi
 exit 1

@@ -5,9 +5,11 @@
 #   make deps    installs the Debian packages that building needs (apt-get; sudo when not root)
 #   make demo    installs what building needs, builds, and runs certsym on a buggy program
 #   make test    the Go tests that need neither the Coq reference (certsym-ref) nor the PyWiSE
-#                corpus, without the slow differential tests (go test -short): a few minutes
-#   make check   the whole gate: the proofs, every Go test, the refinement layer; it installs the
-#                Debian packages it needs and builds the Coq reference
+#                corpus, without the slow differential tests (go test -short): about two minutes
+#                of CPU
+#   make check   the whole gate: the proofs, every Go test (the corpus golden test among them),
+#                the refinement layer; it installs the Debian packages it needs and builds the Coq
+#                reference
 #
 # The other targets that need Debian packages install the missing ones first through
 # scripts/install-deps.sh.
@@ -53,7 +55,7 @@ demo: deps
 
 # The quick tests: go test -short skips the slow differential and corpus-wide tests (their skip
 # message names make check) and the tests that need certsym-ref or the PyWiSE corpus, whether or
-# not they are there. A test a missing tool (chromium, dot, lcov, groff) would run skips too.
+# not they are there. A test whose tool (chromium, dot, lcov, groff) is not installed skips too.
 # TESTFLAGS adds go test flags: make test TESTFLAGS='-v -run TestTestdata'.
 TESTFLAGS ?=
 test: need-build

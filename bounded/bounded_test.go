@@ -16,6 +16,9 @@ import (
 // satisfies the constraint, ρ∘σ is the concrete store, exactly one branch holds and it is the
 // concrete one, the final behaviour is the concrete bounded execution's) must hold.
 func TestBoundedGhost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the ghost checks on the corpus from random inputs; make check runs it")
+	}
 	f := testprog.InputFuzzer(7)
 	checks := 0
 	for _, file := range testprog.Corpus(t) {

@@ -12,7 +12,7 @@ import (
 // run to its 60 s bound) and stops the bounded interpreter with the reason "interrupted".
 func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs Z3 on a hard query")
+		t.Skip("short mode: runs Z3 on a hard query; make check runs it")
 	}
 	prog := testprog.Parse(t, testprog.Fermat)
 	b := New(prog, 2)

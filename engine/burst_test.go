@@ -97,6 +97,9 @@ func render(e *Engine, st *State) string {
 // query's time bound makes nondeterministic, are not compared). It also checks that bursts
 // happen at all.
 func TestBurstMachineMatchesExpand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the burst machine against Expand on the corpus, for several burst bounds; make check runs it")
+	}
 	bursts := 0
 	for _, prog := range corpusPrograms(t) {
 		for _, strat := range []Strategy{BFS, DFS} {

@@ -17,7 +17,7 @@ import (
 // bounded interpreter and verify have tests of the same name).
 func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs Z3 on a hard query")
+		t.Skip("short mode: runs Z3 on a hard query; make check runs it")
 	}
 	prog := testprog.Parse(t, testprog.Fermat)
 	mon := budget.NewMonitor()
@@ -117,7 +117,7 @@ func TestIntegerBound(t *testing.T) {
 // parameter the signal went to Z3's handler instead and the query ended "canceled".
 func TestNoCtrlC(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs Z3 on a hard query for 1 s")
+		t.Skip("short mode: runs Z3 on a hard query for 1 s; make check runs it")
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)

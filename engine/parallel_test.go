@@ -62,6 +62,9 @@ func runTranscript(t *testing.T, prog *syntax.Program, opts Options) (string, *E
 // programs' narrow queues are expanded in batches too; the test checks that they were (else the
 // comparison would test nothing).
 func TestWorkersCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the corpus with 1, 2 and 4 workers, compared transcript by transcript; make check runs it")
+	}
 	files := testprog.Corpus(t)
 	if len(files) < 40 {
 		t.Fatalf("found %d programs, want at least 40", len(files))

@@ -17,6 +17,9 @@ import (
 // successor: same store, same program. A successor known unsatisfiable must not be the one v
 // follows, and every witness must satisfy its path condition.
 func TestExpandTracksConcreteRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: expand against concrete runs of the corpus from random inputs; make check runs it")
+	}
 	f := testprog.InputFuzzer(42)
 	const runsPerProgram, maxSteps = 12, 3000
 	for _, file := range testprog.Corpus(t) {

@@ -27,11 +27,17 @@ func envInt(t testing.TB, name string, def int64) int64 {
 }
 
 // needRef skips the test when certsym-ref is not built yet (plain go test may run before
-// make check-proofs builds it); run.sh (REFINEMENT_FULL) never skips.
+// make check-proofs builds it) and in short mode; run.sh (REFINEMENT_FULL) and
+// CERTSYM_REQUIRE_REF=1 (make check-go) never skip.
 func needRef(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(refclient.DefaultPath()); err != nil && os.Getenv("REFINEMENT_FULL") == "" {
-		t.Skipf("certsym-ref not built (%v); make check-refinement builds it and runs this test", err)
+	if testing.Short() {
+		t.Skip("short mode: the tests against certsym-ref run in make check")
+	}
+	if _, err := os.Stat(refclient.DefaultPath()); err != nil && os.Getenv("CERTSYM_REQUIRE_REF") == "1" {
+		t.Fatalf("certsym-ref not built (%v), and CERTSYM_REQUIRE_REF=1 requires it; make ref builds it", err)
+	} else if err != nil && os.Getenv("REFINEMENT_FULL") == "" {
+		t.Skipf("certsym-ref not built (%v); make check-refinement builds it and runs this test (CERTSYM_REQUIRE_REF=1 makes this a failure)", err)
 	}
 }
 

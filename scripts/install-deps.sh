@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # install-deps.sh [GROUP...]: installs the Debian packages certsym needs, only those missing.
-# Groups: core (libz3-dev, for the Go engine through cgo), proofs (Coq, OCaml, zarith, yojson for
-# certsym-ref's JSON protocol, Why3 and its provers), browser (chromium, for the HTML report test),
-# graphviz (dot, for the execution tree test), lcov (lcov, which reads run --lcov files in a test),
-# man (groff, which renders certsym help --man in a test). No group means core.
-# It runs `apt-get update` once before installing, and does nothing at all when every package is present.
+# Groups: core (what building certsym needs besides Go: gcc and libc6-dev for cgo, libz3-dev for
+# Z3, pkg-config, which cgo runs for Z3's flags; scripts/check-deps.sh checks them without
+# installing), proofs (Coq, OCaml, zarith, yojson for certsym-ref's JSON protocol, Why3 and its
+# provers), browser (chromium, for the HTML report test), graphviz (dot, for the execution tree
+# test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders certsym
+# help --man in a test). No group means core.
+# It runs `apt-get update` once before installing, and does nothing at all when every package is
+# present. Installing needs root: it uses sudo when run as another user.
 set -euo pipefail
 
 groups=("$@")
@@ -13,7 +16,7 @@ groups=("$@")
 pkgs=()
 for g in "${groups[@]}"; do
   case "$g" in
-    core)    pkgs+=(libz3-dev pkg-config) ;;
+    core)    pkgs+=(gcc libc6-dev libz3-dev pkg-config) ;;
     proofs)  pkgs+=(coq ocaml ocaml-findlib libzarith-ocaml-dev libyojson-ocaml-dev why3 cvc4 z3 eprover) ;;
     browser) pkgs+=(chromium) ;;
     graphviz) pkgs+=(graphviz) ;;
@@ -22,6 +25,11 @@ for g in "${groups[@]}"; do
     *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov or man)" >&2; exit 2 ;;
   esac
 done
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps.sh: not a Debian system (no dpkg-query or apt-get): install the equivalents of ${pkgs[*]} by hand" >&2
+  exit 1
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -33,7 +41,13 @@ done
 
 echo "install-deps.sh: installing ${missing[*]}" >&2
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "install-deps.sh: not root and no sudo: as root, run apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+  sudo="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

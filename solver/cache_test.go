@@ -86,6 +86,9 @@ func TestSliceIndependent(t *testing.T) {
 // four symbols, products, divisions and remainders), the caching solver answers as Z3 on the
 // whole path condition does, and each of its witnesses satisfies the path condition.
 func TestCacheAgreesWithZ3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the caching solver against Z3 on random trees of path conditions; make check runs it")
+	}
 	names := []string{"x", "y", "z", "w"}
 	ts := sym.NewTerms(names)
 	rng := rand.New(rand.NewSource(17))

@@ -121,6 +121,9 @@ func randomStore(r *rand.Rand, p *syntax.Program, big bool) Store {
 // random ones (small, large, beyond 64 bits), under step bounds that stop the runs mid-way; the
 // runs reach each kind of error and end in each way.
 func TestRunFastCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: RunFast against Run on the corpus from many inputs; make check runs it")
+	}
 	var files []string
 	for _, g := range []string{"../testdata/*.imp", "../engine/testdata/*.imp", "../engine/testdata/long/*.imp"} {
 		fs, _ := filepath.Glob(g)
@@ -219,6 +222,9 @@ func loopStmt(g *genArr, d int) string {
 // (repeated squaring, then division), on truncating division and remainder of every sign, at the
 // int64 edges (-2^63 / -1, -2^63 % -1), and on element indexes beyond 64 bits.
 func TestRunFastBigIntegers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: RunFast against Run on big-integer runs; make check runs it")
+	}
 	r := rand.New(rand.NewSource(29))
 	srcs := []string{
 		"i = 0; while i < 8 do x = x * x + 1; i = i + 1 od; while x > 1000 do x = x / 7 - x % 5 od; assert x != 3",

@@ -398,7 +398,7 @@ func gcdSrc(t testing.TB) string {
 // the progress hook has reported.
 func TestVerifyTimeBound(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs for 2 s")
+		t.Skip("short mode: runs for 2 s; make check runs it")
 	}
 	var reports atomic.Int32
 	mon := budget.NewMonitor()
@@ -480,7 +480,7 @@ assert x <= x + 1`
 // run to its 60 s bound) and stops verify with the reason "interrupted".
 func TestInterruptQuery(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs Z3 on a hard query")
+		t.Skip("short mode: runs Z3 on a hard query; make check runs it")
 	}
 	prog := testprog.Parse(t, testprog.Fermat)
 	mon := budget.NewMonitor()

@@ -345,7 +345,7 @@ func TestVersion(t *testing.T) {
 // Go toolchain stamps nothing) and checks that --version names the checked-out revision.
 func TestVersionStamped(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the binary")
+		t.Skip("short mode: builds the binary; make check runs it")
 	}
 	root, err := filepath.Abs("../..")
 	if err != nil {

@@ -86,6 +86,9 @@ func runShards(t *testing.T, dir, file string, n int, extra []string) (*shard.Me
 // bound are compared only when the single run is not stopped by it (a shard explores fewer
 // states, so it may get further): then the merge must not contradict it.
 func TestShardMergeEqualsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: every testdata program as 2, 3 and 4 shards, merged and compared with the single run; make check runs it")
+	}
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	engineFiles, _ := filepath.Glob("../../engine/testdata/*.imp")
 	if len(files) < 40 {

@@ -101,7 +101,7 @@ func (p *started) wait(t *testing.T, limit time.Duration) int {
 // 60 s query time bound would have ended the query.
 func TestInterrupt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts processes that run for seconds")
+		t.Skip("short mode: starts processes that run for seconds; make check runs it")
 	}
 	query := writeProg(t, fermatSrc)
 	search := writeProg(t, searchSrc)
@@ -151,7 +151,7 @@ func TestInterrupt(t *testing.T) {
 // solver is in a computation that does not poll for interrupts (a product of fifty factors).
 func TestSecondInterrupt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a process")
+		t.Skip("short mode: starts a process; make check runs it")
 	}
 	f := writeProg(t, "x = "+strings.Repeat("y * ", 49)+"y;\nassert x != 3")
 	p := startCertsym(t, "run", f, "--json")

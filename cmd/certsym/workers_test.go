@@ -16,6 +16,9 @@ import (
 // options (at most 20,000 states), first bug and --all-bugs, text and JSON, with --workers 1, 2
 // and 4, and compares the outputs byte for byte (elapsed times masked) and the exit codes.
 func TestWorkersCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: certsym run on the corpus with 1, 2 and 4 workers, compared byte for byte; make check runs it")
+	}
 	durations := regexp.MustCompile(`[0-9.]+(µs|ms|s)\b`)
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	cases, _ := filepath.Glob("../../engine/testdata/*.imp")

@@ -26,7 +26,7 @@ var layer = map[string]int{
 	"internal/budget":   0,
 	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
 	"internal/z3query":  2,
-	"internal/expect":   3, // testdata annotations, read by cmd's tests and corpusout (parses them)
+	"internal/expect":   3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
 	"sym":               3, // terms and formulas: no solver below them
 	"pathcond":          4, // path conditions and their solver-free deciders
 	"solver":            5, // the solver chain over Z3 (beside step, below the interpreters)
@@ -51,7 +51,6 @@ var layer = map[string]int{
 	"cmd/certsym/internal/shard":      9, // run --shard's JSON report and certsym merge
 	"cmd/certsym/internal/record":     10,
 	"cmd/certsym":                     11,
-	"scripts/corpusout":               11,
 	"scripts/compare-strategies":      11, // make compare-strategies: the search strategies side by side
 	"scripts/benchsum":                11, // make bench: gonum/stat summaries of the benchmarks' runs
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec (the prover reads its array terms)
@@ -70,10 +69,11 @@ var layer = map[string]int{
 	// The language: its values (the integers, which the syntax tree's literals hold), its syntax
 	// tree (with its walk and printer), its text (lexer, parser, macro inliner, name resolution)
 	// and its concrete semantics, over the tree.
-	"spec/integer":       0,
-	"spec/syntax":        1,
-	"spec/syntax/parser": 2,
-	"spec":               2,
+	"spec/integer":          0,
+	"spec/syntax":           1,
+	"spec/syntax/parser":    2,
+	"spec":                  2,
+	"internal/corpusgolden": 0, // golden_test.go only: certsym's answers on the corpus
 }
 
 // testOnly are the packages that only test files (and other test-only packages) may import.

@@ -41,9 +41,12 @@ func Required() bool { return os.Getenv("CERTSYM_REQUIRE_CORPUS") == "1" }
 
 // PyWiSE returns the paths of the PyWiSE programs. When the corpus is not there (or does not hold
 // its PyWiSECount programs) it fails the test if Required, and skips it otherwise; both say where
-// the corpus was looked for.
+// the corpus was looked for. In short mode (make test) it skips the test unless Required.
 func PyWiSE(t testing.TB) []string {
 	t.Helper()
+	if testing.Short() && !Required() {
+		t.Skip("short mode: the tests on the PyWiSE corpus run in make check")
+	}
 	files, ok := find()
 	if !ok {
 		msg := "the PyWiSE corpus is not beside the repository: want %d programs in %s, found %d"
@@ -63,9 +66,14 @@ func find() ([]string, bool) {
 
 // Optional returns the paths of the PyWiSE programs for a test that also has other programs to
 // check: when the corpus is not there it fails the test if Required, and otherwise logs that the
-// corpus is left out and returns nil, so the rest of the test still runs.
+// corpus is left out and returns nil, so the rest of the test still runs. In short mode it leaves
+// the corpus out unless Required.
 func Optional(t testing.TB) []string {
 	t.Helper()
+	if testing.Short() && !Required() {
+		t.Logf("short mode: the PyWiSE corpus's %d programs are left out (make check has them)", PyWiSECount)
+		return nil
+	}
 	if files, ok := find(); ok {
 		return files
 	}

@@ -486,10 +486,16 @@ func TestRunStreamReference(t *testing.T) {
 }
 
 // needRef skips a test that talks to the real certsym-ref when it is not built (make ref builds
-// it; make check-refinement and REFINEMENT_FULL=1 require it).
+// it; make check-refinement, REFINEMENT_FULL=1 and CERTSYM_REQUIRE_REF=1 require it) and in short
+// mode.
 func needRef(t *testing.T) {
 	t.Helper()
-	if _, err := os.Stat(DefaultPath()); err != nil && os.Getenv("REFINEMENT_FULL") == "" {
-		t.Skipf("certsym-ref not built (%v); make ref builds it", err)
+	if testing.Short() {
+		t.Skip("short mode: the tests against certsym-ref run in make check")
+	}
+	if _, err := os.Stat(DefaultPath()); err != nil && os.Getenv("CERTSYM_REQUIRE_REF") == "1" {
+		t.Fatalf("certsym-ref not built (%v), and CERTSYM_REQUIRE_REF=1 requires it; make ref builds it", err)
+	} else if err != nil && os.Getenv("REFINEMENT_FULL") == "" {
+		t.Skipf("certsym-ref not built (%v); make ref builds it (CERTSYM_REQUIRE_REF=1 makes this a failure)", err)
 	}
 }

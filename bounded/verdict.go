@@ -104,14 +104,22 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 			sat = append(sat, i)
 		}
 	}
+	// The replays poll the monitor: once the partial report is due (an interrupt, the time or
+	// memory bound: budget.Monitor.Due), a replay stops, and its error is left unconfirmed.
 	replays := make([]spec.BoundedResult, len(sat))
+	lim := spec.Limits{Instances: -1, Stop: b.mon.Due}
 	Each(len(sat), workers, func(k int) {
-		replays[k] = spec.ExecBounded(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N)
+		replays[k] = spec.ExecBoundedLimited(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N, nil, nil, lim)
 	})
 	reported := map[*spec.Fail]bool{}
 	for k, i := range sat {
 		r, replay := rs[i], replays[k]
 		input := spec.Store(r.State.PC.Witness)
+		if replay.Cut != spec.NotCut {
+			p := r.Fail.Loc.Where()
+			unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (its replay was cut: %s)", r.Fail.Kind, p.Line, p.Col, b.mon.Stop()))
+			continue
+		}
 		if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
 			return nil, &ReplayError{Input: input, Names: b.terms.Names(), Fail: r.Fail, Replay: replay}
 		}

@@ -33,12 +33,55 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 	return evalA(a, s, env, nil)
 }
 
-// work bounds the quantifier instances an evaluation may evaluate (RunLimited's Instances): left
-// is what remains; when it runs out, evaluation panics with outOfWork, which RunLimited recovers.
-type work struct{ left int64 }
+// work is what Limits bounds inside one step of a run (RunLimited, RunFastLimited,
+// ExecBoundedLimited): left is the quantifier instances that remain, intBits Limits.IntBits and
+// stop Limits.Stop, asked once in stopEvery instances (n counts them). A bound reached panics
+// with outOfWork, which the run recovers.
+type work struct {
+	left    int64
+	intBits int
+	stop    func() bool
+	n       int64
+}
 
-// outOfWork is the panic value of an evaluation that ran out of work.
-type outOfWork struct{}
+// stopEvery is how often a run asks Limits.Stop: once in that many steps, loop iterations or
+// quantifier instances (a power of two).
+const stopEvery = 1024
+
+// outOfWork is the panic value of an evaluation that reached a bound of its run's Limits.
+type outOfWork struct{ cut Cut }
+
+// newWork returns the work of a run within lim, or nil when lim bounds nothing inside a step
+// (no instance bound, no integer bound, no Stop).
+func newWork(lim Limits) *work {
+	if lim.Instances < 0 && lim.IntBits <= 0 && lim.Stop == nil {
+		return nil
+	}
+	w := &work{left: int64(lim.Instances), intBits: lim.IntBits, stop: lim.Stop}
+	if lim.Instances < 0 {
+		w.left = 1<<63 - 1
+	}
+	return w
+}
+
+// instance counts one quantifier instance: it panics with outOfWork once the instances are spent,
+// or when Stop answers true.
+func (w *work) instance() {
+	if w.left <= 0 {
+		panic(outOfWork{CutInstances})
+	}
+	w.left--
+	if w.n++; w.stop != nil && w.n&(stopEvery-1) == 0 && w.stop() {
+		panic(outOfWork{CutStop})
+	}
+}
+
+// assigned checks a value about to be assigned against the integer bound (w nil: no bound).
+func (w *work) assigned(v Int) {
+	if w != nil && w.intBits > 0 && v.BitLen() > w.intBits {
+		panic(outOfWork{CutIntBits})
+	}
+}
 
 // evalA is EvalKind under the bound w (nil: no bound).
 func evalA(a AExpr, s Store, env Env, w *work) (v Int, kind FailKind, ok bool) {
@@ -182,10 +225,7 @@ func evalQuant(q *Quant, s Store, env Env, w *work) (bool, FailKind, bool) {
 	for j := lo; j.Cmp(hi) <= 0; j = j.Add(one) {
 		inner[q.Level] = j
 		if w != nil {
-			if w.left <= 0 {
-				panic(outOfWork{})
-			}
-			w.left--
+			w.instance()
 		}
 		v, k, ok := evalB(q.Body, s, inner, w)
 		if !ok {

@@ -19,14 +19,42 @@ import "fmt"
 // makes a new store per assignment: no state but the current one is kept, so no earlier store is
 // observable. The expressions are evaluated by EvalKind and EvalBKind, the evaluation of Step.
 func RunFast(prog *Program, input Store, maxSteps int) Result {
-	m := fastMachine{s: input}
+	return RunFastLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
+}
+
+// RunFastLimited is RunLimited computed as RunFast computes Run: the same Result, bounds
+// included, for every program, input and Limits.
+func RunFastLimited(prog *Program, input Store, lim Limits) (res Result) {
+	maxSteps := lim.Steps
+	m := fastMachine{s: input, w: newWork(lim)}
 	m.enter(prog.Body)
-	for n := 0; ; n++ {
+	n := 0
+	if m.w != nil {
+		// A bound reached inside a step leaves the machine in the state before it.
+		defer func() {
+			if r := recover(); r != nil {
+				o, ok := r.(outOfWork)
+				if !ok {
+					panic(r)
+				}
+				res = m.result(Stepped, n, nil)
+				res.QuantBound, res.Cut = o.cut == CutInstances, o.cut
+			}
+		}()
+	}
+	for ; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
 			if f, ok := m.h.(*Fail); ok && !m.done {
 				return m.result(Failed, n, f)
 			}
-			return m.result(Stepped, n, nil)
+			r := m.result(Stepped, n, nil)
+			r.Cut = CutSteps
+			return r
+		}
+		if lim.Stop != nil && n&(stopEvery-1) == 0 && n > 0 && lim.Stop() {
+			r := m.result(Stepped, n, nil)
+			r.Cut = CutStop
+			return r
 		}
 		if out := m.step(); out != Stepped {
 			var f *Fail
@@ -46,6 +74,7 @@ type fastMachine struct {
 	h     Stmt
 	done  bool // the head is the skip that h stepped to (&Skip{h's Loc})
 	stack []Stmt
+	w     *work // the bounds inside a step (nil: none)
 }
 
 // enter makes p the head: its left spine goes onto the stack, its leftmost statement is the head.
@@ -85,19 +114,21 @@ func (m *fastMachine) step() Outcome {
 	case *Fail:
 		return Failed
 	case *Assign:
-		v, k, ok := EvalKind(p.A, m.s, nil)
+		v, k, ok := evalA(p.A, m.s, nil, m.w)
 		if !ok { // [S-AssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
 			return Stepped
 		}
+		m.w.assigned(v)
 		m.write(p.X.Index, v) // [S-Assign]
 		m.finish()
 	case *ArrAssign:
-		slot, v, k, ok := EvalArrAssign(p, m.s)
+		slot, v, k, ok := evalArrAssign(p, m.s, m.w)
 		if !ok { // [S-ArrAssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
 			return Stepped
 		}
+		m.w.assigned(v)
 		m.write(slot, v) // [S-ArrAssign]
 		m.finish()
 	case *If:
@@ -107,7 +138,7 @@ func (m *fastMachine) step() Outcome {
 	case *While: // [S-While]
 		m.enter(p.Unfold)
 	case *Assume:
-		v, k, ok := EvalBKind(p.Cond, m.s, nil)
+		v, k, ok := evalB(p.Cond, m.s, nil, m.w)
 		switch {
 		case !ok: // [S-AssumeErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
@@ -137,7 +168,7 @@ func (m *fastMachine) pop() Outcome {
 // branch is stepIf: the head steps to th (nil: the skip an assert steps to), el, or the Fail of
 // the first error's kind.
 func (m *fastMachine) branch(c BExpr, th, el Stmt, err, idxErr *Fail) {
-	v, k, ok := EvalBKind(c, m.s, nil)
+	v, k, ok := evalB(c, m.s, nil, m.w)
 	switch {
 	case !ok: // [S-IfErr]
 		m.enter(FailFor(k, err, idxErr))

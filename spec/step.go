@@ -52,6 +52,26 @@ func IsError(p Stmt) *Fail {
 // cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
 func Step(st State) (State, Outcome) { return step(st, nil) }
 
+// StepLimited is Step within lim's integer bound and Stop (asked once in 1,024 quantifier
+// instances; Steps bounds nothing here, and Instances only this step's instances): a bound
+// reached during the step leaves st as it is, with Outcome Stepped and cut saying which bound.
+func StepLimited(st State, lim Limits) (next State, out Outcome, cut Cut) {
+	w := newWork(lim)
+	if w != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				o, ok := r.(outOfWork)
+				if !ok {
+					panic(r)
+				}
+				next, out, cut = st, Stepped, o.cut
+			}
+		}()
+	}
+	next, out = step(st, w)
+	return next, out, NotCut
+}
+
 // step is Step with the quantifier instances bounded by w (nil: no bound).
 func step(st State, w *work) (State, Outcome) {
 	switch p := st.Prog.(type) {
@@ -64,7 +84,7 @@ func step(st State, w *work) (State, Outcome) {
 		if !ok { // [S-AssignErr], to the Fail of the first error's kind
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
-		// [S-Assign]
+		w.assigned(v) // [S-Assign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[p.X.Index] = v
@@ -74,7 +94,7 @@ func step(st State, w *work) (State, Outcome) {
 		if !ok { // [S-ArrAssignErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
-		// [S-ArrAssign]
+		w.assigned(v) // [S-ArrAssign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[slot] = v
@@ -164,7 +184,24 @@ type Result struct {
 	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
 	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
 	QuantBound bool
+	// Cut says which bound of the run's Limits stopped it (Outcome Stepped; NotCut otherwise).
+	Cut Cut
 }
+
+// Cut is the bound of Limits that stopped a run before its end. The run's last state is the one
+// in which the bound was reached: the statement at its head has not executed.
+type Cut uint8
+
+// The cuts. CutSteps: Limits.Steps steps were taken. CutInstances: the conditions would have
+// evaluated more than Limits.Instances quantifier instances. CutIntBits: the head would assign a
+// value of more than Limits.IntBits bits. CutStop: Limits.Stop answered true.
+const (
+	NotCut Cut = iota
+	CutSteps
+	CutInstances
+	CutIntBits
+	CutStop
+)
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound). Its
 // evaluation is exact: a quantifier evaluates all its instances however many there are (see
@@ -175,27 +212,41 @@ func Run(prog *Program, input Store, maxSteps int) Result {
 }
 
 // Limits bounds a run: Steps, the steps (as Run's maxSteps), and Instances, the quantifier
-// instances its conditions may evaluate in all, over the run (< 0: no bound).
-type Limits struct{ Steps, Instances int }
+// instances its conditions may evaluate in all, over the run (< 0: no bound). These are bounds
+// of the resources a run takes, not rules of the semantics: IntBits bounds the integers it
+// computes with (an assignment, of a variable or an element, of a value of more bits is not
+// executed; 0: no bound), and Stop, when not nil, is asked once in a while (every 1,024 steps,
+// loop iterations and quantifier instances) whether the run must stop (certsym's time and
+// memory bounds and interrupts). A run stopped by one of them ends with its Cut.
+type Limits struct {
+	Steps, Instances int
+	IntBits          int
+	Stop             func() bool
+}
+
+// cutResult is the Result of a run stopped by the bound cut in state st after n steps.
+func cutResult(st State, n int, cut Cut) Result {
+	return Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: cut == CutInstances, Cut: cut}
+}
 
 // RunLimited is Run within lim. A run that would evaluate more than lim.Instances quantifier
 // instances ends like one that reaches the step bound (Outcome Stepped), at the statement whose
 // condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
 // cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
-// only.
+// only. The integer bound and Stop end the run the same way, with their Cut.
 func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
 	maxSteps := lim.Steps
 	st := State{input, prog.Body}
-	var w *work
+	w := newWork(lim)
 	n := 0
-	if lim.Instances >= 0 {
-		w = &work{left: int64(lim.Instances)}
+	if w != nil {
 		defer func() {
 			if r := recover(); r != nil {
-				if _, ok := r.(outOfWork); !ok {
+				o, ok := r.(outOfWork)
+				if !ok {
 					panic(r)
 				}
-				res = Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: true}
+				res = cutResult(st, n, o.cut)
 			}
 		}()
 	}
@@ -204,7 +255,10 @@ func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
 			if f := IsError(st.Prog); f != nil {
 				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
 			}
-			return Result{Outcome: Stepped, Final: st, Steps: n}
+			return cutResult(st, n, CutSteps)
+		}
+		if lim.Stop != nil && n&(stopEvery-1) == 0 && n > 0 && lim.Stop() {
+			return cutResult(st, n, CutStop)
 		}
 		next, out := step(st, w)
 		if out != Stepped {

@@ -283,7 +283,13 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 		return out
 	}
 	out.input = m
-	ok, replay := v.replayFalse(cl, idx, m)
+	ok, replay, cut := v.replayFalse(cl, idx, m)
+	if cut != "" {
+		// The run is stopping (the monitor) or the replay met the integer bound: the result is
+		// dropped, as on a truncated evaluation; the stop's cutoff covers the claim.
+		out.res = resNone
+		return out
+	}
 	out.replay = replay
 	if st.Over != nil {
 		if ok {
@@ -307,7 +313,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 			out.res = resNone
 			return out
 		}
-		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): input %s: %s",
+		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("a counterexample of the %s claim at line %d (%s), input %s, did not replay: %s",
 			cl.Kind, cl.Line, cl.Prims[idx].Name(), v.prog.InputString(m), replay))
 		out.res = ResDontKnow
 		out.unhandled = []Unhandled{{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay}}

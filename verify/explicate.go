@@ -2,18 +2,17 @@ package verify
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"certsym/bounded"
+	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/step"
 	"certsym/sym"
 )
 
 // This file is the evidence of xSymExe's explications (Section V): the numbered paths with
 // their tests, and the concrete replays that check every test and counterexample.
-
-// maxReplaySteps bounds a concrete replay to a claim (the run of an input that follows an
-// explored path reaches the claim within the loop bound; the bound only stops a defect).
-const maxReplaySteps = 1_000_000
 
 // path returns the path whose path condition is pc, numbering it when it is new (the id is the
 // order in which paths first reach a claim or a cutoff point: exploration order).
@@ -36,38 +35,84 @@ func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
 // MaxPathTests paths a test: a model of the path condition (checked on the real semantics of
 // products), replayed on the bounded concrete semantics for its post-state and the lines it runs.
 // The paths left undecided are decided first, in order, on the one solver; the replays,
-// functions of each path alone, run on the workers.
+// functions of each path alone, run on the workers. The phase polls the monitor: once the
+// partial report is due (an interrupt or the time bound, budget.Monitor.Due), the paths not
+// replayed yet get no test, and Report.Cuts says how many.
 func (v *verifier) tests() {
+	v.mon.Enter("rendering of the path conditions")
 	if v.texts != nil {
 		v.texts.wait()
 	}
+	v.mon.Enter("replay of the tests")
 	n := min(len(v.rep.Paths), MaxPathTests)
 	for _, p := range v.rep.Paths[n:] {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
+		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
 			v.b.Solver().Check(p.pc)
 		}
 	}
-	bounded.Each(n, v.opts.Workers, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
+	lim := replayLimits(v.mon.Due)
+	var cut atomic.Int64
+	bounded.Each(n, v.opts.Workers, func(i int) {
+		if !testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i], lim, v.mon) {
+			cut.Add(1)
+		}
+	})
+	if c := cut.Load(); c > 0 {
+		v.cut(fmt.Sprintf("%s: the replay of the tests: %d of %d paths not replayed", v.mon.Stop(), c, n))
+	}
+}
+
+// cut records that a phase was cut short (Report.Cuts, and the monitor's list).
+func (v *verifier) cut(what string) {
+	v.rep.Cuts = append(v.rep.Cuts, what)
+	v.mon.Cut(what)
+}
+
+// replayLimits are the bounds of a concrete replay: the integer bound of the exploration
+// (step.MaxIntBits) and stop, the monitor's verdict on the phase (Stop during the exploration,
+// Due after it). The loop bound bounds the bounded replays, the length of the path the
+// small-step ones (replaySteps).
+func replayLimits(stop func() bool) spec.Limits {
+	return spec.Limits{Instances: -1, IntBits: step.MaxIntBits, Stop: stop}
+}
+
+// cutText says why a replay within lim was stopped before its end (cut), for mon's run.
+func cutText(cut spec.Cut, at spec.Stmt, mon *budget.Monitor) string {
+	if cut == spec.CutIntBits {
+		return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at line %d)", step.MaxIntBits, spec.LineOf(at))
+	}
+	return mon.Stop()
 }
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it with loop bound n: a function of the path alone, which writes only p's test fields.
-func testPath(prog *spec.Program, n int, p *Path) {
+// replays it with loop bound n within lim: a function of the path alone, which writes only p's
+// test fields. It returns false when the monitor stopped it before the replay ended (the path
+// then has no test; Ends says why).
+func testPath(prog *spec.Program, n int, p *Path, lim spec.Limits, mon *budget.Monitor) bool {
+	if lim.Stop() {
+		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
+		return false
+	}
 	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-		return
+		return true
 	}
-	p.Input = append(spec.Store{}, p.pc.Witness...)
-	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s spec.Stmt) {
-		if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
-			p.Lines = append(p.Lines, l)
+	input := append(spec.Store{}, p.pc.Witness...)
+	var lines []int
+	r := spec.ExecBoundedLimited(prog, input, n, func(s spec.Stmt) {
+		if l := spec.LineOf(s); l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
+			lines = append(lines, l)
 		}
-	})
-	p.Final = r.Store
-	p.Ends = endsText(r)
+	}, nil, lim)
+	if r.Cut != spec.NotCut {
+		p.Ends = "no test: the replay was stopped (" + cutText(r.Cut, r.At, mon) + ")"
+		return r.Cut != spec.CutStop
+	}
+	p.Input, p.Lines, p.Final, p.Ends = input, lines, r.Store, endsText(r)
+	return true
 }
 
 // endsText says how a bounded concrete run ended.
@@ -98,64 +143,102 @@ func (cl *Claim) concrete(s spec.Store) (Result, int) {
 	return ResTrue, n - 1
 }
 
+// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration)
+// within lim: its end, and how many statements it executes (spec.ExecBoundedVisit's visits).
+func (v *verifier) boundedRun(m spec.Store, lim spec.Limits) (spec.BoundedResult, int) {
+	visits := 0
+	r := spec.ExecBoundedLimited(v.prog, m, v.opts.LoopBound, func(spec.Stmt) { visits++ }, nil, lim)
+	return r, visits
+}
+
+// replaySteps is the step budget of a small-step replay of an input whose bounded concrete run
+// executes visits statements: the path being replayed reached the claim within the loop bound,
+// so the run reaches it within the steps of that bounded run, and each statement executed takes
+// at most four small steps (its own; a loop's unfolding and test, the [S-SeqSkip] after its body;
+// the [S-SeqSkip] of the sequence it ends).
+func replaySteps(visits int) int { return 4*visits + 4 }
+
 // visit runs input m on the concrete small-step semantics to the claim's statement: to its first
 // visit (first), or to the first where the claim is not TRUE. It returns the claim's concrete
-// result there and the primitive claim that decided it, or reached false and how the run ended.
-func (v *verifier) visit(cl *Claim, m spec.Store, first bool) (res Result, idx int, reached bool, how string) {
+// result there and the primitive claim that decided it, or reached false and how the run ended;
+// cut says why the replay was stopped before either (the monitor, the integer bound), "" when it
+// was not. The run takes at most steps steps (replaySteps).
+func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int, lim spec.Limits) (res Result, idx int, reached bool, how, cut string) {
 	st := spec.State{Store: append(spec.Store{}, m...), Prog: v.prog.Body}
-	for range maxReplaySteps {
+	for n := range steps {
+		if n&1023 == 1023 && lim.Stop() {
+			return 0, 0, false, "", v.mon.Stop()
+		}
 		h := spec.Head(st.Prog)
 		if s, ok := v.rep.at[h]; ok {
 			h = s
 		}
 		if h == cl.Stmt {
 			if r, j := cl.concrete(st.Store); first || r != ResTrue {
-				return r, j, true, ""
+				return r, j, true, "", ""
 			}
 		}
-		next, out := spec.Step(st)
+		next, out, c := spec.StepLimited(st, lim)
+		if c != spec.NotCut {
+			return 0, 0, false, "", cutText(c, spec.Head(st.Prog), v.mon)
+		}
 		if out != spec.Stepped {
-			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, spec.LineOf(h))
+			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, spec.LineOf(h)), ""
 		}
 		st = next
 	}
-	return 0, 0, false, fmt.Sprintf("the concrete run does not reach the claim in %d steps", maxReplaySteps)
+	return 0, 0, false, fmt.Sprintf("the concrete run does not reach the claim in %d steps (the length of its bounded concrete run)", steps), ""
 }
 
 // replayFalse checks a counterexample m of primitive claim idx of cl on the concrete semantics:
 // the run reaches the claim's statement with the earlier primitive claims true and this one
-// false, and the bounded concrete execution (spec.ExecBounded) ends there in an error.
-func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (bool, string) {
-	r, j, reached, how := v.visit(cl, m, false)
-	if !reached {
-		return false, how
+// false, and the bounded concrete execution (spec.ExecBounded) ends there in an error. cut says
+// why the replay was stopped before it could tell (then ok is false and what is empty).
+func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
+	lim := replayLimits(v.stopping)
+	end, visits := v.boundedRun(m, lim)
+	if end.Cut != spec.NotCut {
+		return false, "", cutText(end.Cut, end.At, v.mon)
 	}
-	end := spec.ExecBounded(v.prog, m, v.opts.LoopBound)
-	ok := j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
+	r, j, reached, how, cut := v.visit(cl, m, false, replaySteps(visits), lim)
+	if cut != "" || !reached {
+		return false, how, cut
+	}
+	ok = j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
 	p := cl.Prims[j]
-	what := fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
+	what = fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
 	if r == ResFalse {
 		what += fmt.Sprintf("the defining claim %s is false", p.Text)
 	} else {
 		what += fmt.Sprintf("the supporting claim %s (%s) is false, so %s is undefined", p.Text, p.Kind, cl.Text)
 	}
 	if ok {
-		return true, "replayed: " + what
+		return true, "replayed: " + what, ""
 	}
-	return false, what
+	return false, what, ""
 }
+
+// stopping is the monitor's verdict during the exploration: a replay stops at once when the run
+// must stop.
+func (v *verifier) stopping() bool { return v.mon.Stop() != "" }
 
 // replayTrue checks a test m of primitive claim idx of cl on the concrete semantics: the run
 // reaches the claim's statement with the claim's primitive claims up to this one true.
-func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (bool, string) {
-	r, j, reached, how := v.visit(cl, m, true)
-	if !reached {
-		return false, how
+// cut says why the replay was stopped before it could tell (then ok is false and what empty).
+func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
+	lim := replayLimits(v.stopping)
+	end, visits := v.boundedRun(m, lim)
+	if end.Cut != spec.NotCut {
+		return false, "", cutText(end.Cut, end.At, v.mon)
+	}
+	r, j, reached, how, cut := v.visit(cl, m, true, replaySteps(visits), lim)
+	if cut != "" || !reached {
+		return false, how, cut
 	}
 	if r == ResTrue || j > idx {
-		return true, fmt.Sprintf("replayed: the concrete run reaches line %d with %s true", cl.Line, cl.Prims[idx].Text)
+		return true, fmt.Sprintf("replayed: the concrete run reaches line %d with %s true", cl.Line, cl.Prims[idx].Text), ""
 	}
-	return false, fmt.Sprintf("the concrete run reaches line %d with %s %s", cl.Line, cl.Prims[j].Text, map[bool]string{true: "false", false: "undefined"}[r == ResFalse])
+	return false, fmt.Sprintf("the concrete run reaches line %d with %s %s", cl.Line, cl.Prims[j].Text, map[bool]string{true: "false", false: "undefined"}[r == ResFalse]), ""
 }
 
 // trueTest gives the TRUE evidence e of primitive claim idx of cl (or of cl, from its defining
@@ -175,12 +258,15 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula,
 	}
 	e.Input = append(spec.Store{}, pc.Witness...)
 	e.PathCondition = pc.String(names)
-	ok, what := v.replayTrue(cl, idx, e.Input)
+	ok, what, cut := v.replayTrue(cl, idx, e.Input)
 	e.Replay = what
-	if !ok && flagged {
+	switch {
+	case cut != "":
+		e.Replay = "not replayed: the replay was stopped (" + cut + ")"
+	case !ok && flagged:
 		e.Replay += " (the path over-approximates: the test may not satisfy an assume)"
-	} else if !ok {
-		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): the test %s: %s",
+	case !ok:
+		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("a passing test of the %s claim at line %d (%s), input %s, did not replay: %s",
 			cl.Kind, cl.Line, cl.Prims[idx].Name(), v.prog.InputString(e.Input), what))
 	}
 }

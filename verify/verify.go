@@ -165,8 +165,12 @@ type Report struct {
 	Results [4]int
 	// Nonlinear lists the statements whose constraints contain a product of two non-constant terms.
 	Nonlinear []Unhandled
-	// ReplayErrors are tests and counterexamples that did not replay: certsym's own defects.
+	// ReplayErrors are tests and counterexamples that did not replay: certsym's own defects, each
+	// said as what it is ("a passing test of ...", "a counterexample of ...").
 	ReplayErrors []string
+	// Cuts are the phases after the exploration that an interrupt or the time or memory bound cut
+	// short (budget.Monitor.Due), each with what it left out.
+	Cuts []string
 	// Overall is the overall status, from the developer claims only.
 	Overall    Status
 	Conclusive int
@@ -244,6 +248,9 @@ type verifier struct {
 	depthPath map[spec.Stmt]*sym.PC // the first path cut at each statement by the depth bound
 	paths     map[*sym.PC]*Path
 	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
+	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
+	// the exploration's, Options.Limits).
+	mon *budget.Monitor
 }
 
 // Verify runs explicating symbolic execution on prog.
@@ -254,8 +261,9 @@ func Verify(prog *spec.Program, opts Options) *Report {
 	v := newVerifier(prog, opts, rep)
 	b := v.b
 	if opts.Workers > 1 {
-		v.texts = newPathTexts(v.names(), opts.Workers)
+		v.texts = newPathTexts(v.names(), opts.Workers, v.mon)
 	}
+	v.mon.Enter("exploration")
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
 	v.cutoffs(rs)
@@ -303,6 +311,7 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
+	b.Monitor().SetLimits(opts.Limits)
 	b.Solver().AbstractMul = opts.AbstractNonlinear
 	// Quantifiers run as loops bounded by the loop bound, as Kiasan runs them (Section III-B3):
 	// past the bound, an assume gives the rest any value and flags the state (State.Over, the
@@ -312,7 +321,7 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
 		synthetic: map[spec.Stmt]bool{step.Skip: true}, nonlinear: map[*sym.PC][]Unhandled{},
 		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*sym.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}}
+		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = spec.HasMul(prog.Body)

@@ -1,7 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
@@ -31,4 +38,71 @@ func stmtCol(s spec.Stmt) int {
 		return w.Where().Col
 	}
 	return 0
+}
+
+// checkOutputFile checks, before the run, that the file path can be written: it is not a
+// directory, and its directory exists and lets a file be created in it (tried with a temporary
+// file, removed at once). It reports a failure on stderr as certsym cmd: --flag: ... .
+func checkOutputFile(cmd, flag, path string, stderr io.Writer) bool {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		fmt.Fprintf(stderr, "certsym %s: --%s: %s is a directory, not a file\n", cmd, flag, path)
+		return false
+	}
+	if err := canCreateIn(filepath.Dir(path)); err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --%s: cannot write %s: %v\n", cmd, flag, path, err)
+		return false
+	}
+	return true
+}
+
+// checkOutputDir checks, before the run, that the directory dir can receive files: it is a
+// directory that lets a file be created in it, or it does not exist yet and its nearest existing
+// parent is such a directory (the run creates it).
+func checkOutputDir(cmd, flag, dir string, stderr io.Writer) bool {
+	d := dir
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				fmt.Fprintf(stderr, "certsym %s: --%s: %s is not a directory\n", cmd, flag, d)
+				return false
+			}
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)
+			return false
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if err := canCreateIn(d); err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --%s: cannot write in %s: %v\n", cmd, flag, dir, err)
+		return false
+	}
+	return true
+}
+
+// canCreateIn creates and removes a temporary file in dir: nil when that works.
+func canCreateIn(dir string) error {
+	f, err := os.CreateTemp(dir, ".certsym-check-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same directory renamed
+// over path (renameio): a reader, or a run interrupted while it writes, sees the old file or the
+// new one whole, never a part of it.
+func writeFileAtomic(path string, data []byte) error {
+	return renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path)))
 }

@@ -13,6 +13,7 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/step"
 	"certsym/verify"
 )
 
@@ -300,4 +301,18 @@ func InputJSON(in spec.Store, names []string) map[string]json.RawMessage {
 		m[k] = json.RawMessage(listText(vals[i], list[i], ","))
 	}
 	return m
+}
+
+// IntBound is the reason a concrete run stops at the assignment s (of a variable or an element)
+// whose value has more than step.MaxIntBits bits: the words of the bug finder's integer bound
+// (step.HugeReason).
+func IntBound(s spec.Stmt) string {
+	switch s := s.(type) {
+	case *spec.Assign:
+		return step.HugeReason(s)
+	case *spec.ArrAssign:
+		p := s.Where()
+		return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", step.MaxIntBits, p.Line, p.Col)
+	}
+	panic(fmt.Sprintf("report.IntBound: %T assigns nothing", s))
 }

@@ -7,9 +7,10 @@ import (
 	"certsym/sym"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/google/renameio/v2"
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
@@ -151,7 +152,8 @@ func writeSARIF(path string, run sarifRun) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	// A temporary file in the same directory renamed over path: never a half-written log.
+	return renameio.WriteFile(path, append(b, '\n'), 0o644, renameio.WithTempDir(filepath.Dir(path)))
 }
 
 // runRules are the rules of run's results: one per kind of error.

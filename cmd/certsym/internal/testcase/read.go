@@ -79,6 +79,13 @@ func Observed(r spec.Result) End {
 		p := report.StmtPos(spec.Head(r.Final.Prog))
 		return End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: r.Steps}
 	}
+	p := report.StmtPos(spec.Head(r.Final.Prog))
+	switch r.Cut {
+	case spec.CutIntBits:
+		return End{Outcome: "stopped", Reason: report.IntBound(spec.Head(r.Final.Prog)), Line: p.Line, Col: p.Col, Steps: r.Steps}
+	case spec.CutStop: // the caller knows why (its monitor) and sets Reason
+		return End{Outcome: "stopped", Line: p.Line, Col: p.Col, Steps: r.Steps}
+	}
 	return End{Outcome: "step-bound", Steps: r.Steps}
 }
 

@@ -37,19 +37,21 @@ const usage = `usage:
       bounded symbolic execution: result states grouped by behaviour
   certsym merge FILE... [--json]
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
-  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--json]
+  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--timeout D] [--json]
       run the program on one input with the concrete semantics
-  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--json] [--full]
+  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--timeout D] [--json] [--full]
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
   certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
-  certsym replay FILE|DIR [--program FILE] [--json]
+  certsym replay FILE|DIR [--program FILE] [--max-steps N] [--timeout D] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)
   certsym help [TOPIC]   certsym completion bash   certsym --version
-FILE - reads the program from standard input. Ctrl-C (SIGINT) or SIGTERM stops run and verify
-with the partial report and exit status 3; a second one exits at once.
+FILE - reads the program from standard input. Every command that runs the program stops at
+--timeout, --max-memory, run's integer bound (values of more than 2^20 bits) and Ctrl-C (SIGINT)
+or SIGTERM, with the partial report and exit status 3; a second signal, a second or more after
+the first, exits at once.
 run certsym COMMAND -h for a command's options.
 `
 

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
-
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
@@ -57,7 +55,8 @@ func checkOutputFile(cmd, flag, path string, stderr io.Writer) bool {
 
 // checkOutputDir checks, before the run, that the directory dir can receive files: it is a
 // directory that lets a file be created in it, or it does not exist yet and its nearest existing
-// parent is such a directory (the run creates it).
+// parent is such a directory (the run creates it). A path that cannot be looked up is taken as
+// missing: its parent is looked up instead, and says what is wrong.
 func checkOutputDir(cmd, flag, dir string, stderr io.Writer) bool {
 	d := dir
 	for {
@@ -68,10 +67,6 @@ func checkOutputDir(cmd, flag, dir string, stderr io.Writer) bool {
 				return false
 			}
 			break
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)
-			return false
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -100,9 +95,5 @@ func canCreateIn(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same directory renamed
-// over path (renameio): a reader, or a run interrupted while it writes, sees the old file or the
-// new one whole, never a part of it.
-func writeFileAtomic(path string, data []byte) error {
-	return renameio.WriteFile(path, data, 0o644, renameio.WithTempDir(filepath.Dir(path)))
-}
+// writeFileAtomic writes data to path whole or not at all (report.WriteFile).
+func writeFileAtomic(path string, data []byte) error { return report.WriteFile(path, data) }

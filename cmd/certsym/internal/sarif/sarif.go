@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/verify"
@@ -153,7 +151,7 @@ func writeSARIF(path string, run sarifRun) error {
 		return err
 	}
 	// A temporary file in the same directory renamed over path: never a half-written log.
-	return renameio.WriteFile(path, append(b, '\n'), 0o644, renameio.WithTempDir(filepath.Dir(path)))
+	return report.WriteFile(path, append(b, '\n'))
 }
 
 // runRules are the rules of run's results: one per kind of error.

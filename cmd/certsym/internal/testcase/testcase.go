@@ -14,8 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
-
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
@@ -128,7 +126,7 @@ func collect(file string, src []byte, names []string, prog *spec.Program, paths 
 
 // Write writes the test cases to dir (created if missing) as test000001.json, ...; files of an
 // earlier run with those names are replaced, others are left alone. Each file is written to a
-// temporary name in dir and renamed (renameio), so that none is ever half-written. stop is asked
+// temporary name in dir and renamed (report.WriteFile), so that none is ever half-written. stop is asked
 // before each file: true ends the writing there (the caller says so). It returns the paths
 // written.
 func Write(dir string, set Set, stop func() bool) ([]string, error) {
@@ -145,7 +143,7 @@ func Write(dir string, set Set, stop func() bool) ([]string, error) {
 			return paths, err
 		}
 		p := filepath.Join(dir, fmt.Sprintf("test%06d.json", i+1))
-		if err := renameio.WriteFile(p, append(b, '\n'), 0o644, renameio.WithTempDir(dir)); err != nil {
+		if err := report.WriteFile(p, append(b, '\n')); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

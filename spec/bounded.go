@@ -28,9 +28,6 @@ type BoundedResult struct {
 	// Quant tells an Incomplete run that ExecBoundedCut's cut (the quantifier bound) stopped at
 	// At from one the loop limit cut off.
 	Quant bool
-	// Cut tells an Incomplete run that a bound of ExecBoundedLimited's Limits stopped at At
-	// (before executing it, in Store) from an outcome of the semantics.
-	Cut Cut
 }
 
 // ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
@@ -64,35 +61,11 @@ func ExecBoundedCut(p *Program, s Store, n int, visit func(Stmt), cut func(c Stm
 	return (&bexec{n: n, visit: visit, cut: cut}).stmt(s, p.Body)
 }
 
-// ExecBoundedLimited is ExecBoundedCut (visit and cut may be nil) within the resource bounds lim
-// (Limits; Steps is not used: the loop limit bounds the run): a bound reached ends the run
-// Incomplete at the statement it stopped (At, in the store there), with Cut saying which.
-func ExecBoundedLimited(p *Program, s Store, n int, visit func(Stmt), cut func(c Stmt, cond BExpr, s Store) bool, lim Limits) (res BoundedResult) {
-	x := &bexec{n: n, visit: visit, cut: cut, w: newWork(lim)}
-	if x.w != nil {
-		defer func() {
-			if r := recover(); r != nil {
-				o, ok := r.(outOfWork)
-				if !ok {
-					panic(r)
-				}
-				res = BoundedResult{Store: x.s, Behaviour: Incomplete, At: x.at, Cut: o.cut}
-			}
-		}()
-	}
-	return x.stmt(s, p.Body)
-}
-
-// bexec is one bounded execution: the loop limit n, the visitor, the cut of ExecBoundedCut, and
-// the bounds of ExecBoundedLimited (w; at and s are the statement being executed and its store,
-// where a bound reached stops the run).
+// bexec is one bounded execution: the loop limit n, the visitor, and the cut of ExecBoundedCut.
 type bexec struct {
 	n     int
 	visit func(Stmt)
 	cut   func(c Stmt, cond BExpr, s Store) bool
-	w     *work
-	at    Stmt
-	s     Store
 }
 
 // cond evaluates the condition b of statement c in s; cut reports that ExecBoundedCut's cut
@@ -101,30 +74,12 @@ func (x *bexec) cond(c Stmt, b BExpr, s Store) (v bool, k FailKind, ok, cut bool
 	if _, assume := c.(*Assume); x.cut != nil && !assume && x.cut(c, b, s) {
 		return false, 0, false, true
 	}
-	v, k, ok = evalB(b, s, nil, x.w)
+	v, k, ok = EvalBKind(b, s, nil)
 	return v, k, ok, false
-}
-
-// poll asks Limits.Stop, once in stopEvery calls, whether the run must stop at c (a loop's
-// condition) in s.
-func (x *bexec) poll(c Stmt, s Store) {
-	if w := x.w; w != nil && w.stop != nil {
-		if w.n++; w.n&(stopEvery-1) == 0 && w.stop() {
-			x.at, x.s = c, s
-			panic(outOfWork{CutStop})
-		}
-	}
 }
 
 func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 	n, visit := x.n, x.visit
-	if x.w != nil {
-		switch c.(type) {
-		case *Seq, *While:
-		default:
-			x.at, x.s = c, s
-		}
-	}
 	if visit != nil {
 		switch c.(type) {
 		case *Seq, *While: // a sequence is no statement; a loop is visited at each condition
@@ -138,21 +93,19 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 	case *Fail: // E_fail
 		return BoundedResult{Store: s, Behaviour: Error, Fail: c}
 	case *Assign: // E_assign
-		v, k, ok := evalA(c.A, s, nil, x.w)
+		v, k, ok := EvalKind(c.A, s, nil)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		}
-		x.w.assigned(v)
 		s2 := make(Store, len(s))
 		copy(s2, s)
 		s2[c.X.Index] = v
 		return BoundedResult{Store: s2}
 	case *ArrAssign: // E_arrassign: as [S-ArrAssign] and [S-ArrAssignErr]
-		slot, v, k, ok := evalArrAssign(c, s, x.w)
+		slot, v, k, ok := EvalArrAssign(c, s)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		}
-		x.w.assigned(v)
 		s2 := make(Store, len(s))
 		copy(s2, s)
 		s2[slot] = v
@@ -180,10 +133,6 @@ func (x *bexec) stmt(s Store, c Stmt) BoundedResult {
 		for k := 0; ; k++ {
 			if visit != nil {
 				visit(c)
-			}
-			if x.w != nil {
-				x.at, x.s = c, s
-				x.poll(c, s)
 			}
 			v, kind, ok, cut := x.cond(c, c.Cond, s)
 			switch {

@@ -1,5 +1,7 @@
 package spec
 
+import "certsym/internal/budget"
+
 // Store is a concrete store s: the value of each program variable, indexed by Var.Index, then the
 // elements of each array, element j of array a at a.Offset + (j - a.Lo) (Program.Slots).
 type Store []Int
@@ -33,53 +35,18 @@ func EvalKind(a AExpr, s Store, env Env) (v Int, kind FailKind, ok bool) {
 	return evalA(a, s, env, nil)
 }
 
-// work is what Limits bounds inside one step of a run (RunLimited, RunFastLimited,
-// ExecBoundedLimited): left is the quantifier instances that remain, intBits Limits.IntBits and
-// stop Limits.Stop, asked once in stopEvery instances (n counts them). A bound reached panics
-// with outOfWork, which the run recovers.
+// work bounds an evaluation within its run's Limits: left is the quantifier instances that remain,
+// bits the integer bound; a bound reached panics with its budget.Cut, which RunFastLimited
+// recovers.
 type work struct {
-	left    int64
-	intBits int
-	stop    func() bool
-	n       int64
+	left int64
+	bits int
 }
 
-// stopEvery is how often a run asks Limits.Stop: once in that many steps, loop iterations or
-// quantifier instances (a power of two).
-const stopEvery = 1024
-
-// outOfWork is the panic value of an evaluation that reached a bound of its run's Limits.
-type outOfWork struct{ cut Cut }
-
-// newWork returns the work of a run within lim, or nil when lim bounds nothing inside a step
-// (no instance bound, no integer bound, no Stop).
-func newWork(lim Limits) *work {
-	if lim.Instances < 0 && lim.IntBits <= 0 && lim.Stop == nil {
-		return nil
-	}
-	w := &work{left: int64(lim.Instances), intBits: lim.IntBits, stop: lim.Stop}
-	if lim.Instances < 0 {
-		w.left = 1<<63 - 1
-	}
-	return w
-}
-
-// instance counts one quantifier instance: it panics with outOfWork once the instances are spent,
-// or when Stop answers true.
-func (w *work) instance() {
-	if w.left <= 0 {
-		panic(outOfWork{CutInstances})
-	}
-	w.left--
-	if w.n++; w.stop != nil && w.n&(stopEvery-1) == 0 && w.stop() {
-		panic(outOfWork{CutStop})
-	}
-}
-
-// assigned checks a value about to be assigned against the integer bound (w nil: no bound).
+// assigned panics when v, about to be assigned, has more bits than the integer bound (w nil: none).
 func (w *work) assigned(v Int) {
-	if w != nil && w.intBits > 0 && v.BitLen() > w.intBits {
-		panic(outOfWork{CutIntBits})
+	if w != nil && w.bits > 0 && v.BitLen() > w.bits {
+		panic(budget.CutIntBits)
 	}
 }
 
@@ -162,7 +129,7 @@ func ApplyA(op AOp, l, r Int) (Int, bool) {
 // Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
 // the instances are evaluated one by one (a body that does not mention its bound variable is
 // evaluated once, which gives the same result, and an instance that errs ends the evaluation,
-// since the first error decides it). RunLimited can bound the instances a run evaluates (certsym
+// since the first error decides it). RunFastLimited can bound the instances a run evaluates (certsym
 // exec bounds them by --max-steps), so that a run cannot hang in one quantifier; EvalBKind, Step,
 // Run and ExecBounded have no such bound.
 func EvalBKind(b BExpr, s Store, env Env) (v bool, kind FailKind, ok bool) {
@@ -225,7 +192,10 @@ func evalQuant(q *Quant, s Store, env Env, w *work) (bool, FailKind, bool) {
 	for j := lo; j.Cmp(hi) <= 0; j = j.Add(one) {
 		inner[q.Level] = j
 		if w != nil {
-			w.instance()
+			if w.left <= 0 {
+				panic(budget.CutInstances)
+			}
+			w.left--
 		}
 		v, k, ok := evalB(q.Body, s, inner, w)
 		if !ok {

@@ -37,7 +37,7 @@ func FuzzParse(f *testing.F) {
 		// step bound also bounds quantifier instances), stopping once a value passes 4096 bits
 		// (a program that squares a number at each step would not finish otherwise).
 		for k := 1; k <= 20; k++ {
-			r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: k, Instances: 20})
+			r := RunFastLimited(p, make(Store, p.Slots()), Limits{Steps: k, Instances: 20})
 			if r.Outcome != Stepped || bigValue(r.Final.Store) {
 				break
 			}

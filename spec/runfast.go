@@ -1,6 +1,10 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"certsym/internal/budget"
+)
 
 // RunFast is Run (no bound on quantifier instances) computed by a machine that does not rebuild
 // the program at each step: its Result equals Run's for every program, input and step bound (the
@@ -22,39 +26,38 @@ func RunFast(prog *Program, input Store, maxSteps int) Result {
 	return RunFastLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
 }
 
-// RunFastLimited is RunLimited computed as RunFast computes Run: the same Result, bounds
-// included, for every program, input and Limits.
+// RunFastLimited is RunFast within lim (Limits): a bound reached ends the run in the state where
+// it was reached (Outcome Stepped, with its Cut), at the statement about to assign a value over
+// the integer bound, or whose condition would evaluate more than lim.Instances quantifier
+// instances (QuantBound set, so that a quantifier over a huge range cannot hang the run).
 func RunFastLimited(prog *Program, input Store, lim Limits) (res Result) {
-	maxSteps := lim.Steps
-	m := fastMachine{s: input, w: newWork(lim)}
+	m := fastMachine{s: input, w: &work{left: int64(lim.Instances), bits: lim.IntBits}}
+	if lim.Instances < 0 {
+		m.w.left = 1<<63 - 1
+	}
 	m.enter(prog.Body)
 	n := 0
-	if m.w != nil {
-		// A bound reached inside a step leaves the machine in the state before it.
-		defer func() {
-			if r := recover(); r != nil {
-				o, ok := r.(outOfWork)
-				if !ok {
-					panic(r)
-				}
-				res = m.result(Stepped, n, nil)
-				res.QuantBound, res.Cut = o.cut == CutInstances, o.cut
+	defer func() { // a bound reached inside a step leaves the machine in the state before it
+		if r := recover(); r != nil {
+			cut, ok := r.(budget.Cut)
+			if !ok {
+				panic(r)
 			}
-		}()
-	}
+			res = m.result(Stepped, n, nil)
+			res.Cut, res.QuantBound = cut, cut == budget.CutInstances
+		}
+	}()
 	for ; ; n++ {
-		if maxSteps >= 0 && n >= maxSteps {
+		if lim.Steps >= 0 && n >= lim.Steps {
 			if f, ok := m.h.(*Fail); ok && !m.done {
 				return m.result(Failed, n, f)
 			}
-			r := m.result(Stepped, n, nil)
-			r.Cut = CutSteps
-			return r
+			res = m.result(Stepped, n, nil)
+			res.Cut = budget.CutSteps
+			return res
 		}
-		if lim.Stop != nil && n&(stopEvery-1) == 0 && n > 0 && lim.Stop() {
-			r := m.result(Stepped, n, nil)
-			r.Cut = CutStop
-			return r
+		if lim.Stop != nil && n&1023 == 1023 && lim.Stop() {
+			panic(budget.CutStop)
 		}
 		if out := m.step(); out != Stepped {
 			var f *Fail
@@ -74,7 +77,7 @@ type fastMachine struct {
 	h     Stmt
 	done  bool // the head is the skip that h stepped to (&Skip{h's Loc})
 	stack []Stmt
-	w     *work // the bounds inside a step (nil: none)
+	w     *work // the bounds of evaluation
 }
 
 // enter makes p the head: its left spine goes onto the stack, its leftmost statement is the head.

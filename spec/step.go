@@ -1,6 +1,10 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+
+	"certsym/internal/budget"
+)
 
 // State is a concrete state (s, p): a store and the remaining program.
 type State struct {
@@ -50,63 +54,40 @@ func IsError(p Stmt) *Fail {
 //
 // Coq: the constructors S_* of step (Concrete.v) and their executable form cstep; covered by
 // cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
-func Step(st State) (State, Outcome) { return step(st, nil) }
-
-// StepLimited is Step within lim's integer bound and Stop (asked once in 1,024 quantifier
-// instances; Steps bounds nothing here, and Instances only this step's instances): a bound
-// reached during the step leaves st as it is, with Outcome Stepped and cut saying which bound.
-func StepLimited(st State, lim Limits) (next State, out Outcome, cut Cut) {
-	w := newWork(lim)
-	if w != nil {
-		defer func() {
-			if r := recover(); r != nil {
-				o, ok := r.(outOfWork)
-				if !ok {
-					panic(r)
-				}
-				next, out, cut = st, Stepped, o.cut
-			}
-		}()
-	}
-	next, out = step(st, w)
-	return next, out, NotCut
-}
-
-// step is Step with the quantifier instances bounded by w (nil: no bound).
-func step(st State, w *work) (State, Outcome) {
+func Step(st State) (State, Outcome) {
 	switch p := st.Prog.(type) {
 	case *Skip:
 		return st, Final
 	case *Fail:
 		return st, Failed
 	case *Assign:
-		v, k, ok := evalA(p.A, st.Store, nil, w)
+		v, k, ok := EvalKind(p.A, st.Store, nil)
 		if !ok { // [S-AssignErr], to the Fail of the first error's kind
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
-		w.assigned(v) // [S-Assign]
+		// [S-Assign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[p.X.Index] = v
 		return State{s, &Skip{p.Loc}}, Stepped
 	case *ArrAssign:
-		slot, v, k, ok := evalArrAssign(p, st.Store, w)
+		slot, v, k, ok := EvalArrAssign(p, st.Store)
 		if !ok { // [S-ArrAssignErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
-		w.assigned(v) // [S-ArrAssign]
+		// [S-ArrAssign]
 		s := make(Store, len(st.Store))
 		copy(s, st.Store)
 		s[slot] = v
 		return State{s, &Skip{p.Loc}}, Stepped
 	case *If:
-		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr, w)
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
 	case *Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr, w)
+		return stepIf(st.Store, p.Cond, &Skip{p.Loc}, p.Violation, p.Err, p.IdxErr)
 	case *While: // [S-While]
 		return State{st.Store, p.Unfold}, Stepped
 	case *Assume:
-		v, k, ok := evalB(p.Cond, st.Store, nil, w)
+		v, k, ok := EvalBKind(p.Cond, st.Store, nil)
 		switch {
 		case !ok: // [S-AssumeErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
@@ -118,7 +99,7 @@ func step(st State, w *work) (State, Outcome) {
 		if _, ok := p.First.(*Skip); ok { // [S-SeqSkip]
 			return State{st.Store, p.Second}, Stepped
 		}
-		next, out := step(State{st.Store, p.First}, w) // [S-Seq]
+		next, out := Step(State{st.Store, p.First}) // [S-Seq]
 		if out != Stepped {
 			return st, out
 		}
@@ -131,8 +112,8 @@ func step(st State, w *work) (State, Outcome) {
 // error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail, w *work) (State, Outcome) {
-	v, k, ok := evalB(c, s, nil, w)
+func stepIf(s Store, c BExpr, th, el Stmt, err, idxErr *Fail) (State, Outcome) {
+	v, k, ok := EvalBKind(c, s, nil)
 	switch {
 	case !ok: // [S-IfErr]
 		return State{s, FailFor(k, err, idxErr)}, Stepped
@@ -182,92 +163,38 @@ type Result struct {
 	Steps   int     // steps taken
 	Fail    *Fail   // the error reached, when Outcome is Failed
 	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
-	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
+	// evaluated more quantifier instances than RunFastLimited's bound, not because of the steps.
 	QuantBound bool
-	// Cut says which bound of the run's Limits stopped it (Outcome Stepped; NotCut otherwise).
-	Cut Cut
+	Cut        budget.Cut // the bound that stopped the run (Outcome Stepped)
 }
-
-// Cut is the bound of Limits that stopped a run before its end. The run's last state is the one
-// in which the bound was reached: the statement at its head has not executed.
-type Cut uint8
-
-// The cuts. CutSteps: Limits.Steps steps were taken. CutInstances: the conditions would have
-// evaluated more than Limits.Instances quantifier instances. CutIntBits: the head would assign a
-// value of more than Limits.IntBits bits. CutStop: Limits.Stop answered true.
-const (
-	NotCut Cut = iota
-	CutSteps
-	CutInstances
-	CutIntBits
-	CutStop
-)
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound). Its
 // evaluation is exact: a quantifier evaluates all its instances however many there are (see
-// RunLimited for a bound on them).
+// RunFastLimited for bounds on them and on the run's other resources).
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
 func Run(prog *Program, input Store, maxSteps int) Result {
-	return RunLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
-}
-
-// Limits bounds a run: Steps, the steps (as Run's maxSteps), and Instances, the quantifier
-// instances its conditions may evaluate in all, over the run (< 0: no bound). These are bounds
-// of the resources a run takes, not rules of the semantics: IntBits bounds the integers it
-// computes with (an assignment, of a variable or an element, of a value of more bits is not
-// executed; 0: no bound), and Stop, when not nil, is asked once in a while (every 1,024 steps,
-// loop iterations and quantifier instances) whether the run must stop (certsym's time and
-// memory bounds and interrupts). A run stopped by one of them ends with its Cut.
-type Limits struct {
-	Steps, Instances int
-	IntBits          int
-	Stop             func() bool
-}
-
-// cutResult is the Result of a run stopped by the bound cut in state st after n steps.
-func cutResult(st State, n int, cut Cut) Result {
-	return Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: cut == CutInstances, Cut: cut}
-}
-
-// RunLimited is Run within lim. A run that would evaluate more than lim.Instances quantifier
-// instances ends like one that reaches the step bound (Outcome Stepped), at the statement whose
-// condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
-// cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
-// only. The integer bound and Stop end the run the same way, with their Cut.
-func RunLimited(prog *Program, input Store, lim Limits) (res Result) {
-	maxSteps := lim.Steps
 	st := State{input, prog.Body}
-	w := newWork(lim)
-	n := 0
-	if w != nil {
-		defer func() {
-			if r := recover(); r != nil {
-				o, ok := r.(outOfWork)
-				if !ok {
-					panic(r)
-				}
-				res = cutResult(st, n, o.cut)
-			}
-		}()
-	}
-	for ; ; n++ {
+	for n := 0; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
 			if f := IsError(st.Prog); f != nil {
 				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
 			}
-			return cutResult(st, n, CutSteps)
+			return Result{Outcome: Stepped, Final: st, Steps: n, Cut: budget.CutSteps}
 		}
-		if lim.Stop != nil && n&(stopEvery-1) == 0 && n > 0 && lim.Stop() {
-			return cutResult(st, n, CutStop)
-		}
-		next, out := step(st, w)
+		next, out := Step(st)
 		if out != Stepped {
-			r := Result{Outcome: out, Final: st, Steps: n}
-			if out == Failed {
-				r.Fail = IsError(st.Prog)
-			}
-			return r
+			return Result{Outcome: out, Final: st, Steps: n, Fail: IsError(st.Prog)}
 		}
 		st = next
 	}
+}
+
+// Limits bounds a run (RunFastLimited): Steps, the steps (as Run's maxSteps), and Instances, the
+// quantifier instances its conditions may evaluate in all, over the run (< 0: no bound). IntBits
+// and Stop bound its resources, not its steps: an assignment of a value of more than IntBits bits
+// is not executed (0: no bound), and Stop, when not nil, is asked once in 1,024 steps whether the
+// run must stop (the time and memory bounds and interrupts of a command).
+type Limits struct {
+	Steps, Instances, IntBits int
+	Stop                      func() bool
 }

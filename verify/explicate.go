@@ -7,7 +7,6 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/spec"
-	"certsym/step"
 	"certsym/sym"
 )
 
@@ -53,10 +52,9 @@ func (v *verifier) tests() {
 			v.b.Solver().Check(p.pc)
 		}
 	}
-	lim := replayLimits(v.mon.Due)
 	var cut atomic.Int64
 	bounded.Each(n, v.opts.Workers, func(i int) {
-		if !testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i], lim, v.mon) {
+		if !testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i], v.mon.Due, v.mon) {
 			cut.Add(1)
 		}
 	})
@@ -71,28 +69,22 @@ func (v *verifier) cut(what string) {
 	v.mon.Cut(what)
 }
 
-// replayLimits are the bounds of a concrete replay: the integer bound of the exploration
-// (step.MaxIntBits) and stop, the monitor's verdict on the phase (Stop during the exploration,
-// Due after it). The loop bound bounds the bounded replays, the length of the path the
-// small-step ones (replaySteps).
-func replayLimits(stop func() bool) spec.Limits {
-	return spec.Limits{Instances: -1, IntBits: step.MaxIntBits, Stop: stop}
-}
-
-// cutText says why a replay within lim was stopped before its end (cut), for mon's run.
-func cutText(cut spec.Cut, at spec.Stmt, mon *budget.Monitor) string {
-	if cut == spec.CutIntBits {
-		return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at line %d)", step.MaxIntBits, spec.LineOf(at))
-	}
-	return mon.Stop()
+// pollCut is a cut for spec.ExecBoundedCut that cuts nothing of the program but polls stop, the
+// monitor's verdict on the phase (Stop during the exploration, Due after it), once in 1,024
+// conditions, and cuts the run where it answers true: a replay so cut ends Incomplete with Quant
+// set (the replays of verify use no other cut). The loop bound bounds the bounded replays, the
+// length of the path the small-step ones (replaySteps).
+func pollCut(stop func() bool) func(spec.Stmt, spec.BExpr, spec.Store) bool {
+	poll := budget.Every(1024, stop)
+	return func(spec.Stmt, spec.BExpr, spec.Store) bool { return poll() }
 }
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it with loop bound n within lim: a function of the path alone, which writes only p's
-// test fields. It returns false when the monitor stopped it before the replay ended (the path
-// then has no test; Ends says why).
-func testPath(prog *spec.Program, n int, p *Path, lim spec.Limits, mon *budget.Monitor) bool {
-	if lim.Stop() {
+// replays it with loop bound n, polling stop (pollCut): a function of the path alone, which
+// writes only p's test fields. It returns false when stop ended it before the replay ended (the
+// path then has no test; Ends says why).
+func testPath(prog *spec.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
+	if stop() {
 		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
 		return false
 	}
@@ -102,14 +94,14 @@ func testPath(prog *spec.Program, n int, p *Path, lim spec.Limits, mon *budget.M
 	}
 	input := append(spec.Store{}, p.pc.Witness...)
 	var lines []int
-	r := spec.ExecBoundedLimited(prog, input, n, func(s spec.Stmt) {
+	r := spec.ExecBoundedCut(prog, input, n, func(s spec.Stmt) {
 		if l := spec.LineOf(s); l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
 			lines = append(lines, l)
 		}
-	}, nil, lim)
-	if r.Cut != spec.NotCut {
-		p.Ends = "no test: the replay was stopped (" + cutText(r.Cut, r.At, mon) + ")"
-		return r.Cut != spec.CutStop
+	}, pollCut(stop))
+	if r.Quant {
+		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
+		return false
 	}
 	p.Input, p.Lines, p.Final, p.Ends = input, lines, r.Store, endsText(r)
 	return true
@@ -143,12 +135,15 @@ func (cl *Claim) concrete(s spec.Store) (Result, int) {
 	return ResTrue, n - 1
 }
 
-// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration)
-// within lim: its end, and how many statements it executes (spec.ExecBoundedVisit's visits).
-func (v *verifier) boundedRun(m spec.Store, lim spec.Limits) (spec.BoundedResult, int) {
-	visits := 0
-	r := spec.ExecBoundedLimited(v.prog, m, v.opts.LoopBound, func(spec.Stmt) { visits++ }, nil, lim)
-	return r, visits
+// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration),
+// polling the monitor: its end, and how many statements it executes (spec.ExecBoundedVisit's
+// visits). cut says why the monitor stopped it ("" when it did not).
+func (v *verifier) boundedRun(m spec.Store) (end spec.BoundedResult, visits int, cut string) {
+	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(spec.Stmt) { visits++ }, pollCut(v.stopping))
+	if end.Quant {
+		return end, visits, v.mon.Stop()
+	}
+	return end, visits, ""
 }
 
 // replaySteps is the step budget of a small-step replay of an input whose bounded concrete run
@@ -161,12 +156,13 @@ func replaySteps(visits int) int { return 4*visits + 4 }
 // visit runs input m on the concrete small-step semantics to the claim's statement: to its first
 // visit (first), or to the first where the claim is not TRUE. It returns the claim's concrete
 // result there and the primitive claim that decided it, or reached false and how the run ended;
-// cut says why the replay was stopped before either (the monitor, the integer bound), "" when it
-// was not. The run takes at most steps steps (replaySteps).
-func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int, lim spec.Limits) (res Result, idx int, reached bool, how, cut string) {
+// cut says why the monitor stopped the replay before either ("" when it did not). The run takes
+// at most steps steps (replaySteps).
+func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int) (res Result, idx int, reached bool, how, cut string) {
 	st := spec.State{Store: append(spec.Store{}, m...), Prog: v.prog.Body}
-	for n := range steps {
-		if n&1023 == 1023 && lim.Stop() {
+	poll := budget.Every(1024, v.stopping)
+	for range steps {
+		if poll() {
 			return 0, 0, false, "", v.mon.Stop()
 		}
 		h := spec.Head(st.Prog)
@@ -178,10 +174,7 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int, lim spe
 				return r, j, true, "", ""
 			}
 		}
-		next, out, c := spec.StepLimited(st, lim)
-		if c != spec.NotCut {
-			return 0, 0, false, "", cutText(c, spec.Head(st.Prog), v.mon)
-		}
+		next, out := spec.Step(st)
 		if out != spec.Stepped {
 			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, spec.LineOf(h)), ""
 		}
@@ -193,14 +186,13 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int, lim spe
 // replayFalse checks a counterexample m of primitive claim idx of cl on the concrete semantics:
 // the run reaches the claim's statement with the earlier primitive claims true and this one
 // false, and the bounded concrete execution (spec.ExecBounded) ends there in an error. cut says
-// why the replay was stopped before it could tell (then ok is false and what is empty).
+// why the monitor stopped the replay before it could tell (then ok is false and what empty).
 func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
-	lim := replayLimits(v.stopping)
-	end, visits := v.boundedRun(m, lim)
-	if end.Cut != spec.NotCut {
-		return false, "", cutText(end.Cut, end.At, v.mon)
+	end, visits, cut := v.boundedRun(m)
+	if cut != "" {
+		return false, "", cut
 	}
-	r, j, reached, how, cut := v.visit(cl, m, false, replaySteps(visits), lim)
+	r, j, reached, how, cut := v.visit(cl, m, false, replaySteps(visits))
 	if cut != "" || !reached {
 		return false, how, cut
 	}
@@ -226,12 +218,11 @@ func (v *verifier) stopping() bool { return v.mon.Stop() != "" }
 // reaches the claim's statement with the claim's primitive claims up to this one true.
 // cut says why the replay was stopped before it could tell (then ok is false and what empty).
 func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
-	lim := replayLimits(v.stopping)
-	end, visits := v.boundedRun(m, lim)
-	if end.Cut != spec.NotCut {
-		return false, "", cutText(end.Cut, end.At, v.mon)
+	_, visits, cut := v.boundedRun(m)
+	if cut != "" {
+		return false, "", cut
 	}
-	r, j, reached, how, cut := v.visit(cl, m, true, replaySteps(visits), lim)
+	r, j, reached, how, cut := v.visit(cl, m, true, replaySteps(visits))
 	if cut != "" || !reached {
 		return false, how, cut
 	}

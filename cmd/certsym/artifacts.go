@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/record"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/sarif"
@@ -150,7 +151,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		if err := a.cov.WriteLCOV(&b, file); err != nil {
 			return fail("lcov", err)
 		}
-		if err := writeFileAtomic(*a.lcov, b.Bytes()); err != nil {
+		if err := outfile.Write(*a.lcov, b.Bytes()); err != nil {
 			return fail("lcov", err)
 		}
 	}
@@ -159,7 +160,7 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		if err := a.rec.Tree().Write(&b, sym.SlotNames(prog)); err != nil {
 			return fail("dot", err)
 		}
-		if err := writeFileAtomic(*a.dot, b.Bytes()); err != nil {
+		if err := outfile.Write(*a.dot, b.Bytes()); err != nil {
 			return fail("dot", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/shard"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/internal/budget"
@@ -77,7 +78,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	mon, stop := watch(limits(), stderr)
+	mon, stop := watch.Start(limits(), stderr, exitUnknown)
 	defer stop()
 	mon.Enter("execution")
 	// RunFastLimited computes RunLimited's result without rebuilding the program at each step (the
@@ -105,12 +106,12 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	}
 	head := spec.Head(r.Final.Prog)
 	switch r.Cut {
-	case spec.CutInstances:
+	case budget.CutInstances:
 		fmt.Fprintf(stdout, "step bound reached (more than %s evaluated) after %s at %s:%s\nstore: %s\n",
 			report.Plural(*maxSteps, "quantifier instance"), steps, prog.File, stmtLoc(head), final)
-	case spec.CutIntBits:
+	case budget.CutIntBits:
 		fmt.Fprintf(stdout, "%s after %s at %s:%s\nstore: %s\n", report.IntBound(head), steps, prog.File, stmtLoc(head), final)
-	case spec.CutStop:
+	case budget.CutStop:
 		fmt.Fprintf(stdout, "%s after %s at %s:%s\nstore: %s\n", mon.Stop(), steps, prog.File, stmtLoc(head), final)
 	default:
 		fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, stmtLoc(head), final)
@@ -122,7 +123,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 // and as many quantifier instances, the integer bound of run (step.MaxIntBits), and mon's time
 // and memory bounds and interrupts.
 func concreteLimits(maxSteps int, mon *budget.Monitor) spec.Limits {
-	return spec.Limits{Steps: maxSteps, Instances: maxSteps, IntBits: step.MaxIntBits, Stop: stopFunc(mon)}
+	return spec.Limits{Steps: maxSteps, Instances: maxSteps, IntBits: step.MaxIntBits, Stop: watch.StopFunc(mon)}
 }
 
 // jsonBug is one bug in run --json.
@@ -261,7 +262,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	// The monitor watches every phase: the exploration, the writing of the artifacts and the
 	// rendering of the report poll it, and the signals interrupt it until the report is printed.
-	mon, stopSignals := watch(opts.Limits, stderr)
+	mon, stopSignals := watch.Start(opts.Limits, stderr, exitUnknown)
 	defer stopSignals()
 	opts.Monitor = mon
 	mon.Enter("exploration")

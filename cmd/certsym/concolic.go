@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"certsym/cmd/certsym/internal/pathout"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/sym"
@@ -43,7 +44,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	lim := limits()
-	mon, stop := watch(lim, stderr)
+	mon, stop := watch.Start(lim, stderr, exitUnknown)
 	defer stop()
 	mon.Enter("concolic run and its flips")
 	opts := concolic.Options{MaxSteps: *maxSteps, Monitor: mon}

@@ -7,6 +7,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -30,7 +31,7 @@ type jsonExec struct {
 // stopped is the monitor's reason to stop (the reason of a run Limits.Stop ended).
 func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result, stopped string) int {
 	x := testcase.Observed(r)
-	if r.Cut == spec.CutStop {
+	if r.Cut == budget.CutStop {
 		x.Reason = stopped
 	}
 	out := jsonExec{Outcome: x.Outcome, Reason: x.Reason, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"certsym/internal/budget"
@@ -105,102 +102,6 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "certsym: unknown command %q\n%s", args[0], usage)
 	return exitUsage
-}
-
-// interruptGrace is how long an interrupted run, or one whose time bound has passed, has to print
-// its partial report before it exits without one. Every phase polls the monitor and the report is
-// due budget.WrapUp after the stop, so only a computation that polls nothing (a solver query
-// Z3 does not interrupt) takes that long.
-const interruptGrace = 2 * time.Second
-
-// repeatWindow is how long after a first signal another one is taken as the same request: GNU
-// timeout, and a terminal's Ctrl-C, signal the process and then its process group, so that
-// certsym receives the same signal twice at once.
-const repeatWindow = time.Second
-
-// watchSignals makes SIGINT and SIGTERM interrupt the run m watches: the first one calls
-// m.Interrupt (the search stops and the running solver query is cut short, the later phases
-// complete the partial report within budget.WrapUp, and the command exits 3 with the reason
-// "interrupted"); another one within repeatWindow of the first is the same request, and a
-// later one exits at once. When the run has not stopped interruptGrace after the interrupt, or
-// after its time bound (m's deadline), it exits without a report, saying what was running. The
-// returned function restores the default handling (it may be called more than once).
-func watchSignals(m *budget.Monitor, stderr io.Writer) (stop func()) {
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		var deadline <-chan time.Time
-		if d := m.Deadline(); !d.IsZero() {
-			t := time.NewTimer(time.Until(d) + interruptGrace)
-			defer t.Stop()
-			deadline = t.C
-		}
-		var first time.Time
-		var grace <-chan time.Time
-		var tick <-chan time.Time
-		for {
-			select {
-			case <-done:
-				return
-			case s := <-sigs:
-				switch {
-				case first.IsZero():
-					first = time.Now()
-					fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
-					m.Interrupt()
-					grace = time.After(interruptGrace)
-					// A query that started between the check of the interrupt flag and the flag
-					// being set missed the context interrupt: interrupt again until the run returns.
-					t := time.NewTicker(20 * time.Millisecond)
-					defer t.Stop()
-					tick = t.C
-				case time.Since(first) < repeatWindow:
-					// the same request, delivered twice (to the process, then to its group)
-				default:
-					fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
-					os.Exit(exitUnknown)
-				}
-			case <-grace:
-				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of the interrupt: %s: exiting without a report\n", interruptGrace, running(m))
-				os.Exit(exitUnknown)
-			case <-deadline:
-				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of its time bound: %s: exiting without a report\n", interruptGrace, running(m))
-				os.Exit(exitUnknown)
-			case <-tick:
-				m.Interrupt()
-			}
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			signal.Stop(sigs)
-			close(done)
-			<-finished
-		})
-	}
-}
-
-// running says what the run m watches is doing: its phase, and the solver query under way.
-func running(m *budget.Monitor) string {
-	what := "the " + m.Phase()
-	if m.Phase() == "" {
-		what = "the run"
-	}
-	if q := m.Snapshot().InQuery; q > 0 {
-		return fmt.Sprintf("%s is in a solver query that has run for %.1fs (Z3 does not poll for interrupts in some computations, such as the preprocessing of large products)", what, q.Seconds())
-	}
-	return what + " is still running, outside the solver (one step of it did not finish)"
-}
-
-func sigName(s os.Signal) string {
-	if s == os.Interrupt {
-		return "interrupt"
-	}
-	return "terminated"
 }
 
 // parseArgs parses flags placed before or after the positional arguments and returns the
@@ -342,18 +243,4 @@ func addTimeFlags(fs *flag.FlagSet) func() budget.Limits {
 	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
 	return func() budget.Limits { return budget.Limits{Timeout: *timeout, MaxMemory: *maxMem << 20} }
-}
-
-// watch makes the monitor of one command bounded by lim (its time and memory bounds, which every
-// phase polls) and handles SIGINT, SIGTERM and the deadline for it (watchSignals). stop restores
-// the default handling of the signals; call it once the report is printed.
-func watch(lim budget.Limits, stderr io.Writer) (mon *budget.Monitor, stop func()) {
-	mon = budget.NewMonitor()
-	mon.SetLimits(lim)
-	return mon, watchSignals(mon, stderr)
-}
-
-// stopFunc is spec.Limits.Stop for a run that mon watches.
-func stopFunc(mon *budget.Monitor) func() bool {
-	return func() bool { return mon.Stop() != "" }
 }

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"certsym/cmd/certsym/internal/watch"
 )
 
 // TestMain runs the tests with a collector that runs every 200 ms. The tests run the command
@@ -26,6 +28,10 @@ func TestMain(m *testing.M) {
 			}
 		}
 	}()
+	// A command run in-process whose run passes its grace (watch.Signals) is left to finish:
+	// watch.Exit would end the test process under the other tests. The exit itself is tested on
+	// real processes (signal_test.go, bounds_test.go).
+	watch.Exit = func(int) {}
 	code := m.Run()
 	close(done)
 	os.Exit(code)

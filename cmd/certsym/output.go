@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
@@ -38,62 +35,21 @@ func stmtCol(s spec.Stmt) int {
 	return 0
 }
 
-// checkOutputFile checks, before the run, that the file path can be written: it is not a
-// directory, and its directory exists and lets a file be created in it (tried with a temporary
-// file, removed at once). It reports a failure on stderr as certsym cmd: --flag: ... .
+// checkOutputFile checks, before the run, that the file path of flag --flag of command cmd can be
+// written (outfile.CheckFile); a failure is reported on stderr.
 func checkOutputFile(cmd, flag, path string, stderr io.Writer) bool {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		fmt.Fprintf(stderr, "certsym %s: --%s: %s is a directory, not a file\n", cmd, flag, path)
-		return false
-	}
-	if err := canCreateIn(filepath.Dir(path)); err != nil {
-		fmt.Fprintf(stderr, "certsym %s: --%s: cannot write %s: %v\n", cmd, flag, path, err)
+	if err := outfile.CheckFile(path); err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)
 		return false
 	}
 	return true
 }
 
-// checkOutputDir checks, before the run, that the directory dir can receive files: it is a
-// directory that lets a file be created in it, or it does not exist yet and its nearest existing
-// parent is such a directory (the run creates it). A path that cannot be looked up is taken as
-// missing: its parent is looked up instead, and says what is wrong.
+// checkOutputDir is checkOutputFile for a directory (outfile.CheckDir).
 func checkOutputDir(cmd, flag, dir string, stderr io.Writer) bool {
-	d := dir
-	for {
-		fi, err := os.Stat(d)
-		if err == nil {
-			if !fi.IsDir() {
-				fmt.Fprintf(stderr, "certsym %s: --%s: %s is not a directory\n", cmd, flag, d)
-				return false
-			}
-			break
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	if err := canCreateIn(d); err != nil {
-		fmt.Fprintf(stderr, "certsym %s: --%s: cannot write in %s: %v\n", cmd, flag, dir, err)
+	if err := outfile.CheckDir(dir); err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)
 		return false
 	}
 	return true
 }
-
-// canCreateIn creates and removes a temporary file in dir: nil when that works.
-func canCreateIn(dir string) error {
-	f, err := os.CreateTemp(dir, ".certsym-check-*")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return pe.Err
-		}
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// writeFileAtomic writes data to path whole or not at all (report.WriteFile).
-func writeFileAtomic(path string, data []byte) error { return report.WriteFile(path, data) }

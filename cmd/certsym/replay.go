@@ -12,6 +12,8 @@ import (
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
+	"certsym/cmd/certsym/internal/watch"
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -52,7 +54,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	hashes := map[string]string{}
 	var results []replayResult
 	differ, stopped := 0, 0
-	mon, stop := watch(limits(), stderr)
+	mon, stop := watch.Start(limits(), stderr, exitUnknown)
 	defer stop()
 	mon.Enter("replay of the test cases")
 	for _, f := range files {
@@ -91,7 +93,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		// rebuilding the program at each step.
 		r := spec.RunFastLimited(prog, store, concreteLimits(*maxSteps, mon))
 		got := testcase.Observed(r)
-		if r.Cut == spec.CutStop {
+		if r.Cut == budget.CutStop {
 			got.Reason = mon.Stop()
 		}
 		res := replayResult{File: f, Status: "ok", Expected: t.Expected, Observed: got, Changed: hashes[pf] != t.ProgramSHA256}

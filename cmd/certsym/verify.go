@@ -7,8 +7,10 @@ import (
 	"io"
 	"time"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/sarif"
 	"certsym/cmd/certsym/internal/verifyhtml"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/internal/budget"
 	"certsym/verify"
 )
@@ -44,7 +46,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	// The monitor watches every phase: the exploration (with the claim checks and their
 	// replays), the replay of the tests, the rendering of the report and the writing of the
 	// files poll it, and the signals interrupt it until the report is printed.
-	mon, stopSignals := watch(lim, stderr)
+	mon, stopSignals := watch.Start(lim, stderr, exitUnknown)
 	defer stopSignals()
 	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
 		Limits: lim, Monitor: mon, Workers: workers()}
@@ -65,7 +67,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	stopTicker()
 	mon.Enter("writing of the report files")
 	if *htmlFile != "" {
-		if err := writeFileAtomic(*htmlFile, []byte(verifyhtml.RenderDoc(file, src, doc))); err != nil {
+		if err := outfile.Write(*htmlFile, []byte(verifyhtml.RenderDoc(file, src, doc))); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
 			return exitUsage
 		}

@@ -40,6 +40,8 @@ var layer = map[string]int{
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     7,
 	"cmd/certsym/internal/inputs":     7,
+	"cmd/certsym/internal/outfile":    7, // the output files: checked before the run, written whole
+	"cmd/certsym/internal/watch":      7, // the signals and the grace of a command's run
 	"cmd/certsym/internal/sarif":      8,
 	"cmd/certsym/internal/dot":        8,
 	"cmd/certsym/internal/coverage":   8,

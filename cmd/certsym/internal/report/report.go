@@ -9,8 +9,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"certsym/engine"
@@ -317,36 +315,4 @@ func IntBound(s spec.Stmt) string {
 		return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", step.MaxIntBits, p.Line, p.Col)
 	}
 	panic(fmt.Sprintf("report.IntBound: %T assigns nothing", s))
-}
-
-// WriteFile writes data to path whole or not at all: to a temporary file in path's directory,
-// renamed over path once written, so that a reader, or a run interrupted or failing while it
-// writes, sees the old file or the new one, never a part of it (a run killed mid-write may leave
-// the temporary file, never a half-written path). The file is not synced to disk: run --tests
-// writes thousands of files, and a sync each (as renameio does) made it seven times slower; what
-// the command promises is whole files, not their survival of a crash of the machine.
-func WriteFile(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }

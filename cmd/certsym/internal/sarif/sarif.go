@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/verify"
@@ -151,7 +152,7 @@ func writeSARIF(path string, run sarifRun) error {
 		return err
 	}
 	// A temporary file in the same directory renamed over path: never a half-written log.
-	return report.WriteFile(path, append(b, '\n'))
+	return outfile.Write(path, append(b, '\n'))
 }
 
 // runRules are the rules of run's results: one per kind of error.

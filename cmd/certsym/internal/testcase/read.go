@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -81,9 +82,9 @@ func Observed(r spec.Result) End {
 	}
 	p := report.StmtPos(spec.Head(r.Final.Prog))
 	switch r.Cut {
-	case spec.CutIntBits:
+	case budget.CutIntBits:
 		return End{Outcome: "stopped", Reason: report.IntBound(spec.Head(r.Final.Prog)), Line: p.Line, Col: p.Col, Steps: r.Steps}
-	case spec.CutStop: // the caller knows why (its monitor) and sets Reason
+	case budget.CutStop: // the caller knows why (its monitor) and sets Reason
 		return End{Outcome: "stopped", Line: p.Line, Col: p.Col, Steps: r.Steps}
 	}
 	return End{Outcome: "step-bound", Steps: r.Steps}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 )
@@ -126,7 +127,7 @@ func collect(file string, src []byte, names []string, prog *spec.Program, paths 
 
 // Write writes the test cases to dir (created if missing) as test000001.json, ...; files of an
 // earlier run with those names are replaced, others are left alone. Each file is written to a
-// temporary name in dir and renamed (report.WriteFile), so that none is ever half-written. stop is asked
+// temporary name in dir and renamed (outfile.Write), so that none is ever half-written. stop is asked
 // before each file: true ends the writing there (the caller says so). It returns the paths
 // written.
 func Write(dir string, set Set, stop func() bool) ([]string, error) {
@@ -143,7 +144,7 @@ func Write(dir string, set Set, stop func() bool) ([]string, error) {
 			return paths, err
 		}
 		p := filepath.Join(dir, fmt.Sprintf("test%06d.json", i+1))
-		if err := report.WriteFile(p, append(b, '\n')); err != nil {
+		if err := outfile.Write(p, append(b, '\n')); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

@@ -285,8 +285,8 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 	out.input = m
 	ok, replay, cut := v.replayFalse(cl, idx, m)
 	if cut != "" {
-		// The run is stopping (the monitor) or the replay met the integer bound: the result is
-		// dropped, as on a truncated evaluation; the stop's cutoff covers the claim.
+		// The run is stopping (the monitor cut the replay short): the result is dropped, as on a
+		// truncated evaluation; the stop's cutoff covers the claim.
 		out.res = resNone
 		return out
 	}

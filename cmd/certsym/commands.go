@@ -81,7 +81,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	mon, stop := watch.Start(limits(), stderr, exitUnknown)
 	defer stop()
 	mon.Enter("execution")
-	// RunFastLimited computes RunLimited's result without rebuilding the program at each step (the
+	// RunFastLimited computes Run's result without rebuilding the program at each step (the
 	// reproduce line of a bug found after hundreds of millions of steps replays in seconds), within
 	// the bounds of run: the steps, the quantifier instances, the integer bound, and the time and
 	// memory bounds and interrupts (the monitor).

@@ -89,8 +89,8 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "certsym replay: %s: %v (program %s)\n", f, err, pf)
 			return exitUsage
 		}
-		// RunFastLimited gives RunLimited's result (tested equal in spec/runfast_test.go) without
-		// rebuilding the program at each step.
+		// RunFastLimited gives Run's result (tested equal in spec/runfast_test.go) without
+		// rebuilding the program at each step, within the bounds of exec.
 		r := spec.RunFastLimited(prog, store, concreteLimits(*maxSteps, mon))
 		got := testcase.Observed(r)
 		if r.Cut == budget.CutStop {

@@ -53,7 +53,7 @@ type Monitor struct {
 // interrupt or of the time bound, whichever phase was running.
 
 // WrapUp is how long the phases after a stop have to complete the partial report.
-const WrapUp = 300 * time.Millisecond
+const WrapUp = 200 * time.Millisecond
 
 // memoryEvery is how often Stop reads the heap's size at most.
 const memoryEvery = 10 * time.Millisecond

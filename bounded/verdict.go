@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
@@ -51,7 +52,7 @@ type Report struct {
 type ReplayError struct {
 	Input  spec.Store
 	Names  []string
-	Fail   *spec.Fail
+	Fail   *syntax.Fail
 	Replay spec.BoundedResult
 }
 
@@ -95,10 +96,10 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		case r.Cut != CutNone:
 			// a path a budget stopped: Stopped gives the reason, not the loop bound
 		case r.Behaviour == spec.Incomplete:
-			incomplete[spec.LineOf(r.At)]++
+			incomplete[r.At.Pos().Line]++
 		case r.Behaviour == spec.Error:
-			if b.solver.Check(r.State.PC) != sym.Sat {
-				p := r.Fail.Loc.Where() // the macro call's position for an inlined statement
+			if b.solver.Check(r.State.PC) != pathcond.Sat {
+				p := r.Fail.Loc.Pos() // the macro call's position for an inlined statement
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue
 			}
@@ -112,14 +113,14 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 	Each(len(sat), workers, func(k int) {
 		poll := budget.Every(1024, b.mon.Due)
 		replays[k] = spec.ExecBoundedCut(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N, nil,
-			func(spec.Stmt, spec.BExpr, spec.Store) bool { return poll() })
+			func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() })
 	})
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	for k, i := range sat {
 		r, replay := rs[i], replays[k]
 		input := spec.Store(r.State.PC.Witness)
 		if replay.Quant { // cut by the poll
-			p := r.Fail.Loc.Where()
+			p := r.Fail.Loc.Pos()
 			unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (its replay was cut: %s)", r.Fail.Kind, p.Line, p.Col, b.mon.Stop()))
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 
 	"certsym/bounded"
 	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -40,12 +41,12 @@ func (c *checker) resultString(r bounded.Result) string {
 }
 
 // sameStore reports whether σ(v) is the store s.
-func sameStore(sigma []*sym.Term, v []spec.Int, s spec.Store) bool {
+func sameStore(sigma []*sym.Term, v []integer.Int, s spec.Store) bool {
 	for i, t := range sigma {
 		if a := t.ArrayValue(); a != nil { // an array (issue 13): element by element
 			arr := a.Arr
 			for j := arr.Lo; j <= arr.Hi; j++ {
-				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !arrayRead(a, spec.IntOf(j), v).Equal(s[k]) {
+				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !arrayRead(a, integer.Of(j), v).Equal(s[k]) {
 					return false
 				}
 			}
@@ -60,7 +61,7 @@ func sameStore(sigma []*sym.Term, v []spec.Int, s spec.Store) bool {
 
 // refEnd runs the reference from v to the end of the run (at most maxSteps steps); ok is false
 // when the run is longer.
-func (c *checker) refEnd(v []spec.Int, maxSteps int) (kind string, last refState, ok bool, err error) {
+func (c *checker) refEnd(v []integer.Int, maxSteps int) (kind string, last refState, ok bool, err error) {
 	t := c.traceTo(v, maxSteps)
 	if t.err != nil {
 		return "", refState{}, false, t.err
@@ -199,7 +200,7 @@ func stoppedNote(stopped string) string {
 	return " and no stopped path holds under it (the run was stopped: " + stopped + ")"
 }
 
-func (c *checker) refStoreIs(r refState, sigma []*sym.Term, v []spec.Int) bool {
+func (c *checker) refStoreIs(r refState, sigma []*sym.Term, v []integer.Int) bool {
 	for i, x := range c.names {
 		if !sigma[i].Eval(v).Equal(r.store[x]) {
 			return false
@@ -211,7 +212,7 @@ func (c *checker) refStoreIs(r refState, sigma []*sym.Term, v []spec.Int) bool {
 
 // boundedCovers reports whether some result of the bounded interpreter covers the reference's
 // complete run of v, which ended with kind at state last.
-func (c *checker) boundedCovers(rs []bounded.Result, v []spec.Int, kind string, last refState) bool {
+func (c *checker) boundedCovers(rs []bounded.Result, v []integer.Int, kind string, last refState) bool {
 	for _, r := range rs {
 		if behaviourKind(r.Behaviour) == kind && r.State.PC.Formula().Eval(v) && c.refStoreIs(last, r.State.Store, v) {
 			return true
@@ -224,7 +225,7 @@ func (c *checker) boundedCovers(rs []bounded.Result, v []spec.Int, kind string, 
 // against the reference, on inputs: it returns the counterexamples (inputs whose complete
 // concrete run no result covers). Loop unrolling is not exhaustive, so a program whose runs
 // need more than n iterations has some.
-func BoundedExhaustive(refPath string, u *Unit, n int, inputs [][]spec.Int) ([]string, error) {
+func BoundedExhaustive(refPath string, u *Unit, n int, inputs [][]integer.Int) ([]string, error) {
 	cfg := DefaultConfig()
 	cfg.RefPath = refPath
 	c, err := newChecker(cfg, 1)

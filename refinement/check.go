@@ -39,6 +39,8 @@ import (
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -96,8 +98,8 @@ func DefaultConfig() Config {
 type Unit struct {
 	Name    string
 	Seed    int64 // the generator seed, or -1 for a file
-	Prog    *spec.Program
-	RefBody spec.Stmt
+	Prog    *syntax.Program
+	RefBody syntax.Stmt
 	Text    string
 	// Long marks a program that wants a large budget (Config.LongStates).
 	Long bool
@@ -332,9 +334,9 @@ func (c *checker) report(check, input string, step int, format string, args ...a
 	}
 }
 
-func (c *checker) inputString(v []spec.Int) string {
+func (c *checker) inputString(v []integer.Int) string {
 	if len(c.u.Prog.Arrays) > 0 && len(v) == c.u.Prog.Slots() {
-		return c.u.Prog.InputString(v)
+		return spec.StoreString(c.u.Prog, v)
 	}
 	if len(v) > len(c.names) && len(v) <= len(c.slots) {
 		return spec.InputString(v, c.slots)
@@ -347,24 +349,24 @@ func (c *checker) inputString(v []spec.Int) string {
 
 // randomValuation draws values mostly small (where branches, zero divisors and sign changes
 // are), some large, some beyond 64 bits.
-func (c *checker) randomValuation() []spec.Int {
-	v := make([]spec.Int, c.u.Prog.Slots())
+func (c *checker) randomValuation() []integer.Int {
+	v := make([]integer.Int, c.u.Prog.Slots())
 	for i := range v {
 		if i >= len(c.names) { // array elements: small values, where the comparisons are
-			v[i] = spec.IntOf(int64(c.rng.Intn(13) - 6))
+			v[i] = integer.Of(int64(c.rng.Intn(13) - 6))
 			continue
 		}
 		switch r := c.rng.Intn(16); {
 		case r < 3:
-			v[i] = spec.IntOf(0)
+			v[i] = integer.Of(0)
 		case r < 12:
-			v[i] = spec.IntOf(int64(c.rng.Intn(13) - 4))
+			v[i] = integer.Of(int64(c.rng.Intn(13) - 4))
 		case r < 14:
-			v[i] = spec.IntOf(int64(c.rng.Intn(2001) - 1000))
+			v[i] = integer.Of(int64(c.rng.Intn(2001) - 1000))
 		case r < 15:
 			v[i] = gen.HugeConstants[c.rng.Intn(len(gen.HugeConstants))]
 		default:
-			v[i] = spec.IntOf(c.rng.Int63()).Mul(spec.IntOf(c.rng.Int63() - c.rng.Int63()))
+			v[i] = integer.Of(c.rng.Int63()).Mul(integer.Of(c.rng.Int63() - c.rng.Int63()))
 		}
 	}
 	return v

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"sync"
 
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // The crosscheck of the engine's solver-free decisions (check "crosscheck/<rule>"): every
@@ -66,7 +66,7 @@ func xcRegister(c *checker) {
 	delete(xcWorkers, id)
 }
 
-func xcHook(d sym.Decision) {
+func xcHook(d pathcond.Decision) {
 	id := goid()
 	xcMu.Lock()
 	c := xcWorkers[id]
@@ -90,7 +90,7 @@ const xcQueriesPerProgram = 150
 // RuleCount is how often a rule decided, and how often the crosscheck asked Z3 about it.
 type RuleCount struct{ Fired, Checked, Undecided int }
 
-func (c *checker) crossDecision(d sym.Decision) {
+func (c *checker) crossDecision(d pathcond.Decision) {
 	s := c.sum
 	if s.Rules == nil {
 		s.Rules = map[string]*RuleCount{}
@@ -108,13 +108,13 @@ func (c *checker) crossDecision(d sym.Decision) {
 	nslots := c.u.Prog.Slots()
 	phi := c.formulaB(d.Parent.Formula())
 	f := c.formulaB(d.Conj)
-	both := &spec.BinB{Op: spec.And, L: phi, R: f}
+	both := &syntax.BinB{Op: syntax.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
 	case "cache-witness":
 		if ok, err := refclient.EvalBE(both, d.Witness); len(d.Witness) != nslots || (err == nil && !ok) {
 			c.report(check, c.inputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
-				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.inputString(d.Witness))
+				d.Rule, syntax.PrintB(phi), syntax.PrintB(f), c.inputString(d.Witness))
 		}
 		rc.Checked++
 		return
@@ -130,7 +130,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 		}
 		if ok, err := refclient.EvalBE(claim, w); len(w) != nslots || (err == nil && !ok) {
 			c.report(check, c.inputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
-				spec.PrintB(phi), spec.PrintB(f), d.Rule, spec.PrintB(claim))
+				syntax.PrintB(phi), syntax.PrintB(f), d.Rule, syntax.PrintB(claim))
 		}
 		rc.Checked++
 	}
@@ -138,8 +138,8 @@ func (c *checker) crossDecision(d sym.Decision) {
 	if xc.queries >= xcQueriesPerProgram || c.expired() {
 		return
 	}
-	ask := func(rc *RuleCount, q spec.BExpr, what string) {
-		key := what + "|" + spec.PrintB(q)
+	ask := func(rc *RuleCount, q syntax.BExpr, what string) {
+		key := what + "|" + syntax.PrintB(q)
 		if xc.seen[key] {
 			return
 		}
@@ -152,21 +152,21 @@ func (c *checker) crossDecision(d sym.Decision) {
 			rc.Undecided++
 		case prover.Valid:
 			if ok, err := refclient.EvalBE(q, m); err == nil && !ok {
-				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
+				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", syntax.PrintB(q))
 				return
 			}
 			c.report(check, c.inputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
-				d.Rule, what, c.inputString(m), spec.PrintB(q))
+				d.Rule, what, c.inputString(m), syntax.PrintB(q))
 		}
 	}
 	switch d.Kind {
 	case "cache-unsat":
-		ask(rc, both, fmt.Sprintf("%s ∧ %s is unsatisfiable", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, both, fmt.Sprintf("%s ∧ %s is unsatisfiable", syntax.PrintB(phi), syntax.PrintB(f)))
 		return
 	case "implied":
-		ask(rc, &spec.BinB{Op: spec.And, L: phi, R: &spec.Not{X: f}}, fmt.Sprintf("%s implies %s", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, &syntax.BinB{Op: syntax.And, L: phi, R: &syntax.Not{X: f}}, fmt.Sprintf("%s implies %s", syntax.PrintB(phi), syntax.PrintB(f)))
 	case "contradicted":
-		ask(rc, both, fmt.Sprintf("%s contradicts %s", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, both, fmt.Sprintf("%s contradicts %s", syntax.PrintB(phi), syntax.PrintB(f)))
 	}
 	if d.Kind == "contradicted" {
 		return // an unsatisfiable path condition implies anything
@@ -176,11 +176,11 @@ func (c *checker) crossDecision(d sym.Decision) {
 	}
 	oldFacts := map[string]bool{}
 	for _, g := range d.Parent.Facts(c.slots) {
-		oldFacts[spec.PrintB(g)] = true
+		oldFacts[syntax.PrintB(g)] = true
 	}
 	for _, g := range d.Result.Facts(c.slots) {
 		g = c.elemVars(g)
-		if oldFacts[spec.PrintB(g)] {
+		if oldFacts[syntax.PrintB(g)] {
 			continue
 		}
 		fr := s.Rules["fact/"+d.Rule]
@@ -189,7 +189,7 @@ func (c *checker) crossDecision(d sym.Decision) {
 			s.Rules["fact/"+d.Rule] = fr
 		}
 		fr.Fired++
-		ask(fr, &spec.BinB{Op: spec.And, L: both, R: &spec.Not{X: g}}, fmt.Sprintf("%s ∧ %s implies the recorded fact %s", spec.PrintB(phi), spec.PrintB(f), spec.PrintB(g)))
+		ask(fr, &syntax.BinB{Op: syntax.And, L: both, R: &syntax.Not{X: g}}, fmt.Sprintf("%s ∧ %s implies the recorded fact %s", syntax.PrintB(phi), syntax.PrintB(f), syntax.PrintB(g)))
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"certsym/engine"
 	"certsym/refinement/sched"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // fairRun runs the whole-run oracles on a run of a fair strategy (seeded by the program): bug
@@ -18,7 +18,7 @@ func (c *checker) fairRun(s engine.Strategy) {
 	start := time.Now()
 	e := c.newEngine(opts)
 	byDepth := map[int][]*engine.State{}
-	sr, reported := &streamRun{}, map[*spec.Fail]bool{}
+	sr, reported := &streamRun{}, map[*syntax.Fail]bool{}
 	end := engine.Pending
 	for end == engine.Pending && !c.expired() {
 		st, err := e.Next()

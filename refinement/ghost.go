@@ -9,9 +9,10 @@ package refinement
 import (
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/integer"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func outcomeKind(o spec.Outcome) string {
 
 // ghostRun follows the concrete run of input v on the reference, with the engine's symbolic
 // state alongside (the ghost valuation is v) and spec's concrete state as a third party.
-func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
+func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 	in := c.inputString(v)
 	cur := e.Initial()
 	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}
@@ -106,7 +107,7 @@ func (c *checker) ghostRun(e *engine.Engine, v []spec.Int) {
 				stateString(s, c.slots), refStateString(next, c.names), why)
 			return
 		}
-		if e.Solver().Check(s.PC) == sym.Unsat {
+		if e.Solver().Check(s.PC) == pathcond.Unsat {
 			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.slots))
 			return
 		}

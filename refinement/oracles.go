@@ -11,8 +11,9 @@ import (
 	"time"
 
 	"certsym/engine"
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/pathcond"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // precise is the precision check of one symbolic state: the model of its path condition, run on
@@ -75,17 +76,17 @@ func (c *checker) bugReplay(b *engine.Bug) {
 }
 
 // inputs draws n inputs: random ones, and models of states the run reached (they go deep).
-func (c *checker) inputs(n int, states map[int][]*engine.State) [][]spec.Int {
+func (c *checker) inputs(n int, states map[int][]*engine.State) [][]integer.Int {
 	var deep []*engine.State
 	for _, ss := range states {
 		for _, s := range ss {
-			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
+			if s.PC.Status == pathcond.Sat && s.PC.Witness != nil {
 				deep = append(deep, s)
 			}
 		}
 	}
 	sort.Slice(deep, func(i, j int) bool { return deep[i].Depth > deep[j].Depth })
-	var out [][]spec.Int
+	var out [][]integer.Int
 	for i := 0; i < n; i++ {
 		if i%2 == 1 && len(deep) > 0 {
 			s := deep[c.rng.Intn((len(deep)+1)/2)]
@@ -148,7 +149,7 @@ func (c *checker) starvedRun() {
 	byDepth := map[int][]*engine.State{}
 	last, finished := 0, false
 	sr := &streamRun{}
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	complete := false
 	for !c.expired() {
 		s, err := e.Next()
@@ -221,9 +222,9 @@ func (c *checker) assignmentAt(reason string) bool {
 		return false
 	}
 	found := false
-	spec.Inspect(c.u.Prog.Body, func(n spec.Node) bool {
-		if a, ok := n.(*spec.Assign); ok {
-			if p := a.Where(); p.Line == line && p.Col == col {
+	syntax.Inspect(c.u.Prog.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok {
+			if p := a.Pos(); p.Line == line && p.Col == col {
 				found = true
 			}
 		}

@@ -13,7 +13,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 func (c *checker) engineOptions() engine.Options {
@@ -52,7 +53,7 @@ func (c *checker) engineRun() {
 	var leaves []*engine.State
 	last, finished := 0, false
 	sr := &streamRun{}
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	complete := false // the stream ended by itself (Finished or Stopped), not by the layer
 	for !c.expired() {
 		s, err := e.Next()
@@ -174,16 +175,16 @@ func (c *checker) refSuccs(rs []refclient.SymSucc) string {
 	for _, r := range rs {
 		var parts []string
 		for i, x := range c.names {
-			parts = append(parts, x+" = "+spec.PrintA(r.Store[i]))
+			parts = append(parts, x+" = "+syntax.PrintA(r.Store[i]))
 		}
-		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", spec.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
+		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", syntax.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
 	}
 	return b.String()
 }
 
 // valuations are the random valuations of one comparison, plus the given ones.
-func (c *checker) valuations(extra ...[]spec.Int) [][]spec.Int {
-	vs := make([][]spec.Int, 0, c.cfg.Valuations+len(extra))
+func (c *checker) valuations(extra ...[]integer.Int) [][]integer.Int {
+	vs := make([][]integer.Int, 0, c.cfg.Valuations+len(extra))
 	for _, e := range extra {
 		if e != nil {
 			vs = append(vs, e)
@@ -210,21 +211,21 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclien
 		}
 		if ref, err := refclient.EvalBE(r.PC, v); err == nil && ref != eng {
 			c.report("step-replay/pc-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
-				stateString(st, c.slots), i, c.inputString(v), s.PC.String(c.slots), eng, spec.PrintB(r.PC), ref)
+				stateString(st, c.slots), i, c.inputString(v), s.PC.String(c.slots), eng, syntax.PrintB(r.PC), ref)
 			return
 		}
 	}
 	// Both path conditions extend the parent's φ (sent as is to the reference, which answers
 	// φ ∧ g): when the engine's new conjunct f is equivalent to g on its own, φ ∧ f ⇔ φ ∧ g
 	// follows without φ (a small query); otherwise decide the full equivalence.
-	var f1 spec.BExpr
+	var f1 syntax.BExpr
 	switch {
 	case s.PC == st.PC:
-		f1 = &spec.BoolLit{Val: true}
+		f1 = &syntax.BoolLit{Val: true}
 	case s.PC.Parent == st.PC:
 		f1 = c.formulaB(s.PC.Conj)
 	}
-	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(c.formulaB(st.PC.Formula())) {
+	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(c.formulaB(st.PC.Formula())) {
 		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == prover.Valid {
 			return
 		}
@@ -232,15 +233,15 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclien
 	switch verdict, m := c.prover.Equivalent(fa, r.PC, c.names); verdict {
 	case prover.Invalid:
 		c.report("step-replay/pc-z3", c.inputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
-			stateString(st, c.slots), i, c.inputString(m), s.PC.String(c.slots), spec.PrintB(r.PC))
+			stateString(st, c.slots), i, c.inputString(m), s.PC.String(c.slots), syntax.PrintB(r.PC))
 	}
 }
 
 func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
-	var el, rl []spec.AExpr
+	var el, rl []syntax.AExpr
 	for j := range c.names {
 		ea := c.termA(s.Store[j])
-		if spec.PrintA(ea) != spec.PrintA(r.Store[j]) {
+		if syntax.PrintA(ea) != syntax.PrintA(r.Store[j]) {
 			el, rl = append(el, ea), append(rl, r.Store[j])
 		}
 	}
@@ -253,7 +254,7 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refcl
 			eng := s.Store[j].Eval(v)
 			if ref := refclient.EvalA(r.Store[j], v); !ref.Equal(eng) {
 				c.report("step-replay/store-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
-					stateString(st, c.slots), i, c.inputString(v), x, s.Store[j].String(c.slots), eng, spec.PrintA(r.Store[j]), ref)
+					stateString(st, c.slots), i, c.inputString(v), x, s.Store[j].String(c.slots), eng, syntax.PrintA(r.Store[j]), ref)
 				return
 			}
 		}
@@ -262,7 +263,7 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refcl
 		var diff []string
 		for k := range el {
 			if a, b := refclient.EvalA(el[k], m), refclient.EvalA(rl[k], m); !a.Equal(b) {
-				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", spec.PrintA(el[k]), a, spec.PrintA(rl[k]), b))
+				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", syntax.PrintA(el[k]), a, syntax.PrintA(rl[k]), b))
 			}
 		}
 		c.report("step-replay/store-z3", c.inputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",

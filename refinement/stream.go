@@ -6,10 +6,10 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // The whole-stream comparison (check "stream/..."): the Go engine's unpruned run (--no-prune,
@@ -44,7 +44,7 @@ func (c *checker) streamCompare(max int) int {
 		RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}}
 	start := time.Now()
 	e := c.newEngine(opts)
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	var buf []refclient.StreamState
 	refEnded := false
 	n := 0
@@ -97,7 +97,7 @@ func (c *checker) streamCompare(max int) int {
 }
 
 // compareStates compares the n-th states; false ends the comparison (the streams diverged).
-func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState, reported map[*spec.Fail]bool) bool {
+func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState, reported map[*syntax.Fail]bool) bool {
 	st := s.State
 	if a, b := refclient.Canon(st.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
 		c.report("stream/program", "", n, "state %d of the unpruned stream: the engine is at %s, the reference at %s", n, a, b)
@@ -112,20 +112,20 @@ func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState,
 		for j, x := range c.names {
 			if a, b := st.Store[j].Eval(v), refclient.EvalA(r.Store[j], v); !a.Equal(b) {
 				c.report("stream/store", c.inputString(v), n, "state %d: variable %s is %s = %s in the engine, %s = %s in the reference",
-					n, x, st.Store[j].String(c.slots), a, spec.PrintA(r.Store[j]), b)
+					n, x, st.Store[j].String(c.slots), a, syntax.PrintA(r.Store[j]), b)
 				return false
 			}
 		}
 		if a, b := f.Eval(v), refclient.EvalB(r.PC, v); a != b {
 			c.report("stream/pc", c.inputString(v), n, "state %d: the engine's path condition %s is %v, the reference's %s is %v",
-				n, st.PC.String(c.slots), a, spec.PrintB(r.PC), b)
+				n, st.PC.String(c.slots), a, syntax.PrintB(r.PC), b)
 			return false
 		}
 	}
 	if n%streamZ3Every == streamZ3Every-1 {
 		if verdict, m := c.prover.Equivalent(f.BExpr(c.names), r.PC, c.names); verdict == prover.Invalid {
 			c.report("stream/pc", c.inputString(m), n, "state %d: the path conditions are not equivalent:\n    engine:    %s\n    reference: %s",
-				n, st.PC.String(c.slots), spec.PrintB(r.PC))
+				n, st.PC.String(c.slots), syntax.PrintB(r.PC))
 			return false
 		}
 	}
@@ -144,11 +144,11 @@ func (c *checker) compareStates(n int, s engine.Status, r refclient.StreamState,
 		f := st.ErrorOf()
 		switch {
 		case f != nil && reported[f]:
-		case st.PC.Status == sym.Unknown:
-		case st.PC.Status == sym.Unsat:
+		case st.PC.Status == pathcond.Unknown:
+		case st.PC.Status == pathcond.Unsat:
 			if verdict, m := c.prover.Model(r.PC, c.names); verdict == prover.Valid && refclient.EvalB(r.PC, m) {
 				c.report("stream/status", c.inputString(m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
-					n, spec.PrintB(r.PC), c.inputString(m))
+					n, syntax.PrintB(r.PC), c.inputString(m))
 				return false
 			}
 		default:

@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -48,9 +50,9 @@ func tooBig(s refclient.ConcStore) bool {
 }
 
 // tooBigInt reports whether v has more than maxBits bits.
-func tooBigInt(v spec.Int) bool { return !v.IsSmall() && v.Big().BitLen() > maxBits }
+func tooBigInt(v integer.Int) bool { return !v.IsSmall() && v.Big().BitLen() > maxBits }
 
-func (c *checker) concStore(v []spec.Int) refclient.ConcStore {
+func (c *checker) concStore(v []integer.Int) refclient.ConcStore {
 	s := refclient.ConcStore{}
 	for i, x := range c.names {
 		s[x] = v[i]
@@ -67,7 +69,7 @@ func (c *checker) canonRaw(raw json.RawMessage) (string, error) {
 }
 
 // traceTo returns the reference's run from input v extended to n steps (or to its end).
-func (c *checker) traceTo(v []spec.Int, n int) *trace {
+func (c *checker) traceTo(v []integer.Int, n int) *trace {
 	key := c.inputString(v)
 	t, ok := c.traces[key]
 	if !ok {
@@ -109,7 +111,7 @@ func (c *checker) traceTo(v []spec.Int, n int) *trace {
 
 // concretizes reports whether the symbolic state (store, prog) concretizes under v to the
 // reference's state r; otherwise it says how they differ.
-func (c *checker) concretizes(store []*sym.Term, prog spec.Stmt, v []spec.Int, r refState) (bool, string) {
+func (c *checker) concretizes(store []*sym.Term, prog syntax.Stmt, v []integer.Int, r refState) (bool, string) {
 	for i, x := range c.names {
 		want := r.store[x] // absent: 0
 		if got := store[i].Eval(v); !got.Equal(want) {
@@ -143,15 +145,15 @@ func refStateString(r refState, names []string) string {
 // model returns a valuation satisfying the state's path condition: the engine's witness when it
 // has one (checked against the path condition), else the layer's own Z3 model. ok is false when
 // the path condition is unsatisfiable or undecided.
-func (c *checker) model(pc *sym.PC) ([]spec.Int, bool) {
-	if pc.Status == sym.Sat && pc.Witness != nil {
+func (c *checker) model(pc *pathcond.PC) ([]integer.Int, bool) {
+	if pc.Status == pathcond.Sat && pc.Witness != nil {
 		if !pc.Formula().Eval(pc.Witness) {
 			c.report("oracle/witness", c.inputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.slots))
 			return nil, false
 		}
 		return pc.Witness, true
 	}
-	if pc.Status == sym.Unsat {
+	if pc.Status == pathcond.Unsat {
 		return nil, false
 	}
 	st, m := c.prover.Model(c.formulaB(pc.Formula()), c.names)

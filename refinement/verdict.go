@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -35,11 +37,11 @@ type streamRun struct {
 	finished   bool // the stream ended with Finished
 	errorSeen  bool // an error state reached the stream
 	unreported []*engine.State
-	undecided  map[*spec.Fail]bool // errors of error states the solver left undecided
+	undecided  map[*syntax.Fail]bool // errors of error states the solver left undecided
 }
 
 // observe records one status of the stream.
-func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
+func (r *streamRun) observe(s engine.Status, reported map[*syntax.Fail]bool) {
 	switch s.Kind {
 	case engine.Finished:
 		r.finished = true
@@ -55,13 +57,13 @@ func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
 		return
 	}
 	r.errorSeen = true
-	if st.PC.Status == sym.Unknown {
+	if st.PC.Status == pathcond.Unknown {
 		if r.undecided == nil {
-			r.undecided = map[*spec.Fail]bool{}
+			r.undecided = map[*syntax.Fail]bool{}
 		}
 		r.undecided[st.ErrorOf()] = true
 	}
-	if s.Kind != engine.BugFound && st.PC.Status == sym.Sat && !reported[st.ErrorOf()] {
+	if s.Kind != engine.BugFound && st.PC.Status == pathcond.Sat && !reported[st.ErrorOf()] {
 		r.unreported = append(r.unreported, st)
 	}
 }
@@ -88,14 +90,14 @@ func (c *checker) checkVerdict(check string, e *engine.Engine, r *streamRun) {
 }
 
 // failKey names an error by statement and kind.
-func failKey(f *spec.Fail) string {
+func failKey(f *syntax.Fail) string {
 	return fmt.Sprintf("%s at line %d (%p)", f.Kind, f.Line(), f)
 }
 
 // checkAllBugs is the all-bugs check, after the other checks of the program have followed their
 // concrete runs on the reference.
 func (c *checker) checkAllBugs(r *streamRun) {
-	seen := map[*spec.Fail]bool{}
+	seen := map[*syntax.Fail]bool{}
 	for _, b := range r.bugs {
 		if seen[b.Fail] {
 			c.report("all-bugs", c.inputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
@@ -116,7 +118,7 @@ func (c *checker) checkAllBugs(r *streamRun) {
 			continue
 		}
 		in := t.states[0].store
-		v := make([]spec.Int, c.u.Prog.Slots())
+		v := make([]integer.Int, c.u.Prog.Slots())
 		for i, x := range c.names {
 			v[i] = in[x]
 		}
@@ -138,74 +140,74 @@ func (c *checker) checkAllBugs(r *streamRun) {
 
 // expectedClaims is the layer's own list of the program's claims: kind, statement and (for a
 // division claim) the division, as keys.
-func expectedClaims(s spec.Stmt, out map[string]int) {
-	key := func(kind string, st spec.Stmt, d *spec.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
-	ikey := func(st spec.Stmt, i spec.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
-	var divsA func(a spec.AExpr, st spec.Stmt)
-	var divsB func(b spec.BExpr, st spec.Stmt)
-	divsA = func(a spec.AExpr, st spec.Stmt) {
+func expectedClaims(s syntax.Stmt, out map[string]int) {
+	key := func(kind string, st syntax.Stmt, d *syntax.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
+	ikey := func(st syntax.Stmt, i syntax.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
+	var divsA func(a syntax.AExpr, st syntax.Stmt)
+	var divsB func(b syntax.BExpr, st syntax.Stmt)
+	divsA = func(a syntax.AExpr, st syntax.Stmt) {
 		switch a := a.(type) {
-		case *spec.Elem: // an element read: its index claim (issue 13), unless the index reads a
+		case *syntax.Elem: // an element read: its index claim (issue 13), unless the index reads a
 			// quantifier's bound variable (verify makes no claim of those: the claim would not be
 			// a condition on the statement's store)
 			divsA(a.I, st)
-			if !spec.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
+			if !syntax.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
 				out[ikey(st, a.I)]++
 			}
-		case *spec.Neg:
+		case *syntax.Neg:
 			divsA(a.X, st)
-		case *spec.BinA:
+		case *syntax.BinA:
 			divsA(a.L, st)
 			divsA(a.R, st)
 			// verify makes no claim of a divisor reading a bound variable, nor of a constant
 			// non-zero divisor (it cannot fail)
-			if (a.Op == spec.Div || a.Op == spec.Mod) && !spec.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
+			if (a.Op == syntax.Div || a.Op == syntax.Mod) && !syntax.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
 				out[key("division", st, a)]++
 			}
 		}
 	}
-	divsB = func(b spec.BExpr, st spec.Stmt) {
+	divsB = func(b syntax.BExpr, st syntax.Stmt) {
 		switch b := b.(type) {
-		case *spec.Quant:
+		case *syntax.Quant:
 			divsA(b.Lo, st)
 			divsA(b.Hi, st)
 			divsB(b.Body, st)
-		case *spec.Cmp:
+		case *syntax.Cmp:
 			divsA(b.L, st)
 			divsA(b.R, st)
-		case *spec.Not:
+		case *syntax.Not:
 			divsB(b.X, st)
-		case *spec.BinB:
+		case *syntax.BinB:
 			divsB(b.L, st)
 			divsB(b.R, st)
 		}
 	}
 	switch s := s.(type) {
-	case *spec.Seq:
+	case *syntax.Seq:
 		expectedClaims(s.First, out)
 		expectedClaims(s.Second, out)
-	case *spec.Assign:
+	case *syntax.Assign:
 		divsA(s.A, s)
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		divsA(s.I, s)
 		divsA(s.A, s)
 		if !spec.ConstInRange(s.Arr, s.I) {
 			out[ikey(s, s.I)]++
 		}
-	case *spec.If:
+	case *syntax.If:
 		divsB(s.Cond, s)
 		expectedClaims(s.Then, out)
 		expectedClaims(s.Else, out)
-	case *spec.While:
+	case *syntax.While:
 		divsB(s.Cond, s)
 		expectedClaims(s.Body, out)
-	case *spec.Assume:
+	case *syntax.Assume:
 		divsB(s.Cond, s)
-	case *spec.Assert:
+	case *syntax.Assert:
 		// its divisions and element reads are supporting primitive claims of the assert
 		// (xSymExe, Section IV-A), not claims of their own
 		out[key("assert", s, nil)]++
-	case *spec.Fail:
+	case *syntax.Fail:
 		out[key("assert", s, nil)]++
 	}
 }
@@ -216,7 +218,7 @@ func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
 	expectedClaims(c.u.Prog.Body, want)
 	got := map[string]int{}
 	for _, cl := range rep.Claims {
-		kind, d := "assert", (*spec.BinA)(nil)
+		kind, d := "assert", (*syntax.BinA)(nil)
 		if cl.Kind == verify.ClaimDivision {
 			kind, d = "division", cl.Div
 		}

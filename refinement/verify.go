@@ -9,6 +9,8 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -163,7 +165,7 @@ func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 		if r.Behaviour == spec.Error && hasClaim(rep.ClaimsOfFail(r.Fail), cl) && cl.Falsified(r.Store) {
 			continue // a real counterexample: the claim fails
 		}
-		if a, ok := r.At.(*spec.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
+		if a, ok := r.At.(*syntax.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
 			continue // the input violates an over-approximated assume: the alarm may be false
 		}
 		if r.Behaviour == spec.Error && failsAtAssume(cl.OverApprox, r.Fail) {
@@ -174,7 +176,7 @@ func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 	}
 }
 
-func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
+func hasAssume(as []*syntax.Assume, a *syntax.Assume) bool {
 	for _, x := range as {
 		if x == a {
 			return true
@@ -185,7 +187,7 @@ func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
 
 // failsAtAssume reports whether f is the failure (division by zero, index out of range) of one of
 // the assumes as.
-func failsAtAssume(as []*spec.Assume, f *spec.Fail) bool {
+func failsAtAssume(as []*syntax.Assume, f *syntax.Fail) bool {
 	for _, a := range as {
 		if f != nil && (f == a.Err || f == a.IdxErr) {
 			return true
@@ -194,7 +196,7 @@ func failsAtAssume(as []*spec.Assume, f *spec.Fail) bool {
 	return false
 }
 
-func assumeLines(as []*spec.Assume) []int {
+func assumeLines(as []*syntax.Assume) []int {
 	var out []int
 	for _, a := range as {
 		out = append(out, a.Line())
@@ -208,21 +210,21 @@ func resultLine(r spec.BoundedResult) int {
 		return r.Fail.Line()
 	}
 	if r.At != nil {
-		return spec.LineOf(r.At)
+		return r.At.Pos().Line
 	}
 	return 0
 }
 
 // quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
 // limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
-func (c *checker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
-	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool {
+func (c *checker) quantBound() func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
+	return func(_ syntax.Stmt, cond syntax.BExpr, s spec.Store) bool {
 		return bounded.Exhausts(cond, s, c.cfg.BoundedN)
 	}
 }
 
 // verifyBoundedRun is verify/bounded for the input v.
-func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c *checker) verifyBoundedRun(rep *verify.Report, v []integer.Int, mode string) {
 	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, nil, c.quantBound())
 	if r.Behaviour != spec.Error {
 		return
@@ -239,7 +241,7 @@ func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 				mode, r.Fail.Line(), c.cfg.BoundedN, claimName(cl))
 		}
 	}
-	if len(falsified) == 0 && r.Fail.Kind == spec.FailIndex && stmtReadsBoundIndex(r.Fail, c.u.Prog.Body) {
+	if len(falsified) == 0 && r.Fail.Kind == syntax.FailIndex && stmtReadsBoundIndex(r.Fail, c.u.Prog.Body) {
 		// verify makes no index claim of a read at a quantifier's bound variable (verify.go,
 		// index claims): a known gap, counted and reported in the summary, not a mismatch.
 		c.sum.UnclaimedIndex++
@@ -263,17 +265,17 @@ func claimNames(cs []*verify.Claim) string {
 }
 
 // verifyCutoffRun is verify/cutoff for the input v.
-func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c *checker) verifyCutoffRun(rep *verify.Report, v []integer.Int, mode string) {
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
-	var short, long []spec.Stmt
-	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
+	var short, long []syntax.Stmt
+	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, func(s syntax.Stmt) { short = append(short, s) }, c.quantBound())
 	if r.Behaviour != spec.Incomplete {
 		return
 	}
 	c.sum.VerifyCutRuns++
-	spec.ExecBoundedVisit(c.u.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
+	spec.ExecBoundedVisit(c.u.Prog, v, verifyLongLimit, func(s syntax.Stmt) { long = append(long, s) })
 	from := len(short)
 	if r.Quant {
 		// the statement cut off evaluated only part of its condition: its claims are impacted too
@@ -287,7 +289,7 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 					bound = "quantifier bound"
 				}
 				c.report("verify/cutoff", c.inputString(v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
-					mode, bound, c.cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
+					mode, bound, c.cfg.BoundedN, r.At.Pos().Line, claimName(cl))
 				return
 			}
 		}
@@ -295,7 +297,7 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 }
 
 // verifyUnboundedRun is verify/unbounded for the input v.
-func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c *checker) verifyUnboundedRun(rep *verify.Report, v []integer.Int, mode string) {
 	st := spec.State{Store: v, Prog: c.u.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
 		if !c.checkPrimsAt(rep, rep.ClaimsAt(spec.Head(st.Prog)), st.Store, step, mode) {
@@ -333,16 +335,16 @@ func tooBigStore(s spec.Store) bool {
 
 // stmtReadsBoundIndex reports whether the statement whose index failure is f reads an element at
 // an index that reads a quantifier's bound variable (verify makes no claim of those).
-func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
-	var st spec.Node
-	spec.Inspect(body, func(n spec.Node) bool {
+func stmtReadsBoundIndex(f *syntax.Fail, body syntax.Stmt) bool {
+	var st syntax.Node
+	syntax.Inspect(body, func(n syntax.Node) bool {
 		switch s := n.(type) {
-		case *spec.While: // the loop's condition is checked by its unfolding
+		case *syntax.While: // the loop's condition is checked by its unfolding
 			if s.Unfold != nil && s.Unfold.IdxErr == f {
 				st = s.Unfold.Cond
 			}
-		case spec.Stmt:
-			if _, idx := spec.Fails(s); idx != nil && idx == f {
+		case syntax.Stmt:
+			if _, idx := syntax.Fails(s); idx != nil && idx == f {
 				st = s
 			}
 		}
@@ -352,8 +354,8 @@ func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
 		return false
 	}
 	found := false
-	spec.Inspect(st, func(n spec.Node) bool {
-		if e, ok := n.(*spec.Elem); ok && spec.UsesBound(e.I) {
+	syntax.Inspect(st, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.Elem); ok && syntax.UsesBound(e.I) {
 			found = true
 		}
 		return !found

@@ -6,7 +6,9 @@ import (
 
 	"certsym/bounded"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -15,11 +17,11 @@ import (
 
 // path returns the path whose path condition is pc, numbering it when it is new (the id is the
 // order in which paths first reach a claim or a cutoff point: exploration order).
-func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
+func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
 	if p := v.paths[pc]; p != nil {
 		return p
 	}
-	p := &Path{ID: len(v.rep.Paths), Line: spec.LineOf(s), pc: pc}
+	p := &Path{ID: len(v.rep.Paths), Line: s.Pos().Line, pc: pc}
 	v.paths[pc] = p
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
@@ -48,7 +50,7 @@ func (v *verifier) tests() {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
+		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
 			v.b.Solver().Check(p.pc)
 		}
 	}
@@ -74,28 +76,28 @@ func (v *verifier) cut(what string) {
 // conditions, and cuts the run where it answers true: a replay so cut ends Incomplete with Quant
 // set (the replays of verify use no other cut). The loop bound bounds the bounded replays, the
 // length of the path the small-step ones (replaySteps).
-func pollCut(stop func() bool) func(spec.Stmt, spec.BExpr, spec.Store) bool {
+func pollCut(stop func() bool) func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
 	poll := budget.Every(1024, stop)
-	return func(spec.Stmt, spec.BExpr, spec.Store) bool { return poll() }
+	return func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() }
 }
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
 // replays it with loop bound n, polling stop (pollCut): a function of the path alone, which
 // writes only p's test fields. It returns false when stop ended it before the replay ended (the
 // path then has no test; Ends says why).
-func testPath(prog *spec.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
+func testPath(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
 	if stop() {
 		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
 		return false
 	}
-	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
 		return true
 	}
 	input := append(spec.Store{}, p.pc.Witness...)
 	var lines []int
-	r := spec.ExecBoundedCut(prog, input, n, func(s spec.Stmt) {
-		if l := spec.LineOf(s); l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
+	r := spec.ExecBoundedCut(prog, input, n, func(s syntax.Stmt) {
+		if l := s.Pos().Line; l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
 			lines = append(lines, l)
 		}
 	}, pollCut(stop))
@@ -113,7 +115,7 @@ func endsText(r spec.BoundedResult) string {
 	case r.Fail != nil:
 		return fmt.Sprintf("%s (%s at line %d)", r.Behaviour, r.Fail.Kind, r.Fail.Line())
 	case r.At != nil:
-		return fmt.Sprintf("%s at line %d", r.Behaviour, spec.LineOf(r.At))
+		return fmt.Sprintf("%s at line %d", r.Behaviour, r.At.Pos().Line)
 	}
 	return r.Behaviour.String()
 }
@@ -139,7 +141,7 @@ func (cl *Claim) concrete(s spec.Store) (Result, int) {
 // polling the monitor: its end, and how many statements it executes (spec.ExecBoundedVisit's
 // visits). cut says why the monitor stopped it ("" when it did not).
 func (v *verifier) boundedRun(m spec.Store) (end spec.BoundedResult, visits int, cut string) {
-	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(spec.Stmt) { visits++ }, pollCut(v.stopping))
+	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(syntax.Stmt) { visits++ }, pollCut(v.stopping))
 	if end.Quant {
 		return end, visits, v.mon.Stop()
 	}
@@ -176,7 +178,7 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int) (res Re
 		}
 		next, out := spec.Step(st)
 		if out != spec.Stepped {
-			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, spec.LineOf(h)), ""
+			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, h.Pos().Line), ""
 		}
 		st = next
 	}
@@ -237,13 +239,13 @@ func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (ok bool, what, 
 // claims) and the claim a, replayed on the concrete semantics (Section V: a path and a test that
 // reaches the claim and satisfies it). A test that does not replay is certsym's own defect,
 // unless the path over-approximates.
-func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula, flagged bool, e *Evidence) {
+func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.Formula, flagged bool, e *Evidence) {
 	names := v.names()
-	pc := sym.Extend(assumed, a, len(names))
-	if pc.Status != sym.Sat {
+	pc := pathcond.Extend(assumed, a, len(names))
+	if pc.Status != pathcond.Sat {
 		v.b.Solver().Check(pc)
 	}
-	if pc.Status != sym.Sat || !pc.Formula().Eval(pc.Witness) {
+	if pc.Status != pathcond.Sat || !pc.Formula().Eval(pc.Witness) {
 		e.Replay = "no test: the solver gave no model on the real semantics of products"
 		return
 	}
@@ -258,6 +260,6 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula,
 		e.Replay += " (the path over-approximates: the test may not satisfy an assume)"
 	case !ok:
 		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("a passing test of the %s claim at line %d (%s), input %s, did not replay: %s",
-			cl.Kind, cl.Line, cl.Prims[idx].Name(), v.prog.InputString(e.Input), what))
+			cl.Kind, cl.Line, cl.Prims[idx].Name(), spec.StoreString(v.prog, e.Input), what))
 	}
 }

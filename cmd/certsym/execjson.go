@@ -9,6 +9,7 @@ import (
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // jsonExec is the object exec --json prints.
@@ -29,7 +30,7 @@ type jsonExec struct {
 
 // writeExecJSON prints the result of exec as one JSON object and returns exec's exit status;
 // stopped is the monitor's reason to stop (the reason of a run Limits.Stop ended).
-func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result, stopped string) int {
+func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.Store, r spec.Result, stopped string) int {
 	x := testcase.Observed(r)
 	if r.Cut == budget.CutStop {
 		x.Reason = stopped

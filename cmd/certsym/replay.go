@@ -15,6 +15,8 @@ import (
 	"certsym/cmd/certsym/internal/watch"
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // replayResult is one line of replay's report.
@@ -50,7 +52,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym replay: %v\n", err)
 		return exitUsage
 	}
-	progs := map[string]*spec.Program{}
+	progs := map[string]*syntax.Program{}
 	hashes := map[string]string{}
 	var results []replayResult
 	differ, stopped := 0, 0
@@ -77,7 +79,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "certsym replay: %s: %v\n", f, err)
 				return exitUsage
 			}
-			if prog, err = spec.ParseFile(pf); err != nil {
+			if prog, err = parser.ParseFile(pf); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitUsage
 			}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -105,14 +106,24 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 			sat = append(sat, i)
 		}
 	}
+	// The replays poll the monitor at each condition (ExecBoundedCut's cut, which cuts nothing
+	// else here): once the partial report is due (an interrupt, the time or memory bound:
+	// budget.Monitor.Due), a replay stops, and its error is left unconfirmed.
 	replays := make([]spec.BoundedResult, len(sat))
 	Each(len(sat), workers, func(k int) {
-		replays[k] = spec.ExecBounded(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N)
+		poll := budget.Every(1024, b.mon.Due)
+		replays[k] = spec.ExecBoundedCut(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N, nil,
+			func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() })
 	})
 	reported := map[*syntax.Fail]bool{}
 	for k, i := range sat {
 		r, replay := rs[i], replays[k]
 		input := spec.Store(r.State.PC.Witness)
+		if replay.Quant { // cut by the poll
+			p := r.Fail.Pos()
+			unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (its replay was cut: %s)", r.Fail.Kind, p.Line, p.Col, b.mon.Stop()))
+			continue
+		}
 		if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
 			return nil, &ReplayError{Input: input, Names: b.terms.Names(), Fail: r.Fail, Replay: replay}
 		}

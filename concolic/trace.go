@@ -200,6 +200,9 @@ type Path struct {
 	Stmts []syntax.Stmt
 	// Solver counts the queries Trace asked (zero when it was not asked to flip).
 	Solver solver.Stats
+	// FlipsCut says why the flips of the later branch points were not asked, when the monitor
+	// stopped Trace before it had asked them all ("" otherwise).
+	FlipsCut string
 }
 
 // Options configure Trace.
@@ -211,6 +214,11 @@ type Options struct {
 	// QueryTimeout and RLimit bound each solver query (budget.Limits; the state and time bounds
 	// there are not used).
 	Limits budget.Limits
+	// Monitor, when set, bounds the run and the flips by its time and memory bounds and
+	// interrupts (budget.Monitor.Stop, polled every 256 steps and before each query; its
+	// deadline bounds each query, and Interrupt cuts a running one short). A run it stops is
+	// Stopped; flips it leaves out are said in Path.FlipsCut.
+	Monitor *budget.Monitor
 }
 
 // DefaultMaxSteps is the step bound of a concolic run when none is given.
@@ -344,12 +352,8 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			k = &engine.Kont{S: step.Skip, Next: k.Next}
 			if symbolic {
 				ss = as.Store
-				if as.Huge {
-					p.Steps++
-					p.Outcome, p.Reason = Stopped, step.HugeReason(s)
-					return p, nil
-				}
-			} else if v.BitLen() > step.MaxIntBits {
+			}
+			if as.Huge || v.BitLen() > step.MaxIntBits { // the symbolic value's constants, or the concrete value
 				p.Steps++
 				p.Outcome, p.Reason = Stopped, step.HugeReason(s)
 				return p, nil
@@ -376,6 +380,12 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			k = &engine.Kont{S: step.Skip, Next: k.Next}
 			if symbolic {
 				ss = as.Store
+			}
+			if v.BitLen() > step.MaxIntBits { // the integer bound, for elements too
+				p.Steps++
+				p.Outcome, p.Reason = Stopped, fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)",
+					step.MaxIntBits, s.Pos().Line, s.Pos().Col)
+				return p, nil
 			}
 		case *syntax.If, *syntax.Assert, *syntax.Assume:
 			var cond syntax.BExpr
@@ -440,15 +450,32 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 	if max <= 0 {
 		max = DefaultMaxSteps
 	}
-	p, err := t.run(input, max, true, -1, nil)
+	var poll func(int) string
+	var deadline time.Time
+	if m := opts.Monitor; m != nil {
+		poll, deadline = func(int) string { return m.Stop() }, m.Deadline()
+	}
+	p, err := t.run(input, max, true, -1, poll)
 	if err != nil || opts.NoFlip {
 		return p, err
 	}
 	sv := solver.New(prog, solver.Options{})
 	defer sv.Close()
-	sv.SetLimits(opts.Limits, time.Time{})
+	if opts.Monitor != nil {
+		sv.SetMonitor(opts.Monitor)
+	}
+	sv.SetLimits(opts.Limits, deadline)
+	asked := 0
 	for j, b := range p.Branches {
 		for _, s := range b.Sides() {
+			if poll != nil {
+				if r := poll(0); r != "" {
+					p.FlipsCut = fmt.Sprintf("%s: the flips of branch points %d to %d not asked (%d asked)", r, j+1, len(p.Branches), asked)
+					p.Solver = sv.Stats
+					return p, nil
+				}
+			}
+			asked++
 			f := Flip{Side: s}
 			phi := pathcond.Extend(b.Prefix, b.sides[s], prog.Slots())
 			f.Status = sv.Check(phi)
@@ -457,10 +484,11 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 				f.Reason = phi.Reason
 			case pathcond.Sat:
 				f.Input = spec.Store(phi.Witness)
-				if err := t.confirm(p, j, s, f.Input, max); err != nil {
+				ok, err := t.confirm(p, j, s, f.Input, max, poll)
+				if err != nil {
 					return nil, err
 				}
-				f.Confirmed = true
+				f.Confirmed = ok
 			}
 			b.Flips = append(b.Flips, f)
 		}
@@ -470,13 +498,16 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 }
 
 // confirm replays in concretely and checks that it takes the sides of p at its first j branch
-// points and side s at branch point j.
-func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int) error {
-	q, err := t.run(in, max, false, j+1, nil)
+// points and side s at branch point j; confirmed is false when poll stopped the replay first.
+func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int, poll func(int) string) (confirmed bool, err error) {
+	q, err := t.run(in, max, false, j+1, poll)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return diverges(p, j, s, q, t.prog)
+	if q.Outcome == Stopped && q.Reason != "branch point reached" && len(q.Branches) <= j {
+		return false, nil // stopped before the branch point: the flips after it are cut (FlipsCut)
+	}
+	return true, diverges(p, j, s, q, t.prog)
 }
 
 // diverges returns an error unless q takes the sides of p at its first j branch points and side s

@@ -175,7 +175,7 @@ func TestArrayInputs(t *testing.T) {
 // quantifier over a huge range ends the run at the bound instead of hanging it; Run is exact.
 func TestQuantifierWorkBound(t *testing.T) {
 	p := mustParse(t, "x = 1;\nassert forall k in 0..1000000000000000: k >= 0;\nx = 2")
-	r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 1000, Instances: 1000})
+	r := RunFastLimited(p, make(Store, p.Slots()), Limits{Steps: 1000, Instances: 1000})
 	if r.Outcome != Stepped || !r.QuantBound || r.Steps != 2 || Head(r.Final.Prog).Pos().Line != 2 {
 		t.Fatalf("huge range: outcome %v after %d steps at line %d, want the step bound at line 2", r.Outcome, r.Steps, Head(r.Final.Prog).Pos().Line)
 	}
@@ -184,7 +184,7 @@ func TestQuantifierWorkBound(t *testing.T) {
 	if r := Run(p, make(Store, p.Slots()), 100); r.Outcome != Final {
 		t.Fatalf("small range: %v", r.Outcome)
 	}
-	if r := RunLimited(p, make(Store, p.Slots()), Limits{Steps: 100, Instances: 5}); r.Outcome != Stepped || !r.QuantBound {
+	if r := RunFastLimited(p, make(Store, p.Slots()), Limits{Steps: 100, Instances: 5}); r.Outcome != Stepped || !r.QuantBound {
 		t.Fatalf("14 instances under a bound of 5: %v", r.Outcome)
 	}
 	// Run's step bound does not bound the instances: a replay with the exact number of steps of

@@ -6,6 +6,7 @@
 package spec
 
 import (
+	"certsym/internal/budget"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"fmt"
@@ -44,12 +45,20 @@ func EvalKind(a syntax.AExpr, s Store, env Env) (v integer.Int, kind syntax.Fail
 	return evalA(a, s, env, nil)
 }
 
-// work bounds the quantifier instances an evaluation may evaluate (RunLimited's Instances): left
-// is what remains; when it runs out, evaluation panics with outOfWork, which RunLimited recovers.
-type work struct{ left int64 }
+// work bounds an evaluation within its run's Limits: left is the quantifier instances that remain,
+// bits the integer bound; a bound reached panics with its budget.Cut, which RunFastLimited
+// recovers.
+type work struct {
+	left int64
+	bits int
+}
 
-// outOfWork is the panic value of an evaluation that ran out of work.
-type outOfWork struct{}
+// assigned panics when v, about to be assigned, has more bits than the integer bound (w nil: none).
+func (w *work) assigned(v integer.Int) {
+	if w != nil && w.bits > 0 && v.BitLen() > w.bits {
+		panic(budget.CutIntBits)
+	}
+}
 
 // evalA is EvalKind under the bound w (nil: no bound).
 func evalA(a syntax.AExpr, s Store, env Env, w *work) (v integer.Int, kind syntax.FailKind, ok bool) {
@@ -121,7 +130,7 @@ func ApplyA(op syntax.AOp, l, r integer.Int) (integer.Int, bool) {
 // Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
 // the instances are evaluated one by one (a body that does not mention its bound variable is
 // evaluated once, which gives the same result, and an instance that errs ends the evaluation,
-// since the first error decides it). RunLimited can bound the instances a run evaluates (certsym
+// since the first error decides it). RunFastLimited can bound the instances a run evaluates (certsym
 // exec bounds them by --max-steps), so that a run cannot hang in one quantifier; EvalBKind, Step,
 // Run and ExecBounded have no such bound.
 func EvalBKind(b syntax.BExpr, s Store, env Env) (v bool, kind syntax.FailKind, ok bool) {
@@ -186,7 +195,7 @@ func evalQuant(q *syntax.Quant, s Store, env Env, w *work) (bool, syntax.FailKin
 		inner[q.Level] = j
 		if w != nil {
 			if w.left <= 0 {
-				panic(outOfWork{})
+				panic(budget.CutInstances)
 			}
 			w.left--
 		}

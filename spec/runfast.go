@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 
+	"certsym/internal/budget"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 )
@@ -24,14 +25,41 @@ import (
 // makes a new store per assignment: no state but the current one is kept, so no earlier store is
 // observable. The expressions are evaluated by EvalKind and EvalBKind, the evaluation of Step.
 func RunFast(prog *syntax.Program, input Store, maxSteps int) Result {
-	m := fastMachine{s: input}
+	return RunFastLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
+}
+
+// RunFastLimited is RunFast within lim (Limits): a bound reached ends the run in the state where
+// it was reached (Outcome Stepped, with its Cut), at the statement about to assign a value over
+// the integer bound, or whose condition would evaluate more than lim.Instances quantifier
+// instances (QuantBound set, so that a quantifier over a huge range cannot hang the run).
+func RunFastLimited(prog *syntax.Program, input Store, lim Limits) (res Result) {
+	m := fastMachine{s: input, w: &work{left: int64(lim.Instances), bits: lim.IntBits}}
+	if lim.Instances < 0 {
+		m.w.left = 1<<63 - 1
+	}
 	m.enter(prog.Body)
-	for n := 0; ; n++ {
-		if maxSteps >= 0 && n >= maxSteps {
+	n := 0
+	defer func() { // a bound reached inside a step leaves the machine in the state before it
+		if r := recover(); r != nil {
+			cut, ok := r.(budget.Cut)
+			if !ok {
+				panic(r)
+			}
+			res = m.result(Stepped, n, nil)
+			res.Cut, res.QuantBound = cut, cut == budget.CutInstances
+		}
+	}()
+	for ; ; n++ {
+		if lim.Steps >= 0 && n >= lim.Steps {
 			if f, ok := m.h.(*syntax.Fail); ok && !m.done {
 				return m.result(Failed, n, f)
 			}
-			return m.result(Stepped, n, nil)
+			res = m.result(Stepped, n, nil)
+			res.Cut = budget.CutSteps
+			return res
+		}
+		if lim.Stop != nil && n&1023 == 1023 && lim.Stop() {
+			panic(budget.CutStop)
 		}
 		if out := m.step(); out != Stepped {
 			var f *syntax.Fail
@@ -51,6 +79,7 @@ type fastMachine struct {
 	h     syntax.Stmt
 	done  bool // the head is the skip that h stepped to (&Skip{h's Loc})
 	stack []syntax.Stmt
+	w     *work // the bounds of evaluation
 }
 
 // enter makes p the head: its left spine goes onto the stack, its leftmost statement is the head.
@@ -90,19 +119,21 @@ func (m *fastMachine) step() Outcome {
 	case *syntax.Fail:
 		return Failed
 	case *syntax.Assign:
-		v, k, ok := EvalKind(p.A, m.s, nil)
+		v, k, ok := evalA(p.A, m.s, nil, m.w)
 		if !ok { // [S-AssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
 			return Stepped
 		}
+		m.w.assigned(v)
 		m.write(p.X.Index, v) // [S-Assign]
 		m.finish()
 	case *syntax.ArrAssign:
-		slot, v, k, ok := EvalArrAssign(p, m.s)
+		slot, v, k, ok := evalArrAssign(p, m.s, m.w)
 		if !ok { // [S-ArrAssignErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
 			return Stepped
 		}
+		m.w.assigned(v)
 		m.write(slot, v) // [S-ArrAssign]
 		m.finish()
 	case *syntax.If:
@@ -112,7 +143,7 @@ func (m *fastMachine) step() Outcome {
 	case *syntax.While: // [S-While]
 		m.enter(p.Unfold)
 	case *syntax.Assume:
-		v, k, ok := EvalBKind(p.Cond, m.s, nil)
+		v, k, ok := evalB(p.Cond, m.s, nil, m.w)
 		switch {
 		case !ok: // [S-AssumeErr]
 			m.enter(FailFor(k, p.Err, p.IdxErr))
@@ -142,7 +173,7 @@ func (m *fastMachine) pop() Outcome {
 // branch is stepIf: the head steps to th (nil: the skip an assert steps to), el, or the Fail of
 // the first error's kind.
 func (m *fastMachine) branch(c syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) {
-	v, k, ok := EvalBKind(c, m.s, nil)
+	v, k, ok := evalB(c, m.s, nil, m.w)
 	switch {
 	case !ok: // [S-IfErr]
 		m.enter(FailFor(k, err, idxErr))

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 
+	"certsym/internal/budget"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 )
@@ -55,17 +56,14 @@ func IsError(p syntax.Stmt) *syntax.Fail {
 //
 // Coq: the constructors S_* of step (Concrete.v) and their executable form cstep; covered by
 // cstep_correct, cstep_final, cstep_error and cstep_stuck (Concreteproof.v).
-func Step(st State) (State, Outcome) { return step(st, nil) }
-
-// step is Step with the quantifier instances bounded by w (nil: no bound).
-func step(st State, w *work) (State, Outcome) {
+func Step(st State) (State, Outcome) {
 	switch p := st.Prog.(type) {
 	case *syntax.Skip:
 		return st, Final
 	case *syntax.Fail:
 		return st, Failed
 	case *syntax.Assign:
-		v, k, ok := evalA(p.A, st.Store, nil, w)
+		v, k, ok := EvalKind(p.A, st.Store, nil)
 		if !ok { // [S-AssignErr], to the Fail of the first error's kind
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
@@ -75,7 +73,7 @@ func step(st State, w *work) (State, Outcome) {
 		s[p.X.Index] = v
 		return State{s, &syntax.Skip{Loc: p.Loc}}, Stepped
 	case *syntax.ArrAssign:
-		slot, v, k, ok := evalArrAssign(p, st.Store, w)
+		slot, v, k, ok := EvalArrAssign(p, st.Store)
 		if !ok { // [S-ArrAssignErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
 		}
@@ -85,13 +83,13 @@ func step(st State, w *work) (State, Outcome) {
 		s[slot] = v
 		return State{s, &syntax.Skip{Loc: p.Loc}}, Stepped
 	case *syntax.If:
-		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr, w)
+		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
 	case *syntax.Assert: // assert b means if b then skip else fail fi
-		return stepIf(st.Store, p.Cond, &syntax.Skip{Loc: p.Loc}, p.Violation, p.Err, p.IdxErr, w)
-	case *syntax.While: // [S-While]
+		return stepIf(st.Store, p.Cond, &syntax.Skip{Loc: p.Loc}, p.Violation, p.Err, p.IdxErr)
+	case *syntax.While: // [S-syntax.While]
 		return State{st.Store, p.Unfold}, Stepped
 	case *syntax.Assume:
-		v, k, ok := evalB(p.Cond, st.Store, nil, w)
+		v, k, ok := EvalBKind(p.Cond, st.Store, nil)
 		switch {
 		case !ok: // [S-AssumeErr]
 			return State{st.Store, FailFor(k, p.Err, p.IdxErr)}, Stepped
@@ -103,7 +101,7 @@ func step(st State, w *work) (State, Outcome) {
 		if _, ok := p.First.(*syntax.Skip); ok { // [S-SeqSkip]
 			return State{st.Store, p.Second}, Stepped
 		}
-		next, out := step(State{st.Store, p.First}, w) // [S-Seq]
+		next, out := Step(State{st.Store, p.First}) // [S-Seq]
 		if out != Stepped {
 			return st, out
 		}
@@ -117,8 +115,8 @@ func step(st State, w *work) (State, Outcome) {
 // error steps to err or idxErr by the kind of the first error (FailFor).
 // Coq: S_IfTrue, S_IfFalse, S_IfErr (Concrete.v), the If case of cstep; covered by cstep_correct
 // (Concreteproof.v).
-func stepIf(s Store, c syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail, w *work) (State, Outcome) {
-	v, k, ok := evalB(c, s, nil, w)
+func stepIf(s Store, c syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) (State, Outcome) {
+	v, k, ok := EvalBKind(c, s, nil)
 	switch {
 	case !ok: // [S-IfErr]
 		return State{s, FailFor(k, err, idxErr)}, Stepped
@@ -168,58 +166,38 @@ type Result struct {
 	Steps   int          // steps taken
 	Fail    *syntax.Fail // the error reached, when Outcome is Failed
 	// QuantBound says that the run stopped (Outcome Stepped) because its conditions would have
-	// evaluated more quantifier instances than RunLimited's bound, not because of the steps.
+	// evaluated more quantifier instances than RunFastLimited's bound, not because of the steps.
 	QuantBound bool
+	Cut        budget.Cut // the bound that stopped the run (Outcome Stepped)
 }
 
 // Run runs prog from the input store for at most maxSteps steps (maxSteps < 0: no bound). Its
 // evaluation is exact: a quantifier evaluates all its instances however many there are (see
-// RunLimited for a bound on them).
+// RunFastLimited for bounds on them and on the run's other resources).
 // Coq: cstep iterated (Concrete.v), each step covered by cstep_correct (Concreteproof.v).
 func Run(prog *syntax.Program, input Store, maxSteps int) Result {
-	return RunLimited(prog, input, Limits{Steps: maxSteps, Instances: -1})
-}
-
-// Limits bounds a run: Steps, the steps (as Run's maxSteps), and Instances, the quantifier
-// instances its conditions may evaluate in all, over the run (< 0: no bound).
-type Limits struct{ Steps, Instances int }
-
-// RunLimited is Run within lim. A run that would evaluate more than lim.Instances quantifier
-// instances ends like one that reaches the step bound (Outcome Stepped), at the statement whose
-// condition was being evaluated, with QuantBound set, so that a quantifier over a huge range
-// cannot hang it: certsym exec bounds the instances by its --max-steps. Steps counts the steps
-// only.
-func RunLimited(prog *syntax.Program, input Store, lim Limits) (res Result) {
-	maxSteps := lim.Steps
 	st := State{input, prog.Body}
-	var w *work
-	n := 0
-	if lim.Instances >= 0 {
-		w = &work{left: int64(lim.Instances)}
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(outOfWork); !ok {
-					panic(r)
-				}
-				res = Result{Outcome: Stepped, Final: st, Steps: n, QuantBound: true}
-			}
-		}()
-	}
-	for ; ; n++ {
+	for n := 0; ; n++ {
 		if maxSteps >= 0 && n >= maxSteps {
 			if f := IsError(st.Prog); f != nil {
 				return Result{Outcome: Failed, Final: st, Steps: n, Fail: f}
 			}
-			return Result{Outcome: Stepped, Final: st, Steps: n}
+			return Result{Outcome: Stepped, Final: st, Steps: n, Cut: budget.CutSteps}
 		}
-		next, out := step(st, w)
+		next, out := Step(st)
 		if out != Stepped {
-			r := Result{Outcome: out, Final: st, Steps: n}
-			if out == Failed {
-				r.Fail = IsError(st.Prog)
-			}
-			return r
+			return Result{Outcome: out, Final: st, Steps: n, Fail: IsError(st.Prog)}
 		}
 		st = next
 	}
+}
+
+// Limits bounds a run (RunFastLimited): Steps, the steps (as Run's maxSteps), and Instances, the
+// quantifier instances its conditions may evaluate in all, over the run (< 0: no bound). IntBits
+// and Stop bound its resources, not its steps: an assignment of a value of more than IntBits bits
+// is not executed (0: no bound), and Stop, when not nil, is asked once in 1,024 steps whether the
+// run must stop (the time and memory bounds and interrupts of a command).
+type Limits struct {
+	Steps, Instances, IntBits int
+	Stop                      func() bool
 }

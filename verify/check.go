@@ -286,7 +286,13 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 		return out
 	}
 	out.input = m
-	ok, replay := v.replayFalse(cl, idx, m)
+	ok, replay, cut := v.replayFalse(cl, idx, m)
+	if cut != "" {
+		// The run is stopping (the monitor cut the replay short): the result is dropped, as on a
+		// truncated evaluation; the stop's cutoff covers the claim.
+		out.res = resNone
+		return out
+	}
 	out.replay = replay
 	if st.Over != nil {
 		if ok {

@@ -2,8 +2,10 @@ package verify
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"certsym/bounded"
+	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -12,10 +14,6 @@ import (
 
 // This file is the evidence of xSymExe's explications (Section V): the numbered paths with
 // their tests, and the concrete replays that check every test and counterexample.
-
-// maxReplaySteps bounds a concrete replay to a claim (the run of an input that follows an
-// explored path reaches the claim within the loop bound; the bound only stops a defect).
-const maxReplaySteps = 1_000_000
 
 // path returns the path whose path condition is pc, numbering it when it is new (the id is the
 // order in which paths first reach a claim or a cutoff point: exploration order).
@@ -38,38 +36,77 @@ func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
 // MaxPathTests paths a test: a model of the path condition (checked on the real semantics of
 // products), replayed on the bounded concrete semantics for its post-state and the lines it runs.
 // The paths left undecided are decided first, in order, on the one solver; the replays,
-// functions of each path alone, run on the workers.
+// functions of each path alone, run on the workers. The phase polls the monitor: once the
+// partial report is due (an interrupt or the time bound, budget.Monitor.Due), the paths not
+// replayed yet get no test, and Report.Cuts says how many.
 func (v *verifier) tests() {
+	v.mon.Enter("rendering of the path conditions")
 	if v.texts != nil {
 		v.texts.wait()
 	}
+	v.mon.Enter("replay of the tests")
 	n := min(len(v.rep.Paths), MaxPathTests)
 	for _, p := range v.rep.Paths[n:] {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
+		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
 			v.b.Solver().Check(p.pc)
 		}
 	}
-	bounded.Each(n, v.opts.Workers, func(i int) { testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i]) })
+	var cut atomic.Int64
+	bounded.Each(n, v.opts.Workers, func(i int) {
+		if !testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i], v.mon.Due, v.mon) {
+			cut.Add(1)
+		}
+	})
+	if c := cut.Load(); c > 0 {
+		v.cut(fmt.Sprintf("%s: the replay of the tests: %d of %d paths not replayed", v.mon.Stop(), c, n))
+	}
+}
+
+// cut records that a phase was cut short (Report.Cuts, and the monitor's list).
+func (v *verifier) cut(what string) {
+	v.rep.Cuts = append(v.rep.Cuts, what)
+	v.mon.Cut(what)
+}
+
+// pollCut is a cut for spec.ExecBoundedCut that cuts nothing of the program but polls stop, the
+// monitor's verdict on the phase (Stop during the exploration, Due after it), once in 1,024
+// conditions, and cuts the run where it answers true: a replay so cut ends Incomplete with Quant
+// set (the replays of verify use no other cut). The loop bound bounds the bounded replays, the
+// length of the path the small-step ones (replaySteps).
+func pollCut(stop func() bool) func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
+	poll := budget.Every(1024, stop)
+	return func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() }
 }
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it with loop bound n: a function of the path alone, which writes only p's test fields.
-func testPath(prog *syntax.Program, n int, p *Path) {
+// replays it with loop bound n, polling stop (pollCut): a function of the path alone, which
+// writes only p's test fields. It returns false when stop ended it before the replay ended (the
+// path then has no test; Ends says why).
+func testPath(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
+	if stop() {
+		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
+		return false
+	}
 	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-		return
+		return true
 	}
-	p.Input = append(spec.Store{}, p.pc.Witness...)
-	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s syntax.Stmt) {
-		if l := s.Pos().Line; l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
-			p.Lines = append(p.Lines, l)
+	input := append(spec.Store{}, p.pc.Witness...)
+	var lines []int
+	r := spec.ExecBoundedCut(prog, input, n, func(s syntax.Stmt) {
+		if l := s.Pos().Line; l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
+			lines = append(lines, l)
 		}
-	})
-	p.Final = r.Store
-	p.Ends = endsText(r)
+	}, pollCut(stop))
+	if r.Quant {
+		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
+		return false
+	}
+	p.Input, p.Lines, p.Final, p.Ends = input, lines, r.Store, endsText(r)
+	return true
 }
 
 // endsText says how a bounded concrete run ended.
@@ -100,64 +137,101 @@ func (cl *Claim) concrete(s spec.Store) (Result, int) {
 	return ResTrue, n - 1
 }
 
+// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration),
+// polling the monitor: its end, and how many statements it executes (spec.ExecBoundedVisit's
+// visits). cut says why the monitor stopped it ("" when it did not).
+func (v *verifier) boundedRun(m spec.Store) (end spec.BoundedResult, visits int, cut string) {
+	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(syntax.Stmt) { visits++ }, pollCut(v.stopping))
+	if end.Quant {
+		return end, visits, v.mon.Stop()
+	}
+	return end, visits, ""
+}
+
+// replaySteps is the step budget of a small-step replay of an input whose bounded concrete run
+// executes visits statements: the path being replayed reached the claim within the loop bound,
+// so the run reaches it within the steps of that bounded run, and each statement executed takes
+// at most four small steps (its own; a loop's unfolding and test, the [S-SeqSkip] after its body;
+// the [S-SeqSkip] of the sequence it ends).
+func replaySteps(visits int) int { return 4*visits + 4 }
+
 // visit runs input m on the concrete small-step semantics to the claim's statement: to its first
 // visit (first), or to the first where the claim is not TRUE. It returns the claim's concrete
-// result there and the primitive claim that decided it, or reached false and how the run ended.
-func (v *verifier) visit(cl *Claim, m spec.Store, first bool) (res Result, idx int, reached bool, how string) {
+// result there and the primitive claim that decided it, or reached false and how the run ended;
+// cut says why the monitor stopped the replay before either ("" when it did not). The run takes
+// at most steps steps (replaySteps).
+func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int) (res Result, idx int, reached bool, how, cut string) {
 	st := spec.State{Store: append(spec.Store{}, m...), Prog: v.prog.Body}
-	for range maxReplaySteps {
+	poll := budget.Every(1024, v.stopping)
+	for range steps {
+		if poll() {
+			return 0, 0, false, "", v.mon.Stop()
+		}
 		h := spec.Head(st.Prog)
 		if s, ok := v.rep.at[h]; ok {
 			h = s
 		}
 		if h == cl.Stmt {
 			if r, j := cl.concrete(st.Store); first || r != ResTrue {
-				return r, j, true, ""
+				return r, j, true, "", ""
 			}
 		}
 		next, out := spec.Step(st)
 		if out != spec.Stepped {
-			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, h.Pos().Line)
+			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, h.Pos().Line), ""
 		}
 		st = next
 	}
-	return 0, 0, false, fmt.Sprintf("the concrete run does not reach the claim in %d steps", maxReplaySteps)
+	return 0, 0, false, fmt.Sprintf("the concrete run does not reach the claim in %d steps (the length of its bounded concrete run)", steps), ""
 }
 
 // replayFalse checks a counterexample m of primitive claim idx of cl on the concrete semantics:
 // the run reaches the claim's statement with the earlier primitive claims true and this one
-// false, and the bounded concrete execution (spec.ExecBounded) ends there in an error.
-func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (bool, string) {
-	r, j, reached, how := v.visit(cl, m, false)
-	if !reached {
-		return false, how
+// false, and the bounded concrete execution (spec.ExecBounded) ends there in an error. cut says
+// why the monitor stopped the replay before it could tell (then ok is false and what empty).
+func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
+	end, visits, cut := v.boundedRun(m)
+	if cut != "" {
+		return false, "", cut
 	}
-	end := spec.ExecBounded(v.prog, m, v.opts.LoopBound)
-	ok := j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
+	r, j, reached, how, cut := v.visit(cl, m, false, replaySteps(visits))
+	if cut != "" || !reached {
+		return false, how, cut
+	}
+	ok = j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
 	p := cl.Prims[j]
-	what := fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
+	what = fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
 	if r == ResFalse {
 		what += fmt.Sprintf("the defining claim %s is false", p.Text)
 	} else {
 		what += fmt.Sprintf("the supporting claim %s (%s) is false, so %s is undefined", p.Text, p.Kind, cl.Text)
 	}
 	if ok {
-		return true, "replayed: " + what
+		return true, "replayed: " + what, ""
 	}
-	return false, what
+	return false, what, ""
 }
+
+// stopping is the monitor's verdict during the exploration: a replay stops at once when the run
+// must stop.
+func (v *verifier) stopping() bool { return v.mon.Stop() != "" }
 
 // replayTrue checks a test m of primitive claim idx of cl on the concrete semantics: the run
 // reaches the claim's statement with the claim's primitive claims up to this one true.
-func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (bool, string) {
-	r, j, reached, how := v.visit(cl, m, true)
-	if !reached {
-		return false, how
+// cut says why the replay was stopped before it could tell (then ok is false and what empty).
+func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
+	_, visits, cut := v.boundedRun(m)
+	if cut != "" {
+		return false, "", cut
+	}
+	r, j, reached, how, cut := v.visit(cl, m, true, replaySteps(visits))
+	if cut != "" || !reached {
+		return false, how, cut
 	}
 	if r == ResTrue || j > idx {
-		return true, fmt.Sprintf("replayed: the concrete run reaches line %d with %s true", cl.Line, cl.Prims[idx].Text)
+		return true, fmt.Sprintf("replayed: the concrete run reaches line %d with %s true", cl.Line, cl.Prims[idx].Text), ""
 	}
-	return false, fmt.Sprintf("the concrete run reaches line %d with %s %s", cl.Line, cl.Prims[j].Text, map[bool]string{true: "false", false: "undefined"}[r == ResFalse])
+	return false, fmt.Sprintf("the concrete run reaches line %d with %s %s", cl.Line, cl.Prims[j].Text, map[bool]string{true: "false", false: "undefined"}[r == ResFalse]), ""
 }
 
 // trueTest gives the TRUE evidence e of primitive claim idx of cl (or of cl, from its defining
@@ -177,12 +251,15 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.For
 	}
 	e.Input = append(spec.Store{}, pc.Witness...)
 	e.PathCondition = pc.String(names)
-	ok, what := v.replayTrue(cl, idx, e.Input)
+	ok, what, cut := v.replayTrue(cl, idx, e.Input)
 	e.Replay = what
-	if !ok && flagged {
+	switch {
+	case cut != "":
+		e.Replay = "not replayed: the replay was stopped (" + cut + ")"
+	case !ok && flagged:
 		e.Replay += " (the path over-approximates: the test may not satisfy an assume)"
-	} else if !ok {
-		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): the test %s: %s",
+	case !ok:
+		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("a passing test of the %s claim at line %d (%s), input %s, did not replay: %s",
 			cl.Kind, cl.Line, cl.Prims[idx].Name(), spec.StoreString(v.prog, e.Input), what))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec/syntax/parser"
 	"certsym/sym"
@@ -95,7 +96,7 @@ func TestVerifyWorkers(t *testing.T) {
 				continue
 			}
 			again := &Path{ID: path.ID, pc: path.pc}
-			testPath(p, pr.n, again)
+			testPath(p, pr.n, again, func() bool { return false }, budget.NewMonitor())
 			if !reflect.DeepEqual(again.Input, path.Input) || !reflect.DeepEqual(again.Final, path.Final) || again.Ends != path.Ends ||
 				!slices.Equal(again.Lines, path.Lines) {
 				t.Errorf("%s: path %d: test %v ends %q, replayed again %v ends %q", pr.file, path.ID, path.Input, path.Ends, again.Input, again.Ends)

@@ -171,8 +171,12 @@ type Report struct {
 	Results [4]int
 	// Nonlinear lists the statements whose constraints contain a product of two non-constant terms.
 	Nonlinear []Unhandled
-	// ReplayErrors are tests and counterexamples that did not replay: certsym's own defects.
+	// ReplayErrors are tests and counterexamples that did not replay: certsym's own defects, each
+	// said as what it is ("a passing test of ...", "a counterexample of ...").
 	ReplayErrors []string
+	// Cuts are the phases after the exploration that an interrupt or the time or memory bound cut
+	// short (budget.Monitor.Due), each with what it left out.
+	Cuts []string
 	// Overall is the overall status, from the developer claims only.
 	Overall    Status
 	Conclusive int
@@ -250,6 +254,9 @@ type verifier struct {
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
 	paths     map[*pathcond.PC]*Path
 	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
+	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
+	// the exploration's, Options.Limits).
+	mon *budget.Monitor
 }
 
 // Verify runs explicating symbolic execution on prog.
@@ -261,8 +268,9 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 	b := v.b
 	defer b.Close()
 	if opts.Workers > 1 {
-		v.texts = newPathTexts(v.names(), opts.Workers)
+		v.texts = newPathTexts(v.names(), opts.Workers, v.mon)
 	}
+	v.mon.Enter("exploration")
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
 	v.cutoffs(rs)
@@ -310,6 +318,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)
 	}
+	b.Monitor().SetLimits(opts.Limits)
 	// Quantifiers run as loops bounded by the loop bound, as Kiasan runs them (Section III-B3):
 	// past the bound, an assume gives the rest any value and flags the state (State.Over, the
 	// flag g), any other statement is cut off there after its claims are evaluated on the
@@ -318,7 +327,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
 		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
 		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}}
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = syntax.HasMul(prog.Body)

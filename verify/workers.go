@@ -1,6 +1,10 @@
 package verify
 
-import "sync"
+import (
+	"sync"
+
+	"certsym/internal/budget"
+)
 
 // The workers of certsym verify (Options.Workers, issue 17) run what is a function of one path,
 // each result stored in the path (so the report is the same for every number of workers): the
@@ -19,13 +23,18 @@ type pathTexts struct {
 	chunk []*Path
 }
 
-// newPathTexts starts n workers.
-func newPathTexts(names []string, n int) *pathTexts {
+// newPathTexts starts n workers. Once the partial report is due (mon.Due), the paths not
+// rendered yet are not: their condition says why.
+func newPathTexts(names []string, n int, mon *budget.Monitor) *pathTexts {
 	t := &pathTexts{names: names, jobs: make(chan []*Path, 4*n)}
 	for range n {
 		t.wg.Go(func() {
 			for ps := range t.jobs {
 				for _, p := range ps {
+					if mon.Due() {
+						p.PathCondition = "(not rendered: " + mon.Stop() + ")"
+						continue
+					}
 					p.PathCondition = p.pc.String(t.names)
 				}
 			}

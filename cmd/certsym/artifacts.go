@@ -6,17 +6,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/record"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/sarif"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
+	"certsym/internal/budget"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -79,17 +80,36 @@ func (a *runArtifacts) setup(prog *syntax.Program, bounded bool, opts *engine.Op
 		fmt.Fprintf(stderr, "certsym run: --tests, --coverage and --lcov need pruning (the satisfiability of each path): not available with --no-prune\n")
 		return false
 	}
+	if !a.checkOutputs(stderr) {
+		return false
+	}
 	a.rec = record.New(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
 	opts.Observer = a.rec
 	return true
 }
 
-// write writes the artifact files after a run and prepares the coverage report. It returns 0, or
-// the exit status of a failure (reported on stderr).
-func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine.Report, prog *syntax.Program, stderr io.Writer) int {
+// checkOutputs checks, before the run, that the output files and the test directory can be
+// written (checkOutputFile, checkOutputDir): a run whose results could not be written is not
+// started.
+func (a *runArtifacts) checkOutputs(stderr io.Writer) bool {
+	for _, f := range []struct{ flag, path string }{{"lcov", *a.lcov}, {"sarif", *a.sarif}, {"dot", *a.dot}} {
+		if f.path != "" && !checkOutputFile("run", f.flag, f.path, stderr) {
+			return false
+		}
+	}
+	return *a.tests == "" || checkOutputDir("run", "tests", *a.tests, stderr)
+}
+
+// write writes the artifact files after a run and prepares the coverage report, each file whole
+// or not at all (writeFileAtomic). It polls mon: once the partial report is due (an interrupt,
+// the time or memory bound), the test cases not written yet and the files after them are left
+// out, and mon's cuts say so. It returns 0, or the exit status of a failure (reported on
+// stderr).
+func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine.Report, prog *syntax.Program, mon *budget.Monitor, stderr io.Writer) int {
 	if a.rec == nil {
 		return 0
 	}
+	mon.Enter("writing of the artifacts")
 	a.rec.Finish()
 	if *a.coverage || *a.lcov != "" {
 		a.cov = a.rec.Coverage()
@@ -98,9 +118,22 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		fmt.Fprintf(stderr, "certsym run: --%s: %v\n", flag, err)
 		return exitUsage
 	}
-	if *a.tests != "" {
+	var skipped []string
+	due := func(flag string) bool {
+		if mon.Due() {
+			skipped = append(skipped, "--"+flag)
+			return true
+		}
+		return false
+	}
+	defer func() {
+		if len(skipped) > 0 {
+			mon.Cut(fmt.Sprintf("%s: the writing of the artifacts: %s not written", mon.Stop(), strings.Join(skipped, ", ")))
+		}
+	}()
+	if *a.tests != "" && !due("tests") {
 		set := a.rec.TestCases(file, src)
-		paths, err := testcase.Write(*a.tests, set)
+		paths, err := testcase.Write(*a.tests, set, mon.Due)
 		if err != nil {
 			return fail("tests", err)
 		}
@@ -109,26 +142,29 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 			msg += fmt.Sprintf("; %d duplicate paths left out, %d paths without a model (solver unknown) left out", set.Dups, set.NoModel)
 		}
 		fmt.Fprintln(stderr, msg)
+		if len(paths) < len(set.Cases) {
+			mon.Cut(fmt.Sprintf("%s: the writing of the test cases: %d of %d written", mon.Stop(), len(paths), len(set.Cases)))
+		}
 	}
-	if *a.lcov != "" {
+	if *a.lcov != "" && !due("lcov") {
 		var b bytes.Buffer
 		if err := a.cov.WriteLCOV(&b, file); err != nil {
 			return fail("lcov", err)
 		}
-		if err := os.WriteFile(*a.lcov, b.Bytes(), 0o644); err != nil {
+		if err := outfile.Write(*a.lcov, b.Bytes()); err != nil {
 			return fail("lcov", err)
 		}
 	}
-	if *a.dot != "" {
+	if *a.dot != "" && !due("dot") {
 		var b bytes.Buffer
 		if err := a.rec.Tree().Write(&b, sym.SlotNames(prog)); err != nil {
 			return fail("dot", err)
 		}
-		if err := os.WriteFile(*a.dot, b.Bytes(), 0o644); err != nil {
+		if err := outfile.Write(*a.dot, b.Bytes()); err != nil {
 			return fail("dot", err)
 		}
 	}
-	if *a.sarif != "" {
+	if *a.sarif != "" && !due("sarif") {
 		exit := exitUnknown
 		switch rep.Verdict {
 		case engine.VerdictBug:

@@ -34,6 +34,9 @@ type jsonBounded struct {
 	Bugs          []jsonBug   `json:"bugs"`
 	Reason        string      `json:"reason,omitempty"`
 	SolverQueries int         `json:"solver_queries"`
+	// Cut says how many result states the report leaves out, when an interrupt or the time or
+	// memory bound cut its rendering short.
+	Cut string `json:"cut,omitempty"`
 }
 
 // resultGroups are the groups of result states run --loop-bound prints, in order: the four
@@ -73,12 +76,31 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 	}
 	rs := rep.Results
 	names := sym.SlotNames(prog)
+	mon := opts.Monitor
+	mon.Enter("rendering of the report")
 	// The constraint and store of each result state, rendered on the workers (pure functions of
-	// the state, kept by index: the same text for every number of workers).
+	// the state, kept by index: the same text for every number of workers). Once the partial
+	// report is due (an interrupt, the time or memory bound), the states left are not rendered:
+	// the report lists those rendered and says how many it leaves out.
 	constraints, stores := make([]string, len(rs)), make([]string, len(rs))
+	rendered := make([]bool, len(rs))
 	bounded.Each(len(rs), opts.Workers, func(i int) {
+		if mon.Overdue() {
+			return
+		}
 		constraints[i], stores[i] = rs[i].State.PC.String(names), sym.StoreString(rs[i].State.Store, names)
+		rendered[i] = true
 	})
+	left := 0
+	for _, r := range rendered {
+		if !r {
+			left++
+		}
+	}
+	var cut string
+	if left > 0 {
+		cut = fmt.Sprintf("%s: the rendering of the report: %d of %d result states not shown", mon.Stop(), left, len(rs))
+	}
 	bugs := []jsonBug{}
 	var inputs []spec.Store
 	for _, e := range rep.Errors {
@@ -91,10 +113,10 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 	verdict, reason := rep.Verdict.String(), rep.Reason
 	if asJSON {
 		out := jsonBounded{Verdict: verdict, LoopBound: n, States: []jsonState{}, Bugs: bugs, Reason: reason,
-			SolverQueries: b.Solver().Stats.Queries}
+			SolverQueries: b.Solver().Stats.Queries, Cut: cut}
 		for _, g := range resultGroups {
 			for i, r := range rs {
-				if resultGroup(r) != g {
+				if resultGroup(r) != g || !rendered[i] {
 					continue
 				}
 				js := jsonState{Behaviour: g, Constraint: constraints[i], Store: stores[i]}
@@ -115,7 +137,7 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 		for _, g := range resultGroups {
 			var group []int // indices into rs
 			for i, r := range rs {
-				if resultGroup(r) == g {
+				if resultGroup(r) == g && rendered[i] {
 					group = append(group, i)
 				}
 			}
@@ -146,11 +168,14 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 		}
 		st := b.Solver().Stats
 		fmt.Fprintf(stdout, "\n%s (%d sat, %d unsat, %d unknown)\n", report.Plural(st.Queries, "solver query"), st.Sat, st.Unsat, st.Unknown)
+		if cut != "" {
+			fmt.Fprintf(stdout, "cut short: %s\n", cut)
+		}
 	}
-	switch rep.Verdict {
-	case bounded.Bug:
+	switch {
+	case rep.Verdict == bounded.Bug:
 		return exitBug
-	case bounded.Safe:
+	case rep.Verdict == bounded.Safe && cut == "":
 		return exitSafe
 	}
 	return exitUnknown

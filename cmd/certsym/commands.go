@@ -13,12 +13,14 @@ import (
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/shard"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
+	"certsym/step"
 	"certsym/sym"
 )
 
@@ -64,6 +66,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
 	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
+	limits := addTimeFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -77,17 +80,16 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	// The instance bound matters only with quantifiers; without them RunLimited is Run, which
-	// RunFast computes without rebuilding the program at each step (the reproduce line of a bug
-	// found after hundreds of millions of steps replays in seconds).
-	var r spec.Result
-	if syntax.HasQuant(prog.Body) {
-		r = spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
-	} else {
-		r = spec.RunFast(prog, store, *maxSteps)
-	}
+	mon, stop := watch.Start(limits(), stderr, exitUnknown)
+	defer stop()
+	mon.Enter("execution")
+	// RunFastLimited computes Run's result without rebuilding the program at each step (the
+	// reproduce line of a bug found after hundreds of millions of steps replays in seconds), within
+	// the bounds of run: the steps, the quantifier instances, the integer bound, and the time and
+	// memory bounds and interrupts (the monitor).
+	r := spec.RunFastLimited(prog, store, concreteLimits(*maxSteps, mon))
 	if *asJSON {
-		return writeExecJSON(stdout, stderr, prog, store, r)
+		return writeExecJSON(stdout, stderr, prog, store, r, mon.Stop())
 	}
 	final := spec.StoreString(prog, r.Final.Store)
 	steps := report.Plural(r.Steps, "step")
@@ -104,13 +106,26 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "error: %s at %s:%s after %s\nstore: %s\n", report.DescribeFail(r.Fail), prog.File, loc(r.Fail), steps, final)
 		return exitBug
 	}
-	if r.QuantBound {
+	head := spec.Head(r.Final.Prog)
+	switch r.Cut {
+	case budget.CutInstances:
 		fmt.Fprintf(stdout, "step bound reached (more than %s evaluated) after %s at %s:%s\nstore: %s\n",
-			report.Plural(*maxSteps, "quantifier instance"), steps, prog.File, loc(spec.Head(r.Final.Prog)), final)
-		return exitUnknown
+			report.Plural(*maxSteps, "quantifier instance"), steps, prog.File, loc(head), final)
+	case budget.CutIntBits:
+		fmt.Fprintf(stdout, "%s after %s at %s:%s\nstore: %s\n", report.IntBound(head), steps, prog.File, loc(head), final)
+	case budget.CutStop:
+		fmt.Fprintf(stdout, "%s after %s at %s:%s\nstore: %s\n", mon.Stop(), steps, prog.File, loc(head), final)
+	default:
+		fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, loc(head), final)
 	}
-	fmt.Fprintf(stdout, "step bound reached (%s) at %s:%s\nstore: %s\n", steps, prog.File, loc(spec.Head(r.Final.Prog)), final)
 	return exitUnknown
+}
+
+// concreteLimits are the bounds of a concrete run of exec, replay and concolic: maxSteps steps
+// and as many quantifier instances, the integer bound of run (step.MaxIntBits), and mon's time
+// and memory bounds and interrupts.
+func concreteLimits(maxSteps int, mon *budget.Monitor) spec.Limits {
+	return spec.Limits{Steps: maxSteps, Instances: maxSteps, IntBits: step.MaxIntBits, Stop: watch.StopFunc(mon)}
 }
 
 // jsonBug is one bug in run --json.
@@ -166,6 +181,9 @@ type jsonRun struct {
 	SolverQueries int       `json:"solver_queries"`
 
 	Coverage *coverage.JSON `json:"coverage,omitempty"` // run --coverage (internal/coverage)
+	// Cut lists the phases after the exploration (the writing of the artifacts) that an
+	// interrupt or the time or memory bound cut short, with what each left out.
+	Cut []string `json:"cut,omitempty"`
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) int {
@@ -234,28 +252,31 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	mon := budget.NewMonitor()
-	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Monitor: mon, Seed: *seed, Workers: workers()}
+	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Seed: *seed, Workers: workers()}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) || !burst.setup(set, &opts, stderr) {
 		return exitUsage
-	}
-	stopSignals := watchSignals(mon, stderr)
-	stopTicker := func() {}
-	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
-	}
-	// finished ends the progress reports and the interrupt handling once the engine's work is
-	// done: printing the report is not interrupted (a signal then has its default effect).
-	finished := func() { stopTicker(); stopSignals() }
-	defer finished()
-	if set["loop-bound"] {
-		return runBounded(prog, *loopBound, opts, finished, *asJSON, *full, stdout, stderr)
 	}
 	var seedStore spec.Store
 	if set["seed-input"] {
 		if seedStore, ok = parseInput("run", "seed-input", *seedInput, prog, stderr); !ok {
 			return exitUsage
 		}
+	}
+	// The monitor watches every phase: the exploration, the writing of the artifacts and the
+	// rendering of the report poll it, and the signals interrupt it until the report is printed.
+	mon, stopSignals := watch.Start(opts.Limits, stderr, exitUnknown)
+	defer stopSignals()
+	opts.Monitor = mon
+	mon.Enter("exploration")
+	stopTicker := func() {}
+	if !*quiet {
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
+	}
+	// finished ends the progress reports once the engine's work is done.
+	finished := stopTicker
+	defer finished()
+	if set["loop-bound"] {
+		return runBounded(prog, *loopBound, opts, finished, *asJSON, *full, stdout, stderr)
 	}
 	names := sym.SlotNames(prog)
 	start := time.Now()
@@ -285,12 +306,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
 	}
-	if code := art.write(file, src, args, rep, prog, stderr); code != 0 {
+	if code := art.write(file, src, args, rep, prog, mon, stderr); code != 0 {
 		return code
 	}
+	cuts := mon.Cuts()
 	if *asJSON {
 		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
-			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON()}
+			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON(), Cut: cuts}
 		for _, b := range rep.Bugs {
 			p := b.Fail.Pos()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
@@ -323,11 +345,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 		art.writeCoverageText(stdout)
 		sh.Text(stdout)
+		for _, c := range cuts {
+			fmt.Fprintf(stdout, "cut short: %s\n", c)
+		}
 	}
-	switch rep.Verdict {
-	case engine.VerdictBug:
+	switch {
+	case rep.Verdict == engine.VerdictBug:
 		return exitBug
-	case engine.VerdictSafe:
+	case rep.Verdict == engine.VerdictSafe && len(cuts) == 0:
 		return exitSafe
 	}
 	return exitUnknown

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"certsym/cmd/certsym/internal/pathout"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/sym"
@@ -21,6 +22,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones)")
 	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, "bound each solver query to this `duration` (0: none); an unanswered query is reported unknown")
 	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	limits := addTimeFlags(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -41,27 +43,43 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	opts := concolic.Options{MaxSteps: *maxSteps}
+	lim := limits()
+	mon, stop := watch.Start(lim, stderr, exitUnknown)
+	defer stop()
+	mon.Enter("concolic run and its flips")
+	opts := concolic.Options{MaxSteps: *maxSteps, Monitor: mon}
 	opts.Limits.QueryTimeout, opts.Limits.RLimit = *queryTimeout, *rlimit
 	p, err := concolic.Trace(prog, store, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
 	}
+	mon.Enter("rendering of the report")
+	due := func() string {
+		if mon.Overdue() {
+			return mon.Stop()
+		}
+		return ""
+	}
 	if *asJSON {
-		if err := writeJSON(stdout, pathout.Object(p, sym.SlotNames(prog))); err != nil {
+		obj := pathout.Object(p, sym.SlotNames(prog), due)
+		if err := writeJSON(stdout, obj); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
-		return concolicExit(p)
+		return concolicExit(p, len(obj.Cut) > 0)
 	}
-	pathout.WriteText(stdout, prog.File, p, sym.SlotNames(prog), *full)
-	return concolicExit(p)
+	cut := pathout.WriteText(stdout, prog.File, p, sym.SlotNames(prog), *full, due)
+	return concolicExit(p, cut)
 }
 
 // concolicExit is concolic's exit status, exec's for the run's outcome: 0 finished or blocked, 1
-// error, 3 stopped by a bound.
-func concolicExit(p *concolic.Path) int {
+// error, 3 stopped by a bound; 3 also when the report was cut short (cut: flips not asked, branch
+// points not shown).
+func concolicExit(p *concolic.Path, cut bool) int {
+	if cut && p.Outcome != concolic.Error {
+		return exitUnknown
+	}
 	switch p.Outcome {
 	case concolic.Finished, concolic.Blocked:
 		return exitSafe

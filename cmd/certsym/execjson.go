@@ -7,6 +7,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
+	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
 )
@@ -14,8 +15,10 @@ import (
 // jsonExec is the object exec --json prints.
 type jsonExec struct {
 	// Outcome is "normal" (the program finished), "bug" (it reached an error), "infeasible" (it
-	// stopped at an assume whose condition is false) or "step-bound" (--max-steps reached).
+	// stopped at an assume whose condition is false), "step-bound" (--max-steps reached) or
+	// "stopped" (another bound stopped it: Reason says which).
 	Outcome string `json:"outcome"`
+	Reason  string `json:"reason,omitempty"`
 	Kind    string `json:"kind,omitempty"` // the kind of error, for a bug
 	// Line and Col locate the error (bug), the assume (infeasible) or the next statement (step-bound).
 	Line  int          `json:"line,omitempty"`
@@ -25,10 +28,14 @@ type jsonExec struct {
 	Store report.Input `json:"store"`
 }
 
-// writeExecJSON prints the result of exec as one JSON object and returns exec's exit status.
-func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.Store, r spec.Result) int {
+// writeExecJSON prints the result of exec as one JSON object and returns exec's exit status;
+// stopped is the monitor's reason to stop (the reason of a run Limits.Stop ended).
+func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.Store, r spec.Result, stopped string) int {
 	x := testcase.Observed(r)
-	out := jsonExec{Outcome: x.Outcome, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
+	if r.Cut == budget.CutStop {
+		x.Reason = stopped
+	}
+	out := jsonExec{Outcome: x.Outcome, Reason: x.Reason, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
 		Input: report.ProgInput(prog, input), Store: report.ProgInput(prog, r.Final.Store)}
 	if x.Outcome == "step-bound" {
 		p := spec.Head(r.Final.Prog).Pos()
@@ -44,7 +51,7 @@ func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.St
 	switch x.Outcome {
 	case "bug":
 		return exitBug
-	case "step-bound":
+	case "step-bound", "stopped":
 		return exitUnknown
 	}
 	return exitSafe

@@ -24,9 +24,11 @@ var otherTopics = map[string]string{
      false assume; verify: every claim VERIFIED or DEAD; replay: every test case behaves as recorded
   1  run: a confirmed bug; exec, concolic: the run reached an error; verify: a claim REFUTED or
      FAULTY; replay: a test case no longer behaves as recorded
-  2  usage error, syntax error, unreadable file
-  3  no verdict: a bound was reached or the solver answered unknown (exec, concolic: --max-steps
-     reached)
+  2  usage error, syntax error, unreadable file, an output file (--tests, --sarif, --lcov, --dot,
+     --html) that cannot be written (checked before the run)
+  3  no verdict: a bound was reached (--max-states, --max-steps, --timeout, --max-memory, the
+     integer bound), the run was interrupted (SIGINT, SIGTERM), a phase was cut short (the partial
+     report says which), or the solver answered unknown; replay: a test case stopped by a bound
   4  internal error of certsym (a bug or a flip input that does not replay, a crash)
 `,
 	"tests": `Test case files (certsym run --tests DIR, read by certsym replay):

@@ -8,12 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"certsym/internal/budget"
@@ -37,19 +34,21 @@ const usage = `usage:
       bounded symbolic execution: result states grouped by behaviour
   certsym merge FILE... [--json]
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
-  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--json]
+  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--timeout D] [--json]
       run the program on one input with the concrete semantics
-  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--json] [--full]
+  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--timeout D] [--json] [--full]
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
   certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
-  certsym replay FILE|DIR [--program FILE] [--json]
+  certsym replay FILE|DIR [--program FILE] [--max-steps N] [--timeout D] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)
   certsym help [TOPIC]   certsym completion bash   certsym --version
-FILE - reads the program from standard input. Ctrl-C (SIGINT) or SIGTERM stops run and verify
-with the partial report and exit status 3; a second one exits at once.
+FILE - reads the program from standard input. Every command that runs the program stops at
+--timeout, --max-memory, run's integer bound (values of more than 2^20 bits) and Ctrl-C (SIGINT)
+or SIGTERM, with the partial report and exit status 3; a second signal, a second or more after
+the first, exits at once.
 run certsym COMMAND -h for a command's options.
 `
 
@@ -103,67 +102,6 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "certsym: unknown command %q\n%s", args[0], usage)
 	return exitUsage
-}
-
-// interruptGrace is how long an interrupted run has to reach a stopping point and print its
-// partial report.
-const interruptGrace = 2 * time.Second
-
-// watchSignals makes SIGINT and SIGTERM interrupt the run m watches: the first one calls
-// m.Interrupt (the search stops and the running solver query is cut short, so the command prints
-// its partial report with the reason "interrupted" and exits 3); a second one exits at once. The
-// returned function restores the default handling (it may be called more than once).
-func watchSignals(m *budget.Monitor, stderr io.Writer) (stop func()) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		select {
-		case <-done:
-			return
-		case s := <-sigs:
-			fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
-			m.Interrupt()
-		}
-		// A query that started between the check of the interrupt flag and the flag being set
-		// missed the context interrupt: interrupt again until the run returns. Some Z3
-		// computations do not poll for interrupts (a product of fifty factors keeps Z3 4.8.12 busy
-		// for minutes in preprocessing): after interruptGrace, exit without the report.
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		grace := time.After(interruptGrace)
-		for {
-			select {
-			case <-done:
-				return
-			case s := <-sigs:
-				fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
-				os.Exit(exitUnknown)
-			case <-grace:
-				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of the interrupt (a single step did not finish: a solver query Z3 does not interrupt, or arithmetic on huge integers): exiting without a report\n", interruptGrace)
-				os.Exit(exitUnknown)
-			case <-t.C:
-				m.Interrupt()
-			}
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			signal.Stop(sigs)
-			close(done)
-			<-finished
-		})
-	}
-}
-
-func sigName(s os.Signal) string {
-	if s == os.Interrupt {
-		return "interrupt"
-	}
-	return "terminated"
 }
 
 // parseArgs parses flags placed before or after the positional arguments and returns the
@@ -288,12 +226,21 @@ const (
 // returned function reads them, after parsing, as one budget.Limits.
 func addBudgetFlags(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limits {
 	maxStates := newCount(fs, "max-states", 1_000_000, statesUsage)
-	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
-	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
+	timeMem := addTimeFlags(fs)
 	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, queryUsage)
 	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
 	return func() budget.Limits {
-		return budget.Limits{MaxStates: *maxStates, Timeout: *timeout, MaxMemory: *maxMem << 20,
-			QueryTimeout: *queryTimeout, RLimit: *rlimit}
+		lim := timeMem()
+		lim.MaxStates, lim.QueryTimeout, lim.RLimit = *maxStates, *queryTimeout, *rlimit
+		return lim
 	}
+}
+
+// addTimeFlags declares --timeout and --max-memory, the bounds of every command that runs the
+// program (run, verify, exec, concolic, replay), on fs; the returned function reads them, after
+// parsing, as a budget.Limits (Timeout and MaxMemory).
+func addTimeFlags(fs *flag.FlagSet) func() budget.Limits {
+	timeout := newDuration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
+	return func() budget.Limits { return budget.Limits{Timeout: *timeout, MaxMemory: *maxMem << 20} }
 }

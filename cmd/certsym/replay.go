@@ -12,6 +12,8 @@ import (
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
+	"certsym/cmd/certsym/internal/watch"
+	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
@@ -19,8 +21,10 @@ import (
 
 // replayResult is one line of replay's report.
 type replayResult struct {
-	File     string       `json:"file"`
-	Status   string       `json:"status"` // "ok" or "differs"
+	File string `json:"file"`
+	// Status is "ok", "differs", or "stopped" when a bound (--max-steps, the integer bound, the
+	// time or memory bound, an interrupt) stopped the run before its end.
+	Status   string       `json:"status"`
 	Expected testcase.End `json:"expected"`
 	Observed testcase.End `json:"observed"`
 	// Changed says that the program's bytes are not those the test case was recorded on.
@@ -33,6 +37,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	program := fs.String("program", "", "replay on this program `FILE` instead of the one each test case names")
 	maxSteps := fs.Int("max-steps", 10_000_000, "stop each run after `N` steps")
+	limits := addTimeFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	target, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -50,8 +55,14 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	progs := map[string]*syntax.Program{}
 	hashes := map[string]string{}
 	var results []replayResult
-	differ := 0
+	differ, stopped := 0, 0
+	mon, stop := watch.Start(limits(), stderr, exitUnknown)
+	defer stop()
+	mon.Enter("replay of the test cases")
 	for _, f := range files {
+		if mon.Stop() != "" {
+			break
+		}
 		t, _, err := testcase.Read(f)
 		if err != nil {
 			fmt.Fprintf(stderr, "certsym replay: %v\n", err)
@@ -80,22 +91,38 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "certsym replay: %s: %v (program %s)\n", f, err, pf)
 			return exitUsage
 		}
-		// RunFast gives Run's result (tested equal in spec/runfast_test.go) without rebuilding the
-		// program at each step.
-		got := testcase.Observed(spec.RunFast(prog, store, *maxSteps))
+		// RunFastLimited gives Run's result (tested equal in spec/runfast_test.go) without
+		// rebuilding the program at each step, within the bounds of exec.
+		r := spec.RunFastLimited(prog, store, concreteLimits(*maxSteps, mon))
+		got := testcase.Observed(r)
+		if r.Cut == budget.CutStop {
+			got.Reason = mon.Stop()
+		}
 		res := replayResult{File: f, Status: "ok", Expected: t.Expected, Observed: got, Changed: hashes[pf] != t.ProgramSHA256}
-		if got != t.Expected {
+		switch {
+		case got == t.Expected:
+		case r.Outcome == spec.Stepped: // a bound stopped the run: it says nothing of its end
+			res.Status = "stopped"
+			stopped++
+		default:
 			res.Status = "differs"
 			differ++
 		}
 		results = append(results, res)
 	}
+	// The test cases a stop left out (the time or memory bound, an interrupt).
+	var cut string
+	if len(results) < len(files) {
+		cut = fmt.Sprintf("%s: %d of %d test cases not replayed", mon.Stop(), len(files)-len(results), len(files))
+	}
 	if *asJSON {
 		out := struct {
 			Replayed int            `json:"replayed"`
 			Differ   int            `json:"differ"`
+			Stopped  int            `json:"stopped,omitempty"`
+			Cut      string         `json:"cut,omitempty"`
 			Results  []replayResult `json:"results"`
-		}{len(results), differ, results}
+		}{len(results), differ, stopped, cut, results}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -106,16 +133,29 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			if r.Changed {
 				note = " (the program has changed since the test was recorded)"
 			}
-			if r.Status == "ok" {
+			switch r.Status {
+			case "ok":
 				fmt.Fprintf(stdout, "ok       %s: %s%s\n", r.File, r.Observed, note)
-			} else {
+			case "stopped":
+				fmt.Fprintf(stdout, "STOPPED  %s: recorded %s, now %s%s\n", r.File, r.Expected, r.Observed, note)
+			default:
 				fmt.Fprintf(stdout, "DIFFERS  %s: recorded %s, now %s%s\n", r.File, r.Expected, r.Observed, note)
 			}
 		}
-		fmt.Fprintf(stdout, "%s replayed, %d behave as recorded, %d differ\n", report.Plural(len(results), "test"), len(results)-differ, differ)
+		fmt.Fprintf(stdout, "%s replayed, %d behave as recorded, %d differ", report.Plural(len(results), "test"), len(results)-differ-stopped, differ)
+		if stopped > 0 {
+			fmt.Fprintf(stdout, ", %d stopped by a bound", stopped)
+		}
+		fmt.Fprintln(stdout)
+		if cut != "" {
+			fmt.Fprintf(stdout, "cut short: %s\n", cut)
+		}
 	}
-	if differ > 0 {
+	switch {
+	case differ > 0:
 		return exitBug
+	case stopped > 0 || cut != "":
+		return exitUnknown
 	}
 	return exitSafe
 }

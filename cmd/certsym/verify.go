@@ -5,11 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/sarif"
 	"certsym/cmd/certsym/internal/verifyhtml"
+	"certsym/cmd/certsym/internal/watch"
 	"certsym/internal/budget"
 	"certsym/verify"
 )
@@ -33,31 +34,46 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	if (*htmlFile != "" && !checkOutputFile("verify", "html", *htmlFile, stderr)) ||
+		(*sarifFile != "" && !checkOutputFile("verify", "sarif", *sarifFile, stderr)) {
+		return exitUsage
+	}
 	prog, src, ok := loadFor(file, *asJSON, stdout, stderr)
 	if !ok {
 		return exitUsage
 	}
-	mon := budget.NewMonitor()
+	lim := limits()
+	// The monitor watches every phase: the exploration (with the claim checks and their
+	// replays), the replay of the tests, the rendering of the report and the writing of the
+	// files poll it, and the signals interrupt it until the report is printed.
+	mon, stopSignals := watch.Start(lim, stderr, exitUnknown)
+	defer stopSignals()
 	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		Limits: limits(), Monitor: mon, Workers: workers()}
-	stopSignals := watchSignals(mon, stderr)
+		Limits: lim, Monitor: mon, Workers: workers()}
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)+phaseNote(mon)) })
 	}
+	defer stopTicker()
 	rep := verify.Verify(prog, opts)
-	stopTicker()
-	stopSignals()
 	file = prog.File
-	doc := verifyhtml.Model(file, rep) // the one model of the JSON, text and HTML reports
+	mon.Enter("rendering of the report")
+	doc := verifyhtml.ModelWithin(file, rep, func() string {
+		if mon.Overdue() {
+			return mon.Stop()
+		}
+		return ""
+	}) // the one model of the JSON, text and HTML reports
+	stopTicker()
+	mon.Enter("writing of the report files")
 	if *htmlFile != "" {
-		if err := os.WriteFile(*htmlFile, []byte(verifyhtml.RenderDoc(file, src, doc)), 0o644); err != nil {
+		if err := outfile.Write(*htmlFile, []byte(verifyhtml.RenderDoc(file, src, doc))); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --html: %v\n", err)
 			return exitUsage
 		}
 	}
 	if *sarifFile != "" {
-		if err := sarif.FromVerify(file, invocation("verify", args, verifyExit(rep)), rep).WriteFile(*sarifFile); err != nil {
+		if err := sarif.FromVerify(file, invocation("verify", args, verifyExit(rep, doc)), rep).WriteFile(*sarifFile); err != nil {
 			fmt.Fprintf(stderr, "certsym verify: --sarif: %v\n", err)
 			return exitUsage
 		}
@@ -75,18 +91,26 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(rep.ReplayErrors) > 0 {
 		for _, e := range rep.ReplayErrors {
-			fmt.Fprintf(stderr, "certsym: internal error: a counterexample did not replay: %s\n", e)
+			fmt.Fprintf(stderr, "certsym: internal error: %s\n", e)
 		}
 		return exitInternal
 	}
-	return verifyExit(rep)
+	return verifyExit(rep, doc)
+}
+
+// phaseNote names the phase of a progress line after the exploration ("" during it).
+func phaseNote(mon *budget.Monitor) string {
+	if p := mon.Phase(); p != "" && p != "exploration" {
+		return ", " + p
+	}
+	return ""
 }
 
 // verifyExit is the exit status of a verification: 0 when every claim is VERIFIED or DEAD, 1 when
-// some claim is REFUTED or FAULTY, 3 otherwise, and 3 after an interrupt (the report is partial,
-// even for a program without claims).
-func verifyExit(rep *verify.Report) int {
-	if rep.Stopped == "interrupted" {
+// some claim is REFUTED or FAULTY, 3 otherwise, and 3 after an interrupt or when a phase was cut
+// short (the report doc is partial, even for a program without claims).
+func verifyExit(rep *verify.Report, doc verifyhtml.Doc) int {
+	if rep.Stopped == "interrupted" || len(doc.Cut) > 0 {
 		return exitUnknown
 	}
 	switch rep.Overall {

@@ -42,6 +42,8 @@ var layer = map[string]int{
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     8,
 	"cmd/certsym/internal/inputs":     8,
+	"cmd/certsym/internal/outfile":    8, // the output files: checked before the run, written whole
+	"cmd/certsym/internal/watch":      8, // the signals and the grace of a command's run
 	"cmd/certsym/internal/sarif":      9,
 	"cmd/certsym/internal/dot":        9,
 	"cmd/certsym/internal/coverage":   9,

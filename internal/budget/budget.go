@@ -82,3 +82,28 @@ func (m *Meter) heapBytes() uint64 {
 	metrics.Read(m.heap)
 	return m.heap[0].Value.Uint64()
 }
+
+// Cut names the bound that stopped a concrete run before its end (spec.Result.Cut): the run's
+// last state is the one in which the bound was reached.
+type Cut uint8
+
+// The cuts: none; the step bound; the quantifier instances; the integer bound (the head would
+// assign a value of more bits); the Stop function (the monitor: time, memory, interrupts).
+const (
+	NotCut Cut = iota
+	CutSteps
+	CutInstances
+	CutIntBits
+	CutStop
+)
+
+// Every returns a poll that asks stop once in n calls (n a power of two) and answers false the
+// other times, for a loop too hot to read the clock at each turn. The poll belongs to one
+// goroutine.
+func Every(n int, stop func() bool) func() bool {
+	calls := 0
+	return func() bool {
+		calls++
+		return calls&(n-1) == 0 && stop()
+	}
+}

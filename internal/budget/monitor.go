@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"fmt"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +28,144 @@ type Monitor struct {
 	halted atomic.Bool
 	mu     sync.Mutex
 	ctxs   []Interrupter
+
+	// The bounds every phase polls (Stop): the time bound's deadline (UnixNano, 0: none) and the
+	// memory bound, with when the heap was last read.
+	deadline  atomic.Int64
+	timeout   time.Duration
+	maxMemory atomic.Uint64
+	memRead   atomic.Int64
+	heap      []metrics.Sample // read under mu
+	// stopAt is when the run was told to stop (UnixNano: the interrupt, the deadline, the memory
+	// bound seen), stopReason why; set once.
+	stopAt     atomic.Int64
+	stopReason atomic.Pointer[string]
+	phase      atomic.Pointer[string]
+	cuts       []string // under mu
+}
+
+// Phases. A command goes through phases: the exploration (with the claim checks and the replays
+// it makes), then the replay of tests, the rendering of the report and the writing of artifacts.
+// Each polls the monitor: the exploration stops as soon as Stop answers a reason, and the phases
+// after it, which make the partial report out of what the exploration found, go on for WrapUp
+// more (Due; the rendering of the report, the last phase, twice that: Overdue), then stop too,
+// saying what they left out (Cut). So the report comes out within about 2 WrapUp of an
+// interrupt or of the time bound, whichever phase was running.
+
+// WrapUp is how long the phases after a stop have to complete the partial report.
+const WrapUp = 200 * time.Millisecond
+
+// memoryEvery is how often Stop reads the heap's size at most.
+const memoryEvery = 10 * time.Millisecond
+
+// SetLimits gives the monitor the time and memory bounds of lim, for Stop: the deadline is
+// lim.Timeout after the monitor's start.
+func (m *Monitor) SetLimits(lim Limits) {
+	if m.start.IsZero() {
+		m.start = time.Now()
+	}
+	if lim.Timeout > 0 {
+		m.timeout = lim.Timeout
+		m.deadline.Store(m.start.Add(lim.Timeout).UnixNano())
+	}
+	m.maxMemory.Store(lim.MaxMemory)
+}
+
+// Deadline is when the time bound set by SetLimits ends the run (the zero time when there is
+// none).
+func (m *Monitor) Deadline() time.Time {
+	if d := m.deadline.Load(); d != 0 {
+		return time.Unix(0, d)
+	}
+	return time.Time{}
+}
+
+// Stop reports why the run must stop, or "" while it may go on: "interrupted" after Interrupt,
+// "time bound reached (D)" once the deadline has passed, "memory bound reached (...)" once the
+// heap has exceeded the memory bound (read at most once in 10 ms). The first reason stays. Safe
+// to call from any goroutine; it costs a few atomic loads and a clock read.
+func (m *Monitor) Stop() string {
+	if r := m.stopReason.Load(); r != nil {
+		return *r
+	}
+	if m.halted.Load() {
+		m.stopped("interrupted", time.Now().UnixNano())
+		return *m.stopReason.Load()
+	}
+	now := time.Now().UnixNano()
+	if d := m.deadline.Load(); d != 0 && now >= d {
+		m.stopped(fmt.Sprintf("time bound reached (%v)", m.timeout), d)
+		return *m.stopReason.Load()
+	}
+	if lim := m.maxMemory.Load(); lim > 0 {
+		if last := m.memRead.Load(); now-last >= int64(memoryEvery) && m.memRead.CompareAndSwap(last, now) {
+			if used := m.heapBytes(); used > lim {
+				m.stopped(fmt.Sprintf("memory bound reached (heap %d MiB > %d MiB)", used>>20, lim>>20), now)
+				return *m.stopReason.Load()
+			}
+		}
+	}
+	return ""
+}
+
+// stopped records the first reason to stop and its time.
+func (m *Monitor) stopped(reason string, at int64) {
+	if m.stopReason.CompareAndSwap(nil, &reason) {
+		m.stopAt.Store(at)
+	}
+}
+
+func (m *Monitor) heapBytes() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.heap == nil {
+		m.heap = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	}
+	metrics.Read(m.heap)
+	return m.heap[0].Value.Uint64()
+}
+
+// Due reports whether the partial report is due: the run was told to stop (Stop) WrapUp ago or
+// more, so the phase that asks (a replay, the writing of artifacts) must stop now and say what it
+// left out (Cut).
+func (m *Monitor) Due() bool { return m.since(WrapUp) }
+
+// Overdue is Due for the rendering of the report, the last phase: it has WrapUp more.
+func (m *Monitor) Overdue() bool { return m.since(2 * WrapUp) }
+
+// since reports whether the run was told to stop d ago or more.
+func (m *Monitor) since(d time.Duration) bool {
+	if m.Stop() == "" {
+		return false
+	}
+	return time.Now().UnixNano() >= m.stopAt.Load()+int64(d)
+}
+
+// Enter records that the run's phase is now phase (a noun phrase: "exploration", "replay of the
+// tests"), for the messages about a run that does not stop.
+func (m *Monitor) Enter(phase string) { m.phase.Store(&phase) }
+
+// Phase is the phase Enter recorded last ("" before any).
+func (m *Monitor) Phase() string {
+	if p := m.phase.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// Cut records that a phase was cut short, what says what it left out ("the replay of the tests:
+// 312 of 1000 paths replayed"); the report lists the cuts.
+func (m *Monitor) Cut(what string) {
+	m.mu.Lock()
+	m.cuts = append(m.cuts, what)
+	m.mu.Unlock()
+}
+
+// Cuts are the phases cut short, in the order Cut recorded them.
+func (m *Monitor) Cuts() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]string(nil), m.cuts...)
 }
 
 // An Interrupter is what Monitor.Interrupt cuts short: a solver context (*z3.Context).
@@ -39,6 +179,12 @@ func NewMonitor() *Monitor { return &Monitor{start: time.Now()} }
 // stopped it, with the reason "interrupted". Safe to call from any goroutine, any number of times.
 func (m *Monitor) Interrupt() {
 	m.halted.Store(true)
+	m.InterruptQueries()
+}
+
+// InterruptQueries cuts the running solver queries short without interrupting the run: at its
+// deadline, for a query that does not heed the time bound it was given.
+func (m *Monitor) InterruptQueries() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range m.ctxs {

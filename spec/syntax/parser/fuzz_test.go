@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 		// step bound also bounds quantifier instances), stopping once a value passes 4096 bits
 		// (a program that squares a number at each step would not finish otherwise).
 		for k := 1; k <= 20; k++ {
-			r := spec.RunLimited(p, make(spec.Store, p.Slots()), spec.Limits{Steps: k, Instances: 20})
+			r := spec.RunFastLimited(p, make(spec.Store, p.Slots()), spec.Limits{Steps: k, Instances: 20})
 			if r.Outcome != spec.Stepped || bigValue(r.Final.Store) {
 				break
 			}

@@ -53,6 +53,9 @@ type JSON struct {
 	PathCondition string                     `json:"path_condition"`
 	SymbolicStore string                     `json:"symbolic_store"`
 	SolverQueries int                        `json:"solver_queries"`
+	// Cut says what the report leaves out, when a bound or an interrupt cut the flips or the
+	// rendering of the branch points short.
+	Cut []string `json:"cut,omitempty"`
 }
 
 // inputJSON is a store as a JSON object: each variable's value as a number token with all its
@@ -62,11 +65,19 @@ func inputJSON(in spec.Store, names []string) map[string]json.RawMessage {
 }
 
 // Object is the JSON object of concolic --json for the path p of a program with variables names.
-func Object(p *concolic.Path, names []string) JSON {
+// due is asked before each branch point is rendered: true cuts the list there (Cut says so).
+func Object(p *concolic.Path, names []string, due func() string) JSON {
 	out := JSON{Input: inputJSON(p.Input, names), Branches: []Branch{}, Outcome: p.Outcome.String(),
 		Steps: p.Steps, Store: inputJSON(p.Final, names), PathCondition: p.PC.String(names),
 		SymbolicStore: sym.StoreString(p.Store, names), SolverQueries: p.Solver.Queries}
-	for _, b := range p.Branches {
+	if p.FlipsCut != "" {
+		out.Cut = append(out.Cut, p.FlipsCut)
+	}
+	for i, b := range p.Branches {
+		if r := due(); r != "" {
+			out.Cut = append(out.Cut, renderCut(r, i, len(p.Branches)))
+			break
+		}
 		jb := Branch{Line: b.Pos.Line, Column: b.Pos.Col, Kind: string(b.Kind), Condition: b.Cond, Step: b.Step,
 			Taken: b.SideName(b.Taken), Constraint: b.Conj.String(names), PathCondition: b.PC.String(names), Flips: []Flip{}}
 		for _, f := range b.Flips {
@@ -92,12 +103,27 @@ func Object(p *concolic.Path, names []string) JSON {
 	return out
 }
 
+// renderCut says that the rendering of the branch points stopped (reason) before the i-th of n.
+func renderCut(reason string, i, n int) string {
+	return fmt.Sprintf("%s: the rendering of the report: branch points %d to %d not shown", reason, i+1, n)
+}
+
 // WriteText prints the text report of concolic for the path p of the program file with
-// variables names; full prints path conditions and stores whole.
-func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full bool) {
+// variables names; full prints path conditions and stores whole. due is asked before each
+// branch point is printed: a reason cuts the list there, and the report says so. It returns
+// whether the report was cut (the flips, or the list).
+func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full bool, due func() string) (cut bool) {
 	fmt.Fprintf(w, "path of the input %s\n", report.InputText(p.Input, names))
 	sat, unsat, unknown := 0, 0, 0
+	var cuts []string
+	if p.FlipsCut != "" {
+		cuts = append(cuts, p.FlipsCut)
+	}
 	for i, b := range p.Branches {
+		if r := due(); r != "" {
+			cuts = append(cuts, renderCut(r, i, len(p.Branches)))
+			break
+		}
 		fmt.Fprintf(w, "%d. %s:%d:%d %s %s: %s (after %s)\n", i+1, file, b.Pos.Line, b.Pos.Col, b.Kind, b.Cond,
 			b.SideName(b.Taken), report.Plural(b.Step, "step"))
 		fmt.Fprintf(w, "   path condition: %s\n", report.Abbrev(b.PC.String(names), " and ", "conjunct", full))
@@ -112,7 +138,11 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 			switch f.Status {
 			case pathcond.Sat:
 				sat++
-				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), report.InputText(f.Input, names))
+				how := "confirmed: its concrete run takes it"
+				if !f.Confirmed {
+					how = "not confirmed: its concrete run was stopped first"
+				}
+				fmt.Fprintf(w, "   flip to %s: %s (%s)\n", b.SideName(f.Side), report.InputText(f.Input, names), how)
 			case pathcond.Unsat:
 				unsat++
 				fmt.Fprintf(w, "   flip to %s: none (unsat: no input follows this path and takes it)\n", b.SideName(f.Side))
@@ -140,6 +170,10 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 	fmt.Fprintf(w, "symbolic store: %s\n", report.Abbrev(sym.StoreString(p.Store, names), ", ", "variable", full))
 	fmt.Fprintf(w, "%s; flips: %d found and confirmed, %d unsat, %d unknown; %s\n", report.Plural(len(p.Branches), "branch point"),
 		sat, unsat, unknown, report.Plural(p.Solver.Queries, "solver query"))
+	for _, c := range cuts {
+		fmt.Fprintf(w, "cut short: %s\n", c)
+	}
+	return len(cuts) > 0
 }
 
 func pos(p syntax.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }

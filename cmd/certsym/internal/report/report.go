@@ -15,6 +15,7 @@ import (
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
+	"certsym/step"
 	"certsym/verify"
 )
 
@@ -272,4 +273,19 @@ func InputJSON(in spec.Store, names []string) map[string]json.RawMessage {
 		m[k] = json.RawMessage(listText(vals[i], list[i], ","))
 	}
 	return m
+}
+
+// IntBound is the reason a concrete run stops at the assignment s (of a variable or an element)
+// whose value has more than step.MaxIntBits bits: the words of the bug finder's integer bound
+// (step.HugeReason).
+func IntBound(s syntax.Stmt) string {
+	switch s := s.(type) {
+	case *syntax.Assign:
+		return step.HugeReason(s)
+	case *syntax.ArrAssign:
+		p := s.Pos()
+		return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", step.MaxIntBits, p.Line, p.Col)
+	default:
+		panic(fmt.Sprintf("report.IntBound: %T assigns nothing", s))
+	}
 }

@@ -7,10 +7,10 @@ import (
 	"certsym/sym"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/verify"
@@ -151,7 +151,8 @@ func writeSARIF(path string, run sarifRun) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	// A temporary file in the same directory renamed over path: never a half-written log.
+	return outfile.Write(path, append(b, '\n'))
 }
 
 // runRules are the rules of run's results: one per kind of error.

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"certsym/cmd/certsym/internal/report"
+	"certsym/internal/budget"
 	"certsym/spec"
 )
 
@@ -77,6 +79,13 @@ func Observed(r spec.Result) End {
 	case spec.Blocked:
 		p := spec.Head(r.Final.Prog).Pos()
 		return End{Outcome: "infeasible", Line: p.Line, Col: p.Col, Steps: r.Steps}
+	}
+	p := spec.Head(r.Final.Prog).Pos()
+	switch r.Cut {
+	case budget.CutIntBits:
+		return End{Outcome: "stopped", Reason: report.IntBound(spec.Head(r.Final.Prog)), Line: p.Line, Col: p.Col, Steps: r.Steps}
+	case budget.CutStop: // the caller knows why (its monitor) and sets Reason
+		return End{Outcome: "stopped", Line: p.Line, Col: p.Col, Steps: r.Steps}
 	}
 	return End{Outcome: "step-bound", Steps: r.Steps}
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -39,8 +40,12 @@ type Case struct {
 // End is the end of a concrete run, as a test case records it and as replay observes it.
 type End struct {
 	// Outcome is "normal" (the program finished), "bug" (it reached an error) or "infeasible"
-	// (it stopped at an assume whose condition is false).
+	// (it stopped at an assume whose condition is false); a run replay observes may also end
+	// "step-bound" (its step bound reached) or "stopped" (another bound stopped it at Line:Col:
+	// Reason says which).
 	Outcome string `json:"outcome"`
+	// Reason says why a run "stopped": the integer bound, the time or memory bound, an interrupt.
+	Reason string `json:"reason,omitempty"`
 	// Kind is the kind of error (fail, assert, division-by-zero), for a bug.
 	Kind string `json:"kind,omitempty"`
 	// Line and Col locate the error statement (bug), the assume (infeasible), nothing (normal).
@@ -59,6 +64,8 @@ func (x End) String() string {
 		return fmt.Sprintf("infeasible (the assume at %d:%d is false) after %d steps", x.Line, x.Col, x.Steps)
 	case "step-bound":
 		return fmt.Sprintf("no end within %d steps", x.Steps)
+	case "stopped":
+		return fmt.Sprintf("stopped at %d:%d after %d steps: %s", x.Line, x.Col, x.Steps, x.Reason)
 	}
 	return fmt.Sprintf("%s after %d steps", x.Outcome, x.Steps)
 }
@@ -120,20 +127,26 @@ func collect(file string, src []byte, names []string, prog *syntax.Program, path
 }
 
 // Write writes the test cases to dir (created if missing) as test000001.json, ...; files of an
-// earlier run with those names are replaced, others are left alone. It returns the paths.
-func Write(dir string, set Set) ([]string, error) {
+// earlier run with those names are replaced, others are left alone. Each file is written to a
+// temporary name in dir and renamed (outfile.Write), so that none is ever half-written. stop is asked
+// before each file: true ends the writing there (the caller says so). It returns the paths
+// written.
+func Write(dir string, set Set, stop func() bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var paths []string
 	for i, tc := range set.Cases {
+		if stop() {
+			break
+		}
 		b, err := json.MarshalIndent(tc, "", "  ")
 		if err != nil {
-			return nil, err
+			return paths, err
 		}
 		p := filepath.Join(dir, fmt.Sprintf("test%06d.json", i+1))
-		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-			return nil, err
+		if err := outfile.Write(p, append(b, '\n')); err != nil {
+			return paths, err
 		}
 		paths = append(paths, p)
 	}

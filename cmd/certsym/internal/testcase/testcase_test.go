@@ -40,7 +40,7 @@ func TestWriteReadReplay(t *testing.T) {
 		t.Fatalf("%d cases, %d duplicates, %d without model; want 4, 0, 0", len(set.Cases), set.Dups, set.NoModel)
 	}
 	dir := filepath.Join(t.TempDir(), "tests")
-	paths, err := testcase.Write(dir, set)
+	paths, err := testcase.Write(dir, set, func() bool { return false })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,9 +44,12 @@ type Doc struct {
 	SolverQueries   int         `json:"solver_queries"`
 	Results         [4]int      `json:"results"` // explored paths ending normal, error, infeasible, cut off
 	ReplayErrors    []string    `json:"replay_errors,omitempty"`
-	names           []string
-	elapsed         float64
-	solver          solver.Stats
+	// Cut lists the phases after the exploration that an interrupt or the time or memory bound
+	// cut short (the replay of the tests, the rendering of the report), with what each left out.
+	Cut     []string `json:"cut,omitempty"`
+	names   []string
+	elapsed float64
+	solver  solver.Stats
 }
 
 // Claim is a developer claim of the report.
@@ -236,12 +239,20 @@ func (d *Doc) evidence(o *verify.Outcome, prog *syntax.Program) []Evidence {
 
 // Model builds the report of the verification of file.
 func Model(file string, rep *verify.Report) Doc {
+	return ModelWithin(file, rep, func() string { return "" })
+}
+
+// ModelWithin is Model for a run whose rendering phase may be cut short: due is asked before
+// each numbered path is listed, and a reason (an interrupt, the time or memory bound) ends the
+// list there, Doc.Cut saying how many paths are left out. The claims, their statuses and
+// evidence, and the summary are always whole.
+func ModelWithin(file string, rep *verify.Report, due func() string) Doc {
 	d := Doc{Version: Version, Claims: []Claim{}, Overall: rep.Overall.String(), OverallToken: Tokens[rep.Overall],
 		Reason: rep.Stopped, Conclusive: rep.Conclusive, Inconclusive: len(rep.Claims) - rep.Conclusive,
 		LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound, Abstract: rep.Opts.AbstractNonlinear,
 		Paths: []Path{}, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []Cutoff{},
 		SolverQueries: rep.Solver.Queries, Results: rep.Results, ReplayErrors: rep.ReplayErrors,
-		names: sym.SlotNames(rep.Prog), elapsed: rep.Elapsed.Seconds(), solver: rep.Solver}
+		Cut: append([]string(nil), rep.Cuts...), names: sym.SlotNames(rep.Prog), elapsed: rep.Elapsed.Seconds(), solver: rep.Solver}
 	prog := rep.Prog
 	seen := map[int]bool{}
 	for _, s := range rep.Stmts {
@@ -268,7 +279,11 @@ func Model(file string, rep *verify.Report) Doc {
 	for _, u := range rep.Nonlinear {
 		d.Nonlinear = append(d.Nonlinear, Unhandled{u.Line, u.What})
 	}
-	for _, p := range rep.Paths {
+	for i, p := range rep.Paths {
+		if r := due(); r != "" {
+			d.Cut = append(d.Cut, fmt.Sprintf("%s: the rendering of the report: paths %d to %d not listed", r, i, len(rep.Paths)-1))
+			break
+		}
 		jp := Path{ID: p.ID, Line: p.Line, PathCondition: p.PathCondition, Ends: p.Ends, Lines: p.Lines}
 		jp.Input, jp.InputText = d.input(p.Input, prog)
 		jp.Final, jp.FinalText = d.input(p.Final, prog)

@@ -103,6 +103,9 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 	if d.Reason != "" {
 		fmt.Fprintf(w, "stopped early: %s\n", d.Reason)
 	}
+	for _, c := range d.Cut {
+		fmt.Fprintf(w, "cut short: %s\n", c)
+	}
 	fmt.Fprintf(w, "\noverall status: %s\n", d.Overall)
 	n := len(d.Claims)
 	pct := 100.0

@@ -61,6 +61,9 @@ tr.prim td:first-child{padding-left:1.5em;font-family:monospace}
 	fmt.Fprintf(&b, "<p>%s. Overall status: <strong id=\"overall\" class=\"%s\">%s</strong>. "+
 		"Conclusive: <span id=\"conclusive\">%d</span> of %d claims.</p>\n",
 		esc(strings.ToUpper(d.bounds()[:1])+d.bounds()[1:]), cssClass(d.Overall), d.Overall, d.Conclusive, len(d.Claims))
+	for _, c := range d.Cut {
+		fmt.Fprintf(&b, "<p class=\"cut\">Cut short: %s</p>\n", esc(c))
+	}
 	b.WriteString("<p id=\"totals\">(totals are computed by the page's script)</p>\n")
 	writeSource(&b, src, d)
 

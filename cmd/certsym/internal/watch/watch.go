@@ -1,0 +1,145 @@
+// Package watch is what watches one run of a certsym command from outside: the signals
+// (SIGINT, SIGTERM) that interrupt it, and the grace after an interrupt or its time bound past
+// which it exits without a report, saying what was running. The run itself polls the same
+// budget.Monitor in every phase.
+package watch
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"certsym/internal/budget"
+)
+
+// Start makes the monitor of one command bounded by lim (its time and memory bounds, which every
+// phase polls) and handles SIGINT, SIGTERM and the deadline for it (Signals, exiting with
+// status). stop restores the default handling of the signals; call it once the report is
+// printed.
+func Start(lim budget.Limits, stderr io.Writer, status int) (mon *budget.Monitor, stop func()) {
+	mon = budget.NewMonitor()
+	mon.SetLimits(lim)
+	return mon, Signals(mon, stderr, status)
+}
+
+// Exit ends the process without a report (os.Exit). The command's in-process tests replace it:
+// there, a run past its grace is left to finish, the test process is not ended under them.
+var Exit = os.Exit
+
+// StopFunc is spec.Limits.Stop for a run that mon watches.
+func StopFunc(mon *budget.Monitor) func() bool {
+	return func() bool { return mon.Stop() != "" }
+}
+
+// interruptGrace is how long an interrupted run, or one whose time bound has passed, has to print
+// its partial report before it exits without one. Every phase polls the monitor and the report is
+// due budget.WrapUp after the stop, so only a computation that polls nothing (a solver query
+// Z3 does not interrupt) takes that long.
+const interruptGrace = 2 * time.Second
+
+// RepeatWindow is how long after a first signal another one is taken as the same request: GNU
+// timeout, and a terminal's Ctrl-C, signal the process and then its process group, so that
+// certsym receives the same signal twice at once.
+const RepeatWindow = time.Second
+
+// Signals makes SIGINT and SIGTERM interrupt the run m watches: the first one calls
+// m.Interrupt (the search stops and the running solver query is cut short, the later phases
+// complete the partial report within budget.WrapUp, and the command ends with the reason
+// "interrupted"); another one within RepeatWindow of the first is the same request, and a
+// later one exits at once with status. When the run has not stopped interruptGrace after the interrupt, or
+// after its time bound (m's deadline), it exits with status without a report, saying what was running. The
+// returned function restores the default handling (it may be called more than once).
+func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		// At the deadline, the running queries are cut short (Z3 heeds its own time bound
+		// loosely), and again every 20 ms until the run returns; interruptGrace later, it exits.
+		var deadline, deadlineGrace <-chan time.Time
+		if d := m.Deadline(); !d.IsZero() {
+			t := time.NewTimer(time.Until(d))
+			defer t.Stop()
+			deadline = t.C
+		}
+		var first time.Time
+		var grace, tick <-chan time.Time
+		interrupt := m.InterruptQueries
+		ticker := time.NewTicker(time.Hour)
+		defer ticker.Stop()
+		startTicking := func() {
+			if tick == nil {
+				ticker.Reset(20 * time.Millisecond)
+				tick = ticker.C
+			}
+		}
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-sigs:
+				switch {
+				case first.IsZero():
+					first = time.Now()
+					fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
+					m.Interrupt()
+					grace = time.After(interruptGrace)
+					// A query that started between the check of the interrupt flag and the flag
+					// being set missed the context interrupt: interrupt again until the run returns.
+					interrupt = m.Interrupt
+					startTicking()
+				case time.Since(first) < RepeatWindow:
+					// the same request, delivered twice (to the process, then to its group)
+				default:
+					fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
+					Exit(status)
+				}
+			case <-deadline:
+				m.InterruptQueries()
+				deadlineGrace = time.After(interruptGrace)
+				startTicking()
+			case <-grace:
+				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of the interrupt: %s: exiting without a report\n", interruptGrace, Running(m))
+				Exit(status)
+			case <-deadlineGrace:
+				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of its time bound: %s: exiting without a report\n", interruptGrace, Running(m))
+				Exit(status)
+			case <-tick:
+				interrupt()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(sigs)
+			close(done)
+			<-finished
+		})
+	}
+}
+
+// Running says what the run m watches is doing: its phase, and the solver query under way.
+func Running(m *budget.Monitor) string {
+	what := "the " + m.Phase()
+	if m.Phase() == "" {
+		what = "the run"
+	}
+	if q := m.Snapshot().InQuery; q > 0 {
+		return fmt.Sprintf("%s is in a solver query that has run for %.1fs (Z3 does not poll for interrupts in some computations, such as the preprocessing of large products)", what, q.Seconds())
+	}
+	return what + " is still running, outside the solver (one step of it did not finish)"
+}
+
+func sigName(s os.Signal) string {
+	if s == os.Interrupt {
+		return "interrupt"
+	}
+	return "terminated"
+}

@@ -2,9 +2,6 @@ package refinement
 
 import (
 	"fmt"
-	"hash/fnv"
-	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/refinement/checker"
+	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
 	"certsym/spec"
 	"certsym/sym"
@@ -89,15 +88,6 @@ func GeneratedUnits(seed int64, n int, cfg gen.Config) ([]*Unit, error) {
 	return out, nil
 }
 
-func unitSeed(u *Unit) int64 {
-	if u.Seed >= 0 {
-		return u.Seed
-	}
-	h := fnv.New64a()
-	io.WriteString(h, filepath.Base(u.Name))
-	return int64(h.Sum64() >> 1)
-}
-
 // Run checks the units with cfg.Workers workers (each with its own certsym-ref process and Z3
 // context) and returns the summary. The checks of each unit depend only on the unit (their
 // random choices are seeded by it), not on the scheduling.
@@ -116,41 +106,43 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	var startErr error
 	done := 0
 	if cfg.CrossCheck {
-		sym.SetCrossCheck(xcHook)
+		sym.SetCrossCheck(crosscheck.Hook)
 		defer sym.SetCrossCheck(nil)
 	}
 	var stop atomic.Bool
 	for w := 0; w < workers; w++ {
-		c, err := newChecker(cfg, int64(w))
-		if cfg.StopAtMismatch && err == nil {
-			c.stop = &stop
-		}
+		ch, err := checker.New(cfg, int64(w))
 		if err != nil {
 			startErr = err
 			break
 		}
+		if cfg.StopAtMismatch {
+			ch.Stop = &stop
+		}
+		c := &unitChecker{Checker: ch}
+		if cfg.CrossCheck {
+			c.xc = crosscheck.New(ch)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer c.ref.Close()
-			if cfg.CrossCheck {
-				xcRegister(c)
-				defer xcRegister(nil)
+			defer c.Ref.Close()
+			if c.xc != nil {
+				crosscheck.Register(c.xc)
+				defer crosscheck.Register(nil)
 			}
 			for u := range jobs {
-				c.rng = rand.New(rand.NewSource(unitSeed(u)))
-				c.sum = &Summary{ByCheck: map[string]int{}}
 				t0 := time.Now()
 				c.CheckUnit(u)
-				c.flush()
+				c.Flush()
 				runtime.GC() // the Z3 contexts of the program's engines are freed by finalizers
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
 				}
 				mu.Lock()
-				total.add(c.sum)
+				total.Add(c.Sum)
 				done++
-				if cfg.Log != nil && (c.sum.Mismatches > 0 || done%25 == 0) {
+				if cfg.Log != nil && (c.Sum.Mismatches > 0 || done%25 == 0) {
 					cfg.Log("%d/%d programs, %d mismatches so far (last: %s)", done, len(units), total.Mismatches, u.Name)
 				}
 				mu.Unlock()
@@ -174,29 +166,4 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 		return nil, startErr
 	}
 	return total, nil
-}
-
-// Report writes the summary in the form refinement/run.sh reads (lines starting with
-// "refinement:").
-func (s *Summary) Report(w io.Writer, label string) {
-	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d stream_states=%d burst_runs=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
-		label, s.Programs, s.StatesReplayed, s.SuccessorsCompared, s.ConcreteSteps, s.GhostChecks, s.PrecisionReplays,
-		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.StreamStates, s.BurstRuns, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
-	for _, k := range s.Checks() {
-		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
-	}
-	s.ReportRules(w)
-	if s.ArrayPrograms > 0 {
-		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
-			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)
-	}
-	if s.VerifyMaybe > 0 {
-		fmt.Fprintf(w, "refinement:   verify: %d FALSE?/UNDEFINED? counterexamples of over-approximating states checked (verify/maybe)\n", s.VerifyMaybe)
-	}
-	if s.BoundedStoppedRuns > 0 {
-		fmt.Fprintf(w, "refinement:   bounded runs stopped by a budget: %d concrete runs covered by a result or a stopped path\n", s.BoundedStoppedRuns)
-	}
-	if s.BoundedNotExhaustive > 0 {
-		fmt.Fprintf(w, "refinement:   bounded interpreter not exhaustive (expected, loop unrolling): %d concrete runs uncovered, e.g. %s\n", s.BoundedNotExhaustive, s.BoundedExample)
-	}
 }

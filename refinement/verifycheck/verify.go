@@ -1,20 +1,6 @@
-package refinement
-
-import (
-	"fmt"
-
-	"certsym/bounded"
-	"strings"
-	"time"
-
-	"certsym/internal/budget"
-	"certsym/spec"
-	"certsym/verify"
-)
-
-// The checks of certsym verify (verify.Verify, explicating symbolic execution on the bounded
-// interpreter), run with the loop limit of the bounded checks, products exact and abstracted. A
-// status is a claim about every concrete run, so concrete runs check it:
+// Package verifycheck holds the refinement layer's checks of certsym verify (verify.Verify,
+// explicating symbolic execution on the bounded interpreter), run with the loop limit of the
+// bounded checks, products exact and abstracted, and under a starved solver. A status is a claim about every concrete run, so concrete runs check it:
 //
 //   - verify/replay: Verify's own replay of its counterexamples never failed;
 //   - verify/refuted: the counterexample of each REFUTED or FAULTY claim fails, in the bounded
@@ -38,6 +24,29 @@ import (
 //
 // The inputs are the random valuations of the other checks and every input the claims' evidence
 // names (counterexamples, including the possibly spurious ones of REFUTED? and FAULTY?).
+//
+// Beside them: verify/claims, the claim set (claims.go); verify/status and verify/overall, the
+// layer's own status table (table.go); verify/checkclaim and verify/prim, the primitive claims
+// (prims.go).
+package verifycheck
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"certsym/bounded"
+	"certsym/internal/budget"
+	"certsym/refinement/checker"
+	"certsym/spec"
+	"certsym/verify"
+)
+
+// vchecker is the checker of a program, seen by the verify checks.
+type vchecker struct{ *checker.Checker }
+
+// Run runs the checks of certsym verify on the checker's current program.
+func Run(c *checker.Checker) { vchecker{c}.verifyChecks() }
 
 // verifySteps bounds the unbounded runs of verify/unbounded.
 const verifySteps = 400
@@ -45,33 +54,33 @@ const verifySteps = 400
 // verifyLongLimit is the loop limit of the runs verify/cutoff follows beyond the cut.
 const verifyLongLimit = 12
 
-func (c *checker) verifyChecks() {
-	n := c.cfg.BoundedN
+func (c vchecker) verifyChecks() {
+	n := c.Cfg.BoundedN
 	// Three runs: products exact, products abstracted, and a starved solver (rlimit 1: every
 	// query Z3 would have to answer is unknown, so only the solver-free reasoning, itself
 	// crosschecked, can decide; a status stronger than that reasoning allows is contradicted by
 	// the concrete runs below).
 	for run := 0; run < 3; run++ {
-		if c.expired() {
+		if c.Expired() {
 			return
 		}
-		abstract, rlimit, mode := run == 1, c.cfg.EngineRLimit, "products exact"
+		abstract, rlimit, mode := run == 1, c.Cfg.EngineRLimit, "products exact"
 		switch run {
 		case 1:
 			mode = "products abstracted"
 		case 2:
 			rlimit, mode = 1, "starved solver"
 		}
-		rep := verify.Verify(c.u.Prog, verify.Options{LoopBound: n, AbstractNonlinear: abstract,
-			Limits: budget.Limits{MaxStates: boundedMaxStates, Timeout: c.left(4 * time.Second), QueryTimeout: c.cfg.EngineTimeout, RLimit: rlimit}})
-		c.sum.VerifyClaims += len(rep.Claims)
+		rep := verify.Verify(c.U.Prog, verify.Options{LoopBound: n, AbstractNonlinear: abstract,
+			Limits: budget.Limits{MaxStates: checker.BoundedMaxStates, Timeout: c.Left(4 * time.Second), QueryTimeout: c.Cfg.EngineTimeout, RLimit: rlimit}})
+		c.Sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)
 		c.checkStatusTable(rep, mode)
 		c.checkClaimResults(rep, mode)
 		for _, e := range rep.ReplayErrors {
-			c.report("verify/replay", "", -1, "%s: %s", mode, e)
+			c.Report("verify/replay", "", -1, "%s: %s", mode, e)
 		}
-		inputs := c.inputs(c.cfg.OracleInputs, nil)
+		inputs := c.Inputs(c.Cfg.OracleInputs, nil)
 		for _, cl := range rep.Claims {
 			for _, r := range []verify.Result{verify.ResFalse, verify.ResUndefined, verify.ResFalseQ, verify.ResUndefinedQ} {
 				if w := cl.Witnesses[r]; w != nil { // in a fixed order: runs are reproducible
@@ -86,10 +95,10 @@ func (c *checker) verifyChecks() {
 			c.verifyMaybe(rep, cl, mode)
 		}
 		for _, v := range inputs {
-			if c.expired() {
+			if c.Expired() {
 				return
 			}
-			c.sum.VerifyRuns++
+			c.Sum.VerifyRuns++
 			c.verifyBoundedRun(rep, v, mode)
 			c.verifyCutoffRun(rep, v, mode)
 			c.verifyUnboundedRun(rep, v, mode)
@@ -104,26 +113,26 @@ func claimName(cl *verify.Claim) string {
 
 // verifyRefuted checks a REFUTED or FAULTY claim's counterexample; it returns false when the
 // reference failed (the checks of the program end).
-func (c *checker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode string) bool {
+func (c vchecker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode string) bool {
 	w := cl.Counterexample()
 	if w == nil {
-		c.report("verify/refuted", "", -1, "%s: %s has no counterexample", mode, claimName(cl))
+		c.Report("verify/refuted", "", -1, "%s: %s has no counterexample", mode, claimName(cl))
 		return true
 	}
-	in := c.inputString(w.Input)
-	r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
+	in := c.InputString(w.Input)
+	r := spec.ExecBounded(c.U.Prog, w.Input, c.Cfg.BoundedN)
 	if r.Behaviour != spec.Error || !hasClaim(rep.ClaimsOfFail(r.Fail), cl) || !cl.Falsified(r.Store) {
-		c.report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
-			mode, claimName(cl), r.Behaviour, c.cfg.BoundedN, c.inputString(r.Store))
+		c.Report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
+			mode, claimName(cl), r.Behaviour, c.Cfg.BoundedN, c.InputString(r.Store))
 		return true
 	}
-	kind, last, ok, err := c.refEnd(w.Input, boundedRefSteps)
+	kind, last, ok, err := c.RefEnd(w.Input, checker.BoundedRefSteps)
 	if err != nil {
-		c.report("reference", in, -1, "%v", err)
+		c.Report("reference", in, -1, "%v", err)
 		return false
 	}
 	if ok && kind != "error" {
-		c.report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s at %s on the reference", mode, claimName(cl), kind, refStateString(last, c.names))
+		c.Report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s at %s on the reference", mode, claimName(cl), kind, checker.RefStateString(last, c.Names))
 	}
 	return true
 }
@@ -152,14 +161,14 @@ func unexplained(s verify.Status, stopped bool) bool {
 }
 
 // verifyMaybe is verify/maybe for the claim cl.
-func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string) {
+func (c vchecker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string) {
 	for _, res := range []verify.Result{verify.ResFalseQ, verify.ResUndefinedQ} {
 		w := cl.Witnesses[res]
 		if w == nil {
 			continue
 		}
-		c.sum.VerifyMaybe++
-		r := spec.ExecBounded(c.u.Prog, w.Input, c.cfg.BoundedN)
+		c.Sum.VerifyMaybe++
+		r := spec.ExecBounded(c.U.Prog, w.Input, c.Cfg.BoundedN)
 		if r.Behaviour == spec.Error && hasClaim(rep.ClaimsOfFail(r.Fail), cl) && cl.Falsified(r.Store) {
 			continue // a real counterexample: the claim fails
 		}
@@ -169,8 +178,8 @@ func (c *checker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 		if r.Behaviour == spec.Error && failsAtAssume(cl.OverApprox, r.Fail) {
 			continue // an instance of the over-approximated quantifier fails: the run ends there
 		}
-		c.report("verify/maybe", c.inputString(w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
-			mode, res, claimName(cl), r.Behaviour, c.cfg.BoundedN, resultLine(r), assumeLines(cl.OverApprox))
+		c.Report("verify/maybe", c.InputString(w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
+			mode, res, claimName(cl), r.Behaviour, c.Cfg.BoundedN, resultLine(r), assumeLines(cl.OverApprox))
 	}
 }
 
@@ -215,19 +224,19 @@ func resultLine(r spec.BoundedResult) int {
 
 // quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
 // limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
-func (c *checker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
+func (c vchecker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
 	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool {
-		return bounded.Exhausts(cond, s, c.cfg.BoundedN)
+		return bounded.Exhausts(cond, s, c.Cfg.BoundedN)
 	}
 }
 
 // verifyBoundedRun is verify/bounded for the input v.
-func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
-	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, nil, c.quantBound())
+func (c vchecker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
+	r := spec.ExecBoundedCut(c.U.Prog, v, c.Cfg.BoundedN, nil, c.quantBound())
 	if r.Behaviour != spec.Error {
 		return
 	}
-	in := c.inputString(v)
+	in := c.InputString(v)
 	var falsified []string
 	for _, cl := range rep.ClaimsOfFail(r.Fail) {
 		if !cl.Falsified(r.Store) {
@@ -235,22 +244,22 @@ func (c *checker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 		}
 		falsified = append(falsified, claimName(cl))
 		if unexplained(cl.Status, rep.Stopped != "") {
-			c.report("verify/bounded", in, -1, "%s: the run fails at line %d within the loop limit %d and falsifies %s",
-				mode, r.Fail.Line(), c.cfg.BoundedN, claimName(cl))
+			c.Report("verify/bounded", in, -1, "%s: the run fails at line %d within the loop limit %d and falsifies %s",
+				mode, r.Fail.Line(), c.Cfg.BoundedN, claimName(cl))
 		}
 	}
-	if len(falsified) == 0 && r.Fail.Kind == spec.FailIndex && stmtReadsBoundIndex(r.Fail, c.u.Prog.Body) {
+	if len(falsified) == 0 && r.Fail.Kind == spec.FailIndex && stmtReadsBoundIndex(r.Fail, c.U.Prog.Body) {
 		// verify makes no index claim of a read at a quantifier's bound variable (verify.go,
 		// index claims): a known gap, counted and reported in the summary, not a mismatch.
-		c.sum.UnclaimedIndex++
-		if c.sum.UnclaimedExample == "" {
-			c.sum.UnclaimedExample = fmt.Sprintf("%s input %s fails at line %d", c.u.Name, in, r.Fail.Line())
+		c.Sum.UnclaimedIndex++
+		if c.Sum.UnclaimedExample == "" {
+			c.Sum.UnclaimedExample = fmt.Sprintf("%s input %s fails at line %d", c.U.Name, in, r.Fail.Line())
 		}
 		return
 	}
 	if len(falsified) == 0 {
-		c.report("verify/bounded", in, -1, "%s: the run fails at line %d (%s) within the loop limit %d, but falsifies none of the statement's claims %v",
-			mode, r.Fail.Line(), r.Fail.Kind, c.cfg.BoundedN, claimNames(rep.ClaimsOfFail(r.Fail)))
+		c.Report("verify/bounded", in, -1, "%s: the run fails at line %d (%s) within the loop limit %d, but falsifies none of the statement's claims %v",
+			mode, r.Fail.Line(), r.Fail.Kind, c.Cfg.BoundedN, claimNames(rep.ClaimsOfFail(r.Fail)))
 	}
 }
 
@@ -263,17 +272,17 @@ func claimNames(cs []*verify.Claim) string {
 }
 
 // verifyCutoffRun is verify/cutoff for the input v.
-func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c vchecker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string) {
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
 	var short, long []spec.Stmt
-	r := spec.ExecBoundedCut(c.u.Prog, v, c.cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
+	r := spec.ExecBoundedCut(c.U.Prog, v, c.Cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
 	if r.Behaviour != spec.Incomplete {
 		return
 	}
-	c.sum.VerifyCutRuns++
-	spec.ExecBoundedVisit(c.u.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
+	c.Sum.VerifyCutRuns++
+	spec.ExecBoundedVisit(c.U.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
 	from := len(short)
 	if r.Quant {
 		// the statement cut off evaluated only part of its condition: its claims are impacted too
@@ -286,8 +295,8 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 				if r.Quant {
 					bound = "quantifier bound"
 				}
-				c.report("verify/cutoff", c.inputString(v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
-					mode, bound, c.cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
+				c.Report("verify/cutoff", c.InputString(v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
+					mode, bound, c.Cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
 				return
 			}
 		}
@@ -295,8 +304,8 @@ func (c *checker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 }
 
 // verifyUnboundedRun is verify/unbounded for the input v.
-func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
-	st := spec.State{Store: v, Prog: c.u.Prog.Body}
+func (c vchecker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
+	st := spec.State{Store: v, Prog: c.U.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
 		if !c.checkPrimsAt(rep, rep.ClaimsAt(spec.Head(st.Prog)), st.Store, step, mode) {
 			return
@@ -304,31 +313,21 @@ func (c *checker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode stri
 		for _, cl := range rep.ClaimsAt(spec.Head(st.Prog)) {
 			switch {
 			case cl.Status == verify.StatusDead:
-				c.report("verify/unbounded", c.inputString(v), step, "%s: the run executes line %d with store %s, but %s",
-					mode, cl.Line, c.inputString(st.Store), claimName(cl))
+				c.Report("verify/unbounded", c.InputString(v), step, "%s: the run executes line %d with store %s, but %s",
+					mode, cl.Line, c.InputString(st.Store), claimName(cl))
 				return
 			case cl.Status == verify.StatusVerified && cl.Falsified(st.Store):
-				c.report("verify/unbounded", c.inputString(v), step, "%s: the run falsifies %s with store %s",
-					mode, claimName(cl), c.inputString(st.Store))
+				c.Report("verify/unbounded", c.InputString(v), step, "%s: the run falsifies %s with store %s",
+					mode, claimName(cl), c.InputString(st.Store))
 				return
 			}
 		}
 		next, out := spec.Step(st)
-		if out != spec.Stepped || tooBigStore(next.Store) {
+		if out != spec.Stepped || checker.TooBigStore(next.Store) {
 			return
 		}
 		st = next
 	}
-}
-
-// tooBigStore is tooBig for a store of the Go semantics.
-func tooBigStore(s spec.Store) bool {
-	for _, v := range s {
-		if tooBigInt(v) {
-			return true
-		}
-	}
-	return false
 }
 
 // stmtReadsBoundIndex reports whether the statement whose index failure is f reads an element at

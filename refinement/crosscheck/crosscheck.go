@@ -1,21 +1,5 @@
-package refinement
-
-import (
-	"bytes"
-	"fmt"
-	"runtime"
-	"sort"
-	"strconv"
-	"strings"
-	"sync"
-
-	"certsym/refinement/prover"
-	"certsym/refinement/refclient"
-	"certsym/spec"
-	"certsym/sym"
-)
-
-// The crosscheck of the engine's solver-free decisions (check "crosscheck/<rule>"): every
+// Package crosscheck is the refinement layer's crosscheck of the engine's solver-free decisions
+// (check "crosscheck/<rule>"): every
 // conjunct the engine adds to a path condition while the layer checks a program passes through
 // sym.SetCrossCheck's hook, and the layer asks its own Z3 encoding (a prover of its own,
 // separate from the step replay's) the question the engine answered without Z3:
@@ -34,11 +18,30 @@ import (
 //     the path condition is checked by the evaluator before it is reported).
 //
 // The hook runs on the goroutine that runs the engine; each worker registers its goroutine, so a
-// decision reaches the worker (and the Z3 context) of its own program.
+// decision reaches the worker (and the Z3 context) of its own program. Run installs the hook
+// (sym.SetCrossCheck(Hook)) before the workers start and removes it after they end; each worker
+// makes a Worker, registers it on its goroutine and starts and stops it around each program.
+
+package crosscheck
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"certsym/refinement/checker"
+	"certsym/refinement/conv"
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
+	"certsym/spec"
+	"certsym/sym"
+)
 
 var (
-	xcMu      sync.Mutex
-	xcWorkers = map[uint64]*checker{}
+	mu      sync.Mutex
+	workers = map[uint64]*Worker{}
 )
 
 // goid is the current goroutine's id, read from its stack header ("goroutine 12 [...").
@@ -53,68 +56,74 @@ func goid() uint64 {
 	return n
 }
 
-// xcRegister routes the decisions of the current goroutine to c (nil: unregisters). Run
-// installs the engine hook before its workers start and removes it after they end.
-func xcRegister(c *checker) {
-	id := goid()
-	xcMu.Lock()
-	defer xcMu.Unlock()
-	if c != nil {
-		xcWorkers[id] = c
-		return
-	}
-	delete(xcWorkers, id)
-}
-
-func xcHook(d sym.Decision) {
-	id := goid()
-	xcMu.Lock()
-	c := xcWorkers[id]
-	xcMu.Unlock()
-	if c != nil && c.xc != nil {
-		c.crossDecision(d)
-	}
-}
-
-// xcState is one worker's crosscheck state for the current program.
-type xcState struct {
+// Worker is one checker's crosscheck: its own prover and the state of the current program.
+type Worker struct {
+	c       *checker.Checker
 	prover  *prover.Prover
+	on      bool // between Start and Stop
 	seen    map[string]bool
 	queries int // Z3 queries asked for the current program
+}
+
+// New makes the crosscheck of the checker c (its prover has c's bounds).
+func New(c *checker.Checker) *Worker {
+	return &Worker{c: c, prover: prover.New(c.Cfg.ProverRLimit, c.Cfg.ProverTimeout)}
+}
+
+// Register routes the decisions taken on the current goroutine to w (nil: unregisters).
+func Register(w *Worker) {
+	id := goid()
+	mu.Lock()
+	defer mu.Unlock()
+	if w != nil {
+		workers[id] = w
+		return
+	}
+	delete(workers, id)
+}
+
+// Hook is the engine's crosscheck hook (sym.SetCrossCheck): it hands the decision to the worker
+// registered on the current goroutine, if that worker is checking a program.
+func Hook(d sym.Decision) {
+	id := goid()
+	mu.Lock()
+	w := workers[id]
+	mu.Unlock()
+	if w != nil && w.on {
+		w.crossDecision(d)
+	}
 }
 
 // xcQueriesPerProgram bounds the crosscheck's Z3 queries per program (decisions beyond it are
 // still counted, and their witnesses still checked).
 const xcQueriesPerProgram = 150
 
-// RuleCount is how often a rule decided, and how often the crosscheck asked Z3 about it.
-type RuleCount struct{ Fired, Checked, Undecided int }
-
-func (c *checker) crossDecision(d sym.Decision) {
-	s := c.sum
+func (w *Worker) crossDecision(d sym.Decision) {
+	c := w.c
+	s := c.Sum
 	if s.Rules == nil {
-		s.Rules = map[string]*RuleCount{}
+		s.Rules = map[string]*checker.RuleCount{}
 	}
 	rc := s.Rules[d.Rule]
 	if rc == nil {
-		rc = &RuleCount{}
+		rc = &checker.RuleCount{}
 		s.Rules[d.Rule] = rc
 	}
 	rc.Fired++
 	if d.Kind == "unsat-parent" {
 		return // nothing new: the parent's unsatisfiability is itself a checked decision or Z3's
 	}
-	names := c.names
-	nslots := c.u.Prog.Slots()
-	phi := c.formulaB(d.Parent.Formula())
-	f := c.formulaB(d.Conj)
+	names := c.Names
+	nslots := c.U.Prog.Slots()
+	phi := c.FormulaB(d.Parent.Formula())
+	f := c.FormulaB(d.Conj)
 	both := &spec.BinB{Op: spec.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
 	case "cache-witness":
 		if ok, err := refclient.EvalBE(both, d.Witness); len(d.Witness) != nslots || (err == nil && !ok) {
-			c.report(check, c.inputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
-				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.inputString(d.Witness))
+			c.Report(check, c.InputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
+				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.InputString(d.Witness))
 		}
 		rc.Checked++
 		return
@@ -129,16 +138,16 @@ func (c *checker) crossDecision(d sym.Decision) {
 			claim = both
 		}
 		if ok, err := refclient.EvalBE(claim, w); len(w) != nslots || (err == nil && !ok) {
-			c.report(check, c.inputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
+			c.Report(check, c.InputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
 				spec.PrintB(phi), spec.PrintB(f), d.Rule, spec.PrintB(claim))
 		}
 		rc.Checked++
 	}
-	xc := c.xc
-	if xc.queries >= xcQueriesPerProgram || c.expired() {
+	xc := w
+	if xc.queries >= xcQueriesPerProgram || c.Expired() {
 		return
 	}
-	ask := func(rc *RuleCount, q spec.BExpr, what string) {
+	ask := func(rc *checker.RuleCount, q spec.BExpr, what string) {
 		key := what + "|" + spec.PrintB(q)
 		if xc.seen[key] {
 			return
@@ -152,11 +161,11 @@ func (c *checker) crossDecision(d sym.Decision) {
 			rc.Undecided++
 		case prover.Valid:
 			if ok, err := refclient.EvalBE(q, m); err == nil && !ok {
-				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
+				c.Report("prover", c.InputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
 				return
 			}
-			c.report(check, c.inputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
-				d.Rule, what, c.inputString(m), spec.PrintB(q))
+			c.Report(check, c.InputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
+				d.Rule, what, c.InputString(m), spec.PrintB(q))
 		}
 	}
 	switch d.Kind {
@@ -175,17 +184,17 @@ func (c *checker) crossDecision(d sym.Decision) {
 		return
 	}
 	oldFacts := map[string]bool{}
-	for _, g := range d.Parent.Facts(c.slots) {
+	for _, g := range d.Parent.Facts(c.Slots) {
 		oldFacts[spec.PrintB(g)] = true
 	}
-	for _, g := range d.Result.Facts(c.slots) {
-		g = c.elemVars(g)
+	for _, g := range d.Result.Facts(c.Slots) {
+		g = conv.ElemVars(c.U.Prog, g)
 		if oldFacts[spec.PrintB(g)] {
 			continue
 		}
 		fr := s.Rules["fact/"+d.Rule]
 		if fr == nil {
-			fr = &RuleCount{}
+			fr = &checker.RuleCount{}
 			s.Rules["fact/"+d.Rule] = fr
 		}
 		fr.Fired++
@@ -193,39 +202,23 @@ func (c *checker) crossDecision(d sym.Decision) {
 	}
 }
 
-// startCrossCheck begins the crosscheck of a program (Config.CrossCheck).
-func (c *checker) startCrossCheck() {
-	if c.xc == nil {
-		c.xc = &xcState{prover: prover.New(c.cfg.ProverRLimit, c.cfg.ProverTimeout)}
-	}
-	c.xc.seen = map[string]bool{}
-	c.xc.prover.Arrays = c.u.Prog.Arrays
-	c.xc.queries = 0
-	c.xc.prover.Budget = 2 * maxUndecidedPerProgram
-	c.xc.prover.ResetBudget()
+// Start begins the crosscheck of the checker's current program (Config.CrossCheck).
+func (w *Worker) Start() {
+	c := w.c
+	w.on = true
+	w.seen = map[string]bool{}
+	w.prover.Arrays = c.U.Prog.Arrays
+	w.queries = 0
+	w.prover.Budget = 2 * checker.MaxUndecidedPerProgram
+	w.prover.ResetBudget()
 }
 
-func (c *checker) stopCrossCheck() {
-	if c.xc != nil {
-		c.sum.ProverQueries += c.xc.prover.Queries
-		c.sum.ProverUndecided += c.xc.prover.Undecided
-		c.sum.ProverSkipped += c.xc.prover.Skipped
-		c.xc.prover.Queries, c.xc.prover.Undecided, c.xc.prover.Skipped = 0, 0, 0
-	}
-}
-
-// ReportRules writes how often each solver-free rule decided and how often the crosscheck
-// asked Z3 about it.
-func (s *Summary) ReportRules(w interface{ Write([]byte) (int, error) }) {
-	var keys []string
-	for k := range s.Rules {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		r := s.Rules[k]
-		fmt.Fprintf(&b, "refinement:   crosscheck rule %-28s fired %7d  checked %6d  z3 undecided %4d\n", k, r.Fired, r.Checked, r.Undecided)
-	}
-	w.Write([]byte(b.String()))
+// Stop ends the crosscheck of the current program: its prover's counters go to the summary.
+func (w *Worker) Stop() {
+	c := w.c
+	w.on = false
+	c.Sum.ProverQueries += w.prover.Queries
+	c.Sum.ProverUndecided += w.prover.Undecided
+	c.Sum.ProverSkipped += w.prover.Skipped
+	w.prover.Queries, w.prover.Undecided, w.prover.Skipped = 0, 0, 0
 }

@@ -1,4 +1,4 @@
-package refinement
+package verifycheck
 
 import (
 	"certsym/verify"
@@ -78,23 +78,23 @@ func paperOverall(ss []verify.Status) verify.Status {
 }
 
 // checkStatusTable is verify/status and verify/overall for one report.
-func (c *checker) checkStatusTable(rep *verify.Report, mode string) {
+func (c vchecker) checkStatusTable(rep *verify.Report, mode string) {
 	var ss []verify.Status
 	for _, cl := range rep.Claims {
 		ss = append(ss, cl.Status)
 		if want := paperStatus(cl.Summary); cl.Status != want {
-			c.report("verify/status", "", -1, "%s: %s: the summary %v interprets as %s (Section III-B5), verify says %s",
+			c.Report("verify/status", "", -1, "%s: %s: the summary %v interprets as %s (Section III-B5), verify says %s",
 				mode, claimName(cl), cl.Summary, want, cl.Status)
 		}
 		// A result is in the summary exactly when it was collected (Counts) or, for CUTOFF,
 		// when a cutoff reaches the claim (Cutoffs).
 		for r := verify.ResTrue; r < verify.ResCutoff; r++ {
 			if cl.Summary.Has(r) != (cl.Counts[r] > 0) {
-				c.report("verify/status", "", -1, "%s: %s: result %s counted %d times, in the summary %v", mode, claimName(cl), r, cl.Counts[r], cl.Summary.Has(r))
+				c.Report("verify/status", "", -1, "%s: %s: result %s counted %d times, in the summary %v", mode, claimName(cl), r, cl.Counts[r], cl.Summary.Has(r))
 			}
 		}
 	}
 	if want := paperOverall(ss); rep.Overall != want {
-		c.report("verify/overall", "", -1, "%s: the claims' statuses %v give the overall status %s, verify says %s", mode, ss, want, rep.Overall)
+		c.Report("verify/overall", "", -1, "%s: the claims' statuses %v give the overall status %s, verify says %s", mode, ss, want, rep.Overall)
 	}
 }

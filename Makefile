@@ -63,8 +63,8 @@ check-refinement-stream: deps ref
 	  go test -count=1 -timeout 60m -run '^TestStream$$' -v ./refinement/
 
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
-# (gremlins; the engine's test binary runs only refinement.ReducedRun under the tag
-# refinementonly). Long: see refinement/README.md.
+# (gremlins; the package's test binary runs only refinement.ReducedRun, from a test file that
+# refinement/mutation.sh overlays under the tag refinementonly). Long: see refinement/README.md.
 mutation: deps ref
 	bash refinement/mutation.sh
 

@@ -155,4 +155,3 @@ func (c *unitChecker) starvedRun() {
 	}
 	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
 }
-

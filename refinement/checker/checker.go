@@ -143,8 +143,15 @@ type Summary struct {
 	VerifyRuns         int // concrete runs checked against verify's statuses
 	VerifyCutRuns      int // of which runs cut off by the loop limit and followed beyond it
 	VerifyMaybe        int // FALSE? and UNDEFINED? counterexamples checked (verify/maybe)
-	StreamStates       int // states of the unpruned stream compared with the reference's run stream
-	BurstRuns          int // programs whose runs with and without bursts were compared (burst.go)
+	VerifyStopped      int // verify reports of a stopped exploration checked (verify/stopped)
+	// VerifyBackEdgeRuns counts the runs cut off by verify's bounds that meet again, after the
+	// cut, a statement with claims they met before it (through a loop's back edge: verify/cutoff).
+	VerifyBackEdgeRuns int
+	// VerifyOrder counts the claims whose summary matched two cases of the status table, by the
+	// pair: "REFUTED over REFUTED?" (the first case gives the status; verify/status).
+	VerifyOrder  map[string]int
+	StreamStates int // states of the unpruned stream compared with the reference's run stream
+	BurstRuns    int // programs whose runs with and without bursts were compared (burst.go)
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -184,6 +191,14 @@ func (s *Summary) Add(o *Summary) {
 	s.VerifyRuns += o.VerifyRuns
 	s.VerifyCutRuns += o.VerifyCutRuns
 	s.VerifyMaybe += o.VerifyMaybe
+	s.VerifyStopped += o.VerifyStopped
+	s.VerifyBackEdgeRuns += o.VerifyBackEdgeRuns
+	if len(o.VerifyOrder) > 0 && s.VerifyOrder == nil {
+		s.VerifyOrder = map[string]int{}
+	}
+	for k, v := range o.VerifyOrder {
+		s.VerifyOrder[k] += v
+	}
 	s.StreamStates += o.StreamStates
 	s.BurstRuns += o.BurstRuns
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
@@ -568,6 +583,21 @@ func (s *Summary) Report(w io.Writer, label string) {
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
 			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)
+	}
+	if s.VerifyStopped > 0 || s.VerifyBackEdgeRuns > 0 {
+		fmt.Fprintf(w, "refinement:   verify: %d reports of a stopped exploration checked (verify/stopped); %d runs cut off that meet a claim again through a loop's back edge (verify/cutoff)\n", s.VerifyStopped, s.VerifyBackEdgeRuns)
+	}
+	if len(s.VerifyOrder) > 0 {
+		var keys []string
+		for k := range s.VerifyOrder {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%s %d", k, s.VerifyOrder[k]))
+		}
+		fmt.Fprintf(w, "refinement:   verify: claims whose status the order of the status table decides: %s\n", strings.Join(parts, ", "))
 	}
 	if s.VerifyMaybe > 0 {
 		fmt.Fprintf(w, "refinement:   verify: %d FALSE?/UNDEFINED? counterexamples of over-approximating states checked (verify/maybe)\n", s.VerifyMaybe)

@@ -21,47 +21,86 @@ import (
 //	VERIFIED?     S = {TRUE, CUTOFF}
 //	INDETERMINATE otherwise (DONTKNOW, alone or with TRUE and CUTOFF)
 //
+// Where a summary matches more than one case (FALSE with FALSE?, UNDEFINED with FALSE?, DONTKNOW
+// with FALSE, ...), the order of the cases decides its status; the summary counts, for each such
+// pair of cases, how many claims had a summary it decided (Summary.VerifyOrder), and the
+// generator's verify snippets (gen/verify.go) are there to reach them.
+//
 // Check verify/status: every claim's status is the table's status of its summary. Check
 // verify/overall: the overall status is, as certsym's README defines it, the first of REFUTED,
 // FAULTY, REFUTED?, FAULTY?, INDETERMINATE, UNCOVERED, VERIFIED? that some claim has, and
 // VERIFIED otherwise (every claim VERIFIED or DEAD, or no claim).
 
-// paperStatus is INTERPCLAIM^S of the summary s.
-func paperStatus(s verify.Summary) verify.Status {
-	in := func(r verify.Result) bool { return s.Has(r) }
+// paperRow is one case of INTERPCLAIM^S: its status and its condition on S.
+type paperRow struct {
+	status verify.Status
+	match  func(s verify.Summary) bool
+}
+
+// paperTable is INTERPCLAIM^S, its cases in the paper's order. INDETERMINATE's "otherwise" is
+// written DONTKNOW ∈ S, which is what the summaries the earlier cases leave have in common, so
+// that the order of the cases is what decides a summary of DONTKNOW and FALSE.
+var paperTable = func() []paperRow {
 	all := []verify.Result{verify.ResTrue, verify.ResFalse, verify.ResUndefined, verify.ResDontKnow,
 		verify.ResFalseQ, verify.ResUndefinedQ, verify.ResCutoff}
-	only := func(rs ...verify.Result) bool { // S = rs exactly
+	only := func(rs ...verify.Result) func(verify.Summary) bool { // S = rs exactly
 		want := map[verify.Result]bool{}
 		for _, r := range rs {
 			want[r] = true
 		}
-		for _, r := range all {
-			if in(r) != want[r] {
-				return false
+		return func(s verify.Summary) bool {
+			for _, r := range all {
+				if s.Has(r) != want[r] {
+					return false
+				}
 			}
+			return true
 		}
-		return true
 	}
-	switch {
-	case only():
-		return verify.StatusDead
-	case only(verify.ResTrue):
-		return verify.StatusVerified
-	case in(verify.ResFalse):
-		return verify.StatusRefuted
-	case in(verify.ResUndefined):
-		return verify.StatusFaulty
-	case in(verify.ResFalseQ):
-		return verify.StatusRefutedQ
-	case in(verify.ResUndefinedQ):
-		return verify.StatusFaultyQ
-	case only(verify.ResCutoff):
-		return verify.StatusUncovered
-	case only(verify.ResTrue, verify.ResCutoff):
-		return verify.StatusVerifiedQ
+	in := func(r verify.Result) func(verify.Summary) bool {
+		return func(s verify.Summary) bool { return s.Has(r) }
 	}
-	return verify.StatusIndeterminate
+	return []paperRow{
+		{verify.StatusDead, only()},
+		{verify.StatusVerified, only(verify.ResTrue)},
+		{verify.StatusRefuted, in(verify.ResFalse)},
+		{verify.StatusFaulty, in(verify.ResUndefined)},
+		{verify.StatusRefutedQ, in(verify.ResFalseQ)},
+		{verify.StatusFaultyQ, in(verify.ResUndefinedQ)},
+		{verify.StatusUncovered, only(verify.ResCutoff)},
+		{verify.StatusVerifiedQ, only(verify.ResTrue, verify.ResCutoff)},
+		{verify.StatusIndeterminate, in(verify.ResDontKnow)},
+	}
+}()
+
+// paperStatus is INTERPCLAIM^S of the summary s: the first case that matches.
+func paperStatus(s verify.Summary) verify.Status {
+	for _, r := range paperTable {
+		if r.match(s) {
+			return r.status
+		}
+	}
+	panic("verifycheck: no case of the status table matches " + s.String())
+}
+
+// orderDecided names the pairs of cases of the table that both match s, the first one (which
+// gives s its status) over each later one: "REFUTED over REFUTED?" for {FALSE, FALSE?}. A table
+// whose rows are in another order gives s the later one's status, so these are the summaries
+// that check the order.
+func orderDecided(s verify.Summary) []string {
+	var out []string
+	first := ""
+	for _, r := range paperTable {
+		if !r.match(s) {
+			continue
+		}
+		if first == "" {
+			first = r.status.String()
+			continue
+		}
+		out = append(out, first+" over "+r.status.String())
+	}
+	return out
 }
 
 // paperOverall is the overall status of claims with the given statuses.
@@ -82,6 +121,12 @@ func (c vchecker) checkStatusTable(rep *verify.Report, mode string) {
 	var ss []verify.Status
 	for _, cl := range rep.Claims {
 		ss = append(ss, cl.Status)
+		for _, k := range orderDecided(cl.Summary) {
+			if c.Sum.VerifyOrder == nil {
+				c.Sum.VerifyOrder = map[string]int{}
+			}
+			c.Sum.VerifyOrder[k]++
+		}
 		if want := paperStatus(cl.Summary); cl.Status != want {
 			c.Report("verify/status", "", -1, "%s: %s: the summary %v interprets as %s (Section III-B5), verify says %s",
 				mode, claimName(cl), cl.Summary, want, cl.Status)

@@ -9,10 +9,17 @@
 //   - verify/bounded: a run that fails within the loop limit (spec.ExecBounded) falsifies some
 //     claim of the failing statement, and no falsified claim is VERIFIED, VERIFIED?, UNCOVERED
 //     or DEAD (the run was explored, so the failure must have been found or left undecided);
+//   - verify/stopped: when the state, time, memory or integer bound stopped the exploration
+//     (Report.Stopped), the paths it left unexplored may reach any claim (the layer does not
+//     know where they were): no claim, and no primitive claim, is DEAD or VERIFIED, each has
+//     CUTOFF in its summary (UNCOVERED, VERIFIED?, or a status its other results decide);
 //   - verify/cutoff: a run that the loop limit or the quantifier bound cuts off and that goes on
 //     (with a larger limit and quantifiers whole, spec.ExecBoundedVisit) to a statement with
 //     claims shows that a cutoff reaches them: none of them is VERIFIED or DEAD; a run the
-//     quantifier bound cuts off at a statement shows it for the statement's own claims too;
+//     quantifier bound cuts off at a statement shows it for the statement's own claims too (the
+//     runs that meet again, after the cut, a statement with claims they met before it, as the
+//     next iteration of an outer loop does after an inner loop's cut, are counted: they check
+//     the control-flow graph's back edges);
 //   - verify/maybe: the counterexample of each FALSE? or UNDEFINED? result (a state flagged by an
 //     assume whose quantifier ran out of the bound, xSymExe's flag g) either falsifies the claim
 //     at its statement in the bounded semantics, or ends infeasible at one of the
@@ -75,6 +82,7 @@ func (c vchecker) verifyChecks() {
 			Limits: budget.Limits{MaxStates: checker.BoundedMaxStates, Timeout: c.Left(4 * time.Second), QueryTimeout: c.Cfg.EngineTimeout, RLimit: rlimit}})
 		c.Sum.VerifyClaims += len(rep.Claims)
 		c.checkClaimSet(rep, mode)
+		c.checkStopped(rep, mode)
 		c.checkStatusTable(rep, mode)
 		c.checkClaimResults(rep, mode)
 		for _, e := range rep.ReplayErrors {
@@ -144,6 +152,31 @@ func hasClaim(cs []*verify.Claim, cl *verify.Claim) bool {
 		}
 	}
 	return false
+}
+
+// checkStopped is verify/stopped: after a stop, every claim and primitive claim has CUTOFF in its
+// summary, so none is DEAD or VERIFIED (a stopped exploration has paths it did not follow, and
+// the layer cannot rule out that one of them reaches the claim; the failures such paths hide are
+// the business of verify/bounded, for which UNCOVERED and VERIFIED? are then right).
+func (c vchecker) checkStopped(rep *verify.Report, mode string) {
+	if rep.Stopped == "" {
+		return
+	}
+	c.Sum.VerifyStopped++
+	for _, cl := range rep.Claims {
+		if !cl.Summary.Has(verify.ResCutoff) || cl.Status == verify.StatusDead || cl.Status == verify.StatusVerified {
+			c.Report("verify/stopped", "", -1, "%s: the exploration was stopped (%s), and its unexplored paths may reach %s, but its summary has no CUTOFF",
+				mode, rep.Stopped, claimName(cl))
+			return
+		}
+		for _, p := range cl.Prims {
+			if !p.Summary.Has(verify.ResCutoff) || p.Status == verify.StatusDead || p.Status == verify.StatusVerified {
+				c.Report("verify/stopped", "", -1, "%s: the exploration was stopped (%s), and its unexplored paths may reach the primitive claim %s of %s, but its summary has no CUTOFF",
+					mode, rep.Stopped, primName(p), claimName(cl))
+				return
+			}
+		}
+	}
 }
 
 // unexplained reports whether a claim falsified on a run within the loop limit has a status that
@@ -225,9 +258,46 @@ func resultLine(r spec.BoundedResult) int {
 // quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
 // limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
 func (c vchecker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
-	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool {
-		return bounded.Exhausts(cond, s, c.Cfg.BoundedN)
+	return quantCut(c.Cfg.BoundedN)
+}
+
+// quantCut is the cut of verify's quantifier bound with loop limit n.
+func quantCut(n int) func(spec.Stmt, spec.BExpr, spec.Store) bool {
+	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool { return bounded.Exhausts(cond, s, n) }
+}
+
+// afterCut runs the input v of prog with loop limit n, cut by the loop limit and verify's
+// quantifier bound. When the run is cut off (r.Behaviour is Incomplete), it follows the run
+// beyond the cut with loop limit verifyLongLimit and quantifiers whole, and returns the
+// statements it visits from the cut on (from the statement cut off itself for a quantifier cut,
+// whose claims were evaluated on part of the instances only), and whether one of them that has
+// claims in rep was visited before the cut too (the run meets it again through a loop's back
+// edge).
+func afterCut(prog *spec.Program, rep *verify.Report, v []spec.Int, n int) (r spec.BoundedResult, after []spec.Stmt, again bool) {
+	var short, long []spec.Stmt
+	r = spec.ExecBoundedCut(prog, v, n, func(s spec.Stmt) { short = append(short, s) }, quantCut(n))
+	if r.Behaviour != spec.Incomplete {
+		return r, nil, false
 	}
+	spec.ExecBoundedVisit(prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
+	from := len(short)
+	if r.Quant {
+		from--
+	}
+	if from > len(long) {
+		from = len(long)
+	}
+	before := map[spec.Stmt]bool{}
+	for _, s := range short[:from] {
+		before[s] = true
+	}
+	for _, s := range long[from:] {
+		if before[s] && len(rep.ClaimsAt(s)) > 0 {
+			again = true
+			break
+		}
+	}
+	return r, long[from:], again
 }
 
 // verifyBoundedRun is verify/bounded for the input v.
@@ -276,19 +346,15 @@ func (c vchecker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
-	var short, long []spec.Stmt
-	r := spec.ExecBoundedCut(c.U.Prog, v, c.Cfg.BoundedN, func(s spec.Stmt) { short = append(short, s) }, c.quantBound())
+	r, after, again := afterCut(c.U.Prog, rep, v, c.Cfg.BoundedN)
 	if r.Behaviour != spec.Incomplete {
 		return
 	}
 	c.Sum.VerifyCutRuns++
-	spec.ExecBoundedVisit(c.U.Prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
-	from := len(short)
-	if r.Quant {
-		// the statement cut off evaluated only part of its condition: its claims are impacted too
-		from--
+	if again {
+		c.Sum.VerifyBackEdgeRuns++
 	}
-	for _, s := range long[from:] {
+	for _, s := range after {
 		for _, cl := range rep.ClaimsAt(s) {
 			if cl.Status == verify.StatusVerified || cl.Status == verify.StatusDead {
 				bound := "loop limit"

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
 
+	"certsym/internal/fault"
 	"certsym/spec"
 )
 
@@ -178,6 +179,9 @@ func (c *Graph) build(s spec.Stmt, next int64) int64 {
 			self, body := new(int64), new(int64)
 			*self = n
 			c.edge(n, *j.next)
+			if fault.Active == fault.CFGNoBackEdge { // fault injection (build tag faults only)
+				self = j.next
+			}
 			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
 		case *spec.Fail: // an error: the run ends
 			*j.res = c.add(s)

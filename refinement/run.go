@@ -135,7 +135,11 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				t0 := time.Now()
 				c.CheckUnit(u)
 				c.Flush()
-				runtime.GC() // the Z3 contexts of the program's engines are freed by finalizers
+				t1 := time.Now()
+				drained := collectZ3(collectTimeout)
+				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
+					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v)", u.Name, d.Round(time.Millisecond), drained)
+				}
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
 				}
@@ -166,4 +170,55 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 		return nil, startErr
 	}
 	return total, nil
+}
+
+// collectTimeout bounds the wait of collectZ3 after a program.
+const collectTimeout = 30 * time.Second
+
+// collectZ3 waits until the Z3 objects the program just checked left behind are freed, at most
+// timeout (false when the time ran out). Every engine, bounded interpreter and verify run of
+// the layer makes a Z3 context of its own, which go-z3 frees only by finalizers, in chains: the
+// finalizers of a context's terms, models and solvers must run before the context becomes
+// unreachable and its own finalizer deletes it, one garbage collection later. All of them run
+// on the runtime's single finalizer goroutine, which waits on a context's lock while a solver
+// of that context is answering (a query of the other worker's, up to its time bound): a
+// backlog of finalizers keeps every context it holds alive, with all its memory, while the
+// workers go on making new ones. So each worker, before its next program, collects three times
+// (terms, then solvers, then contexts) and waits each time for the finalizers queued so far to
+// have run: the Z3 memory the run holds is then bounded by what the programs in flight use.
+func collectZ3(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for round := 0; round < 3; round++ {
+		if !finalizerBarrier(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// sentinel is an object whose finalizer says that the finalizers queued before it have run (it
+// holds a pointer, so the runtime's tiny allocator, which would batch it with other objects,
+// never places it).
+type sentinel struct{ _ *int }
+
+// finalizerBarrier collects garbage and waits, until deadline, for the finalizers that
+// collection queued to have run. runtime.GC returns once the collection has swept, so the
+// finalizers it queues are all queued by then. The finalizer goroutine takes the finalizers
+// queued so far as one batch and runs it in no fixed order: a sentinel queued by the next
+// collection may share a batch with some of them and run first; a second sentinel, made once
+// the first has run, is queued in a later batch, which the goroutine takes only when the
+// first sentinel's batch, and so every finalizer queued before it, is done.
+func finalizerBarrier(deadline time.Time) bool {
+	runtime.GC()
+	for i := 0; i < 2; i++ {
+		done := make(chan struct{})
+		runtime.SetFinalizer(&sentinel{}, func(*sentinel) { close(done) })
+		runtime.GC()
+		select {
+		case <-done:
+		case <-time.After(time.Until(deadline)):
+			return false
+		}
+	}
+	return true
 }

@@ -55,7 +55,7 @@ SUMMARY ?=
 check-refinement: deps ref
 	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) bash refinement/run.sh
 
-# The whole-stream comparison at scale (refinement/stream.go): the unpruned streams of the case
+# The whole-stream comparison at scale (refinement/streamcheck): the unpruned streams of the case
 # studies and of random programs against certsym-ref's extracted run, STREAM states per program.
 STREAM ?= 2500
 check-refinement-stream: deps ref

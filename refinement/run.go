@@ -14,6 +14,7 @@ import (
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
+	"certsym/refinement/prover"
 	"certsym/spec"
 	"certsym/sym"
 )
@@ -135,8 +136,10 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				t0 := time.Now()
 				c.CheckUnit(u)
 				c.Flush()
+				c.Sum.Z3Bytes = prover.Z3Allocated()
 				t1 := time.Now()
 				drained := collectZ3(collectTimeout)
+				c.Sum.Z3BytesCollected = prover.Z3Allocated()
 				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
 					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v)", u.Name, d.Round(time.Millisecond), drained)
 				}

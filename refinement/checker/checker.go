@@ -163,13 +163,18 @@ type Summary struct {
 	// with an index out of range inside a quantifier's body, which verify makes no claim of.
 	ArrayPrograms, UnclaimedIndex int
 	UnclaimedExample              string
-	RefCalls                      int
-	ProverQueries                 int
-	ProverUndecided               int
-	ProverSkipped                 int // queries not asked: the program's budget of undecided queries was spent
-	OverBudget                    int // programs whose time budget ran out before all checks were done
-	RunsCut                       int // reference runs cut short because their values exceeded 4096 bits
-	Mismatches                    int
+	// Z3Bytes is the most memory Z3 held (prover.Z3Allocated: every context of the process) at
+	// the end of a program, before its Z3 objects were collected; Z3BytesCollected the most it
+	// still held once they were (what the other worker's program in flight and the layer's
+	// provers hold, and whatever the collection could not free).
+	Z3Bytes, Z3BytesCollected uint64
+	RefCalls                  int
+	ProverQueries             int
+	ProverUndecided           int
+	ProverSkipped             int // queries not asked: the program's budget of undecided queries was spent
+	OverBudget                int // programs whose time budget ran out before all checks were done
+	RunsCut                   int // reference runs cut short because their values exceeded 4096 bits
+	Mismatches                int
 	// Rules counts the solver-free decisions by rule (crosscheck).
 	Rules   map[string]*RuleCount
 	ByCheck map[string]int
@@ -211,6 +216,8 @@ func (s *Summary) Add(o *Summary) {
 	if s.UnclaimedExample == "" {
 		s.UnclaimedExample = o.UnclaimedExample
 	}
+	s.Z3Bytes = max(s.Z3Bytes, o.Z3Bytes)
+	s.Z3BytesCollected = max(s.Z3BytesCollected, o.Z3BytesCollected)
 	s.RefCalls += o.RefCalls
 	s.ProverQueries += o.ProverQueries
 	s.ProverUndecided += o.ProverUndecided
@@ -583,6 +590,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
 			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)
+	}
+	if s.Z3Bytes > 0 {
+		fmt.Fprintf(w, "refinement:   Z3 memory at the end of a program: at most %d MiB, at most %d MiB once its Z3 objects were collected\n", s.Z3Bytes>>20, s.Z3BytesCollected>>20)
 	}
 	if s.VerifyStopped > 0 || s.VerifyBackEdgeRuns > 0 {
 		fmt.Fprintf(w, "refinement:   verify: %d reports of a stopped exploration checked (verify/stopped); %d runs cut off that meet a claim again through a loop's back edge (verify/cutoff)\n", s.VerifyStopped, s.VerifyBackEdgeRuns)

@@ -18,7 +18,7 @@
 //     correctness chapter of the Symbolic Execution Book, and the replay of every bug the
 //     engine reports;
 //   - stop: a run the engine stops early names a bound the layer gave and the run reached
-//     (oracles.go, checkStop; on runs with and without a time bound);
+//     (refinement/checker, CheckStop; on runs with and without a time bound);
 //   - the oracles again on runs of the fair strategies, whose picks sched/fair checks against
 //     the layer's model of the K-interleaved scheduler (fair.go, refinement/sched);
 //   - bounded: the same oracles, and the ghost mode, for the bounded interpreter

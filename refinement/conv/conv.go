@@ -260,6 +260,9 @@ func ElemVars(p *spec.Program, b spec.BExpr) spec.BExpr {
 			return &spec.Neg{X: ea(a.X)}
 		case *spec.BinA:
 			return &spec.BinA{Op: a.Op, L: ea(a.L), R: ea(a.R)}
+		case *spec.Num, *spec.Elem, *spec.BoundRef:
+		default:
+			panic(fmt.Sprintf("conv: ElemVars: arithmetic expression %T", a))
 		}
 		return a
 	}
@@ -272,6 +275,9 @@ func ElemVars(p *spec.Program, b spec.BExpr) spec.BExpr {
 			return &spec.Not{X: eb(b.X)}
 		case *spec.BinB:
 			return &spec.BinB{Op: b.Op, L: eb(b.L), R: eb(b.R)}
+		case *spec.BoolLit, *spec.Quant:
+		default:
+			panic(fmt.Sprintf("conv: ElemVars: condition %T", b))
 		}
 		return b
 	}

@@ -38,6 +38,9 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 			if (a.Op == spec.Div || a.Op == spec.Mod) && !spec.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
 				out[key("division", st, a)]++
 			}
+		case *spec.Num, *spec.Var, *spec.BoundRef:
+		default:
+			panic(fmt.Sprintf("verifycheck: expectedClaims: arithmetic expression %T", a))
 		}
 	}
 	divsB = func(b spec.BExpr, st spec.Stmt) {
@@ -54,6 +57,9 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 		case *spec.BinB:
 			divsB(b.L, st)
 			divsB(b.R, st)
+		case *spec.BoolLit:
+		default:
+			panic(fmt.Sprintf("verifycheck: expectedClaims: condition %T", b))
 		}
 	}
 	switch s := s.(type) {
@@ -83,6 +89,9 @@ func expectedClaims(s spec.Stmt, out map[string]int) {
 		out[key("assert", s, nil)]++
 	case *spec.Fail:
 		out[key("assert", s, nil)]++
+	case *spec.Skip:
+	default:
+		panic(fmt.Sprintf("verifycheck: expectedClaims: statement %T", s))
 	}
 }
 

@@ -6,7 +6,10 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
 )
@@ -20,7 +23,7 @@ import (
 // path of the ghost input. It costs one nil test per step when off.
 type State struct {
 	Store []*sym.Term
-	PC    *sym.PC
+	PC    *pathcond.PC
 	Ghost *Ghost
 	// Over is xSymExe's flag g (Section III-B3): nil on a state that over-approximates nothing;
 	// otherwise the assumes, latest first, whose evaluation ran out of the quantifier bound on this
@@ -30,13 +33,13 @@ type State struct {
 	// Trunc is set only in the state passed to Observer.At for a statement whose quantifiers ran
 	// out of the bound (QuantLoop) on this path: the condition the statement evaluates there, each
 	// exhausted quantifier cut to its first N instances. Nil otherwise.
-	Trunc spec.BExpr
+	Trunc syntax.BExpr
 }
 
 // OverApprox is one assume at which the quantifier bound ran out on a path (the over-approximation
 // location of xSymExe, Section V), with the earlier ones.
 type OverApprox struct {
-	At   *spec.Assume
+	At   *syntax.Assume
 	Prev *OverApprox
 }
 
@@ -59,8 +62,8 @@ type Ghost struct {
 type Result struct {
 	State     State
 	Behaviour spec.Behaviour
-	Fail      *spec.Fail
-	At        spec.Stmt
+	Fail      *syntax.Fail
+	At        syntax.Stmt
 	Cut       Cut
 	// QuantCut reports a path cut off at At because a quantifier of At's condition has more
 	// instances than the loop bound (QuantLoop, quant.go): Behaviour is Incomplete and Cut is
@@ -98,7 +101,7 @@ func (c Cut) String() string {
 // GhostError is a violated ghost assertion: the bounded interpreter's state does not concretize,
 // under the ghost interpretation, to the concrete execution's. It is a defect of the engine.
 type GhostError struct {
-	Stmt spec.Stmt
+	Stmt syntax.Stmt
 	Msg  string
 }
 
@@ -111,7 +114,7 @@ func (e *GhostError) Error() string { return "ghost check failed: " + e.Msg }
 // by the postconditions of the Why3 function it transcribes (same_ghost, under, over; for the
 // whole run, sym_interp's), so no Coq theorem covers them.
 type Interp struct {
-	Prog *spec.Program
+	Prog *syntax.Program
 	// N is the loop limit: each while loop may start at most N iterations each time it is entered.
 	N int
 	// Limits bound the interpretation: MaxStates counts the branch states created; QueryTimeout
@@ -131,7 +134,7 @@ type Interp struct {
 	Observer Observer
 
 	terms    *sym.Terms
-	solver   *sym.Solver
+	solver   *solver.Chain
 	states   int
 	meter    *budget.Meter
 	polled   int // the state count at the last pollLimits
@@ -142,7 +145,7 @@ type Interp struct {
 	// ghostLost: the ghost input left the symbolic paths at an assume whose quantifier bound ran
 	// out (QuantLoop): the concrete run ended there, the over-approximating path went on.
 	ghostLost  bool
-	quantSites map[spec.BExpr][]*spec.Quant
+	quantSites map[syntax.BExpr][]*syntax.Quant
 	// GhostChecks counts the ghost assertions checked.
 	GhostChecks int
 }
@@ -161,12 +164,12 @@ const MaxActiveIterations = 100_000
 // quantifiers is reported once per case of their range sizes (quant.go), each case's state with
 // its constraint, and Trunc set in the cases where the bound runs out.
 type Observer interface {
-	At(st State, s spec.Stmt) bool
+	At(st State, s syntax.Stmt) bool
 }
 
 // New creates a bounded interpreter for prog with loop limit n.
-func New(prog *spec.Program, n int) *Interp {
-	b := &Interp{Prog: prog, N: n, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog)}
+func New(prog *syntax.Program, n int) *Interp {
+	b := &Interp{Prog: prog, N: n, terms: sym.NewTermsFor(prog), solver: solver.New(prog, solver.Options{})}
 	b.meter = budget.NewMeter(budget.Limits{})
 	b.SetMonitor(budget.NewMonitor())
 	return b
@@ -183,7 +186,7 @@ func (b *Interp) SetMonitor(m *budget.Monitor) {
 func (b *Interp) Monitor() *budget.Monitor { return b.mon }
 
 // Solver returns the interpreter's solver.
-func (b *Interp) Solver() *sym.Solver { return b.solver }
+func (b *Interp) Solver() *solver.Chain { return b.solver }
 
 // Terms returns the interpreter's term factory, for an observer that builds terms over the
 // states it is shown (certsym verify).
@@ -236,7 +239,7 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 		return // the concrete run ended at an over-approximated assume (QuantLoop)
 	}
 	if len(mine) != 1 {
-		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), b.Prog.InputString(rho))
+		b.ghostFail(nil, "%d result states are on the path of the ghost input %s, want 1", len(mine), spec.StoreString(b.Prog, rho))
 		return
 	}
 	r := mine[0]
@@ -245,47 +248,47 @@ func (b *Interp) checkGhostResult(rs []Result, rho spec.Store) {
 	}
 	if r.Behaviour != want.Behaviour || r.Fail != want.Fail || r.At != want.At {
 		b.ghostFail(r.At, "the ghost input %s ends %s at line %d symbolically, but %s at line %d concretely",
-			b.Prog.InputString(rho), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
+			spec.StoreString(b.Prog, rho), r.Behaviour, resultLine(r.Fail, r.At), want.Behaviour, resultLine(want.Fail, want.At))
 		return
 	}
 	conc := b.terms.Concretize(r.State.Store, rho)
 	for i, v := range want.Store {
 		if got := conc[i]; !got.Equal(v) {
-			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", b.Prog.InputString(rho), b.terms.Names()[i], got, v)
+			b.ghostFail(nil, "the ghost input %s ends with %s = %s symbolically, %s concretely", spec.StoreString(b.Prog, rho), b.terms.Names()[i], got, v)
 			return
 		}
 	}
 }
 
-func resultLine(f *spec.Fail, at spec.Stmt) int {
+func resultLine(f *syntax.Fail, at syntax.Stmt) int {
 	if f != nil {
 		return f.Line()
 	}
-	return spec.LineOf(at)
+	return at.Pos().Line
 }
 
 // ghostFail records the first violated ghost assertion. A bound that stops the interpretation
 // drops no branch (each becomes a cut result), so the ghost checks hold after a stop as well.
-func (b *Interp) ghostFail(s spec.Stmt, format string, args ...any) {
+func (b *Interp) ghostFail(s syntax.Stmt, format string, args ...any) {
 	if b.ghostErr == nil {
 		b.ghostErr = &GhostError{Stmt: s, Msg: fmt.Sprintf(format, args...)}
 	}
 }
 
 // checkGhost is the ghost assertion after a step: ρ satisfies C and ρ∘σ is the concrete store.
-func (b *Interp) checkGhost(st State, s spec.Stmt) {
+func (b *Interp) checkGhost(st State, s syntax.Stmt) {
 	g := st.Ghost
 	b.GhostChecks++
 	if !st.PC.Formula().Eval(g.Rho) {
 		b.ghostFail(s, "at line %d the ghost interpretation %s does not satisfy the constraint %s",
-			spec.LineOf(s), b.Prog.InputString(g.Rho), st.PC.String(b.terms.Names()))
+			s.Pos().Line, spec.StoreString(b.Prog, g.Rho), st.PC.String(b.terms.Names()))
 		return
 	}
 	conc := b.terms.Concretize(st.Store, g.Rho)
 	for i, v := range conc {
 		if !v.Equal(g.Conc[i]) {
 			b.ghostFail(s, "at line %d %s is %s under the ghost interpretation, but %s in the concrete execution",
-				spec.LineOf(s), b.terms.Names()[i], v, g.Conc[i])
+				s.Pos().Line, b.terms.Names()[i], v, g.Conc[i])
 			return
 		}
 	}
@@ -296,7 +299,7 @@ func (b *Interp) checkGhost(st State, s spec.Stmt) {
 func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
-	out := State{Store: st.Store, PC: sym.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
+	out := State{Store: st.Store, PC: pathcond.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
 	if fault.Active == fault.OverNotInherited {
 		out.Over = nil // fault injection (build tag faults only)
 	}
@@ -343,12 +346,12 @@ func (b *Interp) checkSat(st State) answer {
 		return keep
 	}
 	switch b.solver.Check(st.PC) {
-	case sym.Unsat:
+	case pathcond.Unsat:
 		if st.Ghost != nil {
 			b.ghostFail(nil, "a constraint satisfied by the ghost interpretation was pruned as unsatisfiable: %s", st.PC.String(b.terms.Names()))
 		}
 		return prune
-	case sym.Unknown:
+	case pathcond.Unknown:
 		// The time bound cut the query short: stop here rather than keep a branch only because
 		// no time was left to decide it.
 		if b.TimeUp() {
@@ -402,7 +405,7 @@ func (b *Interp) branch(st State, f *sym.Formula) (State, answer) {
 // ghostSplit checks, at a branching point on the ghost path, that exactly one of the branches
 // keeps the ghost, that it is the one the concrete semantics takes (want), and that check_sat did
 // not prune it (the contract of check_sat; a budget stop is allowed).
-func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answer, want int) {
+func (b *Interp) ghostSplit(st State, s syntax.Stmt, branches []State, ans []answer, want int) {
 	if st.Ghost == nil {
 		return
 	}
@@ -413,15 +416,15 @@ func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answe
 			n++
 			b.checkGhost(br, s)
 			if i != want {
-				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", spec.LineOf(s), i, want)
+				b.ghostFail(s, "at line %d the ghost interpretation follows branch %d, the concrete execution branch %d", s.Pos().Line, i, want)
 			}
 			if ans[i] == prune {
-				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", spec.LineOf(s))
+				b.ghostFail(s, "at line %d the branch of the ghost interpretation was pruned", s.Pos().Line)
 			}
 		}
 	}
 	if n != 1 {
-		b.ghostFail(s, "at line %d %d branches hold under the ghost interpretation, want exactly 1", spec.LineOf(s), n)
+		b.ghostFail(s, "at line %d %d branches hold under the ghost interpretation, want exactly 1", s.Pos().Line, n)
 	}
 }
 
@@ -430,7 +433,7 @@ func (b *Interp) ghostSplit(st State, s spec.Stmt, branches []State, ans []answe
 // each made by branch (add_constraint, check_sat), with check_sat's answers. The last is built
 // only when c divides; otherwise ans[2] is prune, as in Why3. On the ghost path it checks that ρ
 // takes the branch the concrete execution takes.
-func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides, indexes bool) (br [4]State, ans [4]answer) {
+func (b *Interp) condBranches(st State, s syntax.Stmt, cond syntax.BExpr, divides, indexes bool) (br [4]State, ans [4]answer) {
 	sp := step.SplitKinds(b.terms, cond, st.Store, divides, indexes)
 	br[0], ans[0] = b.branch(st, sp.Then)
 	br[1], ans[1] = b.branch(st, sp.Else)
@@ -451,7 +454,7 @@ func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides, i
 	if st.Ghost != nil {
 		want := 1
 		switch v, k, def := spec.EvalBKind(cond, st.Ghost.Conc, nil); {
-		case !def && k == spec.FailIndex:
+		case !def && k == syntax.FailIndex:
 			want = idxAt
 		case !def:
 			want = errAt
@@ -465,7 +468,7 @@ func (b *Interp) condBranches(st State, s spec.Stmt, cond spec.BExpr, divides, i
 
 // leaf is leaf: the results of a branch that ends at s: none when check_sat pruned it, r when
 // it kept it, and a budget cut at s in r's state when the budget is exhausted.
-func leaf(a answer, r Result, s spec.Stmt) []Result {
+func leaf(a answer, r Result, s syntax.Stmt) []Result {
 	switch a {
 	case keep:
 		return []Result{r}
@@ -476,13 +479,13 @@ func leaf(a answer, r Result, s spec.Stmt) []Result {
 }
 
 // cutResult is the result (st, Stopped) of a branch a budget stopped at s.
-func cutResult(st State, s spec.Stmt) Result {
+func cutResult(st State, s syntax.Stmt) Result {
 	return Result{State: st, Behaviour: spec.Incomplete, At: s, Cut: CutBudget}
 }
 
 // interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
 // stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
-func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
+func (b *Interp) interpStmt(st State, c syntax.Stmt) []Result {
 	if b.QuantLoop {
 		if cond := condOf(c); cond != nil {
 			if qs := b.sites(cond); len(qs) > 0 {
@@ -494,10 +497,10 @@ func (b *Interp) interpStmt(st State, c spec.Stmt) []Result {
 }
 
 // interpStmtAt is interpStmt once QuantLoop's case split, if any, is done.
-func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
+func (b *Interp) interpStmtAt(st State, c syntax.Stmt) []Result {
 	if b.Observer != nil {
 		switch c.(type) {
-		case *spec.Seq, *spec.While: // not a program point; observed in interpLoop
+		case *syntax.Seq, *syntax.While: // not a program point; observed in interpLoop
 		default:
 			if !b.Observer.At(st, c) {
 				return []Result{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
@@ -505,23 +508,23 @@ func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
 		}
 	}
 	switch c := c.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return []Result{{State: st, Behaviour: spec.Normal}}
-	case *spec.Fail:
+	case *syntax.Fail:
 		return []Result{{State: st, Behaviour: spec.Error, Fail: c}}
-	case *spec.Assign:
+	case *syntax.Assign:
 		return b.assign(st, c)
-	case *spec.Seq:
+	case *syntax.Seq:
 		return b.interpSeq(b.interpStmt(st, c.First), c.Second)
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		return b.arrAssign(st, c)
-	case *spec.If:
+	case *syntax.If:
 		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr)
-	case *spec.Assert:
+	case *syntax.Assert:
 		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err, c.IdxErr)
-	case *spec.Assume:
+	case *syntax.Assume:
 		return b.interpAssume(st, c)
-	case *spec.While:
+	case *syntax.While:
 		return b.interpLoop(st, c, 0)
 	}
 	panic(fmt.Sprintf("bounded: unknown statement %T", c))
@@ -529,7 +532,7 @@ func (b *Interp) interpStmtAt(st State, c spec.Stmt) []Result {
 
 // interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
 // results (cut results too) are kept. Coq: none (Why3 only).
-func (b *Interp) interpSeq(rs []Result, c2 spec.Stmt) []Result {
+func (b *Interp) interpSeq(rs []Result, c2 syntax.Stmt) []Result {
 	var out []Result
 	for _, r := range rs {
 		if r.Behaviour != spec.Normal {
@@ -558,7 +561,7 @@ func cat(out, rs []Result) []Result {
 // When check_sat answers exhausted on D(a), the result is a cut at c in the state before the
 // update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
 // E_AssignErr are the small-step counterparts).
-func (b *Interp) assign(st State, c *spec.Assign) []Result {
+func (b *Interp) assign(st State, c *syntax.Assign) []Result {
 	as := step.Assign(b.terms, c, st.Store)
 	if as.Huge { // MaxIntBits: a resource bound, the path is cut and Stopped says why
 		if b.stopped == "" {
@@ -581,7 +584,7 @@ func (b *Interp) assign(st State, c *spec.Assign) []Result {
 	if as.Def == nil { // D(a) = true: no branch
 		return []Result{{State: next(st), Behaviour: spec.Normal}}
 	}
-	k, def := spec.FailKind(0), true
+	k, def := syntax.FailKind(0), true
 	if st.Ghost != nil {
 		_, k, def = spec.EvalKind(c.A, st.Ghost.Conc, nil)
 	}
@@ -591,13 +594,13 @@ func (b *Interp) assign(st State, c *spec.Assign) []Result {
 // errBranches is the branching of a statement that updates the store under D and errs under
 // F_div or F_idx (each when not nil): the normal result next(state under D) and the error
 // leaves, in that order; on the ghost path, def and k say which branch the concrete run takes.
-func (b *Interp) errBranches(st State, c spec.Stmt, def, fdiv, fidx *sym.Formula, errDiv, errIdx *spec.Fail,
-	next func(State) State, ok bool, k spec.FailKind) []Result {
+func (b *Interp) errBranches(st State, c syntax.Stmt, def, fdiv, fidx *sym.Formula, errDiv, errIdx *syntax.Fail,
+	next func(State) State, ok bool, k syntax.FailKind) []Result {
 	var out []Result
 	okS, aOK := b.branch(st, def)
 	brs, anss := []State{okS}, []answer{aOK}
 	want := 0
-	var errs []*spec.Fail
+	var errs []*syntax.Fail
 	for i, f := range []*sym.Formula{fdiv, fidx} {
 		if f == nil {
 			continue
@@ -607,7 +610,7 @@ func (b *Interp) errBranches(st State, c spec.Stmt, def, fdiv, fidx *sym.Formula
 		if i == 1 {
 			fail = errIdx
 		}
-		if !ok && (k == spec.FailIndex) == (i == 1) {
+		if !ok && (k == syntax.FailIndex) == (i == 1) {
 			want = len(brs)
 		}
 		brs, anss, errs = append(brs, s), append(anss, a), append(errs, fail)
@@ -630,7 +633,7 @@ func (b *Interp) errBranches(st State, c spec.Stmt, def, fdiv, fidx *sym.Formula
 // arrAssign is the element assignment a[i] = e (issue 13): the store with a ↦ store(S(a), S(i),
 // S(e)) under D, the division and index errors under F_div and F_idx (step.ArrAssign). Coq: the
 // rules E_ArrAssign, E_ArrAssignErr (Symbolic.v) are its small-step counterparts.
-func (b *Interp) arrAssign(st State, c *spec.ArrAssign) []Result {
+func (b *Interp) arrAssign(st State, c *syntax.ArrAssign) []Result {
 	as := step.ArrAssign(b.terms, c, st.Store)
 	next := func(s State) State {
 		s.Store = as.Store
@@ -644,7 +647,7 @@ func (b *Interp) arrAssign(st State, c *spec.ArrAssign) []Result {
 		}
 		return s
 	}
-	k, def := spec.FailKind(0), true
+	k, def := syntax.FailKind(0), true
 	if st.Ghost != nil {
 		_, _, k, def = spec.EvalArrAssign(c, st.Ghost.Conc)
 	}
@@ -654,10 +657,10 @@ func (b *Interp) arrAssign(st State, c *spec.ArrAssign) []Result {
 // interpIf is interp_if, the conditional case of interp_stmt (assert b is if b then skip else
 // fail fi): th under D(b) ∧ b, el under D(b) ∧ ¬b, Error under ¬D(b). A branch check_sat
 // answers exhausted on is a cut at s; the error branch is a leaf.
-func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail) []Result {
+func (b *Interp) interpIf(st State, s syntax.Stmt, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) []Result {
 	br, ans := b.condBranches(st, s, cond, err != nil, idxErr != nil)
 	var out []Result
-	for i, c := range [2]spec.Stmt{th, el} {
+	for i, c := range [2]syntax.Stmt{th, el} {
 		switch ans[i] {
 		case keep:
 			out = cat(out, b.interpStmt(br[i], c))
@@ -671,7 +674,7 @@ func (b *Interp) interpIf(st State, s spec.Stmt, cond spec.BExpr, th, el spec.St
 
 // interpAssume is interp_assume, the assume case of interp_stmt: Normal under D(b) ∧ b,
 // Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf.
-func (b *Interp) interpAssume(st State, c *spec.Assume) []Result {
+func (b *Interp) interpAssume(st State, c *syntax.Assume) []Result {
 	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil, c.IdxErr != nil)
 	out := leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, c)
 	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
@@ -685,7 +688,7 @@ func (b *Interp) interpAssume(st State, c *spec.Assume) []Result {
 // exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
 // exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
 // stops at the condition is a cut result too. Coq: none (Why3 only).
-func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
+func (b *Interp) interpLoop(st State, w *syntax.While, k int) []Result {
 	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
 	// reason, before the Go stack does.
 	b.active++
@@ -704,7 +707,7 @@ func (b *Interp) interpLoop(st State, w *spec.While, k int) []Result {
 
 // loopAt is interpLoop once the iteration bound is checked and QuantLoop's case split, if any,
 // is done: the observer, then the condition's branches.
-func (b *Interp) loopAt(st State, w *spec.While, k int) []Result {
+func (b *Interp) loopAt(st State, w *syntax.While, k int) []Result {
 	if b.Observer != nil && !b.Observer.At(st, w) {
 		return []Result{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
 	}
@@ -731,7 +734,7 @@ func (b *Interp) loopAt(st State, w *spec.While, k int) []Result {
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
 // iterations done) from every Normal result; the other results are kept. Coq: none (Why3 only).
-func (b *Interp) interpLoopNext(rs []Result, w *spec.While, k int) []Result {
+func (b *Interp) interpLoopNext(rs []Result, w *syntax.While, k int) []Result {
 	var out []Result
 	for _, r := range rs {
 		if r.Behaviour != spec.Normal {

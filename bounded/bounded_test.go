@@ -7,6 +7,8 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax/parser"
 )
 
 // TestBoundedGhost runs the bounded interpreter in ghost mode on every program of testdata/ and
@@ -17,7 +19,7 @@ func TestBoundedGhost(t *testing.T) {
 	f := testprog.InputFuzzer(7)
 	checks := 0
 	for _, file := range testprog.Corpus(t) {
-		p, err := spec.ParseFile(file)
+		p, err := parser.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +31,7 @@ func TestBoundedGhost(t *testing.T) {
 			for run := 0; run < 4; run++ {
 				in := testprog.RandomInput(f, p.Slots())
 				if _, err := b.SymInterp(in); err != nil {
-					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, p.InputString(in), err)
+					t.Fatalf("%s, loop limit %d, input %s: %v", file, n, spec.StoreString(p, in), err)
 				}
 				checks += b.GhostChecks
 			}
@@ -62,7 +64,7 @@ if i == 3 then fail fi`
 		if r.Fail != nil {
 			line = r.Fail.Line()
 		} else if r.At != nil {
-			line = spec.LineOf(r.At)
+			line = r.At.Pos().Line
 		}
 		got = append(got, r.Behaviour.String()+"@"+itoa(line)+": "+r.State.PC.String(p.Vars))
 	}
@@ -82,7 +84,7 @@ if i == 3 then fail fi`
 	}
 }
 
-func itoa(n int) string { return spec.IntOf(int64(n)).String() }
+func itoa(n int) string { return integer.Of(int64(n)).String() }
 
 // TestBoundedGhostStopped: a bound that stops the interpretation cuts branches instead of
 // dropping them, so the ghost checks still hold after the stop, for inputs whose path is cut and
@@ -92,7 +94,7 @@ func TestBoundedGhostStopped(t *testing.T) {
 	b := New(p, 50)
 	b.MaxStates = 10
 	for _, n := range []int64{40, 0, 1, -3} {
-		in := spec.Store{spec.IntOf(0), spec.IntOf(n), spec.IntOf(3)}
+		in := spec.Store{integer.Of(0), integer.Of(n), integer.Of(3)}
 		rs, err := b.SymInterp(in)
 		if err != nil {
 			t.Fatalf("n = %d: ghost failure after a bound: %v", n, err)
@@ -153,7 +155,7 @@ assert x != 9`
 		}
 		for n := int64(-2); n <= 9; n++ {
 			for _, x := range []int64{-1, 0, 5, 9, 109} {
-				in := spec.Store{spec.IntOf(0), spec.IntOf(n), spec.IntOf(x)}
+				in := spec.Store{integer.Of(0), integer.Of(n), integer.Of(x)}
 				want := spec.ExecBounded(p, in, 6)
 				covered := false
 				for _, r := range rs {

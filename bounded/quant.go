@@ -2,6 +2,8 @@ package bounded
 
 import (
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -59,10 +61,10 @@ const MaxQuantSplit = 6
 
 // quantSites returns the quantifiers of cond that QuantLoop splits on: those whose range uses no
 // bound variable, in the order of Inspect (outer ones first), at most MaxQuantSplit.
-func quantSites(cond spec.BExpr) []*spec.Quant {
-	var out []*spec.Quant
-	spec.Inspect(cond, func(n spec.Node) bool {
-		if q, ok := n.(*spec.Quant); ok && len(out) < MaxQuantSplit && !spec.UsesBound(q.Lo) && !spec.UsesBound(q.Hi) {
+func quantSites(cond syntax.BExpr) []*syntax.Quant {
+	var out []*syntax.Quant
+	syntax.Inspect(cond, func(n syntax.Node) bool {
+		if q, ok := n.(*syntax.Quant); ok && len(out) < MaxQuantSplit && !syntax.UsesBound(q.Lo) && !syntax.UsesBound(q.Hi) {
 			out = append(out, q)
 		}
 		return true
@@ -72,7 +74,7 @@ func quantSites(cond spec.BExpr) []*spec.Quant {
 
 // sites returns the quantifiers QuantLoop splits on in the condition of s, computed once per
 // statement; nil when QuantLoop is off or the condition has none.
-func (b *Interp) sites(cond spec.BExpr) []*spec.Quant {
+func (b *Interp) sites(cond syntax.BExpr) []*syntax.Quant {
 	if !b.QuantLoop || cond == nil {
 		return nil
 	}
@@ -80,7 +82,7 @@ func (b *Interp) sites(cond spec.BExpr) []*spec.Quant {
 		return qs
 	}
 	if b.quantSites == nil {
-		b.quantSites = map[spec.BExpr][]*spec.Quant{}
+		b.quantSites = map[syntax.BExpr][]*syntax.Quant{}
 	}
 	qs := quantSites(cond)
 	b.quantSites[cond] = qs
@@ -89,35 +91,35 @@ func (b *Interp) sites(cond spec.BExpr) []*spec.Quant {
 
 // condOf is the condition of an if, assert or assume (nil for the other statements; a while
 // loop's condition is handled in interpLoop).
-func condOf(s spec.Stmt) spec.BExpr {
+func condOf(s syntax.Stmt) syntax.BExpr {
 	switch s := s.(type) {
-	case *spec.If:
+	case *syntax.If:
 		return s.Cond
-	case *spec.Assert:
+	case *syntax.Assert:
 		return s.Cond
-	case *spec.Assume:
+	case *syntax.Assume:
 		return s.Cond
 	}
 	return nil
 }
 
 // smallRange is the condition hi - lo <= N - 1 of q: its range has at most N elements.
-func smallRange(q *spec.Quant, n int) spec.BExpr {
-	return &spec.Cmp{P: q.P, Op: spec.Le, L: &spec.BinA{P: q.P, Op: spec.Sub, L: q.Hi, R: q.Lo},
-		R: &spec.Num{P: q.P, Val: spec.IntOf(int64(n) - 1)}}
+func smallRange(q *syntax.Quant, n int) syntax.BExpr {
+	return &syntax.Cmp{P: q.P, Op: syntax.Le, L: &syntax.BinA{P: q.P, Op: syntax.Sub, L: q.Hi, R: q.Lo},
+		R: &syntax.Num{P: q.P, Val: integer.Of(int64(n) - 1)}}
 }
 
 // cutEnd is the upper end of q's range cut to its first n instances: lo + (n-1), folded when lo
 // is a literal, and written hi - (hi - (lo + (n-1))) when hi can fail, so that hi is still
 // evaluated (before the instances, as the concrete semantics does).
-func cutEnd(q *spec.Quant, n int) spec.AExpr {
-	k := spec.IntOf(int64(n) - 1)
-	end := spec.AExpr(&spec.BinA{P: q.P, Op: spec.Add, L: q.Lo, R: &spec.Num{P: q.P, Val: k}})
-	if lo, ok := q.Lo.(*spec.Num); ok {
-		end = &spec.Num{P: q.P, Val: lo.Val.Add(k)}
+func cutEnd(q *syntax.Quant, n int) syntax.AExpr {
+	k := integer.Of(int64(n) - 1)
+	end := syntax.AExpr(&syntax.BinA{P: q.P, Op: syntax.Add, L: q.Lo, R: &syntax.Num{P: q.P, Val: k}})
+	if lo, ok := q.Lo.(*syntax.Num); ok {
+		end = &syntax.Num{P: q.P, Val: lo.Val.Add(k)}
 	}
-	if spec.HasIndex(q.Hi) || len(spec.DivisorsA(q.Hi, nil)) > 0 {
-		end = &spec.BinA{P: q.P, Op: spec.Sub, L: q.Hi, R: &spec.BinA{P: q.P, Op: spec.Sub, L: q.Hi, R: end}}
+	if syntax.HasIndex(q.Hi) || len(syntax.DivisorsA(q.Hi, nil)) > 0 {
+		end = &syntax.BinA{P: q.P, Op: syntax.Sub, L: q.Hi, R: &syntax.BinA{P: q.P, Op: syntax.Sub, L: q.Hi, R: end}}
 	}
 	return end
 }
@@ -132,35 +134,35 @@ const (
 
 // rewrite returns e with each quantifier of big replaced as mode says; pos is the polarity of e
 // in the whole condition. Subexpressions without a big quantifier are shared, not copied.
-func (b *Interp) rewrite(e spec.BExpr, big map[*spec.Quant]bool, mode rewriteMode, pos bool) spec.BExpr {
+func (b *Interp) rewrite(e syntax.BExpr, big map[*syntax.Quant]bool, mode rewriteMode, pos bool) syntax.BExpr {
 	switch x := e.(type) {
-	case *spec.Not:
+	case *syntax.Not:
 		if y := b.rewrite(x.X, big, mode, !pos); y != x.X {
-			return &spec.Not{P: x.P, X: y}
+			return &syntax.Not{P: x.P, X: y}
 		}
-	case *spec.BinB:
+	case *syntax.BinB:
 		l, r := b.rewrite(x.L, big, mode, pos), b.rewrite(x.R, big, mode, pos)
 		if l != x.L || r != x.R {
-			return &spec.BinB{P: x.P, Op: x.Op, L: l, R: r}
+			return &syntax.BinB{P: x.P, Op: x.Op, L: l, R: r}
 		}
-	case *spec.Quant:
+	case *syntax.Quant:
 		body := b.rewrite(x.Body, big, mode, pos)
 		q := x
 		if body != x.Body {
-			q = &spec.Quant{P: x.P, Exists: x.Exists, Name: x.Name, Level: x.Level, Lo: x.Lo, Hi: x.Hi, Body: body}
+			q = &syntax.Quant{P: x.P, Exists: x.Exists, Name: x.Name, Level: x.Level, Lo: x.Lo, Hi: x.Hi, Body: body}
 		}
 		if !big[x] {
 			return q
 		}
-		cut := &spec.Quant{P: q.P, Exists: q.Exists, Name: q.Name, Level: q.Level, Lo: q.Lo, Hi: cutEnd(q, b.N), Body: q.Body}
+		cut := &syntax.Quant{P: q.P, Exists: q.Exists, Name: q.Name, Level: q.Level, Lo: q.Lo, Hi: cutEnd(q, b.N), Body: q.Body}
 		if mode == cutOnly {
 			return cut
 		}
 		switch {
 		case !q.Exists && !pos: // forall, negatively: first N hold, then false is admitted
-			return &spec.BinB{P: q.P, Op: spec.And, L: cut, R: &spec.BoolLit{P: q.P, Val: false}}
+			return &syntax.BinB{P: q.P, Op: syntax.And, L: cut, R: &syntax.BoolLit{P: q.P, Val: false}}
 		case q.Exists && pos: // exists, positively: true is admitted
-			return &spec.BinB{P: q.P, Op: spec.Or, L: cut, R: &spec.BoolLit{P: q.P, Val: true}}
+			return &syntax.BinB{P: q.P, Op: syntax.Or, L: cut, R: &syntax.BoolLit{P: q.P, Val: true}}
 		}
 		return cut
 	}
@@ -172,7 +174,7 @@ func (b *Interp) rewrite(e spec.BExpr, big map[*spec.Quant]bool, mode rewriteMod
 // on the ghost path exactly one keeps the ghost). The case with every range small runs exact(st).
 // Each other case shows the observer the state with Trunc; an assume then goes on under the
 // loop's nondeterministic value with Over set (assumeOver), any other statement is cut there.
-func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Quant, exact func(State) []Result) []Result {
+func (b *Interp) quantCases(st State, s syntax.Stmt, cond syntax.BExpr, qs []*syntax.Quant, exact func(State) []Result) []Result {
 	small := make([]*sym.Formula, len(qs))
 	for i, q := range qs {
 		small[i], _, _, _ = b.terms.CondKinds(smallRange(q, b.N), st.Store)
@@ -210,7 +212,7 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 			out = append(out, exact(brs[m])...)
 			continue
 		}
-		big := map[*spec.Quant]bool{}
+		big := map[*syntax.Quant]bool{}
 		for i, q := range qs {
 			if m&(1<<i) != 0 {
 				big[q] = true
@@ -222,7 +224,7 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 			out = append(out, Result{State: brs[m], Behaviour: spec.Incomplete, At: s, Cut: CutObserver})
 			continue
 		}
-		if a, ok := s.(*spec.Assume); ok {
+		if a, ok := s.(*syntax.Assume); ok {
 			out = append(out, b.assumeOver(brs[m], a, b.rewrite(cond, big, nondetLoop, true), b.decidedEarly(cond, big, brs[m]))...)
 			continue
 		}
@@ -239,19 +241,19 @@ func (b *Interp) quantCases(st State, s spec.Stmt, cond spec.BExpr, qs []*spec.Q
 // divides or reads an element): IMP evaluates every instance (SEMANTICS.md, strict quantifiers),
 // so an instance past the first N can still fail after the value is decided, and only the flag
 // accounts for the runs that do.
-func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st State) *sym.Formula {
+func (b *Interp) decidedEarly(cond syntax.BExpr, big map[*syntax.Quant]bool, st State) *sym.Formula {
 	var parts []*sym.Formula
 	nested := false
-	var walk func(e spec.BExpr, inQuant bool)
-	walk = func(e spec.BExpr, inQuant bool) {
+	var walk func(e syntax.BExpr, inQuant bool)
+	walk = func(e syntax.BExpr, inQuant bool) {
 		switch x := e.(type) {
-		case *spec.Not:
+		case *syntax.Not:
 			walk(x.X, inQuant)
-		case *spec.BinB:
+		case *syntax.BinB:
 			walk(x.L, inQuant)
 			walk(x.R, inQuant)
-		case *spec.Quant:
-			if big[x] && (inQuant || spec.HasIndex(x.Body) || spec.HasDivB(x.Body)) {
+		case *syntax.Quant:
+			if big[x] && (inQuant || syntax.HasIndex(x.Body) || syntax.HasDivB(x.Body)) {
 				nested = true // (or its later instances can fail)
 			}
 			if big[x] && !inQuant {
@@ -278,7 +280,7 @@ func (b *Interp) decidedEarly(cond spec.BExpr, big map[*spec.Quant]bool, st Stat
 // concrete store (same value, or the same kind of failure); otherwise the concrete run ends at
 // a (infeasible, or an error on an instance past the first N) while the symbolic path goes on,
 // and the ghost is dropped (ghostLost).
-func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr, early *sym.Formula) []Result {
+func (b *Interp) assumeOver(st State, a *syntax.Assume, loopCond syntax.BExpr, early *sym.Formula) []Result {
 	if st.Ghost != nil {
 		v1, k1, d1 := spec.EvalBKind(a.Cond, st.Ghost.Conc, nil)
 		v2, k2, d2 := spec.EvalBKind(loopCond, st.Ghost.Conc, nil)
@@ -317,11 +319,11 @@ func (b *Interp) assumeOver(st State, a *spec.Assume, loopCond spec.BExpr, early
 // more than n elements in s (the statement is then cut off, or, for an assume,
 // over-approximated). A range whose ends are undefined in s does not count (the statement errs
 // on them first). The refinement layer uses it to tell the concrete runs verify's bounds reach.
-func Exhausts(cond spec.BExpr, s spec.Store, n int) bool {
+func Exhausts(cond syntax.BExpr, s spec.Store, n int) bool {
 	for _, q := range quantSites(cond) {
 		lo, ok1 := spec.Eval(q.Lo, s)
 		hi, ok2 := spec.Eval(q.Hi, s)
-		if ok1 && ok2 && hi.Sub(lo).Cmp(spec.IntOf(int64(n)-1)) > 0 {
+		if ok1 && ok2 && hi.Sub(lo).Cmp(integer.Of(int64(n)-1)) > 0 {
 			return true
 		}
 	}

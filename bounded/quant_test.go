@@ -9,6 +9,9 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
@@ -18,20 +21,20 @@ import (
 // seen records what the observer is shown: per statement line, the Trunc conditions (printed)
 // and the path conditions of the states with Trunc set.
 type seen struct {
-	prog  *spec.Program
+	prog  *syntax.Program
 	trunc map[int][]string
 	at    map[int]int
 }
 
-func (o *seen) At(st State, s spec.Stmt) bool {
-	o.at[spec.LineOf(s)]++
+func (o *seen) At(st State, s syntax.Stmt) bool {
+	o.at[s.Pos().Line]++
 	if st.Trunc != nil {
-		o.trunc[spec.LineOf(s)] = append(o.trunc[spec.LineOf(s)], spec.PrintB(st.Trunc)+" | "+st.PC.String(sym.SlotNames(o.prog)))
+		o.trunc[s.Pos().Line] = append(o.trunc[s.Pos().Line], syntax.PrintB(st.Trunc)+" | "+st.PC.String(sym.SlotNames(o.prog)))
 	}
 	return true
 }
 
-func quantRun(t *testing.T, src string, n int, loop bool) ([]Result, *seen, *spec.Program) {
+func quantRun(t *testing.T, src string, n int, loop bool) ([]Result, *seen, *syntax.Program) {
 	t.Helper()
 	p := testprog.Parse(t, src)
 	b := New(p, n)
@@ -46,12 +49,12 @@ func quantRun(t *testing.T, src string, n int, loop bool) ([]Result, *seen, *spe
 }
 
 // describe is a result as behaviour@line [quant-cut] [over:lines]: constraint.
-func describe(p *spec.Program, r Result) string {
+func describe(p *syntax.Program, r Result) string {
 	line := 0
 	if r.Fail != nil {
 		line = r.Fail.Line()
 	} else if r.At != nil {
-		line = spec.LineOf(r.At)
+		line = r.At.Pos().Line
 	}
 	s := fmt.Sprintf("%s@%d", r.Behaviour, line)
 	if r.QuantCut {
@@ -67,7 +70,7 @@ func describe(p *spec.Program, r Result) string {
 	return s + ": " + r.State.PC.String(sym.SlotNames(p))
 }
 
-func describeAll(p *spec.Program, rs []Result) string {
+func describeAll(p *syntax.Program, rs []Result) string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, describe(p, r))
@@ -209,17 +212,17 @@ func TestQuantLoopCutElsewhere(t *testing.T) {
 		src := "array a[1..5];\nassume 1 <= n and n <= 5 and m == 1 and d == 1 and x == 0;\n" + c.stmt
 		rs, o, p := quantRun(t, src, 4, true)
 		// the valuation n = v, m = 1, d = 1, x = 0, every element 1
-		at := func(v int64) []spec.Int {
-			in := make([]spec.Int, p.Slots())
+		at := func(v int64) []integer.Int {
+			in := make([]integer.Int, p.Slots())
 			for i := range in {
-				in[i] = spec.IntOf(1)
+				in[i] = integer.Of(1)
 			}
 			for i, name := range p.Vars {
 				switch name {
 				case "n":
-					in[i] = spec.IntOf(v)
+					in[i] = integer.Of(v)
 				case "x":
-					in[i] = spec.Int{}
+					in[i] = integer.Int{}
 				}
 			}
 			return in
@@ -229,7 +232,7 @@ func TestQuantLoopCutElsewhere(t *testing.T) {
 			phi := r.State.PC.Formula()
 			if r.QuantCut {
 				cuts++
-				if r.Behaviour != spec.Incomplete || r.Cut != CutNone || spec.LineOf(r.At) != 3 || !phi.Eval(at(5)) || phi.Eval(at(4)) {
+				if r.Behaviour != spec.Incomplete || r.Cut != CutNone || r.At.Pos().Line != 3 || !phi.Eval(at(5)) || phi.Eval(at(4)) {
 					t.Errorf("%s: cut result %s", c.stmt, describe(p, r))
 				}
 			} else if phi.Eval(at(5)) && r.Behaviour != spec.Incomplete {
@@ -288,11 +291,11 @@ func TestQuantLoopGhost(t *testing.T) {
 		b.QuantLoop = true
 		in := make(spec.Store, len(c.in))
 		for i, v := range c.in {
-			in[i] = spec.IntOf(v)
+			in[i] = integer.Of(v)
 		}
 		rs, err := b.SymInterp(in)
 		if err != nil {
-			t.Fatalf("input %s: %v", p0.InputString(in), err)
+			t.Fatalf("input %s: %v", spec.StoreString(p0, in), err)
 		}
 		var mine []Result
 		for _, r := range rs {
@@ -301,17 +304,17 @@ func TestQuantLoopGhost(t *testing.T) {
 			}
 		}
 		if c.ghost != (len(mine) == 1) || (c.ghost && c.over != (mine[0].State.Over != nil)) {
-			t.Errorf("input %s: %d results on the ghost path (want ghost %v, flagged %v):\n%s", p0.InputString(in), len(mine), c.ghost, c.over, describeAll(p0, mine))
+			t.Errorf("input %s: %d results on the ghost path (want ghost %v, flagged %v):\n%s", spec.StoreString(p0, in), len(mine), c.ghost, c.over, describeAll(p0, mine))
 		}
 	}
 	files := testprog.Corpus(t)
-	progs := []*spec.Program{}
+	progs := []*syntax.Program{}
 	for _, s := range srcs {
 		progs = append(progs, testprog.Parse(t, s))
 	}
 	for _, f := range files {
 		if data, err := os.ReadFile(f); err == nil && (strings.Contains(string(data), "forall") || strings.Contains(string(data), "exists")) {
-			p, err := spec.ParseFile(f)
+			p, err := parser.ParseFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -331,13 +334,13 @@ func TestQuantLoopGhost(t *testing.T) {
 				in := testprog.RandomInput(fz, p.Slots())
 				// small values, so that the assumes on n and the zero tests hold often
 				for j := range in {
-					in[j] = spec.IntOf(int64(run+j) % 6)
+					in[j] = integer.Of(int64(run+j) % 6)
 				}
 				inputs = append(inputs, in, testprog.RandomInput(fz, p.Slots()))
 			}
 			for _, in := range inputs {
 				if _, err := b.SymInterp(in); err != nil {
-					t.Fatalf("program %d, loop limit %d, input %s: %v", i, n, p.InputString(in), err)
+					t.Fatalf("program %d, loop limit %d, input %s: %v", i, n, spec.StoreString(p, in), err)
 				}
 				checks += b.GhostChecks
 			}

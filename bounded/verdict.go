@@ -7,8 +7,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
@@ -50,7 +51,7 @@ type Report struct {
 type ReplayError struct {
 	Input  spec.Store
 	Names  []string
-	Fail   *spec.Fail
+	Fail   *syntax.Fail
 	Replay spec.BoundedResult
 }
 
@@ -94,10 +95,10 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		case r.Cut != CutNone:
 			// a path a budget stopped: Stopped gives the reason, not the loop bound
 		case r.Behaviour == spec.Incomplete:
-			incomplete[spec.LineOf(r.At)]++
+			incomplete[r.At.Pos().Line]++
 		case r.Behaviour == spec.Error:
-			if b.solver.Check(r.State.PC) != sym.Sat {
-				p := r.Fail.Loc.Where() // the macro call's position for an inlined statement
+			if b.solver.Check(r.State.PC) != pathcond.Sat {
+				p := r.Fail.Loc.Pos() // the macro call's position for an inlined statement
 				unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (%s)", r.Fail.Kind, p.Line, p.Col, r.State.PC.Reason))
 				continue
 			}
@@ -108,7 +109,7 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 	Each(len(sat), workers, func(k int) {
 		replays[k] = spec.ExecBounded(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N)
 	})
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	for k, i := range sat {
 		r, replay := rs[i], replays[k]
 		input := spec.Store(r.State.PC.Witness)

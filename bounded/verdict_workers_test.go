@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // TestEach: Each calls f once for every index, whatever the number of workers and of indices
@@ -34,7 +35,7 @@ while i < n do
   i = i + 1
 od;
 assert y < 2`
-	prog, err := spec.Parse("many_errors.imp", []byte(src))
+	prog, err := parser.Parse("many_errors.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

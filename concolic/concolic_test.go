@@ -7,32 +7,35 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
-func parse(t *testing.T, src string) *spec.Program {
+func parse(t *testing.T, src string) *syntax.Program {
 	t.Helper()
-	p, err := spec.Parse("p.imp", []byte(src))
+	p, err := parser.Parse("p.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func parseFile(t *testing.T, name string) *spec.Program {
+func parseFile(t *testing.T, name string) *syntax.Program {
 	t.Helper()
-	p, err := spec.ParseFile("../testdata/" + name)
+	p, err := parser.ParseFile("../testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func store(p *spec.Program, kv map[string]int64) spec.Store {
+func store(p *syntax.Program, kv map[string]int64) spec.Store {
 	s := make(spec.Store, len(p.Vars))
 	for k, v := range kv {
-		s[p.VarIndex(k)] = spec.IntOf(v)
+		s[p.VarIndex(k)] = integer.Of(v)
 	}
 	return s
 }
@@ -62,7 +65,7 @@ func TestTraceFlipsReallyFlip(t *testing.T) {
 		flips := 0
 		for j, b := range p.Branches {
 			for _, f := range b.Flips {
-				if f.Status != sym.Sat {
+				if f.Status != pathcond.Sat {
 					continue
 				}
 				flips++
@@ -139,7 +142,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 		t.Fatalf("sides %q", got)
 	}
 	for _, b := range p.Branches[1:] { // x >= 1; x + 1 - x folds to 1
-		if len(b.Flips) != 1 || b.Flips[0].Side != DivZero || b.Flips[0].Status != sym.Unsat {
+		if len(b.Flips) != 1 || b.Flips[0].Side != DivZero || b.Flips[0].Status != pathcond.Unsat {
 			t.Errorf("flips of the assignment at line %d under x >= 1: %+v, want division-by-zero unsat", b.Pos.Line, b.Flips)
 		}
 	}
@@ -147,7 +150,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.Outcome != Blocked || len(q.Branches[0].Flips) != 1 || q.Branches[0].Flips[0].Status != sym.Sat {
+	if q.Outcome != Blocked || len(q.Branches[0].Flips) != 1 || q.Branches[0].Flips[0].Status != pathcond.Sat {
 		t.Errorf("blocked run: %s %s, flips %+v", q.Outcome, sides(q), q.Branches[0].Flips)
 	}
 	prog = parse(t, "y = 7 % x")
@@ -156,7 +159,7 @@ func TestTraceDivisionErrorIsABranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := q.Branches[0].Flips
-	if len(f) != 1 || f[0].Status != sym.Sat || !f[0].Input[prog.VarIndex("x")].IsZero() || !f[0].Confirmed {
+	if len(f) != 1 || f[0].Status != pathcond.Sat || !f[0].Input[prog.VarIndex("x")].IsZero() || !f[0].Confirmed {
 		t.Errorf("flips of y = 7 %% x: %+v, want x = 0", f)
 	}
 }
@@ -281,7 +284,7 @@ func TestUnknownAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := p.Branches[1].Flips
-	if len(f) != 1 || f[0].Status != sym.Unknown || !strings.Contains(f[0].Reason, "rlimit") {
+	if len(f) != 1 || f[0].Status != pathcond.Unknown || !strings.Contains(f[0].Reason, "rlimit") {
 		t.Fatalf("flips of the nonlinear if: %+v", f)
 	}
 	rep, err := Generational(prog, GenOptions{Limits: lim})
@@ -300,7 +303,7 @@ func TestUnknownAnswers(t *testing.T) {
 func TestTraceArrays(t *testing.T) {
 	prog := parse(t, "array a[0..4];\na[i] = 1;\na[j] = 2;\nassert a[i] == 1")
 	in := make(spec.Store, prog.Slots())
-	in[0], in[1] = spec.IntOf(1), spec.IntOf(2)
+	in[0], in[1] = integer.Of(1), integer.Of(2)
 	p, err := Trace(prog, in, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -311,7 +314,7 @@ func TestTraceArrays(t *testing.T) {
 	found := map[string]spec.Store{}
 	for _, b := range p.Branches {
 		for _, f := range b.Flips {
-			if f.Status == sym.Sat {
+			if f.Status == pathcond.Sat {
 				if !f.Confirmed {
 					t.Errorf("%s side at line %d not confirmed", b.SideName(f.Side), b.Pos.Line)
 				}
@@ -319,7 +322,7 @@ func TestTraceArrays(t *testing.T) {
 			}
 		}
 	}
-	if in := found["2:index-out-of-range"]; in == nil || (in[0].Sign() >= 0 && in[0].Cmp(spec.IntOf(4)) <= 0) {
+	if in := found["2:index-out-of-range"]; in == nil || (in[0].Sign() >= 0 && in[0].Cmp(integer.Of(4)) <= 0) {
 		t.Errorf("no out-of-range input for a[i]: %v", found)
 	}
 	if in := found["4:violated"]; in == nil || !in[0].Equal(in[1]) {
@@ -339,7 +342,7 @@ func TestGenerationalArrays(t *testing.T) {
 		t.Fatalf("verdict %v, want bug", rep.Verdict)
 	}
 	b := rep.Bugs[0]
-	if b.Fail.Kind != spec.FailAssert || len(b.Input) != prog.Slots() || !b.Input[0].Equal(b.Input[1]) {
-		t.Errorf("bug %v with input %s", b.Fail.Kind, prog.InputString(b.Input))
+	if b.Fail.Kind != syntax.FailAssert || len(b.Input) != prog.Slots() || !b.Input[0].Equal(b.Input[1]) {
+		t.Errorf("bug %v with input %s", b.Fail.Kind, spec.StoreString(prog, b.Input))
 	}
 }

@@ -6,8 +6,10 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // GenOptions configure Generational.
@@ -53,7 +55,7 @@ func (w *worklist) Push(x any)   { *w = append(*w, x.(*child)) }
 func (w *worklist) Pop() (x any) { old := *w; x = old[len(old)-1]; *w = old[:len(old)-1]; return x }
 
 type branchKey struct {
-	s    spec.Stmt
+	s    syntax.Stmt
 	side Side
 }
 
@@ -61,21 +63,21 @@ type branchKey struct {
 type search struct {
 	t      *tracer
 	opts   GenOptions
-	sv     *sym.Solver
+	sv     *solver.Chain
 	meter  *budget.Meter
 	mon    *budget.Monitor
 	stats  engine.Stats
 	runs   int
 	seq    int
 	work   worklist
-	stmts  map[spec.Stmt]bool
+	stmts  map[syntax.Stmt]bool
 	branch map[branchKey]bool
 
 	polls    int
 	stopped  string
 	unknowns []string // the branch sides the solver could not decide
 	cut      []string // runs ended by a bound before their end
-	reported map[*spec.Fail]bool
+	reported map[*syntax.Fail]bool
 	bugs     []*engine.Bug
 }
 
@@ -117,9 +119,9 @@ type search struct {
 //
 // Deterministic: the same program, options and seed input give the same report (Z3's answers
 // being deterministic for the same sequence of queries).
-func Generational(prog *spec.Program, opts GenOptions) (*engine.Report, error) {
-	g := &search{t: newTracer(prog), opts: opts, stmts: map[spec.Stmt]bool{}, branch: map[branchKey]bool{},
-		reported: map[*spec.Fail]bool{}}
+func Generational(prog *syntax.Program, opts GenOptions) (*engine.Report, error) {
+	g := &search{t: newTracer(prog), opts: opts, stmts: map[syntax.Stmt]bool{}, branch: map[branchKey]bool{},
+		reported: map[*syntax.Fail]bool{}}
 	if g.opts.MaxRunSteps <= 0 {
 		g.opts.MaxRunSteps = DefaultMaxSteps
 	}
@@ -128,7 +130,7 @@ func Generational(prog *spec.Program, opts GenOptions) (*engine.Report, error) {
 	if g.mon == nil {
 		g.mon = budget.NewMonitor()
 	}
-	g.sv = sym.NewSolverFor(prog)
+	g.sv = solver.New(prog, solver.Options{})
 	g.sv.SetLimits(opts.Limits, g.meter.Deadline())
 	g.sv.SetMonitor(g.mon)
 	seed := opts.SeedInput
@@ -167,12 +169,12 @@ func (g *search) expand(c *child) (done bool, err error) {
 				g.stopped = r
 				return true, nil
 			}
-			phi := sym.Extend(b.Prefix, b.sides[s], n)
+			phi := pathcond.Extend(b.Prefix, b.sides[s], n)
 			switch g.sv.Check(phi) {
-			case sym.Unsat:
+			case pathcond.Unsat:
 				g.stats.Pruned++
 				continue
-			case sym.Unknown:
+			case pathcond.Unknown:
 				if g.mon.Interrupted() {
 					g.stopped = "interrupted"
 					return true, nil
@@ -238,7 +240,7 @@ func (g *search) runChild(in spec.Store, bound int, check func(*Path) error) (do
 			g.stopped = g.stateBound()
 			return true, nil
 		}
-		g.cut = append(g.cut, fmt.Sprintf("the run of %s reached the per-run step bound (%d steps)", g.t.prog.InputString(in), max))
+		g.cut = append(g.cut, fmt.Sprintf("the run of %s reached the per-run step bound (%d steps)", spec.StoreString(g.t.prog, in), max))
 	case Stopped:
 		if r := g.poll(); r != "" {
 			g.stopped = r
@@ -249,7 +251,7 @@ func (g *search) runChild(in spec.Store, bound int, check func(*Path) error) (do
 		r := spec.Run(g.t.prog, in, p.Steps)
 		if r.Outcome != spec.Failed || r.Fail != p.Fail || r.Steps != p.Steps {
 			return true, fmt.Errorf("concolic: internal error: the input %s reaches the %s at line %d after %d steps in the concolic run, but its concrete run ends %s after %d steps",
-				g.t.prog.InputString(in), p.Fail.Kind, p.Fail.Line(), p.Steps, r.Outcome, r.Steps)
+				spec.StoreString(g.t.prog, in), p.Fail.Kind, p.Fail.Line(), p.Steps, r.Outcome, r.Steps)
 		}
 		if !g.reported[p.Fail] {
 			bug := &engine.Bug{Fail: p.Fail, Input: p.Input, Replay: r,

@@ -21,7 +21,11 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
 )
@@ -53,9 +57,9 @@ type Kind string
 
 // Branch is one branch point of a concolic run.
 type Branch struct {
-	Stmt spec.Stmt // the statement that branches (for a while, its unfolding's if)
+	Stmt syntax.Stmt // the statement that branches (for a while, its unfolding's if)
 	Kind Kind
-	Pos  spec.Pos // where reports place the statement (the macro call's for an inlined one)
+	Pos  syntax.Pos // where reports place the statement (the macro call's for an inlined one)
 	// Cond is the condition in IMP syntax (for an assignment, the assignment x = a).
 	Cond string
 	// Step is the number of steps of the run before the branch point.
@@ -66,7 +70,7 @@ type Branch struct {
 	Taken Side
 	Conj  *sym.Formula
 	// Prefix is the path condition before the branch point and PC the one after it, Prefix ∧ Conj.
-	Prefix, PC *sym.PC
+	Prefix, PC *pathcond.PC
 	// Flips are the other sides of the branch point (Sides), each with the input that takes it
 	// or why there is none; empty with Options.NoFlip.
 	Flips []Flip
@@ -95,15 +99,15 @@ func (b *Branch) Sides() []Side {
 
 func (b *Branch) divides() bool {
 	switch s := b.Stmt.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		return s.Err != nil
-	case *spec.If:
+	case *syntax.If:
 		return s.Err != nil
-	case *spec.Assert:
+	case *syntax.Assert:
 		return s.Err != nil
-	case *spec.Assume:
+	case *syntax.Assume:
 		return s.Err != nil
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		return s.Err != nil
 	}
 	return false
@@ -111,15 +115,15 @@ func (b *Branch) divides() bool {
 
 func (b *Branch) indexes() bool {
 	switch s := b.Stmt.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		return s.IdxErr != nil
-	case *spec.If:
+	case *syntax.If:
 		return s.IdxErr != nil
-	case *spec.Assert:
+	case *syntax.Assert:
 		return s.IdxErr != nil
-	case *spec.Assume:
+	case *syntax.Assume:
 		return s.IdxErr != nil
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		return s.IdxErr != nil
 	}
 	return false
@@ -147,7 +151,7 @@ type Flip struct {
 	Side Side
 	// Status is Sat (Input takes the side), Unsat (no input follows the path to the branch point
 	// and takes the side) or Unknown (Reason says why).
-	Status sym.SatStatus
+	Status pathcond.SatStatus
 	Reason string
 	Input  spec.Store
 	// Confirmed reports that the concrete run of Input takes the same sides as the path at every
@@ -181,19 +185,19 @@ type Path struct {
 	Input    spec.Store
 	Branches []*Branch
 	Outcome  Outcome
-	Fail     *spec.Fail // the error reached, when Outcome is Error
-	Reason   string     // why the run stopped, when Outcome is Stopped or StepBound
-	Steps    int        // steps of the concrete semantics taken
-	Final    spec.Store // the concrete store at the end
+	Fail     *syntax.Fail // the error reached, when Outcome is Error
+	Reason   string       // why the run stopped, when Outcome is Stopped or StepBound
+	Steps    int          // steps of the concrete semantics taken
+	Final    spec.Store   // the concrete store at the end
 	// PC is the path condition of the whole run and Store the final symbolic store.
-	PC    *sym.PC
+	PC    *pathcond.PC
 	Store []*sym.Term
 	// Kont is the remaining program at the end (a Fail at its head for an error).
 	Kont *engine.Kont
 	// Stmts are the statements executed, each once, in order of first execution.
-	Stmts []spec.Stmt
+	Stmts []syntax.Stmt
 	// Solver counts the queries Trace asked (zero when it was not asked to flip).
-	Solver sym.SolverStats
+	Solver solver.Stats
 }
 
 // Options configure Trace.
@@ -213,15 +217,15 @@ const DefaultMaxSteps = 100_000
 // tracer runs one program concolically; it holds the terms of the program's symbols, which the
 // runs of one search share (a Terms belongs to one goroutine, like the solver).
 type tracer struct {
-	prog   *spec.Program
+	prog   *syntax.Program
 	terms  *sym.Terms
-	whiles map[*spec.If]bool
+	whiles map[*syntax.If]bool
 }
 
-func newTracer(prog *spec.Program) *tracer {
-	t := &tracer{prog: prog, terms: sym.NewTermsFor(prog), whiles: map[*spec.If]bool{}}
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
-		if w, ok := n.(*spec.While); ok {
+func newTracer(prog *syntax.Program) *tracer {
+	t := &tracer{prog: prog, terms: sym.NewTermsFor(prog), whiles: map[*syntax.If]bool{}}
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.While); ok {
 			t.whiles[w.Unfold] = true
 		}
 		return true
@@ -232,7 +236,7 @@ func newTracer(prog *spec.Program) *tracer {
 // head flattens a sequence at the head of k, as the engine's Kont does.
 func head(k *engine.Kont) *engine.Kont {
 	for {
-		seq, ok := k.S.(*spec.Seq)
+		seq, ok := k.S.(*syntax.Seq)
 		if !ok {
 			return k
 		}
@@ -252,26 +256,26 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	conc := append(spec.Store(nil), input...)
 	p := &Path{Input: append(spec.Store(nil), input...)}
 	var ss []*sym.Term
-	var pc *sym.PC
+	var pc *pathcond.PC
 	if symbolic {
-		ss, pc = t.terms.Syms(), sym.RootPC(n)
+		ss, pc = t.terms.Syms(), pathcond.RootPC(n)
 	}
-	seen := map[spec.Stmt]bool{}
+	seen := map[syntax.Stmt]bool{}
 	k := &engine.Kont{S: t.prog.Body}
 	// branch records a branch point at statement s whose sides have the constraints sides.
-	branch := func(s spec.Stmt, kind Kind, pos spec.Pos, cond string, taken Side, sides [4]*sym.Formula) error {
+	branch := func(s syntax.Stmt, kind Kind, pos syntax.Pos, cond string, taken Side, sides [4]*sym.Formula) error {
 		b := &Branch{Stmt: s, Kind: kind, Pos: pos, Cond: cond, Step: p.Steps, Taken: taken, sides: sides}
 		if symbolic {
 			b.Conj = sides[taken]
 			if !b.Conj.Eval(input) {
 				return fmt.Errorf("concolic: internal error: the input %s does not satisfy the constraint %s of the side it takes at %d:%d",
-					t.prog.InputString(input), b.Conj.String(t.terms.Names()), pos.Line, pos.Col)
+					spec.StoreString(t.prog, input), b.Conj.String(t.terms.Names()), pos.Line, pos.Col)
 			}
 			b.Prefix = pc
-			pc = sym.Extend(pc, b.Conj, n)
-			if pc.Status == sym.Unchecked {
+			pc = pathcond.Extend(pc, b.Conj, n)
+			if pc.Status == pathcond.Unchecked {
 				// The input satisfies every conjunct: it is a witness of the path condition.
-				pc.Status, pc.Witness = sym.Sat, []spec.Int(p.Input)
+				pc.Status, pc.Witness = pathcond.Sat, []integer.Int(p.Input)
 			}
 			b.PC = pc
 		}
@@ -283,7 +287,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	}()
 	for {
 		k = head(k)
-		if f, ok := k.S.(*spec.Fail); ok {
+		if f, ok := k.S.(*syntax.Fail); ok {
 			p.Outcome, p.Fail = Error, f
 			return p, nil
 		}
@@ -295,7 +299,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			p.Outcome, p.Reason = StepBound, fmt.Sprintf("step bound reached (%d steps)", max)
 			return p, nil
 		}
-		if _, ok := k.S.(*spec.Skip); ok && k.Next == nil {
+		if _, ok := k.S.(*syntax.Skip); ok && k.Next == nil {
 			p.Outcome = Finished
 			return p, nil
 		}
@@ -306,15 +310,15 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			}
 		}
 		if s := k.S; s != step.Skip && !seen[s] {
-			if _, ok := s.(*spec.Skip); !ok {
+			if _, ok := s.(*syntax.Skip); !ok {
 				seen[s] = true
 				p.Stmts = append(p.Stmts, s)
 			}
 		}
 		switch s := k.S.(type) {
-		case *spec.Skip:
+		case *syntax.Skip:
 			k = k.Next
-		case *spec.Assign:
+		case *syntax.Assign:
 			v, ek, ok := spec.EvalKind(s.A, conc, nil)
 			var as step.Assignment
 			if symbolic {
@@ -325,7 +329,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				if !ok {
 					taken = errSide(ek)
 				}
-				if err := branch(s, "assign", s.Where(), s.X.Name+" = "+spec.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
+				if err := branch(s, "assign", s.Pos(), s.X.Name+" = "+syntax.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
 					return nil, err
 				}
 			}
@@ -348,7 +352,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				p.Outcome, p.Reason = Stopped, step.HugeReason(s)
 				return p, nil
 			}
-		case *spec.ArrAssign:
+		case *syntax.ArrAssign:
 			slot, v, ek, ok := spec.EvalArrAssign(s, conc)
 			var as step.ArrAssignment
 			if symbolic {
@@ -358,7 +362,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			if !ok {
 				taken = errSide(ek)
 			}
-			if err := branch(s, "element assign", s.Where(), s.Arr.Name+"["+spec.PrintA(s.I)+"] = "+spec.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
+			if err := branch(s, "element assign", s.Pos(), s.Arr.Name+"["+syntax.PrintA(s.I)+"] = "+syntax.PrintA(s.A), taken, [4]*sym.Formula{True: as.Def, DivZero: as.Err, IndexErr: as.IdxErr}); err != nil {
 				return nil, err
 			}
 			if !ok {
@@ -371,22 +375,22 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			if symbolic {
 				ss = as.Store
 			}
-		case *spec.If, *spec.Assert, *spec.Assume:
-			var cond spec.BExpr
-			var th, el spec.Stmt
-			var errF, idxF *spec.Fail
+		case *syntax.If, *syntax.Assert, *syntax.Assume:
+			var cond syntax.BExpr
+			var th, el syntax.Stmt
+			var errF, idxF *syntax.Fail
 			kind := Kind("if")
-			var where spec.Pos
+			var where syntax.Pos
 			switch s := s.(type) {
-			case *spec.If:
-				cond, th, el, errF, idxF, where = s.Cond, s.Then, s.Else, s.Err, s.IdxErr, s.Where()
+			case *syntax.If:
+				cond, th, el, errF, idxF, where = s.Cond, s.Then, s.Else, s.Err, s.IdxErr, s.Pos()
 				if t.whiles[s] {
 					kind = "while"
 				}
-			case *spec.Assert:
-				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, s.Where(), "assert"
-			case *spec.Assume:
-				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, nil, s.Err, s.IdxErr, s.Where(), "assume"
+			case *syntax.Assert:
+				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, s.Pos(), "assert"
+			case *syntax.Assume:
+				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, nil, s.Err, s.IdxErr, s.Pos(), "assume"
 			}
 			v, ek, ok := spec.EvalBKind(cond, conc, nil)
 			taken := False
@@ -402,7 +406,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				sp := step.SplitKinds(t.terms, cond, ss, errF != nil, idxF != nil)
 				sides = [4]*sym.Formula{True: sp.Then, False: sp.Else, DivZero: sp.Err, IndexErr: sp.IdxErr}
 			}
-			if err := branch(s, kind, where, spec.PrintB(cond), taken, sides); err != nil {
+			if err := branch(s, kind, where, syntax.PrintB(cond), taken, sides); err != nil {
 				return nil, err
 			}
 			if next == nil { // an assume whose condition is false
@@ -410,7 +414,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				return p, nil
 			}
 			k = &engine.Kont{S: next, Next: k.Next}
-		case *spec.While:
+		case *syntax.While:
 			k = &engine.Kont{S: s.Unfold, Next: k.Next}
 		default:
 			panic(fmt.Sprintf("concolic: unknown statement %T", k.S))
@@ -426,7 +430,7 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 // sides (Branch.Sides), for an input that follows the path to the branch point and takes that
 // side (the path condition before it ∧ the side's constraint), and replays each input found on
 // the concrete semantics to confirm that it does; an input that does not is an internal error.
-func Trace(prog *spec.Program, input spec.Store, opts Options) (*Path, error) {
+func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) {
 	t := newTracer(prog)
 	max := opts.MaxSteps
 	if max <= 0 {
@@ -436,17 +440,17 @@ func Trace(prog *spec.Program, input spec.Store, opts Options) (*Path, error) {
 	if err != nil || opts.NoFlip {
 		return p, err
 	}
-	sv := sym.NewSolverFor(prog)
+	sv := solver.New(prog, solver.Options{})
 	sv.SetLimits(opts.Limits, time.Time{})
 	for j, b := range p.Branches {
 		for _, s := range b.Sides() {
 			f := Flip{Side: s}
-			phi := sym.Extend(b.Prefix, b.sides[s], prog.Slots())
+			phi := pathcond.Extend(b.Prefix, b.sides[s], prog.Slots())
 			f.Status = sv.Check(phi)
 			switch f.Status {
-			case sym.Unknown:
+			case pathcond.Unknown:
 				f.Reason = phi.Reason
-			case sym.Sat:
+			case pathcond.Sat:
 				f.Input = spec.Store(phi.Witness)
 				if err := t.confirm(p, j, s, f.Input, max); err != nil {
 					return nil, err
@@ -472,7 +476,7 @@ func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int) error {
 
 // diverges returns an error unless q takes the sides of p at its first j branch points and side s
 // at branch point j.
-func diverges(p *Path, j int, s Side, q *Path, prog *spec.Program) error {
+func diverges(p *Path, j int, s Side, q *Path, prog *syntax.Program) error {
 	b := p.Branches[j]
 	bad := len(q.Branches) <= j
 	for i := 0; !bad && i <= j; i++ {
@@ -484,14 +488,14 @@ func diverges(p *Path, j int, s Side, q *Path, prog *spec.Program) error {
 	}
 	if bad {
 		return fmt.Errorf("concolic: internal error: the solver's input %s for the %s side of the %s at %d:%d does not take it on the concrete semantics",
-			prog.InputString(q.Input), b.SideName(s), b.Kind, b.Pos.Line, b.Pos.Col)
+			spec.StoreString(prog, q.Input), b.SideName(s), b.Kind, b.Pos.Line, b.Pos.Col)
 	}
 	return nil
 }
 
 // errSide is the side of a run-time error of kind k.
-func errSide(k spec.FailKind) Side {
-	if k == spec.FailIndex {
+func errSide(k syntax.FailKind) Side {
+	if k == syntax.FailIndex {
 		return IndexErr
 	}
 	return DivZero

@@ -6,6 +6,8 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // TestArrayPrograms runs the bug finder on programs with arrays and quantifiers (issue 13): the
@@ -15,41 +17,41 @@ func TestArrayPrograms(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
 		verdict   Verdict
-		kind      spec.FailKind
+		kind      syntax.FailKind
 		line      int
-		input     func(p *spec.Program, in spec.Store) bool
+		input     func(p *syntax.Program, in spec.Store) bool
 	}{
-		{"out-of-range write", "array a[1..5];\na[n] = 1", VerdictBug, spec.FailIndex, 2,
-			func(p *spec.Program, in spec.Store) bool {
-				return in[0].Cmp(spec.IntOf(1)) < 0 || in[0].Cmp(spec.IntOf(5)) > 0
+		{"out-of-range write", "array a[1..5];\na[n] = 1", VerdictBug, syntax.FailIndex, 2,
+			func(p *syntax.Program, in spec.Store) bool {
+				return in[0].Cmp(integer.Of(1)) < 0 || in[0].Cmp(integer.Of(5)) > 0
 			}},
 		{"aliasing", "array a[0..4];\nassume i >= 0 and i <= 4 and j >= 0 and j <= 4;\na[i] = 1;\na[j] = 2;\nassert a[i] == 1",
-			VerdictBug, spec.FailAssert, 5, func(p *spec.Program, in spec.Store) bool { return in[0].Equal(in[1]) }},
+			VerdictBug, syntax.FailAssert, 5, func(p *syntax.Program, in spec.Store) bool { return in[0].Equal(in[1]) }},
 		{"aliasing excluded", "array a[0..4];\nassume i >= 0 and i <= 4 and j >= 0 and j <= 4 and i != j;\na[i] = 1;\na[j] = 2;\nassert a[i] == 1",
 			VerdictSafe, 0, 0, nil},
 		{"quantified assume prunes", "array a[0..4];\nassume forall k in 0..4: a[k] > 0;\nassume i >= 0 and i <= 4;\nif a[i] <= 0 then fail fi",
 			VerdictSafe, 0, 0, nil},
 		{"quantified assume over a symbolic range", "array a[0..9];\nassume n >= 0 and n <= 9;\nassume forall k in 0..n: a[k] == 0;\nif n >= 3 then assert a[3] == 0 fi",
 			VerdictSafe, 0, 0, nil},
-		{"exists", "array a[0..4];\nif exists k in 0..4: a[k] > 10 then\n  fail\nfi", VerdictBug, spec.FailExplicit, 3,
-			func(p *spec.Program, in spec.Store) bool {
+		{"exists", "array a[0..4];\nif exists k in 0..4: a[k] > 10 then\n  fail\nfi", VerdictBug, syntax.FailExplicit, 3,
+			func(p *syntax.Program, in spec.Store) bool {
 				for _, v := range in[p.Arrays[0].Offset:] {
-					if v.Cmp(spec.IntOf(10)) > 0 {
+					if v.Cmp(integer.Of(10)) > 0 {
 						return true
 					}
 				}
 				return false
 			}},
-		{"negative bounds", "array b[-3..3];\nassume i >= -5 and i <= 0;\nb[i] = 1", VerdictBug, spec.FailIndex, 3,
-			func(p *spec.Program, in spec.Store) bool { return in[0].Cmp(spec.IntOf(-3)) < 0 }},
+		{"negative bounds", "array b[-3..3];\nassume i >= -5 and i <= 0;\nb[i] = 1", VerdictBug, syntax.FailIndex, 3,
+			func(p *syntax.Program, in spec.Store) bool { return in[0].Cmp(integer.Of(-3)) < 0 }},
 		{"negative bounds in range", "array b[-3..3];\nassume i >= -3 and i <= 3;\nb[i] = i;\nassert b[i] == i",
 			VerdictSafe, 0, 0, nil},
-		{"index with / and %", "array a[0..3];\nassume n >= -10 and n <= 10;\nx = a[n / 2 % 4]", VerdictBug, spec.FailIndex, 3,
-			func(p *spec.Program, in spec.Store) bool {
-				return in[0].Sign() < 0 && in[0].Quo(spec.IntOf(2)).Rem(spec.IntOf(4)).Sign() < 0
+		{"index with / and %", "array a[0..3];\nassume n >= -10 and n <= 10;\nx = a[n / 2 % 4]", VerdictBug, syntax.FailIndex, 3,
+			func(p *syntax.Program, in spec.Store) bool {
+				return in[0].Sign() < 0 && in[0].Quo(integer.Of(2)).Rem(integer.Of(4)).Sign() < 0
 			}},
-		{"division before index in evaluation order", "array a[0..3];\nassume d == 0 and i >= 0 and i <= 3;\nx = a[i] / d", VerdictBug, spec.FailDivZero, 3, nil},
-		{"index before division in evaluation order", "array a[0..3];\nassume i > 3;\nx = a[i] / 0", VerdictBug, spec.FailIndex, 3, nil},
+		{"division before index in evaluation order", "array a[0..3];\nassume d == 0 and i >= 0 and i <= 3;\nx = a[i] / d", VerdictBug, syntax.FailDivZero, 3, nil},
+		{"index before division in evaluation order", "array a[0..3];\nassume i > 3;\nx = a[i] / 0", VerdictBug, syntax.FailIndex, 3, nil},
 	} {
 		p := testprog.Parse(t, c.src)
 		rep, err := New(p, Options{}).FindBugs(nil)
@@ -71,7 +73,7 @@ func TestArrayPrograms(t *testing.T) {
 			t.Errorf("%s: input of %d values, want %d", c.name, len(b.Input), p.Slots())
 		}
 		if c.input != nil && !c.input(p, b.Input) {
-			t.Errorf("%s: input %s", c.name, p.InputString(b.Input))
+			t.Errorf("%s: input %s", c.name, spec.StoreString(p, b.Input))
 		}
 	}
 }
@@ -103,9 +105,9 @@ func TestArrayRunsDeterministic(t *testing.T) {
 		}
 		got := rep.Verdict.String()
 		for _, b := range rep.Bugs {
-			got += " " + p.InputString(b.Input)
+			got += " " + spec.StoreString(p, b.Input)
 		}
-		got += " " + spec.IntOf(int64(rep.Stats.Expanded)).String() + " " + spec.IntOf(int64(rep.Stats.Solver.Queries)).String()
+		got += " " + integer.Of(int64(rep.Stats.Expanded)).String() + " " + integer.Of(int64(rep.Stats.Solver.Queries)).String()
 		if run == 0 {
 			first = got
 			if rep.Verdict != VerdictBug {

@@ -11,17 +11,18 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // explore runs the breadth-first bug finder's run stream on prog for n states and returns the
 // engine, the wall time and the bytes allocated.
-func explore(tb testing.TB, prog *spec.Program, n int) (*Engine, time.Duration, uint64) {
+func explore(tb testing.TB, prog *syntax.Program, n int) (*Engine, time.Duration, uint64) {
 	return exploreOpts(tb, prog, n, Options{})
 }
 
 // exploreOpts is explore with options (MaxStates is set to n).
-func exploreOpts(tb testing.TB, prog *spec.Program, n int, opts Options) (*Engine, time.Duration, uint64) {
+func exploreOpts(tb testing.TB, prog *syntax.Program, n int, opts Options) (*Engine, time.Duration, uint64) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -49,7 +50,7 @@ func BenchmarkCaseStudies(b *testing.B) {
 		name   string
 		states int
 	}{{"factorial", 150_000}, {"isqrt", 150_000}, {"gcd", 20_000}} {
-		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		prog, err := parser.ParseFile("testdata/" + c.name + ".imp")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,7 +79,7 @@ func BenchmarkCaseStudies(b *testing.B) {
 // and reports the slope (ns per state), R² of the fit, and the ratio of the per-state cost of the
 // largest run to the smallest (1 for linear cost, growing with the state count if quadratic).
 func BenchmarkScaling(b *testing.B) {
-	prog, err := spec.ParseFile("testdata/factorial.imp")
+	prog, err := parser.ParseFile("testdata/factorial.imp")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func BenchmarkSolverCaching(b *testing.B) {
 		off    bool // also run with the caching off
 	}{{"gcd", 20_000, true}, {"gcd", 100_000, true}, {"factorial", 150_000, true}, {"isqrt", 150_000, true},
 		{"jm2006", 5_000, true}, {"jm2006", 10_000, true}, {"jm2006", 20_000, false}, {"jm2006", 40_000, false}} {
-		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		prog, err := parser.ParseFile("testdata/" + c.name + ".imp")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -307,7 +308,7 @@ func BenchmarkMemory(b *testing.B) {
 			b.ReportMetric(perState, "B/pending-state")
 		})
 	}
-	prog, err := spec.ParseFile("testdata/factorial.imp")
+	prog, err := parser.ParseFile("testdata/factorial.imp")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -367,7 +368,7 @@ func BenchmarkWorkers(b *testing.B) {
 		name   string
 		states int
 	}{{"gcd", 100_000}, {"factorial", 1_000_000}} {
-		prog, err := spec.ParseFile("testdata/" + c.name + ".imp")
+		prog, err := parser.ParseFile("testdata/" + c.name + ".imp")
 		if err != nil {
 			b.Fatal(err)
 		}

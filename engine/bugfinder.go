@@ -4,8 +4,9 @@ import (
 	"fmt"
 
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // StatusKind is the kind of a bug finder status message (Fig. 8 of the WiSE paper).
@@ -36,7 +37,7 @@ type Status struct {
 // the concrete semantics of package spec, reaches the same error at the same statement after the
 // same number of steps.
 type Bug struct {
-	Fail  *spec.Fail
+	Fail  *syntax.Fail
 	State *State
 	// Input is the concrete input: a value for every program variable (indexed like Prog.Vars).
 	Input spec.Store
@@ -99,9 +100,9 @@ func (e *Engine) Next() (Status, error) {
 		return Status{Kind: Pending, State: st}, nil
 	}
 	switch e.solver.Check(st.PC) {
-	case sym.Unsat: // reachable only with pruning off
+	case pathcond.Unsat: // reachable only with pruning off
 		return Status{Kind: Pending, State: st}, nil
-	case sym.Unknown:
+	case pathcond.Unknown:
 		if e.mon.Interrupted() { // not the solver's failure: the run stops at the next state
 			return Status{Kind: Pending, State: st}, nil
 		}
@@ -130,9 +131,9 @@ func (e *Engine) Next() (Status, error) {
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
-func (e *Engine) confirm(st *State, f *spec.Fail) (*Bug, error) {
+func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 	input := spec.Store(st.PC.Witness)
-	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == sym.Sat {
+	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
@@ -238,7 +239,7 @@ func (e *Engine) finish(rep *Report) *Report {
 func (e *Engine) Verdict(bugs []*Bug) *Report { return e.finish(&Report{Bugs: bugs}) }
 
 // reportedLine reports whether an error on f's line was reported (fault AllBugsDedupByLine only).
-func (e *Engine) reportedLine(f *spec.Fail) bool {
+func (e *Engine) reportedLine(f *syntax.Fail) bool {
 	for g := range e.reported {
 		if g.Line() == f.Line() {
 			return true

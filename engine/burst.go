@@ -4,7 +4,10 @@ import (
 	"fmt"
 
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
 )
@@ -13,7 +16,7 @@ import (
 // has exactly one successor that pruning keeps (its branch condition folds to a constant, so
 // the path condition does not change), and that successor's store differs from its own by
 // constants only. Such a step is taken here on a concrete machine (the values of the
-// variables as spec.Int, the remaining program as a stack of statements), without building a
+// variables as integer.Int, the remaining program as a stack of statements), without building a
 // State, a term or a formula per step; a burst goes on while the next statement is concrete,
 // for at most Options.Burst steps, then the state reached is built once and queued again.
 //
@@ -58,8 +61,8 @@ type burster struct {
 	known []bool     // the variable's term is a constant
 	wrote []bool     // the burst assigned the variable
 	slots []int      // the variables the burst assigned, in order of first assignment
-	stack []spec.Stmt
-	reads map[spec.Node]*readSet
+	stack []syntax.Stmt
+	reads map[syntax.Node]*readSet
 	// unknown counts the variables that are not constants; scalar says that the program has
 	// no array element and no quantifier. With both, every expression is concrete.
 	unknown int
@@ -78,10 +81,10 @@ type readSet struct {
 func newBurster(e *Engine) *burster {
 	n := len(e.Prog.Vars)
 	b := &burster{e: e, nvars: n, vals: make(spec.Store, n), known: make([]bool, n), wrote: make([]bool, n),
-		reads: map[spec.Node]*readSet{}, materialize: e.opts.Observer != nil, scalar: true}
-	spec.Inspect(e.Prog.Body, func(n spec.Node) bool {
+		reads: map[syntax.Node]*readSet{}, materialize: e.opts.Observer != nil, scalar: true}
+	syntax.Inspect(e.Prog.Body, func(n syntax.Node) bool {
 		switch n.(type) {
-		case *spec.Elem, *spec.Quant, *spec.BoundRef, *spec.ArrAssign:
+		case *syntax.Elem, *syntax.Quant, *syntax.BoundRef, *syntax.ArrAssign:
 			b.scalar = false
 		}
 		return true
@@ -182,16 +185,16 @@ func (b *burster) state(st *State, steps int) *State {
 }
 
 // readsOf returns the read set of the expression x (cached by node).
-func (b *burster) readsOf(x spec.Node) *readSet {
+func (b *burster) readsOf(x syntax.Node) *readSet {
 	if r, ok := b.reads[x]; ok {
 		return r
 	}
 	r := &readSet{scalar: true}
-	spec.Inspect(x, func(n spec.Node) bool {
+	syntax.Inspect(x, func(n syntax.Node) bool {
 		switch v := n.(type) {
-		case *spec.Var:
+		case *syntax.Var:
 			r.vars = append(r.vars, v.Index)
-		case *spec.Elem, *spec.Quant, *spec.BoundRef:
+		case *syntax.Elem, *syntax.Quant, *syntax.BoundRef:
 			r.scalar = false
 		}
 		return true
@@ -201,7 +204,7 @@ func (b *burster) readsOf(x spec.Node) *readSet {
 }
 
 // concrete reports whether x reads scalar variables only, each of them a constant.
-func (b *burster) concrete(x spec.Node) bool {
+func (b *burster) concrete(x syntax.Node) bool {
 	if b.unknown == 0 && b.scalar {
 		return true
 	}
@@ -226,7 +229,7 @@ func (b *burster) concrete(x spec.Node) bool {
 func (b *burster) step() int {
 	top := len(b.stack) - 1
 	for {
-		seq, ok := b.stack[top].(*spec.Seq)
+		seq, ok := b.stack[top].(*syntax.Seq)
 		if !ok {
 			break
 		}
@@ -235,16 +238,16 @@ func (b *burster) step() int {
 		top++
 	}
 	switch s := b.stack[top].(type) {
-	case *spec.Skip: // [E-SeqSkip]; alone, the program is finished
+	case *syntax.Skip: // [E-SeqSkip]; alone, the program is finished
 		if top == 0 {
 			return 0
 		}
 		b.stack = b.stack[:top]
 		return 1
-	case *spec.While: // [E-While]
+	case *syntax.While: // [E-While]
 		b.stack[top] = s.Unfold
 		return 1
-	case *spec.Assign: // [E-Assign], [E-AssignErr]
+	case *syntax.Assign: // [E-Assign], [E-AssignErr]
 		if !b.concrete(s.A) {
 			return 0
 		}
@@ -254,7 +257,7 @@ func (b *burster) step() int {
 		}
 		v, kind, ok := spec.EvalKind(s.A, b.vals, nil)
 		if !ok && fault.Active == fault.BurstSkipsError {
-			v, ok = spec.IntOf(0), true // steps past the error state
+			v, ok = integer.Of(0), true // steps past the error state
 		}
 		if !ok {
 			f := spec.FailFor(kind, s.Err, s.IdxErr)
@@ -278,11 +281,11 @@ func (b *burster) step() int {
 		}
 		b.stack[top] = step.Skip
 		return n
-	case *spec.If: // [E-If]: one of then, else, error
+	case *syntax.If: // [E-If]: one of then, else, error
 		return b.branch(top, s.Cond, s.Then, s.Else, s.Err, s.IdxErr)
-	case *spec.Assert: // assert b = if b then skip else fail fi
+	case *syntax.Assert: // assert b = if b then skip else fail fi
 		return b.branch(top, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr)
-	case *spec.Assume: // [E-Assume]: the then successor, or the error; false blocks (no successor)
+	case *syntax.Assume: // [E-Assume]: the then successor, or the error; false blocks (no successor)
 		if !b.concrete(s.Cond) {
 			return 0
 		}
@@ -309,7 +312,7 @@ func (b *burster) step() int {
 }
 
 // branch is the concrete [E-If] at the head: then, else or the error by the value of cond.
-func (b *burster) branch(top int, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail) int {
+func (b *burster) branch(top int, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) int {
 	if !b.concrete(cond) {
 		return 0
 	}
@@ -372,7 +375,7 @@ func (b *burster) runMaterialized(st *State) bool {
 		var kept []*State
 		for i, s := range e.buf {
 			e.buf[i] = nil
-			if e.solver.Check(s.PC) == sym.Unsat {
+			if e.solver.Check(s.PC) == pathcond.Unsat {
 				e.Stats.Pruned++
 				if e.opts.Observer != nil {
 					e.opts.Observer.Pruned(s)

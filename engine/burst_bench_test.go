@@ -7,6 +7,7 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/expect"
 	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // phasesFile is SV-COMP's loop-acceleration/phases_1-2, the concrete fast path's target (issue
@@ -25,7 +26,7 @@ const phasesFile = "testdata/long/phases_1-2.imp"
 // states, 234.9 s in issue 17): its time to the error state is estimated as the states to the
 // bug divided by its rate (no-burst-est-s-to-error-state).
 func BenchmarkBurstPhases(b *testing.B) {
-	prog, err := spec.ParseFile(phasesFile)
+	prog, err := parser.ParseFile(phasesFile)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,10 +84,10 @@ func BenchmarkBurstPhases(b *testing.B) {
 			ref := spec.Run(prog, bug.Input, bug.State.Depth)
 			reference += time.Since(t1)
 			if ref.Outcome != bug.Replay.Outcome || ref.Fail != bug.Replay.Fail || ref.Steps != bug.Replay.Steps ||
-				prog.InputString(ref.Final.Store) != prog.InputString(bug.Replay.Final.Store) {
+				spec.StoreString(prog, ref.Final.Store) != spec.StoreString(prog, bug.Replay.Final.Store) {
 				b.Fatalf("%s: spec.Run ends %v at %v after %d steps with %s, the confirmation %v at %v after %d with %s", phasesFile,
-					ref.Outcome, ref.Fail, ref.Steps, prog.InputString(ref.Final.Store),
-					bug.Replay.Outcome, bug.Replay.Fail, bug.Replay.Steps, prog.InputString(bug.Replay.Final.Store))
+					ref.Outcome, ref.Fail, ref.Steps, spec.StoreString(prog, ref.Final.Store),
+					bug.Replay.Outcome, bug.Replay.Fail, bug.Replay.Steps, spec.StoreString(prog, bug.Replay.Final.Store))
 			}
 			b.StartTimer()
 			if i < b.N-1 {

@@ -10,8 +10,11 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // burstCorpus are the corpus programs of the burst tests: those with concrete steps (loops,
@@ -22,7 +25,7 @@ var burstCorpus = []string{"loop_*", "div_*", "mod_*", "all_bugs_*", "macro_*", 
 	"dfs_*", "while_*", "bigint_products_safe", "bigint_no_wraparound_safe", "arr_max_*", "arr_oob_*"}
 
 // corpusPrograms parses the programs of burstCorpus in testdata/ and engine/testdata/.
-func corpusPrograms(t *testing.T) []*spec.Program {
+func corpusPrograms(t *testing.T) []*syntax.Program {
 	var files []string
 	for _, pat := range burstCorpus {
 		for _, dir := range []string{"../testdata/", "testdata/"} {
@@ -33,9 +36,9 @@ func corpusPrograms(t *testing.T) []*spec.Program {
 	if len(files) < 40 {
 		t.Fatalf("found %d corpus programs, want the testdata corpus", len(files))
 	}
-	var progs []*spec.Program
+	var progs []*syntax.Program
 	for _, f := range files {
-		if p, err := spec.ParseFile(f); err == nil {
+		if p, err := parser.ParseFile(f); err == nil {
 			progs = append(progs, p)
 		}
 	}
@@ -81,7 +84,7 @@ func render(e *Engine, st *State) string {
 			parts = append(parts, t.String(e.Names()))
 		}
 	}
-	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), spec.Print(st.Prog.Stmt()))
+	return fmt.Sprintf("%d %p %s %s", st.Depth, st.PC, strings.Join(parts, ", "), syntax.Print(st.Prog.Stmt()))
 }
 
 // TestBurstMachineMatchesExpand checks the concrete machine against Expand: on every corpus
@@ -120,7 +123,7 @@ func TestBurstMachineMatchesExpand(t *testing.T) {
 					t.Errorf("%s: the pending states differ: %s", name, d)
 				}
 				s1, s2 := fast.Stats, slow.Stats
-				s1.Solver, s2.Solver = sym.SolverStats{}, sym.SolverStats{}
+				s1.Solver, s2.Solver = solver.Stats{}, solver.Stats{}
 				if s1 != s2 || fast.Stopped() != slow.Stopped() {
 					t.Errorf("%s: machine %+v (%s), Expand %+v (%s)", name, fast.Stats, fast.Stopped(), slow.Stats, slow.Stopped())
 				}
@@ -182,7 +185,7 @@ func TestBurstSameAnswers(t *testing.T) {
 			t.Errorf("%s: without bursts %v %q, with bursts %v %q", name, plain.Verdict, pb, bursty.Verdict, bb)
 		}
 		p, b := plain.Stats, bursty.Stats
-		p.Solver, b.Solver = sym.SolverStats{}, sym.SolverStats{}
+		p.Solver, b.Solver = solver.Stats{}, solver.Stats{}
 		if p != b {
 			t.Errorf("%s: counters without bursts %+v, with bursts %+v", name, plain.Stats, bursty.Stats)
 		}
@@ -261,7 +264,7 @@ while w < 25 do w = w + 2 od`)
 				prev := rec.picks[n-1]
 				kept := 0
 				for _, s := range rec.kids[prev] {
-					if s.PC.Status != sym.Unsat {
+					if s.PC.Status != pathcond.Unsat {
 						kept++
 					}
 				}
@@ -272,7 +275,7 @@ while w < 25 do w = w + 2 od`)
 			}
 			pending = append(pending[:i], pending[i+1:]...)
 			for _, s := range rec.kids[st] {
-				if e.solver.Check(s.PC) != sym.Unsat {
+				if e.solver.Check(s.PC) != pathcond.Unsat {
 					pending = append(pending, s)
 				}
 			}
@@ -327,7 +330,7 @@ func TestBurstErrorsAsWithout(t *testing.T) {
 // TestBurstLimits: a burst ends at the state bound exactly, and an interrupt and the time bound
 // end a long burst with their reasons (phases_1-2 would otherwise run for 671 million states).
 func TestBurstLimits(t *testing.T) {
-	prog, err := spec.ParseFile(phasesFile)
+	prog, err := parser.ParseFile(phasesFile)
 	if err != nil {
 		t.Fatal(err)
 	}

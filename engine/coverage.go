@@ -3,7 +3,7 @@ package engine
 import (
 	"container/heap"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // The Coverage heuristic. The program's statement graph has a node per statement of the core
@@ -23,7 +23,7 @@ const farAway = int32(1 << 30)
 
 // stmtGraph is the statement graph of a program.
 type stmtGraph struct {
-	ids   map[spec.Stmt]int32
+	ids   map[syntax.Stmt]int32
 	succ  [][]int32
 	pred  [][]int32
 	edges map[[2]int32]bool // edge -> covered
@@ -33,8 +33,8 @@ type stmtGraph struct {
 	dirty bool
 }
 
-func newStmtGraph(prog *spec.Program) *stmtGraph {
-	g := &stmtGraph{ids: map[spec.Stmt]int32{}, edges: map[[2]int32]bool{}}
+func newStmtGraph(prog *syntax.Program) *stmtGraph {
+	g := &stmtGraph{ids: map[syntax.Stmt]int32{}, edges: map[[2]int32]bool{}}
 	g.build(prog.Body, -1)
 	g.pred = make([][]int32, len(g.succ))
 	for u, vs := range g.succ {
@@ -45,14 +45,14 @@ func newStmtGraph(prog *spec.Program) *stmtGraph {
 	g.cov = make([]bool, len(g.succ))
 	g.fail = make([]bool, len(g.succ))
 	for s, id := range g.ids {
-		_, g.fail[id] = s.(*spec.Fail)
+		_, g.fail[id] = s.(*syntax.Fail)
 	}
 	g.dist = make([]int32, len(g.succ))
 	g.dirty = true
 	return g
 }
 
-func (g *stmtGraph) node(s spec.Stmt) (int32, bool) {
+func (g *stmtGraph) node(s syntax.Stmt) (int32, bool) {
 	if id, ok := g.ids[s]; ok {
 		return id, false
 	}
@@ -72,37 +72,37 @@ func (g *stmtGraph) edge(u, v int32) {
 
 // build adds the nodes and edges of s, whose continuation starts at node next (-1: the end of
 // the program), and returns the node s starts at.
-func (g *stmtGraph) build(s spec.Stmt, next int32) int32 {
-	fail := func(u int32, f *spec.Fail) {
+func (g *stmtGraph) build(s syntax.Stmt, next int32) int32 {
+	fail := func(u int32, f *syntax.Fail) {
 		if f != nil {
 			g.edge(u, g.build(f, -1))
 		}
 	}
 	switch s := s.(type) {
-	case *spec.Seq:
+	case *syntax.Seq:
 		return g.build(s.First, g.build(s.Second, next))
-	case *spec.Skip:
+	case *syntax.Skip:
 		return next
-	case *spec.Fail:
+	case *syntax.Fail:
 		id, _ := g.node(s)
 		return id
-	case *spec.Assign:
-		id, _ := g.node(s)
-		g.edge(id, next)
-		fail(id, s.Err)
-		return id
-	case *spec.Assume:
+	case *syntax.Assign:
 		id, _ := g.node(s)
 		g.edge(id, next)
 		fail(id, s.Err)
 		return id
-	case *spec.Assert:
+	case *syntax.Assume:
+		id, _ := g.node(s)
+		g.edge(id, next)
+		fail(id, s.Err)
+		return id
+	case *syntax.Assert:
 		id, _ := g.node(s)
 		g.edge(id, next)
 		fail(id, s.Violation)
 		fail(id, s.Err)
 		return id
-	case *spec.If:
+	case *syntax.If:
 		id, fresh := g.node(s)
 		if fresh {
 			g.edge(id, g.build(s.Then, next))
@@ -110,7 +110,7 @@ func (g *stmtGraph) build(s spec.Stmt, next int32) int32 {
 			fail(id, s.Err)
 		}
 		return id
-	case *spec.While:
+	case *syntax.While:
 		id, fresh := g.node(s)
 		if fresh {
 			u, _ := g.node(s.Unfold)
@@ -129,7 +129,7 @@ func (g *stmtGraph) build(s spec.Stmt, next int32) int32 {
 func (g *stmtGraph) headNode(st *State) int32 {
 	for k := st.Prog; k != nil; k = k.Next {
 		k = k.head()
-		if _, ok := k.S.(*spec.Skip); ok {
+		if _, ok := k.S.(*syntax.Skip); ok {
 			continue
 		}
 		if id, ok := g.ids[k.S]; ok {
@@ -234,7 +234,7 @@ type coverage struct {
 	h entryHeap
 }
 
-func newCoverage(prog *spec.Program) *coverage { return &coverage{g: newStmtGraph(prog)} }
+func newCoverage(prog *syntax.Program) *coverage { return &coverage{g: newStmtGraph(prog)} }
 
 func (c *coverage) add(parent *entry, kids []*entry) {
 	c.g.distances()

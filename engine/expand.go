@@ -3,7 +3,8 @@ package engine
 import (
 	"fmt"
 
-	"certsym/spec"
+	"certsym/pathcond"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
 )
@@ -20,18 +21,18 @@ import (
 // steps to the concrete ones.
 func (e *Engine) Expand(st *State, out []*State) []*State {
 	k := st.Prog.head()
-	succ := func(phi *sym.PC, store []*sym.Term, p *Kont) {
+	succ := func(phi *pathcond.PC, store []*sym.Term, p *Kont) {
 		out = append(out, &State{PC: phi, Store: store, Prog: p, Depth: st.Depth + 1})
 	}
 	n := e.terms.Slots()
-	ext := func(f *sym.Formula) *sym.PC { return sym.Extend(st.PC, f, n) }
+	ext := func(f *sym.Formula) *pathcond.PC { return pathcond.Extend(st.PC, f, n) }
 	switch s := k.S.(type) {
-	case *spec.Skip: // [E-Skip] when alone, [E-SeqSkip] otherwise
+	case *syntax.Skip: // [E-Skip] when alone, [E-SeqSkip] otherwise
 		if k.Next != nil {
 			succ(st.PC, st.Store, k.Next)
 		}
-	case *spec.Fail: // [E-Fail]: no successor
-	case *spec.Assign: // [E-Assign], and [E-AssignErr] (division, then index) when a can fail
+	case *syntax.Fail: // [E-Fail]: no successor
+	case *syntax.Assign: // [E-Assign], and [E-AssignErr] (division, then index) when a can fail
 		as := step.Assign(e.terms, s, st.Store)
 		if as.Huge && e.stopped == "" {
 			// A resource bound, not a step of the semantics: the successor is still produced, and
@@ -49,7 +50,7 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		if as.IdxErr != nil {
 			succ(ext(as.IdxErr), st.Store, &Kont{s.IdxErr, k.Next})
 		}
-	case *spec.ArrAssign: // [E-ArrAssign], and [E-ArrAssignErr] (division, then index)
+	case *syntax.ArrAssign: // [E-ArrAssign], and [E-ArrAssignErr] (division, then index)
 		as := step.ArrAssign(e.terms, s, st.Store)
 		succ(ext(as.Def), as.Store, &Kont{step.Skip, k.Next})
 		if as.Err != nil {
@@ -58,13 +59,13 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		if as.IdxErr != nil {
 			succ(ext(as.IdxErr), st.Store, &Kont{s.IdxErr, k.Next})
 		}
-	case *spec.If: // [E-If]
+	case *syntax.If: // [E-If]
 		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, s.IdxErr, out)
-	case *spec.Assert: // assert b = if b then skip else fail fi: [E-If]
+	case *syntax.Assert: // assert b = if b then skip else fail fi: [E-If]
 		out = e.branch(st, k, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, out)
-	case *spec.While: // [E-While]
+	case *syntax.While: // [E-While]
 		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
-	case *spec.Assume: // [E-Assume]: the then successor of the split, and its error successor
+	case *syntax.Assume: // [E-Assume]: the then successor of the split, and its error successor
 		sp := step.SplitKinds(e.terms, s.Cond, st.Store, s.Err != nil, s.IdxErr != nil)
 		succ(ext(sp.Then), st.Store, &Kont{step.Skip, k.Next})
 		if sp.Err != nil {
@@ -84,17 +85,17 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 //
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse, E_IfErr (Symbolic.v), the If case of
 // expand (Expand.v); covered by Theorem 3.1, expand_correct (Expandproof.v).
-func (e *Engine) branch(st *State, k *Kont, cond spec.BExpr, th, el spec.Stmt, err, idxErr *spec.Fail, out []*State) []*State {
+func (e *Engine) branch(st *State, k *Kont, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail, out []*State) []*State {
 	sp := step.SplitKinds(e.terms, cond, st.Store, err != nil, idxErr != nil)
 	n := e.terms.Slots()
 	out = append(out,
-		&State{PC: sym.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
-		&State{PC: sym.Extend(st.PC, sp.Else, n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
+		&State{PC: pathcond.Extend(st.PC, sp.Then, n), Store: st.Store, Prog: &Kont{th, k.Next}, Depth: st.Depth + 1},
+		&State{PC: pathcond.Extend(st.PC, sp.Else, n), Store: st.Store, Prog: &Kont{el, k.Next}, Depth: st.Depth + 1})
 	if sp.Err != nil {
-		out = append(out, &State{PC: sym.Extend(st.PC, sp.Err, n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
+		out = append(out, &State{PC: pathcond.Extend(st.PC, sp.Err, n), Store: st.Store, Prog: &Kont{err, k.Next}, Depth: st.Depth + 1})
 	}
 	if sp.IdxErr != nil {
-		out = append(out, &State{PC: sym.Extend(st.PC, sp.IdxErr, n), Store: st.Store, Prog: &Kont{idxErr, k.Next}, Depth: st.Depth + 1})
+		out = append(out, &State{PC: pathcond.Extend(st.PC, sp.IdxErr, n), Store: st.Store, Prog: &Kont{idxErr, k.Next}, Depth: st.Depth + 1})
 	}
 	return out
 }

@@ -5,16 +5,17 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/pathcond"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
 // succString renders a successor as "φ | store | program" with the program on one line.
 func succString(e *Engine, s *State) string {
-	prog := strings.ReplaceAll(strings.TrimSpace(spec.Print(s.Prog.Stmt())), "\n", " ")
+	prog := strings.ReplaceAll(strings.TrimSpace(syntax.Print(s.Prog.Stmt())), "\n", " ")
 	prog = strings.Join(strings.Fields(prog), " ")
 	status := ""
-	if s.PC.Status == sym.Unsat {
+	if s.PC.Status == pathcond.Unsat {
 		status = " (unsat)"
 	}
 	return s.PC.String(e.Names()) + status + " | " + sym.StoreString(s.Store, e.Names()) + " | " + prog

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // The fair strategies (Coverage, RandomPath) share one scheduler, the K-interleaved one: the
@@ -52,7 +52,7 @@ type fairQueue struct {
 	kids  []*entry // the successors kept of cur, so far
 }
 
-func newFairQueue(prog *spec.Program, opts Options) *fairQueue {
+func newFairQueue(prog *syntax.Program, opts Options) *fairQueue {
 	q := &fairQueue{}
 	switch opts.Strategy {
 	case Coverage:

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -33,4 +33,4 @@ func Added(parent, child *State) []*sym.Formula {
 }
 
 // HeadStmt returns the statement that executes next in st (a sequence at the head flattened).
-func (st *State) HeadStmt() spec.Stmt { return st.Prog.head().S }
+func (st *State) HeadStmt() syntax.Stmt { return st.Prog.head().S }

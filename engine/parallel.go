@@ -4,8 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/solver"
+	"certsym/spec/syntax"
 )
 
 // Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
@@ -25,7 +25,7 @@ import (
 // The queries. Of Solver.Check with the caching on, the slice of the path condition and model
 // repair near the base witness are functions of the path condition and of its ancestors' status,
 // witness, bounds and captured flags (sym/prepare.go); the query cache, the counterexample cache
-// and Z3 depend on the solver's history. Each successor's query is prepared (sym.Preparer) when
+// and Z3 depend on the solver's history. Each successor's query is prepared (solver.Preparer) when
 // the successor is made, by the worker that expands it, or by this goroutine with one worker or
 // outside batches (expandPrepared): the same computation at the same point of the stream, so its
 // answer does not depend on who computed it. Check then interns the query's formulas, tries the
@@ -98,23 +98,23 @@ type batch struct {
 // pruning; Options.Workers): Expand never creates an atom
 // (no product of two non-constant operands, no division or remainder, no array, no quantifier),
 // so it does not write the term factory.
-func ParallelOK(prog *spec.Program) bool {
+func ParallelOK(prog *syntax.Program) bool {
 	if len(prog.Arrays) > 0 {
 		return false
 	}
 	ok := true
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *spec.BinA:
+		case *syntax.BinA:
 			switch n.Op {
-			case spec.Div, spec.Mod:
+			case syntax.Div, syntax.Mod:
 				ok = false
-			case spec.Mul:
-				_, l := n.L.(*spec.Num)
-				_, r := n.R.(*spec.Num)
+			case syntax.Mul:
+				_, l := n.L.(*syntax.Num)
+				_, r := n.R.(*syntax.Num)
 				ok = ok && (l || r)
 			}
-		case *spec.Elem, *spec.Quant, *spec.ArrAssign, *spec.BoundRef:
+		case *syntax.Elem, *syntax.Quant, *syntax.ArrAssign, *syntax.BoundRef:
 			ok = false
 		}
 		return ok
@@ -171,10 +171,10 @@ func (e *Engine) expandPicked(st *State, out []*State) []*State {
 }
 
 // expandPrepared is Expand, then the preparation of the successors' pruning queries (with pruning
-// on): with p, a worker's Preparer, else with the solver's own (sym.Preparer.Prepare). Each run
+// on): with p, a worker's Preparer, else with the solver's own (solver.Preparer.Prepare). Each run
 // prepares each successor when it is made, with one worker as with N, so that the queries' answers
 // do not depend on when their history-free part was computed.
-func (e *Engine) expandPrepared(st *State, out []*State, p *sym.Preparer) []*State {
+func (e *Engine) expandPrepared(st *State, out []*State, p *solver.Preparer) []*State {
 	n := len(out)
 	out = e.Expand(st, out)
 	if e.opts.NoPrune {
@@ -225,7 +225,7 @@ func (e *Engine) complete(b *batch) {
 
 // work expands the chunks of b it claims, on c, preparing the successors' queries with p (nil:
 // the solver's own Preparer, on the run's goroutine).
-func (b *batch) work(c *Engine, p *sym.Preparer) {
+func (b *batch) work(c *Engine, p *solver.Preparer) {
 	var flat []*State
 	var ends [chunk]int
 	for {

@@ -9,13 +9,15 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // runTranscript runs prog with opts and renders everything a run reports: the stream of states
 // (depth, path condition, and the number of successors queued), the verdict and reason, each bug
 // (statement, kind, input, depth, path condition, replay), and the counters (the solver's time
 // left out). Two runs print the same text when they are the same run.
-func runTranscript(t *testing.T, prog *spec.Program, opts Options) (string, *Engine) {
+func runTranscript(t *testing.T, prog *syntax.Program, opts Options) (string, *Engine) {
 	t.Helper()
 	e := New(prog, opts)
 	names := e.Names()
@@ -75,7 +77,7 @@ func TestWorkersCorpus(t *testing.T) {
 	compared, batched := 0, 0
 	defer func(m int) { minPerWorker = m }(minPerWorker)
 	for _, file := range files {
-		prog, err := spec.ParseFile(file)
+		prog, err := parser.ParseFile(file)
 		if err != nil || !ParallelOK(prog) {
 			continue // the corpus holds programs that must be rejected
 		}

@@ -6,7 +6,9 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/pathcond"
+	"certsym/solver"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -122,7 +124,7 @@ type Options struct {
 	// Seed seeds the PRNG of RandomPath (0 means DefaultSeed, 1): the same program, options
 	// and seed give the same run.
 	Seed int64
-	// NoCache turns the solver's caching layers off (sym.Solver.NoCache), for comparison.
+	// NoCache turns the solver's caching layers off (solver.Chain.NoCache), for comparison.
 	NoCache bool
 	// Shard, when enabled, explores only one part of a partition of the tree (shard.go).
 	Shard Shard
@@ -180,16 +182,16 @@ type Stats struct {
 	Produced int // successors produced by Expand
 	Pruned   int // successors dropped as unsatisfiable
 	MaxDepth int
-	Solver   sym.SolverStats
+	Solver   solver.Stats
 }
 
 // Engine is one symbolic execution of one program: its frontier, its solver and its counters.
 // An Engine belongs to one goroutine.
 type Engine struct {
-	Prog   *spec.Program
+	Prog   *syntax.Program
 	opts   Options
 	terms  *sym.Terms
-	solver *sym.Solver
+	solver *solver.Chain
 	queue  frontier
 	// fair is the pending states of a fair strategy (Coverage, RandomPath); queue is then unused.
 	fair  *fairQueue
@@ -203,7 +205,7 @@ type Engine struct {
 	bugsSoFar int
 	// unknownErrors are the error states whose path condition the solver could not decide.
 	unknownErrors []*State
-	reported      map[*spec.Fail]bool
+	reported      map[*syntax.Fail]bool
 	shard         *sharder // Options.Shard, or nil (shard.go)
 	workers       int      // the goroutines that expand ahead (parallel.go), 1 when none
 	cur, ahead    *batch   // the successors they computed for the states being taken, and next
@@ -213,12 +215,12 @@ type Engine struct {
 
 // New creates an engine for prog, its frontier holding the initial state ⟨true, id, p⟩. It panics
 // on options that Validate rejects (the generational strategy: see package concolic).
-func New(prog *spec.Program, opts Options) *Engine {
+func New(prog *syntax.Program, opts Options) *Engine {
 	if err := opts.Validate(); err != nil {
 		panic("engine.New: " + err.Error())
 	}
-	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog), solver: sym.NewSolverFor(prog),
-		reported: map[*spec.Fail]bool{}}
+	e := &Engine{Prog: prog, opts: opts, terms: sym.NewTermsFor(prog), solver: solver.New(prog, solver.Options{}),
+		reported: map[*syntax.Fail]bool{}}
 	e.queue.lifo = opts.Strategy == DFS
 	if opts.Strategy.Fair() {
 		e.fair = newFairQueue(prog, opts)
@@ -249,11 +251,11 @@ func New(prog *spec.Program, opts Options) *Engine {
 // Initial is the initial symbolic state ⟨true, id, p⟩ of the program: every variable is its own
 // symbol.
 func (e *Engine) Initial() *State {
-	return &State{PC: sym.RootPC(e.Prog.Slots()), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
+	return &State{PC: pathcond.RootPC(e.Prog.Slots()), Store: e.terms.Syms(), Prog: &Kont{S: e.Prog.Body}}
 }
 
 // Solver returns the engine's solver.
-func (e *Engine) Solver() *sym.Solver { return e.solver }
+func (e *Engine) Solver() *solver.Chain { return e.solver }
 
 // Pending returns the number of states waiting to be expanded.
 func (e *Engine) Pending() int { return e.pending() }
@@ -344,7 +346,7 @@ func (e *Engine) NextState() (st *State, ok bool) {
 	}
 	for i, s := range e.buf {
 		e.buf[i] = nil
-		if !e.opts.NoPrune && (e.solver.Check(s.PC) == sym.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == sym.Unknown)) {
+		if !e.opts.NoPrune && (e.solver.Check(s.PC) == pathcond.Unsat || (fault.Active == fault.PruneOnUnknown && s.PC.Status == pathcond.Unknown)) {
 			e.Stats.Pruned++
 			if e.opts.Observer != nil {
 				e.opts.Observer.Pruned(s)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/pathcond"
+	"certsym/spec/syntax"
 )
 
 // Shard selects one part of an exact partition of the execution tree, for runs spread over
@@ -17,7 +17,7 @@ import (
 //
 // The partition. A successor is live when it can have successors of its own and pruning may
 // keep it: it is not an error state (a Fail, a leaf) and, with pruning, its path condition is
-// not already known unsatisfiable by the solver-free deciders (sym.Extend), which depend on the
+// not already known unsatisfiable by the solver-free deciders (pathcond.Extend), which depend on the
 // formula alone, so every shard sees the same live successors. A state with two or more live
 // successors is a branching. The split level of a state is the number of branchings on its path
 // (the state excluded), capped at Level. A state whose split level is Level is below the split:
@@ -197,7 +197,7 @@ func (h *sharder) split(st *State, succ []*State) []*State {
 	if int(in.level) < h.Level {
 		h.Shared++
 	}
-	known := func(s *State) bool { return h.noPrune || s.PC.Status != sym.Unsat }
+	known := func(s *State) bool { return h.noPrune || s.PC.Status != pathcond.Unsat }
 	nKnown, nLive := 0, 0
 	for _, s := range succ {
 		if known(s) {
@@ -284,14 +284,14 @@ func (e *Engine) ShardCounts() (dropped, shared int) {
 // syntax tree's fields), so that the shards of one run name each error alike: the merge of
 // --all-bugs reports each error once, as the engine does (a Fail, not a line, is an error: two
 // inlined from one macro call share their line and column).
-func FailIDs(prog *spec.Program) map[*spec.Fail]int {
-	ids := map[*spec.Fail]int{}
+func FailIDs(prog *syntax.Program) map[*syntax.Fail]int {
+	ids := map[*syntax.Fail]int{}
 	type key struct {
 		t reflect.Type
 		p uintptr
 	}
 	seen := map[key]bool{}
-	failType := reflect.TypeOf((*spec.Fail)(nil))
+	failType := reflect.TypeOf((*syntax.Fail)(nil))
 	var walk func(v reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -301,7 +301,7 @@ func FailIDs(prog *spec.Program) map[*spec.Fail]int {
 			}
 			seen[key{v.Type(), v.Pointer()}] = true
 			if v.Type() == failType {
-				f := (*spec.Fail)(v.UnsafePointer())
+				f := (*syntax.Fail)(v.UnsafePointer())
 				ids[f] = len(ids)
 			}
 			walk(v.Elem())

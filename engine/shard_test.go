@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 func TestParseShard(t *testing.T) {
@@ -36,7 +36,7 @@ func TestParseShard(t *testing.T) {
 func TestShardPartition(t *testing.T) {
 	src := "s = 0;\nif a > 0 then s = s + 1 else s = s - 1 fi;\nif b > 0 then s = s + 2 else assert a != b fi;\n" +
 		"if c > a then s = 10 / (c - 3) else s = s + 1 fi;\nif d > b then assert s != 3 else assert s != -3 fi;\nassert s != 11\n"
-	prog, err := spec.Parse("p.imp", []byte(src))
+	prog, err := parser.Parse("p.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

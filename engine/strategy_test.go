@@ -8,12 +8,13 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
-func parseRoot(t *testing.T, rel string) *spec.Program {
+func parseRoot(t *testing.T, rel string) *syntax.Program {
 	t.Helper()
-	p, err := spec.ParseFile(filepath.Join(testprog.Root(), rel))
+	p, err := parser.ParseFile(filepath.Join(testprog.Root(), rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestFairnessPickIsOldest(t *testing.T) {
 }
 
 // firstBug runs the bug finder to its verdict.
-func firstBug(t *testing.T, prog *spec.Program, opts Options) *Report {
+func firstBug(t *testing.T, prog *syntax.Program, opts Options) *Report {
 	t.Helper()
 	rep, err := New(prog, opts).FindBugs(nil)
 	if err != nil {
@@ -156,7 +157,7 @@ func TestFairStrategiesFindStarvedBug(t *testing.T) {
 }
 
 // trace is the sequence of states a run expands, as depth and program text.
-func trace(prog *spec.Program, opts Options) string {
+func trace(prog *syntax.Program, opts Options) string {
 	var b strings.Builder
 	e := New(prog, opts)
 	for {

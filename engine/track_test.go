@@ -4,7 +4,10 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
@@ -17,7 +20,7 @@ func TestExpandTracksConcreteRuns(t *testing.T) {
 	f := testprog.InputFuzzer(42)
 	const runsPerProgram, maxSteps = 12, 3000
 	for _, file := range testprog.Corpus(t) {
-		p, err := spec.ParseFile(file)
+		p, err := parser.ParseFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,7 +31,7 @@ func TestExpandTracksConcreteRuns(t *testing.T) {
 	}
 }
 
-func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxSteps int) {
+func trackRun(t *testing.T, file string, p *syntax.Program, in spec.Store, maxSteps int) {
 	t.Helper()
 	e := New(p, Options{})
 	cur := e.Initial()
@@ -36,7 +39,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 	for step := 0; step < maxSteps; step++ {
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, p.InputString(in), step}, args...)...)
+			t.Fatalf("%s, input %s, step %d: "+format, append([]any{file, spec.StoreString(p, in), step}, args...)...)
 		}
 		if got, want := cur.ErrorOf(), spec.IsError(conc.Prog); got != want {
 			fail("symbolic error %v, concrete error %v", got, want)
@@ -55,8 +58,8 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 			if n != cur.PC {
 				fail("successor path condition does not extend its parent's")
 			}
-			if s.PC.Status == sym.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
-				fail("witness %s does not satisfy %s", p.InputString(s.PC.Witness), s.PC.String(e.Names()))
+			if s.PC.Status == pathcond.Sat && !s.PC.Formula().Eval(s.PC.Witness) {
+				fail("witness %s does not satisfy %s", spec.StoreString(p, s.PC.Witness), s.PC.String(e.Names()))
 			}
 			if holds {
 				follow = append(follow, s)
@@ -72,7 +75,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 			fail("%d symbolic successors hold, want exactly 1", len(follow))
 		}
 		s := follow[0]
-		if s.PC.Status == sym.Unsat {
+		if s.PC.Status == pathcond.Unsat {
 			fail("the successor the input follows is marked unsatisfiable: %s", s.PC.String(e.Names()))
 		}
 		for i, v := range e.terms.Concretize(s.Store, in) {
@@ -80,7 +83,7 @@ func trackRun(t *testing.T, file string, p *spec.Program, in spec.Store, maxStep
 				fail("slot %s: symbolic %s, concrete %s (store %s)", e.Names()[i], v, next.Store[i], sym.StoreString(s.Store, e.Names()))
 			}
 		}
-		if a, b := spec.Print(s.Prog.Stmt()), spec.Print(next.Prog); a != b {
+		if a, b := syntax.Print(s.Prog.Stmt()), syntax.Print(next.Prog); a != b {
 			fail("programs differ:\nsymbolic:\n%s\nconcrete:\n%s", a, b)
 		}
 		if step%97 == 0 && !s.PC.Formula().Eval(in) {

@@ -11,6 +11,8 @@ import (
 	"certsym/refinement/conv"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax/parser"
 )
 
 // compareArrays compares the engine's array terms of successor s with the reference's, element
@@ -31,10 +33,10 @@ func (c *unitChecker) compareArrays(st *engine.State, i int, s *engine.State, r 
 				return
 			}
 			for j := a.Lo; j <= a.Hi; j++ {
-				eng := conv.ArrayRead(t, spec.IntOf(j), v)
-				if ref := refclient.EvalArr(r.Arrays[k], spec.IntOf(j), v); !ref.Equal(eng) {
-					c.Report("step-replay/store-array", c.InputString(v), st.Depth, "state %s, successor %d: under %s element %s[%d] is %s in the engine, %s in the reference",
-						checker.StateString(st, c.Slots), i, c.InputString(v), a.Name, j, eng, ref)
+				eng := conv.ArrayRead(t, integer.Of(j), v)
+				if ref := refclient.EvalArr(r.Arrays[k], integer.Of(j), v); !ref.Equal(eng) {
+					c.Report("step-replay/store-array", spec.StoreString(c, v), st.Depth, "state %s, successor %d: under %s element %s[%d] is %s in the engine, %s in the reference",
+						checker.StateString(st, c.Slots), i, spec.StoreString(c, v), a.Name, j, eng, ref)
 					return
 				}
 			}
@@ -67,7 +69,7 @@ func ArrayTargetUnits() ([]*Unit, error) {
 	var out []*Unit
 	for i, src := range arrayTargets {
 		name := fmt.Sprintf("array-target-%d", i)
-		p, err := spec.Parse(name, []byte(src))
+		p, err := parser.Parse(name, []byte(src))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

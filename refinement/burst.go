@@ -20,8 +20,8 @@ import (
 	"strings"
 
 	"certsym/engine"
-	"certsym/spec"
-	"certsym/sym"
+	"certsym/solver"
+	"certsym/spec/syntax/parser"
 )
 
 // burstStates bounds each of the two runs of burstCompare.
@@ -82,7 +82,7 @@ func (c *unitChecker) burstCompare() {
 		}
 	}
 	p, b := plain.rep.Stats, bursty.rep.Stats
-	p.Solver, b.Solver = sym.SolverStats{}, sym.SolverStats{}
+	p.Solver, b.Solver = solver.Stats{}, solver.Stats{}
 	if p != b {
 		c.Report("burst/counters", "", -1, "without bursts %+v, with bursts %+v", p, b)
 	}
@@ -101,7 +101,7 @@ func BurstTargetUnits() ([]*Unit, error) {
 	var out []*Unit
 	for i, src := range burstTargets {
 		name := fmt.Sprintf("burst-target-%d", i)
-		p, err := spec.Parse(name, []byte(src))
+		p, err := parser.Parse(name, []byte(src))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"certsym/engine"
 	"certsym/refinement/checker"
 	"certsym/refinement/sched"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // fairRun runs the whole-run oracles on a run of a fair strategy (seeded by the program): bug
@@ -19,7 +19,7 @@ func (c *unitChecker) fairRun(s engine.Strategy) {
 	start := time.Now()
 	e := c.NewEngine(opts)
 	byDepth := map[int][]*engine.State{}
-	sr, reported := &streamRun{}, map[*spec.Fail]bool{}
+	sr, reported := &streamRun{}, map[*syntax.Fail]bool{}
 	end := engine.Pending
 	for end == engine.Pending && !c.Expired() {
 		st, err := e.Next()

@@ -9,11 +9,12 @@ package refinement
 import (
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/checker"
 	"certsym/refinement/conv"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/integer"
 	"time"
 )
 
@@ -47,8 +48,8 @@ func outcomeKind(o spec.Outcome) string {
 
 // ghostRun follows the concrete run of input v on the reference, with the engine's symbolic
 // state alongside (the ghost valuation is v) and spec's concrete state as a third party.
-func (c *unitChecker) ghostRun(e *engine.Engine, v []spec.Int) {
-	in := c.InputString(v)
+func (c *unitChecker) ghostRun(e *engine.Engine, v []integer.Int) {
+	in := spec.StoreString(c, v)
 	cur := e.Initial()
 	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.U.Prog.Body}
 	precisionBudget := 40
@@ -108,7 +109,7 @@ func (c *unitChecker) ghostRun(e *engine.Engine, v []spec.Int) {
 				checker.StateString(s, c.Slots), checker.RefStateString(next, c.Names), why)
 			return
 		}
-		if e.Solver().Check(s.PC) == sym.Unsat {
+		if e.Solver().Check(s.PC) == pathcond.Unsat {
 			c.Report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", checker.StateString(s, c.Slots))
 			return
 		}
@@ -156,7 +157,7 @@ func (c *unitChecker) concreteStep(in string, step int, conc spec.State, r check
 	c.Sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.Report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", c.InputString(conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
+		c.Report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", spec.StoreString(c, conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {

@@ -11,6 +11,9 @@ import (
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // TestGeneratorReproducible: a seed gives the same program every time; the text parses, and
@@ -62,37 +65,37 @@ func TestProtocolEval(t *testing.T) {
 	f := gen.AExprFuzzer(7, gen.Default)
 	names := gen.Vars
 	for i := 0; i < 300; i++ {
-		var a spec.AExpr
+		var a syntax.AExpr
 		f.Fuzz(&a)
 		// number the variables as in the store below
 		idx := map[string]int{}
 		for k, n := range names {
 			idx[n] = k
 		}
-		var number func(spec.AExpr)
-		number = func(e spec.AExpr) {
+		var number func(syntax.AExpr)
+		number = func(e syntax.AExpr) {
 			switch e := e.(type) {
-			case *spec.Var:
+			case *syntax.Var:
 				e.Index = idx[e.Name]
-			case *spec.Neg:
+			case *syntax.Neg:
 				number(e.X)
-			case *spec.BinA:
+			case *syntax.BinA:
 				number(e.L)
 				number(e.R)
 			}
 		}
 		number(a)
-		store := []spec.Int{spec.IntOf(int64(i%7 - 3)), spec.IntOf(int64(i%5 - 2)), spec.IntOf(0), spec.IntOf(-7)}
+		store := []integer.Int{integer.Of(int64(i%7 - 3)), integer.Of(int64(i%5 - 2)), integer.Of(0), integer.Of(-7)}
 		want, wok := spec.Eval(a, store)
 		got, gok, err := ref.Eval(checker.ConcStore(names, store), names, a)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if wok != gok || (wok && !want.Equal(got)) {
-			t.Fatalf("%s under %v: spec.Eval %v (defined %v), reference %v (defined %v)", spec.PrintA(a), store, want, wok, got, gok)
+			t.Fatalf("%s under %v: spec.Eval %v (defined %v), reference %v (defined %v)", syntax.PrintA(a), store, want, wok, got, gok)
 		}
 		if wok && !refclient.EvalA(a, store).Equal(want) {
-			t.Fatalf("%s: total evaluation %v, spec.Eval %v", spec.PrintA(a), refclient.EvalA(a, store), want)
+			t.Fatalf("%s: total evaluation %v, spec.Eval %v", syntax.PrintA(a), refclient.EvalA(a, store), want)
 		}
 	}
 }
@@ -103,17 +106,17 @@ func TestProtocolEval(t *testing.T) {
 func TestBoundedNotExhaustive(t *testing.T) {
 	needRef(t)
 	src := "i = 0;\nwhile i < n do\n  i = i + 1\nod;\nassert i == n or n < 0\n"
-	p, err := spec.Parse("loop.imp", []byte(src))
+	p, err := parser.Parse("loop.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	u := &Unit{Name: "loop.imp", Seed: -1, Prog: p, RefBody: p.Body, Text: src}
-	in := func(n int64) []spec.Int {
-		v := make([]spec.Int, len(p.Vars))
-		v[p.VarIndex("n")] = spec.IntOf(n)
+	in := func(n int64) []integer.Int {
+		v := make([]integer.Int, len(p.Vars))
+		v[p.VarIndex("n")] = integer.Of(n)
 		return v
 	}
-	cex, err := boundedcheck.Exhaustive(refclient.DefaultPath(), u, 2, [][]spec.Int{in(-1), in(0), in(2), in(5)})
+	cex, err := boundedcheck.Exhaustive(refclient.DefaultPath(), u, 2, [][]integer.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +125,7 @@ func TestBoundedNotExhaustive(t *testing.T) {
 	}
 	t.Logf("counterexample found, as expected: %s", cex[0])
 	// With a limit above the iterations needed, every run is covered.
-	cex, err = boundedcheck.Exhaustive(refclient.DefaultPath(), u, 6, [][]spec.Int{in(-1), in(0), in(2), in(5)})
+	cex, err = boundedcheck.Exhaustive(refclient.DefaultPath(), u, 6, [][]integer.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,37 +135,37 @@ func TestBoundedNotExhaustive(t *testing.T) {
 }
 
 // TestProver: the layer's own Z3 encoding decides validity right, and its truncating total
-// division and remainder agree with spec.Int's Quo and Rem (x / 0 = 0, x % 0 = x).
+// division and remainder agree with integer.Int's Quo and Rem (x / 0 = 0, x % 0 = x).
 func TestProver(t *testing.T) {
 	p := prover.New(1_000_000, 2*time.Second)
 	names := []string{"x"}
-	x := &spec.Var{Name: "x"}
-	n := func(v int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(v)} }
-	if v, _ := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(1)}, names); v != prover.Valid {
+	x := &syntax.Var{Name: "x"}
+	n := func(v int64) syntax.AExpr { return &syntax.Num{Val: integer.Of(v)} }
+	if v, _ := p.Equivalent(&syntax.Cmp{Op: syntax.Gt, L: x, R: n(0)}, &syntax.Cmp{Op: syntax.Ge, L: x, R: n(1)}, names); v != prover.Valid {
 		t.Fatalf("x > 0 <=> x >= 1: %v", v)
 	}
-	v, m := p.Equivalent(&spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, &spec.Cmp{Op: spec.Ge, L: x, R: n(0)}, names)
+	v, m := p.Equivalent(&syntax.Cmp{Op: syntax.Gt, L: x, R: n(0)}, &syntax.Cmp{Op: syntax.Ge, L: x, R: n(0)}, names)
 	if v != prover.Invalid || !m[0].IsZero() {
 		t.Fatalf("x > 0 <=> x >= 0: %v %v, want invalid with x = 0", v, m)
 	}
-	if v, _ := p.Model(&spec.BinB{Op: spec.And, L: &spec.Cmp{Op: spec.Gt, L: x, R: n(0)}, R: &spec.Cmp{Op: spec.Lt, L: x, R: n(1)}}, names); v != prover.Invalid {
+	if v, _ := p.Model(&syntax.BinB{Op: syntax.And, L: &syntax.Cmp{Op: syntax.Gt, L: x, R: n(0)}, R: &syntax.Cmp{Op: syntax.Lt, L: x, R: n(1)}}, names); v != prover.Invalid {
 		t.Fatalf("0 < x < 1 has no model: %v", v)
 	}
 	vals := []int64{-7, -2, -1, 0, 1, 2, 7, 9}
 	for _, a := range vals {
 		for _, b := range vals {
-			l, r := spec.IntOf(a), spec.IntOf(b)
-			for _, op := range []spec.AOp{spec.Div, spec.Mod} {
+			l, r := integer.Of(a), integer.Of(b)
+			for _, op := range []syntax.AOp{syntax.Div, syntax.Mod} {
 				want := l.Quo(r)
-				if op == spec.Mod {
+				if op == syntax.Mod {
 					want = l.Rem(r)
 				}
-				e := &spec.BinA{Op: op, L: n(a), R: n(b)}
-				if v, _ := p.EqualTerms([]spec.AExpr{e}, []spec.AExpr{&spec.Num{Val: want}}, names); v != prover.Valid {
-					t.Fatalf("%s = %s: %v", spec.PrintA(e), want, v)
+				e := &syntax.BinA{Op: op, L: n(a), R: n(b)}
+				if v, _ := p.EqualTerms([]syntax.AExpr{e}, []syntax.AExpr{&syntax.Num{Val: want}}, names); v != prover.Valid {
+					t.Fatalf("%s = %s: %v", syntax.PrintA(e), want, v)
 				}
 				if got := refclient.EvalA(e, nil); !got.Equal(want) {
-					t.Fatalf("EvalA(%s) = %s, want %s", spec.PrintA(e), got, want)
+					t.Fatalf("EvalA(%s) = %s, want %s", syntax.PrintA(e), got, want)
 				}
 			}
 		}

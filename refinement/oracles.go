@@ -11,6 +11,7 @@ import (
 	"certsym/engine"
 	"certsym/refinement/checker"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // precise is the precision check of one symbolic state: the model of its path condition, run on
@@ -24,20 +25,20 @@ func (c *unitChecker) precise(check string, st *engine.State) bool {
 	c.Sum.PrecisionReplays++
 	t := c.TraceTo(v, st.Depth)
 	if t.Err != nil {
-		c.Report("reference", c.InputString(v), st.Depth, "%v", t.Err)
+		c.Report("reference", spec.StoreString(c, v), st.Depth, "%v", t.Err)
 		return true
 	}
 	if len(t.States) <= st.Depth && t.End == checker.CutRun {
 		return true
 	}
 	if len(t.States) <= st.Depth {
-		c.Report(check, c.InputString(v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
+		c.Report(check, spec.StoreString(c, v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
 			checker.StateString(st, c.Slots), t.End, len(t.States)-1, st.Depth)
 		return true
 	}
 	r := t.States[st.Depth]
 	if ok, why := c.Concretizes(st.Store, st.Prog.Stmt(), v, r); !ok {
-		c.Report(check, c.InputString(v), st.Depth, "imprecise: the model of the symbolic state %s reaches %s on the reference: %s",
+		c.Report(check, spec.StoreString(c, v), st.Depth, "imprecise: the model of the symbolic state %s reaches %s on the reference: %s",
 			checker.StateString(st, c.Slots), checker.RefStateString(r, c.Names), why)
 	}
 	return true
@@ -49,7 +50,7 @@ func (c *unitChecker) bugReplay(b *engine.Bug) {
 	c.Sum.BugsReplayed++
 	st := b.State
 	t := c.TraceTo(b.Input, st.Depth)
-	in := c.InputString(b.Input)
+	in := spec.StoreString(c, b.Input)
 	if t.Err != nil {
 		c.Report("reference", in, st.Depth, "%v", t.Err)
 		return
@@ -89,7 +90,7 @@ func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int
 		c.Sum.ExhaustiveRuns++
 		t := c.TraceTo(v, complete)
 		if t.Err != nil {
-			c.Report("reference", c.InputString(v), -1, "%v", t.Err)
+			c.Report("reference", spec.StoreString(c, v), -1, "%v", t.Err)
 			return
 		}
 		for k := 0; k < len(t.States) && k <= complete; k++ {
@@ -105,7 +106,7 @@ func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int
 				}
 			}
 			if !covered {
-				c.Report(check, c.InputString(v), k, "not exhaustive: the reference's state %s at step %d is covered by none of the %d symbolic states of depth %d (run %s)",
+				c.Report(check, spec.StoreString(c, v), k, "not exhaustive: the reference's state %s at step %d is covered by none of the %d symbolic states of depth %d (run %s)",
 					checker.RefStateString(r, c.Names), k, len(byDepth[k]), k, e.Stopped())
 				break
 			}
@@ -123,7 +124,7 @@ func (c *unitChecker) starvedRun() {
 	byDepth := map[int][]*engine.State{}
 	last, finished := 0, false
 	sr := &streamRun{}
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	complete := false
 	for !c.Expired() {
 		s, err := e.Next()

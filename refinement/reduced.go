@@ -10,7 +10,8 @@ import (
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/refinement/gen"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // ReducedRun is the layer's fast entry point for mutation testing (make mutation, gremlins): a
@@ -159,14 +160,14 @@ const reclaimMaxDepth = 64
 func TargetedCornerUnits() ([]*Unit, error) {
 	var out []*Unit
 	for _, t := range gen.Targeted() {
-		text := spec.Print(t.Tree)
+		text := syntax.Print(t.Tree)
 		name := "corner-" + t.Name
-		p, err := spec.Parse(name, []byte(text))
+		p, err := parser.Parse(name, []byte(text))
 		if err != nil {
 			return nil, fmt.Errorf("targeted corner program %s does not parse: %w\n%s", name, err, text)
 		}
 		u := &Unit{Name: name, Seed: -1, Prog: p, RefBody: t.Tree, Text: text}
-		if a, b := strings.Join(spec.VarsOf(t.Tree), ","), strings.Join(p.Vars, ","); a != b {
+		if a, b := strings.Join(syntax.VarsOf(t.Tree), ","), strings.Join(p.Vars, ","); a != b {
 			u.ParseMismatch = fmt.Sprintf("the built program's variables are %s, the parsed program's %s", a, b)
 		}
 		out = append(out, u)

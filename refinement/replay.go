@@ -15,6 +15,7 @@ import (
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 func (c *unitChecker) engineRun() {
@@ -29,7 +30,7 @@ func (c *unitChecker) engineRun() {
 	var leaves []*engine.State
 	last, finished := 0, false
 	sr := &streamRun{}
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	complete := false // the stream ended by itself (Finished or Stopped), not by the layer
 	for !c.Expired() {
 		s, err := e.Next()
@@ -151,9 +152,9 @@ func (c *unitChecker) refSuccs(rs []refclient.SymSucc) string {
 	for _, r := range rs {
 		var parts []string
 		for i, x := range c.Names {
-			parts = append(parts, x+" = "+spec.PrintA(r.Store[i]))
+			parts = append(parts, x+" = "+syntax.PrintA(r.Store[i]))
 		}
-		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", spec.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
+		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", syntax.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
 	}
 	return b.String()
 }
@@ -168,42 +169,42 @@ func (c *unitChecker) comparePC(st *engine.State, i int, s *engine.State, r refc
 			continue // a quantifier range too large to evaluate under v: no claim
 		}
 		if mine != eng {
-			c.Report("layer", c.InputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.Slots), eng, mine)
+			c.Report("layer", spec.StoreString(c, v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.Slots), eng, mine)
 			return
 		}
 		if ref, err := refclient.EvalBE(r.PC, v); err == nil && ref != eng {
-			c.Report("step-replay/pc-valuation", c.InputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
-				checker.StateString(st, c.Slots), i, c.InputString(v), s.PC.String(c.Slots), eng, spec.PrintB(r.PC), ref)
+			c.Report("step-replay/pc-valuation", spec.StoreString(c, v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
+				checker.StateString(st, c.Slots), i, spec.StoreString(c, v), s.PC.String(c.Slots), eng, syntax.PrintB(r.PC), ref)
 			return
 		}
 	}
 	// Both path conditions extend the parent's φ (sent as is to the reference, which answers
 	// φ ∧ g): when the engine's new conjunct f is equivalent to g on its own, φ ∧ f ⇔ φ ∧ g
 	// follows without φ (a small query); otherwise decide the full equivalence.
-	var f1 spec.BExpr
+	var f1 syntax.BExpr
 	switch {
 	case s.PC == st.PC:
-		f1 = &spec.BoolLit{Val: true}
+		f1 = &syntax.BoolLit{Val: true}
 	case s.PC.Parent == st.PC:
 		f1 = c.FormulaB(s.PC.Conj)
 	}
-	if and, ok := r.PC.(*spec.BinB); ok && f1 != nil && and.Op == spec.And && spec.PrintB(and.L) == spec.PrintB(c.FormulaB(st.PC.Formula())) {
+	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(c.FormulaB(st.PC.Formula())) {
 		if verdict, _ := c.Prover.Equivalent(f1, and.R, c.Names); verdict == prover.Valid {
 			return
 		}
 	}
 	switch verdict, m := c.Prover.Equivalent(fa, r.PC, c.Names); verdict {
 	case prover.Invalid:
-		c.Report("step-replay/pc-z3", c.InputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
-			checker.StateString(st, c.Slots), i, c.InputString(m), s.PC.String(c.Slots), spec.PrintB(r.PC))
+		c.Report("step-replay/pc-z3", spec.StoreString(c, m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
+			checker.StateString(st, c.Slots), i, spec.StoreString(c, m), s.PC.String(c.Slots), syntax.PrintB(r.PC))
 	}
 }
 
 func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
-	var el, rl []spec.AExpr
+	var el, rl []syntax.AExpr
 	for j := range c.Names {
 		ea := c.TermA(s.Store[j])
-		if spec.PrintA(ea) != spec.PrintA(r.Store[j]) {
+		if syntax.PrintA(ea) != syntax.PrintA(r.Store[j]) {
 			el, rl = append(el, ea), append(rl, r.Store[j])
 		}
 	}
@@ -215,8 +216,8 @@ func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r r
 		for j, x := range c.Names {
 			eng := s.Store[j].Eval(v)
 			if ref := refclient.EvalA(r.Store[j], v); !ref.Equal(eng) {
-				c.Report("step-replay/store-valuation", c.InputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
-					checker.StateString(st, c.Slots), i, c.InputString(v), x, s.Store[j].String(c.Slots), eng, spec.PrintA(r.Store[j]), ref)
+				c.Report("step-replay/store-valuation", spec.StoreString(c, v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
+					checker.StateString(st, c.Slots), i, spec.StoreString(c, v), x, s.Store[j].String(c.Slots), eng, syntax.PrintA(r.Store[j]), ref)
 				return
 			}
 		}
@@ -225,10 +226,10 @@ func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r r
 		var diff []string
 		for k := range el {
 			if a, b := refclient.EvalA(el[k], m), refclient.EvalA(rl[k], m); !a.Equal(b) {
-				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", spec.PrintA(el[k]), a, spec.PrintA(rl[k]), b))
+				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", syntax.PrintA(el[k]), a, syntax.PrintA(rl[k]), b))
 			}
 		}
-		c.Report("step-replay/store-z3", c.InputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
-			checker.StateString(st, c.Slots), i, c.InputString(m), strings.Join(diff, "; "))
+		c.Report("step-replay/store-z3", spec.StoreString(c, m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
+			checker.StateString(st, c.Slots), i, spec.StoreString(c, m), strings.Join(diff, "; "))
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
 	"certsym/refinement/prover"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
@@ -43,7 +44,7 @@ func LoadFiles(patterns ...string) ([]*Unit, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := spec.Parse(f, src)
+		p, err := parser.Parse(f, src)
 		if err != nil {
 			return nil, fmt.Errorf("parsing %s: %w", f, err)
 		}
@@ -61,7 +62,7 @@ func GeneratedUnit(seed int64, cfg gen.Config) (*Unit, error) {
 		return nil, err
 	}
 	name := fmt.Sprintf("gen-%d", seed)
-	p, err := spec.Parse(name, []byte(g.Text))
+	p, err := parser.Parse(name, []byte(g.Text))
 	if err != nil {
 		return nil, fmt.Errorf("generated program of seed %d does not parse: %w\n%s", seed, err, g.Text)
 	}
@@ -69,7 +70,7 @@ func GeneratedUnit(seed int64, cfg gen.Config) (*Unit, error) {
 	u := &Unit{Name: name, Seed: seed, Prog: p, RefBody: g.AST, Text: g.Text, Long: g.Long}
 	// The reference's variables are the parsed program's (the same names); a parser that reads
 	// other variables than the generated tree has is a mismatch of the unit.
-	if a, b := strings.Join(spec.VarsOf(g.AST), ","), strings.Join(p.Vars, ","); a != b {
+	if a, b := strings.Join(syntax.VarsOf(g.AST), ","), strings.Join(p.Vars, ","); a != b {
 		u.ParseMismatch = fmt.Sprintf("the generated program's variables are %s, the parsed program's %s", a, b)
 	}
 	return u, nil

@@ -6,10 +6,12 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/checker"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // The checks of what the bug finder concludes from its stream:
@@ -32,11 +34,11 @@ type streamRun struct {
 	finished   bool // the stream ended with Finished
 	errorSeen  bool // an error state reached the stream
 	unreported []*engine.State
-	undecided  map[*spec.Fail]bool // errors of error states the solver left undecided
+	undecided  map[*syntax.Fail]bool // errors of error states the solver left undecided
 }
 
 // observe records one status of the stream.
-func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
+func (r *streamRun) observe(s engine.Status, reported map[*syntax.Fail]bool) {
 	switch s.Kind {
 	case engine.Finished:
 		r.finished = true
@@ -52,13 +54,13 @@ func (r *streamRun) observe(s engine.Status, reported map[*spec.Fail]bool) {
 		return
 	}
 	r.errorSeen = true
-	if st.PC.Status == sym.Unknown {
+	if st.PC.Status == pathcond.Unknown {
 		if r.undecided == nil {
-			r.undecided = map[*spec.Fail]bool{}
+			r.undecided = map[*syntax.Fail]bool{}
 		}
 		r.undecided[st.ErrorOf()] = true
 	}
-	if s.Kind != engine.BugFound && st.PC.Status == sym.Sat && !reported[st.ErrorOf()] {
+	if s.Kind != engine.BugFound && st.PC.Status == pathcond.Sat && !reported[st.ErrorOf()] {
 		r.unreported = append(r.unreported, st)
 	}
 }
@@ -78,24 +80,24 @@ func (c *unitChecker) checkVerdict(check string, e *engine.Engine, r *streamRun)
 			rep.Verdict, rep.Reason, want, r.finished, r.errorSeen, len(r.bugs))
 	}
 	for _, st := range r.unreported {
-		c.Report(check, c.InputString(st.PC.Witness), st.Depth, "the error state %s has a satisfiable path condition (witness %s) and its error was never reported",
-			checker.StateString(st, c.Slots), c.InputString(st.PC.Witness))
+		c.Report(check, spec.StoreString(c, st.PC.Witness), st.Depth, "the error state %s has a satisfiable path condition (witness %s) and its error was never reported",
+			checker.StateString(st, c.Slots), spec.StoreString(c, st.PC.Witness))
 		break
 	}
 }
 
 // failKey names an error by statement and kind.
-func failKey(f *spec.Fail) string {
+func failKey(f *syntax.Fail) string {
 	return fmt.Sprintf("%s at line %d (%p)", f.Kind, f.Line(), f)
 }
 
 // checkAllBugs is the all-bugs check, after the other checks of the program have followed their
 // concrete runs on the reference.
 func (c *unitChecker) checkAllBugs(r *streamRun) {
-	seen := map[*spec.Fail]bool{}
+	seen := map[*syntax.Fail]bool{}
 	for _, b := range r.bugs {
 		if seen[b.Fail] {
-			c.Report("all-bugs", c.InputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
+			c.Report("all-bugs", spec.StoreString(c, b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
 		}
 		seen[b.Fail] = true
 	}
@@ -113,7 +115,7 @@ func (c *unitChecker) checkAllBugs(r *streamRun) {
 			continue
 		}
 		in := t.States[0].Store
-		v := make([]spec.Int, c.U.Prog.Slots())
+		v := make([]integer.Int, c.U.Prog.Slots())
 		for i, x := range c.Names {
 			v[i] = in[x]
 		}

@@ -3,7 +3,7 @@ package refinement
 import (
 	"fmt"
 
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // verifyTargets are fixed programs for the checks of certsym verify that random programs reach
@@ -34,7 +34,7 @@ func VerifyTargetUnits() ([]*Unit, error) {
 	var out []*Unit
 	for i, src := range verifyTargets {
 		name := fmt.Sprintf("verify-target-%d", i)
-		p, err := spec.Parse(name, []byte(src))
+		p, err := parser.Parse(name, []byte(src))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

@@ -13,14 +13,14 @@ import (
 	"fmt"
 
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
 // Skip is the skip a step continues with: the rest of an assignment, and the then branch of an
 // assert (assert b is if b then skip else fail fi). The verifier recognizes it as no program
 // point of its own.
-var Skip = &spec.Skip{}
+var Skip = &syntax.Skip{}
 
 // A Split is the condition split of a step on a condition b in a store S: the constraints of its
 // then successor, S(D(b)) ∧ S(b), of its else successor, S(D(b)) ∧ ¬S(b), and of its
@@ -36,19 +36,19 @@ type Split struct {
 
 // extended reports whether the expression n reads an array element or has a quantifier: its
 // definedness and first failures need the general formulas (sym.Terms.CondKinds).
-func extended(n spec.Node) bool {
+func extended(n syntax.Node) bool {
 	switch e := n.(type) {
-	case *spec.Elem, *spec.Quant:
+	case *syntax.Elem, *syntax.Quant:
 		return true
-	case *spec.Neg:
+	case *syntax.Neg:
 		return extended(e.X)
-	case *spec.BinA:
+	case *syntax.BinA:
 		return extended(e.L) || extended(e.R)
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		return extended(e.L) || extended(e.R)
-	case *spec.Not:
+	case *syntax.Not:
 		return extended(e.X)
-	case *spec.BinB:
+	case *syntax.BinB:
 		return extended(e.L) || extended(e.R)
 	}
 	return false
@@ -61,7 +61,7 @@ func extended(n spec.Node) bool {
 //
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse and E_IfErr (one per kind k, bF k), and
 // E_Assume, E_AssumeErr (Symbolic.v).
-func SplitKinds(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides, indexes bool) Split {
+func SplitKinds(ts *sym.Terms, cond syntax.BExpr, s []*sym.Term, divides, indexes bool) Split {
 	if !extended(cond) {
 		return SplitCond(ts, cond, s, divides)
 	}
@@ -93,11 +93,11 @@ func SplitKinds(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides, indexes 
 // Coq: the sym_step constructors E_IfTrue, E_IfFalse and E_IfErr (Symbolic.v), the If case of
 // expand (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: the
 // constraints of cond_branches (interp.mlw).
-func SplitCond(ts *sym.Terms, cond spec.BExpr, s []*sym.Term, divides bool) Split {
+func SplitCond(ts *sym.Terms, cond syntax.BExpr, s []*sym.Term, divides bool) Split {
 	c := ts.SubstB(cond, s)
 	d := sym.True
 	if divides {
-		d = ts.Defined(spec.DivisorsB(cond, nil), s)
+		d = ts.Defined(syntax.DivisorsB(cond, nil), s)
 	}
 	notC := sym.Not(c)
 	if fault.Active == fault.DropElseNegation {
@@ -135,7 +135,7 @@ type Assignment struct {
 // Coq: the sym_step constructors E_Assign and E_AssignErr (Symbolic.v), the Assign case of expand
 // (Expand.v), covered by Theorem 3.1, expand_correct (Expandproof.v). Why3: assign (interp.mlw),
 // which substitutes as this does (x is bound to sym_aexpr σ a, no fresh symbol).
-func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
+func Assign(ts *sym.Terms, a *syntax.Assign, s []*sym.Term) Assignment {
 	if extended(a.A) {
 		return assignKinds(ts, a, s)
 	}
@@ -148,7 +148,7 @@ func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
 		st.Store[a.X.Index] = s[a.X.Index]
 	}
 	if a.Err != nil && fault.Active != fault.NoDivZeroBranch {
-		st.Def = ts.Defined(spec.DivisorsA(a.A, nil), s)
+		st.Def = ts.Defined(syntax.DivisorsA(a.A, nil), s)
 		st.Err = sym.Not(st.Def)
 	}
 	return st
@@ -161,14 +161,14 @@ func Assign(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
 const MaxIntBits = 1 << 20
 
 // HugeReason is the reason a run stops at the assignment s whose value is Huge.
-func HugeReason(s *spec.Assign) string {
-	p := s.Where()
+func HugeReason(s *syntax.Assign) string {
+	p := s.Pos()
 	return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", MaxIntBits, p.Line, p.Col)
 }
 
 // assignKinds is Assign for an expression that reads array elements (issue 13): the division
 // error under S(F_div(a)), the index error under S(F_idx(a)).
-func assignKinds(ts *sym.Terms, a *spec.Assign, s []*sym.Term) Assignment {
+func assignKinds(ts *sym.Terms, a *syntax.Assign, s []*sym.Term) Assignment {
 	t, d, fdiv, fidx := ts.ExprKinds(a.A, s)
 	st := Assignment{Value: t, Huge: t.Exceeds(MaxIntBits)}
 	st.Store = make([]*sym.Term, len(s))
@@ -208,7 +208,7 @@ type ArrAssignment struct {
 //
 // Coq: the sym_step constructors E_ArrAssign and E_ArrAssignErr (one per kind k, wF k)
 // (Symbolic.v).
-func ArrAssign(ts *sym.Terms, a *spec.ArrAssign, s []*sym.Term) ArrAssignment {
+func ArrAssign(ts *sym.Terms, a *syntax.ArrAssign, s []*sym.Term) ArrAssignment {
 	store, d, fdiv, fidx := ts.WriteKinds(a.Arr, a.I, a.A, s)
 	st := ArrAssignment{Store: store, Def: d}
 	if a.Err != nil && fault.Active != fault.NoDivZeroBranch {

@@ -6,17 +6,19 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
 // valuations are the inputs the tests evaluate the constraints under: every triple of values in
 // -3..3 (zero divisors included) for a program of three variables.
-func valuations(n int) [][]spec.Int {
-	var out [][]spec.Int
+func valuations(n int) [][]integer.Int {
+	var out [][]integer.Int
 	for a := int64(-3); a <= 3; a++ {
 		for b := int64(-3); b <= 3; b++ {
 			for c := int64(-3); c <= 3; c++ {
-				out = append(out, []spec.Int{spec.IntOf(a), spec.IntOf(b), spec.IntOf(c)}[:n])
+				out = append(out, []integer.Int{integer.Of(a), integer.Of(b), integer.Of(c)}[:n])
 			}
 		}
 	}
@@ -29,8 +31,8 @@ func valuations(n int) [][]spec.Int {
 // successor and the then constraint is the condition itself.
 func TestSplitCond(t *testing.T) {
 	p := testprog.Parse(t, "if x / y > 0 then skip else skip fi;\nif x > y then skip fi")
-	seq := p.Body.(*spec.Seq)
-	div, plain := seq.First.(*spec.If), seq.Second.(*spec.If)
+	seq := p.Body.(*syntax.Seq)
+	div, plain := seq.First.(*syntax.If), seq.Second.(*syntax.If)
 	ts := sym.NewTerms(p.Vars)
 	sp := SplitCond(ts, div.Cond, ts.Syms(), div.Err != nil)
 	if div.Err == nil || sp.Err == nil {
@@ -57,8 +59,8 @@ func TestSplitCond(t *testing.T) {
 // definedness condition (error successor under its negation), and flags a value past MaxIntBits.
 func TestAssign(t *testing.T) {
 	p := testprog.Parse(t, "z = x / y;\nz = x + y")
-	seq := p.Body.(*spec.Seq)
-	div, plain := seq.First.(*spec.Assign), seq.Second.(*spec.Assign)
+	seq := p.Body.(*syntax.Seq)
+	div, plain := seq.First.(*syntax.Assign), seq.Second.(*syntax.Assign)
 	ts := sym.NewTerms(p.Vars)
 	store := ts.Syms()
 	as := Assign(ts, div, store)
@@ -82,8 +84,8 @@ func TestAssign(t *testing.T) {
 	}
 	huge := make([]*sym.Term, len(store))
 	copy(huge, store)
-	x := plain.A.(*spec.BinA).L.(*spec.Var).Index
-	huge[x] = sym.Const(spec.IntFromBig(new(big.Int).Lsh(big.NewInt(1), MaxIntBits+1)))
+	x := plain.A.(*syntax.BinA).L.(*syntax.Var).Index
+	huge[x] = sym.Const(integer.FromBig(new(big.Int).Lsh(big.NewInt(1), MaxIntBits+1)))
 	if as := Assign(ts, plain, huge); !as.Huge {
 		t.Errorf("z = x + y with x = 2^%d: not huge", MaxIntBits+1)
 	}

@@ -3,7 +3,7 @@ package sym
 import (
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // Tests of the abstraction mode (Solver.AbstractMul, certsym verify --abstract-nonlinear) on the
@@ -29,7 +29,7 @@ func TestAbstractIntervalsOpaque(t *testing.T) {
 	names := []string{"i", "j"}
 	ts := NewTerms(names)
 	i, j := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	k := func(v int64) *Term { return Const(integer.Of(v)) }
 	q := add(ts.mul(i, j), k(1))
 	pre := []*Formula{Pred(FGe, add(i, k(10))), Pred(FGe, sub(k(-1), i)), Pred(FGe, sub(j, k(1))), Pred(FGe, sub(k(10), j))}
 	low := Pred(FGe, add(q, k(99))) // q >= -99
@@ -102,7 +102,7 @@ func TestAbstractSignAxiomDecides(t *testing.T) {
 // TestSignRange: the interval the sign axioms give a product, for operands of each sign.
 func TestSignRange(t *testing.T) {
 	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
-		return bound{lo: spec.IntOf(lo), hi: spec.IntOf(hi), hasLo: hasLo, hasHi: hasHi}
+		return bound{lo: integer.Of(lo), hi: integer.Of(hi), hasLo: hasLo, hasHi: hasHi}
 	}
 	all := bound{}
 	pos, nonneg := iv(1, 0, true, false), iv(0, 0, true, false)

@@ -6,6 +6,8 @@ import (
 
 	"certsym/internal/fault"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Arrays and bounded quantifiers (issue 13; spec/SEMANTICS.md for the rules).
@@ -20,7 +22,7 @@ import (
 
 // ArrTerm is an array value: the initial array Arr (Prev nil) or store(Prev, I, V).
 type ArrTerm struct {
-	Arr  *spec.Array
+	Arr  *syntax.Array
 	Prev *ArrTerm
 	I, V *Term
 	id   int // creation order, for the select atoms' interning
@@ -33,7 +35,7 @@ type selKey struct {
 
 // NewTermsFor creates the factory of a run over the program's flat store: its variables, then
 // its arrays' elements (SlotNames).
-func NewTermsFor(p *spec.Program) *Terms {
+func NewTermsFor(p *syntax.Program) *Terms {
 	ts := NewTerms(SlotNames(p))
 	ts.nvars, ts.arrays, ts.elems = len(p.Vars), p.Arrays, ts.syms
 	ts.syms = ts.syms[:len(p.Vars):len(p.Vars)]
@@ -44,7 +46,7 @@ func NewTermsFor(p *spec.Program) *Terms {
 }
 
 // SlotNames names the slots of p's flat store: the variables, then a[j] for each element.
-func SlotNames(p *spec.Program) []string {
+func SlotNames(p *syntax.Program) []string {
 	if len(p.Arrays) == 0 {
 		return p.Vars
 	}
@@ -64,7 +66,7 @@ func (ts *Terms) Slots() int { return len(ts.names) }
 func (ts *Terms) Names() []string { return ts.names }
 
 // elemSym returns the symbol of element j of the initial array a, or nil outside its bounds.
-func (ts *Terms) elemSym(a *spec.Array, j spec.Int) *Term {
+func (ts *Terms) elemSym(a *syntax.Array, j integer.Int) *Term {
 	slot, ok := a.Slot(j)
 	if !ok {
 		return nil
@@ -176,7 +178,7 @@ func ArrayTerm(a *ArrTerm) *Term { return &Term{arr: a} }
 
 // read is the value of element j of t under the valuation v: the newest store at j, else the
 // initial element (0 outside the bounds: such reads are guarded by the definedness conditions).
-func (t *ArrTerm) read(j spec.Int, v []spec.Int, env *benv) spec.Int {
+func (t *ArrTerm) read(j integer.Int, v []integer.Int, env *benv) integer.Int {
 	for ; t.Prev != nil; t = t.Prev {
 		if t.I.eval(v, env).Equal(j) {
 			return t.V.eval(v, env)
@@ -185,7 +187,7 @@ func (t *ArrTerm) read(j spec.Int, v []spec.Int, env *benv) spec.Int {
 	if slot, ok := t.Arr.Slot(j); ok {
 		return v[slot]
 	}
-	return spec.Int{}
+	return integer.Int{}
 }
 
 func (t *ArrTerm) hasBound() bool {
@@ -229,7 +231,7 @@ func (t *ArrTerm) String(names []string) string {
 
 // Concretize is V ∘ S: the concrete flat store that the symbolic store s denotes under the
 // valuation v (the scalars' values, then each array's elements).
-func (ts *Terms) Concretize(s []*Term, v []spec.Int) spec.Store {
+func (ts *Terms) Concretize(s []*Term, v []integer.Int) spec.Store {
 	out := make(spec.Store, ts.Slots())
 	for i := 0; i < ts.nvars || (ts.arrays == nil && i < len(s)); i++ {
 		out[i] = s[i].Eval(v)
@@ -237,7 +239,7 @@ func (ts *Terms) Concretize(s []*Term, v []spec.Int) spec.Store {
 	for k, a := range ts.arrays {
 		t := s[ts.nvars+k].arr
 		for j := a.Lo; j <= a.Hi; j++ {
-			out[a.Offset+int(j-a.Lo)] = t.read(spec.IntOf(j), v, nil)
+			out[a.Offset+int(j-a.Lo)] = t.read(integer.Of(j), v, nil)
 		}
 	}
 	return out
@@ -261,7 +263,7 @@ func (e *bindings[T]) lookup(bind int) T {
 }
 
 // benv is an environment of bound variables' values.
-type benv = bindings[spec.Int]
+type benv = bindings[integer.Int]
 
 // boundAtom returns a fresh binder and the term of its variable.
 func (ts *Terms) boundAtom() (int, *Term) {
@@ -335,24 +337,24 @@ func (q *seq) check(c *Formula, k int) {
 
 func (q *seq) done(v *Formula, t *Term) cond { return cond{v: v, d: q.prefix, f: q.f, term: t} }
 
-func (ts *Terms) condA(a spec.AExpr, s []*Term, env []*Term) cond {
+func (ts *Terms) condA(a syntax.AExpr, s []*Term, env []*Term) cond {
 	switch a := a.(type) {
-	case *spec.Num, *spec.Var, *spec.BoundRef:
+	case *syntax.Num, *syntax.Var, *syntax.BoundRef:
 		return cond{d: True, f: [2]*Formula{False, False}, term: ts.subst(a, s, env)}
-	case *spec.Neg:
+	case *syntax.Neg:
 		c := ts.condA(a.X, s, env)
 		c.term = neg(c.term)
 		return c
-	case *spec.BinA:
+	case *syntax.BinA:
 		l, r := ts.condA(a.L, s, env), ts.condA(a.R, s, env)
 		q := newSeq()
 		q.part(l)
 		q.part(r)
-		if a.Op == spec.Div || a.Op == spec.Mod {
+		if a.Op == syntax.Div || a.Op == syntax.Mod {
 			q.check(Pred(FNe, r.term), 0)
 		}
 		return q.done(nil, ts.apply(a.Op, l.term, r.term))
-	case *spec.Elem:
+	case *syntax.Elem:
 		i := ts.condA(a.I, s, env)
 		q := newSeq()
 		q.part(i)
@@ -363,37 +365,37 @@ func (ts *Terms) condA(a spec.AExpr, s []*Term, env []*Term) cond {
 }
 
 // inRange is Lo <= i <= Hi for the array a.
-func inRange(a *spec.Array, i *Term) *Formula {
+func inRange(a *syntax.Array, i *Term) *Formula {
 	if fault.Active == fault.IndexHiOffByOne {
-		return And(Pred(FGe, sub(i, Const(spec.IntOf(a.Lo)))), Pred(FGe, sub(Const(spec.IntOf(a.Hi+1)), i)))
+		return And(Pred(FGe, sub(i, Const(integer.Of(a.Lo)))), Pred(FGe, sub(Const(integer.Of(a.Hi+1)), i)))
 	}
-	return And(Pred(FGe, sub(i, Const(spec.IntOf(a.Lo)))), Pred(FGe, sub(Const(spec.IntOf(a.Hi)), i)))
+	return And(Pred(FGe, sub(i, Const(integer.Of(a.Lo)))), Pred(FGe, sub(Const(integer.Of(a.Hi)), i)))
 }
 
-func (ts *Terms) condB(b spec.BExpr, s []*Term, env []*Term) cond {
+func (ts *Terms) condB(b syntax.BExpr, s []*Term, env []*Term) cond {
 	switch b := b.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		return cond{v: boolF(b.Val), d: True, f: [2]*Formula{False, False}}
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		l, r := ts.condA(b.L, s, env), ts.condA(b.R, s, env)
 		q := newSeq()
 		q.part(l)
 		q.part(r)
 		return q.done(cmpF(b.Op, l.term, r.term), nil)
-	case *spec.Not:
+	case *syntax.Not:
 		c := ts.condB(b.X, s, env)
 		c.v = Not(c.v)
 		return c
-	case *spec.BinB:
+	case *syntax.BinB:
 		l, r := ts.condB(b.L, s, env), ts.condB(b.R, s, env)
 		q := newSeq()
 		q.part(l)
 		q.part(r)
-		if b.Op == spec.And {
+		if b.Op == syntax.And {
 			return q.done(And(l.v, r.v), nil)
 		}
 		return q.done(Or(l.v, r.v), nil)
-	case *spec.Quant:
+	case *syntax.Quant:
 		return ts.condQ(b, s, env)
 	}
 	panic("sym: unknown condition")
@@ -402,7 +404,7 @@ func (ts *Terms) condB(b spec.BExpr, s []*Term, env []*Term) cond {
 // condQ is the quantifier case: F_k = F_k(lo) ∨ (D(lo) ∧ F_k(hi)) ∨ (D(lo) ∧ D(hi) ∧
 // ∃ j ∈ lo..hi: (∀ i ∈ lo..j-1: D(b[i])) ∧ F_k(b[j])), D = D(lo) ∧ D(hi) ∧ ∀ j ∈ lo..hi: D(b[j]);
 // expanded over the instances when the range is constant and at most MaxExpand long.
-func (ts *Terms) condQ(b *spec.Quant, s []*Term, env []*Term) cond {
+func (ts *Terms) condQ(b *syntax.Quant, s []*Term, env []*Term) cond {
 	lo, hi := ts.condA(b.Lo, s, env), ts.condA(b.Hi, s, env)
 	q := newSeq()
 	q.part(lo)
@@ -411,7 +413,7 @@ func (ts *Terms) condQ(b *spec.Quant, s []*Term, env []*Term) cond {
 	copy(inner, env)
 	l, lok := lo.term.IsConst()
 	h, hok := hi.term.IsConst()
-	if lok && hok && (l.Cmp(h) > 0 || h.Sub(l).Cmp(spec.IntOf(MaxExpand-1)) <= 0) {
+	if lok && hok && (l.Cmp(h) > 0 || h.Sub(l).Cmp(integer.Of(MaxExpand-1)) <= 0) {
 		var vs []*Formula
 		for j := l; j.Cmp(h) <= 0; j = j.Add(one) {
 			inner[b.Level] = Const(j)
@@ -444,20 +446,20 @@ func (ts *Terms) condQ(b *spec.Quant, s []*Term, env []*Term) cond {
 
 // CondKinds is the symbolic evaluation of the condition b under the store s: its value S(b), its
 // definedness S(D(b)) and its first-failure formulas S(F_div(b)), S(F_idx(b)) (design file).
-func (ts *Terms) CondKinds(b spec.BExpr, s []*Term) (v, d, fdiv, fidx *Formula) {
+func (ts *Terms) CondKinds(b syntax.BExpr, s []*Term) (v, d, fdiv, fidx *Formula) {
 	c := ts.condB(b, s, nil)
 	return c.v, c.d, c.f[0], c.f[1]
 }
 
 // ExprKinds is CondKinds for an arithmetic expression: its term S(a), S(D(a)), S(F_div(a)),
 // S(F_idx(a)).
-func (ts *Terms) ExprKinds(a spec.AExpr, s []*Term) (t *Term, d, fdiv, fidx *Formula) {
+func (ts *Terms) ExprKinds(a syntax.AExpr, s []*Term) (t *Term, d, fdiv, fidx *Formula) {
 	c := ts.condA(a, s, nil)
 	return c.term, c.d, c.f[0], c.f[1]
 }
 
 // InRange is S(Lo <= i <= Hi), the range check of an element access of a at the index term i.
-func InRange(a *spec.Array, i *Term) *Formula { return inRange(a, i) }
+func InRange(a *syntax.Array, i *Term) *Formula { return inRange(a, i) }
 
 // Extended reports whether f has a select atom or a quantifier (what the caching layers set
 // aside, cache.go).
@@ -504,7 +506,7 @@ func (f *Formula) quantified() bool {
 // WriteKinds is the symbolic evaluation of the element assignment a[i] = e under the store s, in
 // its evaluation order (i, then e, then the range check of the write): the store
 // S[a ↦ store(S(a), S(i), S(e))], its definedness D and the first-failure formulas F_div, F_idx.
-func (ts *Terms) WriteKinds(a *spec.Array, i, e spec.AExpr, s []*Term) (store []*Term, d, fdiv, fidx *Formula) {
+func (ts *Terms) WriteKinds(a *syntax.Array, i, e syntax.AExpr, s []*Term) (store []*Term, d, fdiv, fidx *Formula) {
 	ci, ce := ts.condA(i, s, nil), ts.condA(e, s, nil)
 	q := newSeq()
 	q.part(ci)
@@ -519,7 +521,7 @@ func (ts *Terms) WriteKinds(a *spec.Array, i, e spec.AExpr, s []*Term) (store []
 
 // shiftModel is the fault ModelIndexShift: each array's model read back one index off (element j
 // gets the value of element j+1).
-func shiftModel(p *spec.Program, model []spec.Int) {
+func shiftModel(p *syntax.Program, model []integer.Int) {
 	if p == nil {
 		return
 	}

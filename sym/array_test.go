@@ -7,10 +7,12 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // arrayProg parses src and returns it with its term factory.
-func arrayProg(t *testing.T, src string) (*spec.Program, *Terms) {
+func arrayProg(t *testing.T, src string) (*syntax.Program, *Terms) {
 	t.Helper()
 	p := testprog.Parse(t, src)
 	return p, NewTermsFor(p)
@@ -26,7 +28,7 @@ func TestSelectStoreSimplification(t *testing.T) {
 	s := ts.Syms()
 	a := s[len(p.Vars)].ArrayValue()
 	i, j := s[0], s[1]
-	c := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	c := func(v int64) *Term { return Const(integer.Of(v)) }
 	if got := ts.Select(a, c(2)); got.Sym() != a.Arr.Offset+1 || got.String(names) != "a[2]" {
 		t.Errorf("a[2] of the initial array is %s, want the symbol a[2]", got.String(names))
 	}
@@ -65,11 +67,11 @@ func TestSelectStoreSimplification(t *testing.T) {
 		t.Errorf("a[j] - a[j] = %s, want 0", got.String(names))
 	}
 	// evaluation under a valuation: the chain, then the initial elements
-	v := []spec.Int{spec.IntOf(2), spec.IntOf(3), spec.IntOf(10), spec.IntOf(20), spec.IntOf(30)}
-	if got := ts.Select(b, j).Eval(v); !got.Equal(spec.IntOf(30)) {
+	v := []integer.Int{integer.Of(2), integer.Of(3), integer.Of(10), integer.Of(20), integer.Of(30)}
+	if got := ts.Select(b, j).Eval(v); !got.Equal(integer.Of(30)) {
 		t.Errorf("store(store(a, i, 6), 1, 7)[j] at i = 2, j = 3: %s, want 30", got)
 	}
-	if got := ts.Select(b, i).Eval(v); !got.Equal(spec.IntOf(6)) {
+	if got := ts.Select(b, i).Eval(v); !got.Equal(integer.Of(6)) {
 		t.Errorf("store(store(a, i, 6), 1, 7)[i] at i = 2: %s, want 6", got)
 	}
 }
@@ -101,22 +103,22 @@ func TestFirstFailureAgainstConcrete(t *testing.T) {
 	r := rand.New(rand.NewSource(13))
 	for _, cond := range firstFailureExprs {
 		p, ts := arrayProg(t, "array a[0..4];\nassert "+cond)
-		b := p.Body.(*spec.Assert).Cond
+		b := p.Body.(*syntax.Assert).Cond
 		v, d, fdiv, fidx := ts.CondKinds(b, ts.Syms())
 		for run := 0; run < 300; run++ {
 			in := make(spec.Store, p.Slots())
 			for k := range in {
-				in[k] = spec.IntOf(int64(r.Intn(9) - 3))
+				in[k] = integer.Of(int64(r.Intn(9) - 3))
 			}
 			val, kind, ok := spec.EvalBKind(b, in, nil)
-			where := cond + " at " + p.InputString(in)
+			where := cond + " at " + spec.StoreString(p, in)
 			if got := d.Eval(in); got != ok {
 				t.Fatalf("%s: D = %v, evaluation defined %v (D is %s)", where, got, ok, d.String(ts.Names()))
 			}
-			if got, want := fdiv.Eval(in), !ok && kind == spec.FailDivZero; got != want {
+			if got, want := fdiv.Eval(in), !ok && kind == syntax.FailDivZero; got != want {
 				t.Fatalf("%s: F_div = %v, want %v", where, got, want)
 			}
-			if got, want := fidx.Eval(in), !ok && kind == spec.FailIndex; got != want {
+			if got, want := fidx.Eval(in), !ok && kind == syntax.FailIndex; got != want {
 				t.Fatalf("%s: F_idx = %v, want %v", where, got, want)
 			}
 			if ok && v.Eval(in) != val {
@@ -132,16 +134,16 @@ func TestWriteKinds(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	for _, stmt := range []string{"a[i] = 1", "a[i / x] = a[j]", "a[a[i]] = 10 / a[j]", "a[i] = a[i + 1] - a[i]"} {
 		p, ts := arrayProg(t, "array a[-1..3];\n"+stmt)
-		s := p.Body.(*spec.ArrAssign)
+		s := p.Body.(*syntax.ArrAssign)
 		store, d, fdiv, fidx := ts.WriteKinds(s.Arr, s.I, s.A, ts.Syms())
 		for run := 0; run < 300; run++ {
 			in := make(spec.Store, p.Slots())
 			for k := range in {
-				in[k] = spec.IntOf(int64(r.Intn(7) - 2))
+				in[k] = integer.Of(int64(r.Intn(7) - 2))
 			}
 			slot, val, kind, ok := spec.EvalArrAssign(s, in)
-			where := stmt + " at " + p.InputString(in)
-			if d.Eval(in) != ok || fdiv.Eval(in) != (!ok && kind == spec.FailDivZero) || fidx.Eval(in) != (!ok && kind == spec.FailIndex) {
+			where := stmt + " at " + spec.StoreString(p, in)
+			if d.Eval(in) != ok || fdiv.Eval(in) != (!ok && kind == syntax.FailDivZero) || fidx.Eval(in) != (!ok && kind == syntax.FailIndex) {
 				t.Fatalf("%s: D %v F_div %v F_idx %v, concrete ok %v kind %v", where, d.Eval(in), fdiv.Eval(in), fidx.Eval(in), ok, kind)
 			}
 			if !ok {
@@ -173,7 +175,7 @@ func TestQuantExpansion(t *testing.T) {
 		{"exists k in 3..1: a[k] > 0", false}, // empty: false
 	} {
 		p, ts := arrayProg(t, "array a[0..3];\nassume "+c.cond)
-		v, _, _, _ := ts.CondKinds(p.Body.(*spec.Assume).Cond, ts.Syms())
+		v, _, _, _ := ts.CondKinds(p.Body.(*syntax.Assume).Cond, ts.Syms())
 		if got := v.quantified(); got != c.quant {
 			t.Errorf("%s: quantified %v, want %v (%s)", c.cond, got, c.quant, v.String(ts.Names()))
 		}
@@ -190,7 +192,7 @@ func extendAll(n int, fs ...*Formula) *PC {
 }
 
 // condOf is S(b) ∧ S(D(b)) for a condition of the program p at the identity store.
-func condOf(t *testing.T, p *spec.Program, ts *Terms, cond string) *Formula {
+func condOf(t *testing.T, p *syntax.Program, ts *Terms, cond string) *Formula {
 	t.Helper()
 	q := testprog.Parse(t, progDecls(p)+"assume "+cond)
 	v, d, _, _ := ts.CondKinds(lastAssume(q.Body).Cond, ts.Syms())
@@ -198,10 +200,10 @@ func condOf(t *testing.T, p *spec.Program, ts *Terms, cond string) *Formula {
 }
 
 // progDecls are p's array declarations and a use of each variable (same numbering).
-func progDecls(p *spec.Program) string {
+func progDecls(p *syntax.Program) string {
 	var b strings.Builder
 	for _, a := range p.Arrays {
-		b.WriteString("array " + a.Name + "[" + spec.IntOf(a.Lo).String() + ".." + spec.IntOf(a.Hi).String() + "];\n")
+		b.WriteString("array " + a.Name + "[" + integer.Of(a.Lo).String() + ".." + integer.Of(a.Hi).String() + "];\n")
 	}
 	for _, x := range p.Vars {
 		b.WriteString(x + " = " + x + ";\n")
@@ -224,21 +226,21 @@ func TestZ3ArrayEncoding(t *testing.T) {
 	// aliasing through a store chain: store(store(a, i, 1), j, 2)[i] != 1 needs i == j
 	arr := ts.Syms()[len(p.Vars)].ArrayValue()
 	i, j := ts.Syms()[0], ts.Syms()[1]
-	st := ts.Store(ts.Store(arr, i, Const(spec.IntOf(1))), j, Const(spec.IntOf(2)))
-	alias := Pred(FNe, sub(ts.Select(st, i), Const(spec.IntOf(1))))
+	st := ts.Store(ts.Store(arr, i, Const(integer.Of(1))), j, Const(integer.Of(2)))
+	alias := Pred(FNe, sub(ts.Select(st, i), Const(integer.Of(1))))
 	phi := extendAll(n, c("i >= 0 and i <= 4"), c("j >= 0 and j <= 4"), alias)
 	if got := sv.Check(phi); got != Sat {
 		t.Fatalf("aliasing: %v, want sat", got)
 	}
 	if w := phi.Witness; len(w) != n || !w[0].Equal(w[1]) || !phi.Formula().Eval(w) {
-		t.Errorf("aliasing: witness %s, want i == j satisfying the path condition", p.InputString(w))
+		t.Errorf("aliasing: witness %s, want i == j satisfying the path condition", spec.StoreString(p, w))
 	}
 	if got := sv.Check(Extend(phi, c("i != j"), n)); got != Unsat {
 		t.Errorf("aliasing with i != j: %v, want unsat", got)
 	}
 	// the model of the elements is read back for the whole array
 	phi = extendAll(n, c("a[0] == 7 and a[4] == -3 and a[i] == 11"))
-	if sv.Check(phi) != Sat || !phi.Witness[len(p.Vars)].Equal(spec.IntOf(7)) || !phi.Witness[n-1].Equal(spec.IntOf(-3)) {
+	if sv.Check(phi) != Sat || !phi.Witness[len(p.Vars)].Equal(integer.Of(7)) || !phi.Witness[n-1].Equal(integer.Of(-3)) {
 		t.Errorf("model %v, want a[0] = 7 and a[4] = -3", phi.Witness)
 	}
 }
@@ -300,11 +302,11 @@ func TestDecidersOpaqueSelect(t *testing.T) {
 }
 
 // lastAssume is the last statement of a sequence, an assume.
-func lastAssume(s spec.Stmt) *spec.Assume {
+func lastAssume(s syntax.Stmt) *syntax.Assume {
 	for {
-		seq, ok := s.(*spec.Seq)
+		seq, ok := s.(*syntax.Seq)
 		if !ok {
-			return s.(*spec.Assume)
+			return s.(*syntax.Assume)
 		}
 		s = seq.Second
 	}

@@ -2,12 +2,12 @@ package sym
 
 import (
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // A bound is an interval of ℤ, each end possibly infinite.
 type bound struct {
-	lo, hi       spec.Int
+	lo, hi       integer.Int
 	hasLo, hasHi bool
 }
 
@@ -122,7 +122,7 @@ func (bs bounds) rngDepth(t *Term, depth int, abs bool) bound {
 }
 
 // point reports whether b is a single value, and returns it.
-func (b bound) point() (spec.Int, bool) {
+func (b bound) point() (integer.Int, bool) {
 	return b.lo, b.hasLo && b.hasHi && b.lo.Equal(b.hi)
 }
 
@@ -153,9 +153,9 @@ func (bs bounds) atomRange(a *Atom, depth int, abs bool) bound {
 }
 
 // corners is the smallest interval holding op(x, y) for x, y the ends of the finite l and r.
-func corners(l, r bound, op func(x, y spec.Int) spec.Int) bound {
+func corners(l, r bound, op func(x, y integer.Int) integer.Int) bound {
 	out := bound{hasLo: true, hasHi: true}
-	for i, v := range []spec.Int{op(l.lo, r.lo), op(l.lo, r.hi), op(l.hi, r.lo), op(l.hi, r.hi)} {
+	for i, v := range []integer.Int{op(l.lo, r.lo), op(l.lo, r.hi), op(l.hi, r.lo), op(l.hi, r.hi)} {
 		if i == 0 || v.Cmp(out.lo) < 0 {
 			out.lo = v
 		}
@@ -167,7 +167,7 @@ func corners(l, r bound, op func(x, y spec.Int) spec.Int) bound {
 }
 
 // monotone is the range of f(x) for x in r, f nondecreasing (up) or nonincreasing (not up).
-func monotone(r bound, f func(spec.Int) spec.Int, up bool) bound {
+func monotone(r bound, f func(integer.Int) integer.Int, up bool) bound {
 	if !up {
 		r.lo, r.hi, r.hasLo, r.hasHi = r.hi, r.lo, r.hasHi, r.hasLo
 	}
@@ -182,7 +182,7 @@ func monotone(r bound, f func(spec.Int) spec.Int, up bool) bound {
 }
 
 // scaleRange is k·r.
-func scaleRange(r bound, k spec.Int) bound {
+func scaleRange(r bound, k integer.Int) bound {
 	if k.IsZero() {
 		return bound{hasLo: true, hasHi: true}
 	}
@@ -201,7 +201,7 @@ func mulRange(l, r bound) bound {
 		if fault.Active == fault.MulRangeStraddle {
 			return bound{lo: l.lo.Mul(r.lo), hi: l.hi.Mul(r.hi), hasLo: true, hasHi: true}
 		}
-		return corners(l, r, spec.Int.Mul)
+		return corners(l, r, integer.Int.Mul)
 	}
 	if l.hasLo && r.hasLo && l.lo.Sign() >= 0 && r.lo.Sign() >= 0 { // both nonnegative
 		return bound{lo: l.lo.Mul(r.lo), hasLo: true}
@@ -221,13 +221,13 @@ func signRange(l, r bound) bound {
 		}
 	}
 	if !can[0] {
-		b.lo, b.hasLo = spec.Int{}, true
+		b.lo, b.hasLo = integer.Int{}, true
 		if !can[1] {
 			b.lo = one
 		}
 	}
 	if !can[2] {
-		b.hi, b.hasHi = spec.Int{}, true
+		b.hi, b.hasHi = integer.Int{}, true
 		if !can[1] {
 			b.hi = minusOne
 		}
@@ -247,10 +247,10 @@ func divRange(l, r bound) bound {
 			return bound{hasLo: true, hasHi: true} // x / 0 = 0
 		}
 		// x / k is nondecreasing in x for k > 0, nonincreasing for k < 0
-		return monotone(l, func(x spec.Int) spec.Int { return x.Quo(k) }, k.Sign() > 0)
+		return monotone(l, func(x integer.Int) integer.Int { return x.Quo(k) }, k.Sign() > 0)
 	}
 	if l.finite() && r.finite() && (r.lo.Sign() > 0 || r.hi.Sign() < 0) {
-		return corners(l, r, spec.Int.Quo) // monotone in each operand while y keeps its sign
+		return corners(l, r, integer.Int.Quo) // monotone in each operand while y keeps its sign
 	}
 	if l.finite() { // |x / y| <= |x|, and x / 0 = 0
 		m := absInt(l.lo)
@@ -267,10 +267,10 @@ func modRange(l, r bound) bound {
 	// x % y has the sign of x and |x % y| <= |x| (x % 0 = x): the hull of l and 0.
 	out := bound{hasLo: l.hasLo, hasHi: l.hasHi, lo: l.lo, hi: l.hi}
 	if out.hasLo && out.lo.Sign() > 0 && fault.Active != fault.ModRangeSign {
-		out.lo = spec.Int{}
+		out.lo = integer.Int{}
 	}
 	if out.hasHi && out.hi.Sign() < 0 {
-		out.hi = spec.Int{}
+		out.hi = integer.Int{}
 	}
 	if r.finite() && (r.lo.Sign() > 0 || r.hi.Sign() < 0) { // |x % y| < max |y|
 		m := absInt(r.lo)
@@ -378,7 +378,7 @@ func asBound(f *Formula) (sym int, b bound, ok bool) {
 
 // asNe recognizes the disequality k*x + c != 0 on one symbol x: the value v = -c/k it excludes,
 // and integral false when k does not divide c (no integer x is excluded).
-func asNe(f *Formula) (sym int, v spec.Int, integral, ok bool) {
+func asNe(f *Formula) (sym int, v integer.Int, integral, ok bool) {
 	if f.Op != FNe || len(f.T.monos) != 1 || f.T.monos[0].a.Kind != AtomSym {
 		return 0, v, false, false
 	}
@@ -402,7 +402,7 @@ func (bs bounds) shaved(f *Formula) (sym int, b bound, ok bool) {
 			cur.hi = cur.hi.Sub(one)
 			return sym, cur, true
 		}
-		return sym, cur.shave([]spec.Int{v}), true
+		return sym, cur.shave([]integer.Int{v}), true
 	}
 	return 0, bound{}, false
 }
@@ -421,7 +421,7 @@ func (bs bounds) excludes(f *Formula) bool {
 }
 
 // floorDiv is ⌊a/b⌋ for b > 0.
-func floorDiv(a, b spec.Int) spec.Int {
+func floorDiv(a, b integer.Int) integer.Int {
 	q := a.Quo(b)
 	if a.Rem(b).Sign() < 0 {
 		q = q.Sub(one)
@@ -430,7 +430,7 @@ func floorDiv(a, b spec.Int) spec.Int {
 }
 
 // ceilDiv is ⌈a/b⌉ for b > 0.
-func ceilDiv(a, b spec.Int) spec.Int {
+func ceilDiv(a, b integer.Int) integer.Int {
 	q := a.Quo(b)
 	if a.Rem(b).Sign() > 0 {
 		q = q.Add(one)
@@ -440,8 +440,8 @@ func ceilDiv(a, b spec.Int) spec.Int {
 
 // clamp returns a valuation that agrees with v except that each bounded symbol is moved into its
 // interval (v may be nil: all zeros).
-func (bs bounds) clamp(v []spec.Int, n int) []spec.Int {
-	w := make([]spec.Int, n)
+func (bs bounds) clamp(v []integer.Int, n int) []integer.Int {
+	w := make([]integer.Int, n)
 	copy(w, v)
 	for _, e := range bs {
 		if e.b.hasLo && w[e.sym].Cmp(e.b.lo) < 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // TestAtomRangesSound checks interval arithmetic through nonlinear atoms against Z3: on random
@@ -16,7 +17,7 @@ func TestAtomRangesSound(t *testing.T) {
 	ts := NewTerms(names)
 	sv := NewSolver(names)
 	rng := rand.New(rand.NewSource(11))
-	num := func(n int) *Term { return Const(spec.IntOf(int64(rng.Intn(2*n+1) - n))) }
+	num := func(n int) *Term { return Const(integer.Of(int64(rng.Intn(2*n+1) - n))) }
 	var term func(depth int) *Term
 	term = func(depth int) *Term {
 		if depth == 0 || rng.Intn(3) == 0 {
@@ -45,7 +46,7 @@ func TestAtomRangesSound(t *testing.T) {
 				phi = Extend(phi, Pred(FGe, sub(s, lo)), 3)
 			}
 			if shape < 2 || shape == 5 {
-				phi = Extend(phi, Pred(FGe, sub(add(lo, Const(spec.IntOf(int64(rng.Intn(4))))), s)), 3)
+				phi = Extend(phi, Pred(FGe, sub(add(lo, Const(integer.Of(int64(rng.Intn(4))))), s)), 3)
 			}
 		}
 		if phi.Status == Unsat {
@@ -71,9 +72,9 @@ func TestAtomRangeRules(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := NewTerms(names)
 	x, y := ts.syms[0], ts.syms[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	k := func(v int64) *Term { return Const(integer.Of(v)) }
 	iv := func(lo, hi int64, hasLo, hasHi bool) bound {
-		return bound{lo: spec.IntOf(lo), hi: spec.IntOf(hi), hasLo: hasLo, hasHi: hasHi}
+		return bound{lo: integer.Of(lo), hi: integer.Of(hi), hasLo: hasLo, hasHi: hasHi}
 	}
 	fin := func(lo, hi int64) bound { return iv(lo, hi, true, true) }
 	for _, c := range []struct {

@@ -7,7 +7,7 @@ import (
 
 	"certsym/internal/fault"
 	"certsym/internal/z3query"
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // Solver caching (issue 17, after KLEE's independence, query cache and counterexample cache).
@@ -74,7 +74,7 @@ func (s symset) union(t symset) {
 type cacheEntry struct {
 	ids    []int32
 	status SatStatus
-	model  []spec.Int
+	model  []integer.Int
 	next   *cacheEntry // the next entry of the same hash
 }
 
@@ -86,7 +86,7 @@ type queryCache struct {
 	entries map[uint64]*cacheEntry // chained by next
 	fifo    []*cacheEntry
 	held    int // ids held by the entries
-	models  [][]spec.Int
+	models  [][]integer.Int
 	unsats  [][]int32
 	slicer  *z3.Solver
 	scoped  bool // the slicer has the scope of the last query pushed
@@ -173,14 +173,14 @@ type query struct {
 	syms  symset     // S
 	ids   []int32    // sorted ids of Q's formulas
 	hash  uint64
-	base  []spec.Int // w, the witness of the nearest satisfiable ancestor
-	size  int        // |Q|
-	evals int        // formulas evaluated so far (satisfies stops at evalBudget)
+	base  []integer.Int // w, the witness of the nearest satisfiable ancestor
+	size  int           // |Q|
+	evals int           // formulas evaluated so far (satisfies stops at evalBudget)
 
-	one    [1]uint64  // syms, when one word holds them
-	ivKeys []byte     // the structural keys of ivals, one after the other
-	ivEnds []int32    // where each ends in ivKeys
-	model  []spec.Int // model repair's answer, or nil
+	one    [1]uint64     // syms, when one word holds them
+	ivKeys []byte        // the structural keys of ivals, one after the other
+	ivEnds []int32       // where each ends in ivKeys
+	model  []integer.Int // model repair's answer, or nil
 }
 
 type interval struct {
@@ -188,7 +188,7 @@ type interval struct {
 	b   bound
 }
 
-func (iv interval) holds(v []spec.Int) bool {
+func (iv interval) holds(v []integer.Int) bool {
 	x := v[iv.sym]
 	return (!iv.b.hasLo || x.Cmp(iv.b.lo) >= 0) && (!iv.b.hasHi || x.Cmp(iv.b.hi) <= 0)
 }
@@ -256,7 +256,7 @@ func subset(u, q []int32) bool {
 
 // satisfies reports whether v satisfies every formula of Q, the newest conjuncts first; false
 // once the query's evaluation budget is spent (the time spent trying models stays bounded).
-func (q *query) satisfies(v []spec.Int) bool {
+func (q *query) satisfies(v []integer.Int) bool {
 	for _, n := range q.conj {
 		if q.evals++; q.evals > evalBudget || !n.Conj.Eval(v) {
 			return false
@@ -271,8 +271,8 @@ func (q *query) satisfies(v []spec.Int) bool {
 }
 
 // merge is m on S and the base witness elsewhere.
-func (q *query) merge(m []spec.Int) []spec.Int {
-	out := make([]spec.Int, len(q.base))
+func (q *query) merge(m []integer.Int) []integer.Int {
+	out := make([]integer.Int, len(q.base))
 	for i := range out {
 		if q.syms.has(i) {
 			out[i] = m[i]
@@ -286,7 +286,7 @@ func (q *query) merge(m []spec.Int) []spec.Int {
 // lookup answers Q from its prepared repair or the caches, or reports that Z3 must be asked.
 // rule names the layer. Repair, a function of Q alone (Prepare), is tried before the layers that
 // depend on the solver's history, so that its answers do not depend on when it is computed.
-func (sv *Solver) lookup(q *query) (status SatStatus, model []spec.Int, rule string) {
+func (sv *Solver) lookup(q *query) (status SatStatus, model []integer.Int, rule string) {
 	qc := sv.cache
 	if q.size == 0 {
 		return Sat, q.base, "slice-empty"
@@ -342,7 +342,7 @@ func (sv *Solver) prepared(phi *PC) *query {
 }
 
 // satisfiesModel is satisfies, with the fault CexSkipsNewest skipping the newest conjunct.
-func (q *query) satisfiesModel(v []spec.Int) bool {
+func (q *query) satisfiesModel(v []integer.Int) bool {
 	if fault.Active == fault.CexSkipsNewest && len(q.conj) > 0 {
 		rest := *q
 		rest.conj = q.conj[1:]
@@ -352,7 +352,7 @@ func (q *query) satisfiesModel(v []spec.Int) bool {
 }
 
 // remember stores Z3's (or a layer's) answer for Q.
-func (sv *Solver) remember(q *query, status SatStatus, model []spec.Int) {
+func (sv *Solver) remember(q *query, status SatStatus, model []integer.Int) {
 	qc := sv.cache
 	switch status {
 	case Sat:
@@ -460,7 +460,7 @@ var repairScales = [...]int64{1, 2, 4, 8, 16, 64, 256, 1024}
 // conditions of a loop over linear forms often cut cones, which scaling widens), and keeps the
 // first candidate that satisfies every formula of Q (Formula.Eval, exact). At most a few dozen
 // candidates are tried; nil when none fits.
-func (q *query) repair() []spec.Int {
+func (q *query) repair() []integer.Int {
 	w := q.base
 	var c *Formula
 	for _, n := range q.conj {
@@ -480,16 +480,16 @@ func (q *query) repair() []spec.Int {
 			return nil
 		}
 	}
-	var vbuf [8]spec.Int
+	var vbuf [8]integer.Int
 	v := vbuf[:0]
 	if len(w) > len(vbuf) {
-		v = make([]spec.Int, 0, len(w))
+		v = make([]integer.Int, 0, len(w))
 	}
 	v = v[:len(w)]
-	var sbuf [12]spec.Int
+	var sbuf [12]integer.Int
 	scales := sbuf[:0]
 	for _, t := range repairScales {
-		scales = append(scales, spec.IntOf(t))
+		scales = append(scales, integer.Of(t))
 	}
 	if c.Op == FEq { // k·x + r == 0 needs k | r: scaling w by |k| makes the symbols' part divisible
 		for _, m := range c.T.monos {
@@ -517,7 +517,7 @@ func (q *query) repair() []spec.Int {
 			old := v[x]
 			// the term is m.k·x + r
 			r := c.T.Eval(v).Sub(m.k.Mul(old))
-			var cands [2]spec.Int
+			var cands [2]integer.Int
 			nc := 0
 			switch c.Op {
 			case FGe: // m.k·x >= -r
@@ -537,7 +537,7 @@ func (q *query) repair() []spec.Int {
 			for _, cand := range cands[:nc] {
 				v[x] = cand
 				if q.satisfies(v) {
-					out := make([]spec.Int, len(v))
+					out := make([]integer.Int, len(v))
 					copy(out, v)
 					return out
 				}

@@ -4,10 +4,10 @@ import (
 	"math/rand"
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
-func k(v int64) *Term { return Const(spec.IntOf(v)) }
+func k(v int64) *Term { return Const(integer.Of(v)) }
 
 // TestCacheLayers: each layer answers where it should and is counted; with NoCache every query
 // reaches Z3.
@@ -66,7 +66,7 @@ func TestSliceIndependent(t *testing.T) {
 	phi = Extend(phi, Pred(FGe, x), 4)
 	for i := int64(1); i <= 12; i++ {
 		// i*x - y >= i*i: not implied by the parent's witness (the solver is asked)
-		phi = Extend(phi, Pred(FGe, sub(sub(scale(x, spec.IntOf(i)), y), k(i*i))), 4)
+		phi = Extend(phi, Pred(FGe, sub(sub(scale(x, integer.Of(i)), y), k(i*i))), 4)
 		if sv.Check(phi) != Sat {
 			t.Fatalf("step %d: %v", i, phi.Status)
 		}
@@ -102,7 +102,7 @@ func TestCacheAgreesWithZ3(t *testing.T) {
 		case 3, 4:
 			return s1
 		}
-		return add(scale(s1, spec.IntOf(int64(rng.Intn(5)-2))), s2)
+		return add(scale(s1, integer.Of(int64(rng.Intn(5)-2))), s2)
 	}
 	cond := func() *Formula {
 		t := sub(term(), k(int64(rng.Intn(21)-10)))
@@ -158,7 +158,7 @@ func TestRepair(t *testing.T) {
 	ts := NewTerms(names)
 	x, y := ts.syms[0], ts.syms[1]
 	sv := NewSolver(names)
-	phi := pcOf(Pred(FEq, sub(sub(scale(x, spec.IntOf(3)), scale(y, spec.IntOf(2))), k(6))))
+	phi := pcOf(Pred(FEq, sub(sub(scale(x, integer.Of(3)), scale(y, integer.Of(2))), k(6))))
 	if sv.Check(phi) != Sat || !phi.Formula().Eval(phi.Witness) || sv.Stats.RepairHits != 1 || sv.Stats.Z3Queries != 0 {
 		t.Errorf("%v %v %+v", phi.Status, phi.Witness, sv.Stats)
 	}

@@ -1,7 +1,8 @@
 package sym
 
 import (
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Crosscheck of the solver-free decisions (for the refinement layer, in the spirit of KLEE's
@@ -33,7 +34,7 @@ type Decision struct {
 	// slice).
 	Rule string
 	// Witness is the model of a "cache-witness" answer (Result.Witness is set after the hook).
-	Witness []spec.Int
+	Witness []integer.Int
 }
 
 // SetCrossCheck installs hook (nil: removes it). It must not be called while an engine runs;
@@ -44,7 +45,7 @@ func SetCrossCheck(hook func(Decision)) {
 		return
 	}
 	crossCheck = func(phi *PC, f *Formula, n *PC) { hook(classifyDecision(phi, f, n)) }
-	cacheCheck = func(phi *PC, status SatStatus, model []spec.Int, rule string) {
+	cacheCheck = func(phi *PC, status SatStatus, model []integer.Int, rule string) {
 		d := Decision{Parent: phi.Parent, Conj: phi.Conj, Result: phi, Kind: "cache-witness", Rule: "cache/" + rule, Witness: model}
 		if status == Unsat {
 			d.Kind = "cache-unsat"
@@ -151,23 +152,23 @@ func boundsRule(t *Term) string {
 // Facts returns what phi records besides its conjuncts, as IMP conditions over names: the
 // interval of each bounded symbol and the interval (and excluded values) of each linear form of
 // the linear facts. Each must be implied by phi's formula; the crosscheck asks Z3.
-func (phi *PC) Facts(names []string) []spec.BExpr {
-	var out []spec.BExpr
-	num := func(v spec.Int) spec.AExpr { return &spec.Num{Val: v} }
-	interval := func(e func() spec.AExpr, b bound, ne []spec.Int) {
+func (phi *PC) Facts(names []string) []syntax.BExpr {
+	var out []syntax.BExpr
+	num := func(v integer.Int) syntax.AExpr { return &syntax.Num{Val: v} }
+	interval := func(e func() syntax.AExpr, b bound, ne []integer.Int) {
 		if b.hasLo {
-			out = append(out, &spec.Cmp{Op: spec.Ge, L: e(), R: num(b.lo)})
+			out = append(out, &syntax.Cmp{Op: syntax.Ge, L: e(), R: num(b.lo)})
 		}
 		if b.hasHi {
-			out = append(out, &spec.Cmp{Op: spec.Le, L: e(), R: num(b.hi)})
+			out = append(out, &syntax.Cmp{Op: syntax.Le, L: e(), R: num(b.hi)})
 		}
 		for _, v := range ne {
-			out = append(out, &spec.Cmp{Op: spec.Ne, L: e(), R: num(v)})
+			out = append(out, &syntax.Cmp{Op: syntax.Ne, L: e(), R: num(v)})
 		}
 	}
 	for _, sb := range phi.bnd {
 		sym := sb.sym
-		interval(func() spec.AExpr { return (&Atom{Kind: AtomSym, Sym: sym}).AExpr(names) }, sb.b, nil)
+		interval(func() syntax.AExpr { return (&Atom{Kind: AtomSym, Sym: sym}).AExpr(names) }, sb.b, nil)
 	}
 	seen := map[*linFact]bool{}
 	for l := phi.lin; l != nil; l = l.next {
@@ -178,7 +179,7 @@ func (phi *PC) Facts(names []string) []spec.BExpr {
 		// still implied, so every one is a claim
 		seen[l] = true
 		form := &Term{monos: l.form}
-		interval(func() spec.AExpr { return form.AExpr(names) }, l.b, l.ne)
+		interval(func() syntax.AExpr { return form.AExpr(names) }, l.b, l.ne)
 	}
 	return out
 }
@@ -189,4 +190,4 @@ func isLinForm(t *Term) bool { _, ok := linForm(t); return ok }
 // crosscheck is off: phi is the path condition Check was asked about, status the answer, model
 // the witness of a sat answer, rule the layer ("query-cache", "cex-model", "cex-unsat-subset",
 // "repair", "slice-empty", or "slice" for Z3's answer about a slice in the slice solver).
-var cacheCheck func(phi *PC, status SatStatus, model []spec.Int, rule string)
+var cacheCheck func(phi *PC, status SatStatus, model []integer.Int, rule string)

@@ -5,7 +5,8 @@ import (
 	"strings"
 
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // FormulaOp is the connective or atomic predicate at the root of a Formula.
@@ -65,17 +66,17 @@ func Pred(op FormulaOp, t *Term) *Formula {
 }
 
 // cmpF is l op r.
-func cmpF(op spec.CmpOp, l, r *Term) *Formula {
+func cmpF(op syntax.CmpOp, l, r *Term) *Formula {
 	switch op {
-	case spec.Eq:
+	case syntax.Eq:
 		return Pred(FEq, sub(l, r))
-	case spec.Ne:
+	case syntax.Ne:
 		return Pred(FNe, sub(l, r))
-	case spec.Ge: // l - r >= 0
+	case syntax.Ge: // l - r >= 0
 		return Pred(FGe, sub(l, r))
-	case spec.Le: // r - l >= 0
+	case syntax.Le: // r - l >= 0
 		return Pred(FGe, sub(r, l))
-	case spec.Gt: // l - r - 1 >= 0
+	case syntax.Gt: // l - r - 1 >= 0
 		return Pred(FGe, lin(l, minusOne, r, minusOne))
 	}
 	// Lt: r - l - 1 >= 0
@@ -155,29 +156,29 @@ func Not(f *Formula) *Formula {
 
 // SubstB is S(b): the formula of a program condition under the symbolic store S (sym_bexpr of
 // the Why3 development).
-func (ts *Terms) SubstB(b spec.BExpr, s []*Term) *Formula {
+func (ts *Terms) SubstB(b syntax.BExpr, s []*Term) *Formula {
 	switch b := b.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		return boolF(b.Val)
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		return cmpF(b.Op, ts.Subst(b.L, s), ts.Subst(b.R, s))
-	case *spec.Not:
+	case *syntax.Not:
 		return Not(ts.SubstB(b.X, s))
-	case *spec.BinB:
+	case *syntax.BinB:
 		l, r := ts.SubstB(b.L, s), ts.SubstB(b.R, s)
-		if b.Op == spec.And {
+		if b.Op == syntax.And {
 			return And(l, r)
 		}
 		return Or(l, r)
-	case *spec.Quant: // its value, expanded or quantified (array.go)
+	case *syntax.Quant: // its value, expanded or quantified (array.go)
 		return ts.condQ(b, s, nil).v
 	}
 	panic("sym: unknown condition")
 }
 
-// Defined is S(D(e)) for the divisors ds of an expression (spec.DivisorsA/B): the condition under
+// Defined is S(D(e)) for the divisors ds of an expression (syntax.DivisorsA/B): the condition under
 // which the expression's value is defined.
-func (ts *Terms) Defined(ds []spec.AExpr, s []*Term) *Formula {
+func (ts *Terms) Defined(ds []syntax.AExpr, s []*Term) *Formula {
 	fs := make([]*Formula, len(ds))
 	for i, d := range ds {
 		fs[i] = Pred(FNe, ts.Subst(d, s))
@@ -188,7 +189,7 @@ func (ts *Terms) Defined(ds []spec.AExpr, s []*Term) *Formula {
 // Eval is the truth of f under the valuation v. A quantified formula is evaluated instance by
 // instance; past EvalInstances instances in all, Eval gives up and answers false (callers use
 // Eval to confirm a valuation, so false is the safe answer: see EvalOK).
-func (f *Formula) Eval(v []spec.Int) bool {
+func (f *Formula) Eval(v []integer.Int) bool {
 	r, ok := f.EvalOK(v)
 	return r && ok
 }
@@ -198,13 +199,13 @@ const EvalInstances = 1 << 20
 
 // EvalOK is the truth of f under v, and ok false when the evaluation gave up (more than
 // EvalInstances quantifier instances).
-func (f *Formula) EvalOK(v []spec.Int) (val, ok bool) {
+func (f *Formula) EvalOK(v []integer.Int) (val, ok bool) {
 	budget := EvalInstances
 	val = f.eval(v, nil, &budget)
 	return val, budget >= 0
 }
 
-func (f *Formula) eval(v []spec.Int, env *benv, budget *int) bool {
+func (f *Formula) eval(v []integer.Int, env *benv, budget *int) bool {
 	switch f.Op {
 	case FTrue:
 		return true

@@ -2,7 +2,7 @@ package sym
 
 import (
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // Interval facts on linear forms of two or more symbols. A path condition that states
@@ -17,13 +17,13 @@ import (
 type linFact struct {
 	form []mono // symbols only, in term order
 	b    bound
-	ne   []spec.Int // values the form is known to differ from (inside b)
+	ne   []integer.Int // values the form is known to differ from (inside b)
 	next *linFact
 }
 
 // linForm returns g such that t = g·F + c for the form F of t, when t is linear in two or more
 // symbols; ok is false otherwise.
-func linForm(t *Term) (g spec.Int, ok bool) {
+func linForm(t *Term) (g integer.Int, ok bool) {
 	if len(t.monos) < 2 {
 		return g, false
 	}
@@ -42,7 +42,7 @@ func linForm(t *Term) (g spec.Int, ok bool) {
 	return g, true
 }
 
-func absInt(x spec.Int) spec.Int {
+func absInt(x integer.Int) integer.Int {
 	if x.Sign() < 0 {
 		return x.Neg()
 	}
@@ -50,7 +50,7 @@ func absInt(x spec.Int) spec.Int {
 }
 
 // gcdInt is the greatest common divisor of a, b >= 0, not both 0.
-func gcdInt(a, b spec.Int) spec.Int {
+func gcdInt(a, b integer.Int) integer.Int {
 	for !b.IsZero() {
 		a, b = b, a.Rem(b)
 	}
@@ -58,7 +58,7 @@ func gcdInt(a, b spec.Int) spec.Int {
 }
 
 // find returns the newest fact on the form of t = g·F + c, or nil.
-func (l *linFact) find(t *Term, g spec.Int) *linFact {
+func (l *linFact) find(t *Term, g integer.Int) *linFact {
 	for ; l != nil; l = l.next {
 		if len(l.form) != len(t.monos) {
 			continue
@@ -145,7 +145,7 @@ func (l *linFact) with(f *Formula) *linFact {
 }
 
 // shave moves the ends of b inward past the values of ne.
-func (b bound) shave(ne []spec.Int) bound {
+func (b bound) shave(ne []integer.Int) bound {
 	for moved := true; moved; {
 		moved = false
 		for _, v := range ne {

@@ -4,7 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // TestLinearFacts: conjuncts on a linear form of several symbols are decided by what the path
@@ -12,8 +12,8 @@ import (
 func TestLinearFacts(t *testing.T) {
 	ts := NewTerms([]string{"a", "b"})
 	a, b := ts.syms[0], ts.syms[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
-	lin := func(ka, kb, c int64) *Term { return add(add(scale(a, spec.IntOf(ka)), scale(b, spec.IntOf(kb))), k(c)) }
+	k := func(v int64) *Term { return Const(integer.Of(v)) }
+	lin := func(ka, kb, c int64) *Term { return add(add(scale(a, integer.Of(ka)), scale(b, integer.Of(kb))), k(c)) }
 	ge := func(t *Term) *Formula { return Pred(FGe, t) }
 	eq := func(t *Term) *Formula { return Pred(FEq, t) }
 	ne := func(t *Term) *Formula { return Pred(FNe, t) }
@@ -56,7 +56,7 @@ func TestLinearFactsSound(t *testing.T) {
 	ts := NewTerms(names)
 	sv := NewSolver(names)
 	rng := rand.New(rand.NewSource(7))
-	small := func(n int) spec.Int { return spec.IntOf(int64(rng.Intn(2*n+1) - n)) }
+	small := func(n int) integer.Int { return integer.Of(int64(rng.Intn(2*n+1) - n)) }
 	atom := func() *Formula {
 		tm := Const(small(2))
 		syms := ts.syms[:2]

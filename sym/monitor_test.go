@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // TestQueryCountersAddUp: a query the time bound cuts short before it reaches Z3 is counted as a
@@ -15,10 +15,10 @@ func TestQueryCountersAddUp(t *testing.T) {
 	ts := NewTerms([]string{"x"})
 	sv := NewSolver([]string{"x"})
 	x := ts.Syms()[0]
-	sv.Check(pcOf(Pred(FEq, sub(x, Const(spec.IntOf(3))))))
+	sv.Check(pcOf(Pred(FEq, sub(x, Const(integer.Of(3))))))
 	sv.Deadline = time.Now().Add(-time.Second)
 	for i := int64(0); i < 3; i++ {
-		if got := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(spec.IntOf(10+i)))))); got != Unknown {
+		if got := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(integer.Of(10+i)))))); got != Unknown {
 			t.Fatalf("past the deadline: %v", got)
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/aclements/go-z3/z3"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // SatStatus is what is known of a path condition's satisfiability.
@@ -36,7 +36,7 @@ type PC struct {
 	Depth  int      // number of conjuncts
 	Status SatStatus
 	// Witness is a valuation of the symbols that satisfies the path condition, when Status is Sat.
-	Witness []spec.Int
+	Witness []integer.Int
 	// Reason says why the solver answered unknown, when Status is Unknown.
 	Reason string
 
@@ -60,7 +60,7 @@ type PC struct {
 // RootPC is the path condition true of a program with nvars variables, satisfiable with the
 // witness 0 for every symbol.
 func RootPC(nvars int) *PC {
-	return &PC{Status: Sat, Witness: make([]spec.Int, nvars), pure: true}
+	return &PC{Status: Sat, Witness: make([]integer.Int, nvars), pure: true}
 }
 
 // Root is RootPC for this solver's queries: with AbstractMul, Extend decides its descendants

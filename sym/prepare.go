@@ -3,7 +3,7 @@ package sym
 import (
 	"strconv"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // The history-free part of a pruning query (issue 17, the engine's workers). Of what Check does
@@ -187,7 +187,7 @@ func (p *Preparer) slice(phi *PC) *query {
 		lin, linSyms = append(lin, n), append(linSyms, ci.syms)
 	}
 	if q.base == nil {
-		q.base = make([]spec.Int, p.nsyms)
+		q.base = make([]integer.Int, p.nsyms)
 	}
 	in, kept := p.in[:0], 0
 	for range lin {
@@ -242,7 +242,7 @@ func (p *Preparer) slice(phi *PC) *query {
 }
 
 // appendInt appends x in base 36.
-func appendInt(b []byte, x spec.Int) []byte {
+func appendInt(b []byte, x integer.Int) []byte {
 	if v, ok := x.Int64(); ok {
 		return strconv.AppendInt(b, v, 36)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // TestPrepareConcurrent: two copies of the same tree of path conditions, grown level by level as
@@ -22,7 +22,7 @@ func TestPrepareConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewSource(29))
 	cond := func() *Formula {
 		s1, s2 := ts.syms[rng.Intn(4)], ts.syms[rng.Intn(4)]
-		lin := add(scale(s1, spec.IntOf(int64(rng.Intn(7)-3))), scale(s2, spec.IntOf(int64(rng.Intn(5)-2))))
+		lin := add(scale(s1, integer.Of(int64(rng.Intn(7)-3))), scale(s2, integer.Of(int64(rng.Intn(5)-2))))
 		tm := sub(lin, k(int64(rng.Intn(41)-20)))
 		switch rng.Intn(4) {
 		case 0:

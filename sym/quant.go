@@ -7,7 +7,8 @@ import (
 	"github.com/aclements/go-z3/z3"
 
 	"certsym/internal/z3query"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Arrays and quantified formulas in Z3 (issue 13). Each declared array is one Array(Int → Int)
@@ -21,7 +22,7 @@ const MaxInstRounds = 8
 
 // NewSolverFor creates a solver for the program's flat store: its variables, then its arrays'
 // elements (SlotNames), each element (select A j) of its array's constant A.
-func NewSolverFor(p *spec.Program) *Solver {
+func NewSolverFor(p *syntax.Program) *Solver {
 	sv := NewSolver(SlotNames(p))
 	if len(p.Arrays) == 0 {
 		return sv
@@ -33,7 +34,7 @@ func NewSolverFor(p *spec.Program) *Solver {
 		arr := sv.ctx.Const(a.Name, asort).(z3.Array)
 		sv.arrs = append(sv.arrs, arr)
 		for j := a.Lo; j <= a.Hi; j++ {
-			sv.syms[a.Offset+int(j-a.Lo)] = arr.Select(sv.intVal(spec.IntOf(j))).(z3.Int)
+			sv.syms[a.Offset+int(j-a.Lo)] = arr.Select(sv.intVal(integer.Of(j))).(z3.Int)
 		}
 	}
 	return sv
@@ -52,7 +53,7 @@ func (sv *Solver) arrTerm(t *ArrTerm, env *zenv) z3.Array {
 }
 
 // instances holds, for each universally quantified formula, the instances asserted so far.
-type instances map[*Formula][]spec.Int
+type instances map[*Formula][]integer.Int
 
 // formulaQ translates f with its universal quantifiers replaced by the conjunction of their
 // instances so far (a weaker formula: unsat stays exact): the two ends of the range and the
@@ -61,11 +62,11 @@ type instances map[*Formula][]spec.Int
 func (sv *Solver) formulaQ(f *Formula, env *zenv, inst instances) z3.Bool {
 	switch f.Op {
 	case FGe:
-		return sv.termE(f.T, env).GE(sv.intVal(spec.Int{}))
+		return sv.termE(f.T, env).GE(sv.intVal(integer.Int{}))
 	case FEq:
-		return sv.termE(f.T, env).Eq(sv.intVal(spec.Int{}))
+		return sv.termE(f.T, env).Eq(sv.intVal(integer.Int{}))
 	case FNe:
-		return sv.termE(f.T, env).NE(sv.intVal(spec.Int{}))
+		return sv.termE(f.T, env).NE(sv.intVal(integer.Int{}))
 	case FAnd, FOr:
 		args := make([]z3.Bool, len(f.Args))
 		for i, g := range f.Args {
@@ -101,7 +102,7 @@ func (sv *Solver) formulaQ(f *Formula, env *zenv, inst instances) z3.Bool {
 // collect adds to inst, for the universal quantifiers of f that v falsifies, the first instance
 // v falsifies (the bodies of existentials are searched over at most MaxExpand instances); it
 // reports whether an instance was added.
-func collect(f *Formula, v []spec.Int, env *benv, inst instances) bool {
+func collect(f *Formula, v []integer.Int, env *benv, inst instances) bool {
 	budget := EvalInstances
 	if f.eval(v, env, &budget) {
 		return false
@@ -135,7 +136,7 @@ func collect(f *Formula, v []spec.Int, env *benv, inst instances) bool {
 	return added
 }
 
-func hasInst(js []spec.Int, j spec.Int) bool {
+func hasInst(js []integer.Int, j integer.Int) bool {
 	for _, x := range js {
 		if x.Equal(j) {
 			return true
@@ -149,7 +150,7 @@ func hasInst(js []spec.Int, j spec.Int) bool {
 // unsat is final; a model is accepted only when it satisfies every conjunct by exact evaluation
 // (Formula.EvalOK), otherwise the instances it violates are added and Z3 asked again, at most
 // MaxInstRounds times; then the answer is unknown, which never prunes and never confirms.
-func (sv *Solver) checkQuant(phi *PC) (SatStatus, []spec.Int, string) {
+func (sv *Solver) checkQuant(phi *PC) (SatStatus, []integer.Int, string) {
 	if sv.qs == nil {
 		sv.qs = z3.NewSolver(sv.ctx)
 		z3query.NoCtrlC(sv.ctx, sv.qs)

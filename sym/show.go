@@ -3,7 +3,7 @@ package sym
 import (
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // Renderings of stores and atoms.
@@ -34,7 +34,7 @@ func (a *Atom) String(names []string) string {
 
 // EachMono calls fn on each monomial k·a of t, in term order (symbol atoms included, the atoms
 // nested in a's operands not: see EachAtom for those). The constant of t is not a monomial.
-func (t *Term) EachMono(fn func(k spec.Int, a *Atom)) {
+func (t *Term) EachMono(fn func(k integer.Int, a *Atom)) {
 	for _, m := range t.monos {
 		fn(m.k, m.a)
 	}

@@ -8,7 +8,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/internal/z3query"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Solver is the engine's link to Z3: one context and one incremental solver, owned by one
@@ -24,7 +25,7 @@ type Solver struct {
 	names []string
 	syms  []z3.Int
 	arrs  []z3.Array // one Array(Int → Int) constant per declared array (arrays.go)
-	prog  *spec.Program
+	prog  *syntax.Program
 	qs    *z3.Solver // the solver of the quantified path conditions, one scope per round
 	atoms map[*Atom]z3.Int
 	stack []*PC // asserted conjuncts, root first
@@ -97,7 +98,7 @@ func (sv *Solver) SetMonitor(m *budget.Monitor) {
 	m.Attach(sv.ctx)
 }
 
-func (sv *Solver) intVal(v spec.Int) z3.Int {
+func (sv *Solver) intVal(v integer.Int) z3.Int {
 	if x, ok := v.Int64(); ok {
 		return sv.ctx.FromInt(x, sv.ctx.IntSort()).(z3.Int)
 	}
@@ -170,7 +171,7 @@ func (sv *Solver) atomE(a *Atom, env *zenv) z3.Int {
 			}
 			break
 		}
-		zero := sv.intVal(spec.Int{})
+		zero := sv.intVal(integer.Int{})
 		q := r.Eq(zero).IfThenElse(zero, l.GE(zero).IfThenElse(l.Div(r), l.Neg().Div(r).Neg())).(z3.Int)
 		z = q
 		if a.Kind == AtomMod {
@@ -191,11 +192,11 @@ func (sv *Solver) Formula(f *Formula) z3.Bool {
 	case FFalse:
 		return sv.ctx.FromBool(false)
 	case FGe:
-		return sv.term(f.T).GE(sv.intVal(spec.Int{}))
+		return sv.term(f.T).GE(sv.intVal(integer.Int{}))
 	case FEq:
-		return sv.term(f.T).Eq(sv.intVal(spec.Int{}))
+		return sv.term(f.T).Eq(sv.intVal(integer.Int{}))
 	case FNe:
-		return sv.term(f.T).NE(sv.intVal(spec.Int{}))
+		return sv.term(f.T).NE(sv.intVal(integer.Int{}))
 	case FForall, FExists:
 		// Check decides the path conditions with quantified conjuncts by instantiation
 		// (quant.go), which Extend marks (PC.quant); a quantified formula reaching this
@@ -254,7 +255,7 @@ func (sv *Solver) Check(phi *PC) SatStatus {
 	return status
 }
 
-func (sv *Solver) check(phi *PC) (status SatStatus, model []spec.Int, reason string) {
+func (sv *Solver) check(phi *PC) (status SatStatus, model []integer.Int, reason string) {
 	// Every query is counted once, with exactly one of its answers: Queries = Sat + Unsat + Unknown.
 	sv.Stats.Queries++
 	sv.mon.CountQuery()

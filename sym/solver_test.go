@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 func pcOf(fs ...*Formula) *PC {
@@ -17,7 +18,7 @@ func pcOf(fs ...*Formula) *PC {
 
 // TestSolverTruncatingDivision checks the encoding of IMP's / and % (truncating, total with
 // x / 0 = 0 and x % 0 = x) into Z3's Euclidean div: for each pair, the solver must find the
-// quotient and remainder of spec.Int's Quo and Rem, and nothing else.
+// quotient and remainder of integer.Int's Quo and Rem, and nothing else.
 func TestSolverTruncatingDivision(t *testing.T) {
 	ts := NewTerms([]string{"x", "y"})
 	sv := NewSolver([]string{"x", "y"})
@@ -25,12 +26,12 @@ func TestSolverTruncatingDivision(t *testing.T) {
 	vals := []int64{-7, 7, -2, 2, -1, 1, 0, 3, -3, 9, -9}
 	for _, a := range vals {
 		for _, b := range vals {
-			in := And(Pred(FEq, sub(x, Const(spec.IntOf(a)))), Pred(FEq, sub(y, Const(spec.IntOf(b)))))
-			q, r := spec.IntOf(a).Quo(spec.IntOf(b)), spec.IntOf(a).Rem(spec.IntOf(b))
+			in := And(Pred(FEq, sub(x, Const(integer.Of(a)))), Pred(FEq, sub(y, Const(integer.Of(b)))))
+			q, r := integer.Of(a).Quo(integer.Of(b)), integer.Of(a).Rem(integer.Of(b))
 			for _, c := range []struct {
 				op   string
 				term *Term
-				want spec.Int
+				want integer.Int
 			}{{"/", ts.div(x, y), q}, {"%", ts.mod(x, y), r}} {
 				if got := sv.Check(pcOf(in, Pred(FEq, sub(c.term, Const(c.want))))); got != Sat {
 					t.Errorf("%d %s %d == %s: %v, want sat", a, c.op, b, c.want, got)
@@ -50,11 +51,11 @@ func TestSolverModelsSatisfy(t *testing.T) {
 	sv := NewSolver([]string{"x", "y"})
 	sv.RLimit, sv.QueryTimeout = 50_000_000, 20*time.Second
 	x, y := ts.syms[0], ts.syms[1]
-	big, _ := spec.ParseInt("100000000000000000000000000000")
+	big, _ := integer.Parse("100000000000000000000000000000")
 	conds := [][]*Formula{
-		{Pred(FEq, sub(ts.mul(x, y), Const(spec.IntOf(15)))), Pred(FGe, sub(x, Const(spec.IntOf(2))))},
-		{Pred(FGe, sub(x, Const(big))), Pred(FEq, ts.mod(x, Const(spec.IntOf(7))))},
-		{Pred(FEq, sub(ts.div(x, y), Const(spec.IntOf(-3)))), Pred(FGe, sub(x, Const(spec.IntOf(5))))},
+		{Pred(FEq, sub(ts.mul(x, y), Const(integer.Of(15)))), Pred(FGe, sub(x, Const(integer.Of(2))))},
+		{Pred(FGe, sub(x, Const(big))), Pred(FEq, ts.mod(x, Const(integer.Of(7))))},
+		{Pred(FEq, sub(ts.div(x, y), Const(integer.Of(-3)))), Pred(FGe, sub(x, Const(integer.Of(5))))},
 	}
 	for i, fs := range conds {
 		phi := pcOf(fs...)
@@ -66,7 +67,7 @@ func TestSolverModelsSatisfy(t *testing.T) {
 		}
 	}
 	// x*x == 2 has no integer solution: unsat, or unknown, never sat.
-	if st := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(spec.IntOf(2)))))); st == Sat {
+	if st := sv.Check(pcOf(Pred(FEq, sub(ts.mul(x, x), Const(integer.Of(2)))))); st == Sat {
 		t.Error("x*x == 2 reported satisfiable")
 	}
 }
@@ -95,12 +96,12 @@ func TestShavedBounds(t *testing.T) {
 	n := NewTerms(names).syms[0]
 	phi := Extend(RootPC(1), Pred(FGe, n), 1)
 	for _, v := range []int64{0, 1} {
-		phi = Extend(phi, Pred(FNe, sub(n, Const(spec.IntOf(v)))), 1)
+		phi = Extend(phi, Pred(FNe, sub(n, Const(integer.Of(v)))), 1)
 	}
-	if got := phi.String(names); got != "n >= 2" || !phi.pure || phi.Status != Sat || !phi.Witness[0].Equal(spec.IntOf(2)) {
+	if got := phi.String(names); got != "n >= 2" || !phi.pure || phi.Status != Sat || !phi.Witness[0].Equal(integer.Of(2)) {
 		t.Errorf("n >= 0, n != 0, n != 1: %q, pure %v, %v %v", got, phi.pure, phi.Status, phi.Witness)
 	}
-	phi = Extend(phi, Pred(FNe, sub(n, Const(spec.IntOf(5)))), 1)
+	phi = Extend(phi, Pred(FNe, sub(n, Const(integer.Of(5)))), 1)
 	if got := phi.String(names); got != "n >= 2 and n != 5" || phi.pure {
 		t.Errorf("then n != 5: %q, pure %v", got, phi.pure)
 	}
@@ -112,7 +113,7 @@ func TestSolverAbstractMul(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
-	k := func(v int64) *Term { return Const(spec.IntOf(v)) }
+	k := func(v int64) *Term { return Const(integer.Of(v)) }
 	m := ts.mul(x, y)
 	two := And(Pred(FEq, sub(x, k(2))), Pred(FEq, sub(y, k(2))))
 	six := Pred(FEq, sub(m, k(6)))

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // A Term is a symbolic arithmetic expression over the symbols (the program's inputs), kept in
@@ -19,7 +20,7 @@ import (
 // The normal form is what lets the engine decide most branch conditions without the solver: a
 // condition on concrete values folds to a constant, and a condition on one symbol becomes a bound.
 type Term struct {
-	c     spec.Int
+	c     integer.Int
 	monos []mono
 	// arr is not nil for an array value (the store slot of a declared array, array.go): such a
 	// term is no number and only Subst's element reads look at it.
@@ -27,7 +28,7 @@ type Term struct {
 }
 
 type mono struct {
-	k spec.Int
+	k integer.Int
 	a *Atom
 }
 
@@ -64,9 +65,9 @@ type Terms struct {
 	syms    []*Term
 	nextKey int
 
-	nvars    int           // the scalar symbols (the program's variables)
-	elems    []*Term       // the term of each symbol (the arrays' element symbols included)
-	arrays   []*spec.Array // the declared arrays (their element symbols follow the scalars)
+	nvars    int             // the scalar symbols (the program's variables)
+	elems    []*Term         // the term of each symbol (the arrays' element symbols included)
+	arrays   []*syntax.Array // the declared arrays (their element symbols follow the scalars)
 	sels     map[selKey]*Atom
 	nextBind int
 }
@@ -77,7 +78,7 @@ func NewTerms(names []string) *Terms {
 	ts := &Terms{names: names, nextKey: len(names), nvars: len(names)}
 	ts.syms = make([]*Term, len(names))
 	for i := range names {
-		ts.syms[i] = &Term{monos: []mono{{spec.IntOf(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
+		ts.syms[i] = &Term{monos: []mono{{integer.Of(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
 	}
 	return ts
 }
@@ -86,16 +87,16 @@ func NewTerms(names []string) *Terms {
 // state, shared: do not modify it).
 func (ts *Terms) Syms() []*Term { return ts.syms }
 
-var one = spec.IntOf(1)
+var one = integer.Of(1)
 
 // zero is the constant term 0 (terms are immutable: one is enough).
 var zero = &Term{}
 
 // Const returns the constant term v.
-func Const(v spec.Int) *Term { return &Term{c: v} }
+func Const(v integer.Int) *Term { return &Term{c: v} }
 
 // IsConst returns the term's value and true when it is a constant.
-func (t *Term) IsConst() (spec.Int, bool) { return t.c, len(t.monos) == 0 && t.arr == nil }
+func (t *Term) IsConst() (integer.Int, bool) { return t.c, len(t.monos) == 0 && t.arr == nil }
 
 // Sym returns the symbol of a term that is exactly one symbol, or -1.
 func (t *Term) Sym() int {
@@ -105,13 +106,13 @@ func (t *Term) Sym() int {
 	return -1
 }
 
-func add(x, y *Term) *Term { return lin(x, one, y, spec.Int{}) }
+func add(x, y *Term) *Term { return lin(x, one, y, integer.Int{}) }
 
 // lin is x + k·y + c, built in one pass: a difference, or a comparison's l - r - 1, makes no
 // intermediate negated or constant term. The result shares x's (or, for k = 1, y's) monomials when
 // the other operand has none, and is x (y) itself when the sum changes nothing.
-func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
-	ky := func(v spec.Int) spec.Int { // k·v, no arithmetic for k = 1 (big constants)
+func lin(x *Term, k integer.Int, y *Term, c integer.Int) *Term {
+	ky := func(v integer.Int) integer.Int { // k·v, no arithmetic for k = 1 (big constants)
 		if k.Equal(one) {
 			return v
 		}
@@ -162,7 +163,7 @@ func lin(x *Term, k spec.Int, y *Term, c spec.Int) *Term {
 	return &Term{c: cc, monos: ms}
 }
 
-func scale(x *Term, k spec.Int) *Term {
+func scale(x *Term, k integer.Int) *Term {
 	switch {
 	case k.IsZero():
 		return &Term{}
@@ -176,10 +177,10 @@ func scale(x *Term, k spec.Int) *Term {
 	return &Term{c: x.c.Mul(k), monos: ms}
 }
 
-var minusOne = spec.IntOf(-1)
+var minusOne = integer.Of(-1)
 
 func neg(x *Term) *Term      { return scale(x, minusOne) }
-func sub(x, y *Term) *Term   { return lin(x, minusOne, y, spec.Int{}) }
+func sub(x, y *Term) *Term   { return lin(x, minusOne, y, integer.Int{}) }
 func (ts *Terms) key() int   { ts.nextKey++; return ts.nextKey }
 func atomTerm(a *Atom) *Term { return &Term{monos: []mono{{one, a}}} }
 
@@ -227,15 +228,15 @@ func (ts *Terms) mod(x, y *Term) *Term {
 }
 
 // apply is S(l op r) for the operands' terms.
-func (ts *Terms) apply(op spec.AOp, l, r *Term) *Term {
+func (ts *Terms) apply(op syntax.AOp, l, r *Term) *Term {
 	switch op {
-	case spec.Add:
+	case syntax.Add:
 		return add(l, r)
-	case spec.Sub:
+	case syntax.Sub:
 		return sub(l, r)
-	case spec.Mul:
+	case syntax.Mul:
 		return ts.mul(l, r)
-	case spec.Div:
+	case syntax.Div:
 		return ts.div(l, r)
 	}
 	return ts.mod(l, r)
@@ -244,23 +245,23 @@ func (ts *Terms) apply(op spec.AOp, l, r *Term) *Term {
 // Subst is S(a): the term of a program expression under the symbolic store S (sym_aexpr of the
 // Why3 development; Fig. 7 substitution of the WiSE paper). An element read a[i] is the select
 // of the array term of a in S at S(i) (Select).
-func (ts *Terms) Subst(a spec.AExpr, s []*Term) *Term { return ts.subst(a, s, nil) }
+func (ts *Terms) Subst(a syntax.AExpr, s []*Term) *Term { return ts.subst(a, s, nil) }
 
 // subst is Subst in the environment env of the enclosing quantifiers' bound variables, indexed
-// by their level (spec.BoundRef.Level): a constant or a bound atom each.
-func (ts *Terms) subst(a spec.AExpr, s []*Term, env []*Term) *Term {
+// by their level (syntax.BoundRef.Level): a constant or a bound atom each.
+func (ts *Terms) subst(a syntax.AExpr, s []*Term, env []*Term) *Term {
 	switch a := a.(type) {
-	case *spec.Num:
+	case *syntax.Num:
 		return Const(a.Val)
-	case *spec.Var:
+	case *syntax.Var:
 		return s[a.Index]
-	case *spec.Neg:
+	case *syntax.Neg:
 		return neg(ts.subst(a.X, s, env))
-	case *spec.BinA:
+	case *syntax.BinA:
 		return ts.apply(a.Op, ts.subst(a.L, s, env), ts.subst(a.R, s, env))
-	case *spec.Elem:
+	case *syntax.Elem:
 		return ts.Select(s[ts.nvars+a.Arr.Index].arr, ts.subst(a.I, s, env))
-	case *spec.BoundRef:
+	case *syntax.BoundRef:
 		return env[a.Level]
 	}
 	panic("sym: unknown expression")
@@ -268,7 +269,7 @@ func (ts *Terms) subst(a spec.AExpr, s []*Term, env []*Term) *Term {
 
 // Exceeds reports whether t has a constant or coefficient of more than bits bits.
 func (t *Term) Exceeds(bits int) bool {
-	big := func(x spec.Int) bool { return !x.IsSmall() && x.BitLen() > bits }
+	big := func(x integer.Int) bool { return !x.IsSmall() && x.BitLen() > bits }
 	if big(t.c) {
 		return true
 	}
@@ -283,9 +284,9 @@ func (t *Term) Exceeds(bits int) bool {
 // Eval is the value of t under the valuation v of the symbols (a flat store: the scalars, then
 // the arrays' elements), with the total division of the formal development (x / 0 = 0,
 // x % 0 = x); a select reads the store chain (array.go), 0 outside the array's bounds.
-func (t *Term) Eval(v []spec.Int) spec.Int { return t.eval(v, nil) }
+func (t *Term) Eval(v []integer.Int) integer.Int { return t.eval(v, nil) }
 
-func (t *Term) eval(v []spec.Int, env *benv) spec.Int {
+func (t *Term) eval(v []integer.Int, env *benv) integer.Int {
 	r := t.c
 	for _, m := range t.monos {
 		r = r.Add(m.k.Mul(m.a.eval(v, env)))
@@ -294,9 +295,9 @@ func (t *Term) eval(v []spec.Int, env *benv) spec.Int {
 }
 
 // Eval is the value of the atom under v.
-func (a *Atom) Eval(v []spec.Int) spec.Int { return a.eval(v, nil) }
+func (a *Atom) Eval(v []integer.Int) integer.Int { return a.eval(v, nil) }
 
-func (a *Atom) eval(v []spec.Int, env *benv) spec.Int {
+func (a *Atom) eval(v []integer.Int, env *benv) integer.Int {
 	switch a.Kind {
 	case AtomSym:
 		return v[a.Sym]
@@ -388,18 +389,18 @@ func (t *Term) writeOperand(b *strings.Builder, names []string) {
 }
 
 // euclid is the Euclidean quotient (or remainder) of a by b, for fault.EuclideanDiv only.
-func euclid(a, b spec.Int, rem bool) spec.Int {
+func euclid(a, b integer.Int, rem bool) integer.Int {
 	if b.IsZero() {
-		return spec.Int{}
+		return integer.Int{}
 	}
 	q, m := new(big.Int).DivMod(a.Big(), b.Big(), new(big.Int))
 	if rem {
-		return spec.IntFromBig(m)
+		return integer.FromBig(m)
 	}
-	return spec.IntFromBig(q)
+	return integer.FromBig(q)
 }
 
 // wrap reduces v to a two's complement int64, for fault.WrapInt64 only.
-func wrap(v spec.Int) spec.Int {
-	return spec.IntOf(v.Big().Int64())
+func wrap(v integer.Int) integer.Int {
+	return integer.Of(v.Big().Int64())
 }

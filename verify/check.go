@@ -7,7 +7,10 @@ import (
 
 	"certsym/bounded"
 	"certsym/internal/fault"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
 )
@@ -24,7 +27,7 @@ const resNone = numResults
 // primEval is one primitive claim to evaluate: the condition evaluated and the claim (an index
 // into the developer claim's Prims) its result is collected into.
 type primEval struct {
-	expr spec.BExpr
+	expr syntax.BExpr
 	idx  int
 }
 
@@ -32,11 +35,11 @@ type primEval struct {
 type primResult struct {
 	res       Result // ResTrue, ResFalse, ResDontKnow, ResFalseQ, or resNone
 	input     spec.Store
-	pc        *sym.PC // the path condition of the counterexample
+	pc        *pathcond.PC // the path condition of the counterexample
 	replay    string
-	over      []*spec.Assume
+	over      []*syntax.Assume
 	unhandled []Unhandled
-	assumed   *sym.PC      // the path condition strengthened by the earlier supporting claims
+	assumed   *pathcond.PC // the path condition strengthened by the earlier supporting claims
 	a         *sym.Formula // the claim
 	flagged   bool         // the state's flag g is set
 }
@@ -52,7 +55,7 @@ func (r primResult) pcText(names []string) string {
 
 // At is the observer: it cuts paths at the depth bound, records coverage and evaluates the
 // claims of s in st.
-func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
+func (v *verifier) At(st bounded.State, s syntax.Stmt) bool {
 	if v.synthetic[s] {
 		return true
 	}
@@ -75,14 +78,14 @@ func (v *verifier) At(st bounded.State, s spec.Stmt) bool {
 		f, made = v.constraint(st, s)
 	}
 	if f != nil && f.HasMul() {
-		u := v.productNote(f.FirstMul(), spec.LineOf(s))
+		u := v.productNote(f.FirstMul(), s.Pos().Line)
 		v.nonlinear[st.PC] = append(v.nonlinear[st.PC], u)
 		if !v.nonlinSeen[u] {
 			v.nonlinSeen[u] = true
 			v.rep.Nonlinear = append(v.rep.Nonlinear, u)
 		}
 	}
-	if asg, ok := s.(*spec.Assign); ok && v.hasMul {
+	if asg, ok := s.(*syntax.Assign); ok && v.hasMul {
 		// The products this assignment makes, by their text: the interpreter makes its own atoms
 		// (other pointers), which noteOrigins meets later in the stores of the paths.
 		made.EachAtom(func(a *sym.Atom) {
@@ -156,8 +159,8 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 // truncItems maps the primitive claims of the truncated condition t of an assert onto the
 // claim's own: by the kind and position of their checks (the defining claim onto the defining
 // claim); a check of t with no counterpart is collected into the defining claim.
-func truncItems(cl *Claim, t spec.BExpr) []primEval {
-	tmp := &Claim{Kind: ClaimAssert, Cond: t, Line: cl.Line, Col: cl.Col, Text: spec.PrintB(t)}
+func truncItems(cl *Claim, t syntax.BExpr) []primEval {
+	tmp := &Claim{Kind: ClaimAssert, Cond: t, Line: cl.Line, Col: cl.Col, Text: syntax.PrintB(t)}
 	decompose(tmp, nil)
 	var out []primEval
 	for _, p := range tmp.Prims {
@@ -200,10 +203,10 @@ func (v *verifier) checkClaim(st bounded.State, cl *Claim, items []primEval, tru
 		if out[j].res != ResTrue {
 			allTrue = false
 		}
-		assumed = sym.Extend(assumed, a, ts.Slots())
+		assumed = pathcond.Extend(assumed, a, ts.Slots())
 	}
 	a, _, _, _ := ts.CondKinds(items[n-1].expr, st.Store)
-	if !allTrue && (assumed.Status == sym.Unsat || v.b.Solver().Check(assumed) == sym.Unsat) {
+	if !allTrue && (assumed.Status == pathcond.Unsat || v.b.Solver().Check(assumed) == pathcond.Unsat) {
 		out[n-1] = primResult{res: resNone} // the defining claim is not reached on this state
 	} else {
 		out[n-1] = v.checkPrim(st, cl, items[n-1].idx, a, assumed, trunc)
@@ -231,17 +234,17 @@ func (v *verifier) checkClaim(st bounded.State, cl *Claim, items []primEval, tru
 // which makes it FALSE). A FALSE counterexample that does not replay is certsym's own defect
 // (Report.ReplayErrors), reported DONTKNOW; on a truncated evaluation (trunc) it is dropped, as
 // the truncation may have made it.
-func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed *sym.PC, trunc bool) primResult {
+func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed *pathcond.PC, trunc bool) primResult {
 	names := v.names()
 	out := primResult{res: ResTrue, assumed: assumed, a: a, flagged: st.Over != nil}
 	if a == sym.True {
 		return out
 	}
-	pc := sym.Extend(assumed, sym.Not(a), len(names))
-	if pc.Status != sym.Unsat {
+	pc := pathcond.Extend(assumed, sym.Not(a), len(names))
+	if pc.Status != pathcond.Unsat {
 		switch v.b.Solver().Check(pc) {
-		case sym.Unsat:
-		case sym.Unknown:
+		case pathcond.Unsat:
+		case pathcond.Unknown:
 			if fault.Active == fault.VerifyUnknownAsTrue {
 				return out
 			}
@@ -260,7 +263,7 @@ func (v *verifier) checkPrim(st bounded.State, cl *Claim, idx int, a *sym.Formul
 }
 
 // dpFalse is the post-processing of CHECKPRIM when DP+ answered FALSE with a model of pc.
-func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed, pc *sym.PC, trunc bool) primResult {
+func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula, assumed, pc *pathcond.PC, trunc bool) primResult {
 	out := primResult{res: ResFalse, assumed: assumed, a: a, pc: pc}
 	m := spec.Store(pc.Witness)
 	if v.opts.AbstractNonlinear && (a.HasMul() || v.pathHasMul(assumed)) { // UT(s, A)
@@ -278,7 +281,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 	}
 	if !pc.Formula().Eval(m) {
 		out.res = ResDontKnow
-		out.unhandled = append([]Unhandled{{Line: cl.Line, What: "the solver's counterexample " + v.prog.InputString(m) + " is spurious"}},
+		out.unhandled = append([]Unhandled{{Line: cl.Line, What: "the solver's counterexample " + spec.StoreString(v.prog, m) + " is spurious"}},
 			v.pathNonlinear(assumed)...)
 		return out
 	}
@@ -292,7 +295,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 		}
 		out.res = ResFalseQ
 		for o := st.Over; o != nil; o = o.Prev {
-			out.over = append([]*spec.Assume{o.At}, out.over...)
+			out.over = append([]*syntax.Assume{o.At}, out.over...)
 		}
 		var lines []string
 		for _, a := range out.over {
@@ -308,7 +311,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 			return out
 		}
 		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): input %s: %s",
-			cl.Kind, cl.Line, cl.Prims[idx].Name(), v.prog.InputString(m), replay))
+			cl.Kind, cl.Line, cl.Prims[idx].Name(), spec.StoreString(v.prog, m), replay))
 		out.res = ResDontKnow
 		out.unhandled = []Unhandled{{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay}}
 	}
@@ -361,7 +364,7 @@ func (cl *Claim) addUnhandled(u Unhandled) {
 	cl.Unhandled = append(cl.Unhandled, u)
 }
 
-func (cl *Claim) addOverApprox(a *spec.Assume) {
+func (cl *Claim) addOverApprox(a *syntax.Assume) {
 	for _, x := range cl.OverApprox {
 		if x == a {
 			return
@@ -372,7 +375,7 @@ func (cl *Claim) addOverApprox(a *spec.Assume) {
 
 // pathHasMul reports whether the path condition phi has a product of two non-constant terms
 // (memoized along the path).
-func (v *verifier) pathHasMul(phi *sym.PC) bool {
+func (v *verifier) pathHasMul(phi *pathcond.PC) bool {
 	if phi == nil || phi.Conj == nil {
 		return false
 	}
@@ -386,7 +389,7 @@ func (v *verifier) pathHasMul(phi *sym.PC) bool {
 
 // pathNonlinear returns the statements with products on the path of phi (the unhandled-theory
 // locations of a DONTKNOW), first first.
-func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
+func (v *verifier) pathNonlinear(phi *pathcond.PC) []Unhandled {
 	var out []Unhandled // reversed, then put back in order: prepending was quadratic in depth
 	for n := phi; n != nil; n = n.Parent {
 		for i := len(v.nonlinear[n]) - 1; i >= 0; i-- {
@@ -402,7 +405,7 @@ func (v *verifier) pathNonlinear(phi *sym.PC) []Unhandled {
 func (v *verifier) noteOrigins(sigma []*sym.Term) {
 	var walk func(t *sym.Term)
 	walk = func(t *sym.Term) {
-		t.EachMono(func(_ spec.Int, a *sym.Atom) {
+		t.EachMono(func(_ integer.Int, a *sym.Atom) {
 			if a.Kind == sym.AtomSym {
 				return
 			}
@@ -450,25 +453,25 @@ func (v *verifier) productNote(a *sym.Atom, used int) Unhandled {
 // the definedness of its divisions: the then constraint of the step kernel's split, or the
 // definedness condition of its assignment), or nil; for an assignment, made is the value it
 // assigns (the step kernel's step.Assign), whose products the caller records.
-func (v *verifier) constraint(st bounded.State, s spec.Stmt) (f *sym.Formula, made *sym.Term) {
+func (v *verifier) constraint(st bounded.State, s syntax.Stmt) (f *sym.Formula, made *sym.Term) {
 	ts := v.b.Terms()
-	var cond spec.BExpr
+	var cond syntax.BExpr
 	switch s := s.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		if s.Err == nil && !v.hasMul {
 			return nil, nil
 		}
 		as := step.Assign(ts, s, st.Store)
 		return as.Def, as.Value
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		return step.ArrAssign(ts, s, st.Store).Def, nil
-	case *spec.If:
+	case *syntax.If:
 		cond = s.Cond
-	case *spec.While:
+	case *syntax.While:
 		cond = s.Cond
-	case *spec.Assume:
+	case *syntax.Assume:
 		cond = s.Cond
-	case *spec.Assert:
+	case *syntax.Assert:
 		cond = s.Cond
 	default:
 		return nil, nil

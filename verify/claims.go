@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // This file is the claim model of xSymExe (Hatcliff, Robby, Chalin, Belt, ICSE 2013), Section
@@ -13,7 +15,7 @@ import (
 // be zero, an index that must be in range) is made of primitive claims, the supporting ones (the
 // run-time checks its evaluation makes before it can give a value) and the defining one, last.
 //
-// The supporting claims are the checks of spec.WalkChecks, in its order, which is the order of
+// The supporting claims are the checks of syntax.WalkChecks, in its order, which is the order of
 // evaluation (strict: both sides of and/or are evaluated, so there is no short circuit to
 // follow). A check inside a quantifier's body is made once per instance; it becomes one
 // supporting claim quantified over the enclosing quantifiers' ranges ("forall k in lo..hi:
@@ -81,13 +83,13 @@ type Prim struct {
 	// variable is quantified over the range ("forall k in 0..n: b[k] != 0").
 	Text string
 	// Expr is the claim as a condition of the language, evaluated in the claim's state.
-	Expr spec.BExpr
+	Expr syntax.BExpr
 	// Quantified: the check is made once per instance of enclosing quantifiers, and the claim
 	// says it holds for the instances evaluated.
 	Quantified bool
 	// pos identifies the checked expression (the division or element read, or the condition) to
 	// map the claims of a truncated condition (bounded.State.Trunc) onto these.
-	pos spec.Pos
+	pos syntax.Pos
 
 	Outcome
 }
@@ -139,31 +141,31 @@ func (e *Evidence) addPath(p int) {
 	e.Paths = slices.Insert(e.Paths, i, p)
 }
 
-// primsOf builds the primitive claims of one run-time check c (spec.WalkChecks) of a developer
+// primsOf builds the primitive claims of one run-time check c (syntax.WalkChecks) of a developer
 // claim at line and column col: DIVISION, or the two bounds of an index (INDEX_LOWER,
 // INDEX_UPPER), or INDEX when whole is set (the defining claim of an implicit index claim); a
 // check inside quantifiers is quantified over their ranges (for the instances evaluated).
-func primsOf(c spec.Check, whole bool, line, col int) []*Prim {
+func primsOf(c syntax.Check, whole bool, line, col int) []*Prim {
 	type part struct {
 		kind PrimKind
-		e    spec.BExpr
-		pos  spec.Pos
+		e    syntax.BExpr
+		pos  syntax.Pos
 	}
 	var parts []part
 	switch {
 	case c.Div != nil:
-		parts = append(parts, part{PrimDivision, &spec.Cmp{P: c.Div.P, Op: spec.Ne, L: c.Div.R, R: &spec.Num{Val: spec.IntOf(0)}}, c.Div.P})
+		parts = append(parts, part{PrimDivision, &syntax.Cmp{P: c.Div.P, Op: syntax.Ne, L: c.Div.R, R: &syntax.Num{Val: integer.Of(0)}}, c.Div.P})
 	default:
-		arr, i, p := (*spec.Array)(nil), spec.AExpr(nil), spec.Pos{}
+		arr, i, p := (*syntax.Array)(nil), syntax.AExpr(nil), syntax.Pos{}
 		if c.Elem != nil {
 			arr, i, p = c.Elem.Arr, c.Elem.I, c.Elem.P
 		} else {
 			arr, i, p = c.Write.Arr, c.Write.I, c.Write.P
 		}
-		lo := &spec.Cmp{P: p, Op: spec.Ge, L: i, R: &spec.Num{Val: spec.IntOf(int64(arr.Lo))}}
-		hi := &spec.Cmp{P: p, Op: spec.Le, L: i, R: &spec.Num{Val: spec.IntOf(int64(arr.Hi))}}
+		lo := &syntax.Cmp{P: p, Op: syntax.Ge, L: i, R: &syntax.Num{Val: integer.Of(int64(arr.Lo))}}
+		hi := &syntax.Cmp{P: p, Op: syntax.Le, L: i, R: &syntax.Num{Val: integer.Of(int64(arr.Hi))}}
 		if whole {
-			parts = append(parts, part{PrimIndex, &spec.BinB{P: p, Op: spec.And, L: lo, R: hi}, p})
+			parts = append(parts, part{PrimIndex, &syntax.BinB{P: p, Op: syntax.And, L: lo, R: hi}, p})
 		} else {
 			parts = append(parts, part{PrimIndexLower, lo, p}, part{PrimIndexUpper, hi, p})
 		}
@@ -173,9 +175,9 @@ func primsOf(c spec.Check, whole bool, line, col int) []*Prim {
 		e := pt.e
 		for k := len(c.Quants) - 1; k >= 0; k-- {
 			q := c.Quants[k]
-			e = &spec.Quant{P: q.P, Name: q.Name, Level: q.Level, Lo: q.Lo, Hi: q.Hi, Body: e}
+			e = &syntax.Quant{P: q.P, Name: q.Name, Level: q.Level, Lo: q.Lo, Hi: q.Hi, Body: e}
 		}
-		pr := &Prim{Kind: pt.kind, Line: line, Text: spec.PrintB(e), Expr: e, Quantified: len(c.Quants) > 0, pos: pt.pos}
+		pr := &Prim{Kind: pt.kind, Line: line, Text: syntax.PrintB(e), Expr: e, Quantified: len(c.Quants) > 0, pos: pt.pos}
 		if pr.Col = col; pt.pos.Line == line {
 			pr.Col = pt.pos.Col // else inlined from a macro: the call's position
 		}
@@ -185,11 +187,11 @@ func primsOf(c spec.Check, whole bool, line, col int) []*Prim {
 }
 
 // supporting returns the supporting primitive claims of an expression n evaluated by a claim at
-// line and column col: its run-time checks in evaluation order (spec.WalkChecks), each index split into its two
+// line and column col: its run-time checks in evaluation order (syntax.WalkChecks), each index split into its two
 // bounds.
-func supporting(n spec.Node, line, col int) []*Prim {
+func supporting(n syntax.Node, line, col int) []*Prim {
 	var out []*Prim
-	spec.WalkChecks(n, func(c spec.Check) {
+	syntax.WalkChecks(n, func(c syntax.Check) {
 		if !trivial(c) {
 			out = append(out, primsOf(c, false, line, col)...)
 		}
@@ -200,7 +202,7 @@ func supporting(n spec.Node, line, col int) []*Prim {
 // trivial reports whether the run-time check c can never fail, whatever the state: a division by
 // a constant that is not zero (n % 2), an element access at a constant index inside the array's
 // bounds (a[1]). Such checks make no claim, implicit or supporting.
-func trivial(c spec.Check) bool {
+func trivial(c syntax.Check) bool {
 	switch {
 	case c.Div != nil:
 		return spec.ConstNonZero(c.Div.R)
@@ -216,7 +218,7 @@ func trivial(c spec.Check) bool {
 // IV-A): for an assert (or fail), the checks of its condition, then ASSERT, its condition; for an
 // implicit claim of the check c, the checks of its operand (the divisor, the index), then the
 // check itself.
-func decompose(cl *Claim, c *spec.Check) {
+func decompose(cl *Claim, c *syntax.Check) {
 	var sup []*Prim
 	var def *Prim
 	if cl.Kind == ClaimAssert {
@@ -238,20 +240,20 @@ func decompose(cl *Claim, c *spec.Check) {
 }
 
 // condPos is the position of a condition (its first token's, as the parser gives it).
-func condPos(b spec.BExpr) spec.Pos {
+func condPos(b syntax.BExpr) syntax.Pos {
 	switch b := b.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		return b.P
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		return b.P
-	case *spec.Not:
+	case *syntax.Not:
 		return b.P
-	case *spec.BinB:
+	case *syntax.BinB:
 		return b.P
-	case *spec.Quant:
+	case *syntax.Quant:
 		return b.P
 	}
-	return spec.Pos{}
+	return syntax.Pos{}
 }
 
 // Defining returns the claim's defining primitive claim (the last).

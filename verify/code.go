@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"certsym/spec"
-	"certsym/verify/cfg"
+	"certsym/spec/syntax"
+	"certsym/cfg"
 )
 
 // CodeStatus is what verify established about one statement of the program: whether some
@@ -28,13 +28,13 @@ func (s CodeStatus) String() string { return [...]string{"COVERED", "UNCOVERED",
 
 // StmtCoverage is the coverage of one statement (Report.Code).
 type StmtCoverage struct {
-	Stmt spec.Stmt
-	// Line and Col are where reports place the statement (spec.Loc.Where: the outermost macro
+	Stmt syntax.Stmt
+	// Line and Col are where reports place the statement (syntax.Loc.Where: the outermost macro
 	// call for a statement inlined from a macro); Pos is its own position (in the macro's body
 	// for an inlined statement) and Site the call's (zero unless inlined). Two calls of one
 	// macro give two statements with the same Pos and different Sites.
 	Line, Col int
-	Pos, Site spec.Pos
+	Pos, Site syntax.Pos
 	Status    CodeStatus
 	// Cutoff is, for UNCOVERED, the first cutoff of Report.Cutoffs that reaches the statement
 	// (a cutoff with no statement, the budget's stop, reaches every statement).
@@ -46,7 +46,7 @@ type StmtCoverage struct {
 // cutoff point to the statement: the statements on some control-flow path from one to the other
 // (both included), in source order; nil otherwise. Each call searches the graph: for the chop of
 // many statements, cfg.Graph.Chop takes them all at once (UncoveredBy).
-func (sc StmtCoverage) Chop() []spec.Stmt {
+func (sc StmtCoverage) Chop() []syntax.Stmt {
 	if sc.Status != CodeUncovered || sc.Cutoff == nil || sc.Cutoff.Stmt == nil || sc.cfg == nil {
 		return nil
 	}
@@ -63,10 +63,10 @@ func (sc StmtCoverage) Path() []int {
 }
 
 // pathLines is the lines of a control-flow path, repeated lines once.
-func pathLines(path []spec.Stmt) []int {
+func pathLines(path []syntax.Stmt) []int {
 	var lines []int
 	for _, s := range path {
-		if l := spec.LineOf(s); l > 0 && (len(lines) == 0 || lines[len(lines)-1] != l) {
+		if l := s.Pos().Line; l > 0 && (len(lines) == 0 || lines[len(lines)-1] != l) {
 			lines = append(lines, l)
 		}
 	}
@@ -94,8 +94,8 @@ func (rep *Report) Code() []StmtCoverage {
 	}
 	out := make([]StmtCoverage, 0, len(rep.Stmts))
 	for _, s := range rep.Stmts {
-		l, _ := spec.LocOf(s)
-		w := l.Where()
+		l := s.Location()
+		w := l.Pos()
 		sc := StmtCoverage{Stmt: s, Line: w.Line, Col: w.Col, Pos: l.P, Site: l.Site, cfg: rep.CFG}
 		switch {
 		case rep.Covered[s]:
@@ -114,12 +114,12 @@ func (rep *Report) Code() []StmtCoverage {
 
 // cutoffReach maps each statement a cutoff point reaches in the CFG to the first such cutoff of
 // rep.Cutoffs (cfg.Graph.Owners).
-func (rep *Report) cutoffReach() map[spec.Stmt]*Cutoff {
-	by := map[spec.Stmt]*Cutoff{}
+func (rep *Report) cutoffReach() map[syntax.Stmt]*Cutoff {
+	by := map[syntax.Stmt]*Cutoff{}
 	if rep.CFG == nil {
 		return by
 	}
-	starts := make([]spec.Stmt, len(rep.Cutoffs))
+	starts := make([]syntax.Stmt, len(rep.Cutoffs))
 	for i, cut := range rep.Cutoffs {
 		starts[i] = cut.Stmt
 	}
@@ -136,7 +136,7 @@ type CutoffCode struct {
 	Stmts  []StmtCoverage
 	// Chop is the statements on some control-flow path from the cutoff point to one of Stmts
 	// (cfg.Graph.Chop), nil for a cutoff with no program point (the budget's stop).
-	Chop []spec.Stmt
+	Chop []syntax.Stmt
 }
 
 // UncoveredBy groups the UNCOVERED statements of code (Report.Code) by their cutoff, in the
@@ -159,7 +159,7 @@ func (rep *Report) UncoveredBy(code []StmtCoverage) []CutoffCode {
 			continue
 		}
 		if g.Cutoff.Stmt != nil && rep.CFG != nil {
-			to := make([]spec.Stmt, len(g.Stmts))
+			to := make([]syntax.Stmt, len(g.Stmts))
 			for i, sc := range g.Stmts {
 				to[i] = sc.Stmt
 			}
@@ -173,7 +173,7 @@ func (rep *Report) UncoveredBy(code []StmtCoverage) []CutoffCode {
 // SiteCoverage is the coverage of one macro call (Report.CallSites): the outermost call at Site,
 // judged by the statements it expands to.
 type SiteCoverage struct {
-	Site spec.Pos
+	Site syntax.Pos
 	// Stmts and Covered count the statements of the expansion (as counted for coverage) and
 	// those an explored path executed; Dead and Uncovered the others by status.
 	Stmts, Covered, Uncovered, Dead int
@@ -194,7 +194,7 @@ func (rep *Report) CallSites() []SiteCoverage {
 
 // CallSitesOf is CallSites computed from the coverage of the statements (Report.Code).
 func CallSitesOf(code []StmtCoverage) []SiteCoverage {
-	index := map[spec.Pos]int{}
+	index := map[syntax.Pos]int{}
 	var out []SiteCoverage
 	for _, sc := range code {
 		if sc.Site.Line == 0 {

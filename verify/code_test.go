@@ -9,7 +9,8 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // codeText renders Report.Code as "line:col STATUS" entries (with "@site" for a statement
@@ -80,7 +81,7 @@ func TestCodeFigure1d(t *testing.T) {
 	}
 	var chop []int
 	for _, s := range code[6].Chop() {
-		chop = append(chop, spec.LineOf(s))
+		chop = append(chop, s.Pos().Line)
 	}
 	// The chop from the loop to q = r: the loop, its body (which returns to it), the assert, q = r.
 	if got := fmtInts(chop); got != "3 4 5 7 8" {
@@ -192,12 +193,12 @@ func TestCodeAgreesWithClaims(t *testing.T) {
 	}
 	checked := 0
 	for _, f := range files {
-		p, err := spec.ParseFile(f)
+		p, err := parser.ParseFile(f)
 		if err != nil {
 			continue // a program for the parser's errors
 		}
 		rep := Verify(p, Options{LoopBound: 3, Limits: budget.Limits{MaxStates: 5000, Timeout: 20 * time.Second}})
-		status := map[spec.Stmt]CodeStatus{}
+		status := map[syntax.Stmt]CodeStatus{}
 		for _, sc := range rep.Code() {
 			status[sc.Stmt] = sc.Status
 		}

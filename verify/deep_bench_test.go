@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"certsym/engine"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // The deep-nesting benchmarks of issue 14: certsym parse, run and verify on n nested
 // statements, to show that parse and verify take time linear in the size of the program (the
 // target: verify within twice the time of run at n = 100,000). Each benchmark does what its
-// command does, parsing included: parse is spec.Parse then spec.PrintProgram; run is spec.Parse
-// then the engine's breadth-first bug finder; verify is spec.Parse, then Verify with the default
+// command does, parsing included: parse is parser.Parse then syntax.PrintProgram; run is parser.Parse
+// then the engine's breadth-first bug finder; verify is parser.Parse, then Verify with the default
 // loop bound 3, then the coverage of every statement (Report.Code).
 
 // deepIf is n nested conditionals, if x > 0 then if x > 1 then ... y = 1 ... fi fi.
@@ -58,8 +59,8 @@ func deepShapes() []struct {
 	}{{"if", deepIf}, {"while", deepWhile}}
 }
 
-func parseDeep(b *testing.B, src []byte) *spec.Program {
-	prog, err := spec.Parse("deep.imp", src)
+func parseDeep(b *testing.B, src []byte) *syntax.Program {
+	prog, err := parser.Parse("deep.imp", src)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func BenchmarkParseDeepIf(b *testing.B) {
 			src := sh.src(n)
 			b.Run(fmt.Sprintf("%s/n=%d", sh.name, n), func(b *testing.B) {
 				for b.Loop() {
-					if out := spec.PrintProgram(parseDeep(b, src)); len(out) < n {
+					if out := syntax.PrintProgram(parseDeep(b, src)); len(out) < n {
 						b.Fatalf("printed %d bytes", len(out))
 					}
 				}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"certsym/bounded"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -17,11 +19,11 @@ const maxReplaySteps = 1_000_000
 
 // path returns the path whose path condition is pc, numbering it when it is new (the id is the
 // order in which paths first reach a claim or a cutoff point: exploration order).
-func (v *verifier) path(pc *sym.PC, s spec.Stmt) *Path {
+func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
 	if p := v.paths[pc]; p != nil {
 		return p
 	}
-	p := &Path{ID: len(v.rep.Paths), Line: spec.LineOf(s), pc: pc}
+	p := &Path{ID: len(v.rep.Paths), Line: s.Pos().Line, pc: pc}
 	v.paths[pc] = p
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
@@ -46,7 +48,7 @@ func (v *verifier) tests() {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != sym.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
+		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() {
 			v.b.Solver().Check(p.pc)
 		}
 	}
@@ -55,14 +57,14 @@ func (v *verifier) tests() {
 
 // testPath gives path p of prog its test, if the solver gave a model of its path condition, and
 // replays it with loop bound n: a function of the path alone, which writes only p's test fields.
-func testPath(prog *spec.Program, n int, p *Path) {
-	if p.pc.Status != sym.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+func testPath(prog *syntax.Program, n int, p *Path) {
+	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
 		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
 		return
 	}
 	p.Input = append(spec.Store{}, p.pc.Witness...)
-	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s spec.Stmt) {
-		if l := spec.LineOf(s); l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
+	r := spec.ExecBoundedVisit(prog, p.Input, n, func(s syntax.Stmt) {
+		if l := s.Pos().Line; l > 0 && len(p.Lines) < MaxPathLines && (len(p.Lines) == 0 || p.Lines[len(p.Lines)-1] != l) {
 			p.Lines = append(p.Lines, l)
 		}
 	})
@@ -76,7 +78,7 @@ func endsText(r spec.BoundedResult) string {
 	case r.Fail != nil:
 		return fmt.Sprintf("%s (%s at line %d)", r.Behaviour, r.Fail.Kind, r.Fail.Line())
 	case r.At != nil:
-		return fmt.Sprintf("%s at line %d", r.Behaviour, spec.LineOf(r.At))
+		return fmt.Sprintf("%s at line %d", r.Behaviour, r.At.Pos().Line)
 	}
 	return r.Behaviour.String()
 }
@@ -115,7 +117,7 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool) (res Result, idx i
 		}
 		next, out := spec.Step(st)
 		if out != spec.Stepped {
-			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, spec.LineOf(h))
+			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, h.Pos().Line)
 		}
 		st = next
 	}
@@ -163,13 +165,13 @@ func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (bool, string) {
 // claims) and the claim a, replayed on the concrete semantics (Section V: a path and a test that
 // reaches the claim and satisfies it). A test that does not replay is certsym's own defect,
 // unless the path over-approximates.
-func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula, flagged bool, e *Evidence) {
+func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.Formula, flagged bool, e *Evidence) {
 	names := v.names()
-	pc := sym.Extend(assumed, a, len(names))
-	if pc.Status != sym.Sat {
+	pc := pathcond.Extend(assumed, a, len(names))
+	if pc.Status != pathcond.Sat {
 		v.b.Solver().Check(pc)
 	}
-	if pc.Status != sym.Sat || !pc.Formula().Eval(pc.Witness) {
+	if pc.Status != pathcond.Sat || !pc.Formula().Eval(pc.Witness) {
 		e.Replay = "no test: the solver gave no model on the real semantics of products"
 		return
 	}
@@ -181,6 +183,6 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *sym.PC, a *sym.Formula,
 		e.Replay += " (the path over-approximates: the test may not satisfy an assume)"
 	} else if !ok {
 		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): the test %s: %s",
-			cl.Kind, cl.Line, cl.Prims[idx].Name(), v.prog.InputString(e.Input), what))
+			cl.Kind, cl.Line, cl.Prims[idx].Name(), spec.StoreString(v.prog, e.Input), what))
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"certsym/internal/expect"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // TestFig1 checks the statuses xSymExe reports for Figure 1 (Hatcliff, Robby, Chalin, Belt,
@@ -65,7 +65,7 @@ func TestFig1(t *testing.T) {
 				opts.AbstractNonlinear = false
 			}
 			line := lineOf(t, path, c.line)
-			prog, err := spec.ParseFile(path)
+			prog, err := parser.ParseFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
@@ -17,7 +17,7 @@ import (
 // the cost per path of the observer, of the path numbering and of the evidence, with 1 and 2
 // workers (Options.Workers, issue 17).
 func BenchmarkVerifyManyPaths(b *testing.B) {
-	prog, err := spec.Parse("gcd.imp", []byte(gcdSrc(b)))
+	prog, err := parser.Parse("gcd.imp", []byte(gcdSrc(b)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestVerifyWorkers(t *testing.T) {
 		progs = append(progs, prog{filepath.Join(testprog.Root(), "testdata", "verify", f), 3})
 	}
 	for _, pr := range progs {
-		p, err := spec.ParseFile(pr.file)
+		p, err := parser.ParseFile(pr.file)
 		if err != nil {
 			t.Fatal(err)
 		}

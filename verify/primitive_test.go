@@ -7,9 +7,10 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
+	"certsym/pathcond"
 	"certsym/spec"
-	"certsym/sym"
-	"certsym/verify/cfg"
+	"certsym/spec/syntax"
+	"certsym/cfg"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.
@@ -22,11 +23,11 @@ func primNames(cl *Claim) string {
 }
 
 // stmts returns the program's statements in order (no sequences).
-func stmts(p *spec.Program) []spec.Stmt {
-	var out []spec.Stmt
-	var walk func(s spec.Stmt)
-	walk = func(s spec.Stmt) {
-		if q, ok := s.(*spec.Seq); ok {
+func stmts(p *syntax.Program) []syntax.Stmt {
+	var out []syntax.Stmt
+	var walk func(s syntax.Stmt)
+	walk = func(s syntax.Stmt) {
+		if q, ok := s.(*syntax.Seq); ok {
 			walk(q.First)
 			walk(q.Second)
 			return
@@ -42,17 +43,17 @@ func stmts(p *spec.Program) []spec.Stmt {
 // conditions only, not their execution); the caller sets the flag g and the truncated condition.
 // It lets a test evaluate a claim on states the interpreter of main never
 // makes (bounded.State.Over and Trunc are set by the quantifier loops of issue 14).
-func handState(t *testing.T, src string, opts Options, pcFrom []int) (*verifier, bounded.State, []spec.Stmt) {
+func handState(t *testing.T, src string, opts Options, pcFrom []int) (*verifier, bounded.State, []syntax.Stmt) {
 	t.Helper()
 	prog := testprog.Parse(t, src)
-	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: cfg.New(prog),
-		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
+	rep := &Report{Prog: prog, Opts: opts, Covered: map[syntax.Stmt]bool{}, CFG: cfg.New(prog),
+		at: map[syntax.Stmt]syntax.Stmt{}, failOf: map[*syntax.Fail]syntax.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	ss := stmts(prog)
 	ts := v.b.Terms()
-	st := bounded.State{Store: ts.Syms(), PC: sym.RootPC(prog.Slots())}
+	st := bounded.State{Store: ts.Syms(), PC: pathcond.RootPC(prog.Slots())}
 	for _, i := range pcFrom {
-		st.PC = sym.Extend(st.PC, ts.SubstB(ss[i].(*spec.Assume).Cond, st.Store), ts.Slots())
+		st.PC = pathcond.Extend(st.PC, ts.SubstB(ss[i].(*syntax.Assume).Cond, st.Store), ts.Slots())
 	}
 	return v, st, ss
 }
@@ -101,7 +102,7 @@ func TestCheckPrimFlagG(t *testing.T) {
 	// Path condition x <= 0: the run cannot pass the assume at line 1, the counterexample does
 	// not replay: FALSE?.
 	v, st, ss := handState(t, src, Options{LoopBound: 1}, []int{2})
-	st.Over = &bounded.OverApprox{At: ss[0].(*spec.Assume)}
+	st.Over = &bounded.OverApprox{At: ss[0].(*syntax.Assume)}
 	cl := v.claims[ss[1]][0]
 	v.evalClaim(st, cl)
 	if cl.Summary != SummaryOf(ResFalseQ) || cl.Defining().Summary != SummaryOf(ResFalseQ) {
@@ -116,7 +117,7 @@ func TestCheckPrimFlagG(t *testing.T) {
 	// Path condition x == 3: the run passes the assume at line 1 and fails the claim: the test
 	// refines the path, FALSE.
 	v, st, ss = handState(t, src, Options{LoopBound: 1}, []int{3})
-	st.Over = &bounded.OverApprox{At: ss[0].(*spec.Assume)}
+	st.Over = &bounded.OverApprox{At: ss[0].(*syntax.Assume)}
 	cl = v.claims[ss[1]][0]
 	v.evalClaim(st, cl)
 	if cl.Summary != SummaryOf(ResFalse) || !strings.HasPrefix(cl.Evidence[ResFalse].Replay, "replayed") {
@@ -135,7 +136,7 @@ func TestCheckPrimFlagG(t *testing.T) {
 	}
 	// A supporting claim FALSE? makes the developer claim UNDEFINED? (Section IV-C).
 	v, st, ss = handState(t, "assume x > 0;\nassert 10 / x > 1;\nassume x <= 0", Options{LoopBound: 1}, []int{2})
-	st.Over = &bounded.OverApprox{At: ss[0].(*spec.Assume)}
+	st.Over = &bounded.OverApprox{At: ss[0].(*syntax.Assume)}
 	cl = v.claims[ss[1]][0]
 	v.evalClaim(st, cl)
 	if cl.Summary != SummaryOf(ResUndefinedQ) || cl.Prims[0].Summary != SummaryOf(ResFalseQ) {
@@ -227,7 +228,7 @@ func TestTruncated(t *testing.T) {
 	src := "assume n >= 10;\nassert forall k in 0..n: k != x;\nassert forall k in 0..2: k != x;\nassert forall k in 0..2: k != k + 1"
 	v, st, ss := handState(t, src, Options{LoopBound: 3}, []int{0})
 	cl := v.claims[ss[1]][0]
-	st.Trunc = ss[2].(*spec.Assert).Cond // the first three instances of line 2
+	st.Trunc = ss[2].(*syntax.Assert).Cond // the first three instances of line 2
 	v.evalClaim(st, cl)
 	if cl.Summary != SummaryOf(ResFalse) || cl.Defining().Summary != SummaryOf(ResFalse) {
 		t.Errorf("FALSE on the first instances: claim %s, defining %s", cl.Summary, cl.Defining().Summary)
@@ -237,7 +238,7 @@ func TestTruncated(t *testing.T) {
 	}
 	v, st, ss = handState(t, src, Options{LoopBound: 3}, []int{0})
 	cl = v.claims[ss[1]][0]
-	st.Trunc = ss[3].(*spec.Assert).Cond // a truncation that holds
+	st.Trunc = ss[3].(*syntax.Assert).Cond // a truncation that holds
 	v.evalClaim(st, cl)
 	if cl.Summary != 0 || cl.Paths != 0 {
 		t.Errorf("TRUE on a truncated evaluation collected: %s", cl.Summary)

@@ -20,10 +20,13 @@ import (
 	"certsym/bounded"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
+	"certsym/pathcond"
+	"certsym/solver"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
-	"certsym/verify/cfg"
+	"certsym/cfg"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its
@@ -31,16 +34,16 @@ import (
 // (Outcome), and its primitive claims with theirs.
 type Claim struct {
 	Kind ClaimKind
-	Line int       // the statement's line (the macro call's line for a statement inlined from a macro)
-	Col  int       // the statement's column (the macro call's for a statement inlined from a macro)
-	Stmt spec.Stmt // the statement that makes the claim
-	Cond spec.BExpr
+	Line int         // the statement's line (the macro call's line for a statement inlined from a macro)
+	Col  int         // the statement's column (the macro call's for a statement inlined from a macro)
+	Stmt syntax.Stmt // the statement that makes the claim
+	Cond syntax.BExpr
 	// Div is the division or remainder of a division claim; the claim is Div.R != 0.
-	Div *spec.BinA
+	Div *syntax.BinA
 	// Arr and Index are the array and the index of an index claim; the claim is
 	// Arr.Lo <= Index <= Arr.Hi.
-	Arr   *spec.Array
-	Index spec.AExpr
+	Arr   *syntax.Array
+	Index syntax.AExpr
 	Text  string // the claim in IMP syntax
 	// Where is the division or remainder a division claim is about (for example "a % x"), or the
 	// element access of an index claim; "" for an assert.
@@ -58,7 +61,7 @@ type Claim struct {
 	Example [numResults]string
 	// OverApprox are the assumes whose quantifier bound ran out on the paths of FALSE?/UNDEFINED?
 	// results (xSymExe's flag g, bounded.State.Over).
-	OverApprox []*spec.Assume
+	OverApprox []*syntax.Assume
 	// Unhandled are the places where an unhandled theory made a result DONTKNOW.
 	Unhandled []Unhandled
 	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.
@@ -86,7 +89,7 @@ type Unhandled struct {
 // more iteration than the loop bound allows, a statement whose quantifier has more instances than
 // the bound, or a statement a path reached beyond the depth bound.
 type Cutoff struct {
-	Stmt   spec.Stmt // nil for a cutoff of the whole exploration (state, time or memory bound)
+	Stmt   syntax.Stmt // nil for a cutoff of the whole exploration (state, time or memory bound)
 	Line   int
 	Reason string
 	Paths  int
@@ -119,7 +122,7 @@ type Path struct {
 	Final spec.Store
 	Ends  string
 	Lines []int
-	pc    *sym.PC
+	pc    *pathcond.PC
 }
 
 // MaxPathTests is the most paths given a test and its replay (the first ones).
@@ -149,7 +152,7 @@ type Options struct {
 
 // Report is the outcome of Verify.
 type Report struct {
-	Prog    *spec.Program
+	Prog    *syntax.Program
 	Opts    Options
 	Claims  []*Claim // the developer claims, in source order
 	Cutoffs []*Cutoff
@@ -159,8 +162,8 @@ type Report struct {
 	Stopped string
 	// Stmts are the statements counted for coverage (every statement but sequences and skips), in
 	// program order; Covered those some explored path executed.
-	Stmts   []spec.Stmt
-	Covered map[spec.Stmt]bool
+	Stmts   []syntax.Stmt
+	Covered map[syntax.Stmt]bool
 	// Results counts the result states of the bounded interpreter by behaviour.
 	Results [4]int
 	// Nonlinear lists the statements whose constraints contain a product of two non-constant terms.
@@ -170,21 +173,21 @@ type Report struct {
 	// Overall is the overall status, from the developer claims only.
 	Overall    Status
 	Conclusive int
-	Solver     sym.SolverStats
+	Solver     solver.Stats
 	Elapsed    time.Duration
 	CFG        *cfg.Graph
 
 	// at maps the statements a concrete state can start with to the claiming statement (a while
 	// loop's unfolding to the loop); failOf maps each failure to the statement that reaches it.
-	at     map[spec.Stmt]spec.Stmt
-	failOf map[*spec.Fail]spec.Stmt
-	claims map[spec.Stmt][]*Claim
+	at     map[syntax.Stmt]syntax.Stmt
+	failOf map[*syntax.Fail]syntax.Stmt
+	claims map[syntax.Stmt][]*Claim
 }
 
 // ClaimsAt returns the claims evaluated when a concrete run is at head (the first statement of
 // its remaining program, spec.Head): those of head's statement, or of the loop for the
 // unfolding of a while loop.
-func (rep *Report) ClaimsAt(head spec.Stmt) []*Claim {
+func (rep *Report) ClaimsAt(head syntax.Stmt) []*Claim {
 	if s, ok := rep.at[head]; ok {
 		head = s
 	}
@@ -193,7 +196,7 @@ func (rep *Report) ClaimsAt(head spec.Stmt) []*Claim {
 
 // ClaimsOfFail returns the claims of the statement that fails at f (an assert violated or a
 // division by zero in it, or an explicit fail).
-func (rep *Report) ClaimsOfFail(f *spec.Fail) []*Claim { return rep.claims[rep.failOf[f]] }
+func (rep *Report) ClaimsOfFail(f *syntax.Fail) []*Claim { return rep.claims[rep.failOf[f]] }
 
 // Falsified reports whether the claim does not hold in the concrete store s at its statement:
 // it is false there (an assert's condition, a division's "divisor != 0") or undefined (it divides
@@ -223,34 +226,34 @@ func (cl *Claim) Counterexample() *Witness {
 
 // verifier is the observer of the bounded interpreter.
 type verifier struct {
-	prog      *spec.Program
+	prog      *syntax.Program
 	opts      Options
 	b         *bounded.Interp
 	rep       *Report
-	claims    map[spec.Stmt][]*Claim
-	synthetic map[spec.Stmt]bool
+	claims    map[syntax.Stmt][]*Claim
+	synthetic map[syntax.Stmt]bool
 	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*sym.PC][]Unhandled
+	nonlinear  map[*pathcond.PC][]Unhandled
 	nonlinSeen map[Unhandled]bool
 	// mulPC memoizes whether a path condition has a product of two non-constant terms (UT).
-	mulPC map[*sym.PC]bool
+	mulPC map[*pathcond.PC]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
 	origin    map[*sym.Atom]int
 	madeAt    map[string]int
 	hasMul    bool
-	depthCuts map[spec.Stmt]int
-	depthPath map[spec.Stmt]*sym.PC // the first path cut at each statement by the depth bound
-	paths     map[*sym.PC]*Path
+	depthCuts map[syntax.Stmt]int
+	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
+	paths     map[*pathcond.PC]*Path
 	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
 }
 
 // Verify runs explicating symbolic execution on prog.
-func Verify(prog *spec.Program, opts Options) *Report {
+func Verify(prog *syntax.Program, opts Options) *Report {
 	start := time.Now()
-	rep := &Report{Prog: prog, Opts: opts, Covered: map[spec.Stmt]bool{}, CFG: cfg.New(prog),
-		at: map[spec.Stmt]spec.Stmt{}, failOf: map[*spec.Fail]spec.Stmt{}}
+	rep := &Report{Prog: prog, Opts: opts, Covered: map[syntax.Stmt]bool{}, CFG: cfg.New(prog),
+		at: map[syntax.Stmt]syntax.Stmt{}, failOf: map[*syntax.Fail]syntax.Stmt{}}
 	v := newVerifier(prog, opts, rep)
 	b := v.b
 	if opts.Workers > 1 {
@@ -270,7 +273,7 @@ func Verify(prog *spec.Program, opts Options) *Report {
 			if fault.Active != fault.VerifyIgnoresCutoffs && rep.CFG.Reaches(c.Stmt, cl.Stmt) {
 				var lines []int
 				for _, s := range rep.CFG.Path(c.Stmt, cl.Stmt) {
-					if l := spec.LineOf(s); l > 0 && (len(lines) == 0 || lines[len(lines)-1] != l) {
+					if l := s.Pos().Line; l > 0 && (len(lines) == 0 || lines[len(lines)-1] != l) {
 						lines = append(lines, l)
 					}
 				}
@@ -297,7 +300,7 @@ func Verify(prog *spec.Program, opts Options) *Report {
 }
 
 // newVerifier makes the observer of a verification of prog and its interpreter, and the claims.
-func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
+func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	b := bounded.New(prog, opts.LoopBound)
 	b.Limits = opts.Limits
 	if opts.Monitor != nil {
@@ -309,13 +312,13 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 	// flag g), any other statement is cut off there after its claims are evaluated on the
 	// instances evaluated (State.Trunc).
 	b.QuantLoop = true
-	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[spec.Stmt][]*Claim{},
-		synthetic: map[spec.Stmt]bool{step.Skip: true}, nonlinear: map[*sym.PC][]Unhandled{},
-		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*sym.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[spec.Stmt]int{}, depthPath: map[spec.Stmt]*sym.PC{}, paths: map[*sym.PC]*Path{}}
+	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
+		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
+		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
-	v.hasMul = spec.HasMul(prog.Body)
+	v.hasMul = syntax.HasMul(prog.Body)
 	sort.SliceStable(rep.Claims, func(i, j int) bool { return rep.Claims[i].Line < rep.Claims[j].Line })
 	b.Observer = v
 	return v
@@ -327,10 +330,10 @@ func newVerifier(prog *spec.Program, opts Options, rep *Report) *verifier {
 // the cutoff of rep.Stopped covers every claim.
 func (v *verifier) cutoffs(rs []bounded.Result) {
 	rep, opts := v.rep, v.opts
-	incomplete := map[spec.Stmt]int{}
-	first := map[spec.Stmt]*sym.PC{}
-	seen := map[spec.Stmt]bool{}
-	var order []spec.Stmt
+	incomplete := map[syntax.Stmt]int{}
+	first := map[syntax.Stmt]*pathcond.PC{}
+	seen := map[syntax.Stmt]bool{}
+	var order []syntax.Stmt
 	for _, r := range rs {
 		rep.Results[r.Behaviour]++
 		if r.Behaviour != spec.Incomplete || r.Cut == bounded.CutBudget {
@@ -349,15 +352,15 @@ func (v *verifier) cutoffs(rs []bounded.Result) {
 	}
 	for _, s := range order {
 		if n := v.depthCuts[s]; n > 0 {
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n, Path: v.path(v.depthPath[s], s).ID,
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s).ID,
 				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})
 		}
 		if n := incomplete[s]; n > 0 {
 			reason := fmt.Sprintf("loop bound %d: iteration %d not explored", opts.LoopBound, opts.LoopBound+1)
-			if _, loop := s.(*spec.While); !loop {
+			if _, loop := s.(*syntax.While); !loop {
 				reason = fmt.Sprintf("quantifier bound %d: instance %d not evaluated", opts.LoopBound, opts.LoopBound+1)
 			}
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: spec.LineOf(s), Paths: n, Path: v.path(first[s], s).ID, Reason: reason})
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(first[s], s).ID, Reason: reason})
 		}
 	}
 	if rep.Stopped != "" && fault.Active != fault.VerifyForgetsStop { // fault injection (build tag faults only)
@@ -391,11 +394,11 @@ func (o *Outcome) collectCut(c *Cutoff) {
 // collectClaims walks the program in order and makes its developer claims with their primitive
 // claims, its coverage statements and the set of statements the parser synthesized (assert
 // violations).
-func (v *verifier) collectClaims(s spec.Stmt) {
-	add := func(cl *Claim, c *spec.Check) {
-		cl.Stmt, cl.Line = s, spec.LineOf(s)
-		if w, ok := s.(interface{ Where() spec.Pos }); ok {
-			cl.Col = w.Where().Col
+func (v *verifier) collectClaims(s syntax.Stmt) {
+	add := func(cl *Claim, c *syntax.Check) {
+		cl.Stmt, cl.Line = s, s.Pos().Line
+		if w, ok := s.(interface{ Pos() syntax.Pos }); ok {
+			cl.Col = w.Pos().Col
 		}
 		decompose(cl, c)
 		v.claims[s] = append(v.claims[s], cl)
@@ -403,27 +406,27 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 	}
 	// implicit claims of an expression: each run-time check its evaluation makes (in evaluation
 	// order), except those inside a quantifier whose operands use its bound variable
-	implicit := func(n spec.Node) {
-		spec.WalkChecks(n, func(c spec.Check) {
+	implicit := func(n syntax.Node) {
+		syntax.WalkChecks(n, func(c syntax.Check) {
 			c.Quants = nil
 			switch {
 			case trivial(c):
 				// a check that cannot fail (a constant divisor, a constant index in range) is no claim
-			case c.Div != nil && !spec.UsesBound(c.Div.R):
-				add(&Claim{Kind: ClaimDivision, Div: c.Div, Text: spec.PrintA(c.Div.R) + " != 0", Where: spec.PrintA(c.Div)}, &c)
-			case c.Elem != nil && !spec.UsesBound(c.Elem.I):
+			case c.Div != nil && !syntax.UsesBound(c.Div.R):
+				add(&Claim{Kind: ClaimDivision, Div: c.Div, Text: syntax.PrintA(c.Div.R) + " != 0", Where: syntax.PrintA(c.Div)}, &c)
+			case c.Elem != nil && !syntax.UsesBound(c.Elem.I):
 				e := c.Elem
-				add(&Claim{Kind: ClaimIndex, Arr: e.Arr, Index: e.I, Where: e.Arr.Name + "[" + spec.PrintA(e.I) + "]",
-					Text: fmt.Sprintf("%d <= %s <= %d", e.Arr.Lo, spec.PrintA(e.I), e.Arr.Hi)}, &c)
+				add(&Claim{Kind: ClaimIndex, Arr: e.Arr, Index: e.I, Where: e.Arr.Name + "[" + syntax.PrintA(e.I) + "]",
+					Text: fmt.Sprintf("%d <= %s <= %d", e.Arr.Lo, syntax.PrintA(e.I), e.Arr.Hi)}, &c)
 			}
 		})
 	}
 	switch s := s.(type) {
-	case *spec.Seq:
+	case *syntax.Seq:
 		v.collectClaims(s.First)
 		v.collectClaims(s.Second)
 		return
-	case *spec.Skip:
+	case *syntax.Skip:
 		return
 	}
 	v.rep.Stmts = append(v.rep.Stmts, s)
@@ -434,40 +437,40 @@ func (v *verifier) collectClaims(s spec.Stmt) {
 		v.rep.failOf[f] = s
 	}
 	switch s := s.(type) {
-	case *spec.Assign:
+	case *syntax.Assign:
 		implicit(s.A)
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		implicit(s.I)
 		implicit(s.A)
-		if c := (spec.Check{Kind: spec.FailIndex, Write: s}); !trivial(c) {
-			add(&Claim{Kind: ClaimIndex, Arr: s.Arr, Index: s.I, Where: s.Arr.Name + "[" + spec.PrintA(s.I) + "] = " + spec.PrintA(s.A),
-				Text: fmt.Sprintf("%d <= %s <= %d", s.Arr.Lo, spec.PrintA(s.I), s.Arr.Hi)}, &c)
+		if c := (syntax.Check{Kind: syntax.FailIndex, Write: s}); !trivial(c) {
+			add(&Claim{Kind: ClaimIndex, Arr: s.Arr, Index: s.I, Where: s.Arr.Name + "[" + syntax.PrintA(s.I) + "] = " + syntax.PrintA(s.A),
+				Text: fmt.Sprintf("%d <= %s <= %d", s.Arr.Lo, syntax.PrintA(s.I), s.Arr.Hi)}, &c)
 		}
-	case *spec.If:
+	case *syntax.If:
 		implicit(s.Cond)
 		v.collectClaims(s.Then)
 		v.collectClaims(s.Else)
-	case *spec.While:
+	case *syntax.While:
 		v.rep.at[s.Unfold] = s
 		implicit(s.Cond)
 		v.collectClaims(s.Body)
-	case *spec.Assume:
+	case *syntax.Assume:
 		if fault.Active != fault.VerifyDropsAssumeClaims {
 			implicit(s.Cond)
 		}
-	case *spec.Assert:
+	case *syntax.Assert:
 		v.synthetic[s.Violation] = true
 		v.rep.failOf[s.Violation] = s
-		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: spec.PrintB(s.Cond)}, nil)
-	case *spec.Fail:
+		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: syntax.PrintB(s.Cond)}, nil)
+	case *syntax.Fail:
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s
-		add(&Claim{Kind: ClaimAssert, Cond: &spec.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"}, nil)
+		add(&Claim{Kind: ClaimAssert, Cond: &syntax.BoolLit{P: s.P, Val: false}, Text: "false (fail statement)"}, nil)
 	}
 }
 
 // errOf is the Fail a statement reaches when one of its divisions divides by zero.
-func errOf(s spec.Stmt) *spec.Fail { div, _ := spec.Fails(s); return div }
+func errOf(s syntax.Stmt) *syntax.Fail { div, _ := syntax.Fails(s); return div }
 
 // idxErrOf is the Fail a statement reaches when an index is out of range (issue 13).
-func idxErrOf(s spec.Stmt) *spec.Fail { _, idx := spec.Fails(s); return idx }
+func idxErrOf(s syntax.Stmt) *syntax.Fail { _, idx := syntax.Fails(s); return idx }

@@ -12,6 +12,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // TestStatusTableRows checks each row of the interpretation table on summaries it must take, and
@@ -219,7 +221,7 @@ check(y - 2)`
 	if outer := rep.Claims[1]; outer.Text != "100 / y != 0" || outer.Summary != SummaryOf(ResUndefined) {
 		t.Errorf("outer divisor claim %q collected %s", outer.Text, outer.Summary)
 	}
-	if w := rep.Claims[3].Counterexample(); w == nil || !w.Input[rep.Prog.VarIndex("y")].Equal(spec.IntOf(0)) && !w.Input[rep.Prog.VarIndex("y")].Equal(spec.IntOf(1)) {
+	if w := rep.Claims[3].Counterexample(); w == nil || !w.Input[rep.Prog.VarIndex("y")].Equal(integer.Of(0)) && !w.Input[rep.Prog.VarIndex("y")].Equal(integer.Of(1)) {
 		t.Errorf("macro assert counterexample %+v", w)
 	}
 
@@ -284,7 +286,7 @@ func TestVerifyFailIsAssertFalse(t *testing.T) {
 	if got != "1 assert REFUTED; 2 assert DEAD" {
 		t.Errorf("got %s", got)
 	}
-	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].Equal(spec.IntOf(3)) {
+	if w := rep.Claims[0].Counterexample(); w == nil || !w.Input[0].Equal(integer.Of(3)) {
 		t.Errorf("counterexample %+v", w)
 	}
 }
@@ -317,9 +319,9 @@ assert i == n`)
 func TestClaimsOfRuns(t *testing.T) {
 	p := testprog.Parse(t, "while 10 / x > i do i = i + 1 od;\nassert i < 3 and 6 % (y - i) == 0;\nfail")
 	rep := Verify(p, Options{LoopBound: 2})
-	w := p.Body.(*spec.Seq).First.(*spec.While)
-	as := p.Body.(*spec.Seq).Second.(*spec.Seq).First.(*spec.Assert)
-	fl := p.Body.(*spec.Seq).Second.(*spec.Seq).Second.(*spec.Fail)
+	w := p.Body.(*syntax.Seq).First.(*syntax.While)
+	as := p.Body.(*syntax.Seq).Second.(*syntax.Seq).First.(*syntax.Assert)
+	fl := p.Body.(*syntax.Seq).Second.(*syntax.Seq).Second.(*syntax.Fail)
 	names := func(cs []*Claim) string {
 		var out []string
 		for _, cl := range cs {
@@ -359,7 +361,7 @@ func TestClaimsOfRuns(t *testing.T) {
 		{[]int64{1, 2, 2}, ResUndefined}, // 6 % 0: the supporting claim is false
 		{[]int64{1, 1, 5}, ResFalse},     // 6 % 4 != 0
 	} {
-		st := spec.Store{spec.IntOf(c.store[0]), spec.IntOf(c.store[1]), spec.IntOf(c.store[2])}
+		st := spec.Store{integer.Of(c.store[0]), integer.Of(c.store[1]), integer.Of(c.store[2])}
 		r, _ := assertClaim.concrete(st)
 		if r != c.assert || assertClaim.Falsified(st) != (c.assert != ResTrue) {
 			t.Errorf("store %v: assert %s, falsified %v, want %s", c.store, r, assertClaim.Falsified(st), c.assert)
@@ -368,13 +370,13 @@ func TestClaimsOfRuns(t *testing.T) {
 	// A divisor that is itself undefined falsifies its claim: in x / (y / z) with z = 0 both
 	// claims fail.
 	rep = Verify(testprog.Parse(t, "w = x / (y / z)"), Options{LoopBound: 1})
-	st := spec.Store{spec.IntOf(0), spec.IntOf(1), spec.IntOf(4), spec.IntOf(0)} // w, x, y, z
+	st := spec.Store{integer.Of(0), integer.Of(1), integer.Of(4), integer.Of(0)} // w, x, y, z
 	for _, cl := range rep.Claims {
 		if !cl.Falsified(st) {
 			t.Errorf("z = 0 does not falsify the claim %s", cl.Describe())
 		}
 	}
-	if st[3] = spec.IntOf(5); rep.Claims[0].Falsified(st) || !rep.Claims[1].Falsified(st) {
+	if st[3] = integer.Of(5); rep.Claims[0].Falsified(st) || !rep.Claims[1].Falsified(st) {
 		t.Errorf("z = 5: inner claim falsified %v, outer (4 / 5 = 0) falsified %v", rep.Claims[0].Falsified(st), rep.Claims[1].Falsified(st))
 	}
 }
@@ -489,4 +491,4 @@ func TestInterruptQuery(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return spec.IntOf(int64(n)).String() }
+func itoa(n int) string { return integer.Of(int64(n)).String() }

@@ -4,7 +4,7 @@ import "sync"
 
 // The workers of certsym verify (Options.Workers, issue 17) run what is a function of one path,
 // each result stored in the path (so the report is the same for every number of workers): the
-// rendering of its condition as the interpretation goes on (sym.Extend makes its conjuncts and
+// rendering of its condition as the interpretation goes on (pathcond.Extend makes its conjuncts and
 // bounds final; the solver writes only its status, witness and memos), and the replay of its
 // test. The interpretation and all queries stay on one goroutine (README.md, verify, Workers).
 

@@ -17,7 +17,7 @@ import (
 	"certsym/cmd/certsym/internal/sarif"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -61,7 +61,7 @@ func (a *runArtifacts) used() []string {
 
 // setup checks the artifact flags and installs the recorder they need in opts. ok is false after
 // a usage error (reported on stderr).
-func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Options, stderr io.Writer) bool {
+func (a *runArtifacts) setup(prog *syntax.Program, bounded bool, opts *engine.Options, stderr io.Writer) bool {
 	noPrune := opts.NoPrune
 	u := a.used()
 	if bounded && len(u) > 0 {
@@ -86,7 +86,7 @@ func (a *runArtifacts) setup(prog *spec.Program, bounded bool, opts *engine.Opti
 
 // write writes the artifact files after a run and prepares the coverage report. It returns 0, or
 // the exit status of a failure (reported on stderr).
-func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine.Report, prog *spec.Program, stderr io.Writer) int {
+func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine.Report, prog *syntax.Program, stderr io.Writer) int {
 	if a.rec == nil {
 		return 0
 	}
@@ -178,13 +178,13 @@ var positioned = regexp.MustCompile(`^(.*):(\d+):(\d+): (.*)$`)
 
 // loadFor is load for a command with a --json flag: the error still goes to stderr as load
 // writes it, and with asJSON it is also printed on stdout as a jsonError.
-func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*spec.Program, []byte, bool) {
+func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*syntax.Program, []byte, bool) {
 	return loadChecked(file, asJSON, stdout, stderr, nil)
 }
 
 // loadChecked is loadFor that also rejects, as a syntax error, a program for which check (when
 // not nil) returns an error.
-func loadChecked(file string, asJSON bool, stdout, stderr io.Writer, check func(*spec.Program) error) (*spec.Program, []byte, bool) {
+func loadChecked(file string, asJSON bool, stdout, stderr io.Writer, check func(*syntax.Program) error) (*syntax.Program, []byte, bool) {
 	var msg bytes.Buffer
 	prog, src, ok := load(file, io.MultiWriter(stderr, &msg))
 	if ok && check != nil {

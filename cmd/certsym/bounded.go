@@ -9,6 +9,7 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -53,7 +54,7 @@ func resultGroup(r bounded.Result) string {
 // semantics). It prints the result states grouped by behaviour with their constraints, like the
 // CoLiS tool. finished ends the progress reports and the interrupt handling once the solver's work
 // is over.
-func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(), asJSON, full bool, stdout, stderr io.Writer) int {
+func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(), asJSON, full bool, stdout, stderr io.Writer) int {
 	b := bounded.New(prog, n)
 	b.Limits, b.NoPrune = opts.Limits, opts.NoPrune
 	if opts.Monitor != nil {
@@ -82,7 +83,7 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		inputs = append(inputs, input)
-		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Where().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
+		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Pos().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
 			Input: inputJSONFor(prog, input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
@@ -97,9 +98,9 @@ func runBounded(prog *spec.Program, n int, opts engine.Options, finished func(),
 				}
 				js := jsonState{Behaviour: g, Constraint: constraints[i], Store: stores[i]}
 				if r.Fail != nil {
-					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Where().Col, r.Fail.Kind.String()
+					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Pos().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
-					js.Line, js.Column = spec.LineOf(r.At), stmtCol(r.At)
+					js.Line, js.Column = r.At.Pos().Line, stmtCol(r.At)
 				}
 				out.States = append(out.States, js)
 			}

@@ -17,12 +17,14 @@ import (
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/sym"
 )
 
 // load reads and parses FILE, or standard input for "-". It returns the source too (for the HTML
 // report).
-func load(file string, stderr io.Writer) (*spec.Program, []byte, bool) {
+func load(file string, stderr io.Writer) (*syntax.Program, []byte, bool) {
 	var src []byte
 	var err error
 	name := file
@@ -36,7 +38,7 @@ func load(file string, stderr io.Writer) (*spec.Program, []byte, bool) {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return nil, nil, false
 	}
-	prog, err := spec.Parse(name, src)
+	prog, err := parser.Parse(name, src)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return nil, nil, false
@@ -54,7 +56,7 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	fmt.Fprint(stdout, spec.PrintProgram(prog))
+	fmt.Fprint(stdout, syntax.PrintProgram(prog))
 	return 0
 }
 
@@ -79,7 +81,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	// RunFast computes without rebuilding the program at each step (the reproduce line of a bug
 	// found after hundreds of millions of steps replays in seconds).
 	var r spec.Result
-	if spec.HasQuant(prog.Body) {
+	if syntax.HasQuant(prog.Body) {
 		r = spec.RunLimited(prog, store, spec.Limits{Steps: *maxSteps, Instances: *maxSteps})
 	} else {
 		r = spec.RunFast(prog, store, *maxSteps)
@@ -87,14 +89,14 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		return writeExecJSON(stdout, stderr, prog, store, r)
 	}
-	final := prog.InputString(r.Final.Store)
+	final := spec.StoreString(prog, r.Final.Store)
 	steps := report.Plural(r.Steps, "step")
 	switch r.Outcome {
 	case spec.Final:
 		fmt.Fprintf(stdout, "finished after %s\nstore: %s\n", steps, final)
 		return 0
 	case spec.Blocked:
-		a := spec.Head(r.Final.Prog).(*spec.Assume)
+		a := spec.Head(r.Final.Prog).(*syntax.Assume)
 		fmt.Fprintf(stdout, "ended at the assume at %s:%s, whose condition is false (an infeasible path, not an error), after %s\nstore: %s\n",
 			prog.File, loc(a.Loc), steps, final)
 		return 0
@@ -125,7 +127,7 @@ type jsonBug struct {
 
 // inputJSONFor is inputJSON for a program with arrays too: an array's value is the list of its
 // elements (report.ProgInput).
-func inputJSONFor(prog *spec.Program, in spec.Store, names []string) map[string]json.RawMessage {
+func inputJSONFor(prog *syntax.Program, in spec.Store, names []string) map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, len(prog.Vars)+len(prog.Arrays))
 	for i, x := range prog.Vars {
 		out[x] = json.RawMessage(in[i].String())
@@ -289,7 +291,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
 			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON()}
 		for _, b := range rep.Bugs {
-			p := b.Fail.Where()
+			p := b.Fail.Pos()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
 				Input: inputJSONFor(prog, b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, names)})
@@ -365,7 +367,7 @@ func progressLine(p budget.Snapshot, search bool) string {
 // flag's name, cmd the command's, for the messages): a value for each variable named, 0 for the
 // others, and on stderr the names of those left 0 that the program may read before assigning
 // them. ok is false after a usage error (reported on stderr).
-func parseInput(cmd, flag, text string, prog *spec.Program, stderr io.Writer) (spec.Store, bool) {
+func parseInput(cmd, flag, text string, prog *syntax.Program, stderr io.Writer) (spec.Store, bool) {
 	store, given, err := inputs.Parse(text, prog)
 	if err != nil {
 		fmt.Fprintf(stderr, "certsym %s: --%s: %v\n", cmd, flag, err)

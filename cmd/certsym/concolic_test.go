@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"certsym/cmd/certsym/internal/pathout"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // concolicJSON runs certsym concolic ARGS --json and decodes its one JSON object.
@@ -86,7 +86,7 @@ func TestConcolicJSON(t *testing.T) {
 		t.Errorf("branch 2 flips: %+v", b.Flips)
 	}
 	// Each flip input, traced in turn, takes the side it was found for.
-	prog, err := spec.ParseFile(f)
+	prog, err := parser.ParseFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}

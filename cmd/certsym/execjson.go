@@ -8,6 +8,7 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // jsonExec is the object exec --json prints.
@@ -25,7 +26,7 @@ type jsonExec struct {
 }
 
 // writeExecJSON prints the result of exec as one JSON object and returns exec's exit status.
-func writeExecJSON(stdout, stderr io.Writer, prog *spec.Program, input spec.Store, r spec.Result) int {
+func writeExecJSON(stdout, stderr io.Writer, prog *syntax.Program, input spec.Store, r spec.Result) int {
 	x := testcase.Observed(r)
 	out := jsonExec{Outcome: x.Outcome, Kind: x.Kind, Line: x.Line, Col: x.Col, Steps: r.Steps,
 		Input: report.ProgInput(prog, input), Store: report.ProgInput(prog, r.Final.Store)}

@@ -13,6 +13,8 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // replayResult is one line of replay's report.
@@ -45,7 +47,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym replay: %v\n", err)
 		return exitUsage
 	}
-	progs := map[string]*spec.Program{}
+	progs := map[string]*syntax.Program{}
 	hashes := map[string]string{}
 	var results []replayResult
 	differ := 0
@@ -66,7 +68,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "certsym replay: %s: %v\n", f, err)
 				return exitUsage
 			}
-			if prog, err = spec.ParseFile(pf); err != nil {
+			if prog, err = parser.ParseFile(pf); err != nil {
 				fmt.Fprintf(stderr, "%v\n", err)
 				return exitUsage
 			}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"certsym/internal/expect"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // readRunExpectation reads what a testdata program expects of certsym run (internal/expect: the
@@ -113,7 +113,7 @@ func testdataProblem(t *testing.T, file string) string {
 	if err != nil {
 		return err.Error()
 	}
-	prog, err := spec.ParseFile(file)
+	prog, err := parser.ParseFile(file)
 	if err != nil {
 		return err.Error()
 	}

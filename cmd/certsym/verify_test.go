@@ -19,6 +19,7 @@ import (
 	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/internal/expect"
 	"certsym/spec"
+	"certsym/spec/syntax/parser"
 	"certsym/verify"
 )
 
@@ -162,7 +163,7 @@ func TestVerifyFigure1(t *testing.T) {
 						t.Errorf("line %d %s: %s without a replayed counterexample: %+v", c.Line, c.Kind, c.Status, c)
 					}
 					// Replay the JSON counterexample here too: the run must fail at the claim's line.
-					prog, err := spec.ParseFile(file)
+					prog, err := parser.ParseFile(file)
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"certsym/engine"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // TestWorkersCorpus runs certsym run on every program of testdata/ and on the case studies of
@@ -25,7 +25,7 @@ func TestWorkersCorpus(t *testing.T) {
 	}
 	compared := 0
 	for _, file := range files {
-		prog, err := spec.ParseFile(file)
+		prog, err := parser.ParseFile(file)
 		if err != nil || !engine.ParallelOK(prog) {
 			continue
 		}

@@ -51,7 +51,8 @@ import (
 	"strconv"
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // Bug is a bug certsym run must report: its line and kind.
@@ -142,14 +143,14 @@ type lineFacts struct {
 }
 
 // facts returns, for each line, what the statements reported at that line can do.
-func facts(prog *spec.Program) map[int]*lineFacts {
+func facts(prog *syntax.Program) map[int]*lineFacts {
 	m := map[int]*lineFacts{}
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
-		s, ok := n.(spec.Stmt)
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		s, ok := n.(syntax.Stmt)
 		if !ok {
 			return false // an expression: nothing below it is a statement
 		}
-		l := spec.LineOf(s)
+		l := s.Pos().Line
 		if l == 0 {
 			return true // a sequence
 		}
@@ -160,27 +161,27 @@ func facts(prog *spec.Program) map[int]*lineFacts {
 		}
 		f.stmt = true
 		switch s := s.(type) {
-		case *spec.Fail:
+		case *syntax.Fail:
 			f.fail = true
-		case *spec.Assign:
-			f.divides = f.divides || spec.HasDivA(s.A)
-			f.indexes = f.indexes || spec.HasIndex(s.A)
-		case *spec.ArrAssign:
-			f.divides = f.divides || spec.HasDivA(s.I) || spec.HasDivA(s.A)
+		case *syntax.Assign:
+			f.divides = f.divides || syntax.HasDivA(s.A)
+			f.indexes = f.indexes || syntax.HasIndex(s.A)
+		case *syntax.ArrAssign:
+			f.divides = f.divides || syntax.HasDivA(s.I) || syntax.HasDivA(s.A)
 			f.indexes = true
-		case *spec.If:
-			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
-		case *spec.While:
-			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
-		case *spec.Assume:
-			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
-		case *spec.Assert:
+		case *syntax.If:
+			f.divides = f.divides || syntax.HasDivB(s.Cond)
+			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
+		case *syntax.While:
+			f.divides = f.divides || syntax.HasDivB(s.Cond)
+			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
+		case *syntax.Assume:
+			f.divides = f.divides || syntax.HasDivB(s.Cond)
+			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
+		case *syntax.Assert:
 			f.assert = true
-			f.divides = f.divides || spec.HasDivB(s.Cond)
-			f.indexes = f.indexes || spec.HasIndex(s.Cond)
+			f.divides = f.divides || syntax.HasDivB(s.Cond)
+			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
 		}
 		return true
 	})
@@ -196,7 +197,7 @@ type numbered struct {
 // Parse reads the expectations of the IMP program src; path names it in errors. The program must
 // parse: its statements say which lines an annotation may stand on.
 func Parse(path string, src []byte) (*File, error) {
-	prog, err := spec.Parse(path, src)
+	prog, err := parser.Parse(path, src)
 	if err != nil {
 		return nil, fmt.Errorf("the program does not parse: %w", err)
 	}

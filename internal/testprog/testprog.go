@@ -16,12 +16,15 @@ import (
 
 	"certsym/internal/budget"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // Parse parses src (named test.imp) or fails the test.
-func Parse(t testing.TB, src string) *spec.Program {
+func Parse(t testing.TB, src string) *syntax.Program {
 	t.Helper()
-	p, err := spec.Parse("test.imp", []byte(src))
+	p, err := parser.Parse("test.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,17 +43,17 @@ func Corpus(t testing.TB) []string {
 }
 
 // InputFuzzer draws inputs mostly small (where branches and divisions by zero happen), some
-// large, some beyond 64 bits. gofuzz needs a custom function for spec.Int, whose fields are
+// large, some beyond 64 bits. gofuzz needs a custom function for integer.Int, whose fields are
 // unexported.
 func InputFuzzer(seed int64) *fuzz.Fuzzer {
-	return fuzz.NewWithSeed(seed).Funcs(func(v *spec.Int, c fuzz.Continue) {
+	return fuzz.NewWithSeed(seed).Funcs(func(v *integer.Int, c fuzz.Continue) {
 		switch c.Intn(8) {
 		case 0:
-			*v = spec.IntOf(c.Int63n(2000) - 1000)
+			*v = integer.Of(c.Int63n(2000) - 1000)
 		case 1:
-			*v = spec.IntOf(c.Int63()).Mul(spec.IntOf(c.Int63() - c.Int63()))
+			*v = integer.Of(c.Int63()).Mul(integer.Of(c.Int63() - c.Int63()))
 		default:
-			*v = spec.IntOf(c.Int63n(13) - 4)
+			*v = integer.Of(c.Int63n(13) - 4)
 		}
 	})
 }

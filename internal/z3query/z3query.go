@@ -16,7 +16,7 @@ import (
 
 	"github.com/aclements/go-z3/z3"
 
-	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // Check runs s.Check() with the context's rlimit set to rlimit (0: left as it is) and, when limit
@@ -49,15 +49,15 @@ func Catch(err *error) {
 
 // Model reads the value of each of xs in s's model (after a satisfiable Check), completing the
 // model: a constant the model leaves free is 0.
-func Model(s *z3.Solver, xs []z3.Int) []spec.Int {
+func Model(s *z3.Solver, xs []z3.Int) []integer.Int {
 	m := s.Model()
-	out := make([]spec.Int, len(xs))
+	out := make([]integer.Int, len(xs))
 	for i, x := range xs {
 		v, _ := m.Eval(x, true).(z3.Int).AsBigInt()
 		if v == nil {
 			v = new(big.Int)
 		}
-		out[i] = spec.IntFromBig(v)
+		out[i] = integer.FromBig(v)
 	}
 	return out
 }

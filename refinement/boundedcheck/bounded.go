@@ -11,6 +11,7 @@ import (
 	"certsym/refinement/checker"
 	"certsym/refinement/conv"
 	"certsym/spec"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
@@ -44,12 +45,12 @@ func (c bchecker) resultString(r bounded.Result) string {
 }
 
 // sameStore reports whether σ(v) is the store s.
-func sameStore(sigma []*sym.Term, v []spec.Int, s spec.Store) bool {
+func sameStore(sigma []*sym.Term, v []integer.Int, s spec.Store) bool {
 	for i, t := range sigma {
 		if a := t.ArrayValue(); a != nil { // an array (issue 13): element by element
 			arr := a.Arr
 			for j := arr.Lo; j <= arr.Hi; j++ {
-				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !conv.ArrayRead(a, spec.IntOf(j), v).Equal(s[k]) {
+				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !conv.ArrayRead(a, integer.Of(j), v).Equal(s[k]) {
 					return false
 				}
 			}
@@ -89,11 +90,11 @@ func (c bchecker) boundedChecks() {
 			continue
 		}
 		c.Sum.BoundedResults++
-		in := c.InputString(v)
+		in := spec.StoreString(c, v)
 		want := spec.ExecBounded(c.U.Prog, v, n)
 		if want.Behaviour != r.Behaviour || want.Fail != r.Fail || want.At != r.At || !sameStore(r.State.Store, v, want.Store) {
 			c.Report("bounded/precise", in, -1, "imprecise: the model of the %s ends %s with store %s in the bounded semantics (loop limit %d)",
-				c.resultString(r), want.Behaviour, c.InputString(want.Store), n)
+				c.resultString(r), want.Behaviour, spec.StoreString(c, want.Store), n)
 			continue
 		}
 		if r.Behaviour == spec.Incomplete {
@@ -126,7 +127,7 @@ func (c bchecker) boundedChecks() {
 		if !complete {
 			c.Sum.BoundedStoppedRuns++
 		}
-		in := c.InputString(v)
+		in := spec.StoreString(c, v)
 		want := spec.ExecBounded(c.U.Prog, v, n)
 		covered := false
 		for _, r := range rs {
@@ -138,7 +139,7 @@ func (c bchecker) boundedChecks() {
 		}
 		if !covered {
 			c.Report("bounded/exhaustive", in, -1, "not exhaustive w.r.t. the bounded semantics: the run ends %s with store %s, no result covers it%s",
-				want.Behaviour, c.InputString(want.Store), stoppedNote(b.Stopped()))
+				want.Behaviour, spec.StoreString(c, want.Store), stoppedNote(b.Stopped()))
 			continue
 		}
 		if !complete {
@@ -176,7 +177,7 @@ func (c bchecker) boundedChecks() {
 		// Every ghost failure counts, also when a bound stopped the interpretation (bounded.Interp
 		// has reported none since 3bc5a83; see README, Findings).
 		if err != nil {
-			c.Report("bounded/ghost", c.InputString(v), -1, "%v", err)
+			c.Report("bounded/ghost", spec.StoreString(c, v), -1, "%v", err)
 		}
 	}
 }
@@ -190,7 +191,7 @@ func stoppedNote(stopped string) string {
 	return " and no stopped path holds under it (the run was stopped: " + stopped + ")"
 }
 
-func (c bchecker) refStoreIs(r checker.RefState, sigma []*sym.Term, v []spec.Int) bool {
+func (c bchecker) refStoreIs(r checker.RefState, sigma []*sym.Term, v []integer.Int) bool {
 	for i, x := range c.Names {
 		if !sigma[i].Eval(v).Equal(r.Store[x]) {
 			return false
@@ -202,7 +203,7 @@ func (c bchecker) refStoreIs(r checker.RefState, sigma []*sym.Term, v []spec.Int
 
 // boundedCovers reports whether some result of the bounded interpreter covers the reference's
 // complete run of v, which ended with kind at state last.
-func (c bchecker) boundedCovers(rs []bounded.Result, v []spec.Int, kind string, last checker.RefState) bool {
+func (c bchecker) boundedCovers(rs []bounded.Result, v []integer.Int, kind string, last checker.RefState) bool {
 	for _, r := range rs {
 		if behaviourKind(r.Behaviour) == kind && r.State.PC.Formula().Eval(v) && c.refStoreIs(last, r.State.Store, v) {
 			return true
@@ -215,7 +216,7 @@ func (c bchecker) boundedCovers(rs []bounded.Result, v []spec.Int, kind string, 
 // against the reference, on inputs: it returns the counterexamples (inputs whose complete
 // concrete run no result covers). Loop unrolling is not exhaustive, so a program whose runs
 // need more than n iterations has some.
-func Exhaustive(refPath string, u *checker.Unit, n int, inputs [][]spec.Int) ([]string, error) {
+func Exhaustive(refPath string, u *checker.Unit, n int, inputs [][]integer.Int) ([]string, error) {
 	cfg := checker.DefaultConfig()
 	cfg.RefPath = refPath
 	cfg.ProgramBudget = 0
@@ -241,7 +242,7 @@ func Exhaustive(refPath string, u *checker.Unit, n int, inputs [][]spec.Int) ([]
 			return nil, err
 		}
 		if ok && !c.boundedCovers(rs, v, kind, last) {
-			out = append(out, fmt.Sprintf("input %s: the reference's run ends %s at %s; no bounded result covers it", c.InputString(v), kind, checker.RefStateString(last, c.Names)))
+			out = append(out, fmt.Sprintf("input %s: the reference's run ends %s at %s; no bounded result covers it", spec.StoreString(c, v), kind, checker.RefStateString(last, c.Names)))
 		}
 	}
 	return out, nil

@@ -20,11 +20,14 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/conv"
 	"certsym/refinement/gen"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -82,8 +85,8 @@ func DefaultConfig() Config {
 type Unit struct {
 	Name    string
 	Seed    int64 // the generator seed, or -1 for a file
-	Prog    *spec.Program
-	RefBody spec.Stmt
+	Prog    *syntax.Program
+	RefBody syntax.Stmt
 	Text    string
 	// Long marks a program that wants a large budget (Config.LongStates).
 	Long bool
@@ -348,9 +351,9 @@ func (c *Checker) Report(check, input string, step int, format string, args ...a
 }
 
 // InputString renders a flat store of the current program (variables, then array elements).
-func (c *Checker) InputString(v []spec.Int) string {
+func (c *Checker) InputString(v []integer.Int) string {
 	if len(c.U.Prog.Arrays) > 0 && len(v) == c.U.Prog.Slots() {
-		return c.U.Prog.InputString(v)
+		return spec.StoreString(c.U.Prog, v)
 	}
 	if len(v) > len(c.Names) && len(v) <= len(c.Slots) {
 		return spec.InputString(v, c.Slots)
@@ -363,24 +366,24 @@ func (c *Checker) InputString(v []spec.Int) string {
 
 // RandomValuation draws values mostly small (where branches, zero divisors and sign changes
 // are), some large, some beyond 64 bits.
-func (c *Checker) RandomValuation() []spec.Int {
-	v := make([]spec.Int, c.U.Prog.Slots())
+func (c *Checker) RandomValuation() []integer.Int {
+	v := make([]integer.Int, c.U.Prog.Slots())
 	for i := range v {
 		if i >= len(c.Names) { // array elements: small values, where the comparisons are
-			v[i] = spec.IntOf(int64(c.Rng.Intn(13) - 6))
+			v[i] = integer.Of(int64(c.Rng.Intn(13) - 6))
 			continue
 		}
 		switch r := c.Rng.Intn(16); {
 		case r < 3:
-			v[i] = spec.IntOf(0)
+			v[i] = integer.Of(0)
 		case r < 12:
-			v[i] = spec.IntOf(int64(c.Rng.Intn(13) - 4))
+			v[i] = integer.Of(int64(c.Rng.Intn(13) - 4))
 		case r < 14:
-			v[i] = spec.IntOf(int64(c.Rng.Intn(2001) - 1000))
+			v[i] = integer.Of(int64(c.Rng.Intn(2001) - 1000))
 		case r < 15:
 			v[i] = gen.HugeConstants[c.Rng.Intn(len(gen.HugeConstants))]
 		default:
-			v[i] = spec.IntOf(c.Rng.Int63()).Mul(spec.IntOf(c.Rng.Int63() - c.Rng.Int63()))
+			v[i] = integer.Of(c.Rng.Int63()).Mul(integer.Of(c.Rng.Int63() - c.Rng.Int63()))
 		}
 	}
 	return v
@@ -423,19 +426,19 @@ func (c *Checker) Start(u *Unit) {
 }
 
 // FormulaB is the engine formula f as IMP syntax over the program's store (arrays included).
-func (c *Checker) FormulaB(f *sym.Formula) spec.BExpr { return conv.Formula(c.U.Prog, f) }
+func (c *Checker) FormulaB(f *sym.Formula) syntax.BExpr { return conv.Formula(c.U.Prog, f) }
 
 // TermA is the engine term t as IMP syntax over the program's store (arrays included).
-func (c *Checker) TermA(t *sym.Term) spec.AExpr { return conv.Term(c.U.Prog, t) }
+func (c *Checker) TermA(t *sym.Term) syntax.AExpr { return conv.Term(c.U.Prog, t) }
 
 // ConcArrays are the arrays of the flat concrete store v.
-func (c *Checker) ConcArrays(v []spec.Int) refclient.ConcArrays { return conv.Arrays(c.U.Prog, v) }
+func (c *Checker) ConcArrays(v []integer.Int) refclient.ConcArrays { return conv.Arrays(c.U.Prog, v) }
 
 // ConcStore is the reference's concrete store of the variables of the flat store v.
-func (c *Checker) ConcStore(v []spec.Int) refclient.ConcStore { return ConcStore(c.Names, v) }
+func (c *Checker) ConcStore(v []integer.Int) refclient.ConcStore { return ConcStore(c.Names, v) }
 
 // ConcStore is the reference's concrete store of the variables names of the flat store v.
-func ConcStore(names []string, v []spec.Int) refclient.ConcStore {
+func ConcStore(names []string, v []integer.Int) refclient.ConcStore {
 	s := refclient.ConcStore{}
 	for i, x := range names {
 		s[x] = v[i]
@@ -444,8 +447,8 @@ func ConcStore(names []string, v []spec.Int) refclient.ConcStore {
 }
 
 // Valuations are the random valuations of one comparison, plus the given ones.
-func (c *Checker) Valuations(extra ...[]spec.Int) [][]spec.Int {
-	vs := make([][]spec.Int, 0, c.Cfg.Valuations+len(extra))
+func (c *Checker) Valuations(extra ...[]integer.Int) [][]integer.Int {
+	vs := make([][]integer.Int, 0, c.Cfg.Valuations+len(extra))
 	for _, e := range extra {
 		if e != nil {
 			vs = append(vs, e)
@@ -458,17 +461,17 @@ func (c *Checker) Valuations(extra ...[]spec.Int) [][]spec.Int {
 }
 
 // Inputs draws n inputs: random ones, and models of states the run reached (they go deep).
-func (c *Checker) Inputs(n int, states map[int][]*engine.State) [][]spec.Int {
+func (c *Checker) Inputs(n int, states map[int][]*engine.State) [][]integer.Int {
 	var deep []*engine.State
 	for _, ss := range states {
 		for _, s := range ss {
-			if s.PC.Status == sym.Sat && s.PC.Witness != nil {
+			if s.PC.Status == pathcond.Sat && s.PC.Witness != nil {
 				deep = append(deep, s)
 			}
 		}
 	}
 	sort.Slice(deep, func(i, j int) bool { return deep[i].Depth > deep[j].Depth })
-	var out [][]spec.Int
+	var out [][]integer.Int
 	for i := 0; i < n; i++ {
 		if i%2 == 1 && len(deep) > 0 {
 			s := deep[c.Rng.Intn((len(deep)+1)/2)]
@@ -546,9 +549,9 @@ func (c *Checker) assignmentAt(reason string) bool {
 		return false
 	}
 	found := false
-	spec.Inspect(c.U.Prog.Body, func(n spec.Node) bool {
-		if a, ok := n.(*spec.Assign); ok {
-			if p := a.Where(); p.Line == line && p.Col == col {
+	syntax.Inspect(c.U.Prog.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok {
+			if p := a.Pos(); p.Line == line && p.Col == col {
 				found = true
 			}
 		}
@@ -566,7 +569,7 @@ const BoundedRefSteps = 400
 
 // RefEnd runs the reference from v to the end of the run (at most maxSteps steps); ok is false
 // when the run is longer.
-func (c *Checker) RefEnd(v []spec.Int, maxSteps int) (kind string, last RefState, ok bool, err error) {
+func (c *Checker) RefEnd(v []integer.Int, maxSteps int) (kind string, last RefState, ok bool, err error) {
 	t := c.TraceTo(v, maxSteps)
 	if t.Err != nil {
 		return "", RefState{}, false, t.Err

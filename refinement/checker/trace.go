@@ -9,10 +9,13 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/refinement/conv"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -49,7 +52,7 @@ func tooBig(s refclient.ConcStore) bool {
 }
 
 // tooBigInt reports whether v has more than maxBits bits.
-func tooBigInt(v spec.Int) bool { return !v.IsSmall() && v.Big().BitLen() > maxBits }
+func tooBigInt(v integer.Int) bool { return !v.IsSmall() && v.Big().BitLen() > maxBits }
 
 // TooBigStore reports whether a value of a store of the Go semantics has more than maxBits bits
 // (the layer follows no run beyond it).
@@ -72,8 +75,8 @@ func (c *Checker) CanonRaw(raw json.RawMessage) (string, error) {
 }
 
 // TraceTo returns the reference's run from input v extended to n steps (or to its end).
-func (c *Checker) TraceTo(v []spec.Int, n int) *Trace {
-	key := c.InputString(v)
+func (c *Checker) TraceTo(v []integer.Int, n int) *Trace {
+	key := spec.StoreString(c, v)
 	t, ok := c.Traces[key]
 	if !ok {
 		raw, err := refclient.EncodeStmt(c.U.RefBody)
@@ -114,7 +117,7 @@ func (c *Checker) TraceTo(v []spec.Int, n int) *Trace {
 
 // Concretizes reports whether the symbolic state (store, prog) concretizes under v to the
 // reference's state r; otherwise it says how they differ.
-func (c *Checker) Concretizes(store []*sym.Term, prog spec.Stmt, v []spec.Int, r RefState) (bool, string) {
+func (c *Checker) Concretizes(store []*sym.Term, prog syntax.Stmt, v []integer.Int, r RefState) (bool, string) {
 	for i, x := range c.Names {
 		want := r.Store[x] // absent: 0
 		if got := store[i].Eval(v); !got.Equal(want) {
@@ -150,15 +153,15 @@ func RefStateString(r RefState, names []string) string {
 // Model returns a valuation satisfying the state's path condition: the engine's witness when it
 // has one (checked against the path condition), else the layer's own Z3 model. ok is false when
 // the path condition is unsatisfiable or undecided.
-func (c *Checker) Model(pc *sym.PC) ([]spec.Int, bool) {
-	if pc.Status == sym.Sat && pc.Witness != nil {
+func (c *Checker) Model(pc *pathcond.PC) ([]integer.Int, bool) {
+	if pc.Status == pathcond.Sat && pc.Witness != nil {
 		if !pc.Formula().Eval(pc.Witness) {
-			c.Report("oracle/witness", c.InputString(pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.Slots))
+			c.Report("oracle/witness", spec.StoreString(c, pc.Witness), -1, "the engine's witness does not satisfy its path condition %s", pc.String(c.Slots))
 			return nil, false
 		}
 		return pc.Witness, true
 	}
-	if pc.Status == sym.Unsat {
+	if pc.Status == pathcond.Unsat {
 		return nil, false
 	}
 	st, m := c.Prover.Model(c.FormulaB(pc.Formula()), c.Names)
@@ -168,7 +171,7 @@ func (c *Checker) Model(pc *sym.PC) ([]spec.Int, bool) {
 	if ok, def := pc.Formula().EvalOK(m); !def {
 		return nil, false // a quantifier range too large to evaluate: no claim
 	} else if !ok {
-		c.Report("prover", c.InputString(m), -1, "Z3 model does not satisfy %s", pc.String(c.Slots))
+		c.Report("prover", spec.StoreString(c, m), -1, "Z3 model does not satisfy %s", pc.String(c.Slots))
 		return nil, false
 	}
 	return m, true

@@ -11,7 +11,8 @@ import (
 	"fmt"
 
 	"certsym/refinement/refclient"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -19,18 +20,18 @@ import (
 // is a variable, a larger one the element of an input array; a select atom is a read of an
 // array term; a bound variable refers to its binder by nesting level.
 type exporter struct {
-	p     *spec.Program
+	p     *syntax.Program
 	names []string
 	level map[int]int // binder → nesting level
 	depth int
 }
 
-func newExporter(p *spec.Program) *exporter {
+func newExporter(p *syntax.Program) *exporter {
 	return &exporter{p: p, names: p.Vars, level: map[int]int{}}
 }
 
 // ElemOf returns the array and index of slot s (an element symbol), or nil.
-func ElemOf(p *spec.Program, s int) (*spec.Array, int64) {
+func ElemOf(p *syntax.Program, s int) (*syntax.Array, int64) {
 	for _, a := range p.Arrays {
 		if s >= a.Offset && s < a.Offset+a.Size() {
 			return a, a.Lo + int64(s-a.Offset)
@@ -39,57 +40,57 @@ func ElemOf(p *spec.Program, s int) (*spec.Array, int64) {
 	return nil, 0
 }
 
-func (x *exporter) term(t *sym.Term) spec.AExpr {
-	var out spec.AExpr
-	t.EachMono(func(k spec.Int, a *sym.Atom) {
-		var e spec.AExpr = x.atom(a)
-		if !k.Equal(spec.IntOf(1)) {
-			e = &spec.BinA{Op: spec.Mul, L: &spec.Num{Val: k}, R: e}
+func (x *exporter) term(t *sym.Term) syntax.AExpr {
+	var out syntax.AExpr
+	t.EachMono(func(k integer.Int, a *sym.Atom) {
+		var e syntax.AExpr = x.atom(a)
+		if !k.Equal(integer.Of(1)) {
+			e = &syntax.BinA{Op: syntax.Mul, L: &syntax.Num{Val: k}, R: e}
 		}
 		if out == nil {
 			out = e
 		} else {
-			out = &spec.BinA{Op: spec.Add, L: out, R: e}
+			out = &syntax.BinA{Op: syntax.Add, L: out, R: e}
 		}
 	})
 	c := t.Const()
 	switch {
 	case out == nil:
-		return &spec.Num{Val: c}
+		return &syntax.Num{Val: c}
 	case !c.IsZero():
-		return &spec.BinA{Op: spec.Add, L: out, R: &spec.Num{Val: c}}
+		return &syntax.BinA{Op: syntax.Add, L: out, R: &syntax.Num{Val: c}}
 	}
 	return out
 }
 
-func (x *exporter) atom(a *sym.Atom) spec.AExpr {
+func (x *exporter) atom(a *sym.Atom) syntax.AExpr {
 	switch a.Kind {
 	case sym.AtomSym:
 		if a.Sym < len(x.names) {
-			return &spec.Var{Name: x.names[a.Sym], Index: a.Sym}
+			return &syntax.Var{Name: x.names[a.Sym], Index: a.Sym}
 		}
 		if arr, j := ElemOf(x.p, a.Sym); arr != nil {
-			return &spec.Elem{Arr: arr, I: &spec.Num{Val: spec.IntOf(j)}}
+			return &syntax.Elem{Arr: arr, I: &syntax.Num{Val: integer.Of(j)}}
 		}
 		panic(fmt.Sprintf("conv: symbol %d outside the store", a.Sym))
 	case sym.AtomMul:
-		return &spec.BinA{Op: spec.Mul, L: x.term(a.L), R: x.term(a.R)}
+		return &syntax.BinA{Op: syntax.Mul, L: x.term(a.L), R: x.term(a.R)}
 	case sym.AtomDiv:
-		return &spec.BinA{Op: spec.Div, L: x.term(a.L), R: x.term(a.R)}
+		return &syntax.BinA{Op: syntax.Div, L: x.term(a.L), R: x.term(a.R)}
 	case sym.AtomMod:
-		return &spec.BinA{Op: spec.Mod, L: x.term(a.L), R: x.term(a.R)}
+		return &syntax.BinA{Op: syntax.Mod, L: x.term(a.L), R: x.term(a.R)}
 	case sym.AtomSel:
 		i := x.term(a.L)
 		if a.A.Prev == nil {
-			return &spec.Elem{Arr: a.A.Arr, I: i}
+			return &syntax.Elem{Arr: a.A.Arr, I: i}
 		}
-		return &refclient.Select{Elem: spec.Elem{Arr: a.A.Arr, I: i}, T: x.arr(a.A)}
+		return &refclient.Select{Elem: syntax.Elem{Arr: a.A.Arr, I: i}, T: x.arr(a.A)}
 	case sym.AtomBnd:
 		l, ok := x.level[a.Sym]
 		if !ok {
 			panic(fmt.Sprintf("conv: bound variable %d outside its quantifier", a.Sym))
 		}
-		return &spec.BoundRef{Name: fmt.Sprintf("qv%d", l), Level: l}
+		return &syntax.BoundRef{Name: fmt.Sprintf("qv%d", l), Level: l}
 	}
 	panic(fmt.Sprintf("conv: atom kind %d", a.Kind))
 }
@@ -101,19 +102,19 @@ func (x *exporter) arr(t *sym.ArrTerm) refclient.ArrTerm {
 	return &refclient.ArrStore{T: x.arr(t.Prev), I: x.term(t.I), V: x.term(t.V)}
 }
 
-func (x *exporter) formula(f *sym.Formula) spec.BExpr {
-	zero := func() spec.AExpr { return &spec.Num{} }
+func (x *exporter) formula(f *sym.Formula) syntax.BExpr {
+	zero := func() syntax.AExpr { return &syntax.Num{} }
 	switch f.Op {
 	case sym.FTrue:
-		return &spec.BoolLit{Val: true}
+		return &syntax.BoolLit{Val: true}
 	case sym.FFalse:
-		return &spec.BoolLit{Val: false}
+		return &syntax.BoolLit{Val: false}
 	case sym.FGe:
-		return &spec.Cmp{Op: spec.Ge, L: x.term(f.T), R: zero()}
+		return &syntax.Cmp{Op: syntax.Ge, L: x.term(f.T), R: zero()}
 	case sym.FEq:
-		return &spec.Cmp{Op: spec.Eq, L: x.term(f.T), R: zero()}
+		return &syntax.Cmp{Op: syntax.Eq, L: x.term(f.T), R: zero()}
 	case sym.FNe:
-		return &spec.Cmp{Op: spec.Ne, L: x.term(f.T), R: zero()}
+		return &syntax.Cmp{Op: syntax.Ne, L: x.term(f.T), R: zero()}
 	case sym.FForall, sym.FExists:
 		lo, hi := x.term(f.Lo), x.term(f.Hi)
 		l := x.depth
@@ -122,28 +123,28 @@ func (x *exporter) formula(f *sym.Formula) spec.BExpr {
 		body := x.formula(f.Args[0])
 		x.depth--
 		delete(x.level, f.Bind)
-		return &spec.Quant{Exists: f.Op == sym.FExists, Name: fmt.Sprintf("qv%d", l), Level: l, Lo: lo, Hi: hi, Body: body}
+		return &syntax.Quant{Exists: f.Op == sym.FExists, Name: fmt.Sprintf("qv%d", l), Level: l, Lo: lo, Hi: hi, Body: body}
 	}
-	op := spec.And
+	op := syntax.And
 	if f.Op == sym.FOr {
-		op = spec.Or
+		op = syntax.Or
 	}
-	var out spec.BExpr
+	var out syntax.BExpr
 	for _, g := range f.Args {
 		if out == nil {
 			out = x.formula(g)
 		} else {
-			out = &spec.BinB{Op: op, L: out, R: x.formula(g)}
+			out = &syntax.BinB{Op: op, L: out, R: x.formula(g)}
 		}
 	}
 	if out == nil {
-		return &spec.BoolLit{Val: f.Op == sym.FAnd}
+		return &syntax.BoolLit{Val: f.Op == sym.FAnd}
 	}
 	return out
 }
 
 // Formula is the engine formula f as IMP syntax over the store of p (arrays included).
-func Formula(p *spec.Program, f *sym.Formula) spec.BExpr {
+func Formula(p *syntax.Program, f *sym.Formula) syntax.BExpr {
 	if len(p.Arrays) == 0 {
 		return f.BExpr(p.Vars)
 	}
@@ -151,7 +152,7 @@ func Formula(p *spec.Program, f *sym.Formula) spec.BExpr {
 }
 
 // Term is the engine term t as IMP syntax over the store of p (arrays included).
-func Term(p *spec.Program, t *sym.Term) spec.AExpr {
+func Term(p *syntax.Program, t *sym.Term) syntax.AExpr {
 	if len(p.Arrays) == 0 {
 		return t.AExpr(p.Vars)
 	}
@@ -159,16 +160,16 @@ func Term(p *spec.Program, t *sym.Term) spec.AExpr {
 }
 
 // Arr is the engine's array term t as the reference's array term (its store chain).
-func Arr(p *spec.Program, t *sym.ArrTerm) refclient.ArrTerm { return newExporter(p).arr(t) }
+func Arr(p *syntax.Program, t *sym.ArrTerm) refclient.ArrTerm { return newExporter(p).arr(t) }
 
 // Arrays are the arrays of p in the flat concrete store v (nil when p has none).
-func Arrays(p *spec.Program, v []spec.Int) refclient.ConcArrays {
+func Arrays(p *syntax.Program, v []integer.Int) refclient.ConcArrays {
 	if len(p.Arrays) == 0 {
 		return nil
 	}
 	out := refclient.ConcArrays{}
 	for _, a := range p.Arrays {
-		vs := make([]spec.Int, a.Size())
+		vs := make([]integer.Int, a.Size())
 		for j := range vs {
 			if a.Offset+j < len(v) {
 				vs[j] = v[a.Offset+j]
@@ -181,7 +182,7 @@ func Arrays(p *spec.Program, v []spec.Int) refclient.ConcArrays {
 
 // ArrayRead is element j of the engine's array term t under the valuation v (the newest store
 // at j, else the input element; 0 outside the bounds).
-func ArrayRead(t *sym.ArrTerm, j spec.Int, v []spec.Int) spec.Int {
+func ArrayRead(t *sym.ArrTerm, j integer.Int, v []integer.Int) integer.Int {
 	for ; t.Prev != nil; t = t.Prev {
 		if t.I.Eval(v).Equal(j) {
 			return t.V.Eval(v)
@@ -190,12 +191,12 @@ func ArrayRead(t *sym.ArrTerm, j spec.Int, v []spec.Int) spec.Int {
 	if s, ok := t.Arr.Slot(j); ok && s < len(v) {
 		return v[s]
 	}
-	return spec.Int{}
+	return integer.Int{}
 }
 
 // ArraysConcretize compares the arrays of the engine's store of p (the slots after the
 // variables) under v with the reference's concrete arrays; otherwise it says how they differ.
-func ArraysConcretize(p *spec.Program, store []*sym.Term, v []spec.Int, arrays refclient.ConcArrays) (bool, string) {
+func ArraysConcretize(p *syntax.Program, store []*sym.Term, v []integer.Int, arrays refclient.ConcArrays) (bool, string) {
 	names := p.Vars
 	for k, a := range p.Arrays {
 		if len(names)+k >= len(store) {
@@ -207,11 +208,11 @@ func ArraysConcretize(p *spec.Program, store []*sym.Term, v []spec.Int, arrays r
 		}
 		want := arrays[a.Name]
 		for j := a.Lo; j <= a.Hi; j++ {
-			var w spec.Int
+			var w integer.Int
 			if int(j-a.Lo) < len(want) {
 				w = want[j-a.Lo]
 			}
-			if got := ArrayRead(t, spec.IntOf(j), v); !got.Equal(w) {
+			if got := ArrayRead(t, integer.Of(j), v); !got.Equal(w) {
 				return false, fmt.Sprintf("element %s[%d]: symbolic %s, reference %s", a.Name, j, got, w)
 			}
 		}
@@ -221,11 +222,11 @@ func ArraysConcretize(p *spec.Program, store []*sym.Term, v []spec.Int, arrays r
 
 // SameArrays compares the arrays of p in a flat concrete store (spec's) with the reference's:
 // "" when they are equal, else the first element that differs.
-func SameArrays(p *spec.Program, store []spec.Int, arrays refclient.ConcArrays) string {
+func SameArrays(p *syntax.Program, store []integer.Int, arrays refclient.ConcArrays) string {
 	for _, a := range p.Arrays {
 		want := arrays[a.Name]
 		for j := 0; j < a.Size(); j++ {
-			var w, g spec.Int
+			var w, g integer.Int
 			if j < len(want) {
 				w = want[j]
 			}
@@ -243,39 +244,39 @@ func SameArrays(p *spec.Program, store []spec.Int, arrays refclient.ConcArrays) 
 // ElemVars rewrites the variables of a condition rendered over the slot names of p
 // (sym.SlotNames) that are element symbols into element reads a[j] (the layer's prover ties them
 // to the arrays).
-func ElemVars(p *spec.Program, b spec.BExpr) spec.BExpr {
+func ElemVars(p *syntax.Program, b syntax.BExpr) syntax.BExpr {
 	if len(p.Arrays) == 0 {
 		return b
 	}
-	var ea func(a spec.AExpr) spec.AExpr
-	ea = func(a spec.AExpr) spec.AExpr {
+	var ea func(a syntax.AExpr) syntax.AExpr
+	ea = func(a syntax.AExpr) syntax.AExpr {
 		switch a := a.(type) {
-		case *spec.Var:
+		case *syntax.Var:
 			if a.Index >= len(p.Vars) {
 				if arr, j := ElemOf(p, a.Index); arr != nil {
-					return &spec.Elem{Arr: arr, I: &spec.Num{Val: spec.IntOf(j)}}
+					return &syntax.Elem{Arr: arr, I: &syntax.Num{Val: integer.Of(j)}}
 				}
 			}
-		case *spec.Neg:
-			return &spec.Neg{X: ea(a.X)}
-		case *spec.BinA:
-			return &spec.BinA{Op: a.Op, L: ea(a.L), R: ea(a.R)}
-		case *spec.Num, *spec.Elem, *spec.BoundRef:
+		case *syntax.Neg:
+			return &syntax.Neg{X: ea(a.X)}
+		case *syntax.BinA:
+			return &syntax.BinA{Op: a.Op, L: ea(a.L), R: ea(a.R)}
+		case *syntax.Num, *syntax.Elem, *syntax.BoundRef:
 		default:
 			panic(fmt.Sprintf("conv: ElemVars: arithmetic expression %T", a))
 		}
 		return a
 	}
-	var eb func(b spec.BExpr) spec.BExpr
-	eb = func(b spec.BExpr) spec.BExpr {
+	var eb func(b syntax.BExpr) syntax.BExpr
+	eb = func(b syntax.BExpr) syntax.BExpr {
 		switch b := b.(type) {
-		case *spec.Cmp:
-			return &spec.Cmp{Op: b.Op, L: ea(b.L), R: ea(b.R)}
-		case *spec.Not:
-			return &spec.Not{X: eb(b.X)}
-		case *spec.BinB:
-			return &spec.BinB{Op: b.Op, L: eb(b.L), R: eb(b.R)}
-		case *spec.BoolLit, *spec.Quant:
+		case *syntax.Cmp:
+			return &syntax.Cmp{Op: b.Op, L: ea(b.L), R: ea(b.R)}
+		case *syntax.Not:
+			return &syntax.Not{X: eb(b.X)}
+		case *syntax.BinB:
+			return &syntax.BinB{Op: b.Op, L: eb(b.L), R: eb(b.R)}
+		case *syntax.BoolLit, *syntax.Quant:
 		default:
 			panic(fmt.Sprintf("conv: ElemVars: condition %T", b))
 		}

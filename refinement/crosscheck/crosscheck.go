@@ -31,12 +31,13 @@ import (
 	"strconv"
 	"sync"
 
+	"certsym/pathcond"
 	"certsym/refinement/checker"
 	"certsym/refinement/conv"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 var (
@@ -84,7 +85,7 @@ func Register(w *Worker) {
 
 // Hook is the engine's crosscheck hook (sym.SetCrossCheck): it hands the decision to the worker
 // registered on the current goroutine, if that worker is checking a program.
-func Hook(d sym.Decision) {
+func Hook(d pathcond.Decision) {
 	id := goid()
 	mu.Lock()
 	w := workers[id]
@@ -98,7 +99,7 @@ func Hook(d sym.Decision) {
 // still counted, and their witnesses still checked).
 const xcQueriesPerProgram = 150
 
-func (w *Worker) crossDecision(d sym.Decision) {
+func (w *Worker) crossDecision(d pathcond.Decision) {
 	c := w.c
 	s := c.Sum
 	if s.Rules == nil {
@@ -117,13 +118,13 @@ func (w *Worker) crossDecision(d sym.Decision) {
 	nslots := c.U.Prog.Slots()
 	phi := c.FormulaB(d.Parent.Formula())
 	f := c.FormulaB(d.Conj)
-	both := &spec.BinB{Op: spec.And, L: phi, R: f}
+	both := &syntax.BinB{Op: syntax.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
 	case "cache-witness":
 		if ok, err := refclient.EvalBE(both, d.Witness); len(d.Witness) != nslots || (err == nil && !ok) {
-			c.Report(check, c.InputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
-				d.Rule, spec.PrintB(phi), spec.PrintB(f), c.InputString(d.Witness))
+			c.Report(check, spec.StoreString(c, d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
+				d.Rule, syntax.PrintB(phi), syntax.PrintB(f), spec.StoreString(c, d.Witness))
 		}
 		rc.Checked++
 		return
@@ -138,8 +139,8 @@ func (w *Worker) crossDecision(d sym.Decision) {
 			claim = both
 		}
 		if ok, err := refclient.EvalBE(claim, w); len(w) != nslots || (err == nil && !ok) {
-			c.Report(check, c.InputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
-				spec.PrintB(phi), spec.PrintB(f), d.Rule, spec.PrintB(claim))
+			c.Report(check, spec.StoreString(c, w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
+				syntax.PrintB(phi), syntax.PrintB(f), d.Rule, syntax.PrintB(claim))
 		}
 		rc.Checked++
 	}
@@ -147,8 +148,8 @@ func (w *Worker) crossDecision(d sym.Decision) {
 	if xc.queries >= xcQueriesPerProgram || c.Expired() {
 		return
 	}
-	ask := func(rc *checker.RuleCount, q spec.BExpr, what string) {
-		key := what + "|" + spec.PrintB(q)
+	ask := func(rc *checker.RuleCount, q syntax.BExpr, what string) {
+		key := what + "|" + syntax.PrintB(q)
 		if xc.seen[key] {
 			return
 		}
@@ -161,21 +162,21 @@ func (w *Worker) crossDecision(d sym.Decision) {
 			rc.Undecided++
 		case prover.Valid:
 			if ok, err := refclient.EvalBE(q, m); err == nil && !ok {
-				c.Report("prover", c.InputString(m), -1, "crosscheck: Z3 model does not satisfy %s", spec.PrintB(q))
+				c.Report("prover", spec.StoreString(c, m), -1, "crosscheck: Z3 model does not satisfy %s", syntax.PrintB(q))
 				return
 			}
-			c.Report(check, c.InputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
-				d.Rule, what, c.InputString(m), spec.PrintB(q))
+			c.Report(check, spec.StoreString(c, m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
+				d.Rule, what, spec.StoreString(c, m), syntax.PrintB(q))
 		}
 	}
 	switch d.Kind {
 	case "cache-unsat":
-		ask(rc, both, fmt.Sprintf("%s ∧ %s is unsatisfiable", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, both, fmt.Sprintf("%s ∧ %s is unsatisfiable", syntax.PrintB(phi), syntax.PrintB(f)))
 		return
 	case "implied":
-		ask(rc, &spec.BinB{Op: spec.And, L: phi, R: &spec.Not{X: f}}, fmt.Sprintf("%s implies %s", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, &syntax.BinB{Op: syntax.And, L: phi, R: &syntax.Not{X: f}}, fmt.Sprintf("%s implies %s", syntax.PrintB(phi), syntax.PrintB(f)))
 	case "contradicted":
-		ask(rc, both, fmt.Sprintf("%s contradicts %s", spec.PrintB(phi), spec.PrintB(f)))
+		ask(rc, both, fmt.Sprintf("%s contradicts %s", syntax.PrintB(phi), syntax.PrintB(f)))
 	}
 	if d.Kind == "contradicted" {
 		return // an unsatisfiable path condition implies anything
@@ -185,11 +186,11 @@ func (w *Worker) crossDecision(d sym.Decision) {
 	}
 	oldFacts := map[string]bool{}
 	for _, g := range d.Parent.Facts(c.Slots) {
-		oldFacts[spec.PrintB(g)] = true
+		oldFacts[syntax.PrintB(g)] = true
 	}
 	for _, g := range d.Result.Facts(c.Slots) {
 		g = conv.ElemVars(c.U.Prog, g)
-		if oldFacts[spec.PrintB(g)] {
+		if oldFacts[syntax.PrintB(g)] {
 			continue
 		}
 		fr := s.Rules["fact/"+d.Rule]
@@ -198,7 +199,7 @@ func (w *Worker) crossDecision(d sym.Decision) {
 			s.Rules["fact/"+d.Rule] = fr
 		}
 		fr.Fired++
-		ask(fr, &spec.BinB{Op: spec.And, L: both, R: &spec.Not{X: g}}, fmt.Sprintf("%s ∧ %s implies the recorded fact %s", spec.PrintB(phi), spec.PrintB(f), spec.PrintB(g)))
+		ask(fr, &syntax.BinB{Op: syntax.And, L: both, R: &syntax.Not{X: g}}, fmt.Sprintf("%s ∧ %s implies the recorded fact %s", syntax.PrintB(phi), syntax.PrintB(f), syntax.PrintB(g)))
 	}
 }
 

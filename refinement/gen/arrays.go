@@ -16,7 +16,8 @@ import (
 	"math/rand"
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // ArrayShare is the percentage of generated programs that have arrays.
@@ -24,14 +25,14 @@ const ArrayShare = 30
 
 type arrGen struct {
 	r      *rand.Rand
-	arrs   []*spec.Array
+	arrs   []*syntax.Array
 	binder int // quantifier nesting while drawing a condition
 	names  []string
 }
 
 // withArrays draws whether the program of seed has arrays: if so, the function that puts the
 // array snippets around a body, the declarations' text, and the arrays (else nil, "", nil).
-func withArrays(seed int64) (func(spec.Stmt) spec.Stmt, string, []*spec.Array) {
+func withArrays(seed int64) (func(syntax.Stmt) syntax.Stmt, string, []*syntax.Array) {
 	r := rand.New(rand.NewSource(seed*104729 + 31))
 	if r.Intn(100) >= ArrayShare {
 		return nil, "", nil
@@ -43,13 +44,13 @@ func withArrays(seed int64) (func(spec.Stmt) spec.Stmt, string, []*spec.Array) {
 	var decl strings.Builder
 	for i := 0; i < n; i++ {
 		sh := shapes[r.Intn(len(shapes))]
-		a := &spec.Array{Name: []string{"a", "b"}[i], Lo: sh[0], Hi: sh[1], Index: i, Offset: slot}
+		a := &syntax.Array{Name: []string{"a", "b"}[i], Lo: sh[0], Hi: sh[1], Index: i, Offset: slot}
 		slot += a.Size()
 		k.arrs = append(k.arrs, a)
 		fmt.Fprintf(&decl, "array %s[%d..%d];\n", a.Name, a.Lo, a.Hi)
 	}
 	m := 1 + r.Intn(3)
-	var before, after []spec.Stmt
+	var before, after []syntax.Stmt
 	for i := 0; i < m; i++ {
 		if r.Intn(3) == 0 {
 			after = append(after, k.snippet())
@@ -57,10 +58,10 @@ func withArrays(seed int64) (func(spec.Stmt) spec.Stmt, string, []*spec.Array) {
 			before = append(before, k.snippet())
 		}
 	}
-	wrap := func(body spec.Stmt) spec.Stmt {
+	wrap := func(body syntax.Stmt) syntax.Stmt {
 		out := body
 		for i := len(before) - 1; i >= 0; i-- {
-			out = &spec.Seq{First: before[i], Second: out}
+			out = &syntax.Seq{First: before[i], Second: out}
 		}
 		for _, s := range after {
 			out = appendSeq(out, s)
@@ -70,15 +71,15 @@ func withArrays(seed int64) (func(spec.Stmt) spec.Stmt, string, []*spec.Array) {
 	return wrap, decl.String(), k.arrs
 }
 
-func (k *arrGen) arr() *spec.Array { return k.arrs[k.r.Intn(len(k.arrs))] }
+func (k *arrGen) arr() *syntax.Array { return k.arrs[k.r.Intn(len(k.arrs))] }
 
-func (k *arrGen) v() spec.AExpr { return &spec.Var{Name: Vars[k.r.Intn(len(Vars))]} }
+func (k *arrGen) v() syntax.AExpr { return &syntax.Var{Name: Vars[k.r.Intn(len(Vars))]} }
 
-func n64(v int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(v)} }
+func n64(v int64) syntax.AExpr { return &syntax.Num{Val: integer.Of(v)} }
 
 // index draws an index for a: constant inside, lo, hi, lo-1, hi+1, a variable, a variable plus
 // a constant, computed with / or %.
-func (k *arrGen) index(a *spec.Array) spec.AExpr {
+func (k *arrGen) index(a *syntax.Array) syntax.AExpr {
 	switch k.r.Intn(12) {
 	case 0:
 		return n64(a.Lo)
@@ -93,21 +94,23 @@ func (k *arrGen) index(a *spec.Array) spec.AExpr {
 	case 5, 6:
 		return k.v()
 	case 7:
-		return &spec.BinA{Op: spec.Add, L: k.v(), R: n64(int64(k.r.Intn(3) - 1))}
+		return &syntax.BinA{Op: syntax.Add, L: k.v(), R: n64(int64(k.r.Intn(3) - 1))}
 	case 8:
-		return &spec.BinA{Op: spec.Div, L: k.v(), R: n64(int64(2 + k.r.Intn(2)))}
+		return &syntax.BinA{Op: syntax.Div, L: k.v(), R: n64(int64(2 + k.r.Intn(2)))}
 	case 9:
-		return &spec.BinA{Op: spec.Mod, L: k.v(), R: n64(int64(2 + k.r.Intn(3)))}
+		return &syntax.BinA{Op: syntax.Mod, L: k.v(), R: n64(int64(2 + k.r.Intn(3)))}
 	case 10:
-		return &spec.BinA{Op: spec.Mod, L: k.v(), R: k.v()} // may divide by zero first
+		return &syntax.BinA{Op: syntax.Mod, L: k.v(), R: k.v()} // may divide by zero first
 	}
-	return &spec.BinA{Op: spec.Add, L: n64(a.Lo), R: &spec.BinA{Op: spec.Mod, L: k.v(), R: n64(a.Hi - a.Lo + 1)}}
+	return &syntax.BinA{Op: syntax.Add, L: n64(a.Lo), R: &syntax.BinA{Op: syntax.Mod, L: k.v(), R: n64(a.Hi - a.Lo + 1)}}
 }
 
-func (k *arrGen) elem(a *spec.Array, i spec.AExpr) spec.AExpr { return &spec.Elem{Arr: a, I: i} }
+func (k *arrGen) elem(a *syntax.Array, i syntax.AExpr) syntax.AExpr {
+	return &syntax.Elem{Arr: a, I: i}
+}
 
 // value draws a right-hand side: a constant, a variable, an element, a sum with an element.
-func (k *arrGen) value() spec.AExpr {
+func (k *arrGen) value() syntax.AExpr {
 	switch k.r.Intn(5) {
 	case 0:
 		return n64(int64(k.r.Intn(11) - 5))
@@ -118,30 +121,30 @@ func (k *arrGen) value() spec.AExpr {
 		return k.elem(a, k.index(a))
 	case 3:
 		a := k.arr()
-		return &spec.BinA{Op: spec.Add, L: k.elem(a, k.index(a)), R: n64(1)}
+		return &syntax.BinA{Op: syntax.Add, L: k.elem(a, k.index(a)), R: n64(1)}
 	}
-	return &spec.BinA{Op: spec.Div, L: n64(int64(k.r.Intn(20) - 10)), R: k.v()}
+	return &syntax.BinA{Op: syntax.Div, L: n64(int64(k.r.Intn(20) - 10)), R: k.v()}
 }
 
-func (k *arrGen) assign(x string, e spec.AExpr) spec.Stmt {
-	return &spec.Assign{X: &spec.Var{Name: x}, A: e}
+func (k *arrGen) assign(x string, e syntax.AExpr) syntax.Stmt {
+	return &syntax.Assign{X: &syntax.Var{Name: x}, A: e}
 }
 
 // cond draws a condition over the arrays: a comparison of an element, or a quantifier.
-func (k *arrGen) cond() spec.BExpr {
+func (k *arrGen) cond() syntax.BExpr {
 	if k.r.Intn(3) == 0 {
 		a := k.arr()
-		return &spec.Cmp{Op: spec.CmpOp(k.r.Intn(6)), L: k.elem(a, k.index(a)), R: k.value()}
+		return &syntax.Cmp{Op: syntax.CmpOp(k.r.Intn(6)), L: k.elem(a, k.index(a)), R: k.value()}
 	}
 	return k.quant(0)
 }
 
 // quant draws forall/exists at nesting level lvl.
-func (k *arrGen) quant(lvl int) spec.BExpr {
+func (k *arrGen) quant(lvl int) syntax.BExpr {
 	name := fmt.Sprintf("k%d", lvl)
-	ref := func() spec.AExpr { return &spec.BoundRef{Name: name, Level: lvl} }
+	ref := func() syntax.AExpr { return &syntax.BoundRef{Name: name, Level: lvl} }
 	a := k.arr()
-	var lo, hi spec.AExpr
+	var lo, hi syntax.AExpr
 	readsK := false
 	switch k.r.Intn(9) {
 	case 0: // the whole array
@@ -157,48 +160,48 @@ func (k *arrGen) quant(lvl int) spec.BExpr {
 		readsK = true
 	case 3: // symbolic, at most 3 elements
 		x := k.v()
-		lo, hi = x, &spec.BinA{Op: spec.Add, L: x, R: n64(2)}
+		lo, hi = x, &syntax.BinA{Op: syntax.Add, L: x, R: n64(2)}
 		readsK = true
 	case 4: // symbolic and empty
 		x := k.v()
-		lo, hi = &spec.BinA{Op: spec.Add, L: x, R: n64(1)}, x
+		lo, hi = &syntax.BinA{Op: syntax.Add, L: x, R: n64(1)}, x
 	case 5: // lo..lo + x % (size + 2): empty when x % ... < 0, errs beyond hi
-		lo, hi = n64(a.Lo), &spec.BinA{Op: spec.Add, L: n64(a.Lo), R: &spec.BinA{Op: spec.Mod, L: k.v(), R: n64(int64(a.Size() + 2))}}
+		lo, hi = n64(a.Lo), &syntax.BinA{Op: syntax.Add, L: n64(a.Lo), R: &syntax.BinA{Op: syntax.Mod, L: k.v(), R: n64(int64(a.Size() + 2))}}
 		readsK = true
 	case 6: // a constant range inside
 		lo = n64(a.Lo + k.r.Int63n(a.Hi-a.Lo+1))
 		hi = n64(a.Hi)
 	case 7: // lo..lo + x % 3: empty, one, two or three elements
-		lo, hi = n64(a.Lo), &spec.BinA{Op: spec.Add, L: n64(a.Lo), R: &spec.BinA{Op: spec.Mod, L: k.v(), R: n64(3)}}
+		lo, hi = n64(a.Lo), &syntax.BinA{Op: syntax.Add, L: n64(a.Lo), R: &syntax.BinA{Op: syntax.Mod, L: k.v(), R: n64(3)}}
 	default: // constant range not reading the array
 		lo, hi = n64(int64(k.r.Intn(5)-2)), n64(int64(k.r.Intn(5)-1))
 	}
-	var body spec.BExpr
-	elemK := &spec.Cmp{Op: spec.CmpOp(k.r.Intn(6)), L: k.elem(a, ref()), R: k.qvalue(lvl)}
+	var body syntax.BExpr
+	elemK := &syntax.Cmp{Op: syntax.CmpOp(k.r.Intn(6)), L: k.elem(a, ref()), R: k.qvalue(lvl)}
 	switch {
 	case lvl == 0 && k.r.Intn(4) == 0: // nested
 		inner := k.quant(1)
 		if readsK || k.r.Intn(2) == 0 {
-			body = &spec.BinB{Op: spec.And, L: elemK, R: inner}
+			body = &syntax.BinB{Op: syntax.And, L: elemK, R: inner}
 		} else {
-			body = &spec.BinB{Op: spec.Or, L: &spec.Cmp{Op: spec.Le, L: ref(), R: k.v()}, R: inner}
+			body = &syntax.BinB{Op: syntax.Or, L: &syntax.Cmp{Op: syntax.Le, L: ref(), R: k.v()}, R: inner}
 		}
 	case readsK || k.r.Intn(3) > 0:
 		body = elemK
 	default:
-		body = &spec.Cmp{Op: spec.CmpOp(k.r.Intn(6)), L: ref(), R: k.v()}
+		body = &syntax.Cmp{Op: syntax.CmpOp(k.r.Intn(6)), L: ref(), R: k.v()}
 	}
-	return &spec.Quant{Exists: k.r.Intn(2) == 0, Name: name, Level: lvl, Lo: lo, Hi: hi, Body: body}
+	return &syntax.Quant{Exists: k.r.Intn(2) == 0, Name: name, Level: lvl, Lo: lo, Hi: hi, Body: body}
 }
 
 // qvalue is the right operand of a comparison in a quantifier body at level lvl.
-func (k *arrGen) qvalue(lvl int) spec.AExpr {
+func (k *arrGen) qvalue(lvl int) syntax.AExpr {
 	switch k.r.Intn(4) {
 	case 0:
 		return n64(int64(k.r.Intn(7) - 3))
 	case 1:
 		if lvl > 0 {
-			return &spec.BoundRef{Name: "k0", Level: 0}
+			return &syntax.BoundRef{Name: "k0", Level: 0}
 		}
 		return k.v()
 	case 2:
@@ -209,45 +212,45 @@ func (k *arrGen) qvalue(lvl int) spec.AExpr {
 }
 
 // snippet draws one array statement (or a small block).
-func (k *arrGen) snippet() spec.Stmt {
+func (k *arrGen) snippet() syntax.Stmt {
 	a := k.arr()
 	x := Vars[k.r.Intn(len(Vars))]
 	switch k.r.Intn(11) {
 	case 0, 1: // write
-		return &spec.ArrAssign{Arr: a, I: k.index(a), A: k.value()}
+		return &syntax.ArrAssign{Arr: a, I: k.index(a), A: k.value()}
 	case 2: // read
 		return k.assign(x, k.elem(a, k.index(a)))
 	case 3: // aliasing of two symbolic indices, read back
 		i, j := k.v(), k.v()
-		return &spec.Seq{First: &spec.ArrAssign{Arr: a, I: i, A: n64(int64(k.r.Intn(5)))},
-			Second: &spec.Seq{First: &spec.ArrAssign{Arr: a, I: j, A: n64(int64(5 + k.r.Intn(5)))},
-				Second: &spec.Assert{Cond: &spec.Cmp{Op: spec.CmpOp(k.r.Intn(6)), L: k.elem(a, i), R: k.elem(a, j)}}}}
+		return &syntax.Seq{First: &syntax.ArrAssign{Arr: a, I: i, A: n64(int64(k.r.Intn(5)))},
+			Second: &syntax.Seq{First: &syntax.ArrAssign{Arr: a, I: j, A: n64(int64(5 + k.r.Intn(5)))},
+				Second: &syntax.Assert{Cond: &syntax.Cmp{Op: syntax.CmpOp(k.r.Intn(6)), L: k.elem(a, i), R: k.elem(a, j)}}}}
 	case 4: // write then read at another symbolic index
-		return &spec.Seq{First: &spec.ArrAssign{Arr: a, I: k.v(), A: k.value()}, Second: k.assign(x, k.elem(a, k.index(a)))}
+		return &syntax.Seq{First: &syntax.ArrAssign{Arr: a, I: k.v(), A: k.value()}, Second: k.assign(x, k.elem(a, k.index(a)))}
 	case 5:
-		return &spec.Assert{Cond: k.cond()}
+		return &syntax.Assert{Cond: k.cond()}
 	case 6:
-		return &spec.Assume{Cond: k.cond()}
+		return &syntax.Assume{Cond: k.cond()}
 	case 7:
-		var el spec.Stmt = &spec.Skip{}
+		var el syntax.Stmt = &syntax.Skip{}
 		if k.r.Intn(2) == 0 {
-			el = &spec.ArrAssign{Arr: a, I: k.index(a), A: k.value()}
+			el = &syntax.ArrAssign{Arr: a, I: k.index(a), A: k.value()}
 		}
-		return &spec.If{Cond: k.cond(), Then: k.assign(x, k.value()), Else: el}
+		return &syntax.If{Cond: k.cond(), Then: k.assign(x, k.value()), Else: el}
 	case 8: // a loop over the array: j = lo; while j <= hi [and cond] do a[j] = e; j = j + 1 od
 		ctr := "j9"
-		ref := func() spec.AExpr { return &spec.Var{Name: ctr} }
-		var c spec.BExpr = &spec.Cmp{Op: spec.Le, L: ref(), R: n64(a.Hi + int64(k.r.Intn(2)))}
+		ref := func() syntax.AExpr { return &syntax.Var{Name: ctr} }
+		var c syntax.BExpr = &syntax.Cmp{Op: syntax.Le, L: ref(), R: n64(a.Hi + int64(k.r.Intn(2)))}
 		if k.r.Intn(2) == 0 {
-			c = &spec.BinB{Op: spec.And, L: c, R: k.cond()}
+			c = &syntax.BinB{Op: syntax.And, L: c, R: k.cond()}
 		}
-		body := &spec.Seq{First: &spec.ArrAssign{Arr: a, I: ref(), A: k.value()},
-			Second: &spec.Assign{X: &spec.Var{Name: ctr}, A: &spec.BinA{Op: spec.Add, L: ref(), R: n64(1)}}}
-		return &spec.Seq{First: &spec.Assign{X: &spec.Var{Name: ctr}, A: n64(a.Lo)}, Second: &spec.While{Cond: c, Body: body}}
+		body := &syntax.Seq{First: &syntax.ArrAssign{Arr: a, I: ref(), A: k.value()},
+			Second: &syntax.Assign{X: &syntax.Var{Name: ctr}, A: &syntax.BinA{Op: syntax.Add, L: ref(), R: n64(1)}}}
+		return &syntax.Seq{First: &syntax.Assign{X: &syntax.Var{Name: ctr}, A: n64(a.Lo)}, Second: &syntax.While{Cond: c, Body: body}}
 	case 9: // a guarded read: safe when the guard is the bounds
 		i := k.v()
-		return &spec.If{Cond: &spec.BinB{Op: spec.And, L: &spec.Cmp{Op: spec.Ge, L: i, R: n64(a.Lo)}, R: &spec.Cmp{Op: spec.Le, L: i, R: n64(a.Hi)}},
-			Then: k.assign(x, k.elem(a, i)), Else: &spec.Skip{}}
+		return &syntax.If{Cond: &syntax.BinB{Op: syntax.And, L: &syntax.Cmp{Op: syntax.Ge, L: i, R: n64(a.Lo)}, R: &syntax.Cmp{Op: syntax.Le, L: i, R: n64(a.Hi)}},
+			Then: k.assign(x, k.elem(a, i)), Else: &syntax.Skip{}}
 	}
-	return &spec.Assert{Cond: k.quant(0)}
+	return &syntax.Assert{Cond: k.quant(0)}
 }

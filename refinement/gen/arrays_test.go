@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 func TestArrayProgramsParse(t *testing.T) {
@@ -18,7 +18,7 @@ func TestArrayProgramsParse(t *testing.T) {
 			continue
 		}
 		n++
-		if _, err := spec.Parse("g", []byte(g.Text)); err != nil {
+		if _, err := parser.Parse("g", []byte(g.Text)); err != nil {
 			t.Fatalf("seed %d: %v\n%s", s, err, g.Text)
 		}
 		if n <= 2 && testing.Verbose() {

@@ -12,7 +12,8 @@ import (
 
 	fuzz "github.com/google/gofuzz"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Config bounds the random programs.
@@ -30,7 +31,7 @@ var Default = Config{MaxStmts: 4, MaxNesting: 2, MaxExprDepth: 3, MaxLoops: 2}
 // text (what the engine parses), with the seed that reproduces both.
 type Generated struct {
 	Seed int64
-	AST  spec.Stmt
+	AST  syntax.Stmt
 	Text string
 	// Long is set when the program has a long countdown loop and wants a large budget.
 	Long bool
@@ -41,11 +42,11 @@ type Generated struct {
 	Verify int
 	// Arrays are the program's declared arrays (arrays.go; nil for most programs). Their Offset
 	// is only known once the text is parsed: FixArrays sets it from the parsed program.
-	Arrays []*spec.Array
+	Arrays []*syntax.Array
 }
 
 // FixArrays gives the generated arrays the slots of the parsed program's arrays of the same name.
-func (g *Generated) FixArrays(p *spec.Program) {
+func (g *Generated) FixArrays(p *syntax.Program) {
 	for _, a := range g.Arrays {
 		if b := p.ArrayIndex(a.Name); b != nil {
 			a.Offset, a.Index = b.Offset, b.Index
@@ -54,7 +55,7 @@ func (g *Generated) FixArrays(p *spec.Program) {
 }
 
 // gen holds the state of one generation; gofuzz's custom functions for the interface-typed AST
-// categories (spec.AExpr, spec.BExpr, spec.Stmt) and for spec.Int read and update it.
+// categories (syntax.AExpr, syntax.BExpr, syntax.Stmt) and for integer.Int read and update it.
 type gen struct {
 	cfg       Config
 	exprDepth int
@@ -67,7 +68,7 @@ type gen struct {
 var Vars = []string{"x", "y", "z", "w"}
 
 // HugeConstants are beyond or at the 64-bit edges.
-var HugeConstants = func() []spec.Int {
+var HugeConstants = func() []integer.Int {
 	two63 := new(big.Int).Lsh(big.NewInt(1), 63)
 	two64 := new(big.Int).Lsh(big.NewInt(1), 64)
 	e20, _ := new(big.Int).SetString("100000000000000000000", 10)
@@ -75,9 +76,9 @@ var HugeConstants = func() []spec.Int {
 		new(big.Int).Sub(two63, big.NewInt(1)), two63, new(big.Int).Neg(two63),
 		new(big.Int).Neg(new(big.Int).Add(two63, big.NewInt(1))), two64, e20, new(big.Int).Neg(e20),
 	}
-	out := make([]spec.Int, len(vals))
+	out := make([]integer.Int, len(vals))
 	for i, v := range vals {
-		out[i] = spec.IntFromBig(v)
+		out[i] = integer.FromBig(v)
 	}
 	return out
 }()
@@ -88,12 +89,12 @@ var HugeConstants = func() []spec.Int {
 func Generate(seed int64, cfg Config) (*Generated, error) {
 	g := &gen{cfg: cfg}
 	f := fuzz.NewWithSeed(seed).NilChance(0).MaxDepth(1000).Funcs(
-		func(v *spec.Int, c fuzz.Continue) { *v = g.constant(c) },
-		func(a *spec.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
-		func(b *spec.BExpr, c fuzz.Continue) { *b = g.cond(c) },
-		func(s *spec.Stmt, c fuzz.Continue) { *s = g.block(c) },
+		func(v *integer.Int, c fuzz.Continue) { *v = g.constant(c) },
+		func(a *syntax.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
+		func(b *syntax.BExpr, c fuzz.Continue) { *b = g.cond(c) },
+		func(s *syntax.Stmt, c fuzz.Continue) { *s = g.block(c) },
 	)
-	var body spec.Stmt
+	var body syntax.Stmt
 	f.Fuzz(&body)
 	if body == nil {
 		return nil, fmt.Errorf("generator produced no program for seed %d", seed)
@@ -102,7 +103,7 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 	vwrap, kind := withVerify(seed)
 	if vwrap != nil { // the verify snippet, after the array snippets
 		awrap := wrap
-		wrap = func(s spec.Stmt) spec.Stmt {
+		wrap = func(s syntax.Stmt) syntax.Stmt {
 			if awrap != nil {
 				s = awrap(s)
 			}
@@ -115,35 +116,35 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 
 // constant draws an integer biased to the interesting cases: 0, ±1, small negatives, the 64-bit
 // edges and beyond.
-func (g *gen) constant(c fuzz.Continue) spec.Int {
+func (g *gen) constant(c fuzz.Continue) integer.Int {
 	switch r := c.Intn(20); {
 	case r < 2:
-		return spec.IntOf(0)
+		return integer.Of(0)
 	case r < 12:
-		return spec.IntOf(int64(c.Intn(15) - 7))
+		return integer.Of(int64(c.Intn(15) - 7))
 	case r < 15:
-		return spec.IntOf(int64(c.Intn(200) - 100))
+		return integer.Of(int64(c.Intn(200) - 100))
 	case r < 18:
 		return HugeConstants[c.Intn(len(HugeConstants))]
 	}
-	return spec.IntOf(int64(c.Intn(3) - 1))
+	return integer.Of(int64(c.Intn(3) - 1))
 }
 
-func (g *gen) leaf(c fuzz.Continue) spec.AExpr {
+func (g *gen) leaf(c fuzz.Continue) syntax.AExpr {
 	if c.Intn(10) < 6 {
 		names := Vars
 		if len(g.counters) > 0 && c.Intn(4) == 0 {
 			names = g.counters
 		}
-		return &spec.Var{Name: names[c.Intn(len(names))]}
+		return &syntax.Var{Name: names[c.Intn(len(names))]}
 	}
-	var v spec.Int
+	var v integer.Int
 	c.Fuzz(&v)
-	return &spec.Num{Val: v}
+	return &syntax.Num{Val: v}
 }
 
-func (g *gen) sub(c fuzz.Continue) spec.AExpr {
-	var a spec.AExpr
+func (g *gen) sub(c fuzz.Continue) syntax.AExpr {
+	var a syntax.AExpr
 	g.exprDepth++
 	c.Fuzz(&a)
 	g.exprDepth--
@@ -153,37 +154,37 @@ func (g *gen) sub(c fuzz.Continue) spec.AExpr {
 // aexpr draws an arithmetic expression: divisions and remainders are frequent (by constants,
 // negatives, zero and variables), so are products of variables and the a - b + c shape whose
 // parse depends on associativity.
-func (g *gen) aexpr(c fuzz.Continue) spec.AExpr {
+func (g *gen) aexpr(c fuzz.Continue) syntax.AExpr {
 	if g.exprDepth >= g.cfg.MaxExprDepth || c.Intn(10) < 3 {
 		return g.leaf(c)
 	}
 	switch r := c.Intn(20); {
 	case r < 2:
-		return &spec.Neg{X: g.sub(c)}
+		return &syntax.Neg{X: g.sub(c)}
 	case r < 4: // a - b + c
-		return &spec.BinA{Op: spec.Add, L: &spec.BinA{Op: spec.Sub, L: g.sub(c), R: g.sub(c)}, R: g.sub(c)}
+		return &syntax.BinA{Op: syntax.Add, L: &syntax.BinA{Op: syntax.Sub, L: g.sub(c), R: g.sub(c)}, R: g.sub(c)}
 	case r < 6: // constant folding on negatives: n / m, n % m
-		op := spec.Div
+		op := syntax.Div
 		if c.RandBool() {
-			op = spec.Mod
+			op = syntax.Mod
 		}
-		var n, m spec.Int
+		var n, m integer.Int
 		c.Fuzz(&n)
 		c.Fuzz(&m)
 		if c.RandBool() {
-			n = spec.IntOf(-int64(c.Intn(20) + 1))
+			n = integer.Of(-int64(c.Intn(20) + 1))
 		}
 		if m.IsZero() && c.Intn(3) > 0 {
-			m = spec.IntOf(int64(c.Intn(9) - 4))
+			m = integer.Of(int64(c.Intn(9) - 4))
 		}
-		return &spec.BinA{Op: op, L: &spec.Num{Val: n}, R: &spec.Num{Val: m}}
+		return &syntax.BinA{Op: op, L: &syntax.Num{Val: n}, R: &syntax.Num{Val: m}}
 	}
-	ops := []spec.AOp{spec.Add, spec.Sub, spec.Mul, spec.Mul, spec.Div, spec.Div, spec.Mod, spec.Mod}
-	return &spec.BinA{Op: ops[c.Intn(len(ops))], L: g.sub(c), R: g.sub(c)}
+	ops := []syntax.AOp{syntax.Add, syntax.Sub, syntax.Mul, syntax.Mul, syntax.Div, syntax.Div, syntax.Mod, syntax.Mod}
+	return &syntax.BinA{Op: ops[c.Intn(len(ops))], L: g.sub(c), R: g.sub(c)}
 }
 
-func (g *gen) subCond(c fuzz.Continue) spec.BExpr {
-	var b spec.BExpr
+func (g *gen) subCond(c fuzz.Continue) syntax.BExpr {
+	var b syntax.BExpr
 	g.exprDepth++
 	c.Fuzz(&b)
 	g.exprDepth--
@@ -191,33 +192,33 @@ func (g *gen) subCond(c fuzz.Continue) spec.BExpr {
 }
 
 // cond draws a condition: comparisons of all six kinds, not, and, or, rarely a literal.
-func (g *gen) cond(c fuzz.Continue) spec.BExpr {
+func (g *gen) cond(c fuzz.Continue) syntax.BExpr {
 	deep := g.exprDepth >= g.cfg.MaxExprDepth-1
 	switch r := c.Intn(20); {
 	case r < 1:
-		return &spec.BoolLit{Val: c.RandBool()}
+		return &syntax.BoolLit{Val: c.RandBool()}
 	case r < 3 && !deep:
-		return &spec.Not{X: g.subCond(c)}
+		return &syntax.Not{X: g.subCond(c)}
 	case r < 6 && !deep:
-		op := spec.And
+		op := syntax.And
 		if c.RandBool() {
-			op = spec.Or
+			op = syntax.Or
 		}
-		return &spec.BinB{Op: op, L: g.subCond(c), R: g.subCond(c)}
+		return &syntax.BinB{Op: op, L: g.subCond(c), R: g.subCond(c)}
 	}
-	return &spec.Cmp{Op: spec.CmpOp(c.Intn(6)), L: g.sub(c), R: g.sub(c)}
+	return &syntax.Cmp{Op: syntax.CmpOp(c.Intn(6)), L: g.sub(c), R: g.sub(c)}
 }
 
 // block draws a sequence of statements.
-func (g *gen) block(c fuzz.Continue) spec.Stmt {
+func (g *gen) block(c fuzz.Continue) syntax.Stmt {
 	n := 1 + c.Intn(g.cfg.MaxStmts)
-	var out spec.Stmt
+	var out syntax.Stmt
 	for i := 0; i < n; i++ {
 		s := g.stmt(c)
 		if out == nil {
 			out = s
 		} else if c.Intn(3) == 0 { // both associations of ; occur
-			out = &spec.Seq{First: out, Second: s}
+			out = &syntax.Seq{First: out, Second: s}
 		} else {
 			out = appendSeq(out, s)
 		}
@@ -225,81 +226,81 @@ func (g *gen) block(c fuzz.Continue) spec.Stmt {
 	return out
 }
 
-func appendSeq(s, t spec.Stmt) spec.Stmt {
-	if q, ok := s.(*spec.Seq); ok {
-		return &spec.Seq{First: q.First, Second: appendSeq(q.Second, t)}
+func appendSeq(s, t syntax.Stmt) syntax.Stmt {
+	if q, ok := s.(*syntax.Seq); ok {
+		return &syntax.Seq{First: q.First, Second: appendSeq(q.Second, t)}
 	}
-	return &spec.Seq{First: s, Second: t}
+	return &syntax.Seq{First: s, Second: t}
 }
 
-func (g *gen) nested(c fuzz.Continue) spec.Stmt {
-	var s spec.Stmt
+func (g *gen) nested(c fuzz.Continue) syntax.Stmt {
+	var s syntax.Stmt
 	g.nesting++
 	c.Fuzz(&s)
 	g.nesting--
 	return s
 }
 
-func (g *gen) stmt(c fuzz.Continue) spec.Stmt {
-	var cond spec.BExpr
+func (g *gen) stmt(c fuzz.Continue) syntax.Stmt {
+	var cond syntax.BExpr
 	canNest := g.nesting < g.cfg.MaxNesting
 	switch r := c.Intn(40); {
 	case r < 18:
-		var a spec.AExpr
+		var a syntax.AExpr
 		if c.Intn(8) == 0 { // x = 0: a constant zero (and constants that fold to it)
-			a = &spec.Num{}
+			a = &syntax.Num{}
 		} else {
 			c.Fuzz(&a)
 		}
-		return &spec.Assign{X: &spec.Var{Name: Vars[c.Intn(len(Vars))]}, A: a}
+		return &syntax.Assign{X: &syntax.Var{Name: Vars[c.Intn(len(Vars))]}, A: a}
 	case r < 25 && canNest:
 		c.Fuzz(&cond)
 		th := g.nested(c)
-		var el spec.Stmt = &spec.Skip{}
+		var el syntax.Stmt = &syntax.Skip{}
 		if c.Intn(3) > 0 {
 			el = g.nested(c)
 		}
-		return &spec.If{Cond: cond, Then: th, Else: el}
+		return &syntax.If{Cond: cond, Then: th, Else: el}
 	case r < 31 && canNest && g.loops < g.cfg.MaxLoops:
 		return g.loop(c)
 	case r < 34:
 		c.Fuzz(&cond)
-		return &spec.Assert{Cond: cond}
+		return &syntax.Assert{Cond: cond}
 	case r < 37:
 		c.Fuzz(&cond)
-		return &spec.Assume{Cond: cond}
+		return &syntax.Assume{Cond: cond}
 	case r < 39:
-		return &spec.Skip{}
+		return &syntax.Skip{}
 	}
 	if c.Intn(3) == 0 {
-		return &spec.Fail{}
+		return &syntax.Fail{}
 	}
-	return &spec.Skip{}
+	return &syntax.Skip{}
 }
 
 // loop draws i = 0; while i < B [and c] do body; i = i + 1 od, with a counter i of its own that
 // no other statement assigns, and B a small constant or, sometimes, an input.
-func (g *gen) loop(c fuzz.Continue) spec.Stmt {
+func (g *gen) loop(c fuzz.Continue) syntax.Stmt {
 	g.loops++
 	ctr := fmt.Sprintf("i%d", len(g.counters))
-	ref := func() *spec.Var { return &spec.Var{Name: ctr} }
-	var bound spec.AExpr = &spec.Num{Val: spec.IntOf(int64(c.Intn(4)))}
+	ref := func() *syntax.Var { return &syntax.Var{Name: ctr} }
+	var bound syntax.AExpr = &syntax.Num{Val: integer.Of(int64(c.Intn(4)))}
 	if c.Intn(4) == 0 {
-		bound = &spec.Var{Name: Vars[c.Intn(len(Vars))]}
+		bound = &syntax.Var{Name: Vars[c.Intn(len(Vars))]}
 	}
-	var cond spec.BExpr = &spec.Cmp{Op: spec.Lt, L: ref(), R: bound}
+	var cond syntax.BExpr = &syntax.Cmp{Op: syntax.Lt, L: ref(), R: bound}
 	if c.Intn(2) == 0 {
-		var extra spec.BExpr
+		var extra syntax.BExpr
 		c.Fuzz(&extra)
-		cond = &spec.BinB{Op: spec.And, L: cond, R: extra}
+		cond = &syntax.BinB{Op: syntax.And, L: cond, R: extra}
 	}
 	g.counters = append(g.counters, ctr)
 	body := g.nested(c)
 	g.counters = g.counters[:len(g.counters)-1]
-	incr := &spec.Assign{X: ref(), A: &spec.BinA{Op: spec.Add, L: ref(), R: &spec.Num{Val: spec.IntOf(1)}}}
-	return &spec.Seq{
-		First:  &spec.Assign{X: ref(), A: &spec.Num{}},
-		Second: &spec.While{Cond: cond, Body: appendSeq(body, incr)},
+	incr := &syntax.Assign{X: ref(), A: &syntax.BinA{Op: syntax.Add, L: ref(), R: &syntax.Num{Val: integer.Of(1)}}}
+	return &syntax.Seq{
+		First:  &syntax.Assign{X: ref(), A: &syntax.Num{}},
+		Second: &syntax.While{Cond: cond, Body: appendSeq(body, incr)},
 	}
 }
 
@@ -308,7 +309,7 @@ func (g *gen) loop(c fuzz.Continue) spec.Stmt {
 func AExprFuzzer(seed int64, cfg Config) *fuzz.Fuzzer {
 	g := &gen{cfg: cfg}
 	return fuzz.NewWithSeed(seed).NilChance(0).Funcs(
-		func(v *spec.Int, c fuzz.Continue) { *v = g.constant(c) },
-		func(a *spec.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
+		func(v *integer.Int, c fuzz.Continue) { *v = g.constant(c) },
+		func(a *syntax.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
 	)
 }

@@ -24,7 +24,7 @@ package gen
 import (
 	"math/rand"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // VerifyShare is the percentage of generated programs that end with a verify snippet.
@@ -37,7 +37,7 @@ type verGen struct{ r *rand.Rand }
 
 // withVerify draws whether the program of seed ends with a verify snippet: if so, the function
 // that appends it to a body and the snippet's kind (an index into VerifyKinds), else nil, -1.
-func withVerify(seed int64) (func(spec.Stmt) spec.Stmt, int) {
+func withVerify(seed int64) (func(syntax.Stmt) syntax.Stmt, int) {
 	r := rand.New(rand.NewSource(seed*15485863 + 101))
 	if r.Intn(100) >= VerifyShare {
 		return nil, -1
@@ -45,21 +45,21 @@ func withVerify(seed int64) (func(spec.Stmt) spec.Stmt, int) {
 	k := &verGen{r: r}
 	kind := r.Intn(len(VerifyKinds))
 	s := k.snippet(kind)
-	return func(body spec.Stmt) spec.Stmt { return appendSeq(body, s) }, kind
+	return func(body syntax.Stmt) syntax.Stmt { return appendSeq(body, s) }, kind
 }
 
 // VerifySnippet is the verify snippet of the given kind drawn from seed (for the layer's
 // targeted programs and tests).
-func VerifySnippet(seed int64, kind int) spec.Stmt {
+func VerifySnippet(seed int64, kind int) syntax.Stmt {
 	return (&verGen{r: rand.New(rand.NewSource(seed))}).snippet(kind)
 }
 
 // vars draws n distinct variables of Vars.
-func (k *verGen) vars(n int) []*spec.Var {
+func (k *verGen) vars(n int) []*syntax.Var {
 	perm := k.r.Perm(len(Vars))
-	out := make([]*spec.Var, n)
+	out := make([]*syntax.Var, n)
 	for i := range out {
-		out[i] = &spec.Var{Name: Vars[perm[i]]}
+		out[i] = &syntax.Var{Name: Vars[perm[i]]}
 	}
 	return out
 }
@@ -70,36 +70,36 @@ func (k *verGen) small() int64 { return int64(k.r.Intn(11) - 5) }
 // the loop limit 2 lets verify evaluate, so the states past it are flagged. Under the first two
 // instances v > lo + 1 + c, under all four v > lo + 3 + c: a claim v > lo + 2 + c holds on every
 // run, and its counterexamples past the assume are spurious (FALSE?).
-func (k *verGen) overAssume(v *spec.Var, c int64) (spec.Stmt, int64) {
+func (k *verGen) overAssume(v *syntax.Var, c int64) (syntax.Stmt, int64) {
 	lo := k.small()
-	return &spec.Assume{Cond: &spec.Quant{Name: "k0", Lo: num(lo), Hi: num(lo + 3),
-		Body: cmp(spec.Gt, v, bin(spec.Add, &spec.BoundRef{Name: "k0"}, num(c)))}}, lo
+	return &syntax.Assume{Cond: &syntax.Quant{Name: "k0", Lo: num(lo), Hi: num(lo + 3),
+		Body: cmp(syntax.Gt, v, bin(syntax.Add, &syntax.BoundRef{Name: "k0"}, num(c)))}}, lo
 }
 
-func assign(v *spec.Var, e spec.AExpr) spec.Stmt { return &spec.Assign{X: v, A: e} }
+func assign(v *syntax.Var, e syntax.AExpr) syntax.Stmt { return &syntax.Assign{X: v, A: e} }
 
-func seqOf(ss ...spec.Stmt) spec.Stmt {
+func seqOf(ss ...syntax.Stmt) syntax.Stmt {
 	out := ss[len(ss)-1]
 	for i := len(ss) - 2; i >= 0; i-- {
-		out = &spec.Seq{First: ss[i], Second: out}
+		out = &syntax.Seq{First: ss[i], Second: out}
 	}
 	return out
 }
 
 // snippet draws a snippet of the given kind.
-func (k *verGen) snippet(kind int) spec.Stmt {
+func (k *verGen) snippet(kind int) syntax.Stmt {
 	vs := k.vars(4)
 	c1, c2, d := k.small(), k.small(), int64(2+k.r.Intn(5))
-	guard := cmp(spec.Gt, vs[0], num(c1))
+	guard := cmp(syntax.Gt, vs[0], num(c1))
 	switch kind {
 	case 0: // FALSE on the exact branch, FALSE? (only) past the over-approximated assume
 		a, lo := k.overAssume(vs[1], c2)
-		return seqOf(&spec.If{Cond: guard, Then: a, Else: &spec.Skip{}},
-			&spec.Assert{Cond: cmp(spec.Gt, vs[1], num(lo+2+c2))})
+		return seqOf(&syntax.If{Cond: guard, Then: a, Else: &syntax.Skip{}},
+			&syntax.Assert{Cond: cmp(syntax.Gt, vs[1], num(lo+2+c2))})
 	case 1: // UNDEFINED where the divisor is 0, FALSE? (only) past the over-approximated assume
 		a, lo := k.overAssume(vs[1], c2)
-		return seqOf(&spec.If{Cond: guard, Then: seqOf(a, assign(vs[2], num(1))), Else: assign(vs[2], num(0))},
-			&spec.Assert{Cond: cmp(spec.Gt, bin(spec.Div, vs[1], vs[2]), num(lo+2+c2))})
+		return seqOf(&syntax.If{Cond: guard, Then: seqOf(a, assign(vs[2], num(1))), Else: assign(vs[2], num(0))},
+			&syntax.Assert{Cond: cmp(syntax.Gt, bin(syntax.Div, vs[1], vs[2]), num(lo+2+c2))})
 	case 2: // DONTKNOW with products abstracted (a value no product of the ranges takes), FALSE on the other branch
 		p, q := int64(2+k.r.Intn(3)), int64(2+k.r.Intn(3))
 		prods := map[int64]bool{p * q: true, p * (q + 1): true, (p + 1) * q: true, (p + 1) * (q + 1): true}
@@ -107,19 +107,19 @@ func (k *verGen) snippet(kind int) spec.Stmt {
 		for prods[t] {
 			t++
 		}
-		in := func(v *spec.Var, lo int64) spec.BExpr {
-			return and(cmp(spec.Ge, v, num(lo)), cmp(spec.Le, v, num(lo+1)))
+		in := func(v *syntax.Var, lo int64) syntax.BExpr {
+			return and(cmp(syntax.Ge, v, num(lo)), cmp(syntax.Le, v, num(lo+1)))
 		}
-		then := seqOf(&spec.Assume{Cond: and(in(vs[1], p), in(vs[2], q))}, assign(vs[3], bin(spec.Mul, vs[1], vs[2])))
-		el := assign(vs[3], bin(spec.Add, bin(spec.Sub, vs[0], num(c1)), num(t)))
-		return seqOf(&spec.If{Cond: guard, Then: then, Else: el}, &spec.Assert{Cond: cmp(spec.Ne, vs[3], num(t))})
+		then := seqOf(&syntax.Assume{Cond: and(in(vs[1], p), in(vs[2], q))}, assign(vs[3], bin(syntax.Mul, vs[1], vs[2])))
+		el := assign(vs[3], bin(syntax.Add, bin(syntax.Sub, vs[0], num(c1)), num(t)))
+		return seqOf(&syntax.If{Cond: guard, Then: then, Else: el}, &syntax.Assert{Cond: cmp(syntax.Ne, vs[3], num(t))})
 	case 3: // a quantifier within the loop limit on one branch (exact: v2 > 1 + c2, FALSE),
 		// beyond it on the other (v2 > big + c2, which the claim follows from: FALSE? only)
 		big := int64(3 + k.r.Intn(3))
 		d = 2 + k.r.Int63n(big-1)
-		q := &spec.Quant{Name: "k0", Lo: num(0), Hi: vs[1], Body: cmp(spec.Gt, vs[2], bin(spec.Add, &spec.BoundRef{Name: "k0"}, num(c2)))}
-		return seqOf(&spec.If{Cond: guard, Then: assign(vs[1], num(1)), Else: assign(vs[1], num(big))},
-			&spec.Assume{Cond: q}, &spec.Assert{Cond: cmp(spec.Gt, vs[2], num(c2+d))})
+		q := &syntax.Quant{Name: "k0", Lo: num(0), Hi: vs[1], Body: cmp(syntax.Gt, vs[2], bin(syntax.Add, &syntax.BoundRef{Name: "k0"}, num(c2)))}
+		return seqOf(&syntax.If{Cond: guard, Then: assign(vs[1], num(1)), Else: assign(vs[1], num(big))},
+			&syntax.Assume{Cond: q}, &syntax.Assert{Cond: cmp(syntax.Gt, vs[2], num(c2+d))})
 	}
 	return k.nested(vs)
 }
@@ -127,31 +127,31 @@ func (k *verGen) snippet(kind int) spec.Stmt {
 // nested draws o0 = 0; while o0 < 2 do PRE; j0 = 0; while j0 < B do j0 = j0 + 1 od; POST;
 // o0 = o0 + 1 od: B more than the loop limit (a constant, or an input), PRE and POST claims that
 // hold on every run (so a cutoff that reaches them is all that keeps them from VERIFIED).
-func (k *verGen) nested(vs []*spec.Var) spec.Stmt {
-	o, j := &spec.Var{Name: "o0"}, &spec.Var{Name: "j0"}
-	var bound spec.AExpr = num(int64(3 + k.r.Intn(3)))
+func (k *verGen) nested(vs []*syntax.Var) syntax.Stmt {
+	o, j := &syntax.Var{Name: "o0"}, &syntax.Var{Name: "j0"}
+	var bound syntax.AExpr = num(int64(3 + k.r.Intn(3)))
 	if k.r.Intn(3) == 0 {
 		bound = vs[0]
 	}
-	var pre spec.Stmt
+	var pre syntax.Stmt
 	switch k.r.Intn(3) {
 	case 0:
-		pre = &spec.Assert{Cond: cmp(spec.Le, o, num(1))}
+		pre = &syntax.Assert{Cond: cmp(syntax.Le, o, num(1))}
 	case 1:
-		pre = assign(vs[1], bin(spec.Div, vs[2], bin(spec.Add, o, num(1))))
+		pre = assign(vs[1], bin(syntax.Div, vs[2], bin(syntax.Add, o, num(1))))
 	default:
-		pre = &spec.Assert{Cond: &spec.BinB{Op: spec.Or, L: cmp(spec.Ge, o, num(0)), R: cmp(spec.Gt, vs[2], num(k.small()))}}
+		pre = &syntax.Assert{Cond: &syntax.BinB{Op: syntax.Or, L: cmp(syntax.Ge, o, num(0)), R: cmp(syntax.Gt, vs[2], num(k.small()))}}
 	}
-	var post spec.Stmt
+	var post syntax.Stmt
 	switch k.r.Intn(3) {
 	case 0:
-		post = &spec.Assert{Cond: cmp(spec.Ge, j, num(0))}
+		post = &syntax.Assert{Cond: cmp(syntax.Ge, j, num(0))}
 	case 1:
-		post = assign(vs[3], bin(spec.Div, num(k.small()), bin(spec.Add, j, num(1))))
+		post = assign(vs[3], bin(syntax.Div, num(k.small()), bin(syntax.Add, j, num(1))))
 	default:
-		post = &spec.Assert{Cond: &spec.BinB{Op: spec.Or, L: cmp(spec.Ge, j, bound), R: cmp(spec.Lt, o, num(0))}}
+		post = &syntax.Assert{Cond: &syntax.BinB{Op: syntax.Or, L: cmp(syntax.Ge, j, bound), R: cmp(syntax.Lt, o, num(0))}}
 	}
-	inc := func(v *spec.Var) spec.Stmt { return assign(v, bin(spec.Add, v, num(1))) }
-	inner := seqOf(assign(j, num(0)), &spec.While{Cond: cmp(spec.Lt, j, bound), Body: inc(j)})
-	return seqOf(assign(o, num(0)), &spec.While{Cond: cmp(spec.Lt, o, num(2)), Body: seqOf(pre, inner, post, inc(o))})
+	inc := func(v *syntax.Var) syntax.Stmt { return assign(v, bin(syntax.Add, v, num(1))) }
+	inner := seqOf(assign(j, num(0)), &syntax.While{Cond: cmp(syntax.Lt, j, bound), Body: inc(j)})
+	return seqOf(assign(o, num(0)), &syntax.While{Cond: cmp(syntax.Lt, o, num(2)), Body: seqOf(pre, inner, post, inc(o))})
 }

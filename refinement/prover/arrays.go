@@ -13,7 +13,8 @@ import (
 	"github.com/aclements/go-z3/z3"
 
 	"certsym/refinement/refclient"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // MaxExpand bounds the ranges of the quantifiers the prover expands.
@@ -23,7 +24,7 @@ const MaxExpand = 64
 // undecided: sat's recovery turns every panic into Undecided).
 var errQuant = errors.New("refinement/prover: quantifier over a symbolic or large range")
 
-func (p *Prover) array(a *spec.Array) z3.Array {
+func (p *Prover) array(a *syntax.Array) z3.Array {
 	isort := p.ctx.IntSort()
 	return p.ctx.Const("a_"+a.Name, p.ctx.ArraySort(isort, isort)).(z3.Array)
 }
@@ -39,26 +40,26 @@ func (p *Prover) arrTerm(t refclient.ArrTerm) z3.Array {
 }
 
 // constant is the value of a, when it is a constant expression (no variable, no element).
-func constant(a spec.AExpr) (spec.Int, bool) {
+func constant(a syntax.AExpr) (integer.Int, bool) {
 	switch a := a.(type) {
-	case *spec.Num:
+	case *syntax.Num:
 		return a.Val, true
-	case *spec.Neg:
+	case *syntax.Neg:
 		v, ok := constant(a.X)
 		return v.Neg(), ok
-	case *spec.BinA:
+	case *syntax.BinA:
 		l, ok1 := constant(a.L)
 		r, ok2 := constant(a.R)
 		if !ok1 || !ok2 {
-			return spec.Int{}, false
+			return integer.Int{}, false
 		}
-		return refclient.EvalA(&spec.BinA{Op: a.Op, L: &spec.Num{Val: l}, R: &spec.Num{Val: r}}, nil), true
+		return refclient.EvalA(&syntax.BinA{Op: a.Op, L: &syntax.Num{Val: l}, R: &syntax.Num{Val: r}}, nil), true
 	}
-	return spec.Int{}, false
+	return integer.Int{}, false
 }
 
 // rangeOf returns the constant range lo..hi (empty: lo > hi) or panics with errQuant.
-func rangeOf(lo, hi spec.AExpr) (int64, int64) {
+func rangeOf(lo, hi syntax.AExpr) (int64, int64) {
 	l, ok1 := constant(lo)
 	h, ok2 := constant(hi)
 	if !ok1 || !ok2 {
@@ -77,14 +78,14 @@ func (p *Prover) withBound(level int, j int64, f func() z3.Bool) z3.Bool {
 	saved := p.env
 	env := make([]z3.Int, level+1)
 	copy(env, saved)
-	env[level] = p.num(spec.IntOf(j))
+	env[level] = p.num(integer.Of(j))
 	p.env = env
 	defer func() { p.env = saved }()
 	return f()
 }
 
 // quant expands a quantifier over a constant small range.
-func (p *Prover) quant(c *spec.Quant) z3.Bool {
+func (p *Prover) quant(c *syntax.Quant) z3.Bool {
 	lo, hi := rangeOf(c.Lo, c.Hi)
 	var parts []z3.Bool
 	for j := lo; j <= hi; j++ {
@@ -113,7 +114,7 @@ func (p *Prover) first(c *refclient.First) z3.Bool {
 	return out
 }
 
-func (p *Prover) bound(b *spec.BoundRef) z3.Int {
+func (p *Prover) bound(b *syntax.BoundRef) z3.Int {
 	if b.Level < 0 || b.Level >= len(p.env) {
 		panic(errQuant)
 	}
@@ -126,7 +127,7 @@ func (p *Prover) arrayTerms() []z3.Int {
 	for _, a := range p.Arrays {
 		arr := p.array(a)
 		for j := a.Lo; j <= a.Hi; j++ {
-			xs = append(xs, arr.Select(p.num(spec.IntOf(j))).(z3.Int))
+			xs = append(xs, arr.Select(p.num(integer.Of(j))).(z3.Int))
 		}
 	}
 	return xs

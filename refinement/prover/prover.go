@@ -8,7 +8,8 @@ import (
 
 	"certsym/internal/z3query"
 	"certsym/refinement/refclient"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Verdict is a prover's answer to a validity question.
@@ -49,7 +50,7 @@ type Prover struct {
 	spent   int
 	// Arrays are the declared arrays of the program under test (arrays.go): models then give
 	// the variables followed by the elements of each array (the program's flat store).
-	Arrays []*spec.Array
+	Arrays []*syntax.Array
 	env    []z3.Int // the values of the bound variables, by level, while expanding a quantifier
 }
 
@@ -68,7 +69,7 @@ func (p *Prover) reset() {
 	p.uses = 0
 }
 
-func (p *Prover) num(v spec.Int) z3.Int {
+func (p *Prover) num(v integer.Int) z3.Int {
 	if x, ok := v.Int64(); ok {
 		return p.ctx.FromInt(x, p.ctx.IntSort()).(z3.Int)
 	}
@@ -77,14 +78,14 @@ func (p *Prover) num(v spec.Int) z3.Int {
 
 // abs is |x|.
 func (p *Prover) abs(x z3.Int) z3.Int {
-	zero := p.num(spec.Int{})
+	zero := p.num(integer.Int{})
 	return x.GE(zero).IfThenElse(x, x.Neg()).(z3.Int)
 }
 
 // quot is the truncating total quotient: 0 when r = 0, else sign(l)·sign(r)·(|l| div |r|)
 // (Euclidean and truncating division agree on non-negative operands).
 func (p *Prover) quot(l, r z3.Int) z3.Int {
-	zero := p.num(spec.Int{})
+	zero := p.num(integer.Int{})
 	q := p.abs(l).Div(p.abs(r))
 	sameSign := l.GE(zero).Eq(r.GE(zero))
 	signed := sameSign.IfThenElse(q, q.Neg()).(z3.Int)
@@ -95,67 +96,67 @@ func (p *Prover) quot(l, r z3.Int) z3.Int {
 func (p *Prover) ResetBudget() { p.spent = 0 }
 
 // A is the encoding of an arithmetic expression; variables are integer constants by name.
-func (p *Prover) A(a spec.AExpr) z3.Int {
+func (p *Prover) A(a syntax.AExpr) z3.Int {
 	switch a := a.(type) {
-	case *spec.Num:
+	case *syntax.Num:
 		return p.num(a.Val)
-	case *spec.Var:
+	case *syntax.Var:
 		return p.ctx.IntConst("v_" + a.Name)
-	case *spec.Neg:
+	case *syntax.Neg:
 		return p.A(a.X).Neg()
-	case *spec.BinA:
+	case *syntax.BinA:
 		l, r := p.A(a.L), p.A(a.R)
 		switch a.Op {
-		case spec.Add:
+		case syntax.Add:
 			return l.Add(r)
-		case spec.Sub:
+		case syntax.Sub:
 			return l.Sub(r)
-		case spec.Mul:
+		case syntax.Mul:
 			return l.Mul(r)
-		case spec.Div:
+		case syntax.Div:
 			return p.quot(l, r)
 		}
 		// l % r = l - r * (l / r), and l % 0 = l (r * 0 = 0).
 		return l.Sub(r.Mul(p.quot(l, r)))
-	case *spec.Elem:
+	case *syntax.Elem:
 		return p.array(a.Arr).Select(p.A(a.I)).(z3.Int)
 	case *refclient.Select:
 		return p.arrTerm(a.T).Select(p.A(a.I)).(z3.Int)
-	case *spec.BoundRef:
+	case *syntax.BoundRef:
 		return p.bound(a)
 	}
 	panic(fmt.Sprintf("refinement: cannot encode %T", a))
 }
 
 // B is the encoding of a condition.
-func (p *Prover) B(c spec.BExpr) z3.Bool {
+func (p *Prover) B(c syntax.BExpr) z3.Bool {
 	switch c := c.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		return p.ctx.FromBool(c.Val)
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		l, r := p.A(c.L), p.A(c.R)
 		switch c.Op {
-		case spec.Eq:
+		case syntax.Eq:
 			return l.Eq(r)
-		case spec.Ne:
+		case syntax.Ne:
 			return l.NE(r)
-		case spec.Lt:
+		case syntax.Lt:
 			return l.LT(r)
-		case spec.Le:
+		case syntax.Le:
 			return l.LE(r)
-		case spec.Gt:
+		case syntax.Gt:
 			return l.GT(r)
 		}
 		return l.GE(r)
-	case *spec.Not:
+	case *syntax.Not:
 		return p.B(c.X).Not()
-	case *spec.BinB:
+	case *syntax.BinB:
 		l, r := p.B(c.L), p.B(c.R)
-		if c.Op == spec.And {
+		if c.Op == syntax.And {
 			return l.And(r)
 		}
 		return l.Or(r)
-	case *spec.Quant:
+	case *syntax.Quant:
 		return p.quant(c)
 	case *refclient.First:
 		return p.first(c)
@@ -174,7 +175,7 @@ const (
 
 // sat decides the conjunction of the formulas built by build; model, when sat and vars is not
 // nil, is a value for each variable of vars.
-func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, model []spec.Int) {
+func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, model []integer.Int) {
 	if p.Budget > 0 && p.spent >= p.Budget {
 		p.Skipped++
 		return undecided, nil
@@ -225,7 +226,7 @@ func (p *Prover) sat(build func() []z3.Bool, vars []string) (status satResult, m
 
 // Model returns a valuation of vars satisfying c: Valid with the model when c is satisfiable,
 // Invalid when it is not, Undecided when the solver gave up.
-func (p *Prover) Model(c spec.BExpr, vars []string) (Verdict, []spec.Int) {
+func (p *Prover) Model(c syntax.BExpr, vars []string) (Verdict, []integer.Int) {
 	st, m := p.sat(func() []z3.Bool { return []z3.Bool{p.B(c)} }, vars)
 	switch st {
 	case isSat:
@@ -239,14 +240,14 @@ func (p *Prover) Model(c spec.BExpr, vars []string) (Verdict, []spec.Int) {
 // Equivalent decides whether a and b hold under exactly the same valuations (validity of
 // a ⇔ b, by unsatisfiability of its negation); on Invalid, the model is a valuation of vars
 // where they differ.
-func (p *Prover) Equivalent(a, b spec.BExpr, vars []string) (Verdict, []spec.Int) {
+func (p *Prover) Equivalent(a, b syntax.BExpr, vars []string) (Verdict, []integer.Int) {
 	st, m := p.sat(func() []z3.Bool { return []z3.Bool{p.B(a).Iff(p.B(b)).Not()} }, vars)
 	return flip(st), m
 }
 
 // EqualTerms decides whether l[i] = r[i] for every i under every valuation; on Invalid, the
 // model is a valuation of vars where some pair differs.
-func (p *Prover) EqualTerms(l, r []spec.AExpr, vars []string) (Verdict, []spec.Int) {
+func (p *Prover) EqualTerms(l, r []syntax.AExpr, vars []string) (Verdict, []integer.Int) {
 	st, m := p.sat(func() []z3.Bool {
 		var ne []z3.Bool
 		for i := range l {

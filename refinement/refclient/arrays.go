@@ -9,7 +9,8 @@ import (
 	"errors"
 	"fmt"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // ArrTerm is an array term of the reference: the input array (ArrInit) or a store over a term
@@ -17,19 +18,19 @@ import (
 type ArrTerm interface{ arrTerm() }
 
 // ArrInit is the input array Arr: its elements are the input symbols of Arr.
-type ArrInit struct{ Arr *spec.Array }
+type ArrInit struct{ Arr *syntax.Array }
 
 // ArrStore is T with element I set to V.
 type ArrStore struct {
 	T    ArrTerm
-	I, V spec.AExpr
+	I, V syntax.AExpr
 }
 
 func (*ArrInit) arrTerm()  {}
 func (*ArrStore) arrTerm() {}
 
 // Root returns the input array under a term.
-func Root(t ArrTerm) *spec.Array {
+func Root(t ArrTerm) *syntax.Array {
 	for {
 		switch u := t.(type) {
 		case *ArrInit:
@@ -43,46 +44,46 @@ func Root(t ArrTerm) *spec.Array {
 }
 
 // Select is the read T[I] of an array term that is not the input array itself (a read of an input
-// array decodes to spec.Elem). It is an arithmetic expression: the embedded spec.Elem holds the
+// array decodes to syntax.Elem). It is an arithmetic expression: the embedded syntax.Elem holds the
 // root array (whose bounds are the read's bounds) and the index I.
 type Select struct {
-	spec.Elem
+	syntax.Elem
 	T ArrTerm
 }
 
 // First is the reference's first-failure node ("first"): some integer j with Lo <= j <= Hi
 // satisfies F (with the bound variable Name = j) while every i with Lo <= i < j satisfies D.
-// The embedded spec.Quant holds Name, Level, Lo and Hi (its Body is unused).
+// The embedded syntax.Quant holds Name, Level, Lo and Hi (its Body is unused).
 type First struct {
-	spec.Quant
-	D, F spec.BExpr
+	syntax.Quant
+	D, F syntax.BExpr
 }
 
 // failKindName is the protocol's name of an error kind: "" (no field) for an explicit fail and
 // an assert, which the reference does not distinguish.
-func failKindName(k spec.FailKind) string {
+func failKindName(k syntax.FailKind) string {
 	switch k {
-	case spec.FailDivZero, spec.FailIndex:
+	case syntax.FailDivZero, syntax.FailIndex:
 		return k.String()
 	}
 	return ""
 }
 
 // failKindOf is the kind of a "fail" node's "kind" field.
-func failKindOf(s string) (spec.FailKind, error) {
+func failKindOf(s string) (syntax.FailKind, error) {
 	switch s {
 	case "", "fail":
-		return spec.FailExplicit, nil
+		return syntax.FailExplicit, nil
 	case "division-by-zero":
-		return spec.FailDivZero, nil
+		return syntax.FailDivZero, nil
 	case "index-out-of-range":
-		return spec.FailIndex, nil
+		return syntax.FailIndex, nil
 	}
 	return 0, fmt.Errorf("unknown error kind %q", s)
 }
 
 // arrayNamed returns the declared array called name.
-func (d *decoder) arrayNamed(name string) (*spec.Array, error) {
+func (d *decoder) arrayNamed(name string) (*syntax.Array, error) {
 	a, ok := d.arrays[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown array %q in the reference's answer", name)
@@ -91,11 +92,11 @@ func (d *decoder) arrayNamed(name string) (*spec.Array, error) {
 }
 
 // arrayA decodes a "sel" or "bvar" node.
-func (d *decoder) arrayA(n *node) (spec.AExpr, error) {
+func (d *decoder) arrayA(n *node) (syntax.AExpr, error) {
 	if n.K == "bvar" {
 		for l := len(d.bound) - 1; l >= 0; l-- {
 			if d.bound[l] == n.X {
-				return &spec.BoundRef{Name: n.X, Level: l}, nil
+				return &syntax.BoundRef{Name: n.X, Level: l}, nil
 			}
 		}
 		return nil, fmt.Errorf("bound variable %q outside its quantifier", n.X)
@@ -113,16 +114,16 @@ func (d *decoder) arrayA(n *node) (spec.AExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Elem{Arr: a, I: i}, nil
+		return &syntax.Elem{Arr: a, I: i}, nil
 	}
 	t, err := d.arrTerm(n.T)
 	if err != nil {
 		return nil, err
 	}
 	if init, ok := t.(*ArrInit); ok {
-		return &spec.Elem{Arr: init.Arr, I: i}, nil
+		return &syntax.Elem{Arr: init.Arr, I: i}, nil
 	}
-	return &Select{Elem: spec.Elem{Arr: Root(t), I: i}, T: t}, nil
+	return &Select{Elem: syntax.Elem{Arr: Root(t), I: i}, T: t}, nil
 }
 
 // arrTerm decodes an array term ("array" or "store").
@@ -165,7 +166,7 @@ func (d *decoder) arrTerm(n *node) (ArrTerm, error) {
 }
 
 // quant decodes "forall", "exists" and "first".
-func (d *decoder) quant(n *node) (spec.BExpr, error) {
+func (d *decoder) quant(n *node) (syntax.BExpr, error) {
 	if n.X == "" {
 		return nil, fmt.Errorf("%q node without its bound name \"x\"", n.K)
 	}
@@ -176,7 +177,7 @@ func (d *decoder) quant(n *node) (spec.BExpr, error) {
 	level := len(d.bound)
 	d.bound = append(d.bound, n.X)
 	defer func() { d.bound = d.bound[:level] }()
-	q := spec.Quant{Exists: n.K == "exists", Name: n.X, Level: level, Lo: lo, Hi: hi}
+	q := syntax.Quant{Exists: n.K == "exists", Name: n.X, Level: level, Lo: lo, Hi: hi}
 	if n.K != "first" {
 		if q.Body, err = d.b(n.B); err != nil {
 			return nil, err
@@ -201,7 +202,7 @@ func (d *decoder) quant(n *node) (spec.BExpr, error) {
 }
 
 // arrAssign decodes an "aassign" node.
-func (d *decoder) arrAssign(n *node) (spec.Stmt, error) {
+func (d *decoder) arrAssign(n *node) (syntax.Stmt, error) {
 	a, err := d.arrayNamed(n.X)
 	if err != nil {
 		return nil, err
@@ -220,12 +221,12 @@ func (d *decoder) arrAssign(n *node) (spec.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spec.ArrAssign{Arr: a, I: i, A: e}, nil
+	return &syntax.ArrAssign{Arr: a, I: i, A: e}, nil
 }
 
 // decodeArrays returns the array term of each array of arrs in a state's store (an array the
 // store omits is its input array).
-func (d *decoder) decodeArrays(store map[string]*node, arrs []*spec.Array) ([]ArrTerm, error) {
+func (d *decoder) decodeArrays(store map[string]*node, arrs []*syntax.Array) ([]ArrTerm, error) {
 	out := make([]ArrTerm, len(arrs))
 	for j, a := range arrs {
 		n, ok := store[a.Name]
@@ -279,30 +280,30 @@ var ErrQuantRange = errors.New("refclient: quantifier range exceeds MaxQuantRang
 // so is a slot beyond v, as in the reference's finite stores.
 
 type evaluator struct {
-	v   []spec.Int
-	env []spec.Int
+	v   []integer.Int
+	env []integer.Int
 	err error
 }
 
-func (e *evaluator) slot(i int) spec.Int {
+func (e *evaluator) slot(i int) integer.Int {
 	if i < 0 || i >= len(e.v) {
-		return spec.Int{}
+		return integer.Int{}
 	}
 	return e.v[i]
 }
 
-func (e *evaluator) elem(a *spec.Array, j spec.Int) spec.Int {
+func (e *evaluator) elem(a *syntax.Array, j integer.Int) integer.Int {
 	if a == nil {
-		return spec.Int{}
+		return integer.Int{}
 	}
 	s, ok := a.Slot(j)
 	if !ok {
-		return spec.Int{}
+		return integer.Int{}
 	}
 	return e.slot(s)
 }
 
-func (e *evaluator) get(t ArrTerm, j spec.Int) spec.Int {
+func (e *evaluator) get(t ArrTerm, j integer.Int) integer.Int {
 	for {
 		switch u := t.(type) {
 		case *ArrInit:
@@ -313,63 +314,63 @@ func (e *evaluator) get(t ArrTerm, j spec.Int) spec.Int {
 			}
 			t = u.T
 		default:
-			return spec.Int{}
+			return integer.Int{}
 		}
 	}
 }
 
-func (e *evaluator) a(a spec.AExpr) spec.Int {
+func (e *evaluator) a(a syntax.AExpr) integer.Int {
 	switch a := a.(type) {
-	case *spec.Num:
+	case *syntax.Num:
 		return a.Val
-	case *spec.Var:
+	case *syntax.Var:
 		return e.slot(a.Index)
-	case *spec.BoundRef:
+	case *syntax.BoundRef:
 		if a.Level < 0 || a.Level >= len(e.env) {
-			return spec.Int{}
+			return integer.Int{}
 		}
 		return e.env[a.Level]
-	case *spec.Neg:
+	case *syntax.Neg:
 		return e.a(a.X).Neg()
-	case *spec.BinA:
+	case *syntax.BinA:
 		l, r := e.a(a.L), e.a(a.R)
 		switch a.Op {
-		case spec.Add:
+		case syntax.Add:
 			return l.Add(r)
-		case spec.Sub:
+		case syntax.Sub:
 			return l.Sub(r)
-		case spec.Mul:
+		case syntax.Mul:
 			return l.Mul(r)
-		case spec.Div:
+		case syntax.Div:
 			return l.Quo(r)
 		}
 		return l.Rem(r)
-	case *spec.Elem:
+	case *syntax.Elem:
 		return e.elem(a.Arr, e.a(a.I))
 	case *Select:
 		return e.get(a.T, e.a(a.I))
 	}
-	return spec.Int{}
+	return integer.Int{}
 }
 
 // instances calls f with the environment extended by j at level, for j = lo..hi in increasing
 // order, until f returns false; an error when the range is too large.
-func (e *evaluator) instances(level int, lo, hi spec.Int, f func() bool) {
+func (e *evaluator) instances(level int, lo, hi integer.Int, f func() bool) {
 	if lo.Cmp(hi) > 0 {
 		return
 	}
-	if n := hi.Sub(lo).Add(spec.IntOf(1)); n.Cmp(spec.IntOf(MaxQuantRange)) > 0 {
+	if n := hi.Sub(lo).Add(integer.Of(1)); n.Cmp(integer.Of(MaxQuantRange)) > 0 {
 		if e.err == nil {
 			e.err = ErrQuantRange
 		}
 		return
 	}
 	saved := e.env
-	inner := make([]spec.Int, level+1)
+	inner := make([]integer.Int, level+1)
 	copy(inner, saved)
 	e.env = inner
 	defer func() { e.env = saved }()
-	for j := lo; j.Cmp(hi) <= 0; j = j.Add(spec.IntOf(1)) {
+	for j := lo; j.Cmp(hi) <= 0; j = j.Add(integer.Of(1)) {
 		inner[level] = j
 		if !f() || e.err != nil {
 			return
@@ -377,21 +378,21 @@ func (e *evaluator) instances(level int, lo, hi spec.Int, f func() bool) {
 	}
 }
 
-func (e *evaluator) b(c spec.BExpr) bool {
+func (e *evaluator) b(c syntax.BExpr) bool {
 	switch c := c.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		return c.Val
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		return c.Op.Holds(e.a(c.L).Cmp(e.a(c.R)))
-	case *spec.Not:
+	case *syntax.Not:
 		return !e.b(c.X)
-	case *spec.BinB:
+	case *syntax.BinB:
 		l, r := e.b(c.L), e.b(c.R)
-		if c.Op == spec.And {
+		if c.Op == syntax.And {
 			return l && r
 		}
 		return l || r
-	case *spec.Quant:
+	case *syntax.Quant:
 		found := false // forall: a false instance; exists: a true one
 		e.instances(c.Level, e.a(c.Lo), e.a(c.Hi), func() bool {
 			found = e.b(c.Body) == c.Exists
@@ -413,16 +414,16 @@ func (e *evaluator) b(c spec.BExpr) bool {
 }
 
 // EvalA is the value of a under the valuation v with the total semantics of the formal
-// development: x / 0 = 0, x % 0 = x (spec.Int's Quo and Rem), reads of array terms through their
+// development: x / 0 = 0, x % 0 = x (integer.Int's Quo and Rem), reads of array terms through their
 // stores, elements outside the bounds 0. A quantifier range too large to evaluate makes EvalA 0;
 // EvalAE reports it.
-func EvalA(a spec.AExpr, v []spec.Int) spec.Int {
+func EvalA(a syntax.AExpr, v []integer.Int) integer.Int {
 	r, _ := EvalAE(a, v)
 	return r
 }
 
 // EvalAE is EvalA with the error of a quantifier range beyond MaxQuantRange.
-func EvalAE(a spec.AExpr, v []spec.Int) (spec.Int, error) {
+func EvalAE(a syntax.AExpr, v []integer.Int) (integer.Int, error) {
 	e := &evaluator{v: v}
 	r := e.a(a)
 	return r, e.err
@@ -431,20 +432,20 @@ func EvalAE(a spec.AExpr, v []spec.Int) (spec.Int, error) {
 // EvalB is the truth of c under v, with the total semantics (see EvalA); quantifiers range over
 // their bounds' values (forall true and exists false on an empty range), first as documented on
 // First. A quantifier range beyond MaxQuantRange makes EvalB false; EvalBE reports it.
-func EvalB(c spec.BExpr, v []spec.Int) bool {
+func EvalB(c syntax.BExpr, v []integer.Int) bool {
 	r, err := EvalBE(c, v)
 	return r && err == nil
 }
 
 // EvalBE is EvalB with the error of a quantifier range beyond MaxQuantRange (ErrQuantRange).
-func EvalBE(c spec.BExpr, v []spec.Int) (bool, error) {
+func EvalBE(c syntax.BExpr, v []integer.Int) (bool, error) {
 	e := &evaluator{v: v}
 	r := e.b(c)
 	return r, e.err
 }
 
 // EvalArr returns element j of the array term t under v (total semantics, see EvalA).
-func EvalArr(t ArrTerm, j spec.Int, v []spec.Int) spec.Int {
+func EvalArr(t ArrTerm, j integer.Int, v []integer.Int) integer.Int {
 	e := &evaluator{v: v}
 	return e.get(t, j)
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // arraysProg has every node of issue 13: declarations with positive and negative bounds, an
@@ -44,7 +46,7 @@ func TestArrayTreeRoundTrip(t *testing.T) {
 	if Canon(back) != Canon(p.Body) {
 		t.Fatalf("round trip changed the program:\n got %s\nwant %s", Canon(back), Canon(p.Body))
 	}
-	w := back.(*spec.Seq).First.(*spec.ArrAssign)
+	w := back.(*syntax.Seq).First.(*syntax.ArrAssign)
 	if w.Arr != p.Arrays[0] {
 		t.Errorf("the write decodes to array %v, want the declaration %v", w.Arr, p.Arrays[0])
 	}
@@ -58,9 +60,9 @@ func TestArrayTreeRoundTrip(t *testing.T) {
 		}
 	}
 	// the kinds of fail
-	for k, want := range map[spec.FailKind]string{spec.FailExplicit: `{"k":"fail"}`, spec.FailAssert: `{"k":"fail"}`,
-		spec.FailDivZero: `{"k":"fail","kind":"division-by-zero"}`, spec.FailIndex: `{"k":"fail","kind":"index-out-of-range"}`} {
-		got, err := EncodeStmt(&spec.Fail{Kind: k})
+	for k, want := range map[syntax.FailKind]string{syntax.FailExplicit: `{"k":"fail"}`, syntax.FailAssert: `{"k":"fail"}`,
+		syntax.FailDivZero: `{"k":"fail","kind":"division-by-zero"}`, syntax.FailIndex: `{"k":"fail","kind":"index-out-of-range"}`} {
+		got, err := EncodeStmt(&syntax.Fail{Kind: k})
 		if err != nil || string(got) != want {
 			t.Errorf("fail of kind %v: %s, %v", k, got, err)
 		}
@@ -68,16 +70,16 @@ func TestArrayTreeRoundTrip(t *testing.T) {
 }
 
 // valuation of arraysProg's slots: i, x, then a[1..3], then b[-2..0].
-func arraysValuation(p *spec.Program, scal map[string]int64, a, b []int64) []spec.Int {
-	v := make([]spec.Int, p.Slots())
+func arraysValuation(p *syntax.Program, scal map[string]int64, a, b []int64) []integer.Int {
+	v := make([]integer.Int, p.Slots())
 	for name, x := range scal {
-		v[p.VarIndex(name)] = spec.IntOf(x)
+		v[p.VarIndex(name)] = integer.Of(x)
 	}
 	for j, x := range a {
-		v[p.Arrays[0].Offset+j] = spec.IntOf(x)
+		v[p.Arrays[0].Offset+j] = integer.Of(x)
 	}
 	for j, x := range b {
-		v[p.Arrays[1].Offset+j] = spec.IntOf(x)
+		v[p.Arrays[1].Offset+j] = integer.Of(x)
 	}
 	return v
 }
@@ -88,41 +90,41 @@ func TestEvalArraysQuantifiers(t *testing.T) {
 	p := parseProg(t, arraysProg)
 	v := arraysValuation(p, map[string]int64{"i": 2, "x": 3}, []int64{10, 20, 30}, []int64{-1, 0, 1})
 	a, b := p.Arrays[0], p.Arrays[1]
-	num := func(n int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(n)} }
-	i := &spec.Var{Name: "i", Index: p.VarIndex("i")}
+	num := func(n int64) syntax.AExpr { return &syntax.Num{Val: integer.Of(n)} }
+	i := &syntax.Var{Name: "i", Index: p.VarIndex("i")}
 	// a[i] = 20; b[-2] = -1; a[7] (outside: 0)
-	for e, want := range map[spec.AExpr]int64{&spec.Elem{Arr: a, I: i}: 20, &spec.Elem{Arr: b, I: num(-2)}: -1, &spec.Elem{Arr: a, I: num(7)}: 0} {
-		if got := EvalA(e, v); !got.Equal(spec.IntOf(want)) {
-			t.Errorf("%s = %v, want %d", spec.PrintA(e), got, want)
+	for e, want := range map[syntax.AExpr]int64{&syntax.Elem{Arr: a, I: i}: 20, &syntax.Elem{Arr: b, I: num(-2)}: -1, &syntax.Elem{Arr: a, I: num(7)}: 0} {
+		if got := EvalA(e, v); !got.Equal(integer.Of(want)) {
+			t.Errorf("%s = %v, want %d", syntax.PrintA(e), got, want)
 		}
 	}
 	// store(store(a, i, 99), 3, 5) read at 2, 3, 1
 	chain := &ArrStore{T: &ArrStore{T: &ArrInit{Arr: a}, I: i, V: num(99)}, I: num(3), V: num(5)}
 	for j, want := range map[int64]int64{2: 99, 3: 5, 1: 10} {
-		sel := &Select{Elem: spec.Elem{Arr: a, I: num(j)}, T: chain}
-		if got := EvalA(sel, v); !got.Equal(spec.IntOf(want)) {
+		sel := &Select{Elem: syntax.Elem{Arr: a, I: num(j)}, T: chain}
+		if got := EvalA(sel, v); !got.Equal(integer.Of(want)) {
 			t.Errorf("chain[%d] = %v, want %d", j, got, want)
 		}
-		if got := EvalArr(chain, spec.IntOf(j), v); !got.Equal(spec.IntOf(want)) {
+		if got := EvalArr(chain, integer.Of(j), v); !got.Equal(integer.Of(want)) {
 			t.Errorf("EvalArr chain[%d] = %v, want %d", j, got, want)
 		}
 	}
-	k := &spec.BoundRef{Name: "k", Level: 0}
-	pos := &spec.Cmp{Op: spec.Gt, L: &spec.Elem{Arr: a, I: k}, R: num(15)}
+	k := &syntax.BoundRef{Name: "k", Level: 0}
+	pos := &syntax.Cmp{Op: syntax.Gt, L: &syntax.Elem{Arr: a, I: k}, R: num(15)}
 	cases := []struct {
-		c    spec.BExpr
+		c    syntax.BExpr
 		want bool
 	}{
-		{&spec.Quant{Name: "k", Lo: num(2), Hi: num(3), Body: pos}, true},
-		{&spec.Quant{Name: "k", Lo: num(1), Hi: num(3), Body: pos}, false},
-		{&spec.Quant{Exists: true, Name: "k", Lo: num(1), Hi: num(1), Body: pos}, false},
-		{&spec.Quant{Exists: true, Name: "k", Lo: num(1), Hi: num(3), Body: pos}, true},
-		{&spec.Quant{Name: "k", Lo: num(3), Hi: num(1), Body: &spec.BoolLit{}}, true},                         // empty forall
-		{&spec.Quant{Exists: true, Name: "k", Lo: num(3), Hi: num(1), Body: &spec.BoolLit{Val: true}}, false}, // empty exists
+		{&syntax.Quant{Name: "k", Lo: num(2), Hi: num(3), Body: pos}, true},
+		{&syntax.Quant{Name: "k", Lo: num(1), Hi: num(3), Body: pos}, false},
+		{&syntax.Quant{Exists: true, Name: "k", Lo: num(1), Hi: num(1), Body: pos}, false},
+		{&syntax.Quant{Exists: true, Name: "k", Lo: num(1), Hi: num(3), Body: pos}, true},
+		{&syntax.Quant{Name: "k", Lo: num(3), Hi: num(1), Body: &syntax.BoolLit{}}, true},                         // empty forall
+		{&syntax.Quant{Exists: true, Name: "k", Lo: num(3), Hi: num(1), Body: &syntax.BoolLit{Val: true}}, false}, // empty exists
 		// first: an instance with F, every earlier one with D
-		{&First{Quant: spec.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &spec.Cmp{Op: spec.Ne, L: k, R: num(2)}, F: &spec.Cmp{Op: spec.Eq, L: k, R: num(3)}}, false},
-		{&First{Quant: spec.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &spec.Cmp{Op: spec.Ne, L: k, R: num(2)}, F: &spec.Cmp{Op: spec.Eq, L: k, R: num(2)}}, true},
-		{&First{Quant: spec.Quant{Name: "k", Lo: num(3), Hi: num(1)}, D: &spec.BoolLit{Val: true}, F: &spec.BoolLit{Val: true}}, false},
+		{&First{Quant: syntax.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &syntax.Cmp{Op: syntax.Ne, L: k, R: num(2)}, F: &syntax.Cmp{Op: syntax.Eq, L: k, R: num(3)}}, false},
+		{&First{Quant: syntax.Quant{Name: "k", Lo: num(1), Hi: num(3)}, D: &syntax.Cmp{Op: syntax.Ne, L: k, R: num(2)}, F: &syntax.Cmp{Op: syntax.Eq, L: k, R: num(2)}}, true},
+		{&First{Quant: syntax.Quant{Name: "k", Lo: num(3), Hi: num(1)}, D: &syntax.BoolLit{Val: true}, F: &syntax.BoolLit{Val: true}}, false},
 	}
 	for _, c := range cases {
 		got, err := EvalBE(c.c, v)
@@ -131,15 +133,15 @@ func TestEvalArraysQuantifiers(t *testing.T) {
 		}
 	}
 	// nested: forall k in 1..3: exists j in k..3: a[j] >= a[k]
-	j := &spec.BoundRef{Name: "j", Level: 1}
-	nested := &spec.Quant{Name: "k", Lo: num(1), Hi: num(3), Body: &spec.Quant{Exists: true, Name: "j", Level: 1, Lo: k, Hi: num(3),
-		Body: &spec.Cmp{Op: spec.Ge, L: &spec.Elem{Arr: a, I: j}, R: &spec.Elem{Arr: a, I: k}}}}
+	j := &syntax.BoundRef{Name: "j", Level: 1}
+	nested := &syntax.Quant{Name: "k", Lo: num(1), Hi: num(3), Body: &syntax.Quant{Exists: true, Name: "j", Level: 1, Lo: k, Hi: num(3),
+		Body: &syntax.Cmp{Op: syntax.Ge, L: &syntax.Elem{Arr: a, I: j}, R: &syntax.Elem{Arr: a, I: k}}}}
 	if !EvalB(nested, v) {
 		t.Errorf("nested quantifiers")
 	}
 	// a huge range: an error at once
 	start := time.Now()
-	huge := &spec.Quant{Name: "k", Lo: num(0), Hi: &spec.Num{Val: spec.IntOf(1 << 62)}, Body: &spec.BoolLit{Val: true}}
+	huge := &syntax.Quant{Name: "k", Lo: num(0), Hi: &syntax.Num{Val: integer.Of(1 << 62)}, Body: &syntax.BoolLit{Val: true}}
 	if _, err := EvalBE(huge, v); !errors.Is(err, ErrQuantRange) {
 		t.Errorf("huge range: %v", err)
 	}
@@ -162,23 +164,23 @@ func TestArraysReference(t *testing.T) {
 	defer ref.Close()
 	p := parseProg(t, "array a[1..3];\na[i] = 7 / x; y = a[j]")
 	ref.Arrays = p.Arrays
-	w := p.Body.(*spec.Seq).First
+	w := p.Body.(*syntax.Seq).First
 	raw, err := EncodeStmt(w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	arr := ConcArrays{"a": {spec.IntOf(1), spec.IntOf(2), spec.IntOf(3)}}
+	arr := ConcArrays{"a": {integer.Of(1), integer.Of(2), integer.Of(3)}}
 	// in range: the element changes
-	res, err := ref.StepA(ConcStore{"i": spec.IntOf(2), "x": spec.IntOf(1)}, arr, p.Vars, raw)
-	if err != nil || res.Kind != "next" || len(res.Arrays["a"]) != 3 || !res.Arrays["a"][1].Equal(spec.IntOf(7)) || !res.Arrays["a"][0].Equal(spec.IntOf(1)) {
+	res, err := ref.StepA(ConcStore{"i": integer.Of(2), "x": integer.Of(1)}, arr, p.Vars, raw)
+	if err != nil || res.Kind != "next" || len(res.Arrays["a"]) != 3 || !res.Arrays["a"][1].Equal(integer.Of(7)) || !res.Arrays["a"][0].Equal(integer.Of(1)) {
 		t.Fatalf("write in range: %+v, %v", res, err)
 	}
 	// out of range: index error; out of range and division by zero: division first (e before the check)
 	for _, c := range []struct {
 		x    int64
-		want spec.FailKind
-	}{{1, spec.FailIndex}, {0, spec.FailDivZero}} {
-		res, err := ref.StepA(ConcStore{"i": spec.IntOf(4), "x": spec.IntOf(c.x)}, arr, p.Vars, raw)
+		want syntax.FailKind
+	}{{1, syntax.FailIndex}, {0, syntax.FailDivZero}} {
+		res, err := ref.StepA(ConcStore{"i": integer.Of(4), "x": integer.Of(c.x)}, arr, p.Vars, raw)
 		if err != nil || res.Kind != "next" {
 			t.Fatalf("x=%d: %+v, %v", c.x, res, err)
 		}
@@ -188,22 +190,22 @@ func TestArraysReference(t *testing.T) {
 		}
 	}
 	// evaluation with kinds
-	num := func(n int64) spec.AExpr { return &spec.Num{Val: spec.IntOf(n)} }
-	idx0 := &spec.Elem{Arr: p.Arrays[0], I: num(0)}
-	div0 := &spec.BinA{Op: spec.Div, L: num(1), R: num(0)}
+	num := func(n int64) syntax.AExpr { return &syntax.Num{Val: integer.Of(n)} }
+	idx0 := &syntax.Elem{Arr: p.Arrays[0], I: num(0)}
+	div0 := &syntax.BinA{Op: syntax.Div, L: num(1), R: num(0)}
 	for _, c := range []struct {
-		e    spec.AExpr
-		want spec.FailKind
-	}{{&spec.BinA{Op: spec.Add, L: idx0, R: div0}, spec.FailIndex}, {&spec.BinA{Op: spec.Add, L: div0, R: idx0}, spec.FailDivZero}, {&spec.Elem{Arr: p.Arrays[0], I: div0}, spec.FailDivZero}} {
+		e    syntax.AExpr
+		want syntax.FailKind
+	}{{&syntax.BinA{Op: syntax.Add, L: idx0, R: div0}, syntax.FailIndex}, {&syntax.BinA{Op: syntax.Add, L: div0, R: idx0}, syntax.FailDivZero}, {&syntax.Elem{Arr: p.Arrays[0], I: div0}, syntax.FailDivZero}} {
 		_, k, ok, err := ref.EvalKind(nil, arr, p.Vars, c.e)
 		if err != nil || ok || k != c.want {
-			t.Errorf("%s: kind %v ok %v %v; want %v", spec.PrintA(c.e), k, ok, err, c.want)
+			t.Errorf("%s: kind %v ok %v %v; want %v", syntax.PrintA(c.e), k, ok, err, c.want)
 		}
 	}
-	if v, _, ok, err := ref.EvalKind(nil, arr, p.Vars, &spec.Elem{Arr: p.Arrays[0], I: num(3)}); err != nil || !ok || !v.Equal(spec.IntOf(3)) {
+	if v, _, ok, err := ref.EvalKind(nil, arr, p.Vars, &syntax.Elem{Arr: p.Arrays[0], I: num(3)}); err != nil || !ok || !v.Equal(integer.Of(3)) {
 		t.Errorf("a[3] = %v %v %v", v, ok, err)
 	}
-	if v, _, ok, err := ref.EvalBKind(nil, arr, p.Vars, &spec.Cmp{Op: spec.Lt, L: &spec.Elem{Arr: p.Arrays[0], I: num(1)}, R: num(2)}); err != nil || !ok || !v {
+	if v, _, ok, err := ref.EvalBKind(nil, arr, p.Vars, &syntax.Cmp{Op: syntax.Lt, L: &syntax.Elem{Arr: p.Arrays[0], I: num(1)}, R: num(2)}); err != nil || !ok || !v {
 		t.Errorf("a[1] < 2: %v %v %v", v, ok, err)
 	}
 	// expansion: the write, then the read through the store chain
@@ -221,7 +223,7 @@ func TestArraysReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, err := EncodeStmt(p.Body.(*spec.Seq).Second)
+	read, err := EncodeStmt(p.Body.(*syntax.Seq).Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,15 +240,15 @@ func TestArraysReference(t *testing.T) {
 	for _, c := range []struct {
 		j, want int64
 	}{{2, 7}, {3, 30}, {1, 10}} {
-		v := make([]spec.Int, p.Slots())
-		v[p.VarIndex("i")], v[p.VarIndex("x")], v[p.VarIndex("j")] = spec.IntOf(2), spec.IntOf(1), spec.IntOf(c.j)
+		v := make([]integer.Int, p.Slots())
+		v[p.VarIndex("i")], v[p.VarIndex("x")], v[p.VarIndex("j")] = integer.Of(2), integer.Of(1), integer.Of(c.j)
 		for e := 0; e < 3; e++ {
-			v[p.Arrays[0].Offset+e] = spec.IntOf(int64(10 * (e + 1)))
+			v[p.Arrays[0].Offset+e] = integer.Of(int64(10 * (e + 1)))
 		}
 		if !EvalB(succs2[0].PC, v) {
-			t.Errorf("j=%d: the path condition %s is false", c.j, spec.PrintB(succs2[0].PC))
+			t.Errorf("j=%d: the path condition %s is false", c.j, syntax.PrintB(succs2[0].PC))
 		}
-		if got := EvalA(y, v); !got.Equal(spec.IntOf(c.want)) {
+		if got := EvalA(y, v); !got.Equal(integer.Of(c.want)) {
 			t.Errorf("j=%d: y = %v, want %d", c.j, got, c.want)
 		}
 	}
@@ -272,7 +274,7 @@ func TestQuantifiersReference(t *testing.T) {
 	defer ref.Close()
 	p := parseProg(t, "array a[1..3];\nif forall k in m..n: a[k] / (k - 2) > 0 then x = 1 else x = 2 fi")
 	ref.Arrays = p.Arrays
-	ifs := p.Body.(*spec.If)
+	ifs := p.Body.(*syntax.If)
 	raw, err := EncodeStmt(ifs)
 	if err != nil {
 		t.Fatal(err)
@@ -285,17 +287,17 @@ func TestQuantifiersReference(t *testing.T) {
 	for m := int64(0); m <= 4; m++ {
 		for n := int64(0); n <= 4; n++ {
 			for _, elems := range [][]int64{{1, 2, 3}, {-5, 4, 9}, {6, 0, -1}} {
-				v := make([]spec.Int, p.Slots())
-				v[p.VarIndex("m")], v[p.VarIndex("n")] = spec.IntOf(m), spec.IntOf(n)
+				v := make([]integer.Int, p.Slots())
+				v[p.VarIndex("m")], v[p.VarIndex("n")] = integer.Of(m), integer.Of(n)
 				for j, x := range elems {
-					v[p.Arrays[0].Offset+j] = spec.IntOf(x)
+					v[p.Arrays[0].Offset+j] = integer.Of(x)
 				}
 				holds, kind, ok := spec.EvalBKind(ifs.Cond, spec.Store(v), nil)
 				want := 0
 				switch {
 				case ok && !holds:
 					want = 1
-				case !ok && kind == spec.FailDivZero:
+				case !ok && kind == syntax.FailDivZero:
 					want = 2
 				case !ok:
 					want = 3
@@ -369,7 +371,7 @@ if forall k in i..j: b[k] % (k - 1) == 0 then x = 1 else x = 2 fi`,
 		for trial := 0; trial < 24; trial++ {
 			store := make(spec.Store, p.Slots())
 			for i := range store {
-				store[i] = spec.IntOf(next(7))
+				store[i] = integer.Of(next(7))
 			}
 			st := spec.State{Store: store, Prog: p.Body}
 			raw, err := EncodeStmt(p.Body)
@@ -382,7 +384,7 @@ if forall k in i..j: b[k] % (k - 1) == 0 then x = 1 else x = 2 fi`,
 					cs[x] = st.Store[i]
 				}
 				for _, a := range p.Arrays {
-					ca[a.Name] = append([]spec.Int(nil), st.Store[a.Offset:a.Offset+a.Size()]...)
+					ca[a.Name] = append([]integer.Int(nil), st.Store[a.Offset:a.Offset+a.Size()]...)
 				}
 				res, err := ref.StepA(cs, ca, p.Vars, raw)
 				if err != nil {
@@ -395,8 +397,8 @@ if forall k in i..j: b[k] % (k - 1) == 0 then x = 1 else x = 2 fi`,
 				}
 				if out == spec.Failed {
 					k := spec.IsError(st.Prog).Kind
-					if k == spec.FailAssert {
-						k = spec.FailExplicit
+					if k == syntax.FailAssert {
+						k = syntax.FailExplicit
 					}
 					if res.Fail != k {
 						t.Fatalf("program %d, trial %d: error kind %v, spec %v", pi, trial, res.Fail, k)
@@ -475,7 +477,7 @@ assume exists k in 1..2: b[k] > x`,
 		for trial := 0; trial < 6; trial++ {
 			v := make(spec.Store, p.Slots())
 			for i := range v {
-				v[i] = spec.IntOf(gen(5))
+				v[i] = integer.Of(gen(5))
 			}
 			st := spec.State{Store: append(spec.Store(nil), v...), Prog: p.Body}
 			pc := json.RawMessage(`{"k":"true"}`)
@@ -523,7 +525,7 @@ assume exists k in 1..2: b[k] > x`,
 				}
 				for ai, a := range p.Arrays {
 					for j := a.Lo; j <= a.Hi; j++ {
-						if got := EvalArr(hit.Arrays[ai], spec.IntOf(j), v); !got.Equal(next.Store[a.Offset+int(j-a.Lo)]) {
+						if got := EvalArr(hit.Arrays[ai], integer.Of(j), v); !got.Equal(next.Store[a.Offset+int(j-a.Lo)]) {
 							t.Fatalf("program %d, step %d: %s[%d] = %v symbolically, %v concretely", pi, n, a.Name, j, got, next.Store[a.Offset+int(j-a.Lo)])
 						}
 					}

@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Ref is one long-lived certsym-ref process (proofs/ref), driven over pipes: one JSON request per
@@ -30,7 +31,7 @@ type Client struct {
 	// Arrays are the declared arrays of the program under test (issue 13), sent with every
 	// request ("arrays") and used to decode the array terms of the answers. Set it (for
 	// example to Program.Arrays) before the requests about a program with arrays.
-	Arrays []*spec.Array
+	Arrays []*syntax.Array
 }
 
 // DefaultPath returns the certsym-ref binary: $CERTSYM_REF if set, else
@@ -168,10 +169,10 @@ func decodeAnswer(req, line []byte, out any) error {
 }
 
 // ConcStore is a concrete store of the protocol: variable name to value.
-type ConcStore map[string]spec.Int
+type ConcStore map[string]integer.Int
 
 // ConcArrays are the arrays of a concrete store: array name to its elements from Lo to Hi.
-type ConcArrays map[string][]spec.Int
+type ConcArrays map[string][]integer.Int
 
 // concStore is the JSON object of a concrete store: the variables of order that s has, with
 // their values (encoding/json writes the keys sorted; their order does not matter).
@@ -210,7 +211,7 @@ type arrDecl struct {
 }
 
 // decls returns the declarations of arrays (nil when there are none: the field is omitted).
-func decls(arrays []*spec.Array) []arrDecl {
+func decls(arrays []*syntax.Array) []arrDecl {
 	var out []arrDecl
 	for _, a := range arrays {
 		out = append(out, arrDecl{X: a.Name, Lo: a.Lo, Hi: a.Hi})
@@ -290,13 +291,13 @@ type (
 
 // StepResult is the answer to a step request: Kind is "next", "final", "error" or "stuck";
 // Store, Arrays and Prog are the successor for "next" (Prog as the reference's JSON tree); Fail is
-// the kind of the error for "error" (spec.FailExplicit for an explicit fail or an assert).
+// the kind of the error for "error" (syntax.FailExplicit for an explicit fail or an assert).
 type StepResult struct {
 	Kind   string
 	Store  ConcStore
 	Arrays ConcArrays
 	Prog   json.RawMessage
-	Fail   spec.FailKind
+	Fail   syntax.FailKind
 }
 
 // Step asks the reference for one concrete step from (store, prog). order lists the variable
@@ -336,7 +337,7 @@ func (ans stepAnswer) result() (StepResult, error) {
 					res.Arrays = ConcArrays{}
 				}
 				for _, e := range elems {
-					n, ok := spec.ParseInt(string(e))
+					n, ok := integer.Parse(string(e))
 					if !ok {
 						return res, fmt.Errorf("certsym-ref: bad integer %q in %s", e, k)
 					}
@@ -344,7 +345,7 @@ func (ans stepAnswer) result() (StepResult, error) {
 				}
 				continue
 			}
-			n, ok := spec.ParseInt(string(v))
+			n, ok := integer.Parse(string(v))
 			if !ok {
 				return res, fmt.Errorf("certsym-ref: bad integer %q for %s", v, k)
 			}
@@ -367,10 +368,10 @@ func (ans stepAnswer) result() (StepResult, error) {
 // variable of the program; a variable the answer omits maps to its own symbol), the array term
 // of every array of r.Arrays (an omitted array is its input array) and program.
 type SymSucc struct {
-	PC     spec.BExpr
-	Store  []spec.AExpr
+	PC     syntax.BExpr
+	Store  []syntax.AExpr
 	Arrays []ArrTerm
-	Prog   spec.Stmt
+	Prog   syntax.Stmt
 	Raw    json.RawMessage
 }
 
@@ -400,7 +401,7 @@ func (r *Client) ExpandA(pc json.RawMessage, store []json.RawMessage, vars []str
 }
 
 // succs decodes the successors of an expand answer over the variables vars and arrays.
-func (ans expandAnswer) succs(vars []string, arrays ...*spec.Array) ([]SymSucc, error) {
+func (ans expandAnswer) succs(vars []string, arrays ...*syntax.Array) ([]SymSucc, error) {
 	d := newDecoder(vars, arrays...)
 	out := make([]SymSucc, len(ans.Succs))
 	for i, s := range ans.Succs {
@@ -419,14 +420,14 @@ func (ans expandAnswer) succs(vars []string, arrays ...*spec.Array) ([]SymSucc, 
 
 // Eval asks the reference for ⟦a⟧s (concrete evaluation, undefined when a divisor is 0): ok is
 // false when the value is undefined.
-func (r *Client) Eval(store ConcStore, order []string, a spec.AExpr) (v spec.Int, ok bool, err error) {
+func (r *Client) Eval(store ConcStore, order []string, a syntax.AExpr) (v integer.Int, ok bool, err error) {
 	v, _, ok, err = r.EvalKind(store, nil, order, a)
 	return v, ok, err
 }
 
 // EvalKind is Eval with the arrays of the store and the kind of the first error when the value
-// is undefined (spec.FailDivZero or spec.FailIndex).
-func (r *Client) EvalKind(store ConcStore, arrays ConcArrays, order []string, a spec.AExpr) (v spec.Int, kind spec.FailKind, ok bool, err error) {
+// is undefined (syntax.FailDivZero or syntax.FailIndex).
+func (r *Client) EvalKind(store ConcStore, arrays ConcArrays, order []string, a syntax.AExpr) (v integer.Int, kind syntax.FailKind, ok bool, err error) {
 	e, err := EncodeA(a)
 	if err != nil {
 		return v, 0, false, err
@@ -444,7 +445,7 @@ func (r *Client) EvalKind(store ConcStore, arrays ConcArrays, order []string, a 
 
 // EvalBKind asks the reference for the value of a condition in a concrete store with arrays:
 // the truth value, or (ok false) the kind of the first error.
-func (r *Client) EvalBKind(store ConcStore, arrays ConcArrays, order []string, c spec.BExpr) (v bool, kind spec.FailKind, ok bool, err error) {
+func (r *Client) EvalBKind(store ConcStore, arrays ConcArrays, order []string, c syntax.BExpr) (v bool, kind syntax.FailKind, ok bool, err error) {
 	b, err := EncodeB(c)
 	if err != nil {
 		return false, 0, false, err
@@ -461,11 +462,11 @@ func (r *Client) EvalBKind(store ConcStore, arrays ConcArrays, order []string, c
 }
 
 // value converts an eval answer: ok is false for null (undefined).
-func (ans evalAnswer) value() (v spec.Int, ok bool, err error) {
+func (ans evalAnswer) value() (v integer.Int, ok bool, err error) {
 	if ans.Value == nil {
 		return v, false, nil
 	}
-	v, ok = spec.ParseInt(string(*ans.Value))
+	v, ok = integer.Parse(string(*ans.Value))
 	if !ok {
 		return v, false, fmt.Errorf("certsym-ref: bad integer %q", *ans.Value)
 	}

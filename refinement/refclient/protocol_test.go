@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // everyNode is a program with every constructor of the protocol's trees: each statement, each
@@ -27,9 +29,9 @@ const everyNodeJSON = `{"k":"seq","p":{"k":"assign","x":"x","e":{"k":"add","l":{
 	`"q":{"k":"seq","p":{"k":"assume","b":{"k":"or","l":{"k":"or","l":{"k":"eq","l":{"k":"var","x":"x"},"r":{"k":"num","n":1}},"r":{"k":"ne","l":{"k":"var","x":"y"},"r":{"k":"num","n":2}}},"r":{"k":"gt","l":{"k":"var","x":"x"},"r":{"k":"num","n":3}}}},` +
 	`"q":{"k":"if","b":{"k":"eq","l":{"k":"var","x":"y"},"r":{"k":"num","n":0}},"p":{"k":"skip"},"q":{"k":"fail"}}}}}}`
 
-func parseProg(t *testing.T, src string) *spec.Program {
+func parseProg(t *testing.T, src string) *syntax.Program {
 	t.Helper()
-	p, err := spec.Parse("test.imp", []byte(src))
+	p, err := parser.Parse("test.imp", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,16 +56,16 @@ func TestTreeRoundTrip(t *testing.T) {
 	if Canon(back) != Canon(p.Body) {
 		t.Fatalf("round trip changed the program:\n got %s\nwant %s", Canon(back), Canon(p.Body))
 	}
-	if !reflect.DeepEqual(spec.VarsOf(back), p.Vars) {
-		t.Errorf("variables after the round trip %v, want %v", spec.VarsOf(back), p.Vars)
+	if !reflect.DeepEqual(syntax.VarsOf(back), p.Vars) {
+		t.Errorf("variables after the round trip %v, want %v", syntax.VarsOf(back), p.Vars)
 	}
 	// the decoded variables carry the program's numbering
-	a := back.(*spec.Seq).First.(*spec.Assign)
+	a := back.(*syntax.Seq).First.(*syntax.Assign)
 	if a.X.Index != p.VarIndex("x") {
 		t.Errorf("x decoded with index %d, want %d", a.X.Index, p.VarIndex("x"))
 	}
 	// expressions and conditions on their own
-	as := p.Body.(*spec.Seq).First.(*spec.Assign)
+	as := p.Body.(*syntax.Seq).First.(*syntax.Assign)
 	ra, err := EncodeA(as.A)
 	if err != nil {
 		t.Fatal(err)
@@ -73,10 +75,10 @@ func TestTreeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ga, err := newDecoder(p.Vars).a(n)
-	if err != nil || spec.PrintA(ga) != spec.PrintA(as.A) {
+	if err != nil || syntax.PrintA(ga) != syntax.PrintA(as.A) {
 		t.Errorf("arithmetic round trip: %v, %v", ga, err)
 	}
-	cond := p.Body.(*spec.Seq).Second.(*spec.Seq).First.(*spec.If).Cond
+	cond := p.Body.(*syntax.Seq).Second.(*syntax.Seq).First.(*syntax.If).Cond
 	rb, err := EncodeB(cond)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +88,7 @@ func TestTreeRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	gb, err := newDecoder(p.Vars).b(n)
-	if err != nil || spec.PrintB(gb) != spec.PrintB(cond) {
+	if err != nil || syntax.PrintB(gb) != syntax.PrintB(cond) {
 		t.Errorf("condition round trip: %v, %v", gb, err)
 	}
 }
@@ -96,7 +98,7 @@ func TestCorpusTreesRoundTrip(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	n := 0
 	for _, f := range files {
-		p, err := spec.ParseFile(f)
+		p, err := parser.ParseFile(f)
 		if err != nil {
 			continue
 		}
@@ -127,13 +129,13 @@ func TestRequestsWireFormat(t *testing.T) {
 		req  any
 		want string
 	}{
-		{stepRequest{Op: "step", Store: concStore(ConcStore{"y": spec.IntOf(3), "x": spec.IntOf(-2), "gone": spec.IntOf(1)}, []string{"y", "x"}), Prog: prog},
+		{stepRequest{Op: "step", Store: concStore(ConcStore{"y": integer.Of(3), "x": integer.Of(-2), "gone": integer.Of(1)}, []string{"y", "x"}), Prog: prog},
 			`{"op":"step","store":{"x":-2,"y":3},"prog":{"k":"skip"}}`},
 		{stepRequest{Op: "step", Store: concStore(ConcStore{}, []string{"x"}), Prog: prog},
 			`{"op":"step","store":{},"prog":{"k":"skip"}}`},
 		{expandRequest{Op: "expand", PC: json.RawMessage(`{"k":"true"}`), Store: map[string]json.RawMessage{"x": x1}, Prog: prog},
 			`{"op":"expand","pc":{"k":"true"},"store":{"x":{"k":"add","l":{"k":"var","x":"x"},"r":{"k":"num","n":1}}},"prog":{"k":"skip"}}`},
-		{evalRequest{Op: "eval", Store: concStore(ConcStore{"x": spec.IntOf(-7)}, []string{"x"}), E: x1},
+		{evalRequest{Op: "eval", Store: concStore(ConcStore{"x": integer.Of(-7)}, []string{"x"}), E: x1},
 			`{"op":"eval","store":{"x":-7},"e":{"k":"add","l":{"k":"var","x":"x"},"r":{"k":"num","n":1}}}`},
 		{runStart([]string{"x", "y"}, prog),
 			`{"op":"run_start","vars":["x","y"],"prog":{"k":"skip"}}`},
@@ -142,8 +144,8 @@ func TestRequestsWireFormat(t *testing.T) {
 		{runNextRequest{Op: "run_next", Count: 64, Limit: StreamSizeLimit},
 			`{"op":"run_next","count":64,"limit":4000}`},
 		// arrays (issue 13): declarations, and a concrete array as the list of its elements
-		{stepRequest{Op: "step", Arrays: decls([]*spec.Array{{Name: "a", Lo: -1, Hi: 1}}),
-			Store: concStoreA(ConcStore{"n": spec.IntOf(3)}, ConcArrays{"a": {spec.IntOf(5), spec.IntOf(0), spec.IntOf(-7)}}, []string{"n"}), Prog: prog},
+		{stepRequest{Op: "step", Arrays: decls([]*syntax.Array{{Name: "a", Lo: -1, Hi: 1}}),
+			Store: concStoreA(ConcStore{"n": integer.Of(3)}, ConcArrays{"a": {integer.Of(5), integer.Of(0), integer.Of(-7)}}, []string{"n"}), Prog: prog},
 			`{"op":"step","arrays":[{"x":"a","lo":-1,"hi":1}],"store":{"a":[5,0,-7],"n":3},"prog":{"k":"skip"}}`},
 		{evalRequest{Op: "evalb", Store: concStore(ConcStore{}, nil), B: json.RawMessage(`{"k":"true"}`)},
 			`{"op":"evalb","store":{},"b":{"k":"true"}}`},
@@ -189,8 +191,8 @@ func TestAnswers(t *testing.T) {
 			t.Fatalf("%s: %+v, %v", kind, res, err)
 		}
 		if kind == "next" {
-			big, _ := spec.ParseInt("-100000000000000000000")
-			if !res.Store["x"].Equal(spec.IntOf(3)) || !res.Store["y"].Equal(big) || string(res.Prog) != `{"k":"skip"}` {
+			big, _ := integer.Parse("-100000000000000000000")
+			if !res.Store["x"].Equal(integer.Of(3)) || !res.Store["y"].Equal(big) || string(res.Prog) != `{"k":"skip"}` {
 				t.Errorf("next: %+v", res)
 			}
 		}
@@ -206,11 +208,11 @@ func TestAnswers(t *testing.T) {
 	if err != nil || len(succs) != 2 {
 		t.Fatalf("expand: %v, %v", succs, err)
 	}
-	if got := spec.PrintB(succs[0].PC); got != spec.PrintB(&spec.BinB{Op: spec.And, L: &spec.BoolLit{Val: true}, R: &spec.Cmp{Op: spec.Lt, L: &spec.Var{Name: "x"}, R: &spec.Num{Val: spec.IntOf(0)}}}) {
+	if got := syntax.PrintB(succs[0].PC); got != syntax.PrintB(&syntax.BinB{Op: syntax.And, L: &syntax.BoolLit{Val: true}, R: &syntax.Cmp{Op: syntax.Lt, L: &syntax.Var{Name: "x"}, R: &syntax.Num{Val: integer.Of(0)}}}) {
 		t.Errorf("expand pc: %s", got)
 	}
-	if spec.PrintA(succs[0].Store[0]) != "-y" || spec.PrintA(succs[0].Store[1]) != "y" || succs[0].Store[1].(*spec.Var).Index != 1 {
-		t.Errorf("expand store: %s, %s", spec.PrintA(succs[0].Store[0]), spec.PrintA(succs[0].Store[1]))
+	if syntax.PrintA(succs[0].Store[0]) != "-y" || syntax.PrintA(succs[0].Store[1]) != "y" || succs[0].Store[1].(*syntax.Var).Index != 1 {
+		t.Errorf("expand store: %s, %s", syntax.PrintA(succs[0].Store[0]), syntax.PrintA(succs[0].Store[1]))
 	}
 	if Canon(succs[0].Prog) != "fail" || string(succs[0].Raw) != `{"k":"fail"}` || Canon(succs[1].Prog) != "skip" {
 		t.Errorf("expand programs: %s, %s", Canon(succs[0].Prog), Canon(succs[1].Prog))
@@ -242,7 +244,7 @@ func TestAnswers(t *testing.T) {
 	if err != nil || len(states) != 2 || !ra.End || ra.TooBig {
 		t.Fatalf("run_next: %v, %v", states, err)
 	}
-	if states[0].Status != "pending" || states[1].Status != "finished" || Canon(states[0].Prog) != "y = 1" || spec.PrintA(states[1].Store[1]) != "1" {
+	if states[0].Status != "pending" || states[1].Status != "finished" || Canon(states[0].Prog) != "y = 1" || syntax.PrintA(states[1].Store[1]) != "1" {
 		t.Errorf("run_next states: %+v", states)
 	}
 	roundTripAnswer(t, line, &ra)
@@ -285,7 +287,7 @@ func TestStringEscapes(t *testing.T) {
 	names := []string{`a"b`, `back\slash`, "new\nline", "tab\tcr\r", "é∀λ", "bell\a", "del\x7f", "tag\U000E0001", "line\u2028sep", "<&>"}
 	notJSON := 0
 	for _, x := range names {
-		prog := &spec.Assign{X: &spec.Var{Name: x}, A: &spec.BinA{Op: spec.Add, L: &spec.Var{Name: x}, R: &spec.Num{Val: spec.IntOf(1)}}}
+		prog := &syntax.Assign{X: &syntax.Var{Name: x}, A: &syntax.BinA{Op: syntax.Add, L: &syntax.Var{Name: x}, R: &syntax.Num{Val: integer.Of(1)}}}
 		raw, err := EncodeStmt(prog)
 		if err != nil {
 			t.Fatal(err)
@@ -297,7 +299,7 @@ func TestStringEscapes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", x, err)
 		}
-		if got := back.(*spec.Assign).X.Name; got != x {
+		if got := back.(*syntax.Assign).X.Name; got != x {
 			t.Errorf("%q decoded as %q", x, got)
 		}
 		var s string
@@ -322,23 +324,23 @@ func TestStringEscapesReference(t *testing.T) {
 	}
 	defer ref.Close()
 	for _, x := range []string{`a"b`, `back\slash`, "new\nline", "é∀λ", "bell\a", "del\x7f", "tag\U000E0001", "line\u2028sep"} {
-		prog := &spec.Assign{X: &spec.Var{Name: x}, A: &spec.BinA{Op: spec.Add, L: &spec.Var{Name: x}, R: &spec.Num{Val: spec.IntOf(1)}}}
+		prog := &syntax.Assign{X: &syntax.Var{Name: x}, A: &syntax.BinA{Op: syntax.Add, L: &syntax.Var{Name: x}, R: &syntax.Num{Val: integer.Of(1)}}}
 		raw, err := EncodeStmt(prog)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := ref.Step(ConcStore{x: spec.IntOf(41)}, []string{x}, raw)
+		res, err := ref.Step(ConcStore{x: integer.Of(41)}, []string{x}, raw)
 		if err != nil {
 			t.Fatalf("%q: %v", x, err)
 		}
-		if v, ok := res.Store[x]; res.Kind != "next" || !ok || !v.Equal(spec.IntOf(42)) || len(res.Store) != 1 {
+		if v, ok := res.Store[x]; res.Kind != "next" || !ok || !v.Equal(integer.Of(42)) || len(res.Store) != 1 {
 			t.Errorf("%q: %+v", x, res)
 		}
 		succs, err := ref.Expand(json.RawMessage(`{"k":"true"}`), []json.RawMessage{json.RawMessage(`{"k":"num","n":5}`)}, []string{x}, raw)
 		if err != nil {
 			t.Fatalf("%q: %v", x, err)
 		}
-		if len(succs) != 1 || spec.PrintA(succs[0].Store[0]) != "5 + 1" {
+		if len(succs) != 1 || syntax.PrintA(succs[0].Store[0]) != "5 + 1" {
 			t.Errorf("%q: expand %+v", x, succs)
 		}
 	}
@@ -451,7 +453,7 @@ func TestMalformedProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = ref.Eval(ConcStore{"x": spec.IntOf(1)}, []string{"x"}, &spec.Var{Name: "x"})
+		_, _, err = ref.Eval(ConcStore{"x": integer.Of(1)}, []string{"x"}, &syntax.Var{Name: "x"})
 		ref.Close()
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", filepath.Base(c.path), err, c.want)

@@ -3,7 +3,7 @@ package refclient
 import (
 	"fmt"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // StreamSizeLimit bounds the size of one state of the reference (expression nodes): its terms
@@ -12,15 +12,15 @@ const StreamSizeLimit = 4000
 
 // StreamState is one state of the reference's stream.
 type StreamState struct {
-	PC     spec.BExpr
-	Store  []spec.AExpr
+	PC     syntax.BExpr
+	Store  []syntax.AExpr
 	Arrays []ArrTerm // the term of each array of the client's Arrays
-	Prog   spec.Stmt
+	Prog   syntax.Stmt
 	Status string // the reference's status of the state (as run_next names it)
 }
 
 // RunStart starts the reference's run stream of prog over vars.
-func (r *Client) RunStart(prog spec.Stmt, vars []string) error {
+func (r *Client) RunStart(prog syntax.Stmt, vars []string) error {
 	p, err := EncodeStmt(prog)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func (r *Client) RunNext(count int, vars []string) (states []StreamState, ended,
 }
 
 // states decodes the states of a run_next answer over the variables vars.
-func (ans runNextAnswer) states(vars []string, arrays ...*spec.Array) ([]StreamState, error) {
+func (ans runNextAnswer) states(vars []string, arrays ...*syntax.Array) ([]StreamState, error) {
 	d := newDecoder(vars, arrays...)
 	var states []StreamState
 	for i, s := range ans.States {

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // This file holds the syntax the layer exchanges with certsym-ref: IMP trees as the JSON of
@@ -17,16 +18,16 @@ import (
 
 // Desugar returns s with every assert b replaced by if b then skip else fail fi (SEMANTICS.md:
 // the meaning of assert; the formal development has no assert).
-func Desugar(s spec.Stmt) spec.Stmt {
+func Desugar(s syntax.Stmt) syntax.Stmt {
 	switch s := s.(type) {
-	case *spec.Assert:
-		return &spec.If{Loc: s.Loc, Cond: s.Cond, Then: &spec.Skip{Loc: s.Loc}, Else: &spec.Fail{Loc: s.Loc, Kind: spec.FailAssert}}
-	case *spec.Seq:
-		return &spec.Seq{First: Desugar(s.First), Second: Desugar(s.Second)}
-	case *spec.If:
-		return &spec.If{Loc: s.Loc, Cond: s.Cond, Then: Desugar(s.Then), Else: Desugar(s.Else), Err: s.Err}
-	case *spec.While:
-		return &spec.While{Loc: s.Loc, Cond: s.Cond, Body: Desugar(s.Body), Unfold: s.Unfold}
+	case *syntax.Assert:
+		return &syntax.If{Loc: s.Loc, Cond: s.Cond, Then: &syntax.Skip{Loc: s.Loc}, Else: &syntax.Fail{Loc: s.Loc, Kind: syntax.FailAssert}}
+	case *syntax.Seq:
+		return &syntax.Seq{First: Desugar(s.First), Second: Desugar(s.Second)}
+	case *syntax.If:
+		return &syntax.If{Loc: s.Loc, Cond: s.Cond, Then: Desugar(s.Then), Else: Desugar(s.Else), Err: s.Err}
+	case *syntax.While:
+		return &syntax.While{Loc: s.Loc, Cond: s.Cond, Body: Desugar(s.Body), Unfold: s.Unfold}
 	}
 	return s
 }
@@ -59,24 +60,24 @@ type node struct {
 
 // The protocol's names of the operators, indexed by spec's operator constants, and back.
 var (
-	aopName = [...]string{spec.Add: "add", spec.Sub: "sub", spec.Mul: "mul", spec.Div: "div", spec.Mod: "mod"}
-	cmpName = [...]string{spec.Eq: "eq", spec.Ne: "ne", spec.Lt: "lt", spec.Le: "le", spec.Gt: "gt", spec.Ge: "ge"}
-	aopOf   = map[string]spec.AOp{"add": spec.Add, "sub": spec.Sub, "mul": spec.Mul, "div": spec.Div, "mod": spec.Mod}
-	cmpOf   = map[string]spec.CmpOp{"eq": spec.Eq, "ne": spec.Ne, "lt": spec.Lt, "le": spec.Le, "gt": spec.Gt, "ge": spec.Ge}
+	aopName = [...]string{syntax.Add: "add", syntax.Sub: "sub", syntax.Mul: "mul", syntax.Div: "div", syntax.Mod: "mod"}
+	cmpName = [...]string{syntax.Eq: "eq", syntax.Ne: "ne", syntax.Lt: "lt", syntax.Le: "le", syntax.Gt: "gt", syntax.Ge: "ge"}
+	aopOf   = map[string]syntax.AOp{"add": syntax.Add, "sub": syntax.Sub, "mul": syntax.Mul, "div": syntax.Div, "mod": syntax.Mod}
+	cmpOf   = map[string]syntax.CmpOp{"eq": syntax.Eq, "ne": syntax.Ne, "lt": syntax.Lt, "le": syntax.Le, "gt": syntax.Gt, "ge": syntax.Ge}
 )
 
 // --- encoding -------------------------------------------------------------------------------
 
-func encA(a spec.AExpr) (*node, error) {
+func encA(a syntax.AExpr) (*node, error) {
 	switch a := a.(type) {
-	case *spec.Num:
+	case *syntax.Num:
 		return &node{K: "num", N: json.Number(a.Val.String())}, nil
-	case *spec.Var:
+	case *syntax.Var:
 		return &node{K: "var", X: a.Name}, nil
-	case *spec.Neg:
+	case *syntax.Neg:
 		e, err := encA(a.X)
 		return &node{K: "neg", E: e}, err
-	case *spec.BinA:
+	case *syntax.BinA:
 		if int(a.Op) >= len(aopName) {
 			return nil, fmt.Errorf("unknown arithmetic operator %d", a.Op)
 		}
@@ -86,13 +87,13 @@ func encA(a spec.AExpr) (*node, error) {
 		}
 		r, err := encA(a.R)
 		return &node{K: aopName[a.Op], L: l, R: r}, err
-	case *spec.Elem:
+	case *syntax.Elem:
 		if a.Arr == nil {
 			return nil, fmt.Errorf("element read without its array")
 		}
 		e, err := encA(a.I)
 		return &node{K: "sel", X: a.Arr.Name, E: e}, err
-	case *spec.BoundRef:
+	case *syntax.BoundRef:
 		return &node{K: "bvar", X: a.Name}, nil
 	case *Select:
 		t, err := encT(a.T)
@@ -105,14 +106,14 @@ func encA(a spec.AExpr) (*node, error) {
 	return nil, fmt.Errorf("cannot encode arithmetic expression %T", a)
 }
 
-func encB(c spec.BExpr) (*node, error) {
+func encB(c syntax.BExpr) (*node, error) {
 	switch c := c.(type) {
-	case *spec.BoolLit:
+	case *syntax.BoolLit:
 		if c.Val {
 			return &node{K: "true"}, nil
 		}
 		return &node{K: "false"}, nil
-	case *spec.Cmp:
+	case *syntax.Cmp:
 		if int(c.Op) >= len(cmpName) {
 			return nil, fmt.Errorf("unknown comparison %d", c.Op)
 		}
@@ -122,12 +123,12 @@ func encB(c spec.BExpr) (*node, error) {
 		}
 		r, err := encA(c.R)
 		return &node{K: cmpName[c.Op], L: l, R: r}, err
-	case *spec.Not:
+	case *syntax.Not:
 		x, err := encB(c.X)
 		return &node{K: "not", B: x}, err
-	case *spec.BinB:
+	case *syntax.BinB:
 		k := "and"
-		if c.Op == spec.Or {
+		if c.Op == syntax.Or {
 			k = "or"
 		}
 		l, err := encB(c.L)
@@ -136,7 +137,7 @@ func encB(c spec.BExpr) (*node, error) {
 		}
 		r, err := encB(c.R)
 		return &node{K: k, L: l, R: r}, err
-	case *spec.Quant:
+	case *syntax.Quant:
 		k := "forall"
 		if c.Exists {
 			k = "exists"
@@ -171,16 +172,16 @@ func encB(c spec.BExpr) (*node, error) {
 }
 
 // encP encodes a statement, desugaring assert b to if b then skip else fail fi.
-func encP(s spec.Stmt) (*node, error) {
+func encP(s syntax.Stmt) (*node, error) {
 	switch s := s.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return &node{K: "skip"}, nil
-	case *spec.Fail:
+	case *syntax.Fail:
 		return &node{K: "fail", Kind: failKindName(s.Kind)}, nil
-	case *spec.Assign:
+	case *syntax.Assign:
 		e, err := encA(s.A)
 		return &node{K: "assign", X: s.X.Name, E: e}, err
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		if s.Arr == nil {
 			return nil, fmt.Errorf("element write without its array")
 		}
@@ -190,32 +191,32 @@ func encP(s spec.Stmt) (*node, error) {
 		}
 		e, err := encA(s.A)
 		return &node{K: "aassign", X: s.Arr.Name, L: l, E: e}, err
-	case *spec.Seq:
+	case *syntax.Seq:
 		p, err := encP(s.First)
 		if err != nil {
 			return nil, err
 		}
 		q, err := encP(s.Second)
 		return &node{K: "seq", P: p, Q: q}, err
-	case *spec.If:
+	case *syntax.If:
 		return encIf(s.Cond, s.Then, s.Else)
-	case *spec.Assert:
-		return encIf(s.Cond, &spec.Skip{}, &spec.Fail{})
-	case *spec.While:
+	case *syntax.Assert:
+		return encIf(s.Cond, &syntax.Skip{}, &syntax.Fail{})
+	case *syntax.While:
 		c, err := encB(s.Cond)
 		if err != nil {
 			return nil, err
 		}
 		p, err := encP(s.Body)
 		return &node{K: "while", B: c, P: p}, err
-	case *spec.Assume:
+	case *syntax.Assume:
 		c, err := encB(s.Cond)
 		return &node{K: "assume", B: c}, err
 	}
 	return nil, fmt.Errorf("cannot encode statement %T", s)
 }
 
-func encIf(c spec.BExpr, th, el spec.Stmt) (*node, error) {
+func encIf(c syntax.BExpr, th, el syntax.Stmt) (*node, error) {
 	b, err := encB(c)
 	if err != nil {
 		return nil, err
@@ -248,13 +249,13 @@ func encodeNode(n *node, err error) (json.RawMessage, error) {
 }
 
 // EncodeStmt returns the JSON tree of a statement (asserts desugared).
-func EncodeStmt(s spec.Stmt) (json.RawMessage, error) { return encodeNode(encP(s)) }
+func EncodeStmt(s syntax.Stmt) (json.RawMessage, error) { return encodeNode(encP(s)) }
 
 // EncodeA returns the JSON tree of an arithmetic expression.
-func EncodeA(a spec.AExpr) (json.RawMessage, error) { return encodeNode(encA(a)) }
+func EncodeA(a syntax.AExpr) (json.RawMessage, error) { return encodeNode(encA(a)) }
 
 // EncodeB returns the JSON tree of a condition.
-func EncodeB(c spec.BExpr) (json.RawMessage, error) { return encodeNode(encB(c)) }
+func EncodeB(c syntax.BExpr) (json.RawMessage, error) { return encodeNode(encB(c)) }
 
 // --- decoding -------------------------------------------------------------------------------
 
@@ -262,12 +263,12 @@ func EncodeB(c spec.BExpr) (json.RawMessage, error) { return encodeNode(encB(c))
 // program's variable list (a name outside it is an error: the reference never invents one).
 type decoder struct {
 	index  map[string]int
-	arrays map[string]*spec.Array
+	arrays map[string]*syntax.Array
 	bound  []string // the names bound by the enclosing quantifiers, outermost first
 }
 
-func newDecoder(vars []string, arrays ...*spec.Array) *decoder {
-	d := &decoder{index: map[string]int{}, arrays: map[string]*spec.Array{}}
+func newDecoder(vars []string, arrays ...*syntax.Array) *decoder {
+	d := &decoder{index: map[string]int{}, arrays: map[string]*syntax.Array{}}
 	for i, v := range vars {
 		d.index[v] = i
 	}
@@ -285,7 +286,7 @@ func child(n *node, field string, c *node) (*node, error) {
 	return c, nil
 }
 
-func (d *decoder) variable(n *node) (*spec.Var, error) {
+func (d *decoder) variable(n *node) (*syntax.Var, error) {
 	if n.X == "" {
 		return nil, fmt.Errorf("%q node without its variable name \"x\"", n.K)
 	}
@@ -293,10 +294,10 @@ func (d *decoder) variable(n *node) (*spec.Var, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown variable %q in the reference's answer", n.X)
 	}
-	return &spec.Var{Name: n.X, Index: i}, nil
+	return &syntax.Var{Name: n.X, Index: i}, nil
 }
 
-func (d *decoder) a(n *node) (spec.AExpr, error) {
+func (d *decoder) a(n *node) (syntax.AExpr, error) {
 	if n == nil {
 		return nil, fmt.Errorf("missing arithmetic expression")
 	}
@@ -305,11 +306,11 @@ func (d *decoder) a(n *node) (spec.AExpr, error) {
 		if n.N == "" {
 			return nil, fmt.Errorf("\"num\" node without its integer \"n\"")
 		}
-		v, ok := spec.ParseInt(string(n.N))
+		v, ok := integer.Parse(string(n.N))
 		if !ok {
 			return nil, fmt.Errorf("bad integer %q", n.N)
 		}
-		return &spec.Num{Val: v}, nil
+		return &syntax.Num{Val: v}, nil
 	case "var":
 		return d.variable(n)
 	case "sel", "bvar":
@@ -323,7 +324,7 @@ func (d *decoder) a(n *node) (spec.AExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Neg{X: x}, nil
+		return &syntax.Neg{X: x}, nil
 	}
 	op, ok := aopOf[n.K]
 	if !ok {
@@ -333,11 +334,11 @@ func (d *decoder) a(n *node) (spec.AExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spec.BinA{Op: op, L: l, R: r}, nil
+	return &syntax.BinA{Op: op, L: l, R: r}, nil
 }
 
 // a2 decodes the two arithmetic operands l and r of n.
-func (d *decoder) a2(n *node) (spec.AExpr, spec.AExpr, error) {
+func (d *decoder) a2(n *node) (syntax.AExpr, syntax.AExpr, error) {
 	if _, err := child(n, "l", n.L); err != nil {
 		return nil, nil, err
 	}
@@ -352,13 +353,13 @@ func (d *decoder) a2(n *node) (spec.AExpr, spec.AExpr, error) {
 	return l, r, err
 }
 
-func (d *decoder) b(n *node) (spec.BExpr, error) {
+func (d *decoder) b(n *node) (syntax.BExpr, error) {
 	if n == nil {
 		return nil, fmt.Errorf("missing condition")
 	}
 	switch n.K {
 	case "true", "false":
-		return &spec.BoolLit{Val: n.K == "true"}, nil
+		return &syntax.BoolLit{Val: n.K == "true"}, nil
 	case "not":
 		c, err := child(n, "b", n.B)
 		if err != nil {
@@ -368,7 +369,7 @@ func (d *decoder) b(n *node) (spec.BExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Not{X: x}, nil
+		return &syntax.Not{X: x}, nil
 	case "forall", "exists", "first":
 		return d.quant(n)
 	case "and", "or":
@@ -386,11 +387,11 @@ func (d *decoder) b(n *node) (spec.BExpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		op := spec.And
+		op := syntax.And
 		if n.K == "or" {
-			op = spec.Or
+			op = syntax.Or
 		}
-		return &spec.BinB{Op: op, L: l, R: r}, nil
+		return &syntax.BinB{Op: op, L: l, R: r}, nil
 	}
 	op, ok := cmpOf[n.K]
 	if !ok {
@@ -400,20 +401,20 @@ func (d *decoder) b(n *node) (spec.BExpr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &spec.Cmp{Op: op, L: l, R: r}, nil
+	return &syntax.Cmp{Op: op, L: l, R: r}, nil
 }
 
-func (d *decoder) p(n *node) (spec.Stmt, error) {
+func (d *decoder) p(n *node) (syntax.Stmt, error) {
 	if n == nil {
 		return nil, fmt.Errorf("missing statement")
 	}
-	sub := func(field string, c *node) (spec.Stmt, error) {
+	sub := func(field string, c *node) (syntax.Stmt, error) {
 		if _, err := child(n, field, c); err != nil {
 			return nil, err
 		}
 		return d.p(c)
 	}
-	cond := func() (spec.BExpr, error) {
+	cond := func() (syntax.BExpr, error) {
 		if _, err := child(n, "b", n.B); err != nil {
 			return nil, err
 		}
@@ -421,10 +422,10 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 	}
 	switch n.K {
 	case "skip":
-		return &spec.Skip{}, nil
+		return &syntax.Skip{}, nil
 	case "fail":
 		k, err := failKindOf(n.Kind)
-		return &spec.Fail{Kind: k}, err
+		return &syntax.Fail{Kind: k}, err
 	case "aassign":
 		return d.arrAssign(n)
 	case "assign":
@@ -439,7 +440,7 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Assign{X: x, A: e}, nil
+		return &syntax.Assign{X: x, A: e}, nil
 	case "seq":
 		p, err := sub("p", n.P)
 		if err != nil {
@@ -449,7 +450,7 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Seq{First: p, Second: q}, nil
+		return &syntax.Seq{First: p, Second: q}, nil
 	case "if":
 		c, err := cond()
 		if err != nil {
@@ -463,7 +464,7 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.If{Cond: c, Then: p, Else: q}, nil
+		return &syntax.If{Cond: c, Then: p, Else: q}, nil
 	case "while":
 		c, err := cond()
 		if err != nil {
@@ -473,19 +474,19 @@ func (d *decoder) p(n *node) (spec.Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &spec.While{Cond: c, Body: p}, nil
+		return &syntax.While{Cond: c, Body: p}, nil
 	case "assume":
 		c, err := cond()
 		if err != nil {
 			return nil, err
 		}
-		return &spec.Assume{Cond: c}, nil
+		return &syntax.Assume{Cond: c}, nil
 	}
 	return nil, fmt.Errorf("unknown statement node %q", n.K)
 }
 
 // decodeProg decodes the JSON tree of a program.
-func decodeProg(raw json.RawMessage, d *decoder) (spec.Stmt, error) {
+func decodeProg(raw json.RawMessage, d *decoder) (syntax.Stmt, error) {
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("missing program")
 	}
@@ -508,7 +509,7 @@ type symState struct {
 
 // decode returns the state's path condition, its store as the term of each variable of the
 // decoder's list (in that order), and its program.
-func (d *decoder) decode(s symState, vars []string) (pc spec.BExpr, store []spec.AExpr, prog spec.Stmt, err error) {
+func (d *decoder) decode(s symState, vars []string) (pc syntax.BExpr, store []syntax.AExpr, prog syntax.Stmt, err error) {
 	if pc, err = d.b(s.PC); err != nil {
 		return nil, nil, nil, fmt.Errorf("path condition: %w", err)
 	}
@@ -518,11 +519,11 @@ func (d *decoder) decode(s symState, vars []string) (pc spec.BExpr, store []spec
 			return nil, nil, nil, fmt.Errorf("store has unknown variable %q", x)
 		}
 	}
-	store = make([]spec.AExpr, len(vars))
+	store = make([]syntax.AExpr, len(vars))
 	for j, x := range vars {
 		t, ok := s.Store[x]
 		if !ok {
-			store[j] = &spec.Var{Name: x, Index: j}
+			store[j] = &syntax.Var{Name: x, Index: j}
 			continue
 		}
 		if store[j], err = d.a(t); err != nil {
@@ -539,18 +540,18 @@ func (d *decoder) decode(s symState, vars []string) (pc spec.BExpr, store []spec
 
 // Canon returns a one-line canonical text of a program: sequences flattened (so the association
 // of ; does not matter), assert b printed as if b then skip else fail fi, expressions printed by
-// spec.PrintA/PrintB. Two programs take the same steps iff their canonical texts are equal.
-func Canon(s spec.Stmt) string {
+// syntax.PrintA/PrintB. Two programs take the same steps iff their canonical texts are equal.
+func Canon(s syntax.Stmt) string {
 	var b strings.Builder
 	canon(&b, s)
 	return b.String()
 }
 
-func canon(b *strings.Builder, s spec.Stmt) {
-	var flat []spec.Stmt
-	var walk func(spec.Stmt)
-	walk = func(s spec.Stmt) {
-		if q, ok := s.(*spec.Seq); ok {
+func canon(b *strings.Builder, s syntax.Stmt) {
+	var flat []syntax.Stmt
+	var walk func(syntax.Stmt)
+	walk = func(s syntax.Stmt) {
+		if q, ok := s.(*syntax.Seq); ok {
 			walk(q.First)
 			walk(q.Second)
 			return
@@ -563,29 +564,29 @@ func canon(b *strings.Builder, s spec.Stmt) {
 			b.WriteString("; ")
 		}
 		switch s := s.(type) {
-		case *spec.Skip:
+		case *syntax.Skip:
 			b.WriteString("skip")
-		case *spec.Fail:
+		case *syntax.Fail:
 			b.WriteString("fail")
-			if s.Kind == spec.FailDivZero || s.Kind == spec.FailIndex {
+			if s.Kind == syntax.FailDivZero || s.Kind == syntax.FailIndex {
 				b.WriteString("[" + s.Kind.String() + "]")
 			}
-		case *spec.ArrAssign:
-			b.WriteString(s.Arr.Name + "[" + spec.PrintA(s.I) + "] = " + spec.PrintA(s.A))
-		case *spec.Assign:
-			b.WriteString(s.X.Name + " = " + spec.PrintA(s.A))
-		case *spec.Assume:
-			b.WriteString("assume " + spec.PrintB(s.Cond))
-		case *spec.Assert:
-			b.WriteString("if " + spec.PrintB(s.Cond) + " then { skip } else { fail } fi")
-		case *spec.If:
-			b.WriteString("if " + spec.PrintB(s.Cond) + " then { ")
+		case *syntax.ArrAssign:
+			b.WriteString(s.Arr.Name + "[" + syntax.PrintA(s.I) + "] = " + syntax.PrintA(s.A))
+		case *syntax.Assign:
+			b.WriteString(s.X.Name + " = " + syntax.PrintA(s.A))
+		case *syntax.Assume:
+			b.WriteString("assume " + syntax.PrintB(s.Cond))
+		case *syntax.Assert:
+			b.WriteString("if " + syntax.PrintB(s.Cond) + " then { skip } else { fail } fi")
+		case *syntax.If:
+			b.WriteString("if " + syntax.PrintB(s.Cond) + " then { ")
 			canon(b, s.Then)
 			b.WriteString(" } else { ")
 			canon(b, s.Else)
 			b.WriteString(" } fi")
-		case *spec.While:
-			b.WriteString("while " + spec.PrintB(s.Cond) + " do { ")
+		case *syntax.While:
+			b.WriteString("while " + syntax.PrintB(s.Cond) + " do { ")
 			canon(b, s.Body)
 			b.WriteString(" } od")
 		default:
@@ -597,6 +598,6 @@ func canon(b *strings.Builder, s spec.Stmt) {
 // --- total evaluation -----------------------------------------------------------------------
 
 // DecodeProg decodes a program of the protocol over the variables vars.
-func DecodeProg(raw json.RawMessage, vars []string, arrays ...*spec.Array) (spec.Stmt, error) {
+func DecodeProg(raw json.RawMessage, vars []string, arrays ...*syntax.Array) (syntax.Stmt, error) {
 	return decodeProg(raw, newDecoder(vars, arrays...))
 }

@@ -24,11 +24,12 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/pathcond"
 	"certsym/refinement/checker"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec"
-	"certsym/sym"
+	"certsym/spec/syntax"
 )
 
 // streamZ3Every is how often (in states) the path conditions are also compared by Z3.
@@ -50,7 +51,7 @@ func (c schecker) compare(max int) int {
 		RLimit: c.Cfg.EngineRLimit, QueryTimeout: c.Cfg.EngineTimeout}}
 	start := time.Now()
 	e := c.NewEngine(opts)
-	reported := map[*spec.Fail]bool{}
+	reported := map[*syntax.Fail]bool{}
 	var buf []refclient.StreamState
 	refEnded := false
 	n := 0
@@ -103,7 +104,7 @@ func (c schecker) compare(max int) int {
 }
 
 // compareStates compares the n-th states; false ends the comparison (the streams diverged).
-func (c schecker) compareStates(n int, s engine.Status, r refclient.StreamState, reported map[*spec.Fail]bool) bool {
+func (c schecker) compareStates(n int, s engine.Status, r refclient.StreamState, reported map[*syntax.Fail]bool) bool {
 	st := s.State
 	if a, b := refclient.Canon(st.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
 		c.Report("stream/program", "", n, "state %d of the unpruned stream: the engine is at %s, the reference at %s", n, a, b)
@@ -117,21 +118,21 @@ func (c schecker) compareStates(n int, s engine.Status, r refclient.StreamState,
 	for _, v := range vals {
 		for j, x := range c.Names {
 			if a, b := st.Store[j].Eval(v), refclient.EvalA(r.Store[j], v); !a.Equal(b) {
-				c.Report("stream/store", c.InputString(v), n, "state %d: variable %s is %s = %s in the engine, %s = %s in the reference",
-					n, x, st.Store[j].String(c.Slots), a, spec.PrintA(r.Store[j]), b)
+				c.Report("stream/store", spec.StoreString(c, v), n, "state %d: variable %s is %s = %s in the engine, %s = %s in the reference",
+					n, x, st.Store[j].String(c.Slots), a, syntax.PrintA(r.Store[j]), b)
 				return false
 			}
 		}
 		if a, b := f.Eval(v), refclient.EvalB(r.PC, v); a != b {
-			c.Report("stream/pc", c.InputString(v), n, "state %d: the engine's path condition %s is %v, the reference's %s is %v",
-				n, st.PC.String(c.Slots), a, spec.PrintB(r.PC), b)
+			c.Report("stream/pc", spec.StoreString(c, v), n, "state %d: the engine's path condition %s is %v, the reference's %s is %v",
+				n, st.PC.String(c.Slots), a, syntax.PrintB(r.PC), b)
 			return false
 		}
 	}
 	if n%streamZ3Every == streamZ3Every-1 {
 		if verdict, m := c.Prover.Equivalent(f.BExpr(c.Names), r.PC, c.Names); verdict == prover.Invalid {
-			c.Report("stream/pc", c.InputString(m), n, "state %d: the path conditions are not equivalent:\n    engine:    %s\n    reference: %s",
-				n, st.PC.String(c.Slots), spec.PrintB(r.PC))
+			c.Report("stream/pc", spec.StoreString(c, m), n, "state %d: the path conditions are not equivalent:\n    engine:    %s\n    reference: %s",
+				n, st.PC.String(c.Slots), syntax.PrintB(r.PC))
 			return false
 		}
 	}
@@ -150,15 +151,15 @@ func (c schecker) compareStates(n int, s engine.Status, r refclient.StreamState,
 		f := st.ErrorOf()
 		switch {
 		case f != nil && reported[f]:
-		case st.PC.Status == sym.Unknown:
-		case st.PC.Status == sym.Unsat:
+		case st.PC.Status == pathcond.Unknown:
+		case st.PC.Status == pathcond.Unsat:
 			if verdict, m := c.Prover.Model(r.PC, c.Names); verdict == prover.Valid && refclient.EvalB(r.PC, m) {
-				c.Report("stream/status", c.InputString(m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
-					n, spec.PrintB(r.PC), c.InputString(m))
+				c.Report("stream/status", spec.StoreString(c, m), n, "state %d: the engine finds the error state's path condition unsatisfiable, the reference's %s holds under %s",
+					n, syntax.PrintB(r.PC), spec.StoreString(c, m))
 				return false
 			}
 		default:
-			c.Report("stream/status", c.InputString(st.PC.Witness), n, "state %d: an error state of status %s that the engine does not report (%s)", n, st.PC.Status, checker.StateString(st, c.Slots))
+			c.Report("stream/status", spec.StoreString(c, st.PC.Witness), n, "state %d: an error state of status %s that the engine does not report (%s)", n, st.PC.Status, checker.StateString(st, c.Slots))
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -14,82 +15,82 @@ import (
 
 // expectedClaims is the layer's own list of the program's claims: kind, statement and (for a
 // division claim) the division, as keys.
-func expectedClaims(s spec.Stmt, out map[string]int) {
-	key := func(kind string, st spec.Stmt, d *spec.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
-	ikey := func(st spec.Stmt, i spec.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
-	var divsA func(a spec.AExpr, st spec.Stmt)
-	var divsB func(b spec.BExpr, st spec.Stmt)
-	divsA = func(a spec.AExpr, st spec.Stmt) {
+func expectedClaims(s syntax.Stmt, out map[string]int) {
+	key := func(kind string, st syntax.Stmt, d *syntax.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
+	ikey := func(st syntax.Stmt, i syntax.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
+	var divsA func(a syntax.AExpr, st syntax.Stmt)
+	var divsB func(b syntax.BExpr, st syntax.Stmt)
+	divsA = func(a syntax.AExpr, st syntax.Stmt) {
 		switch a := a.(type) {
-		case *spec.Elem: // an element read: its index claim (issue 13), unless the index reads a
+		case *syntax.Elem: // an element read: its index claim (issue 13), unless the index reads a
 			// quantifier's bound variable (verify makes no claim of those: the claim would not be
 			// a condition on the statement's store)
 			divsA(a.I, st)
-			if !spec.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
+			if !syntax.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
 				out[ikey(st, a.I)]++
 			}
-		case *spec.Neg:
+		case *syntax.Neg:
 			divsA(a.X, st)
-		case *spec.BinA:
+		case *syntax.BinA:
 			divsA(a.L, st)
 			divsA(a.R, st)
 			// verify makes no claim of a divisor reading a bound variable, nor of a constant
 			// non-zero divisor (it cannot fail)
-			if (a.Op == spec.Div || a.Op == spec.Mod) && !spec.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
+			if (a.Op == syntax.Div || a.Op == syntax.Mod) && !syntax.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
 				out[key("division", st, a)]++
 			}
-		case *spec.Num, *spec.Var, *spec.BoundRef:
+		case *syntax.Num, *syntax.Var, *syntax.BoundRef:
 		default:
 			panic(fmt.Sprintf("verifycheck: expectedClaims: arithmetic expression %T", a))
 		}
 	}
-	divsB = func(b spec.BExpr, st spec.Stmt) {
+	divsB = func(b syntax.BExpr, st syntax.Stmt) {
 		switch b := b.(type) {
-		case *spec.Quant:
+		case *syntax.Quant:
 			divsA(b.Lo, st)
 			divsA(b.Hi, st)
 			divsB(b.Body, st)
-		case *spec.Cmp:
+		case *syntax.Cmp:
 			divsA(b.L, st)
 			divsA(b.R, st)
-		case *spec.Not:
+		case *syntax.Not:
 			divsB(b.X, st)
-		case *spec.BinB:
+		case *syntax.BinB:
 			divsB(b.L, st)
 			divsB(b.R, st)
-		case *spec.BoolLit:
+		case *syntax.BoolLit:
 		default:
 			panic(fmt.Sprintf("verifycheck: expectedClaims: condition %T", b))
 		}
 	}
 	switch s := s.(type) {
-	case *spec.Seq:
+	case *syntax.Seq:
 		expectedClaims(s.First, out)
 		expectedClaims(s.Second, out)
-	case *spec.Assign:
+	case *syntax.Assign:
 		divsA(s.A, s)
-	case *spec.ArrAssign:
+	case *syntax.ArrAssign:
 		divsA(s.I, s)
 		divsA(s.A, s)
 		if !spec.ConstInRange(s.Arr, s.I) {
 			out[ikey(s, s.I)]++
 		}
-	case *spec.If:
+	case *syntax.If:
 		divsB(s.Cond, s)
 		expectedClaims(s.Then, out)
 		expectedClaims(s.Else, out)
-	case *spec.While:
+	case *syntax.While:
 		divsB(s.Cond, s)
 		expectedClaims(s.Body, out)
-	case *spec.Assume:
+	case *syntax.Assume:
 		divsB(s.Cond, s)
-	case *spec.Assert:
+	case *syntax.Assert:
 		// its divisions and element reads are supporting primitive claims of the assert
 		// (xSymExe, Section IV-A), not claims of their own
 		out[key("assert", s, nil)]++
-	case *spec.Fail:
+	case *syntax.Fail:
 		out[key("assert", s, nil)]++
-	case *spec.Skip:
+	case *syntax.Skip:
 	default:
 		panic(fmt.Sprintf("verifycheck: expectedClaims: statement %T", s))
 	}
@@ -101,7 +102,7 @@ func (c vchecker) checkClaimSet(rep *verify.Report, mode string) {
 	expectedClaims(c.U.Prog.Body, want)
 	got := map[string]int{}
 	for _, cl := range rep.Claims {
-		kind, d := "assert", (*spec.BinA)(nil)
+		kind, d := "assert", (*syntax.BinA)(nil)
 		if cl.Kind == verify.ClaimDivision {
 			kind, d = "division", cl.Div
 		}

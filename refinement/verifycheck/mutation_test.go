@@ -10,7 +10,8 @@ import (
 	"certsym/internal/fault"
 	"certsym/refinement/checker"
 	"certsym/refinement/gen"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax/parser"
 	"certsym/verify"
 )
 
@@ -38,7 +39,7 @@ func TestMutationSnippets(t *testing.T) {
 			if g.Verify < 0 {
 				continue
 			}
-			p, err := spec.Parse("gen", []byte(g.Text))
+			p, err := parser.Parse("gen", []byte(g.Text))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +53,7 @@ func TestMutationSnippets(t *testing.T) {
 			if rep.Stopped != "" {
 				continue
 			}
-			for _, v := range [][]spec.Int{make([]spec.Int, p.Slots()), inputs(p, 4)} {
+			for _, v := range [][]integer.Int{make([]integer.Int, p.Slots()), inputs(p, 4)} {
 				_, after, _ := afterCut(p, rep, v, cfg.BoundedN)
 				for _, s := range after {
 					for _, cl := range rep.ClaimsAt(s) {

@@ -87,8 +87,8 @@ func (c vchecker) checkPrimsAt(rep *verify.Report, cls []*verify.Claim, s spec.S
 				break // undefined here: the later checks are not made
 			}
 			if !val && p.Status == verify.StatusVerified {
-				c.Report("verify/prim", c.InputString(s), step, "%s: the primitive claim %s of %s is false in store %s",
-					mode, primName(p), claimName(cl), c.InputString(s))
+				c.Report("verify/prim", spec.StoreString(c, s), step, "%s: the primitive claim %s of %s is false in store %s",
+					mode, primName(p), claimName(cl), spec.StoreString(c, s))
 				return false
 			}
 			if !val {

@@ -7,7 +7,9 @@ import (
 	"certsym/internal/budget"
 	"certsym/refinement/checker"
 	"certsym/refinement/gen"
-	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 	"certsym/verify"
 )
 
@@ -29,7 +31,7 @@ func TestSnippetsReachOrder(t *testing.T) {
 		if g.Verify < 0 {
 			continue
 		}
-		p, err := spec.Parse("gen", []byte(g.Text))
+		p, err := parser.Parse("gen", []byte(g.Text))
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -49,7 +51,7 @@ func TestSnippetsReachOrder(t *testing.T) {
 				}
 			}
 			if g.Verify == 4 && rep.Stopped == "" {
-				for _, v := range [][]spec.Int{make([]spec.Int, p.Slots()), inputs(p, 4)} {
+				for _, v := range [][]integer.Int{make([]integer.Int, p.Slots()), inputs(p, 4)} {
 					if _, _, again := afterCut(p, rep, v, cfg.BoundedN); again {
 						backEdge++
 					}
@@ -78,10 +80,10 @@ func all(m map[string]bool) bool {
 }
 
 // inputs is the store of p with every variable x.
-func inputs(p *spec.Program, x int64) []spec.Int {
-	v := make([]spec.Int, p.Slots())
+func inputs(p *syntax.Program, x int64) []integer.Int {
+	v := make([]integer.Int, p.Slots())
 	for i := range p.Vars {
-		v[i] = spec.IntOf(x)
+		v[i] = integer.Of(x)
 	}
 	return v
 }

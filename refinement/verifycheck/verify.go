@@ -46,6 +46,8 @@ import (
 	"certsym/internal/budget"
 	"certsym/refinement/checker"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -127,11 +129,11 @@ func (c vchecker) verifyRefuted(rep *verify.Report, cl *verify.Claim, mode strin
 		c.Report("verify/refuted", "", -1, "%s: %s has no counterexample", mode, claimName(cl))
 		return true
 	}
-	in := c.InputString(w.Input)
+	in := spec.StoreString(c, w.Input)
 	r := spec.ExecBounded(c.U.Prog, w.Input, c.Cfg.BoundedN)
 	if r.Behaviour != spec.Error || !hasClaim(rep.ClaimsOfFail(r.Fail), cl) || !cl.Falsified(r.Store) {
 		c.Report("verify/refuted", in, -1, "%s: the counterexample of %s ends %s in the bounded semantics (loop limit %d) with store %s, without falsifying the claim",
-			mode, claimName(cl), r.Behaviour, c.Cfg.BoundedN, c.InputString(r.Store))
+			mode, claimName(cl), r.Behaviour, c.Cfg.BoundedN, spec.StoreString(c, r.Store))
 		return true
 	}
 	kind, last, ok, err := c.RefEnd(w.Input, checker.BoundedRefSteps)
@@ -205,18 +207,18 @@ func (c vchecker) verifyMaybe(rep *verify.Report, cl *verify.Claim, mode string)
 		if r.Behaviour == spec.Error && hasClaim(rep.ClaimsOfFail(r.Fail), cl) && cl.Falsified(r.Store) {
 			continue // a real counterexample: the claim fails
 		}
-		if a, ok := r.At.(*spec.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
+		if a, ok := r.At.(*syntax.Assume); ok && r.Behaviour == spec.Infeasible && hasAssume(cl.OverApprox, a) {
 			continue // the input violates an over-approximated assume: the alarm may be false
 		}
 		if r.Behaviour == spec.Error && failsAtAssume(cl.OverApprox, r.Fail) {
 			continue // an instance of the over-approximated quantifier fails: the run ends there
 		}
-		c.Report("verify/maybe", c.InputString(w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
+		c.Report("verify/maybe", spec.StoreString(c, w.Input), -1, "%s: the %s counterexample of %s ends %s in the bounded semantics (loop limit %d) at line %d: it neither falsifies the claim nor violates one of its over-approximating assumes %v",
 			mode, res, claimName(cl), r.Behaviour, c.Cfg.BoundedN, resultLine(r), assumeLines(cl.OverApprox))
 	}
 }
 
-func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
+func hasAssume(as []*syntax.Assume, a *syntax.Assume) bool {
 	for _, x := range as {
 		if x == a {
 			return true
@@ -227,7 +229,7 @@ func hasAssume(as []*spec.Assume, a *spec.Assume) bool {
 
 // failsAtAssume reports whether f is the failure (division by zero, index out of range) of one of
 // the assumes as.
-func failsAtAssume(as []*spec.Assume, f *spec.Fail) bool {
+func failsAtAssume(as []*syntax.Assume, f *syntax.Fail) bool {
 	for _, a := range as {
 		if f != nil && (f == a.Err || f == a.IdxErr) {
 			return true
@@ -236,7 +238,7 @@ func failsAtAssume(as []*spec.Assume, f *spec.Fail) bool {
 	return false
 }
 
-func assumeLines(as []*spec.Assume) []int {
+func assumeLines(as []*syntax.Assume) []int {
 	var out []int
 	for _, a := range as {
 		out = append(out, a.Line())
@@ -250,20 +252,20 @@ func resultLine(r spec.BoundedResult) int {
 		return r.Fail.Line()
 	}
 	if r.At != nil {
-		return spec.LineOf(r.At)
+		return r.At.Pos().Line
 	}
 	return 0
 }
 
 // quantBound is the cut of verify's quantifier bound (bounded.Interp.QuantLoop with the loop
 // limit) for spec.ExecBoundedCut: the bounded interpreter's own rule, bounded.Exhausts.
-func (c vchecker) quantBound() func(spec.Stmt, spec.BExpr, spec.Store) bool {
+func (c vchecker) quantBound() func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
 	return quantCut(c.Cfg.BoundedN)
 }
 
 // quantCut is the cut of verify's quantifier bound with loop limit n.
-func quantCut(n int) func(spec.Stmt, spec.BExpr, spec.Store) bool {
-	return func(_ spec.Stmt, cond spec.BExpr, s spec.Store) bool { return bounded.Exhausts(cond, s, n) }
+func quantCut(n int) func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
+	return func(_ syntax.Stmt, cond syntax.BExpr, s spec.Store) bool { return bounded.Exhausts(cond, s, n) }
 }
 
 // afterCut runs the input v of prog with loop limit n, cut by the loop limit and verify's
@@ -273,13 +275,13 @@ func quantCut(n int) func(spec.Stmt, spec.BExpr, spec.Store) bool {
 // whose claims were evaluated on part of the instances only), and whether one of them that has
 // claims in rep was visited before the cut too (the run meets it again through a loop's back
 // edge).
-func afterCut(prog *spec.Program, rep *verify.Report, v []spec.Int, n int) (r spec.BoundedResult, after []spec.Stmt, again bool) {
-	var short, long []spec.Stmt
-	r = spec.ExecBoundedCut(prog, v, n, func(s spec.Stmt) { short = append(short, s) }, quantCut(n))
+func afterCut(prog *syntax.Program, rep *verify.Report, v []integer.Int, n int) (r spec.BoundedResult, after []syntax.Stmt, again bool) {
+	var short, long []syntax.Stmt
+	r = spec.ExecBoundedCut(prog, v, n, func(s syntax.Stmt) { short = append(short, s) }, quantCut(n))
 	if r.Behaviour != spec.Incomplete {
 		return r, nil, false
 	}
-	spec.ExecBoundedVisit(prog, v, verifyLongLimit, func(s spec.Stmt) { long = append(long, s) })
+	spec.ExecBoundedVisit(prog, v, verifyLongLimit, func(s syntax.Stmt) { long = append(long, s) })
 	from := len(short)
 	if r.Quant {
 		from--
@@ -287,7 +289,7 @@ func afterCut(prog *spec.Program, rep *verify.Report, v []spec.Int, n int) (r sp
 	if from > len(long) {
 		from = len(long)
 	}
-	before := map[spec.Stmt]bool{}
+	before := map[syntax.Stmt]bool{}
 	for _, s := range short[:from] {
 		before[s] = true
 	}
@@ -301,12 +303,12 @@ func afterCut(prog *spec.Program, rep *verify.Report, v []spec.Int, n int) (r sp
 }
 
 // verifyBoundedRun is verify/bounded for the input v.
-func (c vchecker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c vchecker) verifyBoundedRun(rep *verify.Report, v []integer.Int, mode string) {
 	r := spec.ExecBoundedCut(c.U.Prog, v, c.Cfg.BoundedN, nil, c.quantBound())
 	if r.Behaviour != spec.Error {
 		return
 	}
-	in := c.InputString(v)
+	in := spec.StoreString(c, v)
 	var falsified []string
 	for _, cl := range rep.ClaimsOfFail(r.Fail) {
 		if !cl.Falsified(r.Store) {
@@ -318,7 +320,7 @@ func (c vchecker) verifyBoundedRun(rep *verify.Report, v []spec.Int, mode string
 				mode, r.Fail.Line(), c.Cfg.BoundedN, claimName(cl))
 		}
 	}
-	if len(falsified) == 0 && r.Fail.Kind == spec.FailIndex && stmtReadsBoundIndex(r.Fail, c.U.Prog.Body) {
+	if len(falsified) == 0 && r.Fail.Kind == syntax.FailIndex && stmtReadsBoundIndex(r.Fail, c.U.Prog.Body) {
 		// verify makes no index claim of a read at a quantifier's bound variable (verify.go,
 		// index claims): a known gap, counted and reported in the summary, not a mismatch.
 		c.Sum.UnclaimedIndex++
@@ -342,7 +344,7 @@ func claimNames(cs []*verify.Claim) string {
 }
 
 // verifyCutoffRun is verify/cutoff for the input v.
-func (c vchecker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c vchecker) verifyCutoffRun(rep *verify.Report, v []integer.Int, mode string) {
 	if rep.Stopped != "" {
 		return // every claim has the stopped exploration's cutoff
 	}
@@ -361,8 +363,8 @@ func (c vchecker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 				if r.Quant {
 					bound = "quantifier bound"
 				}
-				c.Report("verify/cutoff", c.InputString(v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
-					mode, bound, c.Cfg.BoundedN, spec.LineOf(r.At), claimName(cl))
+				c.Report("verify/cutoff", spec.StoreString(c, v), -1, "%s: the %s %d cuts the run off at line %d, and the run goes on to %s",
+					mode, bound, c.Cfg.BoundedN, r.At.Pos().Line, claimName(cl))
 				return
 			}
 		}
@@ -370,7 +372,7 @@ func (c vchecker) verifyCutoffRun(rep *verify.Report, v []spec.Int, mode string)
 }
 
 // verifyUnboundedRun is verify/unbounded for the input v.
-func (c vchecker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode string) {
+func (c vchecker) verifyUnboundedRun(rep *verify.Report, v []integer.Int, mode string) {
 	st := spec.State{Store: v, Prog: c.U.Prog.Body}
 	for step := 0; step < verifySteps; step++ {
 		if !c.checkPrimsAt(rep, rep.ClaimsAt(spec.Head(st.Prog)), st.Store, step, mode) {
@@ -379,12 +381,12 @@ func (c vchecker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode stri
 		for _, cl := range rep.ClaimsAt(spec.Head(st.Prog)) {
 			switch {
 			case cl.Status == verify.StatusDead:
-				c.Report("verify/unbounded", c.InputString(v), step, "%s: the run executes line %d with store %s, but %s",
-					mode, cl.Line, c.InputString(st.Store), claimName(cl))
+				c.Report("verify/unbounded", spec.StoreString(c, v), step, "%s: the run executes line %d with store %s, but %s",
+					mode, cl.Line, spec.StoreString(c, st.Store), claimName(cl))
 				return
 			case cl.Status == verify.StatusVerified && cl.Falsified(st.Store):
-				c.Report("verify/unbounded", c.InputString(v), step, "%s: the run falsifies %s with store %s",
-					mode, claimName(cl), c.InputString(st.Store))
+				c.Report("verify/unbounded", spec.StoreString(c, v), step, "%s: the run falsifies %s with store %s",
+					mode, claimName(cl), spec.StoreString(c, st.Store))
 				return
 			}
 		}
@@ -398,16 +400,16 @@ func (c vchecker) verifyUnboundedRun(rep *verify.Report, v []spec.Int, mode stri
 
 // stmtReadsBoundIndex reports whether the statement whose index failure is f reads an element at
 // an index that reads a quantifier's bound variable (verify makes no claim of those).
-func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
-	var st spec.Node
-	spec.Inspect(body, func(n spec.Node) bool {
+func stmtReadsBoundIndex(f *syntax.Fail, body syntax.Stmt) bool {
+	var st syntax.Node
+	syntax.Inspect(body, func(n syntax.Node) bool {
 		switch s := n.(type) {
-		case *spec.While: // the loop's condition is checked by its unfolding
+		case *syntax.While: // the loop's condition is checked by its unfolding
 			if s.Unfold != nil && s.Unfold.IdxErr == f {
 				st = s.Unfold.Cond
 			}
-		case spec.Stmt:
-			if _, idx := spec.Fails(s); idx != nil && idx == f {
+		case syntax.Stmt:
+			if _, idx := syntax.Fails(s); idx != nil && idx == f {
 				st = s
 			}
 		}
@@ -417,8 +419,8 @@ func stmtReadsBoundIndex(f *spec.Fail, body spec.Stmt) bool {
 		return false
 	}
 	found := false
-	spec.Inspect(st, func(n spec.Node) bool {
-		if e, ok := n.(*spec.Elem); ok && spec.UsesBound(e.I) {
+	syntax.Inspect(st, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.Elem); ok && syntax.UsesBound(e.I) {
 			found = true
 		}
 		return !found

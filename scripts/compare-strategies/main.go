@@ -26,7 +26,8 @@ import (
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/internal/expect"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 // result is one run of one strategy on one program.
@@ -84,7 +85,7 @@ func main() {
 		if !re.MatchString(p.path) {
 			continue
 		}
-		prog, err := spec.ParseFile(p.path)
+		prog, err := parser.ParseFile(p.path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "compare-strategies:", err)
 			os.Exit(2)
@@ -162,7 +163,7 @@ func programs(pywise string) ([]prog, error) {
 }
 
 // run runs one strategy to the first bug.
-func run(p *spec.Program, strategy string, lim budget.Limits, seed int64) result {
+func run(p *syntax.Program, strategy string, lim budget.Limits, seed int64) result {
 	if strategy == "generational" {
 		return generational(p, lim)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"certsym/internal/budget"
-	"certsym/spec"
+	"certsym/spec/syntax/parser"
 )
 
 // TestDeterministic: two runs of every strategy on the same program give the same cell (the
@@ -26,7 +26,7 @@ func TestDeterministic(t *testing.T) {
 			continue
 		}
 		n++
-		prog, err := spec.ParseFile(p.path)
+		prog, err := parser.ParseFile(p.path)
 		if err != nil {
 			t.Fatal(err)
 		}

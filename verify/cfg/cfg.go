@@ -11,7 +11,7 @@ import (
 	"gonum.org/v1/gonum/graph/topo"
 
 	"certsym/internal/fault"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // Graph is the control-flow graph of a program: one node per statement other than a sequence
@@ -29,8 +29,8 @@ import (
 type Graph struct {
 	G           graph.Directed
 	Entry, Exit int64
-	stmt        []spec.Stmt // by node
-	node        map[spec.Stmt]int64
+	stmt        []syntax.Stmt // by node
+	node        map[syntax.Stmt]int64
 	// The edges, while building; then, in compressed rows, the successors of node n are
 	// succ[at[n]:at[n+1]] in increasing order, and the predecessors likewise in pre (made on
 	// first use).
@@ -44,7 +44,7 @@ type Graph struct {
 }
 
 // New builds the control-flow graph of prog.
-func New(prog *spec.Program) *Graph {
+func New(prog *syntax.Program) *Graph {
 	c := &Graph{tree: map[int64][]int64{}}
 	c.G = cfgGraph{c}
 	c.Entry = c.add(nil)
@@ -53,7 +53,7 @@ func New(prog *spec.Program) *Graph {
 	c.edge(c.Entry, first)
 	c.at, c.succ = rows(len(c.stmt), c.edges, false)
 	c.edges = nil
-	c.node = make(map[spec.Stmt]int64, len(c.stmt))
+	c.node = make(map[syntax.Stmt]int64, len(c.stmt))
 	for n, s := range c.stmt {
 		if s != nil {
 			c.node[s] = int64(n)
@@ -105,7 +105,7 @@ func (c *Graph) to(n int64) []int64 {
 	return c.pre[c.back[n]:c.back[n+1]]
 }
 
-func (c *Graph) add(s spec.Stmt) int64 {
+func (c *Graph) add(s syntax.Stmt) int64 {
 	n := int64(len(c.stmt))
 	c.stmt = append(c.stmt, s)
 	return n
@@ -124,11 +124,11 @@ func (c *Graph) edge(from, to int64) {
 // 100,000 nested statements costs heap, not Go stack; the nodes are made in the order of the
 // recursive definition: a sequence from its last statement back, a conditional or loop before
 // its branches or body, the then branch before the else branch.
-func (c *Graph) build(s spec.Stmt, next int64) int64 {
+func (c *Graph) build(s syntax.Stmt, next int64) int64 {
 	// job builds statement s, whose control goes on to *next, and stores its first node in
 	// *res; a job with no statement adds the edge from to *res.
 	type job struct {
-		s         spec.Stmt
+		s         syntax.Stmt
 		next, res *int64
 		from      int64
 	}
@@ -142,11 +142,11 @@ func (c *Graph) build(s spec.Stmt, next int64) int64 {
 			continue
 		}
 		switch s := j.s.(type) {
-		case *spec.Seq:
-			var items []spec.Stmt
-			var cur spec.Stmt = s
+		case *syntax.Seq:
+			var items []syntax.Stmt
+			var cur syntax.Stmt = s
 			for {
-				sq, ok := cur.(*spec.Seq)
+				sq, ok := cur.(*syntax.Seq)
 				if !ok {
 					break
 				}
@@ -167,13 +167,13 @@ func (c *Graph) build(s spec.Stmt, next int64) int64 {
 				}
 				stack = append(stack, job{s: it, next: nx, res: res})
 			}
-		case *spec.If:
+		case *syntax.If:
 			n := c.add(s)
 			*j.res = n
 			th, el := new(int64), new(int64)
 			stack = append(stack, job{from: n, res: el}, job{s: s.Else, next: j.next, res: el},
 				job{from: n, res: th}, job{s: s.Then, next: j.next, res: th})
-		case *spec.While:
+		case *syntax.While:
 			n := c.add(s)
 			*j.res = n
 			self, body := new(int64), new(int64)
@@ -183,7 +183,7 @@ func (c *Graph) build(s spec.Stmt, next int64) int64 {
 				self = j.next
 			}
 			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
-		case *spec.Fail: // an error: the run ends
+		case *syntax.Fail: // an error: the run ends
 			*j.res = c.add(s)
 		default:
 			n := c.add(s)
@@ -195,13 +195,13 @@ func (c *Graph) build(s spec.Stmt, next int64) int64 {
 }
 
 // Node returns the node of statement s and whether s has one.
-func (c *Graph) Node(s spec.Stmt) (int64, bool) {
+func (c *Graph) Node(s syntax.Stmt) (int64, bool) {
 	n, ok := c.node[s]
 	return n, ok
 }
 
 // Stmt returns the statement of node n (nil for the entry and exit nodes).
-func (c *Graph) Stmt(n int64) spec.Stmt {
+func (c *Graph) Stmt(n int64) syntax.Stmt {
 	if n < 0 || n >= int64(len(c.stmt)) {
 		return nil
 	}
@@ -210,7 +210,7 @@ func (c *Graph) Stmt(n int64) spec.Stmt {
 
 // Reaches reports whether control can flow from statement from to statement to (a statement
 // reaches itself).
-func (c *Graph) Reaches(from, to spec.Stmt) bool {
+func (c *Graph) Reaches(from, to syntax.Stmt) bool {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	if !ok1 || !ok2 {
@@ -249,7 +249,7 @@ func (c *Graph) bfs(f int64) []int64 {
 // Path returns a shortest control-flow path from statement from to statement to, as the
 // statements along it (both ends included), or nil when there is none. Among several shortest
 // paths it returns the same one on every run (bfs).
-func (c *Graph) Path(from, to spec.Stmt) []spec.Stmt {
+func (c *Graph) Path(from, to syntax.Stmt) []syntax.Stmt {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	if !ok1 || !ok2 {
@@ -259,7 +259,7 @@ func (c *Graph) Path(from, to spec.Stmt) []spec.Stmt {
 	if prev[t] < 0 {
 		return nil
 	}
-	var out []spec.Stmt
+	var out []syntax.Stmt
 	for n := t; ; n = prev[n] {
 		out = append(out, c.stmt[n])
 		if n == f {
@@ -274,8 +274,8 @@ func (c *Graph) Path(from, to spec.Stmt) []spec.Stmt {
 // index in starts of the first one that reaches it; a nil start, or one without a node, reaches
 // nothing. Sweeping starts in order, a sweep stops at a node an earlier start reaches: whatever
 // that node reaches, the earlier start reaches too, so each node is visited once.
-func (c *Graph) Owners(starts []spec.Stmt) map[spec.Stmt]int {
-	by := map[spec.Stmt]int{}
+func (c *Graph) Owners(starts []syntax.Stmt) map[syntax.Stmt]int {
+	by := map[syntax.Stmt]int{}
 	owner := make([]int, len(c.stmt)) // the index of the owning start plus one; 0: none yet
 	for i, s := range starts {
 		if s == nil {
@@ -341,7 +341,7 @@ func (c *Graph) sweep(start []int64, adj func(int64) []int64) []bool {
 // statements to (the ends included), in source order (by position, then by node), or nil when
 // from reaches none of them: the chop of program slicing, the part of the program a cutoff at
 // from may run before it reaches them. It takes time linear in the graph.
-func (c *Graph) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
+func (c *Graph) Chop(from syntax.Stmt, to ...syntax.Stmt) []syntax.Stmt {
 	f, ok := c.node[from]
 	if !ok {
 		return nil
@@ -364,21 +364,21 @@ func (c *Graph) Chop(from spec.Stmt, to ...spec.Stmt) []spec.Stmt {
 		}
 	}
 	slices.SortStableFunc(ns, func(a, b int64) int {
-		la, _ := spec.LocOf(c.stmt[a])
-		lb, _ := spec.LocOf(c.stmt[b])
-		if d := comparePos(la.Where(), lb.Where()); d != 0 {
+		la := c.stmt[a].Location()
+		lb := c.stmt[b].Location()
+		if d := comparePos(la.Pos(), lb.Pos()); d != 0 {
 			return d
 		}
 		return comparePos(la.P, lb.P)
 	})
-	out := make([]spec.Stmt, len(ns))
+	out := make([]syntax.Stmt, len(ns))
 	for i, n := range ns {
 		out[i] = c.stmt[n]
 	}
 	return out
 }
 
-func comparePos(a, b spec.Pos) int {
+func comparePos(a, b syntax.Pos) int {
 	if a.Line != b.Line {
 		return a.Line - b.Line
 	}
@@ -387,7 +387,7 @@ func comparePos(a, b spec.Pos) int {
 
 // PathExists is Reaches computed by gonum (topo.PathExistsIn over G): the crosscheck of the
 // graph view in the tests.
-func (c *Graph) PathExists(from, to spec.Stmt) bool {
+func (c *Graph) PathExists(from, to syntax.Stmt) bool {
 	f, ok1 := c.node[from]
 	t, ok2 := c.node[to]
 	return ok1 && ok2 && topo.PathExistsIn(c.G, c.G.Node(f), c.G.Node(t))

@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/graph"
 
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/spec/syntax/parser"
 )
 
 const cfgProg = `i = 0;
@@ -31,7 +32,7 @@ assert y > 0`
 // ways, in increasing order.
 func TestCFGGonumView(t *testing.T) {
 	c := New(testprog.Parse(t, cfgProg))
-	var stmts []spec.Stmt
+	var stmts []syntax.Stmt
 	for n := int64(0); c.G.Node(n) != nil; n++ {
 		if s := c.Stmt(n); s != nil {
 			stmts = append(stmts, s)
@@ -43,7 +44,7 @@ func TestCFGGonumView(t *testing.T) {
 	for _, a := range stmts {
 		for _, b := range stmts {
 			if c.Reaches(a, b) != c.PathExists(a, b) {
-				t.Errorf("line %d to line %d: Reaches %v, gonum %v", spec.LineOf(a), spec.LineOf(b), c.Reaches(a, b), c.PathExists(a, b))
+				t.Errorf("line %d to line %d: Reaches %v, gonum %v", a.Pos().Line, b.Pos().Line, c.Reaches(a, b), c.PathExists(a, b))
 			}
 		}
 	}
@@ -83,16 +84,16 @@ func TestCFGGonumView(t *testing.T) {
 func TestCFGChop(t *testing.T) {
 	p := testprog.Parse(t, cfgProg)
 	c := New(p)
-	byLine := map[int]spec.Stmt{}
+	byLine := map[int]syntax.Stmt{}
 	for s := range c.node {
-		if _, seen := byLine[spec.LineOf(s)]; !seen {
-			byLine[spec.LineOf(s)] = s
+		if _, seen := byLine[s.Pos().Line]; !seen {
+			byLine[s.Pos().Line] = s
 		}
 	}
-	lines := func(ss []spec.Stmt) string {
+	lines := func(ss []syntax.Stmt) string {
 		var ls []int
 		for _, s := range ss {
-			ls = append(ls, spec.LineOf(s))
+			ls = append(ls, s.Pos().Line)
 		}
 		return fmtInts(ls)
 	}
@@ -114,7 +115,7 @@ func TestCFGChop(t *testing.T) {
 	fw := c.Forward([]int64{c.node[byLine[11]]})
 	bw := c.Backward([]int64{c.node[byLine[11]]})
 	for s, n := range c.node {
-		l := spec.LineOf(s)
+		l := s.Pos().Line
 		if fw[n] != (l >= 11) {
 			t.Errorf("forward from line 11: line %d %v", l, fw[n])
 		}
@@ -127,14 +128,14 @@ func TestCFGChop(t *testing.T) {
 // TestCFGDeep: the CFG of 100,000 nested conditionals is built and searched (the innermost
 // statement reaches the exit, the entry reaches it) without recursion through sequences.
 func TestCFGDeep(t *testing.T) {
-	p, err := spec.Parse("deep.imp", nestedIfs(100_000))
+	p, err := parser.Parse("deep.imp", nestedIfs(100_000))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := New(p)
-	var inner spec.Stmt
+	var inner syntax.Stmt
 	for s := range c.node {
-		if _, ok := s.(*spec.Assign); ok {
+		if _, ok := s.(*syntax.Assign); ok {
 			inner = s
 		}
 	}
@@ -158,9 +159,9 @@ while x < 10 do
 od;
 assert y > 0`)
 	c := New(p)
-	byLine := map[int]spec.Stmt{}
+	byLine := map[int]syntax.Stmt{}
 	for s := range c.node {
-		byLine[spec.LineOf(s)] = s
+		byLine[s.Pos().Line] = s
 	}
 	w, asg, th, inc, as := byLine[2], byLine[1], byLine[4], byLine[8], byLine[10]
 	if !c.Reaches(w, as) || !c.Reaches(w, th) || !c.Reaches(inc, th) || !c.Reaches(th, w) {
@@ -174,7 +175,7 @@ assert y > 0`)
 	}
 	var lines []int
 	for _, s := range c.Path(inc, th) {
-		lines = append(lines, spec.LineOf(s))
+		lines = append(lines, s.Pos().Line)
 	}
 	if got := fmtInts(lines); got != "8 2 3 4" {
 		t.Errorf("path from line 8 to line 4: %s, want 8 2 3 4", got)
@@ -185,7 +186,7 @@ assert y > 0`)
 	for i := 0; i < 50; i++ {
 		lines = lines[:0]
 		for _, s := range c.Path(w, inc) {
-			lines = append(lines, spec.LineOf(s))
+			lines = append(lines, s.Pos().Line)
 		}
 		if got := fmtInts(lines); i == 0 {
 			first = got

@@ -12,13 +12,13 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
-	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // covStmt is one source statement in the coverage report.
 type covStmt struct {
-	stmt spec.Stmt
-	pos  spec.Pos
+	stmt syntax.Stmt
+	pos  syntax.Pos
 	what string // assign, if, while, assume, assert, fail
 	hits int    // expansions of a feasible state about to execute it
 	// branch is nil for a statement that does not branch; otherwise the number of feasible
@@ -39,7 +39,7 @@ var branchNames = map[string][2]string{"if": {"then", "else"}, "while": {"enter"
 
 // sourceStmts lists the statements of the program in source order (sequences flattened, the
 // statements a macro call inlines each listed at the call's position).
-func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
+func sourceStmts(s syntax.Stmt, out []*covStmt) []*covStmt {
 	add := func(what string, branches bool) {
 		c := &covStmt{stmt: s, pos: report.StmtPos(s), what: what}
 		if branches {
@@ -48,23 +48,23 @@ func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 		out = append(out, c)
 	}
 	switch s := s.(type) {
-	case *spec.Seq:
+	case *syntax.Seq:
 		out = sourceStmts(s.First, out)
 		out = sourceStmts(s.Second, out)
-	case *spec.Assign:
+	case *syntax.Assign:
 		add("assign", false)
-	case *spec.If:
+	case *syntax.If:
 		add("if", true)
 		out = sourceStmts(s.Then, out)
 		out = sourceStmts(s.Else, out)
-	case *spec.While:
+	case *syntax.While:
 		add("while", true)
 		out = sourceStmts(s.Body, out)
-	case *spec.Assume:
+	case *syntax.Assume:
 		add("assume", false)
-	case *spec.Assert:
+	case *syntax.Assert:
 		add("assert", true)
-	case *spec.Fail:
+	case *syntax.Fail:
 		add("fail", false)
 	}
 	return out
@@ -74,12 +74,12 @@ func sourceStmts(s spec.Stmt, out []*covStmt) []*covStmt {
 // feasible state about to execute it (hits) and, for each If and Assert, the feasible successors
 // in each direction (arms: then / loop entered / assert holds, else / loop left / assert
 // violated; a while loop's test is its unfolding's If).
-func Compute(body spec.Stmt, hits map[spec.Stmt]int, arms map[spec.Stmt]*[2]int) *Report {
+func Compute(body syntax.Stmt, hits map[syntax.Stmt]int, arms map[syntax.Stmt]*[2]int) *Report {
 	cv := &Report{stmts: sourceStmts(body, nil)}
-	index := map[spec.Stmt]*covStmt{}
+	index := map[syntax.Stmt]*covStmt{}
 	for _, c := range cv.stmts {
 		index[c.stmt] = c
-		if w, ok := c.stmt.(*spec.While); ok {
+		if w, ok := c.stmt.(*syntax.While); ok {
 			index[w.Unfold] = c // the loop's test is its unfolding's if
 		}
 	}

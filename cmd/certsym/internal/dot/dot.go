@@ -11,7 +11,8 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
-	"certsym/spec"
+	"certsym/pathcond"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -35,19 +36,19 @@ type treeEdge struct {
 
 // branchLabel is the condition, in the program's syntax, under which the i-th successor of a
 // state about to execute head is taken (the successors in the order of the rules of Expand).
-func branchLabel(head spec.Stmt, i int) string {
-	var cond spec.BExpr
+func branchLabel(head syntax.Stmt, i int) string {
+	var cond syntax.BExpr
 	switch s := head.(type) {
-	case *spec.If:
+	case *syntax.If:
 		cond = s.Cond
-	case *spec.Assert:
+	case *syntax.Assert:
 		cond = s.Cond
-	case *spec.Assume:
+	case *syntax.Assume:
 		if i == 0 {
-			return "assume " + spec.PrintB(s.Cond)
+			return "assume " + syntax.PrintB(s.Cond)
 		}
 		return "division by zero"
-	case *spec.Assign:
+	case *syntax.Assign:
 		if s.Err != nil {
 			return [...]string{"no division by zero", "division by zero"}[min(i, 1)]
 		}
@@ -57,9 +58,9 @@ func branchLabel(head spec.Stmt, i int) string {
 	}
 	switch i {
 	case 0:
-		return spec.PrintB(cond)
+		return syntax.PrintB(cond)
 	case 1:
-		return "not (" + spec.PrintB(cond) + ")"
+		return "not (" + syntax.PrintB(cond) + ")"
 	}
 	return "division by zero"
 }
@@ -122,7 +123,7 @@ var nodeColor = map[string]string{nodeError: "#f4a6a6", nodePruned: "#d0d0d0", n
 // program, a state never expanded (pending when the run stopped), or an explored inner state.
 func (t *Tree) kind(st *engine.State) string {
 	switch {
-	case t.pruned[st] || st.PC.Status == sym.Unsat:
+	case t.pruned[st] || st.PC.Status == pathcond.Unsat:
 		return nodePruned
 	case st.ErrorOf() != nil:
 		return nodeError
@@ -135,23 +136,23 @@ func (t *Tree) kind(st *engine.State) string {
 }
 
 // stmtLabel describes the statement a state is about to execute.
-func stmtLabel(s spec.Stmt) string {
+func stmtLabel(s syntax.Stmt) string {
 	p := report.StmtPos(s)
 	at := fmt.Sprintf("%d:%d ", p.Line, p.Col)
 	switch s := s.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return "skip"
-	case *spec.Fail:
+	case *syntax.Fail:
 		return at + report.DescribeFail(s)
-	case *spec.Assign:
+	case *syntax.Assign:
 		return at + s.X.Name + " = ..."
-	case *spec.If:
+	case *syntax.If:
 		return at + "if"
-	case *spec.While:
+	case *syntax.While:
 		return at + "while"
-	case *spec.Assume:
+	case *syntax.Assume:
 		return at + "assume"
-	case *spec.Assert:
+	case *syntax.Assert:
 		return at + "assert"
 	}
 	return at

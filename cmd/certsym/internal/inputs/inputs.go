@@ -3,18 +3,20 @@
 // not given, and only those).
 package inputs
 
-import "certsym/spec"
+import (
+	"certsym/spec/syntax"
+)
 
 // ReadBeforeWritten returns the indexes of the variables some run of prog may read before it has
 // assigned them: the inputs the program really uses. A variable only ever assigned before use is
 // not one (exec does not ask for it). The analysis is the usual definite-assignment one: after an
 // if, what both branches assign; after a while, what was assigned before it.
-func ReadBeforeWritten(prog *spec.Program) map[int]bool {
+func ReadBeforeWritten(prog *syntax.Program) map[int]bool {
 	read := map[int]bool{}
 	// reads marks the variables expression e reads that are not yet assigned.
-	reads := func(e spec.Node, assigned map[int]bool) {
-		spec.Inspect(e, func(n spec.Node) bool {
-			if x, ok := n.(*spec.Var); ok && !assigned[x.Index] {
+	reads := func(e syntax.Node, assigned map[int]bool) {
+		syntax.Inspect(e, func(n syntax.Node) bool {
+			if x, ok := n.(*syntax.Var); ok && !assigned[x.Index] {
 				read[x.Index] = true
 			}
 			return true
@@ -29,10 +31,10 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 	}
 	// s returns what is definitely assigned after st, given what was before; stopped is true
 	// when st never finishes normally (fail).
-	var s func(st spec.Stmt, assigned map[int]bool) (out map[int]bool, stopped bool)
-	s = func(st spec.Stmt, assigned map[int]bool) (map[int]bool, bool) {
+	var s func(st syntax.Stmt, assigned map[int]bool) (out map[int]bool, stopped bool)
+	s = func(st syntax.Stmt, assigned map[int]bool) (map[int]bool, bool) {
 		switch x := st.(type) {
-		case *spec.Seq:
+		case *syntax.Seq:
 			// A right-nested sequence: walk it as a list.
 			cur := assigned
 			for {
@@ -41,27 +43,27 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 				if stop {
 					return cur, true
 				}
-				next, ok := x.Second.(*spec.Seq)
+				next, ok := x.Second.(*syntax.Seq)
 				if !ok {
 					return s(x.Second, cur)
 				}
 				x = next
 			}
-		case *spec.ArrAssign:
+		case *syntax.ArrAssign:
 			reads(x.I, assigned)
 			reads(x.A, assigned)
-		case *spec.Assign:
+		case *syntax.Assign:
 			reads(x.A, assigned)
 			out := copySet(assigned)
 			out[x.X.Index] = true
 			return out, false
-		case *spec.Assert:
+		case *syntax.Assert:
 			reads(x.Cond, assigned)
-		case *spec.Assume:
+		case *syntax.Assume:
 			reads(x.Cond, assigned)
-		case *spec.Fail:
+		case *syntax.Fail:
 			return assigned, true
-		case *spec.If:
+		case *syntax.If:
 			reads(x.Cond, assigned)
 			t, ts := s(x.Then, assigned)
 			e, es := s(x.Else, assigned)
@@ -80,7 +82,7 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 				}
 			}
 			return out, false
-		case *spec.While:
+		case *syntax.While:
 			reads(x.Cond, assigned)
 			s(x.Body, assigned)
 		}
@@ -93,7 +95,7 @@ func ReadBeforeWritten(prog *spec.Program) map[int]bool {
 // Missing returns the names of the inputs of prog not in given whose initial values can matter,
 // for the warning of the commands that default them to 0: the variables some run may read before
 // assigning them (ReadBeforeWritten), then the arrays whose elements the program reads.
-func Missing(prog *spec.Program, given map[string]bool) []string {
+func Missing(prog *syntax.Program, given map[string]bool) []string {
 	read := ReadBeforeWritten(prog)
 	var zero []string
 	for i, v := range prog.Vars {
@@ -101,9 +103,9 @@ func Missing(prog *spec.Program, given map[string]bool) []string {
 			zero = append(zero, v)
 		}
 	}
-	readArr := map[*spec.Array]bool{}
-	spec.Inspect(prog.Body, func(n spec.Node) bool {
-		if e, ok := n.(*spec.Elem); ok {
+	readArr := map[*syntax.Array]bool{}
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.Elem); ok {
 			readArr[e.Arr] = true
 		}
 		return true

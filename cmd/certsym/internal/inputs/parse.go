@@ -7,14 +7,16 @@ import (
 	"strings"
 
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 )
 
 // Parse reads an input written as x=3,y=-2,a=[5,0,7] for prog: a value for each variable named,
-// the list of its elements from lo to hi for each array named (spec.Program.SetInput), 0 for
+// the list of its elements from lo to hi for each array named (syntax.Program.SetInput), 0 for
 // the slots not given. Text that starts with '{' is read as a JSON object (FromJSON), so the
 // input of a JSON report can be given as it is. It returns the store (of length prog.Slots())
 // and the names given.
-func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error) {
+func Parse(text string, prog *syntax.Program) (spec.Store, map[string]bool, error) {
 	rest := strings.TrimSpace(text)
 	if strings.HasPrefix(rest, "{") {
 		return FromJSON([]byte(rest), prog)
@@ -51,7 +53,7 @@ func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error)
 		if given[name] {
 			return nil, nil, fmt.Errorf("%s is given twice", name)
 		}
-		var vals []spec.Int
+		var vals []integer.Int
 		list := strings.HasPrefix(val, "[")
 		if list {
 			if !strings.HasSuffix(val, "]") {
@@ -60,7 +62,7 @@ func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error)
 			inner := strings.TrimSpace(val[1 : len(val)-1])
 			if inner != "" {
 				for _, e := range strings.Split(inner, ",") {
-					v, ok := spec.ParseInt(strings.TrimSpace(e))
+					v, ok := integer.Parse(strings.TrimSpace(e))
 					if !ok {
 						return nil, nil, fmt.Errorf("%s: expected an integer, found %q", name, strings.TrimSpace(e))
 					}
@@ -68,16 +70,16 @@ func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error)
 				}
 			}
 		} else {
-			v, ok := spec.ParseInt(val)
+			v, ok := integer.Parse(val)
 			if !ok {
 				if prog.VarIndex(name) < 0 && prog.ArrayIndex(name) == nil {
-					return nil, nil, prog.SetInput(store, name, nil, false) // the unknown-name error
+					return nil, nil, spec.SetInput(prog, store, name, nil, false) // the unknown-name error
 				}
 				return nil, nil, fmt.Errorf("%s: expected an integer, found %q", name, val)
 			}
-			vals = []spec.Int{v}
+			vals = []integer.Int{v}
 		}
-		if err := prog.SetInput(store, name, vals, list); err != nil {
+		if err := spec.SetInput(prog, store, name, vals, list); err != nil {
 			return nil, nil, err
 		}
 		given[name] = true
@@ -88,7 +90,7 @@ func Parse(text string, prog *spec.Program) (spec.Store, map[string]bool, error)
 // FromJSON reads an input written as a JSON object for prog, {"n": 3, "a": [5, 0, 7, 1, 2]}:
 // numbers keep all their digits (never through float64); a slot not given is 0. It returns the
 // store (of length prog.Slots()) and the names given.
-func FromJSON(raw []byte, prog *spec.Program) (spec.Store, map[string]bool, error) {
+func FromJSON(raw []byte, prog *syntax.Program) (spec.Store, map[string]bool, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, nil, fmt.Errorf("input: expected a JSON object, %v", err)
@@ -111,15 +113,15 @@ func FromJSON(raw []byte, prog *spec.Program) (spec.Store, map[string]bool, erro
 		if err != nil {
 			return nil, nil, fmt.Errorf("input %s: expected an integer or a list of integers, found %s", name, v)
 		}
-		vals := make([]spec.Int, len(nums))
+		vals := make([]integer.Int, len(nums))
 		for k, n := range nums {
-			x, ok := spec.ParseInt(n.String())
+			x, ok := integer.Parse(n.String())
 			if !ok {
 				return nil, nil, fmt.Errorf("input %s: expected an integer, found %s", name, n)
 			}
 			vals[k] = x
 		}
-		if err := prog.SetInput(store, name, vals, list); err != nil {
+		if err := spec.SetInput(prog, store, name, vals, list); err != nil {
 			return nil, nil, err
 		}
 		given[name] = true

@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"certsym/spec"
 	"strings"
 	"testing"
 
@@ -18,15 +19,15 @@ func TestParseAndFromJSON(t *testing.T) {
 		{"", `{}`, "x=0, n=0, a=[0, 0, 0], b=[0]"},
 	} {
 		s, _, err := Parse(c.text, prog)
-		if err != nil || prog.InputString(s) != c.want {
-			t.Errorf("Parse(%q) = %v, %v; want %s", c.text, prog.InputString(s), err, c.want)
+		if err != nil || spec.StoreString(prog, s) != c.want {
+			t.Errorf("Parse(%q) = %v, %v; want %s", c.text, spec.StoreString(prog, s), err, c.want)
 		}
-		if s2, _, err := Parse(c.json, prog); err != nil || prog.InputString(s2) != c.want {
-			t.Errorf("Parse(%s) = %v, %v; want %s", c.json, prog.InputString(s2), err, c.want)
+		if s2, _, err := Parse(c.json, prog); err != nil || spec.StoreString(prog, s2) != c.want {
+			t.Errorf("Parse(%s) = %v, %v; want %s", c.json, spec.StoreString(prog, s2), err, c.want)
 		}
 		s, _, err = FromJSON([]byte(c.json), prog)
-		if err != nil || prog.InputString(s) != c.want {
-			t.Errorf("FromJSON(%s) = %v, %v; want %s", c.json, prog.InputString(s), err, c.want)
+		if err != nil || spec.StoreString(prog, s) != c.want {
+			t.Errorf("FromJSON(%s) = %v, %v; want %s", c.json, spec.StoreString(prog, s), err, c.want)
 		}
 	}
 	for _, c := range []struct{ json, want string }{
@@ -43,8 +44,8 @@ func TestParseAndFromJSON(t *testing.T) {
 		}
 	}
 	s, given, err := Parse("n=1,a=[1,2,3]", prog)
-	if err != nil || prog.InputArg(s) != "x=0,n=1,a=[1,2,3],b=[0]" || !given["a"] || given["b"] {
-		t.Errorf("InputArg = %q, given %v, %v", prog.InputArg(s), given, err)
+	if err != nil || spec.InputArg(prog, s) != "x=0,n=1,a=[1,2,3],b=[0]" || !given["a"] || given["b"] {
+		t.Errorf("InputArg = %q, given %v, %v", spec.InputArg(prog, s), given, err)
 	}
 	// Missing names the unread-before-written variables and the arrays read, not given.
 	if got := strings.Join(Missing(prog, given), " "); got != "b" {
@@ -67,9 +68,9 @@ func FuzzParse(f *testing.F) {
 		if len(s) != prog.Slots() {
 			t.Fatalf("%q: store of length %d", text, len(s))
 		}
-		s2, _, err := Parse(prog.InputArg(s), prog)
-		if err != nil || prog.InputString(s2) != prog.InputString(s) {
-			t.Fatalf("%q: InputArg %q reads back as %v, %v", text, prog.InputArg(s), s2, err)
+		s2, _, err := Parse(spec.InputArg(prog, s), prog)
+		if err != nil || spec.StoreString(prog, s2) != spec.StoreString(prog, s) {
+			t.Fatalf("%q: InputArg %q reads back as %v, %v", text, spec.InputArg(prog, s), s2, err)
 		}
 	})
 }

@@ -8,7 +8,9 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/concolic"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -69,7 +71,7 @@ func Object(p *concolic.Path, names []string) JSON {
 			Taken: b.SideName(b.Taken), Constraint: b.Conj.String(names), PathCondition: b.PC.String(names), Flips: []Flip{}}
 		for _, f := range b.Flips {
 			jf := Flip{Side: b.SideName(f.Side), Status: f.Status.String(), Confirmed: f.Confirmed, Reason: f.Reason}
-			if f.Status == sym.Sat {
+			if f.Status == pathcond.Sat {
 				jf.Input = inputJSON(f.Input, names)
 			}
 			jb.Flips = append(jb.Flips, jf)
@@ -78,7 +80,7 @@ func Object(p *concolic.Path, names []string) JSON {
 	}
 	switch p.Outcome {
 	case concolic.Error:
-		w := p.Fail.Where()
+		w := p.Fail.Pos()
 		out.Kind, out.Line, out.Column = p.Fail.Kind.String(), w.Line, w.Col
 	case concolic.Blocked:
 		b := p.Branches[len(p.Branches)-1]
@@ -108,10 +110,10 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 		}
 		for _, f := range b.Flips {
 			switch f.Status {
-			case sym.Sat:
+			case pathcond.Sat:
 				sat++
 				fmt.Fprintf(w, "   flip to %s: %s (confirmed: its concrete run takes it)\n", b.SideName(f.Side), report.InputText(f.Input, names))
-			case sym.Unsat:
+			case pathcond.Unsat:
 				unsat++
 				fmt.Fprintf(w, "   flip to %s: none (unsat: no input follows this path and takes it)\n", b.SideName(f.Side))
 			default:
@@ -125,7 +127,7 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 	case concolic.Finished:
 		fmt.Fprintf(w, "outcome: finished after %s\n", steps)
 	case concolic.Error:
-		fmt.Fprintf(w, "outcome: error: %s at %s:%s after %s\n", report.DescribeFail(p.Fail), file, pos(p.Fail.Where()), steps)
+		fmt.Fprintf(w, "outcome: error: %s at %s:%s after %s\n", report.DescribeFail(p.Fail), file, pos(p.Fail.Pos()), steps)
 	case concolic.Blocked:
 		b := p.Branches[len(p.Branches)-1]
 		fmt.Fprintf(w, "outcome: blocked at the assume at %s:%d:%d, whose condition is false (an infeasible path, not an error), after %s\n",
@@ -140,4 +142,4 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 		sat, unsat, unknown, report.Plural(p.Solver.Queries, "solver query"))
 }
 
-func pos(p spec.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+func pos(p syntax.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }

@@ -9,7 +9,9 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
+	"certsym/pathcond"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
@@ -19,18 +21,18 @@ import (
 // drawn part of the execution tree), so that the engine's memory stays its own: what it keeps is
 // bounded by the program's size, plus one record per terminal path when --tests is given.
 type Recorder struct {
-	prog *spec.Program
+	prog *syntax.Program
 
 	// cur is the expansion in progress: the engine calls Pruned for its successors after
 	// Expanded, and the expansion is accounted for when the next one starts (or at finish).
 	cur expansion
 
 	// hits counts, for each statement, the expansions of a feasible state about to execute it.
-	hits map[spec.Stmt]int
+	hits map[syntax.Stmt]int
 	// arms counts, for each If and Assert (a while loop's test is its unfolding's If), the
 	// feasible successors in each direction: then / loop entered / assert holds, and else / loop
 	// left / assert violated.
-	arms map[spec.Stmt]*[2]int
+	arms map[syntax.Stmt]*[2]int
 
 	// tests are the terminal paths, in the order of the run, when wantTests.
 	wantTests bool
@@ -48,8 +50,8 @@ type expansion struct {
 
 // New returns a recorder for a run of prog that keeps the terminal paths when tests, and draws
 // the execution tree, up to nodeLimit states, when tree.
-func New(prog *spec.Program, tests, tree bool, nodeLimit int) *Recorder {
-	r := &Recorder{prog: prog, hits: map[spec.Stmt]int{}, arms: map[spec.Stmt]*[2]int{}, wantTests: tests}
+func New(prog *syntax.Program, tests, tree bool, nodeLimit int) *Recorder {
+	r := &Recorder{prog: prog, hits: map[syntax.Stmt]int{}, arms: map[syntax.Stmt]*[2]int{}, wantTests: tests}
 	if tree {
 		r.tree = dot.New(nodeLimit)
 	}
@@ -62,7 +64,7 @@ func (r *Recorder) Expanded(st *engine.State, succ []*engine.State) {
 	if r.tree != nil {
 		r.tree.Expanded(st, succ)
 	}
-	if st.PC.Status == sym.Unsat {
+	if st.PC.Status == pathcond.Unsat {
 		return // only reachable with --no-prune: no input follows this path
 	}
 	r.hits[st.HeadStmt()]++
@@ -96,9 +98,9 @@ func (r *Recorder) flush() {
 	if x.st == nil {
 		return
 	}
-	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != sym.Unsat }
+	feasible := func(i int) bool { return !x.pruned[i] && x.succ[i].PC.Status != pathcond.Unsat }
 	switch s := x.st.HeadStmt().(type) {
-	case *spec.If, *spec.Assert:
+	case *syntax.If, *syntax.Assert:
 		a := r.arms[s]
 		if a == nil {
 			a = new([2]int)
@@ -109,7 +111,7 @@ func (r *Recorder) flush() {
 				a[i]++
 			}
 		}
-	case *spec.Assume:
+	case *syntax.Assume:
 		all := true // every successor pruned: no input on this path gets past the assume
 		for i := range x.succ {
 			if feasible(i) {
@@ -133,7 +135,7 @@ func (r *Recorder) terminal(st *engine.State, end testcase.End) {
 	t := testcase.Path{End: end}
 	// A path without a model gives no test case: its path condition is not rendered (a path the
 	// solver gave up on can carry terms whose printed form is exponential in their size).
-	if st.PC.Status == sym.Sat && st.PC.Witness != nil {
+	if st.PC.Status == pathcond.Sat && st.PC.Witness != nil {
 		t.Input = append(spec.Store(nil), st.PC.Witness...)
 		t.PC = report.PCText(st.PC, sym.SlotNames(r.prog), 1_000_000)
 	}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -46,10 +46,10 @@ func (cov Coverage) UncoveredLines() []int {
 }
 
 // StmtLines are the lines of statements (spec.LineOf), each once, in increasing order.
-func StmtLines(ss []spec.Stmt) []int {
+func StmtLines(ss []syntax.Stmt) []int {
 	var out []int
 	for _, s := range ss {
-		if l := spec.LineOf(s); l > 0 {
+		if l := s.Pos().Line; l > 0 {
 			out = append(out, l)
 		}
 	}

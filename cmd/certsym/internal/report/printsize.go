@@ -3,13 +3,14 @@ package report
 import (
 	"fmt"
 
-	"certsym/spec"
+	"certsym/pathcond"
+	"certsym/spec/integer"
 	"certsym/sym"
 )
 
 // PCText renders a path condition, unless its printed form has more than limit symbols and
 // operators (shared terms print once per occurrence: see PrintSize).
-func PCText(pc *sym.PC, names []string, limit int) string {
+func PCText(pc *pathcond.PC, names []string, limit int) string {
 	if PrintSize(pc.Conjuncts(), limit) > limit {
 		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
 	}
@@ -29,7 +30,7 @@ func PrintSize(fs []*sym.Formula, limit int) int {
 			return n
 		}
 		n := 1
-		t.EachMono(func(_ spec.Int, a *sym.Atom) {
+		t.EachMono(func(_ integer.Int, a *sym.Atom) {
 			if n > limit {
 				return
 			}

@@ -13,6 +13,8 @@ import (
 
 	"certsym/engine"
 	"certsym/spec"
+	"certsym/spec/integer"
+	"certsym/spec/syntax"
 	"certsym/verify"
 )
 
@@ -97,7 +99,7 @@ func Nouns(n int, noun string) string {
 }
 
 // PosOf is the position reports give for a statement: the macro call's for an inlined one.
-func PosOf(l spec.Loc) spec.Pos {
+func PosOf(l syntax.Loc) syntax.Pos {
 	if l.Site.Line != 0 {
 		return l.Site
 	}
@@ -106,35 +108,35 @@ func PosOf(l spec.Loc) spec.Pos {
 
 // StmtPos returns the position of a statement (PosOf its location), or the zero Pos for a
 // sequence.
-func StmtPos(s spec.Stmt) spec.Pos {
+func StmtPos(s syntax.Stmt) syntax.Pos {
 	switch s := s.(type) {
-	case *spec.Skip:
+	case *syntax.Skip:
 		return PosOf(s.Loc)
-	case *spec.Fail:
+	case *syntax.Fail:
 		return PosOf(s.Loc)
-	case *spec.Assign:
+	case *syntax.Assign:
 		return PosOf(s.Loc)
-	case *spec.If:
+	case *syntax.If:
 		return PosOf(s.Loc)
-	case *spec.While:
+	case *syntax.While:
 		return PosOf(s.Loc)
-	case *spec.Assume:
+	case *syntax.Assume:
 		return PosOf(s.Loc)
-	case *spec.Assert:
+	case *syntax.Assert:
 		return PosOf(s.Loc)
 	}
-	return spec.Pos{}
+	return syntax.Pos{}
 }
 
 // DescribeFail names the error a fail statement stands for: an assertion violated, a division by
 // zero, or a fail statement reached.
-func DescribeFail(f *spec.Fail) string {
+func DescribeFail(f *syntax.Fail) string {
 	switch f.Kind {
-	case spec.FailAssert:
+	case syntax.FailAssert:
 		return "assertion violated"
-	case spec.FailDivZero:
+	case syntax.FailDivZero:
 		return "division by zero"
-	case spec.FailIndex:
+	case syntax.FailIndex:
 		return "index out of range"
 	}
 	return "fail reached"
@@ -176,13 +178,13 @@ func ReproduceInput(file string, in spec.Store, names []string) string {
 // Input is a concrete input as a JSON object whose keys are the program's variables in order
 // and whose values are JSON numbers with all their digits (never through a float64).
 type Input struct {
-	Names  []string      // the program's variables
-	Vals   spec.Store    // their values, in the order of Names, then the arrays' elements
-	Arrays []*spec.Array // the program's arrays (Program.Arrays), each written as a list
+	Names  []string        // the program's variables
+	Vals   spec.Store      // their values, in the order of Names, then the arrays' elements
+	Arrays []*syntax.Array // the program's arrays (Program.Arrays), each written as a list
 }
 
 // ProgInput is the Input of a store of prog (of length prog.Slots()).
-func ProgInput(prog *spec.Program, vals spec.Store) Input {
+func ProgInput(prog *syntax.Program, vals spec.Store) Input {
 	return Input{Names: prog.Vars, Vals: vals, Arrays: prog.Arrays}
 }
 
@@ -250,7 +252,7 @@ func ExplainPaths(cl *verify.Claim, full bool) string {
 // groups splits a flat store's values by the slot names (sym.SlotNames: the variables, then
 // a[j] for each element of each array) into the inputs of the program: a variable's value, or
 // an array's list of elements from lo to hi.
-func groups(in spec.Store, names []string) (keys []string, vals [][]spec.Int, list []bool) {
+func groups(in spec.Store, names []string) (keys []string, vals [][]integer.Int, list []bool) {
 	for i, v := range in {
 		name := names[i]
 		if k := strings.IndexByte(name, '['); k > 0 && strings.HasSuffix(name, "]") {
@@ -259,17 +261,17 @@ func groups(in spec.Store, names []string) (keys []string, vals [][]spec.Int, li
 				vals[n-1] = append(vals[n-1], v)
 				continue
 			}
-			keys, vals, list = append(keys, base), append(vals, []spec.Int{v}), append(list, true)
+			keys, vals, list = append(keys, base), append(vals, []integer.Int{v}), append(list, true)
 			continue
 		}
-		keys, vals, list = append(keys, name), append(vals, []spec.Int{v}), append(list, false)
+		keys, vals, list = append(keys, name), append(vals, []integer.Int{v}), append(list, false)
 	}
 	return keys, vals, list
 }
 
 // InputText renders a concrete input of length len(names) as x=1, y=-2, a=[5, 0, 7]: names are
 // the slot names of the program's flat store (sym.SlotNames), an array's elements are written
-// as one list (spec.Program.InputString); for a program without arrays it is spec.InputString.
+// as one list (syntax.Program.InputString); for a program without arrays it is spec.InputString.
 func InputText(in spec.Store, names []string) string {
 	keys, vals, list := groups(in, names)
 	parts := make([]string, len(keys))
@@ -279,7 +281,7 @@ func InputText(in spec.Store, names []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func listText(vs []spec.Int, list bool, sep string) string {
+func listText(vs []integer.Int, list bool, sep string) string {
 	if !list {
 		return vs[0].String()
 	}

@@ -16,6 +16,7 @@ import (
 
 	"certsym/cmd/certsym/internal/report"
 	"certsym/spec"
+	"certsym/spec/syntax"
 )
 
 // Format is the version of the test case files run --tests writes and replay reads.
@@ -87,11 +88,11 @@ func Collect(file string, src []byte, names []string, paths []Path) Set {
 
 // CollectProg is Collect for the program prog, arrays included (issue 13): each input gives
 // every variable and every array (the list of its elements).
-func CollectProg(file string, src []byte, prog *spec.Program, paths []Path) Set {
+func CollectProg(file string, src []byte, prog *syntax.Program, paths []Path) Set {
 	return collect(file, src, prog.Vars, prog, paths)
 }
 
-func collect(file string, src []byte, names []string, prog *spec.Program, paths []Path) Set {
+func collect(file string, src []byte, names []string, prog *syntax.Program, paths []Path) Set {
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
 	var set Set
@@ -139,7 +140,7 @@ func Write(dir string, set Set) ([]string, error) {
 	return paths, nil
 }
 
-func input(names []string, prog *spec.Program, vals spec.Store) report.Input {
+func input(names []string, prog *syntax.Program, vals spec.Store) report.Input {
 	if prog != nil {
 		return report.ProgInput(prog, vals)
 	}

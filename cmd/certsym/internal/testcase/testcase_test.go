@@ -12,6 +12,7 @@ import (
 	"certsym/engine"
 	"certsym/internal/testprog"
 	"certsym/spec"
+	"certsym/spec/integer"
 )
 
 // A program with each kind of terminal path: a bug (x == 1), an infeasible path (x >= 2 reaches
@@ -58,7 +59,7 @@ func TestWriteReadReplay(t *testing.T) {
 		}
 		store := make(spec.Store, len(prog.Vars))
 		for name, v := range in {
-			n, ok := spec.ParseInt(v.String())
+			n, ok := integer.Parse(v.String())
 			if !ok || prog.VarIndex(name) < 0 {
 				t.Fatalf("%s: input %s=%s", p, name, v)
 			}
@@ -81,7 +82,7 @@ func TestWriteReadReplay(t *testing.T) {
 // model, give no test case, and are counted.
 func TestCollectLeavesOut(t *testing.T) {
 	end := testcase.End{Outcome: "normal", Steps: 3}
-	p := testcase.Path{End: end, Input: spec.Store{spec.IntOf(4)}, PC: "x == 4"}
+	p := testcase.Path{End: end, Input: spec.Store{integer.Of(4)}, PC: "x == 4"}
 	set := testcase.Collect("p.imp", []byte("x = x"), []string{"x"}, []testcase.Path{p, p, {End: end}})
 	if len(set.Cases) != 1 || set.Dups != 1 || set.NoModel != 1 {
 		t.Errorf("%d cases, %d duplicates, %d without model; want 1, 1, 1", len(set.Cases), set.Dups, set.NoModel)

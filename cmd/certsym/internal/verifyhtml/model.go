@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"certsym/cmd/certsym/internal/report"
+	"certsym/solver"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/sym"
 	"certsym/verify"
 )
@@ -44,7 +46,7 @@ type Doc struct {
 	ReplayErrors    []string    `json:"replay_errors,omitempty"`
 	names           []string
 	elapsed         float64
-	solver          sym.SolverStats
+	solver          solver.Stats
 }
 
 // Claim is a developer claim of the report.
@@ -207,7 +209,7 @@ func collected(s verify.Summary) ([]string, string) {
 	return names, letters
 }
 
-func (d *Doc) input(in spec.Store, prog *spec.Program) (*report.Input, string) {
+func (d *Doc) input(in spec.Store, prog *syntax.Program) (*report.Input, string) {
 	if in == nil {
 		return nil, ""
 	}
@@ -215,7 +217,7 @@ func (d *Doc) input(in spec.Store, prog *spec.Program) (*report.Input, string) {
 	return &ci, report.InputText(in, d.names)
 }
 
-func (d *Doc) evidence(o *verify.Outcome, prog *spec.Program) []Evidence {
+func (d *Doc) evidence(o *verify.Outcome, prog *syntax.Program) []Evidence {
 	out := []Evidence{}
 	for _, e := range o.Evidence {
 		if e == nil {
@@ -254,7 +256,7 @@ func Model(file string, rep *verify.Report) Doc {
 	}
 	d.CoveredLines = []int{}
 	for _, s := range rep.Stmts {
-		if l := spec.LineOf(s); !seen[l] {
+		if l := s.Pos().Line; !seen[l] {
 			seen[l] = true
 			d.CoveredLines = append(d.CoveredLines, l)
 		}
@@ -291,7 +293,7 @@ func Model(file string, rep *verify.Report) Doc {
 	return d
 }
 
-func (d *Doc) claim(file string, cl *verify.Claim, prog *spec.Program) Claim {
+func (d *Doc) claim(file string, cl *verify.Claim, prog *syntax.Program) Claim {
 	jc := Claim{Line: cl.Line, Column: cl.Col, Kind: cl.Kind.String(), Explicit: cl.Kind.Explicit(), Claim: cl.Text,
 		Division: cl.Where, Status: cl.Status.String(), Token: Tokens[cl.Status], Explication: explication(&cl.Outcome, cl.Line),
 		Paths: cl.Paths, Results: map[string]int{}, Evidence: d.evidence(&cl.Outcome, prog), Primitives: []Prim{}}

@@ -96,7 +96,7 @@ SUMMARY ?=
 check-refinement: deps ref
 	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) bash refinement/run.sh
 
-# The whole-stream comparison at scale (refinement/stream.go): the unpruned streams of the case
+# The whole-stream comparison at scale (refinement/streamcheck): the unpruned streams of the case
 # studies and of random programs against certsym-ref's extracted run, STREAM states per program.
 STREAM ?= 2500
 check-refinement-stream: deps ref
@@ -104,8 +104,8 @@ check-refinement-stream: deps ref
 	  go test -count=1 -timeout 60m -run '^TestStream$$' -v ./refinement/
 
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
-# (gremlins; the engine's test binary runs only refinement.ReducedRun under the tag
-# refinementonly). Long: see refinement/README.md.
+# (gremlins; the package's test binary runs only refinement.ReducedRun, from a test file that
+# refinement/mutation.sh overlays under the tag refinementonly). Long: see refinement/README.md.
 mutation: deps ref
 	bash refinement/mutation.sh
 

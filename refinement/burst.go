@@ -28,18 +28,18 @@ import (
 const burstStates = 2000
 
 // burstCompare is the check "burst": the run with bursts against the run without.
-func (c *checker) burstCompare() {
+func (c *unitChecker) burstCompare() {
 	type result struct {
 		rep   *engine.Report
 		bugs  string
 		depth map[string]int // each error's depth, by "kind at line"
 	}
 	run := func(burst int) (result, bool) {
-		opts := c.engineOptions()
+		opts := c.EngineOptions()
 		opts.MaxStates, opts.Burst = burstStates, burst
-		rep, err := c.newEngine(opts).FindBugs(nil)
+		rep, err := c.NewEngine(opts).FindBugs(nil)
 		if err != nil {
-			c.report("burst/replay", "", -1, "with --burst %d: the engine's own bug replay failed: %v", burst, err)
+			c.Report("burst/replay", "", -1, "with --burst %d: the engine's own bug replay failed: %v", burst, err)
 			return result{}, false
 		}
 		var bugs []string
@@ -53,38 +53,38 @@ func (c *checker) burstCompare() {
 		return result{rep, strings.Join(bugs, "; "), depth}, true
 	}
 	plain, ok1 := run(0)
-	if !ok1 || c.expired() {
+	if !ok1 || c.Expired() {
 		return
 	}
 	bursty, ok2 := run(engine.DefaultBurst)
-	if !ok2 || c.expired() {
+	if !ok2 || c.Expired() {
 		return
 	}
-	c.sum.BurstRuns++
+	c.Sum.BurstRuns++
 	// A run cut by a bound explores a prefix of its own order, and a query the solver could not
 	// decide (its time bound) may be decided in the other run: only the bound is comparable.
 	if plain.rep.Reason != "" || bursty.rep.Reason != "" ||
 		plain.rep.Verdict == engine.VerdictUnknown || bursty.rep.Verdict == engine.VerdictUnknown ||
 		plain.rep.Stats.Solver.Unknown+bursty.rep.Stats.Solver.Unknown > 0 {
 		if bursty.rep.Stats.Expanded > burstStates {
-			c.report("burst/bound", "", -1, "with bursts the run expanded %d states, past the bound %d", bursty.rep.Stats.Expanded, burstStates)
+			c.Report("burst/bound", "", -1, "with bursts the run expanded %d states, past the bound %d", bursty.rep.Stats.Expanded, burstStates)
 		}
 		return
 	}
 	if plain.rep.Verdict != bursty.rep.Verdict || plain.bugs != bursty.bugs {
-		c.report("burst/answer", "", -1, "without bursts %s [%s], with bursts %s [%s]", plain.rep.Verdict, plain.bugs, bursty.rep.Verdict, bursty.bugs)
+		c.Report("burst/answer", "", -1, "without bursts %s [%s], with bursts %s [%s]", plain.rep.Verdict, plain.bugs, bursty.rep.Verdict, bursty.bugs)
 		return
 	}
 	for k, d := range plain.depth {
 		if bursty.depth[k] < d {
-			c.report("burst/answer", "", -1, "%s: after %d steps with bursts, but breadth-first search, which reports the shallowest, found it after %d", k, bursty.depth[k], d)
+			c.Report("burst/answer", "", -1, "%s: after %d steps with bursts, but breadth-first search, which reports the shallowest, found it after %d", k, bursty.depth[k], d)
 			return
 		}
 	}
 	p, b := plain.rep.Stats, bursty.rep.Stats
 	p.Solver, b.Solver = solver.Stats{}, solver.Stats{}
 	if p != b {
-		c.report("burst/counters", "", -1, "without bursts %+v, with bursts %+v", p, b)
+		c.Report("burst/counters", "", -1, "without bursts %+v, with bursts %+v", p, b)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/refinement/checker"
 	"certsym/refinement/sched"
 	"certsym/spec/syntax"
 )
@@ -11,19 +12,19 @@ import (
 // fairRun runs the whole-run oracles on a run of a fair strategy (seeded by the program): bug
 // replay, verdict, stop, is_probably_exhaustive below the least pending depth (whatever the
 // order, every state above it was expanded), and the model of the scheduler (sched/fair).
-func (c *checker) fairRun(s engine.Strategy) {
-	opts := c.engineOptions()
+func (c *unitChecker) fairRun(s engine.Strategy) {
+	opts := c.EngineOptions()
 	m := sched.New(engine.FairnessPeriod)
-	opts.Strategy, opts.Seed, opts.Observer = s, unitSeed(c.u), m
+	opts.Strategy, opts.Seed, opts.Observer = s, checker.UnitSeed(c.U), m
 	start := time.Now()
-	e := c.newEngine(opts)
+	e := c.NewEngine(opts)
 	byDepth := map[int][]*engine.State{}
 	sr, reported := &streamRun{}, map[*syntax.Fail]bool{}
 	end := engine.Pending
-	for end == engine.Pending && !c.expired() {
+	for end == engine.Pending && !c.Expired() {
 		st, err := e.Next()
 		if err != nil {
-			c.report("oracle/engine-replay", "", -1, "%v: the engine's own bug replay failed: %v", s, err)
+			c.Report("oracle/engine-replay", "", -1, "%v: the engine's own bug replay failed: %v", s, err)
 			return
 		}
 		sr.observe(st, reported)
@@ -39,10 +40,10 @@ func (c *checker) fairRun(s engine.Strategy) {
 	m.End(end == engine.Finished)
 	if end != engine.Pending {
 		c.checkVerdict("verdict-"+s.String(), e, sr)
-		c.checkStop("stop", e, opts, start)
+		c.CheckStop("stop", e, opts, start)
 	}
 	if m.Violation != "" {
-		c.report("sched/fair", "", -1, "%v (seed %d): %s", s, opts.Seed, m.Violation)
+		c.Report("sched/fair", "", -1, "%v (seed %d): %s", s, opts.Seed, m.Violation)
 	}
-	c.exhaustive("oracle/exhaustive-"+s.String(), e, byDepth, e.ExploredDepth(), (c.cfg.OracleInputs+1)/2)
+	c.exhaustive("oracle/exhaustive-"+s.String(), e, byDepth, e.ExploredDepth(), (c.Cfg.OracleInputs+1)/2)
 }

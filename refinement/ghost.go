@@ -10,19 +10,21 @@ import (
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/pathcond"
+	"certsym/refinement/checker"
+	"certsym/refinement/conv"
 	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"time"
 )
 
-func (c *checker) ghostRuns() {
-	e := c.newEngine(c.engineOptions())
+func (c *unitChecker) ghostRuns() {
+	e := c.NewEngine(c.EngineOptions())
 	// Inputs: random, and models of deep states of a short run (they get past assumes).
 	// This run has no time bound (the others have the program's), so its stop is checked too.
-	preOpts := engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.cfg.EngineRLimit, QueryTimeout: c.cfg.EngineTimeout}}
+	preOpts := engine.Options{Limits: budget.Limits{MaxStates: 60, RLimit: c.Cfg.EngineRLimit, QueryTimeout: c.Cfg.EngineTimeout}}
 	start := time.Now()
-	pre := c.newEngine(preOpts)
+	pre := c.NewEngine(preOpts)
 	byDepth := map[int][]*engine.State{}
 	for {
 		st, ok := pre.NextState()
@@ -31,9 +33,9 @@ func (c *checker) ghostRuns() {
 		}
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
 	}
-	c.checkStop("stop", pre, preOpts, start)
-	for _, v := range c.inputs(c.cfg.GhostInputs, byDepth) {
-		if c.expired() {
+	c.CheckStop("stop", pre, preOpts, start)
+	for _, v := range c.Inputs(c.Cfg.GhostInputs, byDepth) {
+		if c.Expired() {
 			return
 		}
 		c.ghostRun(e, v)
@@ -46,31 +48,31 @@ func outcomeKind(o spec.Outcome) string {
 
 // ghostRun follows the concrete run of input v on the reference, with the engine's symbolic
 // state alongside (the ghost valuation is v) and spec's concrete state as a third party.
-func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
-	in := c.inputString(v)
+func (c *unitChecker) ghostRun(e *engine.Engine, v []integer.Int) {
+	in := c.InputString(v)
 	cur := e.Initial()
-	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.u.Prog.Body}
+	conc := spec.State{Store: append(spec.Store(nil), v...), Prog: c.U.Prog.Body}
 	precisionBudget := 40
-	for step := 0; step < c.cfg.GhostSteps && !c.expired(); step++ {
-		t := c.traceTo(v, step+1)
-		if t.err != nil {
-			c.report("reference", in, step, "%v", t.err)
+	for step := 0; step < c.Cfg.GhostSteps && !c.Expired(); step++ {
+		t := c.TraceTo(v, step+1)
+		if t.Err != nil {
+			c.Report("reference", in, step, "%v", t.Err)
 			return
 		}
-		r := t.states[step]
-		c.sum.GhostChecks++
-		if ok, why := c.concretizes(cur.Store, cur.Prog.Stmt(), v, r); !ok {
-			c.report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", stateString(cur, c.slots), refStateString(r, c.names), why)
+		r := t.States[step]
+		c.Sum.GhostChecks++
+		if ok, why := c.Concretizes(cur.Store, cur.Prog.Stmt(), v, r); !ok {
+			c.Report("ghost/concretization", in, step, "the symbolic state %s does not concretize to the reference's %s: %s", checker.StateString(cur, c.Slots), checker.RefStateString(r, c.Names), why)
 			return
 		}
 		if !c.concreteStep(in, step, conc, r) {
 			return
 		}
 		refKind := "next"
-		if len(t.states) <= step+1 {
-			refKind = t.end
+		if len(t.States) <= step+1 {
+			refKind = t.End
 		}
-		if refKind == cutRun {
+		if refKind == checker.CutRun {
 			return
 		}
 		if step%3 == 2 { // deep states too are replayed against certsym-ref expand
@@ -81,8 +83,8 @@ func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 		for _, s := range succs {
 			f := s.PC.Formula()
 			holds := f.Eval(v)
-			if mine, err := refclient.EvalBE(c.formulaB(f), v); err == nil && mine != holds {
-				c.report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.slots), holds, mine)
+			if mine, err := refclient.EvalBE(c.FormulaB(f), v); err == nil && mine != holds {
+				c.Report("layer", in, step, "path condition %s: engine evaluation %v, syntax tree %v", s.PC.String(c.Slots), holds, mine)
 			}
 			if holds {
 				follow = append(follow, s)
@@ -90,25 +92,25 @@ func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 		}
 		if refKind != "next" {
 			if len(follow) != 0 {
-				c.report("ghost/exhaustive", in, step, "the reference's run ends (%s) at %s but %d symbolic successors hold under the input:\n%s",
-					refKind, refStateString(r, c.names), len(follow), c.engineSuccs(follow))
+				c.Report("ghost/exhaustive", in, step, "the reference's run ends (%s) at %s but %d symbolic successors hold under the input:\n%s",
+					refKind, checker.RefStateString(r, c.Names), len(follow), c.engineSuccs(follow))
 			}
 			return
 		}
-		next := t.states[step+1]
+		next := t.States[step+1]
 		if len(follow) != 1 {
-			c.report("ghost/exhaustive", in, step, "%d symbolic successors of %s hold under the input, want exactly 1 (the reference steps to %s):\n%s",
-				len(follow), stateString(cur, c.slots), refStateString(next, c.names), c.engineSuccs(succs))
+			c.Report("ghost/exhaustive", in, step, "%d symbolic successors of %s hold under the input, want exactly 1 (the reference steps to %s):\n%s",
+				len(follow), checker.StateString(cur, c.Slots), checker.RefStateString(next, c.Names), c.engineSuccs(succs))
 			return
 		}
 		s := follow[0]
-		if ok, why := c.concretizes(s.Store, s.Prog.Stmt(), v, next); !ok {
-			c.report("ghost/exhaustive", in, step, "the successor %s that holds under the input does not concretize to the reference's successor %s: %s",
-				stateString(s, c.slots), refStateString(next, c.names), why)
+		if ok, why := c.Concretizes(s.Store, s.Prog.Stmt(), v, next); !ok {
+			c.Report("ghost/exhaustive", in, step, "the successor %s that holds under the input does not concretize to the reference's successor %s: %s",
+				checker.StateString(s, c.Slots), checker.RefStateString(next, c.Names), why)
 			return
 		}
 		if e.Solver().Check(s.PC) == pathcond.Unsat {
-			c.report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", stateString(s, c.slots))
+			c.Report("ghost/exhaustive", in, step, "the successor %s holds under the input but the engine decides its path condition unsatisfiable", checker.StateString(s, c.Slots))
 			return
 		}
 		for _, o := range succs {
@@ -126,58 +128,58 @@ func (c *checker) ghostRun(e *engine.Engine, v []integer.Int) {
 
 // concreteStep compares spec.Step on conc with the reference's step on the same state, and conc
 // with the reference's own run at this step r. It returns false when the run cannot go on.
-func (c *checker) concreteStep(in string, step int, conc spec.State, r refState) bool {
-	cs := c.concStore(conc.Store)
-	for _, x := range c.names {
-		if !cs[x].Equal(r.store[x]) {
-			c.report("concrete-step", in, step, "spec's run has %s = %s, the reference's %s", x, cs[x], r.store[x])
+func (c *unitChecker) concreteStep(in string, step int, conc spec.State, r checker.RefState) bool {
+	cs := c.ConcStore(conc.Store)
+	for _, x := range c.Names {
+		if !cs[x].Equal(r.Store[x]) {
+			c.Report("concrete-step", in, step, "spec's run has %s = %s, the reference's %s", x, cs[x], r.Store[x])
 			return false
 		}
 	}
-	if why := c.sameArrays(conc.Store, r.arrays); why != "" {
-		c.report("concrete-step", in, step, "spec's run and the reference's differ: %s", why)
+	if why := conv.SameArrays(c.U.Prog, conc.Store, r.Arrays); why != "" {
+		c.Report("concrete-step", in, step, "spec's run and the reference's differ: %s", why)
 		return false
 	}
-	if got := refclient.Canon(conc.Prog); got != r.canon {
-		c.report("concrete-step", in, step, "spec's run is at %s, the reference's at %s", got, r.canon)
+	if got := refclient.Canon(conc.Prog); got != r.Canon {
+		c.Report("concrete-step", in, step, "spec's run is at %s, the reference's at %s", got, r.Canon)
 		return false
 	}
 	raw, err := refclient.EncodeStmt(conc.Prog)
 	if err != nil {
-		c.report("layer", in, step, "encoding: %v", err)
+		c.Report("layer", in, step, "encoding: %v", err)
 		return false
 	}
-	want, err := c.ref.StepA(cs, c.concArrays(conc.Store), c.names, raw)
+	want, err := c.Ref.StepA(cs, c.ConcArrays(conc.Store), c.Names, raw)
 	if err != nil {
-		c.report("reference", in, step, "%v", err)
+		c.Report("reference", in, step, "%v", err)
 		return false
 	}
-	c.sum.ConcreteSteps++
+	c.Sum.ConcreteSteps++
 	next, out := spec.Step(conc)
 	if k := outcomeKind(out); k != want.Kind {
-		c.report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", c.inputString(conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
+		c.Report("concrete-step", in, step, "spec.Step of (%s | %s) is %s, the reference's step is %s", c.InputString(conc.Store), refclient.Canon(conc.Prog), k, want.Kind)
 		return false
 	}
 	if out != spec.Stepped {
 		return true
 	}
-	for i, x := range c.names {
+	for i, x := range c.Names {
 		if !next.Store[i].Equal(want.Store[x]) {
-			c.report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", refclient.Canon(conc.Prog), x, next.Store[i], want.Store[x])
+			c.Report("concrete-step", in, step, "spec.Step of %s gives %s = %s, the reference %s", refclient.Canon(conc.Prog), x, next.Store[i], want.Store[x])
 			return false
 		}
 	}
-	if why := c.sameArrays(next.Store, want.Arrays); why != "" {
-		c.report("concrete-step", in, step, "spec.Step of %s and the reference's step differ: %s", refclient.Canon(conc.Prog), why)
+	if why := conv.SameArrays(c.U.Prog, next.Store, want.Arrays); why != "" {
+		c.Report("concrete-step", in, step, "spec.Step of %s and the reference's step differ: %s", refclient.Canon(conc.Prog), why)
 		return false
 	}
-	wc, err := c.canonRaw(want.Prog)
+	wc, err := c.CanonRaw(want.Prog)
 	if err != nil {
-		c.report("reference", in, step, "%v", err)
+		c.Report("reference", in, step, "%v", err)
 		return false
 	}
 	if got := refclient.Canon(next.Prog); got != wc {
-		c.report("concrete-step", in, step, "spec.Step of %s gives %s, the reference %s", refclient.Canon(conc.Prog), got, wc)
+		c.Report("concrete-step", in, step, "spec.Step of %s gives %s, the reference %s", refclient.Canon(conc.Prog), got, wc)
 		return false
 	}
 	return true

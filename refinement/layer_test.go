@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"certsym/refinement/boundedcheck"
+	"certsym/refinement/checker"
 	"certsym/refinement/gen"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
@@ -87,10 +89,9 @@ func TestProtocolEval(t *testing.T) {
 			}
 		}
 		number(a)
-		c := &checker{names: names}
 		store := []integer.Int{integer.Of(int64(i%7 - 3)), integer.Of(int64(i%5 - 2)), integer.Of(0), integer.Of(-7)}
 		want, wok := spec.Eval(a, store)
-		got, gok, err := ref.Eval(c.concStore(store), names, a)
+		got, gok, err := ref.Eval(checker.ConcStore(names, store), names, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestBoundedNotExhaustive(t *testing.T) {
 		v[p.VarIndex("n")] = integer.Of(n)
 		return v
 	}
-	cex, err := BoundedExhaustive(refclient.DefaultPath(), u, 2, [][]integer.Int{in(-1), in(0), in(2), in(5)})
+	cex, err := boundedcheck.Exhaustive(refclient.DefaultPath(), u, 2, [][]integer.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestBoundedNotExhaustive(t *testing.T) {
 	}
 	t.Logf("counterexample found, as expected: %s", cex[0])
 	// With a limit above the iterations needed, every run is covered.
-	cex, err = BoundedExhaustive(refclient.DefaultPath(), u, 6, [][]integer.Int{in(-1), in(0), in(2), in(5)})
+	cex, err = boundedcheck.Exhaustive(refclient.DefaultPath(), u, 6, [][]integer.Int{in(-1), in(0), in(2), in(5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,8 +181,8 @@ func TestProver(t *testing.T) {
 // postcondition of Why3's sym_interp), with no mismatch of any other check.
 func TestBoundedStopped(t *testing.T) {
 	needRef(t)
-	defer func(n int) { boundedMaxStates = n }(boundedMaxStates)
-	boundedMaxStates = 6
+	defer func(n int) { checker.BoundedMaxStates = n }(checker.BoundedMaxStates)
+	checker.BoundedMaxStates = 6
 	units, err := LoadFiles("../engine/testdata/gcd.imp", "../testdata/loop_symbolic_bound_unknown.imp")
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
 # (make mutation). gremlins (github.com/go-gremlins/gremlins) lists the mutants of the core files
-# (a dry run per package, pathcond, sym and engine: its coverage run executes the package's test binary
-# under the build tag refinementonly, which runs only the layer's reduced run,
-# mutation_layer_test.go, so a mutant is "covered" when the layer executes its line). Gremlins itself would run `go test` on
+# (a dry run per package, sym and engine: its coverage run executes the package's test binary
+# under the build tag refinementonly with a test file overlaid into the package's folder (go's
+# -overlay through GOFLAGS; the command refinement/mutation -overlay writes the files and the
+# overlay, from refinement/mutation/layer_test.go.tmpl), which runs only the layer's reduced run,
+# so a mutant is "covered" when the layer executes its line; no file of the packages themselves
+# imports the layer). Gremlins itself would run `go test` on
 # the mutated package under one timeout derived from the coverage run and would count mutants
 # that do not compile as killed; this driver applies gremlins' mutants one at a time itself, in
 # a copy of the module, with gremlins' token mapping, and classifies each:
@@ -32,8 +35,12 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s)
 
 echo "mutation: listing mutants with gremlins (dry run; its coverage run is the layer's reduced run)"
-for pkg in $(for f in $FILES; do dirname "$f"; done | sort -u); do
-  GOFLAGS=-count=1 go run "$GREMLINS" unleash --dry-run -t refinementonly --coverpkg "certsym/$pkg" \
+pkgs=$(for f in $FILES; do dirname "$f"; done | sort -u)
+mkdir -p "$work/overlay"
+# shellcheck disable=SC2086
+overlay=$(go run ./refinement/mutation -overlay "$work/overlay" "$ROOT" $pkgs) || { echo "mutation: cannot write the overlay"; exit 1; }
+for pkg in $pkgs; do
+  GOFLAGS="-count=1 -overlay=$overlay" go run "$GREMLINS" unleash --dry-run -t refinementonly --coverpkg "certsym/$pkg" \
     -E '_test\.go$' -o "$work/dry-$pkg.json" "./$pkg" > "$work/dry-$pkg.log" 2>&1 || { cat "$work/dry-$pkg.log"; exit 1; }
   tail -3 "$work/dry-$pkg.log"
 done

@@ -52,7 +52,11 @@ func mutationUnits(t *testing.T) []*Unit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets = append(bursts, targets...)
+	verifies, err := VerifyTargetUnits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets = append(append(bursts, targets...), verifies...)
 	return append(append(files, targets...), generated...)
 }
 

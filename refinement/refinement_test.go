@@ -74,6 +74,11 @@ func TestRefinement(t *testing.T) {
 	case os.Getenv("REFINEMENT_NO_CORPUS") != "":
 	case full:
 		units = corpusUnits(t)
+		targets, err := VerifyTargetUnits() // the shapes of verify's checks random programs seldom reach
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, targets...)
 	default:
 		var err error
 		if units, err = LoadFiles("../engine/testdata/gcd.imp"); err != nil {

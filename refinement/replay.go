@@ -4,72 +4,26 @@
 package refinement
 
 import (
-	"certsym/bounded"
-	"certsym/solver"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	"certsym/engine"
-	"certsym/internal/budget"
+	"certsym/refinement/checker"
+	"certsym/refinement/conv"
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
-	"certsym/spec/integer"
 	"certsym/spec/syntax"
 )
 
-func (c *checker) engineOptions() engine.Options {
-	return engine.Options{Limits: budget.Limits{MaxStates: c.cfg.MaxStates, RLimit: c.cfg.EngineRLimit,
-		QueryTimeout: c.cfg.EngineTimeout, Timeout: c.left(32 * time.Second)}, AllBugs: true}
-}
-
-// newEngine creates an engine whose solver queries also end at the program's deadline, with the
-// crosscheck when it is on; it is closed at the end of the unit.
-func (c *checker) newEngine(opts engine.Options) *engine.Engine {
-	opts.CrossCheck = c.xcOption()
-	e := engine.New(c.u.Prog, opts)
-	if !c.deadline.IsZero() {
-		if d := e.Solver().Deadline(); d.IsZero() || c.deadline.Before(d) {
-			e.Solver().SetDeadline(c.deadline)
-		}
-	}
-	c.runs = append(c.runs, e)
-	return e
-}
-
-// newBounded creates a bounded interpreter for the unit with the crosscheck when it is on; it
-// is closed at the end of the unit.
-func (c *checker) newBounded(n int) *bounded.Interp {
-	b := bounded.NewWith(c.u.Prog, n, solver.Options{CrossCheck: c.xcOption()})
-	c.runs = append(c.runs, b)
-	return b
-}
-
-// closeRuns closes the engines and interpreters made for the unit.
-func (c *checker) closeRuns() {
-	for _, r := range c.runs {
-		r.Close()
-	}
-	clear(c.runs)
-	c.runs = c.runs[:0]
-}
-
-// streamBudget is the number of states of the unpruned stream compared for the current unit.
-func (c *checker) streamBudget() int {
-	if c.u.Long && c.cfg.LongStreamStates > c.cfg.StreamStates {
-		return c.cfg.LongStreamStates
-	}
-	return c.cfg.StreamStates
-}
-
-func (c *checker) engineRun() {
-	opts := c.engineOptions()
-	if c.u.Long && c.cfg.LongStates > opts.MaxStates {
-		opts.MaxStates = c.cfg.LongStates
+func (c *unitChecker) engineRun() {
+	opts := c.EngineOptions()
+	if c.U.Long && c.Cfg.LongStates > opts.MaxStates {
+		opts.MaxStates = c.Cfg.LongStates
 	}
 	start := time.Now()
-	e := c.newEngine(opts)
+	e := c.NewEngine(opts)
 	taken := 0
 	byDepth := map[int][]*engine.State{}
 	var leaves []*engine.State
@@ -77,10 +31,10 @@ func (c *checker) engineRun() {
 	sr := &streamRun{}
 	reported := map[*syntax.Fail]bool{}
 	complete := false // the stream ended by itself (Finished or Stopped), not by the layer
-	for !c.expired() {
+	for !c.Expired() {
 		s, err := e.Next()
 		if err != nil {
-			c.report("oracle/engine-replay", "", -1, "the engine's own bug replay failed: %v", err)
+			c.Report("oracle/engine-replay", "", -1, "the engine's own bug replay failed: %v", err)
 			break
 		}
 		sr.observe(s, reported)
@@ -93,7 +47,7 @@ func (c *checker) engineRun() {
 			break
 		}
 		st := s.State
-		if taken++; taken <= c.cfg.MaxStates {
+		if taken++; taken <= c.Cfg.MaxStates {
 			c.stepReplay(e, st)
 		}
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
@@ -107,7 +61,7 @@ func (c *checker) engineRun() {
 	}
 	// is_probably_precise: final and error states' models replay to them.
 	for i, st := range leaves {
-		if i >= c.cfg.PreciseStates {
+		if i >= c.Cfg.PreciseStates {
 			break
 		}
 		c.precise("oracle/precise", st)
@@ -117,66 +71,66 @@ func (c *checker) engineRun() {
 		c.stream = sr
 	}
 	if complete && !finished {
-		c.checkStop("stop", e, opts, start)
+		c.CheckStop("stop", e, opts, start)
 	}
 	depth := last - 1 // every state of depth < last was expanded
 	if finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.cfg.OracleInputs)
+	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.Cfg.OracleInputs)
 }
 
 // stepReplay compares the engine's successors of st with certsym-ref expand's.
-func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
-	c.sum.StatesReplayed++
+func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
+	c.Sum.StatesReplayed++
 	succs := e.Expand(st, nil)
-	pcJSON, err := refclient.EncodeB(c.formulaB(st.PC.Formula()))
+	pcJSON, err := refclient.EncodeB(c.FormulaB(st.PC.Formula()))
 	if err != nil {
-		c.report("layer", "", st.Depth, "encoding the path condition: %v", err)
+		c.Report("layer", "", st.Depth, "encoding the path condition: %v", err)
 		return
 	}
-	store := make([]json.RawMessage, len(c.names))
+	store := make([]json.RawMessage, len(c.Names))
 	var arrays []json.RawMessage
 	for i, t := range st.Store {
-		if i >= len(c.names) { // the arrays' terms (issue 13)
+		if i >= len(c.Names) { // the arrays' terms (issue 13)
 			a := t.ArrayValue()
 			if a == nil {
-				c.report("layer", "", st.Depth, "store slot %d holds no array term", i)
+				c.Report("layer", "", st.Depth, "store slot %d holds no array term", i)
 				return
 			}
-			raw, err := refclient.EncodeArr(c.exporter().arr(a))
+			raw, err := refclient.EncodeArr(conv.Arr(c.U.Prog, a))
 			if err != nil {
-				c.report("layer", "", st.Depth, "encoding the array terms: %v", err)
+				c.Report("layer", "", st.Depth, "encoding the array terms: %v", err)
 				return
 			}
 			arrays = append(arrays, raw)
 			continue
 		}
-		if store[i], err = refclient.EncodeA(c.termA(t)); err != nil {
-			c.report("layer", "", st.Depth, "encoding the store: %v", err)
+		if store[i], err = refclient.EncodeA(c.TermA(t)); err != nil {
+			c.Report("layer", "", st.Depth, "encoding the store: %v", err)
 			return
 		}
 	}
 	prog, err := refclient.EncodeStmt(st.Prog.Stmt())
 	if err != nil {
-		c.report("layer", "", st.Depth, "encoding the program: %v", err)
+		c.Report("layer", "", st.Depth, "encoding the program: %v", err)
 		return
 	}
-	refs, err := c.ref.ExpandA(pcJSON, store, c.names, arrays, prog)
+	refs, err := c.Ref.ExpandA(pcJSON, store, c.Names, arrays, prog)
 	if err != nil {
-		c.report("reference", "", st.Depth, "expand of %s: %v", stateString(st, c.slots), err)
+		c.Report("reference", "", st.Depth, "expand of %s: %v", checker.StateString(st, c.Slots), err)
 		return
 	}
 	if len(refs) != len(succs) {
-		c.report("step-replay/successors", "", st.Depth, "state %s: the engine has %d successors, the reference %d:\n  engine:\n%s  reference:\n%s",
-			stateString(st, c.slots), len(succs), len(refs), c.engineSuccs(succs), c.refSuccs(refs))
+		c.Report("step-replay/successors", "", st.Depth, "state %s: the engine has %d successors, the reference %d:\n  engine:\n%s  reference:\n%s",
+			checker.StateString(st, c.Slots), len(succs), len(refs), c.engineSuccs(succs), c.refSuccs(refs))
 		return
 	}
 	for i, s := range succs {
-		c.sum.SuccessorsCompared++
+		c.Sum.SuccessorsCompared++
 		r := refs[i]
 		if a, b := refclient.Canon(s.Prog.Stmt()), refclient.Canon(r.Prog); a != b {
-			c.report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", stateString(st, c.slots), i, a, b)
+			c.Report("step-replay/program", "", st.Depth, "state %s, successor %d: programs differ:\n    engine:    %s\n    reference: %s", checker.StateString(st, c.Slots), i, a, b)
 			continue
 		}
 		c.comparePC(st, i, s, r)
@@ -184,19 +138,19 @@ func (c *checker) stepReplay(e *engine.Engine, st *engine.State) {
 	}
 }
 
-func (c *checker) engineSuccs(ss []*engine.State) string {
+func (c *unitChecker) engineSuccs(ss []*engine.State) string {
 	var b strings.Builder
 	for _, s := range ss {
-		b.WriteString("    " + stateString(s, c.slots) + "\n")
+		b.WriteString("    " + checker.StateString(s, c.Slots) + "\n")
 	}
 	return b.String()
 }
 
-func (c *checker) refSuccs(rs []refclient.SymSucc) string {
+func (c *unitChecker) refSuccs(rs []refclient.SymSucc) string {
 	var b strings.Builder
 	for _, r := range rs {
 		var parts []string
-		for i, x := range c.names {
+		for i, x := range c.Names {
 			parts = append(parts, x+" = "+syntax.PrintA(r.Store[i]))
 		}
 		fmt.Fprintf(&b, "    ⟨%s | %s | %s⟩\n", syntax.PrintB(r.PC), strings.Join(parts, ", "), refclient.Canon(r.Prog))
@@ -204,36 +158,22 @@ func (c *checker) refSuccs(rs []refclient.SymSucc) string {
 	return b.String()
 }
 
-// valuations are the random valuations of one comparison, plus the given ones.
-func (c *checker) valuations(extra ...[]integer.Int) [][]integer.Int {
-	vs := make([][]integer.Int, 0, c.cfg.Valuations+len(extra))
-	for _, e := range extra {
-		if e != nil {
-			vs = append(vs, e)
-		}
-	}
-	for i := 0; i < c.cfg.Valuations; i++ {
-		vs = append(vs, c.randomValuation())
-	}
-	return vs
-}
-
-func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
+func (c *unitChecker) comparePC(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	f := s.PC.Formula()
-	fa := c.formulaB(f)
-	for _, v := range c.valuations(s.PC.Witness) {
+	fa := c.FormulaB(f)
+	for _, v := range c.Valuations(s.PC.Witness) {
 		eng, def := f.EvalOK(v)
 		mine, err := refclient.EvalBE(fa, v)
 		if !def || err != nil {
 			continue // a quantifier range too large to evaluate under v: no claim
 		}
 		if mine != eng {
-			c.report("layer", c.inputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.slots), eng, mine)
+			c.Report("layer", c.InputString(v), st.Depth, "the engine's formula %s evaluates to %v, its syntax tree to %v", s.PC.String(c.Slots), eng, mine)
 			return
 		}
 		if ref, err := refclient.EvalBE(r.PC, v); err == nil && ref != eng {
-			c.report("step-replay/pc-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
-				stateString(st, c.slots), i, c.inputString(v), s.PC.String(c.slots), eng, syntax.PrintB(r.PC), ref)
+			c.Report("step-replay/pc-valuation", c.InputString(v), st.Depth, "state %s, successor %d: under %s the engine's path condition %s is %v, the reference's %s is %v",
+				checker.StateString(st, c.Slots), i, c.InputString(v), s.PC.String(c.Slots), eng, syntax.PrintB(r.PC), ref)
 			return
 		}
 	}
@@ -245,24 +185,24 @@ func (c *checker) comparePC(st *engine.State, i int, s *engine.State, r refclien
 	case s.PC == st.PC:
 		f1 = &syntax.BoolLit{Val: true}
 	case s.PC.Parent == st.PC:
-		f1 = c.formulaB(s.PC.Conj)
+		f1 = c.FormulaB(s.PC.Conj)
 	}
-	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(c.formulaB(st.PC.Formula())) {
-		if verdict, _ := c.prover.Equivalent(f1, and.R, c.names); verdict == prover.Valid {
+	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(c.FormulaB(st.PC.Formula())) {
+		if verdict, _ := c.Prover.Equivalent(f1, and.R, c.Names); verdict == prover.Valid {
 			return
 		}
 	}
-	switch verdict, m := c.prover.Equivalent(fa, r.PC, c.names); verdict {
+	switch verdict, m := c.Prover.Equivalent(fa, r.PC, c.Names); verdict {
 	case prover.Invalid:
-		c.report("step-replay/pc-z3", c.inputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
-			stateString(st, c.slots), i, c.inputString(m), s.PC.String(c.slots), syntax.PrintB(r.PC))
+		c.Report("step-replay/pc-z3", c.InputString(m), st.Depth, "state %s, successor %d: the path conditions are not equivalent (they differ under %s):\n    engine:    %s\n    reference: %s",
+			checker.StateString(st, c.Slots), i, c.InputString(m), s.PC.String(c.Slots), syntax.PrintB(r.PC))
 	}
 }
 
-func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
+func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	var el, rl []syntax.AExpr
-	for j := range c.names {
-		ea := c.termA(s.Store[j])
+	for j := range c.Names {
+		ea := c.TermA(s.Store[j])
 		if syntax.PrintA(ea) != syntax.PrintA(r.Store[j]) {
 			el, rl = append(el, ea), append(rl, r.Store[j])
 		}
@@ -271,24 +211,24 @@ func (c *checker) compareStore(st *engine.State, i int, s *engine.State, r refcl
 	if len(el) == 0 {
 		return
 	}
-	for _, v := range c.valuations(s.PC.Witness) {
-		for j, x := range c.names {
+	for _, v := range c.Valuations(s.PC.Witness) {
+		for j, x := range c.Names {
 			eng := s.Store[j].Eval(v)
 			if ref := refclient.EvalA(r.Store[j], v); !ref.Equal(eng) {
-				c.report("step-replay/store-valuation", c.inputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
-					stateString(st, c.slots), i, c.inputString(v), x, s.Store[j].String(c.slots), eng, syntax.PrintA(r.Store[j]), ref)
+				c.Report("step-replay/store-valuation", c.InputString(v), st.Depth, "state %s, successor %d: under %s variable %s is %s = %s in the engine, %s = %s in the reference",
+					checker.StateString(st, c.Slots), i, c.InputString(v), x, s.Store[j].String(c.Slots), eng, syntax.PrintA(r.Store[j]), ref)
 				return
 			}
 		}
 	}
-	if verdict, m := c.prover.EqualTerms(el, rl, c.names); verdict == prover.Invalid {
+	if verdict, m := c.Prover.EqualTerms(el, rl, c.Names); verdict == prover.Invalid {
 		var diff []string
 		for k := range el {
 			if a, b := refclient.EvalA(el[k], m), refclient.EvalA(rl[k], m); !a.Equal(b) {
 				diff = append(diff, fmt.Sprintf("%s (engine) = %s, %s (reference) = %s", syntax.PrintA(el[k]), a, syntax.PrintA(rl[k]), b))
 			}
 		}
-		c.report("step-replay/store-z3", c.inputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
-			stateString(st, c.slots), i, c.inputString(m), strings.Join(diff, "; "))
+		c.Report("step-replay/store-z3", c.InputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
+			checker.StateString(st, c.Slots), i, c.InputString(m), strings.Join(diff, "; "))
 	}
 }

@@ -2,18 +2,19 @@ package refinement
 
 import (
 	"fmt"
-	"hash/fnv"
-	"io"
-	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"certsym/refinement/checker"
+	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
+	"certsym/refinement/prover"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
 )
@@ -88,15 +89,6 @@ func GeneratedUnits(seed int64, n int, cfg gen.Config) ([]*Unit, error) {
 	return out, nil
 }
 
-func unitSeed(u *Unit) int64 {
-	if u.Seed >= 0 {
-		return u.Seed
-	}
-	h := fnv.New64a()
-	io.WriteString(h, filepath.Base(u.Name))
-	return int64(h.Sum64() >> 1)
-}
-
 // Run checks the units with cfg.Workers workers (each with its own certsym-ref process and Z3
 // context) and returns the summary. The checks of each unit depend only on the unit (their
 // random choices are seeded by it), not on the scheduling.
@@ -116,32 +108,41 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	done := 0
 	var stop atomic.Bool
 	for w := 0; w < workers; w++ {
-		c, err := newChecker(cfg, int64(w))
-		if cfg.StopAtMismatch && err == nil {
-			c.stop = &stop
-		}
+		ch, err := checker.New(cfg, int64(w))
 		if err != nil {
 			startErr = err
 			break
 		}
+		if cfg.StopAtMismatch {
+			ch.Stop = &stop
+		}
+		c := &unitChecker{Checker: ch}
+		if cfg.CrossCheck {
+			c.xc = crosscheck.New(ch)
+			ch.XC = c.xc.Hook
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer c.ref.Close()
-			c.xcOn = cfg.CrossCheck
+			defer c.Ref.Close()
 			for u := range jobs {
-				c.rng = rand.New(rand.NewSource(unitSeed(u)))
-				c.sum = &Summary{ByCheck: map[string]int{}}
 				t0 := time.Now()
 				c.CheckUnit(u)
-				c.flush()
+				c.Flush()
+				c.Sum.Z3Bytes = prover.Z3Allocated()
+				t1 := time.Now()
+				drained := collectZ3(collectTimeout)
+				c.Sum.Z3BytesCollected = prover.Z3Allocated()
+				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
+					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v)", u.Name, d.Round(time.Millisecond), drained)
+				}
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
 				}
 				mu.Lock()
-				total.add(c.sum)
+				total.Add(c.Sum)
 				done++
-				if cfg.Log != nil && (c.sum.Mismatches > 0 || done%25 == 0) {
+				if cfg.Log != nil && (c.Sum.Mismatches > 0 || done%25 == 0) {
 					cfg.Log("%d/%d programs, %d mismatches so far (last: %s)", done, len(units), total.Mismatches, u.Name)
 				}
 				mu.Unlock()
@@ -167,27 +168,53 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	return total, nil
 }
 
-// Report writes the summary in the form refinement/run.sh reads (lines starting with
-// "refinement:").
-func (s *Summary) Report(w io.Writer, label string) {
-	fmt.Fprintf(w, "refinement: %s programs=%d states_replayed=%d successors_compared=%d concrete_steps=%d ghost_checks=%d precision_replays=%d exhaustive_runs=%d bugs_replayed=%d bounded_results=%d verify_claims=%d verify_runs=%d verify_cut_runs=%d stream_states=%d burst_runs=%d ref_calls=%d z3_queries=%d z3_undecided=%d z3_skipped=%d over_budget=%d runs_cut=%d mismatches=%d\n",
-		label, s.Programs, s.StatesReplayed, s.SuccessorsCompared, s.ConcreteSteps, s.GhostChecks, s.PrecisionReplays,
-		s.ExhaustiveRuns, s.BugsReplayed, s.BoundedResults, s.VerifyClaims, s.VerifyRuns, s.VerifyCutRuns, s.StreamStates, s.BurstRuns, s.RefCalls, s.ProverQueries, s.ProverUndecided, s.ProverSkipped, s.OverBudget, s.RunsCut, s.Mismatches)
-	for _, k := range s.Checks() {
-		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
+// collectTimeout bounds the wait of collectZ3 after a program.
+const collectTimeout = 30 * time.Second
+
+// collectZ3 waits until the Z3 objects the program just checked left behind are freed, at most
+// timeout (false when the time ran out). Every engine, bounded interpreter and verify run of
+// the layer makes a Z3 context of its own, which go-z3 frees only by finalizers, in chains: the
+// finalizers of a context's terms, models and solvers must run before the context becomes
+// unreachable and its own finalizer deletes it, one garbage collection later. All of them run
+// on the runtime's single finalizer goroutine, which waits on a context's lock while a solver
+// of that context is answering (a query of the other worker's, up to its time bound): a
+// backlog of finalizers keeps every context it holds alive, with all its memory, while the
+// workers go on making new ones. So each worker, before its next program, collects three times
+// (terms, then solvers, then contexts) and waits each time for the finalizers queued so far to
+// have run: the Z3 memory the run holds is then bounded by what the programs in flight use.
+func collectZ3(timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for round := 0; round < 3; round++ {
+		if !finalizerBarrier(deadline) {
+			return false
+		}
 	}
-	s.ReportRules(w)
-	if s.ArrayPrograms > 0 {
-		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
-			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)
+	return true
+}
+
+// sentinel is an object whose finalizer says that the finalizers queued before it have run (it
+// holds a pointer, so the runtime's tiny allocator, which would batch it with other objects,
+// never places it).
+type sentinel struct{ _ *int }
+
+// finalizerBarrier collects garbage and waits, until deadline, for the finalizers that
+// collection queued to have run. runtime.GC returns once the collection has swept, so the
+// finalizers it queues are all queued by then. The finalizer goroutine takes the finalizers
+// queued so far as one batch and runs it in no fixed order: a sentinel queued by the next
+// collection may share a batch with some of them and run first; a second sentinel, made once
+// the first has run, is queued in a later batch, which the goroutine takes only when the
+// first sentinel's batch, and so every finalizer queued before it, is done.
+func finalizerBarrier(deadline time.Time) bool {
+	runtime.GC()
+	for i := 0; i < 2; i++ {
+		done := make(chan struct{})
+		runtime.SetFinalizer(&sentinel{}, func(*sentinel) { close(done) })
+		runtime.GC()
+		select {
+		case <-done:
+		case <-time.After(time.Until(deadline)):
+			return false
+		}
 	}
-	if s.VerifyMaybe > 0 {
-		fmt.Fprintf(w, "refinement:   verify: %d FALSE?/UNDEFINED? counterexamples of over-approximating states checked (verify/maybe)\n", s.VerifyMaybe)
-	}
-	if s.BoundedStoppedRuns > 0 {
-		fmt.Fprintf(w, "refinement:   bounded runs stopped by a budget: %d concrete runs covered by a result or a stopped path\n", s.BoundedStoppedRuns)
-	}
-	if s.BoundedNotExhaustive > 0 {
-		fmt.Fprintf(w, "refinement:   bounded interpreter not exhaustive (expected, loop unrolling): %d concrete runs uncovered, e.g. %s\n", s.BoundedNotExhaustive, s.BoundedExample)
-	}
+	return true
 }

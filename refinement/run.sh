@@ -45,14 +45,18 @@ normal=${PIPESTATUS[0]}
 unit=0 mutation=0
 touch "$tmp/unit.txt" "$tmp/mutation.txt"
 if [ -z "$SHARD" ] || [ "${SHARD%%/*}" = 0 ]; then
-echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol and its codec, prover)"
+echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol and its codec, prover, status table, mutation overlay)"
 go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
 go test -count=1 -timeout 20m -v ./refinement/refclient/ 2>&1 | grep -v '^=== ' | tee -a "$tmp/unit.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || unit=1
+# the status table against verify's and the generator's verify snippets (verifycheck), the
+# overlay of the mutation run's layer tests (mutation)
+go test -count=1 -timeout 20m -v ./refinement/verifycheck/ ./refinement/mutation/ 2>&1 | grep -v '^=== ' | tee -a "$tmp/unit.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || unit=1
 
 echo "refinement: [3/3] mutation check (build tag faults)"
-go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ 2>&1 | tee "$tmp/mutation.txt"
+go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ 2>&1 | tee "$tmp/mutation.txt"
 mutation=${PIPESTATUS[0]}
 fi
 

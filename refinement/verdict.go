@@ -7,14 +7,14 @@ import (
 
 	"certsym/engine"
 	"certsym/pathcond"
+	"certsym/refinement/checker"
 	"certsym/refinement/refclient"
 	"certsym/spec"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
-	"certsym/verify"
 )
 
-// The checks of what the bug finder concludes from its stream, and of verify's claim set:
+// The checks of what the bug finder concludes from its stream:
 //
 //   - verdict: the verdict of every run the layer replays (engine.Engine.Verdict, computed as
 //     FindBugs computes it) is the one the layer derives from the stream it saw: "bug" when a
@@ -27,9 +27,6 @@ import (
 //     run of the reference reaches (but those of error states the solver left undecided) (every run the layer followed for the program: ghost,
 //     exhaustiveness and precision inputs) is among the reported bugs, and no (statement, kind)
 //     is reported twice.
-//   - verify/claims: the claims of certsym verify are exactly those of the program, found by the
-//     layer's own walk of the syntax tree: one assert claim per assert and per explicit fail,
-//     one division claim per division or remainder in each statement's own expressions.
 
 // streamRun is what the layer saw of one bug-finder run.
 type streamRun struct {
@@ -69,7 +66,7 @@ func (r *streamRun) observe(s engine.Status, reported map[*syntax.Fail]bool) {
 }
 
 // checkVerdict compares the engine's verdict with the one the stream implies.
-func (c *checker) checkVerdict(check string, e *engine.Engine, r *streamRun) {
+func (c *unitChecker) checkVerdict(check string, e *engine.Engine, r *streamRun) {
 	rep := e.Verdict(r.bugs)
 	want := engine.VerdictUnknown
 	switch {
@@ -79,12 +76,12 @@ func (c *checker) checkVerdict(check string, e *engine.Engine, r *streamRun) {
 		want = engine.VerdictSafe
 	}
 	if rep.Verdict != want {
-		c.report(check, "", -1, "the engine's verdict is %s (%s), the stream it produced implies %s (finished %v, error states in the stream %v, bugs %d)",
+		c.Report(check, "", -1, "the engine's verdict is %s (%s), the stream it produced implies %s (finished %v, error states in the stream %v, bugs %d)",
 			rep.Verdict, rep.Reason, want, r.finished, r.errorSeen, len(r.bugs))
 	}
 	for _, st := range r.unreported {
-		c.report(check, c.inputString(st.PC.Witness), st.Depth, "the error state %s has a satisfiable path condition (witness %s) and its error was never reported",
-			stateString(st, c.slots), c.inputString(st.PC.Witness))
+		c.Report(check, c.InputString(st.PC.Witness), st.Depth, "the error state %s has a satisfiable path condition (witness %s) and its error was never reported",
+			checker.StateString(st, c.Slots), c.InputString(st.PC.Witness))
 		break
 	}
 }
@@ -96,11 +93,11 @@ func failKey(f *syntax.Fail) string {
 
 // checkAllBugs is the all-bugs check, after the other checks of the program have followed their
 // concrete runs on the reference.
-func (c *checker) checkAllBugs(r *streamRun) {
+func (c *unitChecker) checkAllBugs(r *streamRun) {
 	seen := map[*syntax.Fail]bool{}
 	for _, b := range r.bugs {
 		if seen[b.Fail] {
-			c.report("all-bugs", c.inputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
+			c.Report("all-bugs", c.InputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
 		}
 		seen[b.Fail] = true
 	}
@@ -108,154 +105,32 @@ func (c *checker) checkAllBugs(r *streamRun) {
 		return
 	}
 	var keys []string
-	for k := range c.traces {
+	for k := range c.Traces {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys) // a fixed order: reports are reproducible
 	for _, k := range keys {
-		t := c.traces[k]
-		if t.err != nil || t.end != "error" || len(t.states) == 0 {
+		t := c.Traces[k]
+		if t.Err != nil || t.End != "error" || len(t.States) == 0 {
 			continue
 		}
-		in := t.states[0].store
-		v := make([]integer.Int, c.u.Prog.Slots())
-		for i, x := range c.names {
+		in := t.States[0].Store
+		v := make([]integer.Int, c.U.Prog.Slots())
+		for i, x := range c.Names {
 			v[i] = in[x]
 		}
-		for _, a := range c.u.Prog.Arrays {
-			copy(v[a.Offset:a.Offset+a.Size()], t.states[0].arrays[a.Name])
+		for _, a := range c.U.Prog.Arrays {
+			copy(v[a.Offset:a.Offset+a.Size()], t.States[0].Arrays[a.Name])
 		}
-		res := spec.Run(c.u.Prog, v, len(t.states))
+		res := spec.Run(c.U.Prog, v, len(t.States))
 		if res.Outcome != spec.Failed || res.Fail == nil {
-			c.report("all-bugs", k, len(t.states)-1, "the reference's run ends in an error after %d steps, spec.Run ends %s after %d", len(t.states)-1, res.Outcome, res.Steps)
+			c.Report("all-bugs", k, len(t.States)-1, "the reference's run ends in an error after %d steps, spec.Run ends %s after %d", len(t.States)-1, res.Outcome, res.Steps)
 			continue
 		}
 		if !seen[res.Fail] && !r.undecided[res.Fail] {
-			c.report("all-bugs", k, res.Steps, "the run of this input reaches the error %s, which the finished --all-bugs run does not report (it reports %d bugs)",
+			c.Report("all-bugs", k, res.Steps, "the run of this input reaches the error %s, which the finished --all-bugs run does not report (it reports %d bugs)",
 				failKey(res.Fail), len(r.bugs))
 			return
 		}
 	}
-}
-
-// expectedClaims is the layer's own list of the program's claims: kind, statement and (for a
-// division claim) the division, as keys.
-func expectedClaims(s syntax.Stmt, out map[string]int) {
-	key := func(kind string, st syntax.Stmt, d *syntax.BinA) string { return fmt.Sprintf("%s %p %p", kind, st, d) }
-	ikey := func(st syntax.Stmt, i syntax.AExpr) string { return fmt.Sprintf("index %p %p", st, i) }
-	var divsA func(a syntax.AExpr, st syntax.Stmt)
-	var divsB func(b syntax.BExpr, st syntax.Stmt)
-	divsA = func(a syntax.AExpr, st syntax.Stmt) {
-		switch a := a.(type) {
-		case *syntax.Elem: // an element read: its index claim (issue 13), unless the index reads a
-			// quantifier's bound variable (verify makes no claim of those: the claim would not be
-			// a condition on the statement's store)
-			divsA(a.I, st)
-			if !syntax.UsesBound(a.I) && !spec.ConstInRange(a.Arr, a.I) { // a constant index in range cannot fail: no claim
-				out[ikey(st, a.I)]++
-			}
-		case *syntax.Neg:
-			divsA(a.X, st)
-		case *syntax.BinA:
-			divsA(a.L, st)
-			divsA(a.R, st)
-			// verify makes no claim of a divisor reading a bound variable, nor of a constant
-			// non-zero divisor (it cannot fail)
-			if (a.Op == syntax.Div || a.Op == syntax.Mod) && !syntax.UsesBound(a.R) && !spec.ConstNonZero(a.R) {
-				out[key("division", st, a)]++
-			}
-		case *syntax.Num, *syntax.Var, *syntax.BoundRef:
-		default:
-			panic(fmt.Sprintf("refinement: unknown expression %T", a))
-		}
-	}
-	divsB = func(b syntax.BExpr, st syntax.Stmt) {
-		switch b := b.(type) {
-		case *syntax.Quant:
-			divsA(b.Lo, st)
-			divsA(b.Hi, st)
-			divsB(b.Body, st)
-		case *syntax.Cmp:
-			divsA(b.L, st)
-			divsA(b.R, st)
-		case *syntax.Not:
-			divsB(b.X, st)
-		case *syntax.BinB:
-			divsB(b.L, st)
-			divsB(b.R, st)
-		case *syntax.BoolLit:
-		default:
-			panic(fmt.Sprintf("refinement: unknown condition %T", b))
-		}
-	}
-	switch s := s.(type) {
-	case *syntax.Seq:
-		expectedClaims(s.First, out)
-		expectedClaims(s.Second, out)
-	case *syntax.Assign:
-		divsA(s.A, s)
-	case *syntax.ArrAssign:
-		divsA(s.I, s)
-		divsA(s.A, s)
-		if !spec.ConstInRange(s.Arr, s.I) {
-			out[ikey(s, s.I)]++
-		}
-	case *syntax.If:
-		divsB(s.Cond, s)
-		expectedClaims(s.Then, out)
-		expectedClaims(s.Else, out)
-	case *syntax.While:
-		divsB(s.Cond, s)
-		expectedClaims(s.Body, out)
-	case *syntax.Assume:
-		divsB(s.Cond, s)
-	case *syntax.Assert:
-		// its divisions and element reads are supporting primitive claims of the assert
-		// (xSymExe, Section IV-A), not claims of their own
-		out[key("assert", s, nil)]++
-	case *syntax.Fail:
-		out[key("assert", s, nil)]++
-	case *syntax.Skip:
-	default:
-		panic(fmt.Sprintf("refinement: unknown statement %T", s))
-	}
-}
-
-// checkClaimSet is verify/claims.
-func (c *checker) checkClaimSet(rep *verify.Report, mode string) {
-	want := map[string]int{}
-	expectedClaims(c.u.Prog.Body, want)
-	got := map[string]int{}
-	for _, cl := range rep.Claims {
-		kind, d := "assert", (*syntax.BinA)(nil)
-		if cl.Kind == verify.ClaimDivision {
-			kind, d = "division", cl.Div
-		}
-		if cl.Kind == verify.ClaimIndex {
-			got[fmt.Sprintf("index %p %p", cl.Stmt, cl.Index)]++
-			continue
-		}
-		got[fmt.Sprintf("%s %p %p", kind, cl.Stmt, d)]++
-	}
-	if len(got) == len(want) {
-		same := true
-		for k, n := range want {
-			if got[k] != n {
-				same = false
-				break
-			}
-		}
-		if same {
-			return
-		}
-	}
-	nw, ng := 0, 0
-	for _, n := range want {
-		nw += n
-	}
-	for _, n := range got {
-		ng += n
-	}
-	c.report("verify/claims", "", -1, "%s: verify has %d claims %s, the program has %d (its asserts, explicit fails, divisions and remainders)",
-		mode, ng, claimNames(rep.Claims), nw)
 }

@@ -144,7 +144,12 @@ func Interpret(s Summary) Status {
 	if fault.Active == fault.StatusDontKnowWeak && s.Has(ResDontKnow) && s.subsetOf(SummaryOf(ResTrue, ResDontKnow, ResCutoff)) {
 		return StatusVerifiedQ // fault injection (build tag faults only)
 	}
-	for _, r := range StatusTable {
+	table := StatusTable
+	if fault.Active == fault.StatusRowOrder { // fault injection (build tag faults only)
+		t := StatusTable // REFUTED? before FAULTY
+		table = []StatusRule{t[0], t[1], t[2], t[4], t[3], t[5], t[6], t[7], t[8]}
+	}
+	for _, r := range table {
 		if r.Match(s) {
 			return r.Status
 		}

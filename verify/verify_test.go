@@ -315,7 +315,7 @@ assert i == n`)
 
 // TestClaimsOfRuns: the claims a concrete run meets at each statement (a loop's unfolding counts
 // as the loop), the claims of each failure, and when a store falsifies them. The refinement layer
-// checks verify's statuses against concrete runs through these (refinement/verify.go).
+// checks verify's statuses against concrete runs through these (refinement/verifycheck).
 func TestClaimsOfRuns(t *testing.T) {
 	p := testprog.Parse(t, "while 10 / x > i do i = i + 1 od;\nassert i < 3 and 6 % (y - i) == 0;\nfail")
 	rep := Verify(p, Options{LoopBound: 2})

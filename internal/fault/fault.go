@@ -119,6 +119,22 @@ const (
 	// BurstSkipsError: a burst steps past the error state of a concrete assignment that
 	// divides by zero (it assigns 0 and goes on), so the error is never queued.
 	BurstSkipsError
+
+	// Faults of verify's conclusions that the layer's checks did not exercise before: a stopped
+	// exploration, the order of the status table's rows, the control-flow graph's back edges.
+
+	// VerifyForgetsStop: when the state, time or memory bound stops the exploration, verify does
+	// not record the stop as a cutoff of every claim, so the claims the exploration did not reach
+	// read DEAD and those it found true VERIFIED (instead of UNCOVERED and VERIFIED?).
+	VerifyForgetsStop
+	// StatusRowOrder: the status table tries REFUTED? (FALSE? ∈ S) before FAULTY (UNDEFINED ∈
+	// S), so a claim undefined on one path and possibly false on another, {UNDEFINED, FALSE?},
+	// reads REFUTED? instead of FAULTY.
+	StatusRowOrder
+	// CFGNoBackEdge: the control-flow graph has no back edge from the end of a loop's body to the
+	// loop (the body goes on to what follows the loop), so a cutoff inside an inner loop does
+	// not reach the claims an outer loop's next iteration meets before it.
+	CFGNoBackEdge
 	count
 )
 
@@ -130,7 +146,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"status-dontknow-weak", "macro-nested-args", "early-stop",
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
-	"support-no-precedence", "over-not-inherited", "burst-skips-error"}
+	"support-no-precedence", "over-not-inherited", "burst-skips-error",
+	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge"}
 
 func (f Fault) String() string { return names[f] }
 

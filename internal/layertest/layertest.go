@@ -1,8 +1,14 @@
 // Package layertest runs the refinement layer's reduced run as the whole test of a package of the
-// symbolic core: with the build tag refinementonly, the test binaries of sym, pathcond, engine and bounded
-// run only it (their mutation_layer_test.go files), so that when gremlins mutates one of their
-// files the refinement layer alone decides whether the mutant is killed (make mutation). Only
-// those test files import it; it sits on top of the import graph, beside refinement.
+// symbolic core (sym, pathcond, engine, bounded), so that when gremlins mutates one of the package's files
+// the refinement layer alone decides whether the mutant is killed (make mutation).
+//
+// No file of those packages imports it: refinement/mutation.sh has the command
+// refinement/mutation write a test file for each package (refinement/mutation/layer_test.go.tmpl,
+// its package clause set to the package's, calling Main and Run) into a temporary folder, and
+// hands them to go with -overlay (in GOFLAGS) while gremlins runs, so the package's test binary,
+// built with the tag refinementonly, gets the file as if it were in the package's folder. The
+// packages' own trees import nothing above them; their test binaries are the layer's only while
+// the mutation run lasts.
 package layertest
 
 import (

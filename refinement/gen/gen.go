@@ -1,8 +1,9 @@
 // Package gen writes the refinement layer's random IMP programs (with gofuzz): small programs over
 // the variables Vars, steered toward the corners where the engine decides without Z3 (corner.go),
 // some with macros that the generator inlines itself for the reference, and fixed programs of
-// those corner shapes (Targeted). Each program comes as the tree the reference runs and the text
-// the engine parses.
+// those corner shapes (Targeted), some with arrays and quantifiers (arrays.go), some ending with a
+// shape for certsym verify (verify.go). Each program comes as the tree the reference runs and the
+// text the engine parses.
 package gen
 
 import (
@@ -36,6 +37,9 @@ type Generated struct {
 	Long bool
 	// Corners is the number of corner snippets in the program (corner.go).
 	Corners int
+	// Verify is the kind of the program's verify snippet (an index into VerifyKinds; verify.go),
+	// -1 for none.
+	Verify int
 	// Arrays are the program's declared arrays (arrays.go; nil for most programs). Their Offset
 	// is only known once the text is parsed: FixArrays sets it from the parsed program.
 	Arrays []*syntax.Array
@@ -96,8 +100,18 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 		return nil, fmt.Errorf("generator produced no program for seed %d", seed)
 	}
 	wrap, decls, arrs := withArrays(seed)
+	vwrap, kind := withVerify(seed)
+	if vwrap != nil { // the verify snippet, after the array snippets
+		awrap := wrap
+		wrap = func(s syntax.Stmt) syntax.Stmt {
+			if awrap != nil {
+				s = awrap(s)
+			}
+			return vwrap(s)
+		}
+	}
 	tree, text, long, corners := steer(seed, body, wrap)
-	return &Generated{Seed: seed, AST: tree, Text: decls + text, Long: long, Corners: corners, Arrays: arrs}, nil
+	return &Generated{Seed: seed, AST: tree, Text: decls + text, Long: long, Corners: corners, Arrays: arrs, Verify: kind}, nil
 }
 
 // constant draws an integer biased to the interesting cases: 0, ±1, small negatives, the 64-bit

@@ -1,19 +1,7 @@
-package refinement
-
-import (
-	"fmt"
-	"sort"
-	"strings"
-
-	"certsym/pathcond"
-	"certsym/refinement/prover"
-	"certsym/refinement/refclient"
-	"certsym/spec/syntax"
-)
-
-// The crosscheck of the engine's solver-free decisions (check "crosscheck/<rule>"): every
+// Package crosscheck is the refinement layer's crosscheck of the engine's solver-free decisions
+// (check "crosscheck/<rule>"): every
 // conjunct the engine adds to a path condition while the layer checks a program passes through
-// the crosscheck hook of the engine's solver chain, and the layer asks its own Z3 encoding (a prover of its own,
+// the crosscheck hook of its solver chain, and the layer asks its own Z3 encoding (a prover of its own,
 // separate from the step replay's) the question the engine answered without Z3:
 //
 //   - implied (the conjunct was dropped): φ ∧ ¬f must be unsatisfiable;
@@ -23,70 +11,83 @@ import (
 //     satisfy φ ∧ f under the layer's evaluator (no Z3 needed);
 //   - every bound and linear fact the new path condition records (PC.Facts) must be implied by
 //     φ ∧ f: φ ∧ f ∧ ¬fact unsatisfiable;
-//   - an answer of the solver's caching layer (solver/cache.go; rules cache/query-cache,
+//   - an answer of the solver's caching layers (solver/cache.go; rules cache/query-cache,
 //     cache/cex-model, cache/cex-unsat-subset, cache/repair, cache/slice-empty, and cache/slice for Z3's
 //     answer about a slice): a witness must satisfy the whole path condition under the layer's
 //     evaluator (no Z3 needed), an unsat answer must be confirmed by the layer's Z3 (a model of
 //     the path condition is checked by the evaluator before it is reported).
 //
 // The hook is an option of the solver chain of each engine, bounded interpreter and verification
-// the checker makes for a program (solver.Options.CrossCheck, set by newEngine, newBounded and
-// the verify checks), so a decision reaches the checker (and the Z3 context) of its own program.
-// Run turns it on for its workers (xcOn).
+// a checker makes (solver.Options.CrossCheck, through checker.Checker.XC), so a decision reaches
+// the worker (and the Z3 context) of its own program. Each of Run's workers makes a Worker, gives
+// its Hook to its checker, and starts and stops it around each program.
 
-// xcOption is the crosscheck hook for the runs the checker makes: nil when the crosscheck is off.
-func (c *checker) xcOption() func(pathcond.Decision) {
-	if !c.xcOn {
-		return nil
-	}
-	return c.xcHook
-}
+package crosscheck
 
-func (c *checker) xcHook(d pathcond.Decision) {
-	if c.xc != nil {
-		c.crossDecision(d)
-	}
-}
+import (
+	"fmt"
 
-// xcState is one worker's crosscheck state for the current program.
-type xcState struct {
+	"certsym/pathcond"
+	"certsym/refinement/checker"
+	"certsym/refinement/conv"
+	"certsym/refinement/prover"
+	"certsym/refinement/refclient"
+	"certsym/spec/syntax"
+)
+
+// Worker is the crosscheck of one of Run's workers: its prover and the state of the program it
+// checks.
+type Worker struct {
+	c       *checker.Checker
 	prover  *prover.Prover
+	on      bool // between Start and Stop
 	seen    map[string]bool
 	queries int // Z3 queries asked for the current program
+}
+
+// New makes the crosscheck of the checker c (its prover has c's bounds).
+func New(c *checker.Checker) *Worker {
+	return &Worker{c: c, prover: prover.New(c.Cfg.ProverRLimit, c.Cfg.ProverTimeout)}
+}
+
+// Hook is the crosscheck hook of the checker's solver chains (checker.Checker.XC): it hands the
+// decision to w while w is checking a program.
+func (w *Worker) Hook(d pathcond.Decision) {
+	if w.on {
+		w.crossDecision(d)
+	}
 }
 
 // xcQueriesPerProgram bounds the crosscheck's Z3 queries per program (decisions beyond it are
 // still counted, and their witnesses still checked).
 const xcQueriesPerProgram = 150
 
-// RuleCount is how often a rule decided, and how often the crosscheck asked Z3 about it.
-type RuleCount struct{ Fired, Checked, Undecided int }
-
-func (c *checker) crossDecision(d pathcond.Decision) {
-	s := c.sum
+func (w *Worker) crossDecision(d pathcond.Decision) {
+	c := w.c
+	s := c.Sum
 	if s.Rules == nil {
-		s.Rules = map[string]*RuleCount{}
+		s.Rules = map[string]*checker.RuleCount{}
 	}
 	rc := s.Rules[d.Rule]
 	if rc == nil {
-		rc = &RuleCount{}
+		rc = &checker.RuleCount{}
 		s.Rules[d.Rule] = rc
 	}
 	rc.Fired++
 	if d.Kind == "unsat-parent" {
 		return // nothing new: the parent's unsatisfiability is itself a checked decision or Z3's
 	}
-	names := c.names
-	nslots := c.u.Prog.Slots()
-	phi := c.formulaB(d.Parent.Formula())
-	f := c.formulaB(d.Conj)
+	names := c.Names
+	nslots := c.U.Prog.Slots()
+	phi := c.FormulaB(d.Parent.Formula())
+	f := c.FormulaB(d.Conj)
 	both := &syntax.BinB{Op: syntax.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {
 	case "cache-witness":
 		if ok, err := refclient.EvalBE(both, d.Witness); len(d.Witness) != nslots || (err == nil && !ok) {
-			c.report(check, c.inputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
-				d.Rule, syntax.PrintB(phi), syntax.PrintB(f), c.inputString(d.Witness))
+			c.Report(check, c.InputString(d.Witness), -1, "the solver's caching (%s) says %s ∧ %s is satisfied by %s, the layer's evaluation says it is not",
+				d.Rule, syntax.PrintB(phi), syntax.PrintB(f), c.InputString(d.Witness))
 		}
 		rc.Checked++
 		return
@@ -101,16 +102,16 @@ func (c *checker) crossDecision(d pathcond.Decision) {
 			claim = both
 		}
 		if ok, err := refclient.EvalBE(claim, w); len(w) != nslots || (err == nil && !ok) {
-			c.report(check, c.inputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
+			c.Report(check, c.InputString(w), -1, "the engine says %s ∧ %s is satisfied by its witness (%s), the layer's evaluation says %s is not",
 				syntax.PrintB(phi), syntax.PrintB(f), d.Rule, syntax.PrintB(claim))
 		}
 		rc.Checked++
 	}
-	xc := c.xc
-	if xc.queries >= xcQueriesPerProgram || c.expired() {
+	xc := w
+	if xc.queries >= xcQueriesPerProgram || c.Expired() {
 		return
 	}
-	ask := func(rc *RuleCount, q syntax.BExpr, what string) {
+	ask := func(rc *checker.RuleCount, q syntax.BExpr, what string) {
 		key := what + "|" + syntax.PrintB(q)
 		if xc.seen[key] {
 			return
@@ -124,11 +125,11 @@ func (c *checker) crossDecision(d pathcond.Decision) {
 			rc.Undecided++
 		case prover.Valid:
 			if ok, err := refclient.EvalBE(q, m); err == nil && !ok {
-				c.report("prover", c.inputString(m), -1, "crosscheck: Z3 model does not satisfy %s", syntax.PrintB(q))
+				c.Report("prover", c.InputString(m), -1, "crosscheck: Z3 model does not satisfy %s", syntax.PrintB(q))
 				return
 			}
-			c.report(check, c.inputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
-				d.Rule, what, c.inputString(m), syntax.PrintB(q))
+			c.Report(check, c.InputString(m), -1, "the engine decided without Z3 (rule %s) that %s, but under %s it is false: %s",
+				d.Rule, what, c.InputString(m), syntax.PrintB(q))
 		}
 	}
 	switch d.Kind {
@@ -147,17 +148,17 @@ func (c *checker) crossDecision(d pathcond.Decision) {
 		return
 	}
 	oldFacts := map[string]bool{}
-	for _, g := range d.Parent.Facts(c.slots) {
+	for _, g := range d.Parent.Facts(c.Slots) {
 		oldFacts[syntax.PrintB(g)] = true
 	}
-	for _, g := range d.Result.Facts(c.slots) {
-		g = c.elemVars(g)
+	for _, g := range d.Result.Facts(c.Slots) {
+		g = conv.ElemVars(c.U.Prog, g)
 		if oldFacts[syntax.PrintB(g)] {
 			continue
 		}
 		fr := s.Rules["fact/"+d.Rule]
 		if fr == nil {
-			fr = &RuleCount{}
+			fr = &checker.RuleCount{}
 			s.Rules["fact/"+d.Rule] = fr
 		}
 		fr.Fired++
@@ -165,39 +166,23 @@ func (c *checker) crossDecision(d pathcond.Decision) {
 	}
 }
 
-// startCrossCheck begins the crosscheck of a program (Config.CrossCheck).
-func (c *checker) startCrossCheck() {
-	if c.xc == nil {
-		c.xc = &xcState{prover: prover.New(c.cfg.ProverRLimit, c.cfg.ProverTimeout)}
-	}
-	c.xc.seen = map[string]bool{}
-	c.xc.prover.Arrays = c.u.Prog.Arrays
-	c.xc.queries = 0
-	c.xc.prover.Budget = 2 * maxUndecidedPerProgram
-	c.xc.prover.ResetBudget()
+// Start begins the crosscheck of the checker's current program (Config.CrossCheck).
+func (w *Worker) Start() {
+	c := w.c
+	w.on = true
+	w.seen = map[string]bool{}
+	w.prover.Arrays = c.U.Prog.Arrays
+	w.queries = 0
+	w.prover.Budget = 2 * checker.MaxUndecidedPerProgram
+	w.prover.ResetBudget()
 }
 
-func (c *checker) stopCrossCheck() {
-	if c.xc != nil {
-		c.sum.ProverQueries += c.xc.prover.Queries
-		c.sum.ProverUndecided += c.xc.prover.Undecided
-		c.sum.ProverSkipped += c.xc.prover.Skipped
-		c.xc.prover.Queries, c.xc.prover.Undecided, c.xc.prover.Skipped = 0, 0, 0
-	}
-}
-
-// ReportRules writes how often each solver-free rule decided and how often the crosscheck
-// asked Z3 about it.
-func (s *Summary) ReportRules(w interface{ Write([]byte) (int, error) }) {
-	var keys []string
-	for k := range s.Rules {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	for _, k := range keys {
-		r := s.Rules[k]
-		fmt.Fprintf(&b, "refinement:   crosscheck rule %-28s fired %7d  checked %6d  z3 undecided %4d\n", k, r.Fired, r.Checked, r.Undecided)
-	}
-	w.Write([]byte(b.String()))
+// Stop ends the crosscheck of the current program: its prover's counters go to the summary.
+func (w *Worker) Stop() {
+	c := w.c
+	w.on = false
+	c.Sum.ProverQueries += w.prover.Queries
+	c.Sum.ProverUndecided += w.prover.Undecided
+	c.Sum.ProverSkipped += w.prover.Skipped
+	w.prover.Queries, w.prover.Undecided, w.prover.Skipped = 0, 0, 0
 }

@@ -1,4 +1,4 @@
-package refinement
+package verifycheck
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ import (
 //     whole range, which the concrete run evaluates whole, so only a defined false counts.
 
 // checkClaimResults is verify/checkclaim for every claim of rep.
-func (c *checker) checkClaimResults(rep *verify.Report, mode string) {
+func (c vchecker) checkClaimResults(rep *verify.Report, mode string) {
 	for _, cl := range rep.Claims {
 		if len(cl.Prims) == 0 {
 			continue
@@ -53,7 +53,7 @@ func (c *checker) checkClaimResults(rep *verify.Report, mode string) {
 		}
 		for path, want := range decided {
 			if !paths(&cl.Outcome, want)[path] {
-				c.report("verify/checkclaim", "", -1, "%s: on path %d a supporting claim of %s makes it %s (CHECKCLAIM, first match), but the claim did not collect %s there (collected %v)",
+				c.Report("verify/checkclaim", "", -1, "%s: on path %d a supporting claim of %s makes it %s (CHECKCLAIM, first match), but the claim did not collect %s there (collected %v)",
 					mode, path, claimName(cl), want, want, cl.Summary)
 				return
 			}
@@ -69,7 +69,7 @@ func (c *checker) checkClaimResults(rep *verify.Report, mode string) {
 				if _, ok := decided[path]; ok {
 					continue // a path met more than once (a claim in a loop): another visit decided it
 				}
-				c.report("verify/checkclaim", "", -1, "%s: %s collected %s on path %d, which neither a supporting claim nor the defining claim %s gives there",
+				c.Report("verify/checkclaim", "", -1, "%s: %s collected %s on path %d, which neither a supporting claim nor the defining claim %s gives there",
 					mode, claimName(cl), r, path, def.Name())
 				return
 			}
@@ -79,7 +79,7 @@ func (c *checker) checkClaimResults(rep *verify.Report, mode string) {
 
 // checkPrimsAt is verify/prim at one state of a concrete run: the claims of the statement at the
 // head, in store s.
-func (c *checker) checkPrimsAt(rep *verify.Report, cls []*verify.Claim, s spec.Store, step int, mode string) bool {
+func (c vchecker) checkPrimsAt(rep *verify.Report, cls []*verify.Claim, s spec.Store, step int, mode string) bool {
 	for _, cl := range cls {
 		for _, p := range cl.Prims {
 			val, _, ok := spec.EvalBKind(p.Expr, s, nil)
@@ -87,8 +87,8 @@ func (c *checker) checkPrimsAt(rep *verify.Report, cls []*verify.Claim, s spec.S
 				break // undefined here: the later checks are not made
 			}
 			if !val && p.Status == verify.StatusVerified {
-				c.report("verify/prim", c.inputString(s), step, "%s: the primitive claim %s of %s is false in store %s",
-					mode, primName(p), claimName(cl), c.inputString(s))
+				c.Report("verify/prim", c.InputString(s), step, "%s: the primitive claim %s of %s is false in store %s",
+					mode, primName(p), claimName(cl), c.InputString(s))
 				return false
 			}
 			if !val {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation score of the engine's symbolic core with the refinement layer alone as the test
 # (make mutation). gremlins (github.com/go-gremlins/gremlins) lists the mutants of the core files
-# (a dry run per package, sym and engine: its coverage run executes the package's test binary
+# (a dry run per package of FILES: its coverage run executes the package's test binary
 # under the build tag refinementonly with a test file overlaid into the package's folder (go's
 # -overlay through GOFLAGS; the command refinement/mutation -overlay writes the files and the
 # overlay, from refinement/mutation/layer_test.go.tmpl), which runs only the layer's reduced run,

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestOverlay: the overlay of the layer tests of sym, engine and bounded places one test file in
+// TestOverlay: the overlay of the layer tests of sym, pathcond, engine and bounded places one test file in
 // each package's folder, of the package's external test package, and the three packages' tests
 // build with it under the tag refinementonly (go vet type-checks them): the file make mutation
 // hands gremlins compiles against the packages as they are, though none of their folders holds it.
@@ -18,7 +18,7 @@ func TestOverlay(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	pkgs := []string{"sym", "engine", "bounded"}
+	pkgs := []string{"sym", "pathcond", "engine", "bounded"}
 	path, err := writeOverlay(dir, root, pkgs...)
 	if err != nil {
 		t.Fatal(err)
@@ -41,13 +41,13 @@ func TestOverlay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("go vet of the overlaid packages skipped in -short mode")
 	}
-	cmd := exec.Command("go", "vet", "-tags", "refinementonly", "-overlay", path, "./sym", "./engine", "./bounded")
+	cmd := exec.Command("go", "vet", "-tags", "refinementonly", "-overlay", path, "./sym", "./pathcond", "./engine", "./bounded")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet with the overlay: %v\n%s", err, out)
 	}
 	// and without the overlay, the tag adds no test file to the packages
-	cmd = exec.Command("go", "list", "-tags", "refinementonly", "-f", "{{.TestGoFiles}}{{.XTestGoFiles}}", "./sym", "./engine", "./bounded")
+	cmd = exec.Command("go", "list", "-tags", "refinementonly", "-f", "{{.TestGoFiles}}{{.XTestGoFiles}}", "./sym", "./pathcond", "./engine", "./bounded")
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -561,7 +561,7 @@ func (b *Interp) interpSeq(rs []Result, c2 syntax.Stmt) []Result {
 
 // cat is append(out, rs...) that returns rs itself when out is empty: the results of a nested
 // statement are passed up without a copy at each level, so interpreting n nested statements
-// takes time linear in n, not quadratic (issue 14).
+// takes time linear in n, not quadratic.
 func cat(out, rs []Result) []Result {
 	if len(out) == 0 {
 		return rs
@@ -645,7 +645,7 @@ func (b *Interp) errBranches(st State, c syntax.Stmt, def, fdiv, fidx *sym.Formu
 	return out
 }
 
-// arrAssign is the element assignment a[i] = e (issue 13): the store with a ↦ store(S(a), S(i),
+// arrAssign is the element assignment a[i] = e: the store with a ↦ store(S(a), S(i),
 // S(e)) under D, the division and index errors under F_div and F_idx (step.ArrAssign). Coq: the
 // rules E_ArrAssign, E_ArrAssignErr (Symbolic.v) are its small-step counterparts.
 func (b *Interp) arrAssign(st State, c *syntax.ArrAssign) []Result {

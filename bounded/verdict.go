@@ -71,7 +71,7 @@ func (b *Interp) Run() (*Report, error) { return b.RunWorkers(1) }
 // then says what stopped the run early, if anything), else unknown when a budget stopped the run,
 // a query was undecided or the loop bound cut paths off, else safe.
 //
-// Workers (issue 17): the interpretation and the solver's queries stay on the calling goroutine
+// Workers: the interpretation and the solver's queries stay on the calling goroutine
 // (their answers depend on the solver's history, and the state bound cuts the tree in the order
 // of the search); the concrete replays of the errors' models, functions of the model alone, run
 // on up to workers goroutines (1 or less: none), each result kept by its index, so the report is

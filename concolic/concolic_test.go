@@ -297,7 +297,7 @@ func TestUnknownAnswers(t *testing.T) {
 	}
 }
 
-// TestTraceArrays: a concolic run over an array program (issue 13) takes element assignments as
+// TestTraceArrays: a concolic run over an array program takes element assignments as
 // branch points with an index-out-of-range side, and the inputs found for the other sides (an
 // index out of range, the aliasing of two symbolic indices) are confirmed by their concrete runs.
 func TestTraceArrays(t *testing.T) {

@@ -41,8 +41,8 @@ const (
 	True Side = iota
 	False
 	DivZero
-	// IndexErr: an array index out of range in the condition or the statement's expressions
-	// (issue 13), a run-time error.
+	// IndexErr: an array index out of range in the condition or the statement's expressions, a
+	// run-time error.
 	IndexErr
 )
 

@@ -10,7 +10,7 @@ import (
 	"certsym/spec/syntax"
 )
 
-// TestArrayPrograms runs the bug finder on programs with arrays and quantifiers (issue 13): the
+// TestArrayPrograms runs the bug finder on programs with arrays and quantifiers: the
 // verdict, the kind and line of the first bug, and a property of its input (which the engine has
 // replayed on the concrete semantics before reporting it).
 func TestArrayPrograms(t *testing.T) {

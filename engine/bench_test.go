@@ -134,7 +134,7 @@ func BenchmarkStrategies(b *testing.B) {
 	}
 }
 
-// BenchmarkSolverCaching measures the solver caching of issue 17 (solver/cache.go) with the caching
+// BenchmarkSolverCaching measures the solver caching (solver/cache.go) with the caching
 // on and off in the same run: time, solver queries (Check calls the path condition's facts did
 // not decide), the queries that reached Z3, and the share of the queries each layer answered,
 // on the open gcd (20,000 and 100,000 states), factorial, isqrt, and the jm2006 reproduction
@@ -206,7 +206,7 @@ func cpuTime() time.Duration {
 }
 
 // insertionSort is the insertion sort of n symbolic elements a[0..n-1] with its sortedness
-// asserted with forall (issue 13); the inner loop tests j < 0 before reading a[j] (evaluation is
+// asserted with forall; the inner loop tests j < 0 before reading a[j] (evaluation is
 // strict).
 func insertionSort(n int) string {
 	return fmt.Sprintf(`array a[0..%[1]d];
@@ -280,7 +280,7 @@ func liveHeap() uint64 {
 // about one pending state per iteration, so its size is known from the states expanded.
 const wideLoop = "i = 0;\nwhile i < n do\n  if a > i then s = s + 1 else s = s - 1 fi;\n  i = i + 1\nod;\nassert s != 1000"
 
-// BenchmarkMemory measures the memory of the run (issue 17). pending=N: the live heap (after a
+// BenchmarkMemory measures the memory of the run. pending=N: the live heap (after a
 // collection, less the heap before the engine was made) per pending state, with a breadth-first
 // frontier of N states on wideLoop unpruned: what one more pending state costs, its share of the
 // path-condition nodes and stores it shares with its neighbours included. factorial/states=1000000:

@@ -12,7 +12,7 @@ import (
 	"certsym/sym"
 )
 
-// The concrete fast path (issue 17, Options.Burst): a state whose next statement reads no symbol
+// The concrete fast path (Options.Burst): a state whose next statement reads no symbol
 // has exactly one successor that pruning keeps (its branch condition folds to a constant, so
 // the path condition does not change), and that successor's store differs from its own by
 // constants only. Such a step is taken here on a concrete machine (the values of the

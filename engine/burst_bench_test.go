@@ -23,7 +23,7 @@ const phasesFile = "testdata/long/phases_1-2.imp"
 // the same input is then replayed on the reference spec.Run, one spec.Step per step, outside the
 // timed run (s-replay-spec-Run; what the confirmation took before spec.RunFast), and its result
 // must be the confirmation's. The run without bursts is not taken to the bug (671 million
-// states, 234.9 s in issue 17): its time to the error state is estimated as the states to the
+// states, 234.9 s): its time to the error state is estimated as the states to the
 // bug divided by its rate (no-burst-est-s-to-error-state).
 func BenchmarkBurstPhases(b *testing.B) {
 	prog, err := parser.ParseFile(phasesFile)

@@ -8,7 +8,7 @@ import (
 	"certsym/spec/syntax"
 )
 
-// Parallel expansion (Options.Workers, issue 17). The run stream stays the sequential one, state
+// Parallel expansion (Options.Workers). The run stream stays the sequential one, state
 // for state: the workers only compute, ahead of time and on other cores, the successors that
 // Expand would return for states already in the breadth-first queue, and the history-free part of
 // their pruning queries; NextState then takes each state's successors from that batch instead of

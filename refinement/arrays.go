@@ -1,5 +1,5 @@
 // The targeted array programs of the mutation check, and the step replay's comparison of the
-// engine's array terms with the reference's (issue 13: arrays and bounded quantifiers).
+// engine's array terms with the reference's (arrays and bounded quantifiers).
 
 package refinement
 
@@ -47,7 +47,7 @@ func (c *unitChecker) compareArrays(st *engine.State, i int, s *engine.State, r 
 // and quantifiers (the mutation check runs them first): the upper bound of a range check, a read
 // after a store at another symbolic index, an empty quantifier range (constant and symbolic),
 // a model read back element by element, aliasing, / and % indices, nested quantifiers; and two
-// for certsym verify (issue 14): an assume whose quantifier runs out of the loop limit 2, so that
+// for certsym verify: an assume whose quantifier runs out of the loop limit 2, so that
 // the states after it, past one more branch, are flagged (xSymExe's flag g) and the final assert,
 // valid, can only be FALSE? (REFUTED?); and an assert undefined for x = 0 and false for x = 1 on
 // one state: UNDEFINED there (FAULTY), the supporting claim x != 0 being FALSE and taking

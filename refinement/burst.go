@@ -1,4 +1,4 @@
-// The concrete fast path (issue 17, engine/burst.go): a burst takes many steps in one pick and
+// The concrete fast path (engine/burst.go): a burst takes many steps in one pick and
 // returns none of them, so the step replay, which replays the states the stream returns, cannot
 // see them. The layer's runs keep bursts off (engine.Options.Burst is 0 in all of them), and
 // this check compares a run with bursts against the same run without: when both explore the

@@ -63,7 +63,7 @@ func ReducedRun(root string, out io.Writer) (*Summary, error) {
 		return nil, err
 	}
 	units = append(targeted, units...)
-	// and the targeted array programs (issue 13, arrays.go), after the corner programs
+	// and the targeted array programs (arrays.go), after the corner programs
 	arrays, err := ArrayTargetUnits()
 	if err != nil {
 		return nil, err

@@ -92,7 +92,7 @@ func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
 	store := make([]json.RawMessage, len(c.Names))
 	var arrays []json.RawMessage
 	for i, t := range st.Store {
-		if i >= len(c.Names) { // the arrays' terms (issue 13)
+		if i >= len(c.Names) { // the arrays' terms
 			a := t.ArrayValue()
 			if a == nil {
 				c.Report("layer", "", st.Depth, "store slot %d holds no array term", i)

@@ -2,7 +2,7 @@
 // condition or a store, written once for the three interpreters built on package sym. The bug
 // finder's Expand (package engine), the bounded interpreter's cond_branches and assign (package
 // bounded) and the verifier's constraints (package verify) all take their successors'
-// constraints and stores from here (with arrays and quantifiers, issue 13: the index-error
+// constraints and stores from here (with arrays and quantifiers: the index-error
 // successors after the division ones, SplitKinds, and the element assignment ArrAssign), and the
 // fault hooks of these steps (DropElseNegation,
 // NoDivZeroBranch, LostStoreUpdate) live here only. What a caller does with a successor (queue
@@ -28,7 +28,7 @@ var Skip = &syntax.Skip{}
 // not divide).
 type Split struct {
 	Then, Else, Err *sym.Formula
-	// IdxErr is the index-error successor's constraint S(F_idx(b)) (issue 13), nil when the
+	// IdxErr is the index-error successor's constraint S(F_idx(b)), nil when the
 	// statement has no index-error successor (b reads no array element); Err is then
 	// S(F_div(b)), or ¬S(D(b)) when b can fail by division only.
 	IdxErr *sym.Formula
@@ -57,7 +57,7 @@ func extended(n syntax.Node) bool {
 	}
 }
 
-// SplitKinds is SplitCond with both kinds of error successors (issue 13): then under
+// SplitKinds is SplitCond with both kinds of error successors: then under
 // S(D(b)) ∧ S(b), else under S(D(b)) ∧ ¬S(b), the division error under S(F_div(b)) when divides,
 // the index error under S(F_idx(b)) when indexes (each F is ¬S(D(b)) when b can fail in that way
 // only). The successors' order is then, else, division error, index error.
@@ -123,7 +123,7 @@ type Assignment struct {
 	// Def is S(D(a)), the normal successor's constraint, and Err is ¬S(D(a)), the error
 	// successor's; both are nil when a does not divide (the statement has no error successor).
 	Def, Err *sym.Formula
-	// IdxErr is S(F_idx(a)), the index-error successor's constraint (issue 13), nil when a reads
+	// IdxErr is S(F_idx(a)), the index-error successor's constraint, nil when a reads
 	// no array element; Err is then S(F_div(a)) (¬S(D(a)) when a can fail by division only), and
 	// Def is S(D(a)) whenever one of them is not nil.
 	IdxErr *sym.Formula
@@ -169,7 +169,7 @@ func HugeReason(s *syntax.Assign) string {
 	return fmt.Sprintf("integer bound reached (a value of more than %d bits assigned at %d:%d)", MaxIntBits, p.Line, p.Col)
 }
 
-// assignKinds is Assign for an expression that reads array elements (issue 13): the division
+// assignKinds is Assign for an expression that reads array elements: the division
 // error under S(F_div(a)), the index error under S(F_idx(a)).
 func assignKinds(ts *sym.Terms, a *syntax.Assign, s []*sym.Term) Assignment {
 	t, d, fdiv, fidx := ts.ExprKinds(a.A, s)
@@ -194,7 +194,7 @@ func assignKinds(ts *sym.Terms, a *syntax.Assign, s []*sym.Term) Assignment {
 	return st
 }
 
-// An ArrAssignment is the element assignment step a[i] = e in a store S (issue 13): the store
+// An ArrAssignment is the element assignment step a[i] = e in a store S: the store
 // S[a ↦ store(S(a), S(i), S(e))] of the normal successor under S(D), D the definedness of the
 // statement's evaluation (i, then e, then the range check of the write), and its error
 // successors with the store unchanged: division under S(F_div), index under S(F_idx), each nil

@@ -10,7 +10,7 @@ import (
 	"certsym/spec/syntax"
 )
 
-// Arrays and bounded quantifiers (issue 13; spec/SEMANTICS.md for the rules).
+// Arrays and bounded quantifiers (spec/SEMANTICS.md for the rules).
 //
 // Symbols are the slots of the flat concrete store: the scalars first (by Var.Index), then the
 // elements of each array in declaration order, the initial value of a[j] being the symbol

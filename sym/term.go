@@ -20,8 +20,8 @@ import (
 // A Term is a symbolic arithmetic expression over the symbols (the program's inputs), kept in
 // linear normal form: a constant plus a sum of coefficient × atom, atoms in a fixed order, no zero
 // coefficient. Atoms are symbols and the nonlinear terms (a product of two non-constant terms, a
-// division or a remainder whose divisor is not ±1), and, with arrays and quantifiers (issue 13,
-// array.go), the reads select(A, i) that the store chain does not resolve and the variables of
+// division or a remainder whose divisor is not ±1), and, with arrays and quantifiers
+// (array.go), the reads select(A, i) that the store chain does not resolve and the variables of
 // quantified formulas. Terms are immutable and may be shared.
 //
 // The normal form is what lets the engine decide most branch conditions without the solver: a

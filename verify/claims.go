@@ -20,7 +20,7 @@ import (
 // follow). A check inside a quantifier's body is made once per instance; it becomes one
 // supporting claim quantified over the enclosing quantifiers' ranges ("forall k in lo..hi:
 // b[k] != 0", whatever the quantifier, as every instance is evaluated), true when it holds for
-// the instances evaluated (with the quantifier bound of issue 14, the truncated condition
+// the instances evaluated (with the quantifier bound, the truncated condition
 // bounded.State.Trunc gives those instances). The claims keep the order of the checks' first
 // occurrence, not the interleaving instance by instance: whether the developer claim is
 // UNDEFINED on a state is exact (some check fails where the earlier ones hold), which supporting
@@ -32,7 +32,7 @@ type ClaimKind uint8
 // The kinds of developer claims: an assert (explicit; an explicit fail is the assert false), and
 // the implicit claims of the statements, "divisor != 0" of each division or remainder and
 // "lo <= i <= hi" of each element read a[i] and element write a[i] = e of an array a[lo..hi]
-// (issue 13). Divisions and element reads inside an assert's condition are supporting claims of
+//. Divisions and element reads inside an assert's condition are supporting claims of
 // the assert, not claims of their own.
 const (
 	ClaimAssert ClaimKind = iota

@@ -10,7 +10,7 @@ import (
 	"certsym/spec/syntax/parser"
 )
 
-// The deep-nesting benchmarks of issue 14: certsym parse, run and verify on n nested
+// The deep-nesting benchmarks: certsym parse, run and verify on n nested
 // statements, to show that parse and verify take time linear in the size of the program (the
 // target: verify within twice the time of run at n = 100,000). Each benchmark does what its
 // command does, parsing included: parse is parser.Parse then syntax.PrintProgram; run is parser.Parse

@@ -16,7 +16,7 @@ import (
 // BenchmarkVerifyManyPaths is certsym verify on engine/testdata/gcd.imp at high loop bounds,
 // where the paths double with each iteration (32,767 paths reach the claim at loop bound 14):
 // the cost per path of the observer, of the path numbering and of the evidence, with 1 and 2
-// workers (Options.Workers, issue 17).
+// workers (Options.Workers).
 func BenchmarkVerifyManyPaths(b *testing.B) {
 	prog, err := parser.Parse("gcd.imp", []byte(gcdSrc(b)))
 	if err != nil {

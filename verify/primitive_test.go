@@ -42,7 +42,7 @@ func stmts(p *syntax.Program) []syntax.Stmt {
 // condition made of the conditions of the statements (assumes) numbered in pcFrom (their
 // conditions only, not their execution); the caller sets the flag g and the truncated condition.
 // It lets a test evaluate a claim on states the interpreter of main never
-// makes (bounded.State.Over and Trunc are set by the quantifier loops of issue 14).
+// makes (bounded.State.Over and Trunc are set by the quantifier loops).
 func handState(t *testing.T, src string, opts Options, pcFrom []int) (*verifier, bounded.State, []syntax.Stmt) {
 	t.Helper()
 	prog := testprog.Parse(t, src)
@@ -221,7 +221,7 @@ assert a[i] + t >= a[j] + t`
 }
 
 // TestTruncated: a statement whose quantifier ran out of the bound (bounded.State.Trunc, set by
-// the quantifier loops of issue 14; built by hand here) is evaluated on the truncated condition:
+// the quantifier loops; built by hand here) is evaluated on the truncated condition:
 // TRUE is not collected from it (the statement's cutoff covers the instances not evaluated),
 // FALSE found on the instances evaluated is, once the counterexample replays on the whole claim.
 func TestTruncated(t *testing.T) {

@@ -486,5 +486,5 @@ func (v *verifier) collectClaims(s syntax.Stmt) {
 // errOf is the Fail a statement reaches when one of its divisions divides by zero.
 func errOf(s syntax.Stmt) *syntax.Fail { div, _ := syntax.Fails(s); return div }
 
-// idxErrOf is the Fail a statement reaches when an index is out of range (issue 13).
+// idxErrOf is the Fail a statement reaches when an index is out of range.
 func idxErrOf(s syntax.Stmt) *syntax.Fail { _, idx := syntax.Fails(s); return idx }

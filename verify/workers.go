@@ -6,7 +6,7 @@ import (
 	"certsym/internal/budget"
 )
 
-// The workers of certsym verify (Options.Workers, issue 17) run what is a function of one path,
+// The workers of certsym verify (Options.Workers) run what is a function of one path,
 // each result stored in the path (so the report is the same for every number of workers): the
 // rendering of its condition as the interpretation goes on (pathcond.Extend makes its conjuncts and
 // bounds final; the solver writes only its status, witness and memos), and the replay of its

@@ -1,6 +1,6 @@
 package main
 
-// Tests of the command-line defects of issue 15: each fails on the command line before the fix
+// Tests of the command-line defects: each fails on the command line before the fix
 // (checked by running this file against the previous revision) and passes after.
 
 import (

@@ -397,7 +397,7 @@ func TestExpectStatusesAreVerifys(t *testing.T) {
 	}
 }
 
-// TestVerifyArrays runs the verify programs with arrays (testdata/verify/arr_*.imp, issue 13) and
+// TestVerifyArrays runs the verify programs with arrays (testdata/verify/arr_*.imp) and
 // checks the statuses annotated at their claims' lines (index claims among them) and the overall
 // status.
 func TestVerifyArrays(t *testing.T) {
@@ -442,8 +442,7 @@ func TestVerifyReportsAgree(t *testing.T) {
 		var js, txt, errb bytes.Buffer
 		// One run gives the JSON and the HTML; the text is rendered from the JSON's model by the
 		// renderer the command uses. (Two verify runs in one process can pick different Z3 models
-		// for the same query, fig1b's FALSE? counterexample, though separate processes agree;
-		// see the note of issue 14.)
+		// for the same query, fig1b's FALSE? counterexample, though separate processes agree.)
 		run(append([]string{"verify", "--json", "--quiet", "--html", html, file}, exp.Options...), &js, &errb)
 		page, err := os.ReadFile(html)
 		if err != nil {

@@ -38,7 +38,7 @@ const (
 	// by zero (an undefined claim reads TRUE).
 	VerifySkipsUndefined
 
-	// Faults of issue 10, one class each: the search at scale, the solver-free deciders, the
+	// Faults of one class each: the search at scale, the solver-free deciders, the
 	// conclusions the layer did not check before (verdict, all-bugs, claim set, status strength).
 
 	// FrontierReclaimLoss: when the BFS queue reclaims its consumed prefix (only after more than
@@ -75,13 +75,13 @@ const (
 	// has not passed (a stopped run is a prefix of the stream, so every check of a prefix passes).
 	EarlyStop
 
-	// Fault of issue 16, the fair strategies.
+	// The fault of the fair strategies.
 
 	// StarveState: the fairness pick of the fair strategies (coverage, random-path) takes the
 	// second oldest pending state instead of the oldest once more than 3 are pending: an unfair
 	// scheduler, under which the oldest state may never be expanded.
 	StarveState
-	// Faults of issue 17, the solver caching (solver/cache.go).
+	// Faults of the solver caching (solver/cache.go).
 
 	// CexSkipsNewest: the counterexample cache's model check skips the newest conjunct of the
 	// query, so a stored model that violates it (the parent's own model) is taken as a model.
@@ -90,7 +90,7 @@ const (
 	// stored unsatisfiable set, so a query that is not a superset of it is answered unsat.
 	CacheStaleUnsat
 
-	// Faults of issue 13, arrays and quantifiers (sym/array.go, solver/encode.go).
+	// Faults of arrays and quantifiers (sym/array.go, solver/encode.go).
 
 	// IndexHiOffByOne: the range check of an element access allows Hi + 1 (off by one at the
 	// upper bound).
@@ -104,7 +104,7 @@ const (
 	// value of element j+1).
 	ModelIndexShift
 
-	// Faults of issue 14, verify after the xSymExe paper.
+	// Faults of verify, after the xSymExe paper.
 
 	// SupportNoPrecedence: CHECKCLAIM gives a developer claim its defining claim's result even
 	// where a supporting claim is FALSE, FALSE? or DONTKNOW (Section IV-C's first match ignored).
@@ -114,7 +114,7 @@ const (
 	// Section III-B3: the flag holds for the state and all its successors).
 	OverNotInherited
 
-	// Fault of issue 17, the concrete fast path (engine/burst.go).
+	// The fault of the concrete fast path (engine/burst.go).
 
 	// BurstSkipsError: a burst steps past the error state of a concrete assignment that
 	// divides by zero (it assigns 0 and goes on), so the error is never queued.

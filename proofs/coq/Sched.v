@@ -1,4 +1,4 @@
-(** * Fair schedulers (issue 16): a search that picks any pending state, not only the
+(** * Fair schedulers: a search that picks any pending state, not only the
     oldest.  Proofs in [Schedproof.v].
 
     The discipline modelled (Go: the strategies of engine/search.go other than [bfs]):
@@ -178,7 +178,7 @@ Definition sgverdict (pick : nat -> list sym_state -> nat) (E : errkey) (m : mod
     (ask : nat -> bexpr -> option bool) (p : stmt) (n : nat) : verdict :=
   verdict_of (sgprefix pick E m ask p n).
 
-(** ** The bounded-burst schedule (issue 17, Go: [run --burst B], engine/burst.go) *)
+(** ** The bounded-burst schedule (Go: [run --burst B], engine/burst.go) *)
 
 (** The concrete fast path advances a state whose next steps read no symbol by up to [B]
     steps in one pick of the frontier, then queues it again.  As a schedule: at each

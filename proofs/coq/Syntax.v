@@ -19,7 +19,7 @@ Definition fkind_eqb (k1 k2 : fkind) : bool :=
   | _, _ => false
   end.
 
-(** Arithmetic expressions and array terms (issue 13).  A program reads element [i] of
+(** Arithmetic expressions and array terms.  A program reads element [i] of
     the declared array [a] with [Sel (AVar a) lo hi i], the declaration's bounds [lo..hi]
     written on the node (the reference's driver fills them in from the program's
     declarations).  Symbolic execution substitutes array terms for array names: an array
@@ -95,7 +95,7 @@ Definition error_kind (p : stmt) : option fkind :=
   | _ => None
   end.
 
-(** ** Definedness [D] and first-failure formulas [F_k] (issue 13, design file)
+(** ** Definedness [D] and first-failure formulas [F_k] (design file)
 
     [band]/[bor] are conjunction/disjunction simplified by the constants [true] and [false]
     (the formulas are read with the total evaluation, so dropping an operand is exact). *)

@@ -47,7 +47,7 @@ func (c bchecker) resultString(r bounded.Result) string {
 // sameStore reports whether σ(v) is the store s.
 func sameStore(sigma []*sym.Term, v []integer.Int, s spec.Store) bool {
 	for i, t := range sigma {
-		if a := t.ArrayValue(); a != nil { // an array (issue 13): element by element
+		if a := t.ArrayValue(); a != nil { // an array: element by element
 			arr := a.Arr
 			for j := arr.Lo; j <= arr.Hi; j++ {
 				if k := arr.Offset + int(j-arr.Lo); k >= len(s) || !conv.ArrayRead(a, integer.Of(j), v).Equal(s[k]) {

@@ -164,7 +164,7 @@ type Summary struct {
 	// stopped: each must be covered by a result or by a stopped path.
 	BoundedStoppedRuns int
 	BoundedExample     string
-	// ArrayPrograms counts the programs with arrays (issue 13); UnclaimedIndex the runs that fail
+	// ArrayPrograms counts the programs with arrays; UnclaimedIndex the runs that fail
 	// with an index out of range inside a quantifier's body, which verify makes no claim of.
 	ArrayPrograms, UnclaimedIndex int
 	UnclaimedExample              string

@@ -22,7 +22,7 @@ import (
 // RefState is a concrete state of the reference.
 type RefState struct {
 	Store  refclient.ConcStore
-	Arrays refclient.ConcArrays // the arrays of the store (issue 13; nil without arrays)
+	Arrays refclient.ConcArrays // the arrays of the store (nil without arrays)
 	Prog   json.RawMessage
 	Canon  string // the program's canonical text (refclient.Canon)
 }

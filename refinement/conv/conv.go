@@ -4,7 +4,7 @@
 // element symbols as a[j], select atoms as reads of their array terms, bound variables by
 // nesting level, quantified formulas as forall/exists), the arrays of a concrete store, the
 // elements of the engine's array terms under a valuation, and the comparison of both with the
-// reference's concrete arrays (issue 13: arrays and bounded quantifiers).
+// reference's concrete arrays (arrays and bounded quantifiers).
 package conv
 
 import (

@@ -1,6 +1,6 @@
 package gen
 
-// Arrays and bounded quantifiers (issue 13). A fraction of the generated programs (ArrayShare in
+// Arrays and bounded quantifiers. A fraction of the generated programs (ArrayShare in
 // 100, drawn from a random source of its own so that the other programs are generated exactly
 // as before) declare one or two arrays and get array snippets around their random statements:
 // declarations with negative bounds and of size 1; reads and writes at constant, symbolic, edge

@@ -1,6 +1,6 @@
 package prover
 
-// Arrays and bounded quantifiers (issue 13) in the layer's own encoding, written independently of
+// Arrays and bounded quantifiers in the layer's own encoding, written independently of
 // the engine's (solver/encode.go): one Z3 array constant Int → Int per declared array ("a_" + name),
 // an element read a[i] is (select a_a i), the reference's select over a store chain is a select
 // over Z3 stores, and a quantifier (or the reference's first-failure node) whose bounds are

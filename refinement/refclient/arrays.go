@@ -1,6 +1,6 @@
 package refclient
 
-// Arrays and bounded quantifiers (issue 13) in the protocol with certsym-ref: the array terms of
+// Arrays and bounded quantifiers in the protocol with certsym-ref: the array terms of
 // the reference's symbolic states (select/store chains over the input arrays), the "first" node of
 // its first-failure formulas, error kinds, and the total evaluation of all of them.
 

@@ -12,7 +12,7 @@ import (
 	"certsym/spec/syntax"
 )
 
-// arraysProg has every node of issue 13: declarations with positive and negative bounds, an
+// arraysProg has every node: declarations with positive and negative bounds, an
 // element write, element reads (one with a computed index), a division inside an index, forall
 // and exists (nested), in a condition of every kind of statement.
 const arraysProg = `array a[1..3];

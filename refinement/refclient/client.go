@@ -28,7 +28,7 @@ type Client struct {
 	Calls int // requests answered
 	// Timeout bounds each request (the reference is total and fast; a hang is an error).
 	Timeout time.Duration
-	// Arrays are the declared arrays of the program under test (issue 13), sent with every
+	// Arrays are the declared arrays of the program under test, sent with every
 	// request ("arrays") and used to decode the array terms of the answers. Set it (for
 	// example to Program.Arrays) before the requests about a program with arrays.
 	Arrays []*syntax.Array

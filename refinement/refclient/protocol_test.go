@@ -143,7 +143,7 @@ func TestRequestsWireFormat(t *testing.T) {
 			`{"op":"run_start","vars":[],"prog":{"k":"skip"}}`},
 		{runNextRequest{Op: "run_next", Count: 64, Limit: StreamSizeLimit},
 			`{"op":"run_next","count":64,"limit":4000}`},
-		// arrays (issue 13): declarations, and a concrete array as the list of its elements
+		// arrays: declarations, and a concrete array as the list of its elements
 		{stepRequest{Op: "step", Arrays: decls([]*syntax.Array{{Name: "a", Lo: -1, Hi: 1}}),
 			Store: concStoreA(ConcStore{"n": integer.Of(3)}, ConcArrays{"a": {integer.Of(5), integer.Of(0), integer.Of(-7)}}, []string{"n"}), Prog: prog},
 			`{"op":"step","arrays":[{"x":"a","lo":-1,"hi":1}],"store":{"a":[5,0,-7],"n":3},"prog":{"k":"skip"}}`},

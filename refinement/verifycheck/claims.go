@@ -22,7 +22,7 @@ func expectedClaims(s syntax.Stmt, out map[string]int) {
 	var divsB func(b syntax.BExpr, st syntax.Stmt)
 	divsA = func(a syntax.AExpr, st syntax.Stmt) {
 		switch a := a.(type) {
-		case *syntax.Elem: // an element read: its index claim (issue 13), unless the index reads a
+		case *syntax.Elem: // an element read: its index claim, unless the index reads a
 			// quantifier's bound variable (verify makes no claim of those: the claim would not be
 			// a condition on the statement's store)
 			divsA(a.I, st)

@@ -7,7 +7,7 @@ import (
 	"certsym/verify"
 )
 
-// The checks of certsym verify's primitive claims (xSymExe, Section IV; issue 14):
+// The checks of certsym verify's primitive claims (xSymExe, Section IV):
 //
 //   - verify/checkclaim: each developer claim's results are CHECKCLAIM of its primitive claims'
 //     results path by path (Section IV-C, first match): on every path where a supporting claim

@@ -93,7 +93,7 @@ func Collect(file string, src []byte, names []string, paths []Path) Set {
 	return collect(file, src, names, nil, paths)
 }
 
-// CollectProg is Collect for the program prog, arrays included (issue 13): each input gives
+// CollectProg is Collect for the program prog, arrays included: each input gives
 // every variable and every array (the list of its elements).
 func CollectProg(file string, src []byte, prog *syntax.Program, paths []Path) Set {
 	return collect(file, src, prog.Vars, prog, paths)

@@ -31,9 +31,9 @@ type ClaimKind uint8
 
 // The kinds of developer claims: an assert (explicit; an explicit fail is the assert false), and
 // the implicit claims of the statements, "divisor != 0" of each division or remainder and
-// "lo <= i <= hi" of each element read a[i] and element write a[i] = e of an array a[lo..hi]
-//. Divisions and element reads inside an assert's condition are supporting claims of
-// the assert, not claims of their own.
+// "lo <= i <= hi" of each element read a[i] and element write a[i] = e of an array a[lo..hi].
+// Divisions and element reads inside an assert's condition are supporting claims of the assert,
+// not claims of their own.
 const (
 	ClaimAssert ClaimKind = iota
 	ClaimDivision

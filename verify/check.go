@@ -316,7 +316,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 			out.res = resNone
 			return out
 		}
-		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("the %s claim at line %d (%s): input %s: %s",
+		v.rep.ReplayErrors = append(v.rep.ReplayErrors, fmt.Sprintf("a counterexample of the %s claim at line %d (%s), input %s, did not replay: %s",
 			cl.Kind, cl.Line, cl.Prims[idx].Name(), spec.StoreString(v.prog, m), replay))
 		out.res = ResDontKnow
 		out.unhandled = []Unhandled{{Line: cl.Line, What: "counterexample did not replay (internal error): " + replay}}

@@ -434,6 +434,9 @@ func TestArtifactFlagErrors(t *testing.T) {
 // infeasible, at its place, after its number of steps) is what the concrete semantics does on the
 // path's model.
 func TestTestsReplayOnTestdata(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: every testdata program run for up to 2 s, its test cases replayed; make check runs it")
+	}
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	if len(files) < 40 {
 		t.Fatalf("found %d programs in testdata/", len(files))

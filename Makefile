@@ -5,11 +5,10 @@
 #   make deps    installs the Debian packages that building needs (apt-get; sudo when not root)
 #   make demo    installs what building needs, builds, and runs certsym on a buggy program
 #   make test    the Go tests that need neither the Coq reference (certsym-ref) nor the PyWiSE
-#                corpus, without the slow differential tests (go test -short): about two minutes
-#                of CPU
-#   make check   the whole gate: the proofs, every Go test (the corpus golden test among them),
-#                the refinement layer; it installs the Debian packages it needs and builds the Coq
-#                reference
+#                corpus, without the slow differential tests (go test -short), with the corpus
+#                golden test (internal/corpusgolden): about two minutes of CPU
+#   make check   the whole gate: the proofs, every Go test, the refinement layer; it installs the
+#                Debian packages it needs and builds the Coq reference
 #
 # The other targets that need Debian packages install the missing ones first through
 # scripts/install-deps.sh.
@@ -65,8 +64,7 @@ check: check-proofs check-go check-refinement
 
 # Every Go test, none skipped: CERTSYM_REQUIRE_CORPUS=1 and CERTSYM_REQUIRE_REF=1 make an absent
 # PyWiSE corpus or certsym-ref a failure. Only the packages of REF_PKGS talk to certsym-ref, so
-# only check-go-ref builds it; the corpus golden test (internal/corpusgolden) runs in
-# check-go-noref.
+# only check-go-ref builds it.
 REF_PKGS := ./refinement ./refinement/refclient
 NOREF_PKGS = $(filter-out $(patsubst ./%,certsym/%,$(REF_PKGS)),$(shell $(GO) list ./...))
 check-go: check-go-noref check-go-ref

@@ -37,9 +37,6 @@ var patterns = []string{"testdata/*.imp", "engine/testdata/*.imp", "testdata/ver
 //
 // The test builds the command itself, which go test's cache does not see: run it with -count=1.
 func TestCorpusGolden(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode: the corpus golden test runs certsym on the whole corpus (about 80 s); make check runs it")
-	}
 	root := corpus.Root()
 	bin := filepath.Join(t.TempDir(), "certsym")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/certsym")

@@ -246,15 +246,25 @@ func (ts *Terms) Concretize(s []*Term, v []integer.Int) []integer.Int {
 }
 
 // benv is an environment of bound variables' values: a binder's value, then the enclosing ones.
+// The outermost environment of an evaluation is a root (binder 0, which no quantifier has): it
+// binds nothing and holds the values of the composite atoms evaluated so far, so that an atom
+// shared by many terms (the store of a loop that divides a variable by itself, say) is evaluated
+// once per evaluation instead of once per path to it in the term's DAG, which is exponential in
+// its depth. Under a quantifier the environment is not a root and nothing is remembered, since an
+// atom's value may depend on the bound variables.
 type benv struct {
 	bind int
 	val  integer.Int
 	next *benv
+	memo map[*Atom]integer.Int // at a root only: the composite atoms' values (made on first use)
 }
+
+// rootEnv returns the outermost environment of an evaluation.
+func rootEnv() *benv { return &benv{} }
 
 func (e *benv) lookup(bind int) integer.Int {
 	for ; e != nil; e = e.next {
-		if e.bind == bind {
+		if e.bind == bind && bind != 0 {
 			return e.val
 		}
 	}

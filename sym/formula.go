@@ -203,7 +203,7 @@ const EvalInstances = 1 << 20
 // EvalInstances quantifier instances).
 func (f *Formula) EvalOK(v []integer.Int) (val, ok bool) {
 	budget := EvalInstances
-	val = f.eval(v, nil, &budget)
+	val = f.eval(v, rootEnv(), &budget)
 	return val, budget >= 0
 }
 
@@ -233,7 +233,7 @@ func (f *Formula) eval(v []integer.Int, env *benv, budget *int) bool {
 			if *budget--; *budget < 0 {
 				return false
 			}
-			if f.Args[0].eval(v, &benv{f.Bind, j, env}, budget) == ex {
+			if f.Args[0].eval(v, &benv{bind: f.Bind, val: j, next: env}, budget) == ex {
 				return ex
 			}
 		}
@@ -255,7 +255,7 @@ type Instances map[*Formula][]integer.Int
 // instance v falsifies (the bodies of existentials are searched over at most MaxExpand
 // instances); it reports whether an instance was added.
 func CollectInstances(f *Formula, v []integer.Int, inst Instances) bool {
-	return collect(f, v, nil, inst)
+	return collect(f, v, rootEnv(), inst)
 }
 
 func collect(f *Formula, v []integer.Int, env *benv, inst Instances) bool {
@@ -273,7 +273,7 @@ func collect(f *Formula, v []integer.Int, env *benv, inst Instances) bool {
 		lo, hi := f.Lo.eval(v, env), f.Hi.eval(v, env)
 		n := 0
 		for j := lo; j.Cmp(hi) <= 0 && n < MaxExpand; j = j.Add(one) {
-			e := &benv{f.Bind, j, env}
+			e := &benv{bind: f.Bind, val: j, next: env}
 			b := EvalInstances
 			if f.Args[0].eval(v, e, &b) {
 				continue

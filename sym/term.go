@@ -314,7 +314,7 @@ func (t *Term) Exceeds(bits int) bool {
 // Eval is the value of t under the valuation v of the symbols (a flat store: the scalars, then
 // the arrays' elements), with the total division of the formal development (x / 0 = 0,
 // x % 0 = x); a select reads the store chain (array.go), 0 outside the array's bounds.
-func (t *Term) Eval(v []integer.Int) integer.Int { return t.eval(v, nil) }
+func (t *Term) Eval(v []integer.Int) integer.Int { return t.eval(v, rootEnv()) }
 
 func (t *Term) eval(v []integer.Int, env *benv) integer.Int {
 	r := t.c
@@ -325,9 +325,31 @@ func (t *Term) eval(v []integer.Int, env *benv) integer.Int {
 }
 
 // Eval is the value of the atom under v.
-func (a *Atom) Eval(v []integer.Int) integer.Int { return a.eval(v, nil) }
+func (a *Atom) Eval(v []integer.Int) integer.Int { return a.eval(v, rootEnv()) }
 
 func (a *Atom) eval(v []integer.Int, env *benv) integer.Int {
+	switch a.Kind {
+	case AtomSym:
+		return v[a.Sym]
+	case AtomBnd:
+		return env.lookup(a.Sym)
+	}
+	if env == nil || env.bind != 0 { // under a quantifier (or outside an evaluation): no memo
+		return a.evalComposite(v, env)
+	}
+	if x, ok := env.memo[a]; ok {
+		return x
+	}
+	x := a.evalComposite(v, env)
+	if env.memo == nil {
+		env.memo = map[*Atom]integer.Int{}
+	}
+	env.memo[a] = x
+	return x
+}
+
+// evalComposite is eval for a product, a quotient, a remainder or a select.
+func (a *Atom) evalComposite(v []integer.Int, env *benv) integer.Int {
 	switch a.Kind {
 	case AtomSym:
 		return v[a.Sym]

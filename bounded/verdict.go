@@ -13,20 +13,18 @@ import (
 	"certsym/spec/syntax"
 )
 
-// Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound).
-type Verdict uint8
+// Verdict is the bounded interpreter's answer about a program's errors (certsym run --loop-bound):
+// pathcond.Verdict, which the bug finder shares.
+type Verdict = pathcond.Verdict
 
 // Safe: every path up to the loop bound was explored and none reaches an error. Bug: an error
 // whose model replays on the bounded concrete semantics. Unknown: a budget, an undecided solver
 // query or the loop bound left paths unexplored, before any bug was confirmed.
 const (
-	Safe Verdict = iota
-	Bug
-	Unknown
+	Safe    = pathcond.VerdictSafe
+	Bug     = pathcond.VerdictBug
+	Unknown = pathcond.VerdictUnknown
 )
-
-// String names the verdict: "safe", "bug" or "unknown".
-func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
 
 // An Error is a confirmed error of the bounded interpreter: a result state with behaviour Error
 // whose path condition is satisfiable, with the model (Input) that replays it on the bounded

@@ -144,19 +144,17 @@ func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 	return &Bug{Fail: f, State: st, Input: input, Replay: r}, nil
 }
 
-// Verdict is the bug finder's answer (Fig. 10, extended with unknown).
-type Verdict uint8
+// Verdict is the bug finder's answer (Fig. 10, extended with unknown): pathcond.Verdict, which
+// the bounded interpreter shares.
+type Verdict = pathcond.Verdict
 
 // Bug: a confirmed bug. Safe: the exploration finished, no error state is reachable. Unknown: a
 // bound stopped the run, or the solver could not decide an error state, before any bug was found.
 const (
-	VerdictSafe Verdict = iota
-	VerdictBug
-	VerdictUnknown
+	VerdictSafe    = pathcond.VerdictSafe
+	VerdictBug     = pathcond.VerdictBug
+	VerdictUnknown = pathcond.VerdictUnknown
 )
-
-// String names the verdict: "safe", "bug" or "unknown".
-func (v Verdict) String() string { return [...]string{"safe", "bug", "unknown"}[v] }
 
 // Report is the result of FindBugs.
 type Report struct {

@@ -29,8 +29,6 @@ func (b bound) String(x string) string {
 	return "true"
 }
 
-func (b bound) empty() bool { return b.hasLo && b.hasHi && b.lo.Cmp(b.hi) > 0 }
-
 // intersect returns b ∩ c.
 func (b bound) intersect(c bound) bound {
 	if c.hasLo && (!b.hasLo || c.lo.Cmp(b.lo) > 0) {

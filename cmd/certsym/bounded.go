@@ -107,7 +107,7 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 		r, input := e.Result, e.Input
 		inputs = append(inputs, input)
 		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Pos().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: inputJSONFor(prog, input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
+			Input: report.InputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason

@@ -140,38 +140,6 @@ type jsonBug struct {
 	Reproduce     string                     `json:"reproduce"`
 }
 
-// inputJSONFor is inputJSON for a program with arrays too: an array's value is the list of its
-// elements (report.ProgInput).
-func inputJSONFor(prog *syntax.Program, in spec.Store, names []string) map[string]json.RawMessage {
-	out := make(map[string]json.RawMessage, len(prog.Vars)+len(prog.Arrays))
-	for i, x := range prog.Vars {
-		out[x] = json.RawMessage(in[i].String())
-	}
-	for _, a := range prog.Arrays {
-		var b strings.Builder
-		b.WriteByte('[')
-		for j := 0; j < a.Size(); j++ {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(in[a.Offset+j].String())
-		}
-		b.WriteByte(']')
-		out[a.Name] = json.RawMessage(b.String())
-	}
-	return out
-}
-
-// inputJSON is a concrete input as a JSON object: each variable's value as a number token with
-// all its digits (never through float64).
-func inputJSON(in spec.Store, names []string) map[string]json.Number {
-	m := make(map[string]json.Number, len(in))
-	for i, v := range in {
-		m[names[i]] = json.Number(v.String())
-	}
-	return m
-}
-
 // jsonRun is the single object run --json prints.
 type jsonRun struct {
 	Verdict       string    `json:"verdict"`
@@ -316,7 +284,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		for _, b := range rep.Bugs {
 			p := b.Fail.Pos()
 			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: inputJSONFor(prog, b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
+				Input: report.InputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
 		if err := writeJSON(stdout, sh.Report(out, rep, opts, file, src)); err != nil {

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"certsym/internal/corpus"
 )
 
 const module = "certsym"
@@ -112,20 +114,14 @@ type pkg struct {
 	lines   int
 }
 
-// root is the module's root: the nearest directory above the working directory with go.mod.
+// root is the module's root: the nearest directory above the working directory with go.mod
+// (corpus.Root); the test fails when there is none.
 func root(t *testing.T) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+	d := corpus.Root()
+	if _, err := os.Stat(filepath.Join(d, "go.mod")); err != nil {
+		t.Fatal("no go.mod above the working directory")
 	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			t.Fatal("no go.mod above the working directory")
-		}
-	}
+	return d
 }
 
 // loadPackages parses the imports of every non-test Go file of the module (build tags are

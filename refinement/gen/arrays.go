@@ -24,10 +24,8 @@ import (
 const ArrayShare = 30
 
 type arrGen struct {
-	r      *rand.Rand
-	arrs   []*syntax.Array
-	binder int // quantifier nesting while drawing a condition
-	names  []string
+	r    *rand.Rand
+	arrs []*syntax.Array
 }
 
 // withArrays draws whether the program of seed has arrays: if so, the function that puts the

@@ -391,13 +391,6 @@ func Targeted() []TargetedProgram {
 
 // --- macros ---------------------------------------------------------------------------------
 
-// macro is one generated macro: its text and its body over the parameters pa, pb.
-type macro struct {
-	name string
-	body syntax.Stmt
-	text string
-}
-
 // macroBody draws a body over pa (assignable), pb (read only) and the program's variables, with
 // placeholders mnestJ = 0 for the calls of the earlier macro inner ("" for none); it returns the
 // body with placeholders and, per placeholder, the call's text and its inlined tree.

@@ -62,7 +62,6 @@ type gen struct {
 	nesting   int
 	loops     int
 	counters  []string // loop counters in scope (never assigned by generated statements)
-	bexpr     bool     // generating a condition (Cmp leaves are arithmetic)
 }
 
 var Vars = []string{"x", "y", "z", "w"}

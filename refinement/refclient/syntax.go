@@ -16,25 +16,6 @@ import (
 // a canonical printing of programs (sequences flattened, asserts desugared) used to compare the
 // remaining programs of two states, and the total evaluation of expressions.
 
-// Desugar returns s with every assert b replaced by if b then skip else fail fi (SEMANTICS.md:
-// the meaning of assert; the formal development has no assert).
-func Desugar(s syntax.Stmt) syntax.Stmt {
-	switch s := s.(type) {
-	case *syntax.Assert:
-		return &syntax.If{Loc: s.Loc, Cond: s.Cond, Then: &syntax.Skip{Loc: s.Loc}, Else: &syntax.Fail{Loc: s.Loc, Kind: syntax.FailAssert}}
-	case *syntax.Seq:
-		return &syntax.Seq{First: Desugar(s.First), Second: Desugar(s.Second)}
-	case *syntax.If:
-		return &syntax.If{Loc: s.Loc, Cond: s.Cond, Then: Desugar(s.Then), Else: Desugar(s.Else), Err: s.Err}
-	case *syntax.While:
-		return &syntax.While{Loc: s.Loc, Cond: s.Cond, Body: Desugar(s.Body), Unfold: s.Unfold}
-	case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.Assume:
-		return s
-	default:
-		panic(fmt.Sprintf("refclient: unknown statement %T", s))
-	}
-}
-
 // --- the protocol's syntax trees -------------------------------------------------------------
 
 // node is one node of a syntax tree of the protocol (proofs/ref/README.md, "Syntax trees"): K

@@ -9,7 +9,6 @@ import (
 	"certsym/cmd/certsym/internal/report"
 	"certsym/concolic"
 	"certsym/pathcond"
-	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -58,17 +57,11 @@ type JSON struct {
 	Cut []string `json:"cut,omitempty"`
 }
 
-// inputJSON is a store as a JSON object: each variable's value as a number token with all its
-// digits.
-func inputJSON(in spec.Store, names []string) map[string]json.RawMessage {
-	return report.InputJSON(in, names)
-}
-
 // Object is the JSON object of concolic --json for the path p of a program with variables names.
 // due is asked before each branch point is rendered: true cuts the list there (Cut says so).
 func Object(p *concolic.Path, names []string, due func() string) JSON {
-	out := JSON{Input: inputJSON(p.Input, names), Branches: []Branch{}, Outcome: p.Outcome.String(),
-		Steps: p.Steps, Store: inputJSON(p.Final, names), PathCondition: p.PC.String(names),
+	out := JSON{Input: report.InputJSON(p.Input, names), Branches: []Branch{}, Outcome: p.Outcome.String(),
+		Steps: p.Steps, Store: report.InputJSON(p.Final, names), PathCondition: p.PC.String(names),
 		SymbolicStore: sym.StoreString(p.Store, names), SolverQueries: p.Solver.Queries}
 	if p.FlipsCut != "" {
 		out.Cut = append(out.Cut, p.FlipsCut)
@@ -83,7 +76,7 @@ func Object(p *concolic.Path, names []string, due func() string) JSON {
 		for _, f := range b.Flips {
 			jf := Flip{Side: b.SideName(f.Side), Status: f.Status.String(), Confirmed: f.Confirmed, Reason: f.Reason}
 			if f.Status == pathcond.Sat {
-				jf.Input = inputJSON(f.Input, names)
+				jf.Input = report.InputJSON(f.Input, names)
 			}
 			jb.Flips = append(jb.Flips, jf)
 		}

@@ -16,7 +16,6 @@ import (
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"certsym/step"
-	"certsym/verify"
 )
 
 // TextBudget is how many characters of a path condition or store the text output shows before it
@@ -171,7 +170,7 @@ func (o Input) MarshalJSON() ([]byte, error) {
 		k, _ := json.Marshal(n)
 		b.Write(k)
 		b.WriteByte(':')
-		b.WriteString(o.Vals[i].String())
+		b.WriteString(listText(o.Vals[i:i+1], false, ","))
 	}
 	for i, a := range o.Arrays {
 		if i > 0 || len(o.Names) > 0 {
@@ -179,14 +178,8 @@ func (o Input) MarshalJSON() ([]byte, error) {
 		}
 		k, _ := json.Marshal(a.Name)
 		b.Write(k)
-		b.WriteString(":[")
-		for j := 0; j < a.Size(); j++ {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(o.Vals[a.Offset+j].String())
-		}
-		b.WriteByte(']')
+		b.WriteByte(':')
+		b.WriteString(listText(o.Vals[a.Offset:a.Offset+a.Size()], true, ","))
 	}
 	b.WriteByte('}')
 	return []byte(b.String()), nil
@@ -199,25 +192,6 @@ func LineList(ls []int) string {
 		parts = append(parts, fmt.Sprint(l))
 	}
 	return strings.Join(parts, " -> ")
-}
-
-// ExplainPaths says how many explored paths reached a claim of verify and what each gave (the
-// first path of each result abbreviated unless full).
-func ExplainPaths(cl *verify.Claim, full bool) string {
-	var parts []string
-	for _, r := range cl.Summary.Results() {
-		if r == verify.ResCutoff {
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s %d (first on the path %s)", r, cl.Counts[r], Abbrev(cl.Example[r], " and ", "conjunct", full)))
-	}
-	switch {
-	case cl.Paths == 0 && cl.Summary.Has(verify.ResCutoff):
-		return "no explored path reaches the claim; cut-off paths may"
-	case cl.Paths == 0:
-		return "no explored path reaches the claim, and no cutoff can: dead code"
-	}
-	return fmt.Sprintf("evaluated %s on explored paths: %s", Plural(cl.Paths, "time"), strings.Join(parts, "; "))
 }
 
 // groups splits a flat store's values by the slot names (sym.SlotNames: the variables, then

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -99,9 +100,9 @@ func slug(heading string) string {
 	return b.String()
 }
 
-// markdownFiles lists the repository's Markdown files (relative to root), leaving out hidden
-// directories and build output.
-func markdownFiles(t *testing.T) []string {
+// repoFiles lists the repository's files (relative to root) whose names keep accepts, leaving out
+// hidden directories, build output and the directories skip names.
+func repoFiles(t *testing.T, keep func(name string) bool, skip ...string) []string {
 	t.Helper()
 	var out []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -109,10 +110,10 @@ func markdownFiles(t *testing.T) []string {
 			return err
 		}
 		name := d.Name()
-		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "_build" || name == "bin") {
+		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "_build" || name == "bin" || slices.Contains(skip, name)) {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(name, ".md") {
+		if !d.IsDir() && keep(name) {
 			rel, err := filepath.Rel(root, path)
 			if err != nil {
 				return err
@@ -124,6 +125,13 @@ func markdownFiles(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// markdownFiles lists the repository's Markdown files (relative to root).
+func markdownFiles(t *testing.T) []string {
+	t.Helper()
+	out := repoFiles(t, func(name string) bool { return strings.HasSuffix(name, ".md") })
 	if len(out) < 10 {
 		t.Fatalf("found %d Markdown files under %s; expected README.md, docs/ and the READMEs beside the code", len(out), root)
 	}

@@ -1,7 +1,6 @@
 package docs
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,39 +15,16 @@ import (
 var historyRE = regexp.MustCompile(`\b[Ii]ssues? #?\d+\b|\b[Tt]his session\b|\b[Ll]ast session\b`)
 
 // historyFiles lists the files the check reads: the Go, Markdown, Coq, WhyML and shell sources
-// and the Makefile, relative to root, leaving out hidden directories and build output.
+// and the Makefile, relative to root, leaving out testdata.
 func historyFiles(t *testing.T) []string {
 	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "_build" || name == "bin" || name == "testdata") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return nil
-		}
+	return repoFiles(t, func(name string) bool {
 		switch filepath.Ext(name) {
 		case ".go", ".md", ".v", ".mlw", ".sh", ".tmpl":
-		default:
-			if name != "Makefile" {
-				return nil
-			}
+			return true
 		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		out = append(out, filepath.ToSlash(rel))
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+		return name == "Makefile"
+	}, "testdata")
 }
 
 // historyErrors returns a message for each line of src (the file name) that matches historyRE.

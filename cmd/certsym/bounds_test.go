@@ -240,8 +240,11 @@ func TestVerifyLaterPhasesBounded(t *testing.T) {
 		!strings.Contains(r.stdout, "cut short: time bound reached (5s): the replay of the tests") {
 		t.Errorf("--timeout 5s: want the partial report, the replay cut, exit 3, within 1 s of the deadline\n%s", r)
 	}
+	// SIGINT once the exploration has ended at the state bound (a million branch states), during
+	// the replay of the tests.
 	p := startCertsym(t, "verify", f, "--loop-bound", "1000", "--json")
-	time.Sleep(3 * time.Second)
+	p.waitStates(t, 1_000_000, 60*time.Second)
+	time.Sleep(500 * time.Millisecond)
 	p.cmd.Process.Signal(os.Interrupt)
 	sent := time.Now()
 	code := p.wait(t, 30*time.Second)
@@ -251,9 +254,31 @@ func TestVerifyLaterPhasesBounded(t *testing.T) {
 		Cut     []string `json:"cut"`
 	}
 	err := json.Unmarshal(p.stdout.Bytes(), &out)
-	if err != nil || code != exitUnknown || out.Reason != "interrupted" || time.Since(sent) > 1500*time.Millisecond {
-		t.Errorf("SIGINT: exit %d %.1fs after the signal, report %+v (%v); want exit 3 and the partial report within a second\nstderr:\n%s",
+	if err != nil || code != exitUnknown || len(out.Cut) == 0 || !strings.HasPrefix(out.Cut[0], "interrupted: the replay of the tests: ") ||
+		time.Since(sent) > 1500*time.Millisecond {
+		t.Errorf("SIGINT: exit %d %.1fs after the signal, report %+v (%v); want exit 3 and the partial report within a second, the replay cut\nstderr:\n%s",
 			code, time.Since(sent).Seconds(), out, err, p.stderr.String())
+	}
+}
+
+// waitStates waits (at most limit) for a progress line that counts n branch states or more.
+func (p *started) waitStates(t *testing.T, n int, limit time.Duration) {
+	t.Helper()
+	deadline := time.After(limit)
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("certsym ended before %d branch states: %s", n, p.stderr.String())
+			}
+			p.stderr.WriteString(l + "\n")
+			var secs, states int
+			if _, err := fmt.Sscanf(l, "certsym: %ds: %d branch states", &secs, &states); err == nil && states >= n {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("fewer than %d branch states after %v; stderr so far:\n%s", n, limit, p.stderr.String())
+		}
 	}
 }
 
@@ -264,10 +289,12 @@ func TestRunLaterPhasesBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes that run for seconds")
 	}
-	// Each of 2^k paths ends at the loop bound with a constraint of k conjuncts.
+	// Hundreds of thousands of result states, each with a constraint of up to 3,000 conjuncts:
+	// rendering them all took half a minute after the deadline.
 	f := writeProg(t, "i = 0;\nwhile i < n do\n  if a > i then x = x + 1 fi;\n  i = i + 1\nod\n")
-	r := runLimited(t, 60*time.Second, "run", f, "--loop-bound", "3000", "--max-states", "0", "--timeout", "4s", "--quiet")
-	if r.killed || r.code != exitUnknown || r.elapsed > 6*time.Second || !strings.Contains(r.stdout, "verdict: unknown") {
+	r := runLimited(t, 60*time.Second, "run", f, "--loop-bound", "3000", "--max-states", "300000", "--timeout", "4s", "--quiet")
+	if r.killed || r.code != exitUnknown || r.elapsed > 6*time.Second || !strings.Contains(r.stdout, "verdict: unknown") ||
+		!strings.Contains(r.stdout, "cut short: time bound reached (4s): the rendering of the report: ") {
 		t.Errorf("run --loop-bound --timeout 4s: want the partial report within a second of the deadline\n%s", r)
 	}
 	dir := filepath.Join(t.TempDir(), "tests")

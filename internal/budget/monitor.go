@@ -179,12 +179,6 @@ func NewMonitor() *Monitor { return &Monitor{start: time.Now()} }
 // stopped it, with the reason "interrupted". Safe to call from any goroutine, any number of times.
 func (m *Monitor) Interrupt() {
 	m.halted.Store(true)
-	m.InterruptQueries()
-}
-
-// InterruptQueries cuts the running solver queries short without interrupting the run: at its
-// deadline, for a query that does not heed the time bound it was given.
-func (m *Monitor) InterruptQueries() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range m.ctxs {

@@ -60,25 +60,16 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		// At the deadline, the running queries are cut short (Z3 heeds its own time bound
-		// loosely), and again every 20 ms until the run returns; interruptGrace later, it exits.
-		var deadline, deadlineGrace <-chan time.Time
+		// The deadline's grace: the run stops itself at the deadline (every phase polls the
+		// monitor, and each solver query is bounded by the deadline too).
+		var deadlineGrace <-chan time.Time
 		if d := m.Deadline(); !d.IsZero() {
-			t := time.NewTimer(time.Until(d))
+			t := time.NewTimer(time.Until(d) + interruptGrace)
 			defer t.Stop()
-			deadline = t.C
+			deadlineGrace = t.C
 		}
 		var first time.Time
 		var grace, tick <-chan time.Time
-		interrupt := m.InterruptQueries
-		ticker := time.NewTicker(time.Hour)
-		defer ticker.Stop()
-		startTicking := func() {
-			if tick == nil {
-				ticker.Reset(20 * time.Millisecond)
-				tick = ticker.C
-			}
-		}
 		for {
 			select {
 			case <-done:
@@ -92,18 +83,15 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 					grace = time.After(interruptGrace)
 					// A query that started between the check of the interrupt flag and the flag
 					// being set missed the context interrupt: interrupt again until the run returns.
-					interrupt = m.Interrupt
-					startTicking()
+					t := time.NewTicker(20 * time.Millisecond)
+					defer t.Stop()
+					tick = t.C
 				case time.Since(first) < RepeatWindow:
 					// the same request, delivered twice (to the process, then to its group)
 				default:
 					fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
 					Exit(status)
 				}
-			case <-deadline:
-				m.InterruptQueries()
-				deadlineGrace = time.After(interruptGrace)
-				startTicking()
 			case <-grace:
 				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of the interrupt: %s: exiting without a report\n", interruptGrace, Running(m))
 				Exit(status)
@@ -111,7 +99,7 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 				fmt.Fprintf(stderr, "certsym: the run did not stop within %v of its time bound: %s: exiting without a report\n", interruptGrace, Running(m))
 				Exit(status)
 			case <-tick:
-				interrupt()
+				m.Interrupt()
 			}
 		}
 	}()

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/graph/simple"
 	"gonum.org/v1/gonum/graph/topo"
 
+	"certsym/internal/fault"
 	"certsym/spec/syntax"
 )
 
@@ -213,6 +214,9 @@ func (c *Graph) build(s syntax.Stmt, next int64) int64 {
 			self, body := new(int64), new(int64)
 			*self = n
 			c.edge(n, *j.next)
+			if fault.Active == fault.CFGNoBackEdge { // fault injection (build tag faults only)
+				self = j.next
+			}
 			stack = append(stack, job{from: n, res: body}, job{s: s.Body, next: self, res: body})
 		case *syntax.Fail: // an error: the run ends
 			*j.res = c.add(s)

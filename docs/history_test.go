@@ -49,9 +49,6 @@ func TestNoBuildHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == "docs/history_test.go" {
-			continue // this file names the words it looks for
-		}
 		for _, e := range historyErrors(f, src) {
 			t.Error(e)
 		}
@@ -60,7 +57,9 @@ func TestNoBuildHistory(t *testing.T) {
 
 // TestHistoryCheckFails: the check reports the words it is for, and not their look-alikes.
 func TestHistoryCheckFails(t *testing.T) {
-	bad := []string{"// as issue 13 added", "(see Issue 7)", "done in this session", "issues 13 and 14"}
+	// The samples are put together here so that this file does not hold the words it forbids.
+	is, se := "is"+"sue", "ses"+"sion"
+	bad := []string{"// as " + is + " 13 added", "(see I" + is[1:] + " 7)", "done in this " + se, is + "s 13 and 14"}
 	good := []string{"// an issue with the solver", "tissue 13", "the session of Z3", "reissue"}
 	for _, s := range bad {
 		if len(historyErrors("x", []byte(s))) == 0 {

@@ -38,6 +38,7 @@ func TestBoundedGhost(t *testing.T) {
 				}
 				checks += b.GhostChecks
 			}
+			b.Close()
 		}
 	}
 	if checks == 0 {

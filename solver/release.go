@@ -11,15 +11,22 @@ import (
 // them is invisible to the Go heap's pacer: a process that makes many short-lived chains (the
 // command run in-process by its tests, the refinement layer's thousands of engines) makes too
 // little Go garbage to start the collections that would free them. So Close drops every
-// reference the chain holds to Z3 objects, and every releasesPerGC-th Close in the process runs a
-// collection (runtime.GC): the objects of the chains closed before it are freed over the next
-// collections (the terms first, then their contexts). This is the one place where the collection
-// policy lives.
+// reference the chain holds to Z3 objects and adds the chain's weight (one, plus the queries it
+// sent to Z3, whose terms and learned clauses make up most of a context's memory) to a
+// process-wide sum; when the sum reaches releaseWeight, Close runs a collection (runtime.GC),
+// starts the sum again, and the next Close runs one more. A context is freed only by the second
+// of them: the first finds its terms unreachable and queues their finalizers, which release
+// them; the second finds the context itself unreachable (the terms held it) and its finalizer
+// deletes it. So eight idle chains, or one chain that sent a few queries, make two collections.
+// This is the one place where the collection policy lives.
 
-// releasesPerGC is how many Closes, process-wide, make one forced collection.
-const releasesPerGC = 8
+// releaseWeight is the sum of closed chains' weights that makes one forced collection.
+const releaseWeight = 8
 
-var released atomic.Int64
+var (
+	released atomic.Int64
+	followUp atomic.Bool // the last Close collected: the next one collects again
+)
 
 // Close releases the chain's Z3 context, its solvers, its side tables and caches, so that the
 // collector can free them; Stats stay readable. A query after Close panics. Close may be called
@@ -31,7 +38,11 @@ func (c *Chain) Close() {
 	c.closed = true
 	c.intr.ctx.Store(nil) // a monitor that outlives the chain does not keep the context
 	c.top, c.layers, c.enc, c.cache = nil, nil, nil, nil
-	if released.Add(1)%releasesPerGC == 0 {
+	if released.Add(1+int64(c.Stats.Z3Queries)) >= releaseWeight {
+		released.Store(0)
+		followUp.Store(true)
+		runtime.GC()
+	} else if followUp.Swap(false) {
 		runtime.GC()
 	}
 }

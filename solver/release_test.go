@@ -12,14 +12,14 @@ import (
 
 // TestCloseReleasesContexts: the Z3 contexts of closed chains become garbage and are collected
 // without the caller asking for a collection: Close drops the chain's references to them, and
-// every releasesPerGC-th Close collects (release.go). The test counts the contexts whose Go
+// a Close collects when the closed chains' weights add up to releaseWeight, and the next Close collects again (release.go). The test counts the contexts whose Go
 // object the collector has freed (runtime.AddCleanup) among chains that each asked Z3 a query.
 func TestCloseReleasesContexts(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
 	var freed atomic.Int64
-	const chains = 4 * releasesPerGC
+	const chains = 4 * releaseWeight
 	for i := 0; i < chains; i++ {
 		sv := NewForSymbols(names, Options{NoCache: true})
 		runtime.AddCleanup(sv.enc.ctx, func(n *atomic.Int64) { n.Add(1) }, &freed)
@@ -30,11 +30,11 @@ func TestCloseReleasesContexts(t *testing.T) {
 	}
 	// the collections of the last closes run the finalizers of the earlier chains' terms, then
 	// free their contexts; the cleanups run on a goroutine of their own
-	for wait := 0; wait < 50 && freed.Load() < releasesPerGC; wait++ {
+	for wait := 0; wait < 50 && freed.Load() < releaseWeight; wait++ {
 		time.Sleep(20 * time.Millisecond)
 	}
-	if got := freed.Load(); got < releasesPerGC {
-		t.Errorf("%d of %d closed chains' contexts collected, want at least %d", got, chains, releasesPerGC)
+	if got := freed.Load(); got < releaseWeight {
+		t.Errorf("%d of %d closed chains' contexts collected, want at least %d", got, chains, releaseWeight)
 	}
 	t.Logf("%d of %d contexts collected", freed.Load(), chains)
 }

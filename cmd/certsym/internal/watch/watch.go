@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -52,12 +53,16 @@ const RepeatWindow = time.Second
 // "interrupted"); another one within RepeatWindow of the first is the same request, and a
 // later one exits at once with status. When the run has not stopped interruptGrace after the interrupt, or
 // after its time bound (m's deadline), it exits with status without a report, saying what was running. The
-// returned function restores the default handling (it may be called more than once).
+// returned function restores the default handling (it may be called more than once); when it is
+// called within RepeatWindow of the first signal, the default handling comes back only at the
+// window's end, so that the second copy of that signal does not kill the process after its
+// report.
 func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	finished := make(chan struct{})
+	var firstAt atomic.Int64 // when the first signal came (UnixNano), 0 before it
 	go func() {
 		defer close(finished)
 		// The deadline's grace: the run stops itself at the deadline (every phase polls the
@@ -78,6 +83,7 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 				switch {
 				case first.IsZero():
 					first = time.Now()
+					firstAt.Store(first.UnixNano())
 					fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
 					m.Interrupt()
 					grace = time.After(interruptGrace)
@@ -106,9 +112,15 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			signal.Stop(sigs)
 			close(done)
 			<-finished
+			if at := firstAt.Load(); at != 0 {
+				if left := RepeatWindow - time.Since(time.Unix(0, at)); left > 0 {
+					time.AfterFunc(left, func() { signal.Stop(sigs) })
+					return
+				}
+			}
+			signal.Stop(sigs)
 		})
 	}
 }

@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"engine":            6,
 	"bounded":           6,
 	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
+	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and

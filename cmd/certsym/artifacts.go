@@ -2,15 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/record"
 	"certsym/cmd/certsym/internal/report"
@@ -200,20 +198,8 @@ func invocation(name string, args []string, exit int) sarif.Invocation {
 		Successful: exit != exitInternal && exit != exitUsage}
 }
 
-// jsonError is the object a command given --json prints on stdout when it cannot read its
-// program: the error, with its position for a syntax error.
-type jsonError struct {
-	Error   string `json:"error"` // "syntax" or "input"
-	File    string `json:"file,omitempty"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Message string `json:"message"`
-}
-
-var positioned = regexp.MustCompile(`^(.*):(\d+):(\d+): (.*)$`)
-
 // loadFor is load for a command with a --json flag: the error still goes to stderr as load
-// writes it, and with asJSON it is also printed on stdout as a jsonError.
+// writes it, and with asJSON it is also printed on stdout as a jsonout.Error.
 func loadFor(file string, asJSON bool, stdout, stderr io.Writer) (*syntax.Program, []byte, bool) {
 	return loadChecked(file, asJSON, stdout, stderr, nil)
 }
@@ -232,16 +218,6 @@ func loadChecked(file string, asJSON bool, stdout, stderr io.Writer, check func(
 	if ok || !asJSON {
 		return prog, src, ok
 	}
-	text := strings.TrimSpace(msg.String())
-	je := jsonError{Error: "input", Message: text}
-	if m := positioned.FindStringSubmatch(text); m != nil {
-		line, _ := strconv.Atoi(m[2])
-		col, _ := strconv.Atoi(m[3])
-		je = jsonError{Error: "syntax", File: m[1], Line: line, Col: col, Message: m[4]}
-	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	enc.Encode(je)
+	jsonout.Write(stdout, jsonout.ErrorOf(strings.TrimSpace(msg.String())))
 	return nil, nil, false
 }

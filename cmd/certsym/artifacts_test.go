@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/help"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/internal/testprog"
@@ -224,12 +226,12 @@ func TestExecJSONAndJSONErrors(t *testing.T) {
 			args = append(args, "--quiet")
 		}
 		code := run(args, &stdout, &stderr)
-		var e jsonError
+		var e jsonout.Error
 		if err := json.Unmarshal(stdout.Bytes(), &e); err != nil || code != exitUsage {
 			t.Errorf("%s: exit %d, stdout %q: %v", cmd, code, stdout.String(), err)
 			continue
 		}
-		want := jsonError{Error: "syntax", File: bad, Line: 4, Col: 1, Message: "expected 'fi' to close 'if' (or 'else'), found 'od'"}
+		want := jsonout.Error{Error: "syntax", File: bad, Line: 4, Col: 1, Message: "expected 'fi' to close 'if' (or 'else'), found 'od'"}
 		if e != want {
 			t.Errorf("%s: JSON error %+v, want %+v", cmd, e, want)
 		}
@@ -487,8 +489,8 @@ func TestManPage(t *testing.T) {
 	}
 	text := out.String()
 	for name := range commands {
-		for _, l := range strings.Split(commandOptions(name), "\n") {
-			if m := flagLine.FindStringSubmatch(l); m != nil && !strings.Contains(text, "--"+m[1]) {
+		for _, l := range strings.Split(book().Options(name), "\n") {
+			if m := help.FlagLine.FindStringSubmatch(l); m != nil && !strings.Contains(text, "--"+m[1]) {
 				t.Errorf("the man page lacks %s --%s", name, m[1])
 			}
 		}

@@ -6,38 +6,13 @@ import (
 	"io"
 
 	"certsym/bounded"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
-
-// jsonState is one result state of the bounded interpreter in run --loop-bound --json. Behaviour
-// is normal, error, infeasible or incomplete (the loop bound cut the path off), or stopped (a
-// budget stopped the path at Line before its branch was explored; "reason" says which).
-type jsonState struct {
-	Behaviour  string `json:"behaviour"`
-	Line       int    `json:"line,omitempty"`
-	Column     int    `json:"column,omitempty"`
-	Kind       string `json:"kind,omitempty"`
-	Constraint string `json:"constraint"`
-	Store      string `json:"store"`
-}
-
-// jsonBounded is the single object run --loop-bound --json prints: the fields of run --json, with
-// "states" the list of result states (their number is "explored" branch states).
-type jsonBounded struct {
-	Verdict       string      `json:"verdict"`
-	LoopBound     int         `json:"loop_bound"`
-	States        []jsonState `json:"states"`
-	Bugs          []jsonBug   `json:"bugs"`
-	Reason        string      `json:"reason,omitempty"`
-	SolverQueries int         `json:"solver_queries"`
-	// Cut says how many result states the report leaves out, when an interrupt or the time or
-	// memory bound cut its rendering short.
-	Cut string `json:"cut,omitempty"`
-}
 
 // resultGroups are the groups of result states run --loop-bound prints, in order: the four
 // behaviours of the bounded semantics, then the paths a budget stopped ("stopped").
@@ -101,25 +76,25 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 	if left > 0 {
 		cut = fmt.Sprintf("%s: the rendering of the report: %d of %d result states not shown", mon.Stop(), left, len(rs))
 	}
-	bugs := []jsonBug{}
+	bugs := []jsonout.Bug{}
 	var inputs []spec.Store
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		inputs = append(inputs, input)
-		bugs = append(bugs, jsonBug{Line: r.Fail.Line(), Column: r.Fail.Pos().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
+		bugs = append(bugs, jsonout.Bug{Line: r.Fail.Line(), Column: r.Fail.Pos().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
 			Input: report.InputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason
 	if asJSON {
-		out := jsonBounded{Verdict: verdict, LoopBound: n, States: []jsonState{}, Bugs: bugs, Reason: reason,
+		out := jsonout.Bounded{Verdict: verdict, LoopBound: n, States: []jsonout.State{}, Bugs: bugs, Reason: reason,
 			SolverQueries: b.Solver().Stats.Queries, Cut: cut}
 		for _, g := range resultGroups {
 			for i, r := range rs {
 				if resultGroup(r) != g || !rendered[i] {
 					continue
 				}
-				js := jsonState{Behaviour: g, Constraint: constraints[i], Store: stores[i]}
+				js := jsonout.State{Behaviour: g, Constraint: constraints[i], Store: stores[i]}
 				if r.Fail != nil {
 					js.Line, js.Column, js.Kind = r.Fail.Line(), r.Fail.Pos().Col, r.Fail.Kind.String()
 				} else if r.At != nil {
@@ -128,7 +103,7 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 				out.States = append(out.States, js)
 			}
 		}
-		if err := writeJSON(stdout, out); err != nil {
+		if err := jsonout.Write(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}

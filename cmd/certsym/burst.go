@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"certsym/cmd/certsym/internal/flags"
 	"certsym/engine"
 )
 
@@ -15,7 +16,7 @@ type burstFlag struct {
 }
 
 func addBurstFlag(fs *flag.FlagSet) burstFlag {
-	return burstFlag{fs: fs, k: newCount(fs, "burst", 0, fmt.Sprintf("advance a state whose next steps read no symbol by up to `K` steps in one pick, each step still counted as a state (0: off; e.g. %d); bfs and dfs only", engine.DefaultBurst))}
+	return burstFlag{fs: fs, k: flags.Count(fs, "burst", 0, fmt.Sprintf("advance a state whose next steps read no symbol by up to `K` steps in one pick, each step still counted as a state (0: off; e.g. %d); bfs and dfs only", engine.DefaultBurst))}
 }
 
 // setup sets opts.Burst and checks it against the other options (a usage error, not New's panic).

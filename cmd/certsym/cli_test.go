@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/internal/corpus"
 	"encoding/json"
 	"fmt"
@@ -227,7 +228,7 @@ func TestRunLoopBoundStopped(t *testing.T) {
 	f := writeProg(t, "i = 0;\nwhile i < n do\n  if i % 2 == 0 then x = x + 1 else x = x - 1 fi;\n  i = i + 1\nod;\nassert x <= x + 1")
 	var stdout bytes.Buffer
 	code := run([]string{"run", "--loop-bound", "20", "--max-states", "15", f, "--json"}, &stdout, &bytes.Buffer{})
-	var out jsonBounded
+	var out jsonout.Bounded
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}
@@ -260,7 +261,7 @@ func TestRunLoopBound(t *testing.T) {
 	f := writeProg(t, "assume x >= 0;\ni = 0;\nwhile i < x do i = i + 1 od;\nif i == 3 then fail fi")
 	var stdout bytes.Buffer
 	code := run([]string{"run", "--loop-bound", "5", f, "--json"}, &stdout, &bytes.Buffer{})
-	var out jsonBounded
+	var out jsonout.Bounded
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("%v: %s", err, stdout.String())
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -9,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"certsym/cmd/certsym/internal/coverage"
+	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/inputs"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/shard"
 	"certsym/cmd/certsym/internal/watch"
@@ -65,8 +65,8 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
-	maxSteps := newCount(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
-	limits := addTimeFlags(fs)
+	maxSteps := flags.Count(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
+	limits := flags.Time(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -89,7 +89,12 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	// memory bounds and interrupts (the monitor).
 	r := spec.RunFastLimited(prog, store, concreteLimits(*maxSteps, mon))
 	if *asJSON {
-		return writeExecJSON(stdout, stderr, prog, store, r, mon.Stop())
+		outcome, err := jsonout.WriteExec(stdout, prog, store, r, mon.Stop())
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+			return exitInternal
+		}
+		return map[string]int{"bug": exitBug, "step-bound": exitUnknown, "stopped": exitUnknown}[outcome] // else exitSafe
 	}
 	final := spec.StoreString(prog, r.Final.Store)
 	steps := report.Plural(r.Steps, "step")
@@ -128,48 +133,22 @@ func concreteLimits(maxSteps int, mon *budget.Monitor) spec.Limits {
 	return spec.Limits{Steps: maxSteps, Instances: maxSteps, IntBits: step.MaxIntBits, Stop: watch.StopFunc(mon)}
 }
 
-// jsonBug is one bug in run --json.
-type jsonBug struct {
-	Line          int                        `json:"line"`
-	Column        int                        `json:"column"`
-	Kind          string                     `json:"kind"`
-	PathCondition string                     `json:"path_condition"`
-	Input         map[string]json.RawMessage `json:"input"`
-	Store         string                     `json:"store"`
-	Steps         int                        `json:"steps,omitempty"`
-	Reproduce     string                     `json:"reproduce"`
-}
-
-// jsonRun is the single object run --json prints.
-type jsonRun struct {
-	Verdict       string    `json:"verdict"`
-	States        int       `json:"states"`
-	Bugs          []jsonBug `json:"bugs"`
-	Reason        string    `json:"reason,omitempty"`
-	SolverQueries int       `json:"solver_queries"`
-
-	Coverage *coverage.JSON `json:"coverage,omitempty"` // run --coverage (internal/coverage)
-	// Cut lists the phases after the exploration (the writing of the artifacts) that an
-	// interrupt or the time or memory bound cut short, with what each left out.
-	Cut []string `json:"cut,omitempty"`
-}
-
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	strategy := fs.String("strategy", "bfs", fmt.Sprintf("search `strategy`: %s (bfs is the complete one; generational is SAGE's concolic search, package concolic)",
 		strings.Join(strategyNames(), ", ")))
 	seedInput := fs.String("seed-input", "", "the first input of --strategy generational, as x=3,y=-2 (default: every variable 0)")
 	seed := fs.Int64("seed", 1, "the random seed of --strategy random-path")
-	limits := addBudgetFlags(fs, "stop after `N` states expanded (0: no bound)", "bound each solver query to this `duration` (0: none)")
+	limits := flags.Budget(fs, "stop after `N` states expanded (0: no bound)", "bound each solver query to this `duration` (0: none)")
 	noPrune := fs.Bool("no-prune", false, "keep states whose path condition is unsatisfiable")
 	allBugs := fs.Bool("all-bugs", false, "go on after the first bug and report each error (statement and kind) once")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones; JSON is always whole)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
-	loopBound := newCount(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
+	loopBound := flags.Count(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
-	workers := addWorkersFlag(fs, runWorkersUsage)
+	workers := flags.Workers(fs, flags.RunWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -238,7 +217,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	mon.Enter("exploration")
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, !set["loop-bound"])) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, !set["loop-bound"])) })
 	}
 	// finished ends the progress reports once the engine's work is done.
 	finished := stopTicker
@@ -279,15 +258,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	cuts := mon.Cuts()
 	if *asJSON {
-		out := jsonRun{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonBug{},
+		out := jsonout.Run{Verdict: rep.Verdict.String(), States: rep.Stats.Expanded, Bugs: []jsonout.Bug{},
 			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON(), Cut: cuts}
 		for _, b := range rep.Bugs {
 			p := b.Fail.Pos()
-			out.Bugs = append(out.Bugs, jsonBug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
+			out.Bugs = append(out.Bugs, jsonout.Bug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
 				Input: report.InputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
 				Reproduce: report.ReproduceCommand(file, b, names)})
 		}
-		if err := writeJSON(stdout, sh.Report(out, rep, opts, file, src)); err != nil {
+		if err := jsonout.Write(stdout, sh.Report(out, rep, opts, file, src)); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}
@@ -324,37 +303,6 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return exitSafe
 	}
 	return exitUnknown
-}
-
-// writeJSON prints v as indented JSON, integers with all their digits, no HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-// progressLine is one progress report: what the search did so far and what the solver is doing.
-// search says whether States counts expanded states (run) or branch states (bounded modes).
-func progressLine(p budget.Snapshot, search bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "certsym: %.0fs: ", p.Elapsed.Seconds())
-	if search {
-		fmt.Fprintf(&b, "%s, %d pending, depth %d, ", pluralOf(p.States, "state", "expanded"), p.Pending, p.Depth)
-	} else {
-		fmt.Fprintf(&b, "%s, ", report.Plural(p.States, "branch state"))
-	}
-	fmt.Fprintf(&b, "%s", report.Plural(p.Queries, "solver query"))
-	if p.Elapsed > 0 {
-		fmt.Fprintf(&b, " (%.0f%% of the time in the solver)", 100*p.SolverTime.Seconds()/p.Elapsed.Seconds())
-	}
-	if p.InQuery > 0 {
-		fmt.Fprintf(&b, ", in a query for %.1fs", p.InQuery.Seconds())
-	}
-	if search {
-		fmt.Fprintf(&b, ", %s", report.Plural(p.Bugs, "bug"))
-	}
-	return b.String()
 }
 
 // parseInput reads an input given as x=3,y=-2,a=[5,0,7] for prog (inputs.Parse; flag is the

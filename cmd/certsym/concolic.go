@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 
+	"certsym/cmd/certsym/internal/flags"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/pathout"
 	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
@@ -17,12 +19,12 @@ import (
 func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("concolic", flag.ContinueOnError)
 	input := fs.String("input", "", "the input whose path to trace, as x=3,y=-2 (required; a variable not given is 0)")
-	maxSteps := newCount(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps")
+	maxSteps := flags.Count(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones)")
-	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, "bound each solver query to this `duration` (0: none); an unanswered query is reported unknown")
-	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
-	limits := addTimeFlags(fs)
+	queryTimeout := flags.Duration(fs, "query-timeout", flags.DefaultQueryTimeout, "bound each solver query to this `duration` (0: none); an unanswered query is reported unknown")
+	rlimit := fs.Uint("rlimit", flags.DefaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	limits := flags.Time(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -63,7 +65,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	}
 	if *asJSON {
 		obj := pathout.Object(p, sym.SlotNames(prog), due)
-		if err := writeJSON(stdout, obj); err != nil {
+		if err := jsonout.Write(stdout, obj); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}

@@ -3,13 +3,14 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/inputs"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/cmd/certsym/internal/watch"
@@ -37,7 +38,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	program := fs.String("program", "", "replay on this program `FILE` instead of the one each test case names")
 	maxSteps := fs.Int("max-steps", 10_000_000, "stop each run after `N` steps")
-	limits := addTimeFlags(fs)
+	limits := flags.Time(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	target, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -123,10 +124,7 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 			Cut      string         `json:"cut,omitempty"`
 			Results  []replayResult `json:"results"`
 		}{len(results), differ, stopped, cut, results}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		enc.Encode(out)
+		jsonout.Write(stdout, out)
 	} else {
 		for _, r := range results {
 			note := ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/shard"
 )
 
@@ -22,7 +23,7 @@ type bugKey struct {
 	Steps        int
 }
 
-func keysOf(bs []jsonBug) []bugKey {
+func keysOf(bs []jsonout.Bug) []bugKey {
 	var ks []bugKey
 	for _, b := range bs {
 		ks = append(ks, bugKey{b.Line, b.Column, b.Kind, b.PathCondition, b.Steps})
@@ -30,10 +31,10 @@ func keysOf(bs []jsonBug) []bugKey {
 	return ks
 }
 
-func shardKeys(bs []shard.Bug) []jsonBug {
-	var out []jsonBug
+func shardKeys(bs []shard.Bug) []jsonout.Bug {
+	var out []jsonout.Bug
 	for _, b := range bs {
-		out = append(out, jsonBug{Line: b.Line, Column: b.Column, Kind: b.Kind, PathCondition: b.PathCondition, Steps: b.Steps})
+		out = append(out, jsonout.Bug{Line: b.Line, Column: b.Column, Kind: b.Kind, PathCondition: b.PathCondition, Steps: b.Steps})
 	}
 	return out
 }

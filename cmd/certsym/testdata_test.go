@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/internal/expect"
 	"certsym/spec/syntax/parser"
 )
@@ -72,11 +73,11 @@ func bugMismatch(file string, want, got []expect.Bug) string {
 }
 
 // runJSON runs certsym with args and --json and decodes its single JSON object.
-func runJSON(t *testing.T, args ...string) (jsonRun, int, string) {
+func runJSON(t *testing.T, args ...string) (jsonout.Run, int, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(append(args, "--json", "--quiet"), &stdout, &stderr)
-	var out jsonRun
+	var out jsonout.Run
 	dec := json.NewDecoder(&stdout)
 	dec.UseNumber()
 	if err := dec.Decode(&out); err != nil {

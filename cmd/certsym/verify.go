@@ -1,13 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"certsym/cmd/certsym/internal/flags"
+	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/outfile"
+	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/sarif"
 	"certsym/cmd/certsym/internal/verifyhtml"
 	"certsym/cmd/certsym/internal/watch"
@@ -19,17 +21,17 @@ import (
 // every claim (verify.Verify).
 func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	loopBound := newCount(fs, "loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
-	depthBound := newCount(fs, "depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
+	loopBound := flags.Count(fs, "loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
+	depthBound := flags.Count(fs, "depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
 	abstract := fs.Bool("abstract-nonlinear", false, "encode products of two symbolic terms as an uninterpreted function with sign axioms")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	sarifFile := fs.String("sarif", "", "also write the claims as a SARIF 2.1.0 log to `FILE`")
-	limits := addBudgetFlags(fs, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs",
+	limits := flags.Budget(fs, "stop after `N` branch states (0: no bound); unexplored paths count as cutoffs",
 		"bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	full := fs.Bool("full", false, "print path conditions whole (the text output abbreviates long ones; JSON is always whole)")
-	workers := addWorkersFlag(fs, verifyWorkersUsage)
+	workers := flags.Workers(fs, flags.VerifyWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -52,7 +54,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		Limits: lim, Monitor: mon, Workers: workers()}
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, progressLine(p, false)+phaseNote(mon)) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, false)+phaseNote(mon)) })
 	}
 	defer stopTicker()
 	rep := verify.Verify(prog, opts)
@@ -79,10 +81,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(doc); err != nil {
+		if err := jsonout.Write(stdout, doc); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}

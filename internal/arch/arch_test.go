@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"engine":            6,
 	"bounded":           6,
 	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
+	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
@@ -46,13 +47,16 @@ var layer = map[string]int{
 	"cmd/certsym/internal/inputs":     8,
 	"cmd/certsym/internal/outfile":    8, // the output files: checked before the run, written whole
 	"cmd/certsym/internal/watch":      8, // the signals and the grace of a command's run
+	"cmd/certsym/internal/flags":      8, // the option types and option groups the commands share
+	"cmd/certsym/internal/help":       8, // the usage text, the help topics, the man page and the completion script
 	"cmd/certsym/internal/sarif":      9,
 	"cmd/certsym/internal/dot":        9,
 	"cmd/certsym/internal/coverage":   9,
 	"cmd/certsym/internal/testcase":   9,
 	"cmd/certsym/internal/verifyhtml": 9,
-	"cmd/certsym/internal/pathout":    9, // concolic's path report
-	"cmd/certsym/internal/shard":      9, // run --shard's JSON report and certsym merge
+	"cmd/certsym/internal/pathout":    9,  // concolic's path report
+	"cmd/certsym/internal/shard":      9,  // run --shard's JSON report and certsym merge
+	"cmd/certsym/internal/jsonout":    10, // the JSON objects of --json and their encoding
 	"cmd/certsym/internal/record":     10,
 	"cmd/certsym":                     11,
 	"scripts/compare-strategies":      11, // make compare-strategies: the search strategies side by side

@@ -1,0 +1,138 @@
+// Package flags holds the option types and option groups the certsym commands share: durations
+// that carry a unit and counts that are not negative, the bounds of every command that runs the
+// program (--timeout, --max-memory), the budget of the symbolic ones (--max-states,
+// --query-timeout, --rlimit) and --workers.
+package flags
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"strconv"
+	"time"
+
+	"certsym/internal/budget"
+)
+
+// durationFlag is the value of a duration flag (Duration) that must not be negative and must carry a unit.
+type durationFlag struct{ d *time.Duration }
+
+// Duration declares on fs a duration flag, which must carry a unit and not be negative, and
+// returns where its value is stored.
+func Duration(fs *flag.FlagSet, name string, value time.Duration, usage string) *time.Duration {
+	d := new(time.Duration)
+	*d = value
+	fs.Var(durationFlag{d}, name, usage)
+	return d
+}
+
+// String is the flag's value as the option list shows it: "" for 0 (no bound).
+func (f durationFlag) String() string {
+	if f.d == nil || *f.d == 0 { // 0 is "no bound": the usage text says so
+		return ""
+	}
+	return f.d.String()
+}
+
+// Set parses a duration with its unit; a bare number or a negative duration is an error.
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+			return fmt.Errorf("a duration needs a unit, e.g. %ss or %sms", s, s)
+		}
+		return fmt.Errorf("expected a duration such as 30s, 1m30s or 500ms")
+	}
+	if d < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*f.d = d
+	return nil
+}
+
+// countFlag is the value of an integer flag (Count) that must not be negative.
+type countFlag struct{ n *int }
+
+// Count declares on fs an integer flag, which must not be negative, and returns where its value
+// is stored.
+func Count(fs *flag.FlagSet, name string, value int, usage string) *int {
+	n := new(int)
+	*n = value
+	fs.Var(countFlag{n}, name, usage)
+	return n
+}
+
+// String is the flag's value as the option list shows it: "" for 0.
+func (f countFlag) String() string {
+	if f.n == nil || *f.n == 0 {
+		return ""
+	}
+	return strconv.Itoa(*f.n)
+}
+
+// Set parses a whole number (decimal, or with a 0x, 0o or 0b prefix); a negative one is an error.
+func (f countFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 0, strconv.IntSize)
+	if err != nil {
+		return fmt.Errorf("expected a whole number")
+	}
+	if n < 0 {
+		return fmt.Errorf("must not be negative")
+	}
+	*f.n = int(n)
+	return nil
+}
+
+// The default bounds of each solver query (--query-timeout, --rlimit).
+const (
+	DefaultQueryTimeout = 10 * time.Second
+	DefaultRLimit       = 50_000_000
+)
+
+// Budget declares the budget flags of run and verify (--max-states, --timeout,
+// --max-memory, --query-timeout, --rlimit) on fs, with the usage texts of the state bound and
+// the query timeout the command gives (what a state is, what an unanswered query becomes). The
+// returned function reads them, after parsing, as one budget.Limits.
+func Budget(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limits {
+	maxStates := Count(fs, "max-states", 1_000_000, statesUsage)
+	timeMem := Time(fs)
+	queryTimeout := Duration(fs, "query-timeout", DefaultQueryTimeout, queryUsage)
+	rlimit := fs.Uint("rlimit", DefaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	return func() budget.Limits {
+		lim := timeMem()
+		lim.MaxStates, lim.QueryTimeout, lim.RLimit = *maxStates, *queryTimeout, *rlimit
+		return lim
+	}
+}
+
+// Time declares --timeout and --max-memory, the bounds of every command that runs the
+// program (run, verify, exec, concolic, replay), on fs; the returned function reads them, after
+// parsing, as a budget.Limits (Timeout and MaxMemory).
+func Time(fs *flag.FlagSet) func() budget.Limits {
+	timeout := Duration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
+	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
+	return func() budget.Limits { return budget.Limits{Timeout: *timeout, MaxMemory: *maxMem << 20} }
+}
+
+// Workers declares --workers on fs with the given usage text: run --workers
+// (engine.Options.Workers, engine/parallel.go; with --loop-bound, bounded.Interp.RunWorkers and
+// the rendering of the result states) and verify --workers (verify.Options.Workers). The returned
+// function reads it after parsing, 0 (the default) as the number of cores.
+func Workers(fs *flag.FlagSet, usage string) func() int {
+	n := Count(fs, "workers", 0, usage)
+	return func() int {
+		if *n == 0 {
+			return runtime.NumCPU()
+		}
+		return *n
+	}
+}
+
+// RunWorkersUsage and VerifyWorkersUsage are the usage texts of run --workers and verify --workers.
+const (
+	RunWorkersUsage = "expand states ahead on `N` parallel workers (0: the number of cores); the output is the same for every N. " +
+		"Breadth-first runs with pruning use them, of programs without products of two variables, divisions, arrays and quantifiers; " +
+		"with --loop-bound they replay the errors' inputs and render the result states"
+	VerifyWorkersUsage = "render the paths' conditions and replay their tests on `N` parallel workers (0: the number of cores); " +
+		"the output is the same for every N (the exploration and the claims' solver queries stay sequential)"
+)

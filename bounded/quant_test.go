@@ -38,6 +38,7 @@ func quantRun(t *testing.T, src string, n int, loop bool) ([]Result, *seen, *syn
 	t.Helper()
 	p := testprog.Parse(t, src)
 	b := New(p, n)
+	defer b.Close()
 	b.QuantLoop = loop
 	o := &seen{prog: p, trunc: map[int][]string{}, at: map[int]int{}}
 	b.Observer = o
@@ -288,6 +289,7 @@ func TestQuantLoopGhost(t *testing.T) {
 		{[]int64{3, 0, 0, 1, 1, 1, 0, 0}, true, false},
 	} {
 		b := New(p0, 4)
+		defer b.Close()
 		b.QuantLoop = true
 		in := make(spec.Store, len(c.in))
 		for i, v := range c.in {
@@ -344,6 +346,7 @@ func TestQuantLoopGhost(t *testing.T) {
 				}
 				checks += b.GhostChecks
 			}
+			b.Close()
 		}
 	}
 	if checks == 0 {

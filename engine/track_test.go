@@ -37,6 +37,7 @@ func TestExpandTracksConcreteRuns(t *testing.T) {
 func trackRun(t *testing.T, file string, p *syntax.Program, in spec.Store, maxSteps int) {
 	t.Helper()
 	e := New(p, Options{})
+	defer e.Close()
 	cur := e.Initial()
 	conc := spec.State{Store: in, Prog: p.Body}
 	for step := 0; step < maxSteps; step++ {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"certsym/cmd/certsym/internal/help"
+	"certsym/internal/testprog"
 	"certsym/spec/syntax/parser"
 )
 
@@ -94,5 +96,36 @@ func TestHelpLanguage(t *testing.T) {
 	}
 	if _, man, _ := runText("help", "--man"); !strings.Contains(man, ".SH LANGUAGE\n") || !strings.Contains(man, "check_max(m)") {
 		t.Errorf("the man page lacks the language section")
+	}
+}
+
+// TestLCOVBranchAdvice: run --lcov's option text says how lcov and genhtml show the tracefile's
+// branch records, which both hide by default, and the commands it names do show them.
+func TestLCOVBranchAdvice(t *testing.T) {
+	_, page, _ := runText("help", "run")
+	m := regexp.MustCompile(`lcov (--rc \S+), genhtml (--branch-coverage)\)`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("help run does not say how lcov and genhtml show the branch records:\n%s", page)
+	}
+	lcov := testprog.NeedTool(t, "lcov", "lcov")
+	dir := t.TempDir()
+	f, info := writeProg(t, "if x > 0 then y = 1 else y = 2 fi\n"), filepath.Join(dir, "c.info")
+	if code, _, stderr := runText("run", f, "--quiet", "--lcov", info); code != exitSafe {
+		t.Fatalf("run --lcov: exit %d\n%s", code, stderr)
+	}
+	plain, _ := exec.Command(lcov, "--summary", info).CombinedOutput()
+	asked, err := exec.Command(lcov, append([]string{"--summary", info}, strings.Fields(m[1])...)...).CombinedOutput()
+	if err != nil || !strings.Contains(string(asked), "branches...: 100.0% (2 of 2 branches)") {
+		t.Errorf("lcov --summary %s: %v\n%s", m[1], err, asked)
+	}
+	if strings.Contains(string(plain), "2 of 2 branches") {
+		t.Logf("this lcov shows branches by default:\n%s", plain)
+	}
+	html := filepath.Join(dir, "html")
+	if out, err := exec.Command(filepath.Join(filepath.Dir(lcov), "genhtml"), m[2], "-q", "-o", html, info).CombinedOutput(); err != nil {
+		t.Fatalf("genhtml %s: %v\n%s", m[2], err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(html, "index.html")); err != nil || !strings.Contains(string(b), "Branches") {
+		t.Errorf("genhtml %s shows no branch coverage (%v)", m[2], err)
 	}
 }

@@ -42,8 +42,15 @@ deps-browser:
 deps-artifacts:
 	@bash scripts/install-deps.sh graphviz lcov man
 
+# VERSION and REVISION are stamped into the binary (cmd/certsym/version.go): certsym --version and
+# the SARIF logs' tool version say them. The Go toolchain's own stamp is missing in a git worktree
+# and with -buildvcs=false; outside a git repository both are empty and the build info speaks.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.stampedVersion=$(VERSION) -X main.stampedRevision=$(REVISION)
+
 build: need-build
-	$(GO) build -o $(BIN) ./cmd/certsym
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/certsym
 
 # The demo's run exits 1 (a bug); the target succeeds when that is what certsym answers.
 DEMO := testdata/factorial_mutant_swapped_update.imp

@@ -404,6 +404,33 @@ func (b *burster) runMaterialized(st *State) bool {
 	return true
 }
 
+// ConcreteAhead returns the number of pending states and, over them, the fewest steps that read
+// no symbol ahead of one, counted up to limit: the steps a burst (Options.Burst) would take from
+// each, whatever the options. It is (0, 0) when no state is pending. It changes nothing of the
+// run (the burst machine is reloaded at each use); it takes up to limit concrete steps per pending
+// state, so callers ask it of small frontiers. cmd/certsym's partial report reads it to suggest
+// --burst after a bound stopped a run on a long concrete stretch.
+func (e *Engine) ConcreteAhead(limit int) (pending, fewest int) {
+	if e.burst == nil {
+		e.burst = newBurster(e)
+	}
+	b := e.burst
+	fewest = limit
+	e.searcher.Each(func(st *State) {
+		pending++
+		b.load(st)
+		n := 0
+		for n < fewest && b.step() > 0 {
+			n++
+		}
+		fewest = n
+	})
+	if pending == 0 {
+		return 0, 0
+	}
+	return pending, fewest
+}
+
 // validateBurst reports the options Burst cannot be combined with: a negative bound, the fair
 // strategies (their schedule is kpick 4 of their heuristic; a burst would take its picks),
 // NoPrune (a concrete branch then keeps its unsatisfiable successors: no step has one

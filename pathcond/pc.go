@@ -227,7 +227,8 @@ func (phi *PC) Formula() *sym.Formula { return sym.And(phi.Conjuncts()...) }
 // String renders φ over the symbol names. The conjuncts that bound a single symbol are shown
 // merged into that symbol's interval (n >= 1 and n >= 2 and n <= 2 reads n == 2), at the place of
 // the first of them, a disequality x != v with v outside that interval is left out, and a
-// conjunct that reads as an earlier one is not shown again; the rendering is equivalent to φ.
+// conjunct that reads as an earlier one is not shown again, nor, at any depth, an operand of an
+// and or an or that reads as an earlier operand of it (undup); the rendering is equivalent to φ.
 func (phi *PC) String(names []string) string {
 	fs := phi.Conjuncts()
 	if len(fs) == 0 {
@@ -247,6 +248,7 @@ func (phi *PC) String(names []string) string {
 		if phi.bnd.excludes(f) {
 			continue // x != v with v outside the interval shown for x
 		}
+		f = undup(f, names)
 		s := f.String(names)
 		if f.Op == sym.FOr {
 			s = "(" + s + ")"
@@ -258,4 +260,47 @@ func (phi *PC) String(names []string) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " and ")
+}
+
+// undup is f for printing, with every operand of a conjunction or disjunction that reads as an
+// earlier operand of the same connective left out, at every depth (inside quantifiers too). Such
+// repetitions are syntactic: a condition that reads a[k] twice has the index check of a[k] twice
+// in its error formula. The result is equivalent to f (p or p is p, p and p is p); it is f itself
+// when nothing repeats. Only the rendering uses it: the path condition keeps f.
+func undup(f *sym.Formula, names []string) *sym.Formula {
+	switch f.Op {
+	case sym.FAnd, sym.FOr:
+		seen := make(map[string]bool, len(f.Args))
+		args := make([]*sym.Formula, 0, len(f.Args))
+		changed := false
+		for _, g := range f.Args {
+			h := undup(g, names)
+			s := h.String(names)
+			if seen[s] {
+				changed = true
+				continue
+			}
+			seen[s] = true
+			changed = changed || h != g
+			args = append(args, h)
+		}
+		switch {
+		case !changed:
+			return f
+		case len(args) == 1:
+			return args[0]
+		}
+		c := *f
+		c.Args = args
+		return &c
+	case sym.FForall, sym.FExists:
+		body := undup(f.Args[0], names)
+		if body == f.Args[0] {
+			return f
+		}
+		c := *f
+		c.Args = []*sym.Formula{body}
+		return &c
+	}
+	return f // an atom, true or false
 }

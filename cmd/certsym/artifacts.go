@@ -37,7 +37,8 @@ func addRunArtifactFlags(fs *flag.FlagSet) *runArtifacts {
 	return &runArtifacts{
 		tests:    fs.String("tests", "", "write one test case (JSON) per explored terminal path to `DIR`; certsym replay DIR reruns them"),
 		coverage: fs.Bool("coverage", false, "report the statement and branch coverage of the explored paths (text and JSON)"),
-		lcov:     fs.String("lcov", "", "write the coverage of the explored paths as an lcov tracefile to `FILE`"),
+		lcov: fs.String("lcov", "", "write the coverage of the explored paths as an lcov tracefile to `FILE` "+
+			"(lcov and genhtml hide its branch records unless asked: lcov --rc lcov_branch_coverage=1, genhtml --branch-coverage)"),
 		sarif:    fs.String("sarif", "", "write the bugs as a SARIF 2.1.0 log to `FILE`"),
 		dot:      fs.String("dot", "", "write the symbolic execution tree in Graphviz DOT to `FILE`"),
 		dotNodes: fs.Int("dot-nodes", 500, "draw at most `N` states of the execution tree (--dot)"),

@@ -124,7 +124,7 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 				r, where := rs[i], ""
 				switch {
 				case r.Fail != nil:
-					where = fmt.Sprintf(" [%s at %s]", r.Fail.Kind, loc(r.Fail))
+					where = fmt.Sprintf(" [%s at %s]", report.DescribeFail(r.Fail), loc(r.Fail))
 				case r.At != nil:
 					where = fmt.Sprintf(" [at %s]", loc(r.At))
 				}
@@ -134,7 +134,9 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 		}
 		fmt.Fprintln(stdout)
 		for i, bug := range bugs {
-			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", bug.Kind, prog.File, bug.Line, bug.Column, report.InputText(inputs[i], names))
+			// In the words of run's reports (report.DescribeFail); the JSON gives the kind.
+			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", report.DescribeFail(rep.Errors[i].Result.Fail),
+				prog.File, bug.Line, bug.Column, report.InputText(inputs[i], names))
 			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)

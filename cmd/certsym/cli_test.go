@@ -284,7 +284,7 @@ func TestRunLoopBound(t *testing.T) {
 		t.Errorf("loop bound 2: exit %d, %+v", code, out)
 	}
 	code, text, _ := runText("run", f, "--loop-bound", "5")
-	for _, want := range []string{"normal (5):", "error (1):", "[fail at 4:16]", "incomplete (1):", "verdict: bug"} {
+	for _, want := range []string{"normal (5):", "error (1):", "[fail reached at 4:16]", "incomplete (1):", "verdict: bug"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text output lacks %q:\n%s", want, text)
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"certsym/cmd/certsym/internal/flags"
+	"certsym/cmd/certsym/internal/hint"
 	"certsym/cmd/certsym/internal/inputs"
 	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
@@ -240,12 +241,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	var rep *engine.Report
 	var err error
+	var tip string // the partial report's advice (package hint)
 	if generational {
 		rep, err = concolic.Generational(prog, concolic.GenOptions{SeedInput: seedStore, Limits: opts.Limits, AllBugs: opts.AllBugs,
 			Monitor: mon, OnBug: onBug})
 	} else {
 		eng := engine.New(prog, opts)
 		rep, err = eng.FindBugs(sh.Wrap(eng, onBug))
+		tip = hint.Burst(eng, rep, opts)
 		eng.Close() // the first bug may end the run before the stream does
 	}
 	finished()
@@ -294,6 +297,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		sh.Text(stdout)
 		for _, c := range cuts {
 			fmt.Fprintf(stdout, "cut short: %s\n", c)
+		}
+		if tip != "" {
+			fmt.Fprintln(stdout, tip)
 		}
 	}
 	switch {

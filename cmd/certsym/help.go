@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"certsym/cmd/certsym/internal/help"
+	"certsym/spec/syntax/parser"
 )
 
 // commands are certsym's subcommands that take options, by name: their help pages and their
@@ -15,7 +16,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 
 // book is certsym's help (package help), from the commands and the build.
 func book() help.Book {
-	return help.Book{Commands: commands, Version: moduleVersion(), Strategies: strategyNames()}
+	return help.Book{Commands: commands, Version: moduleVersion(), Strategies: strategyNames(), Grammar: parser.Grammar}
 }
 
 // cmdHelp is certsym help [TOPIC].

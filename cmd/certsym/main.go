@@ -3,6 +3,7 @@
 package main
 
 import (
+	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/help"
 	"errors"
 	"flag"
@@ -74,28 +75,10 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	return exitUsage
 }
 
-// parseArgs parses flags placed before or after the positional arguments and returns the
-// positional ones. A lone "-" is a positional argument (standard input).
-func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-// oneFile parses the flags of a command that takes one FILE. When it returns ok false, the
-// command ends with status code: 0 after -h (the flag package printed the options), 2 otherwise.
+// oneFile parses the flags of a command that takes one FILE (flags.Parse). When it returns ok
+// false, the command ends with status code: 0 after -h (the options were printed), 2 otherwise.
 func oneFile(fs *flag.FlagSet, args []string, stderr io.Writer) (file string, code int, ok bool) {
-	fs.SetOutput(stderr)
-	pos, err := parseArgs(fs, args)
+	pos, err := flags.Parse(fs, args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return "", 0, false
 	}

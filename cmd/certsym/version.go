@@ -9,6 +9,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // z3Version is the version of the Z3 library certsym is linked with, as Z3 reports it.
@@ -18,9 +19,18 @@ func z3Version() string {
 	return fmt.Sprintf("%d.%d.%d.%d", major, minor, build, rev)
 }
 
-// moduleVersion is certsym's module version from the build info: a tagged version, a pseudo-version,
-// or "(devel)" for a build from a work tree.
+// stampedVersion and stampedRevision are what the build stamped with the linker's -X flag (make
+// build sets them from git describe --tags --always --dirty and git rev-parse HEAD): the Go
+// toolchain stamps no VCS information in a git worktree, nor when -buildvcs is off.
+var stampedVersion, stampedRevision string
+
+// moduleVersion is certsym's version: the one the build stamped, else the module version from
+// the build info (a tagged version, a pseudo-version, or "(devel)" for a build from a work tree
+// that stamped nothing).
 func moduleVersion() string {
+	if stampedVersion != "" {
+		return stampedVersion
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
 		return bi.Main.Version
 	}
@@ -28,12 +38,13 @@ func moduleVersion() string {
 }
 
 // vcsInfo returns the revision, its time and whether the work tree had local changes, as the Go
-// toolchain stamped them into the binary ("" when it did not: a build with -buildvcs=false, or
-// outside a repository, or a test binary).
+// toolchain stamped them into the binary, or the revision make build stamped ("" when neither
+// did: a go build with -buildvcs=false, or in a worktree, or outside a repository, or a test
+// binary).
 func vcsInfo() (rev, when string, modified bool) {
 	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "", "", false
+	if !ok || stampedRevision != "" {
+		return stampedRevision, "", strings.HasSuffix(stampedVersion, "-dirty")
 	}
 	for _, s := range bi.Settings {
 		switch s.Key {
@@ -54,7 +65,7 @@ func writeVersion(w io.Writer) {
 	rev, when, modified := vcsInfo()
 	switch {
 	case rev == "":
-		fmt.Fprintln(w, "revision: unknown (the binary carries no VCS stamp; build it with go build -buildvcs=true in a git work tree)")
+		fmt.Fprintln(w, "revision: unknown (the binary carries no VCS stamp; build it with make build, or go build -buildvcs=true in a git clone)")
 	default:
 		dirty := ""
 		if modified {

@@ -1,12 +1,14 @@
 // Package flags holds the option types and option groups the certsym commands share: durations
 // that carry a unit and counts that are not negative, the bounds of every command that runs the
 // program (--timeout, --max-memory), the budget of the symbolic ones (--max-states,
-// --query-timeout, --rlimit) and --workers.
+// --query-timeout, --rlimit) and --workers; and the parsing of a command's options (Parse).
 package flags
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"runtime"
 	"strconv"
 	"time"
@@ -136,3 +138,33 @@ const (
 	VerifyWorkersUsage = "render the paths' conditions and replay their tests on `N` parallel workers (0: the number of cores); " +
 		"the output is the same for every N (the exploration and the claims' solver queries stay sequential)"
 )
+
+// Parse parses the options of the command certsym NAME (fs.Name()) in args, placed before or
+// after the positional arguments, and returns the positional ones (a lone "-", standard input,
+// is one). After -h it prints the list of options on stderr and returns flag.ErrHelp. After a
+// bad option it prints one line on stderr, the error and where the options are described, and
+// returns the error: the list of options, dozens of lines, would push the error out of sight.
+func Parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(io.Discard) // the flag package's own messages: the error is printed below
+	fs.Usage = func() {}
+	var pos []string
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fmt.Fprintf(stderr, "Usage of %s:\n", fs.Name())
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return nil, err
+		case err != nil:
+			fmt.Fprintf(stderr, "certsym %s: %v (see certsym help %s)\n", fs.Name(), err, fs.Name())
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

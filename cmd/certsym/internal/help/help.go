@@ -1,5 +1,5 @@
 // Package help is certsym's help: the usage text, the help topics (each command's usage and
-// option list, the exit statuses, the test case format), the man page and the bash completion
+// option list, the language, the exit statuses, the test case format), the man page and the bash completion
 // script. A command's options are the text its own -h prints (the flag package's list, from the
 // definitions the command parses), so the help cannot drift from the flags.
 package help
@@ -51,6 +51,89 @@ type Book struct {
 	Version string
 	// Strategies are the values of run --strategy, completed after it.
 	Strategies []string
+	// Grammar is the grammar of IMP in EBNF with its comments (spec/syntax/parser/grammar.txt):
+	// certsym help language prints its productions.
+	Grammar string
+}
+
+// languageIntro is what certsym help language says before the grammar: the language in a few
+// lines (docs/language.md is the whole reader's guide, spec/SEMANTICS.md the rules).
+const languageIntro = `The IMP language (the reader's guide: docs/language.md; the semantics: spec/SEMANTICS.md)
+  A program is array declarations and macro definitions, then statements separated by ';'.
+  '#' starts a comment that runs to the end of the line.
+  - Values are mathematical integers: no overflow. / and % truncate toward zero.
+  - Every variable read before it is assigned, and every array element, is an input.
+  - Errors (the bugs certsym run finds): fail reached, an assert whose condition is false, a
+    division or remainder by zero, an array index outside the array's bounds.
+  - assume b ends the run without error when b is false (an infeasible path, not a bug).
+  - and, or and quantifiers evaluate every operand and instance: no short-circuit.
+  - forall k in lo..hi: b and exists k in lo..hi: b range over the integers lo to hi; the body
+    extends as far right as possible.
+  - A macro call is replaced by the macro's body, the arguments substituted for the parameters
+    (call by name); a parameter the body assigns takes a variable, one it indexes an array.
+  Precedence, loosest first: or, and, not, the comparisons (which do not chain), + and -, * / and
+  %, unary minus. Keywords are not identifiers.
+
+Grammar (EBNF: | separates alternatives, ( ) groups, [ ] is optional, { } repeats; the lower-case
+productions are lexical):
+`
+
+// LanguageExample is the example program of certsym help language; a test parses it and runs it
+// through certsym run, which must find the bug the page describes.
+const LanguageExample = `# The largest element of the array a, checked by a macro with a quantifier.
+array a[0..4];
+macro check_max(m) begin
+  assert forall k in 0..4: a[k] <= m
+end
+m = a[0];
+i = 1;
+while i < 4 do  # the bug: i <= 4 would visit a[4]
+  if a[i] > m then m = a[i] fi;
+  i = i + 1
+od;
+check_max(m)
+`
+
+// languageOutro follows the example in certsym help language.
+const languageOutro = `
+certsym run finds the bug: the assert of check_max, called at line 12, is violated on an
+input whose a[4] is the largest element. certsym parse prints a program with its macros inlined.
+`
+
+// productions are the productions of an EBNF grammar text without its comments: the lines that
+// do not start with //, indented, with one blank line between groups.
+func productions(grammar string) string {
+	var b strings.Builder
+	blank := false
+	for _, l := range strings.Split(grammar, "\n") {
+		switch {
+		case strings.HasPrefix(l, "//"):
+		case strings.TrimSpace(l) == "":
+			blank = b.Len() > 0
+		default:
+			if blank {
+				b.WriteString("\n")
+				blank = false
+			}
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// language is the text of certsym help language.
+func (bk Book) language() string {
+	var b strings.Builder
+	b.WriteString(languageIntro)
+	b.WriteString(productions(bk.Grammar))
+	b.WriteString("\nAn example (save it as max.imp and run certsym run max.imp):\n")
+	for _, l := range strings.SplitAfter(LanguageExample, "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+	}
+	b.WriteString(languageOutro)
+	return b.String()
 }
 
 // topics are the help pages that are not a command's.
@@ -58,13 +141,18 @@ var topics = map[string]string{
 	"exit-codes": `Exit statuses of certsym:
   0  run: no bug (the exploration finished); exec, concolic: the run finished or stopped at a
      false assume; verify: every claim VERIFIED or DEAD; replay: every test case behaves as recorded
-  1  run: a confirmed bug; exec, concolic: the run reached an error; verify: a claim REFUTED or
-     FAULTY; replay: a test case no longer behaves as recorded
+  1  run: a confirmed bug (also when a bound or an interrupt stopped run --all-bugs after it);
+     exec, concolic: the run reached an error; verify: a claim REFUTED or FAULTY; replay: a test
+     case no longer behaves as recorded
   2  usage error, syntax error, unreadable file, an output file (--tests, --sarif, --lcov, --dot,
      --html) that cannot be written (checked before the run)
   3  no verdict: a bound was reached (--max-states, --max-steps, --timeout, --max-memory, the
-     integer bound), the run was interrupted (SIGINT, SIGTERM), a phase was cut short (the partial
-     report says which), or the solver answered unknown; replay: a test case stopped by a bound
+     integer bound), a phase was cut short (the partial report says which), or the solver
+     answered unknown; replay: a test case stopped by a bound;
+     interrupted: SIGINT (Ctrl-C) or SIGTERM stops every command that runs the program (run,
+     verify, exec, concolic, replay) with its partial report and status 3, verify's even when a
+     claim is REFUTED or FAULTY; a second signal, a second or more after the first, or a run that
+     does not stop within 2 s of the first, exits at once with status 3 and no report
   4  internal error of certsym (a bug or a flip input that does not replay, a crash)
 `,
 	"tests": `Test case files (certsym run --tests DIR, read by certsym replay):
@@ -82,7 +170,8 @@ var topics = map[string]string{
 `,
 }
 
-// commandUsage is the part of the usage text about one command.
+// commandUsage is the part of the usage text about one command, without the usage text's pointers
+// to the command's own help page.
 func commandUsage(name string) string {
 	var b strings.Builder
 	in := false
@@ -94,7 +183,7 @@ func commandUsage(name string) string {
 			in = false
 		}
 		if in {
-			b.WriteString(l + "\n")
+			b.WriteString(strings.Replace(l, " (certsym help "+name+")", "", 1) + "\n")
 		}
 	}
 	return b.String()
@@ -120,7 +209,7 @@ func (bk Book) topicNames() []string {
 	for n := range topics {
 		names = append(names, n)
 	}
-	names = append(names, "completion")
+	names = append(names, "completion", "language")
 	sort.Strings(names)
 	return names
 }
@@ -146,6 +235,8 @@ func (bk Book) Help(args []string, stdout, stderr io.Writer) bool {
 		fmt.Fprint(stdout, topics[topic])
 	case topic == "completion":
 		fmt.Fprint(stdout, "certsym completion bash\n      print a bash completion script; load it with\n      source <(certsym completion bash)\n")
+	case topic == "language":
+		fmt.Fprint(stdout, bk.language())
 	default:
 		fmt.Fprintf(stderr, "certsym help: unknown topic %q (topics: %s)\n", topic, strings.Join(bk.topicNames(), ", "))
 		return false
@@ -219,8 +310,9 @@ complete -o filenames -F _certsym certsym
 }
 
 // roff escapes text for a man page line: backslashes, hyphens (as minus signs, so options can
-// be searched and copied), and a leading dot or quote.
+// be searched and copied), and a leading dot or quote; the grammar's ellipsis is written in ASCII.
 func roff(s string) string {
+	s = strings.ReplaceAll(s, "…", "...")
 	s = strings.ReplaceAll(s, `\`, `\e`)
 	s = strings.ReplaceAll(s, "-", `\-`)
 	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
@@ -230,7 +322,8 @@ func roff(s string) string {
 }
 
 // Man prints certsym(1), a man page made of the same text as certsym help: the usage,
-// each command's usage and option list (its own -h), the exit statuses and the test case format.
+// each command's usage and option list (its own -h), the language, the exit statuses and the
+// test case format.
 func (bk Book) Man(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(".TH CERTSYM 1 \"\" \"certsym " + roff(bk.Version) + "\" \"User Commands\"\n")
@@ -266,7 +359,11 @@ func (bk Book) Man(w io.Writer) {
 			}
 		}
 	}
-	b.WriteString(".SH EXIT STATUS\n.nf\n")
+	b.WriteString(".SH LANGUAGE\n.nf\n")
+	for _, l := range strings.Split(strings.TrimRight(bk.language(), "\n"), "\n") {
+		b.WriteString(roff(l) + "\n")
+	}
+	b.WriteString(".fi\n.SH EXIT STATUS\n.nf\n")
 	for _, l := range strings.Split(strings.TrimRight(topics["exit-codes"], "\n"), "\n")[1:] {
 		b.WriteString(roff(strings.TrimPrefix(l, "  ")) + "\n")
 	}

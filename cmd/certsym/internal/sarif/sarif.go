@@ -191,7 +191,7 @@ func FromRun(file string, inv Invocation, rep *engine.Report, names []string) *L
 			Message: sarifMessage{fmt.Sprintf("%s at %d:%d, on the input %s (replayed on the concrete semantics in %d steps)",
 				report.DescribeFail(b.Fail), p.Line, p.Col, report.InputText(b.Input, names), b.Replay.Steps)},
 			Locations: sarifLocAt(file, p.Line, p.Col),
-			Properties: map[string]any{"input": report.Input{Names: names, Vals: b.Input},
+			Properties: map[string]any{"input": report.InputJSON(b.Input, names),
 				"pathCondition": b.State.PC.String(names), "steps": b.Replay.Steps,
 				"reproduce": report.ReproduceCommand(file, b, names)},
 		})
@@ -219,33 +219,41 @@ func claimRule(k verify.ClaimKind) string {
 	panic(fmt.Sprintf("sarif: no rule for claims of kind %d", k))
 }
 
-// verifySARIFLevel maps a claim status to a SARIF kind and level: REFUTED and FAULTY are errors
-// (kind fail); REFUTED? and FAULTY? (a counterexample that may be spurious) are warnings; the
-// inconclusive VERIFIED?, UNCOVERED and INDETERMINATE are notes left open (kind open); VERIFIED
-// is a pass and DEAD not applicable.
-func verifySARIFLevel(s verify.Status) (kind, level string) {
+// verifySARIFLevel maps a claim status to a SARIF kind and level, and says whether the claim is a
+// result at all. REFUTED and FAULTY are errors (kind fail): a replayed input violates the claim.
+// REFUTED? and FAULTY? are warnings (kind fail): a counterexample on an over-approximated path,
+// which did not replay. The inconclusive VERIFIED?, UNCOVERED and INDETERMINATE are left open
+// (kind open), and SARIF 2.1.0 (§3.27.10) requires the level none of every kind but fail.
+// VERIFIED and DEAD are proofs, not findings: they are no results (a code-scanning service that
+// reads no kind would show a result of kind pass as an alert); the invocation counts them.
+func verifySARIFLevel(s verify.Status) (kind, level string, result bool) {
 	switch s {
 	case verify.StatusRefuted, verify.StatusFaulty:
-		return "fail", "error"
+		return "fail", "error", true
 	case verify.StatusRefutedQ, verify.StatusFaultyQ:
-		return "open", "warning"
-	case verify.StatusVerified:
-		return "pass", "none"
-	case verify.StatusDead:
-		return "notApplicable", "none"
+		return "fail", "warning", true
+	case verify.StatusVerified, verify.StatusDead:
+		return "", "", false
+	case verify.StatusVerifiedQ, verify.StatusUncovered, verify.StatusIndeterminate:
+		return "open", "none", true
 	}
-	return "open", "note"
+	panic(fmt.Sprintf("sarif: no kind for the claim status %v", s))
 }
 
 // FromVerify is the SARIF log of certsym verify on file: one result per claim of rep.
 func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 	run := newSarifRun(file, verifyRules, inv)
 	names := sym.SlotNames(rep.Prog)
+	statuses := map[string]int{}
 	run.Invocations[0].Properties = map[string]any{"overall": rep.Overall.String(), "loop_bound": rep.Opts.LoopBound,
-		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries}
+		"depth_bound": rep.Opts.DepthBound, "solver_queries": rep.Solver.Queries, "claims": statuses}
 	for _, cl := range rep.Claims {
+		statuses[cl.Status.String()]++
 		id := claimRule(cl.Kind)
-		kind, level := verifySARIFLevel(cl.Status)
+		kind, level, result := verifySARIFLevel(cl.Status)
+		if !result {
+			continue
+		}
 		line, col := cl.Line, cl.Col
 		msg := fmt.Sprintf("%s: the claim %s at line %d", cl.Status, cl.Text, cl.Line)
 		if cl.Where != "" {
@@ -254,7 +262,7 @@ func FromVerify(file string, inv Invocation, rep *verify.Report) *Log {
 		props := map[string]any{"status": cl.Status.String(), "claim": cl.Text, "collected": cl.Summary.String(), "paths": cl.Paths}
 		if w := cl.Counterexample(); w != nil {
 			msg += ", counterexample " + report.InputText(w.Input, names)
-			props["input"] = report.Input{Names: names, Vals: w.Input}
+			props["input"] = report.InputJSON(w.Input, names)
 			props["pathCondition"] = w.PathCondition
 			if w.Replay != "" {
 				props["replay"] = w.Replay

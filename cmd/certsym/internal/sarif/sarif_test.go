@@ -5,6 +5,7 @@ import (
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
+	"certsym/sym"
 	"certsym/verify"
 	"encoding/json"
 	"fmt"
@@ -58,7 +59,29 @@ func validSARIF(t *testing.T, sch *jsonschema.Schema, path string) map[string]an
 	}
 	var m map[string]any
 	json.Unmarshal(b, &m)
+	if errs := kindLevelErrors(m); len(errs) > 0 {
+		t.Fatalf("%s breaks SARIF 2.1.0's rules beyond its schema:\n%s\n%s", path, strings.Join(errs, "\n"), b)
+	}
 	return m
+}
+
+// kindLevelErrors checks a log against the rule of SARIF 2.1.0 §3.27.10 that the schema does not
+// state: a result whose kind is not fail has the level none (or none given).
+func kindLevelErrors(log map[string]any) []string {
+	var errs []string
+	for _, run := range log["runs"].([]any) {
+		for i, r := range run.(map[string]any)["results"].([]any) {
+			r := r.(map[string]any)
+			kind, _ := r["kind"].(string)
+			if kind == "" {
+				kind = "fail" // the default kind
+			}
+			if level, ok := r["level"].(string); ok && kind != "fail" && level != "none" {
+				errs = append(errs, fmt.Sprintf("result %d: kind %s with level %s (SARIF 2.1.0 §3.27.10: the level of a result whose kind is not fail is none)", i, kind, level))
+			}
+		}
+	}
+	return errs
 }
 
 // sarifResults returns (ruleId, level, kind, line) of each result.
@@ -82,7 +105,7 @@ func writeRun(t *testing.T, dir, name, src string, opts engine.Options, exit int
 	if err != nil {
 		t.Fatal(err)
 	}
-	return writeLog(t, dir, name, FromRun(prog.File, invoked(exit), rep, prog.Vars))
+	return writeLog(t, dir, name, FromRun(prog.File, invoked(exit), rep, sym.SlotNames(prog)))
 }
 
 // invoked is the invocation of a command that exits with exit.
@@ -143,14 +166,70 @@ func TestSARIF(t *testing.T) {
 	if got := sarifResults(validSARIF(t, sch, safeSarif)); len(got) != 0 {
 		t.Errorf("safe run results %v", got)
 	}
-	// verify: REFUTED and FAULTY are errors, VERIFIED a pass, an inconclusive status a note.
+	// verify: REFUTED and FAULTY are errors, an inconclusive status is left open (level none);
+	// VERIFIED (line 1) is no result, the invocation counts it.
 	v := testprog.Parse(t, "assert x >= x;\ny = 10 / x;\nassert x > 0;\nwhile z > 0 do z = z - 1 od;\nassert z <= 0\n")
 	vrep := verify.Verify(v, verify.Options{LoopBound: 2})
 	vSarif := writeLog(t, dir, "verify.sarif", FromVerify(v.File, invoked(1), vrep))
-	got = sarifResults(validSARIF(t, sch, vSarif))
-	want = []string{"claim-assert none pass 1", "claim-division error fail 2", "claim-assert error fail 3", "claim-assert note open 5"}
+	vlog := validSARIF(t, sch, vSarif)
+	got = sarifResults(vlog)
+	want = []string{"claim-division error fail 2", "claim-assert error fail 3", "claim-assert none open 5"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("verify results %v, want %v", got, want)
+	}
+	vinv := vlog["runs"].([]any)[0].(map[string]any)["invocations"].([]any)[0].(map[string]any)
+	if claims := fmt.Sprint(vinv["properties"].(map[string]any)["claims"]); claims != "map[REFUTED:2 VERIFIED:1 VERIFIED?:1]" {
+		t.Errorf("the invocation counts the claims %s", claims)
+	}
+}
+
+// TestSARIFKindLevelRule: the check of SARIF's kind and level rule rejects a result left open
+// at a level other than none, so that validSARIF's use of it is no formality.
+func TestSARIFKindLevelRule(t *testing.T) {
+	log := map[string]any{"runs": []any{map[string]any{"results": []any{
+		map[string]any{"kind": "open", "level": "note"}, map[string]any{"kind": "pass", "level": "none"},
+		map[string]any{"level": "warning"}, map[string]any{"kind": "review", "level": "warning"}}}}}
+	if errs := kindLevelErrors(log); len(errs) != 2 || !strings.HasPrefix(errs[0], "result 0:") || !strings.HasPrefix(errs[1], "result 3:") {
+		t.Errorf("kindLevelErrors found %q, want results 0 and 3", errs)
+	}
+}
+
+// TestSARIFQuestionableAndArrays: a counterexample that did not replay (REFUTED?) is a warning
+// of kind fail, and the input of a result, of verify's and of run's, gives each array as the list
+// of its elements, as every other output of certsym does.
+func TestSARIFQuestionableAndArrays(t *testing.T) {
+	sch := sarifSchema(t)
+	src, err := os.ReadFile("../../../../testdata/verify/fig1b_dequeue_fixed.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := testprog.Parse(t, string(src))
+	vrep := verify.Verify(v, verify.Options{LoopBound: 4})
+	log := validSARIF(t, sch, writeLog(t, t.TempDir(), "fig1b.sarif", FromVerify(v.File, invoked(3), vrep)))
+	var refutedQ map[string]any
+	for _, r := range log["runs"].([]any)[0].(map[string]any)["results"].([]any) {
+		if r := r.(map[string]any); r["properties"].(map[string]any)["status"] == "REFUTED?" {
+			refutedQ = r
+		}
+	}
+	if refutedQ == nil || refutedQ["kind"] != "fail" || refutedQ["level"] != "warning" {
+		t.Fatalf("the REFUTED? claim's result: %v", refutedQ)
+	}
+	in := refutedQ["properties"].(map[string]any)["input"].(map[string]any)
+	for _, arr := range []string{"a", "a0"} {
+		if l, ok := in[arr].([]any); !ok || len(l) != 5 {
+			t.Errorf("input[%q] = %v, want the list of the array's 5 elements", arr, in[arr])
+		}
+	}
+	for k := range in {
+		if strings.Contains(k, "[") {
+			t.Errorf("the input names the element %s: arrays are lists", k)
+		}
+	}
+	runLog := validSARIF(t, sch, writeRun(t, t.TempDir(), "arr.sarif", "array a[0..2];\nassume i >= 3 and i <= 5;\na[i] = 1\n", engine.Options{}, 1))
+	res := runLog["runs"].([]any)[0].(map[string]any)["results"].([]any)
+	if got := fmt.Sprint(res[0].(map[string]any)["properties"].(map[string]any)["input"]); got != "map[a:[0 0 0] i:3]" {
+		t.Errorf("run's result input %s, want map[a:[0 0 0] i:3]", got)
 	}
 }
 

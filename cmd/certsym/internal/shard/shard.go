@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
 )
@@ -406,18 +407,11 @@ func (sf *Flags) Text(w io.Writer) {
 func Command(args []string, stdout, stderr io.Writer) string {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
-	fs.SetOutput(stderr)
-	var files []string
-	for {
-		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
-			return "help"
-		} else if err != nil {
-			return ""
-		}
-		if args = fs.Args(); len(args) == 0 {
-			break
-		}
-		files, args = append(files, args[0]), args[1:]
+	files, err := flags.Parse(fs, args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return "help"
+	} else if err != nil {
+		return ""
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "certsym merge: expected the JSON reports of certsym run --shard I/N --json, found no FILE\n")

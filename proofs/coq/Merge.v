@@ -1,0 +1,177 @@
+(** * State merging: an m-to-1 transition over sets of symbolic states.
+
+    A merging transition replaces several symbolic states that have the same continuation
+    (the same remaining program) by one state whose path condition is the disjunction of
+    theirs and whose store maps each variable to an if-then-else over the path conditions:
+    merging [⟨φ1, S1, p⟩] and [⟨φ2, S2, p⟩] gives [⟨φ1 ∨ φ2, x ↦ ite(φ1, S1(x), S2(x)), p⟩].
+    The correctness notions are those of the transitions from sets of states to sets of
+    states (an SE configuration [Cnf], a transition [(I, O)] replacing [I ⊆ Cnf] by [O]):
+    a transition is exhaustive when every concrete state represented by an input is
+    represented by an output, precise when every concrete state represented by an output
+    is represented by an input, both for the same valuation of the symbols.
+    Go: package [certsym/merge] ([merge.Pair], [merge.States]) and the term constructor
+    [sym.Ite].  Proofs in [Mergeproof.v].
+
+    The if-then-else terms are not a new constructor of [aexpr]: [aexpr] does not contain
+    formulas, so an [ite] constructor there would make [aexpr] and [bexpr] mutually
+    inductive and change every definition and proof over terms (evaluation, [D], [F_k],
+    substitution, the extraction).  A merged state's store is a store of guarded terms
+    instead: a tree of [Ite] nodes over formulas whose leaves are the terms of the
+    existing language.  Under a valuation [V] a guarded term picks one leaf ([pick]); the
+    state it gives ([resolve]) is an ordinary symbolic state, and a merged state
+    concretizes under [V] exactly as that state does under the existing relation
+    [Symbolic.concretizes].  An ordinary state is a merged state whose guarded terms are
+    all leaves ([lift]). *)
+
+From Coq Require Import ZArith String List Bool Sorting.Permutation.
+From Certsym Require Import Syntax Concrete Symbolic Expand.
+Import ListNotations.
+
+(** ** Guarded terms *)
+
+(** [Ite c g1 g2]: [g1] where [c] holds, else [g2]. *)
+Inductive guarded (A : Type) : Type :=
+  | Leaf (a : A)
+  | Ite (c : bexpr) (g1 g2 : guarded A).
+Arguments Leaf {A} a.
+Arguments Ite {A} c g1 g2.
+
+(** The leaf a guarded term stands for under the valuation [V] (conditions read with the
+    total evaluation, as path conditions are). *)
+Fixpoint pick {A : Type} (V : store) (g : guarded A) : A :=
+  match g with
+  | Leaf a => a
+  | Ite c g1 g2 => if bevalT V c then pick V g1 else pick V g2
+  end.
+
+Definition guarded_eq_dec {A : Type} (dec : forall x y : A, {x = y} + {x <> y})
+  : forall g1 g2 : guarded A, {g1 = g2} + {g1 <> g2}.
+Proof. decide equality; apply bexpr_eq_dec. Defined.
+
+(** [ite(c, g1, g2)] with sharing: the two sides themselves when they are equal. *)
+Definition ite {A : Type} (dec : forall x y : A, {x = y} + {x <> y})
+    (c : bexpr) (g1 g2 : guarded A) : guarded A :=
+  if guarded_eq_dec dec g1 g2 then g1 else Ite c g1 g2.
+
+(** ** Merged states *)
+
+(** Stores of guarded terms: scalar variables and arrays. *)
+Record mstore : Type := MStore { msv : var -> guarded aexpr; msa : var -> guarded arr }.
+
+(** A merged state [⟨φ, G, p⟩]. *)
+Definition mstate : Type := (bexpr * mstore * stmt)%type.
+
+Definition mpc (m : mstate) : bexpr := let '(phi, _, _) := m in phi.
+Definition mst (m : mstate) : mstore := let '(_, G, _) := m in G.
+Definition mprog (m : mstate) : stmt := let '(_, _, p) := m in p.
+
+(** The symbolic store a store of guarded terms stands for under [V]. *)
+Definition mresolve (V : store) (G : mstore) : sstore :=
+  SStore (fun x => pick V (msv G x)) (fun a => pick V (msa G a)).
+
+(** The symbolic state a merged state stands for under [V]. *)
+Definition resolve (V : store) (m : mstate) : sym_state :=
+  let '(phi, G, p) := m in (phi, mresolve V G, p).
+
+(** [V ∘ G]: the concrete store a store of guarded terms denotes under [V]. *)
+Definition mcompose (V : store) (G : mstore) : store := compose V (mresolve V G).
+
+(** Concretization of a merged state (Definition 2.3 through [resolve]): [⟨φ, G, p⟩]
+    concretizes to [(V ∘ G, p)] when [V ⊨ φ]. *)
+Definition mconcretizes (V : store) (m : mstate) (c : cstate) : Prop :=
+  concretizes V (resolve V m) c.
+
+(** An ordinary symbolic state as a merged state: every entry a leaf. *)
+Definition lift (t : sym_state) : mstate :=
+  let '(phi, ss, p) := t in (phi, MStore (fun x => Leaf (ssv ss x)) (fun a => Leaf (ssa ss a)), p).
+
+(** ** The merge *)
+
+(** The store of the merge: [x ↦ ite(c, G1(x), G2(x))], shared where the entries are equal. *)
+Definition merge_store (c : bexpr) (G1 G2 : mstore) : mstore :=
+  MStore (fun x => ite aexpr_eq_dec c (msv G1 x) (msv G2 x))
+         (fun a => ite arr_eq_dec c (msa G1 a) (msa G2 a)).
+
+(** The same without sharing: an [Ite] for every entry. *)
+Definition merge_store_ite (c : bexpr) (G1 G2 : mstore) : mstore :=
+  MStore (fun x => Ite c (msv G1 x) (msv G2 x)) (fun a => Ite c (msa G1 a) (msa G2 a)).
+
+(** Merge of two states (Go: [merge.Pair]): defined only for equal continuations, [None]
+    otherwise.  Path condition [φ1 ∨ φ2], each entry [ite(φ1, G1(x), G2(x))]. *)
+Definition merge_pair (m1 m2 : mstate) : option mstate :=
+  let '(phi1, G1, p1) := m1 in
+  let '(phi2, G2, p2) := m2 in
+  if stmt_eq_dec p1 p2 then Some (Bor phi1 phi2, merge_store phi1 G1 G2, p1) else None.
+
+(** Merge of a list of states (Go: [merge.States]): [m1] merged with the merge of the
+    rest; [None] for the empty list or when two continuations differ. *)
+Fixpoint merge_states (l : list mstate) : option mstate :=
+  match l with
+  | [] => None
+  | m :: l' =>
+      match l' with
+      | [] => Some m
+      | _ => match merge_states l' with
+             | Some m' => merge_pair m m'
+             | None => None
+             end
+      end
+  end.
+
+(** The merge of ordinary symbolic states. *)
+Definition merge_sym (ts : list sym_state) : option mstate := merge_states (map lift ts).
+
+(** ** When a merge loses nothing *)
+
+(** Two states are compatible when, wherever both path conditions hold, they denote the
+    same concrete store.  A merged state denotes one store per valuation, so merging two
+    states that both represent a valuation with different stores must drop one of them:
+    exhaustiveness needs compatibility, precision does not. *)
+Definition compatible (m1 m2 : mstate) : Prop :=
+  forall V, sat V (mpc m1) -> sat V (mpc m2) -> store_eq (mcompose V (mst m1)) (mcompose V (mst m2)).
+
+(** Disjoint path conditions (the case of distinct states of one depth of the symbolic
+    execution tree): no valuation satisfies both. *)
+Definition disjoint (phi1 phi2 : bexpr) : Prop := forall V, sat V phi1 -> sat V phi2 -> False.
+
+(** ** Transitions over sets of states *)
+
+(** A configuration is a list of merged states (a set up to order and repetition); its
+    concretization is the union of its states'. *)
+Definition conf_concr (Cnf : list mstate) (V : store) (c : cstate) : Prop :=
+  exists m, In m Cnf /\ mconcretizes V m c.
+
+(** The transition [(I, O)] is exhaustive: every concrete state represented by an input is
+    represented by an output (for the same valuation). *)
+Definition exhaustive (I O : list mstate) : Prop :=
+  forall i V c, In i I -> mconcretizes V i c -> exists o, In o O /\ mconcretizes V o c.
+
+(** The transition [(I, O)] is precise: every concrete state represented by an output is
+    represented by an input (for the same valuation). *)
+Definition precise (I O : list mstate) : Prop :=
+  forall o V c, In o O -> mconcretizes V o c -> exists i, In i I /\ mconcretizes V i c.
+
+(** [Cnf'] is the successor configuration of [(I, O)] in [Cnf]: [Cnf \ I ∪ O], [I] taken
+    from [Cnf] with its multiplicities. *)
+Definition replaces (Cnf I O Cnf' : list mstate) : Prop :=
+  exists R, Permutation Cnf (I ++ R) /\ Cnf' = O ++ R.
+
+(** The merging transition: the states [I] of [Cnf] replaced by their merge [m]. *)
+Definition merge_step (Cnf I : list mstate) (m : mstate) (Cnf' : list mstate) : Prop :=
+  merge_states I = Some m /\ replaces Cnf I [m] Cnf'.
+
+(** ** The merge policy *)
+
+(** The states at depth [d] of the symbolic execution tree of the initial queue [l]: the
+    states breadth-first search expands in its [d]-th round. *)
+Fixpoint level (l : list sym_state) (d : nat) : list sym_state :=
+  match d with
+  | O => l
+  | S d' => flat_map expand_state (level l d')
+  end.
+
+(** The merge policy: merge only a non-empty group of states of one BFS depth ([lvl],
+    taken with multiplicities) with the same continuation. *)
+Definition merge_policy (lvl I : list mstate) : Prop :=
+  I <> [] /\ (exists R, Permutation lvl (I ++ R)) /\
+  (forall m1 m2, In m1 I -> In m2 I -> mprog m1 = mprog m2).

@@ -1,0 +1,378 @@
+(** * Proofs of [Merge.v]: the merge of symbolic states with the same continuation is
+    precise, and exhaustive when the merged states agree wherever their path conditions
+    overlap (in particular when those are disjoint); replacing a group of states of a
+    configuration by its merge keeps the configuration's concretization. *)
+
+From Coq Require Import ZArith String List Bool Sorting.Permutation.
+From Certsym Require Import Syntax Concrete Symbolic Expand Merge.
+Import ListNotations.
+
+(** ** Stores *)
+
+Lemma store_eq_refl : forall s, store_eq s s.
+Proof. split; reflexivity. Qed.
+
+Lemma store_eq_sym : forall s1 s2, store_eq s1 s2 -> store_eq s2 s1.
+Proof. intros s1 s2 [H1 H2]. split; intros; symmetry; auto. Qed.
+
+Lemma store_eq_trans : forall s1 s2 s3, store_eq s1 s2 -> store_eq s2 s3 -> store_eq s1 s3.
+Proof. intros s1 s2 s3 [H1 H2] [H3 H4]. split; intros; etransitivity; eauto. Qed.
+
+Lemma sat_Bor : forall V phi1 phi2, sat V (Bor phi1 phi2) <-> sat V phi1 \/ sat V phi2.
+Proof. unfold sat, bevalT. intros. simpl. apply orb_true_iff. Qed.
+
+(** ** Guarded terms and sharing *)
+
+Lemma pick_ite : forall (A : Type) dec V c (g1 g2 : guarded A),
+  pick V (ite dec c g1 g2) = pick V (Ite c g1 g2).
+Proof.
+  intros. unfold ite. destruct (guarded_eq_dec dec g1 g2) as [<- | _]; [| reflexivity].
+  simpl. destruct (bevalT V c); reflexivity.
+Qed.
+
+(** Sharing equal entries gives the same concrete store as an [Ite] for every entry. *)
+Theorem merge_store_share : forall V c G1 G2,
+  store_eq (mcompose V (merge_store c G1 G2)) (mcompose V (merge_store_ite c G1 G2)).
+Proof. split; intros; simpl; rewrite pick_ite; reflexivity. Qed.
+
+(** The store of a merge denotes the first store where the guard holds, else the second. *)
+Lemma merge_store_compose : forall V c G1 G2,
+  store_eq (mcompose V (merge_store c G1 G2)) (if bevalT V c then mcompose V G1 else mcompose V G2).
+Proof. split; intros; simpl; rewrite pick_ite; simpl; destruct (bevalT V c); reflexivity. Qed.
+
+(** ** Concretization of merged states *)
+
+Lemma mconcretizes_iff : forall V m c,
+  mconcretizes V m c <->
+  sat V (mpc m) /\ store_eq (fst c) (mcompose V (mst m)) /\ snd c = mprog m.
+Proof. intros V [[phi G] p] c. split; intro H; exact H. Qed.
+
+(** An ordinary state and its lifting have the same concretizations. *)
+Theorem lift_concretizes : forall V t c, mconcretizes V (lift t) c <-> concretizes V t c.
+Proof. intros V [[phi [f g]] p] c. split; intro H; exact H. Qed.
+
+Lemma lift_pc : forall t, mpc (lift t) = pc t.
+Proof. intros [[phi ss] p]. reflexivity. Qed.
+
+Lemma lift_prog : forall t, mprog (lift t) = prog t.
+Proof. intros [[phi ss] p]. reflexivity. Qed.
+
+(** Disjoint path conditions make two states compatible. *)
+Lemma disjoint_compatible : forall m1 m2, disjoint (mpc m1) (mpc m2) -> compatible m1 m2.
+Proof. intros m1 m2 H V H1 H2. exfalso. exact (H V H1 H2). Qed.
+
+(** ** Merge of two states *)
+
+Lemma merge_pair_spec : forall m1 m2 m,
+  merge_pair m1 m2 = Some m <->
+  mprog m1 = mprog m2 /\ m = (Bor (mpc m1) (mpc m2), merge_store (mpc m1) (mst m1) (mst m2), mprog m1).
+Proof.
+  intros [[phi1 G1] p1] [[phi2 G2] p2] m. simpl.
+  destruct (stmt_eq_dec p1 p2) as [<- | Hne]; split.
+  - intro H. inversion H. auto.
+  - intros [_ ->]. reflexivity.
+  - discriminate.
+  - intros [E _]. contradiction.
+Qed.
+
+(** The merge keeps the constituents' continuation. *)
+Theorem merge_pair_prog : forall m1 m2 m,
+  merge_pair m1 m2 = Some m -> mprog m = mprog m1 /\ mprog m = mprog m2.
+Proof. intros m1 m2 m H. apply merge_pair_spec in H as [E ->]. simpl. auto. Qed.
+
+(** States with different continuations are not merged. *)
+Theorem merge_pair_rejects : forall m1 m2,
+  mprog m1 <> mprog m2 -> merge_pair m1 m2 = None.
+Proof.
+  intros m1 m2 H. destruct (merge_pair m1 m2) as [m |] eqn:E; [| reflexivity].
+  apply merge_pair_prog in E as [E1 E2]. congruence.
+Qed.
+
+(** States with the same continuation are merged. *)
+Lemma merge_pair_defined : forall m1 m2,
+  mprog m1 = mprog m2 -> exists m, merge_pair m1 m2 = Some m.
+Proof. intros m1 m2 H. eexists. apply merge_pair_spec. split; [exact H | reflexivity]. Qed.
+
+(** The path condition of the merge is the disjunction. *)
+Lemma merge_pair_pc : forall m1 m2 m V,
+  merge_pair m1 m2 = Some m -> (sat V (mpc m) <-> sat V (mpc m1) \/ sat V (mpc m2)).
+Proof. intros m1 m2 m V H. apply merge_pair_spec in H as [_ ->]. simpl. apply sat_Bor. Qed.
+
+(** What the merge of two states represents, exactly: what the first represents, and what
+    the second represents where the first's path condition does not hold. *)
+Theorem merge_pair_concretizes : forall m1 m2 m V c,
+  merge_pair m1 m2 = Some m ->
+  (mconcretizes V m c <-> mconcretizes V m1 c \/ (~ sat V (mpc m1) /\ mconcretizes V m2 c)).
+Proof.
+  intros m1 m2 m V c H. apply merge_pair_spec in H as [Ep ->].
+  rewrite !mconcretizes_iff. simpl. rewrite sat_Bor.
+  pose proof (merge_store_compose V (mpc m1) (mst m1) (mst m2)) as Hs.
+  unfold sat in *. destruct (bevalT V (mpc m1)) eqn:E1.
+  - split.
+    + intros [_ [Hc Hp]]. left. split; [reflexivity |]. split; [| exact Hp].
+      exact (store_eq_trans _ _ _ Hc Hs).
+    + intros [[_ [Hc Hp]] | [Hn _]]; [| congruence].
+      split; [auto |]. split; [| exact Hp]. exact (store_eq_trans _ _ _ Hc (store_eq_sym _ _ Hs)).
+  - split.
+    + intros [[Hf | H2] [Hc Hp]]; [discriminate |]. right. split; [discriminate |].
+      split; [exact H2 |]. split; [exact (store_eq_trans _ _ _ Hc Hs) | congruence].
+    + intros [[Hf _] | [_ [H2 [Hc Hp]]]]; [discriminate |].
+      split; [auto |]. split; [exact (store_eq_trans _ _ _ Hc (store_eq_sym _ _ Hs)) | congruence].
+Qed.
+
+(** Precision of the merge of two states: every concrete state the merge represents is
+    represented by one of them. *)
+Theorem merge_pair_precise : forall m1 m2 m,
+  merge_pair m1 m2 = Some m -> precise [m1; m2] [m].
+Proof.
+  intros m1 m2 m H o V c Ho Hc. destruct Ho as [<- | []].
+  apply (merge_pair_concretizes _ _ _ V c H) in Hc as [Hc | [_ Hc]].
+  - exists m1. simpl. auto.
+  - exists m2. simpl. auto.
+Qed.
+
+(** Exhaustiveness of the merge of two compatible states: every concrete state one of them
+    represents is represented by the merge. *)
+Theorem merge_pair_exhaustive : forall m1 m2 m,
+  merge_pair m1 m2 = Some m -> compatible m1 m2 -> exhaustive [m1; m2] [m].
+Proof.
+  intros m1 m2 m H Hcomp i V c Hi Hc. exists m. split; [left; reflexivity |].
+  apply (merge_pair_concretizes _ _ _ V c H).
+  destruct Hi as [<- | [<- | []]]; [left; exact Hc |].
+  destruct (bevalT V (mpc m1)) eqn:E1.
+  - left. apply mconcretizes_iff in Hc as [H2 [Hs Hp]]. apply mconcretizes_iff.
+    pose proof (merge_pair_prog _ _ _ H) as [P1 P2].
+    split; [exact E1 |]. split; [| congruence].
+    exact (store_eq_trans _ _ _ Hs (store_eq_sym _ _ (Hcomp V E1 H2))).
+  - right. split; [unfold sat; congruence | exact Hc].
+Qed.
+
+(** ** Merge of a list of states *)
+
+Lemma merge_states_cons : forall m0 m1 l,
+  merge_states (m0 :: m1 :: l) =
+  match merge_states (m1 :: l) with Some m' => merge_pair m0 m' | None => None end.
+Proof. reflexivity. Qed.
+
+(** Every constituent has the merge's continuation. *)
+Theorem merge_states_prog : forall l m,
+  merge_states l = Some m -> forall t, In t l -> mprog t = mprog m.
+Proof.
+  induction l as [| m0 l IH]; intros m H t Ht; [discriminate |].
+  destruct l as [| m1 l'].
+  - inversion H; subst. destruct Ht as [<- | []]. reflexivity.
+  - rewrite merge_states_cons in H. destruct (merge_states (m1 :: l')) as [m' |] eqn:E; [| discriminate].
+    pose proof (merge_pair_prog _ _ _ H) as [P0 P'].
+    destruct Ht as [<- | Ht]; [auto |].
+    rewrite P'. exact (IH _ eq_refl _ Ht).
+Qed.
+
+(** A list with two different continuations is not merged. *)
+Theorem merge_states_rejects : forall l t1 t2,
+  In t1 l -> In t2 l -> mprog t1 <> mprog t2 -> merge_states l = None.
+Proof.
+  intros l t1 t2 H1 H2 Hne. destruct (merge_states l) as [m |] eqn:E; [| reflexivity].
+  rewrite (merge_states_prog _ _ E _ H1), (merge_states_prog _ _ E _ H2) in Hne. congruence.
+Qed.
+
+(** A non-empty list with one continuation is merged. *)
+Theorem merge_states_defined : forall l,
+  l <> [] -> (forall t1 t2, In t1 l -> In t2 l -> mprog t1 = mprog t2) ->
+  exists m, merge_states l = Some m.
+Proof.
+  induction l as [| m0 l IH]; intros Hl Hp; [contradiction |].
+  destruct l as [| m1 l']; [exists m0; reflexivity |].
+  destruct IH as [m' E].
+  - discriminate.
+  - intros t1 t2 H1 H2. apply Hp; right; assumption.
+  - rewrite merge_states_cons, E. apply merge_pair_defined.
+    rewrite <- (merge_states_prog _ _ E m1 (or_introl eq_refl)). apply Hp; simpl; auto.
+Qed.
+
+(** The path condition of the merge is the disjunction of the constituents'. *)
+Theorem merge_states_pc : forall l m V,
+  merge_states l = Some m -> (sat V (mpc m) <-> exists t, In t l /\ sat V (mpc t)).
+Proof.
+  induction l as [| m0 l IH]; intros m V H; [discriminate |].
+  destruct l as [| m1 l'].
+  - inversion H; subst. split; [intro; exists m; simpl; auto |].
+    intros [t [[<- | []] Ht]]. exact Ht.
+  - rewrite merge_states_cons in H. destruct (merge_states (m1 :: l')) as [m' |] eqn:E; [| discriminate].
+    rewrite (merge_pair_pc _ _ _ V H), (IH _ V eq_refl). split.
+    + intros [H0 | [t [Ht Hs]]]; [exists m0; simpl; auto | exists t; simpl; auto].
+    + intros [t [[<- | Ht] Hs]]; [left; exact Hs | right; exists t; auto].
+Qed.
+
+(** Precision of the merge of a list: every concrete state the merge represents is
+    represented by a constituent. *)
+Theorem merge_states_precise : forall l m,
+  merge_states l = Some m -> precise l [m].
+Proof.
+  induction l as [| m0 l IH]; intros m H o V c Ho Hc; [discriminate |].
+  destruct Ho as [Ho | []]. subst o.
+  destruct l as [| m1 l'].
+  - inversion H; subst. exists m. simpl. auto.
+  - rewrite merge_states_cons in H. destruct (merge_states (m1 :: l')) as [m' |] eqn:E; [| discriminate].
+    destruct (merge_pair_precise _ _ _ H m V c (or_introl eq_refl) Hc) as [i [Hi Hic]].
+    destruct Hi as [Hi | [Hi | []]]; subst i; [exists m0; simpl; auto |].
+    destruct (IH _ eq_refl m' V c (or_introl eq_refl) Hic) as [j [Hj Hjc]].
+    exists j. simpl. auto.
+Qed.
+
+(** Under a valuation of its path condition the merge denotes the store of a constituent
+    whose path condition holds. *)
+Lemma merge_states_store : forall l m V,
+  merge_states l = Some m -> sat V (mpc m) ->
+  exists t, In t l /\ sat V (mpc t) /\ store_eq (mcompose V (mst m)) (mcompose V (mst t)).
+Proof.
+  intros l m V H Hs.
+  assert (Hc : mconcretizes V m (mcompose V (mst m), mprog m)).
+  { apply mconcretizes_iff. simpl. split; [exact Hs |]. split; [apply store_eq_refl | reflexivity]. }
+  destruct (merge_states_precise _ _ H m V _ (or_introl eq_refl) Hc) as [t [Ht Htc]].
+  apply mconcretizes_iff in Htc as [Hst [Hse _]]. simpl in Hse. eauto.
+Qed.
+
+(** A state compatible with every constituent is compatible with their merge. *)
+Lemma compatible_merge : forall m0 l m,
+  merge_states l = Some m -> Forall (compatible m0) l -> compatible m0 m.
+Proof.
+  intros m0 l m H Hf V H0 Hm.
+  destruct (merge_states_store _ _ V H Hm) as [t [Ht [Hst Hse]]].
+  rewrite Forall_forall in Hf.
+  exact (store_eq_trans _ _ _ (Hf t Ht V H0 Hst) (store_eq_sym _ _ Hse)).
+Qed.
+
+(** Exhaustiveness of the merge of a list of pairwise compatible states: every concrete
+    state a constituent represents is represented by the merge. *)
+Theorem merge_states_exhaustive : forall l m,
+  merge_states l = Some m -> ForallOrdPairs compatible l -> exhaustive l [m].
+Proof.
+  induction l as [| m0 l IH]; intros m H Hc i V c Hi Hic; [discriminate |].
+  exists m. split; [left; reflexivity |].
+  destruct l as [| m1 l'].
+  - inversion H; subst. destruct Hi as [<- | []]. exact Hic.
+  - rewrite merge_states_cons in H. destruct (merge_states (m1 :: l')) as [m' |] eqn:E; [| discriminate].
+    inversion Hc as [| a l0 Hf Hc' Heq]; subst.
+    assert (Hcomp : compatible m0 m') by exact (compatible_merge _ _ _ E Hf).
+    destruct Hi as [<- | Hi].
+    + destruct (merge_pair_exhaustive _ _ _ H Hcomp m0 V c (or_introl eq_refl) Hic) as [o [[<- | []] Ho]].
+      exact Ho.
+    + destruct (IH _ eq_refl Hc' i V c Hi Hic) as [o [[<- | []] Ho]].
+      destruct (merge_pair_exhaustive _ _ _ H Hcomp m' V c (or_intror (or_introl eq_refl)) Ho)
+        as [o' [[<- | []] Ho']].
+      exact Ho'.
+Qed.
+
+(** ** Merge of ordinary symbolic states, with the concretization of [Symbolic.v] *)
+
+Lemma ForallOrdPairs_map : forall (A B : Type) (f : A -> B) (R : B -> B -> Prop) l,
+  ForallOrdPairs (fun x y => R (f x) (f y)) l -> ForallOrdPairs R (map f l).
+Proof.
+  induction l as [| a l IH]; intro H; simpl; constructor.
+  - inversion H; subst. apply Forall_map. assumption.
+  - inversion H; subst. auto.
+Qed.
+
+Lemma ForallOrdPairs_impl : forall (A : Type) (R R' : A -> A -> Prop) l,
+  (forall x y, R x y -> R' x y) -> ForallOrdPairs R l -> ForallOrdPairs R' l.
+Proof.
+  induction l as [| a l IH]; intros HR H; constructor; inversion H; subst.
+  - eapply Forall_impl; [| eassumption]. auto.
+  - auto.
+Qed.
+
+Theorem merge_sym_prog : forall ts m,
+  merge_sym ts = Some m -> forall t, In t ts -> prog t = mprog m.
+Proof.
+  intros ts m H t Ht. rewrite <- lift_prog. apply (merge_states_prog _ _ H). apply in_map. exact Ht.
+Qed.
+
+(** Precision: every concretization of the merge is a concretization of a constituent. *)
+Theorem merge_sym_precise : forall ts m V c,
+  merge_sym ts = Some m -> mconcretizes V m c -> exists t, In t ts /\ concretizes V t c.
+Proof.
+  intros ts m V c H Hc.
+  destruct (merge_states_precise _ _ H m V c (or_introl eq_refl) Hc) as [i [Hi Hic]].
+  apply in_map_iff in Hi as [t [<- Ht]]. exists t. split; [exact Ht |].
+  apply lift_concretizes. exact Hic.
+Qed.
+
+(** Exhaustiveness for states with pairwise disjoint path conditions (the states of one
+    depth of the symbolic execution tree): every concretization of a constituent is one of
+    the merge. *)
+Theorem merge_sym_exhaustive : forall ts m t V c,
+  merge_sym ts = Some m -> ForallOrdPairs (fun t1 t2 => disjoint (pc t1) (pc t2)) ts ->
+  In t ts -> concretizes V t c -> mconcretizes V m c.
+Proof.
+  intros ts m t V c H Hd Ht Hc.
+  assert (Hcomp : ForallOrdPairs compatible (map lift ts)).
+  { apply ForallOrdPairs_map. eapply ForallOrdPairs_impl; [| exact Hd].
+    intros x y Hxy. apply disjoint_compatible. rewrite !lift_pc. exact Hxy. }
+  destruct (merge_states_exhaustive _ _ H Hcomp (lift t) V c (in_map _ _ _ Ht)
+              (proj2 (lift_concretizes V t c) Hc)) as [o [[<- | []] Ho]].
+  exact Ho.
+Qed.
+
+(** ** Transitions over sets of states *)
+
+(** An exhaustive transition loses no concrete state of the configuration. *)
+Theorem replaces_exhaustive : forall Cnf I O Cnf' V c,
+  replaces Cnf I O Cnf' -> exhaustive I O -> conf_concr Cnf V c -> conf_concr Cnf' V c.
+Proof.
+  intros Cnf I O Cnf' V c [R [HP ->]] Hex [m [Hm Hmc]].
+  apply (Permutation_in _ HP) in Hm. apply in_app_or in Hm as [Hm | Hm].
+  - destruct (Hex m V c Hm Hmc) as [o [Ho Hoc]]. exists o. split; [apply in_or_app; left |]; assumption.
+  - exists m. split; [apply in_or_app; right |]; assumption.
+Qed.
+
+(** A precise transition adds no concrete state to the configuration. *)
+Theorem replaces_precise : forall Cnf I O Cnf' V c,
+  replaces Cnf I O Cnf' -> precise I O -> conf_concr Cnf' V c -> conf_concr Cnf V c.
+Proof.
+  intros Cnf I O Cnf' V c [R [HP ->]] Hpr [m [Hm Hmc]].
+  apply in_app_or in Hm as [Hm | Hm].
+  - destruct (Hpr m V c Hm Hmc) as [i [Hi Hic]]. exists i. split; [| exact Hic].
+    apply (Permutation_in _ (Permutation_sym HP)). apply in_or_app. left. exact Hi.
+  - exists m. split; [| exact Hmc].
+    apply (Permutation_in _ (Permutation_sym HP)). apply in_or_app. right. exact Hm.
+Qed.
+
+(** The merging transition adds no concrete state (the soundness side of the search). *)
+Theorem merge_step_sound : forall Cnf I m Cnf' V c,
+  merge_step Cnf I m Cnf' -> conf_concr Cnf' V c -> conf_concr Cnf V c.
+Proof.
+  intros Cnf I m Cnf' V c [H HR]. apply (replaces_precise _ _ _ _ V c HR).
+  exact (merge_states_precise _ _ H).
+Qed.
+
+(** The merging transition of pairwise compatible states loses no concrete state (the
+    completeness side of the search). *)
+Theorem merge_step_complete : forall Cnf I m Cnf' V c,
+  merge_step Cnf I m Cnf' -> ForallOrdPairs compatible I -> conf_concr Cnf V c -> conf_concr Cnf' V c.
+Proof.
+  intros Cnf I m Cnf' V c [H HR] Hc. apply (replaces_exhaustive _ _ _ _ V c HR).
+  exact (merge_states_exhaustive _ _ H Hc).
+Qed.
+
+(** Both: replacing pairwise compatible states by their merge keeps the configuration's
+    concretization exactly. *)
+Theorem merge_step_exact : forall Cnf I m Cnf',
+  merge_step Cnf I m Cnf' -> ForallOrdPairs compatible I ->
+  forall V c, conf_concr Cnf V c <-> conf_concr Cnf' V c.
+Proof.
+  intros Cnf I m Cnf' H Hc V c. split.
+  - exact (merge_step_complete _ _ _ _ V c H Hc).
+  - exact (merge_step_sound _ _ _ _ V c H).
+Qed.
+
+(** ** The merge policy *)
+
+(** A group the policy allows is merged, and its merge is a merging transition of the
+    level. *)
+Theorem merge_policy_step : forall lvl I,
+  merge_policy lvl I -> exists m lvl', merge_step lvl I m lvl'.
+Proof.
+  intros lvl I [Hne [[R HP] Hp]].
+  destruct (merge_states_defined I Hne Hp) as [m E].
+  exists m, ([m] ++ R). split; [exact E |]. exists R. auto.
+Qed.

@@ -4,7 +4,7 @@
     configuration by its merge keeps the configuration's concretization. *)
 
 From Coq Require Import ZArith String List Bool Sorting.Permutation.
-From Certsym Require Import Syntax Concrete Symbolic Expand Merge.
+From Certsym Require Import Syntax Concrete Concreteproof Symbolic Expand Expandproof Merge.
 Import ListNotations.
 
 (** ** Stores *)
@@ -375,4 +375,220 @@ Proof.
   intros lvl I [Hne [[R HP] Hp]].
   destruct (merge_states_defined I Hne Hp) as [m E].
   exists m, ([m] ++ R). split; [exact E |]. exists R. auto.
+Qed.
+
+(** ** The states of one depth of the symbolic execution tree have disjoint path conditions,
+    so the policy's merges are exact *)
+
+Lemma sat_Band : forall V b1 b2, sat V (Band b1 b2) <-> sat V b1 /\ sat V b2.
+Proof. unfold sat, bevalT. intros. simpl. apply andb_true_iff. Qed.
+
+Lemma sat_Bnot : forall V b, sat V (Bnot b) <-> ~ sat V b.
+Proof.
+  unfold sat, bevalT. intros. simpl. destruct (bevalTE [] V b); simpl; split; congruence.
+Qed.
+
+Lemma ForallOrdPairs_app : forall (A : Type) (R : A -> A -> Prop) l1 l2,
+  ForallOrdPairs R l1 -> ForallOrdPairs R l2 -> (forall a b, In a l1 -> In b l2 -> R a b) ->
+  ForallOrdPairs R (l1 ++ l2).
+Proof.
+  induction l1 as [| a l1 IH]; intros l2 H1 H2 Hx; [exact H2 |].
+  inversion H1; subst. simpl. constructor.
+  - apply Forall_app. split; [assumption |].
+    apply Forall_forall. intros b Hb. apply Hx; simpl; auto.
+  - apply IH; auto. intros x y Hxa Hy. apply Hx; simpl; auto.
+Qed.
+
+Lemma ForallOrdPairs_app_l : forall (A : Type) (R : A -> A -> Prop) l1 l2,
+  ForallOrdPairs R (l1 ++ l2) -> ForallOrdPairs R l1.
+Proof.
+  induction l1 as [| a l1 IH]; intros l2 H; [constructor |].
+  inversion H; subst. constructor.
+  - apply Forall_app in H2. tauto.
+  - eauto.
+Qed.
+
+Lemma Forall_perm : forall (A : Type) (P : A -> Prop) l l',
+  Permutation l l' -> Forall P l -> Forall P l'.
+Proof.
+  intros A P l l' HP H. rewrite Forall_forall in *. intros x Hx.
+  apply H. exact (Permutation_in _ (Permutation_sym HP) Hx).
+Qed.
+
+(** For a symmetric relation, "every pair" does not depend on the order of the list. *)
+Lemma ForallOrdPairs_perm : forall (A : Type) (R : A -> A -> Prop) l l',
+  (forall x y, R x y -> R y x) -> Permutation l l' -> ForallOrdPairs R l -> ForallOrdPairs R l'.
+Proof.
+  intros A R l l' Hs HP. induction HP; intro H.
+  - exact H.
+  - inversion H; subst. constructor; [exact (Forall_perm _ _ _ _ HP H2) | auto].
+  - inversion H as [| a l0 Hy Hxl]; subst. inversion Hxl as [| b l1 Hx Hl]; subst.
+    inversion Hy; subst. constructor; [constructor; auto |]. constructor; assumption.
+  - auto.
+Qed.
+
+Lemma compatible_sym : forall m1 m2, compatible m1 m2 -> compatible m2 m1.
+Proof. intros m1 m2 H V H2 H1. apply store_eq_sym. exact (H V H1 H2). Qed.
+
+(** A successor's path condition implies its parent's. *)
+Lemma sym_step_pc : forall t t' V, sym_step t t' -> sat V (pc t') -> sat V (pc t).
+Proof.
+  intros t t' V H. induction H; simpl; intro Hs; try exact Hs; try (apply sat_Band in Hs; tauto).
+  auto.
+Qed.
+
+Lemma expand_state_pc : forall t t' V, In t' (expand_state t) -> sat V (pc t') -> sat V (pc t).
+Proof.
+  intros [[phi ss] p] t' V H. apply expand_correct in H. exact (sym_step_pc _ _ V H).
+Qed.
+
+Local Notation pdisjoint := (fun t1 t2 : sym_state => disjoint (pc t1) (pc t2)).
+
+Lemma err_succs_pc : forall can F phi ss t,
+  In t (err_succs can F phi ss) -> exists k, pc t = Band phi (F k).
+Proof.
+  intros can F phi ss t H. unfold err_succs in H.
+  destruct (can KDiv), (can KIdx); simpl in H;
+    repeat (destruct H as [<- | H]; [eexists; reflexivity |]); destruct H.
+Qed.
+
+Lemma err_succs_disjoint : forall can F phi ss,
+  (forall V k1 k2, sat V (F k1) -> sat V (F k2) -> k1 = k2) ->
+  ForallOrdPairs pdisjoint (err_succs can F phi ss).
+Proof.
+  intros can F phi ss HF. unfold err_succs.
+  destruct (can KDiv), (can KIdx); simpl; repeat constructor.
+  intros V H1 H2. apply sat_Band in H1 as [_ H1]. apply sat_Band in H2 as [_ H2].
+  discriminate (HF V _ _ H1 H2).
+Qed.
+
+(** The successors of one expansion: some that all need the definedness [D], then the
+    error successors, whose first-failure formulas exclude [D] and each other. *)
+Lemma heads_err_disjoint : forall heads can D F phi ss,
+  ForallOrdPairs pdisjoint heads ->
+  (forall t V, In t heads -> sat V (pc t) -> sat V D) ->
+  (forall V k, sat V D -> sat V (F k) -> False) ->
+  (forall V k1 k2, sat V (F k1) -> sat V (F k2) -> k1 = k2) ->
+  ForallOrdPairs pdisjoint (heads ++ err_succs can F phi ss).
+Proof.
+  intros heads can D F phi ss Hh HD HDF HF. apply ForallOrdPairs_app; [exact Hh | apply err_succs_disjoint; exact HF |].
+  intros a b Ha Hb V Hsa Hsb. apply err_succs_pc in Hb as [k Hk]. rewrite Hk in Hsb.
+  apply sat_Band in Hsb as [_ Hsb]. exact (HDF V k (HD a V Ha Hsa) Hsb).
+Qed.
+
+Lemma expand_seq : forall phi ss p q,
+  p <> Skip -> expand phi ss (Seq p q) = map (then_do q) (expand phi ss p).
+Proof. intros phi ss p q H. destruct p; try reflexivity. contradiction. Qed.
+
+Lemma then_do_pc : forall q t, pc (then_do q t) = pc t.
+Proof. intros q [[phi ss] p]. reflexivity. Qed.
+
+Lemma aD_aF : forall V k e, sat V (aD e) -> sat V (aF k e) -> False.
+Proof.
+  intros V k e H1 H2. apply aD_correct in H1 as [v Hv]. apply aF_correct in H2. congruence.
+Qed.
+
+Lemma aF_aF : forall V k1 k2 e, sat V (aF k1 e) -> sat V (aF k2 e) -> k1 = k2.
+Proof. intros V k1 k2 e H1 H2. apply aF_correct in H1, H2. congruence. Qed.
+
+Lemma bD_bF : forall V k b, sat V (bD b) -> sat V (bF k b) -> False.
+Proof.
+  intros V k b H1 H2. apply bD_correct in H1 as [v Hv]. apply bF_correct in H2. congruence.
+Qed.
+
+Lemma bF_bF : forall V k1 k2 b, sat V (bF k1 b) -> sat V (bF k2 b) -> k1 = k2.
+Proof. intros V k1 k2 b H1 H2. apply bF_correct in H1, H2. congruence. Qed.
+
+Lemma wD_wF : forall V k lo hi i e, sat V (wD lo hi i e) -> sat V (wF k lo hi i e) -> False.
+Proof.
+  intros V k lo hi i e H1 H2. apply wD_correct in H1 as [v Hv]. apply wF_correct in H2. congruence.
+Qed.
+
+Lemma wF_wF : forall V k1 k2 lo hi i e,
+  sat V (wF k1 lo hi i e) -> sat V (wF k2 lo hi i e) -> k1 = k2.
+Proof. intros V k1 k2 lo hi i e H1 H2. apply wF_correct in H1, H2. congruence. Qed.
+
+(** The successors of one state have pairwise disjoint path conditions. *)
+Lemma expand_disjoint : forall phi ss p, ForallOrdPairs pdisjoint (expand phi ss p).
+Proof.
+  intros phi ss p. revert phi ss. induction p; intros phi ss.
+  - constructor.
+  - constructor.
+  - (* Assign *)
+    apply (heads_err_disjoint [_] _ (aD (asubst ss a))).
+    + repeat constructor.
+    + intros t V [<- | []] Hs. apply sat_Band in Hs. tauto.
+    + intros V k. apply aD_aF.
+    + intros V k1 k2. apply aF_aF.
+  - (* AAssign *)
+    apply (heads_err_disjoint [_] _ (wD lo hi (asubst ss i) (asubst ss e))).
+    + repeat constructor.
+    + intros t V [<- | []] Hs. apply sat_Band in Hs. tauto.
+    + intros V k. apply wD_wF.
+    + intros V k1 k2. apply wF_wF.
+  - (* Seq *)
+    destruct (stmt_eq_dec p1 Skip) as [-> | Hne].
+    + simpl. repeat constructor.
+    + rewrite expand_seq by exact Hne. apply ForallOrdPairs_map.
+      eapply ForallOrdPairs_impl; [| apply IHp1]. simpl. intros x y Hxy. rewrite !then_do_pc. exact Hxy.
+  - (* If *)
+    apply (heads_err_disjoint [_; _] _ (bD (bsubst ss b))).
+    + constructor; [| repeat constructor]. constructor; [| constructor].
+      simpl. intros V H1 H2. apply sat_Band in H1 as [_ H1]. apply sat_Band in H2 as [_ H2].
+      apply sat_Band in H1 as [_ H1]. apply sat_Band in H2 as [_ H2]. apply sat_Bnot in H2. auto.
+    + intros t V [<- | [<- | []]] Hs; simpl in Hs; apply sat_Band in Hs as [_ Hs];
+        apply sat_Band in Hs; tauto.
+    + intros V k. apply bD_bF.
+    + intros V k1 k2. apply bF_bF.
+  - (* While *)
+    repeat constructor.
+  - (* Assume *)
+    apply (heads_err_disjoint [_] _ (bD (bsubst ss b))).
+    + repeat constructor.
+    + intros t V [<- | []] Hs. simpl in Hs. apply sat_Band in Hs as [_ Hs]. apply sat_Band in Hs. tauto.
+    + intros V k. apply bD_bF.
+    + intros V k1 k2. apply bF_bF.
+Qed.
+
+(** One round of breadth-first expansion keeps the path conditions pairwise disjoint. *)
+Lemma flat_map_expand_disjoint : forall l,
+  ForallOrdPairs pdisjoint l -> ForallOrdPairs pdisjoint (flat_map expand_state l).
+Proof.
+  induction l as [| t l IH]; intro H; [constructor |].
+  inversion H as [| a l0 Hf Hl]; subst. simpl. apply ForallOrdPairs_app.
+  - destruct t as [[phi ss] p]. apply expand_disjoint.
+  - auto.
+  - intros a b Ha Hb V Hsa Hsb. apply in_flat_map in Hb as [t' [Ht' Hb]].
+    rewrite Forall_forall in Hf.
+    exact (Hf t' Ht' V (expand_state_pc _ _ V Ha Hsa) (expand_state_pc _ _ V Hb Hsb)).
+Qed.
+
+(** The states of one depth of the tree of a queue with pairwise disjoint path conditions
+    have pairwise disjoint path conditions. *)
+Theorem level_disjoint : forall l d,
+  ForallOrdPairs pdisjoint l -> ForallOrdPairs pdisjoint (level l d).
+Proof.
+  intros l d H. induction d as [| d IH]; [exact H |]. simpl. apply flat_map_expand_disjoint. exact IH.
+Qed.
+
+(** In particular those of the tree of a program. *)
+Corollary level_init_disjoint : forall p d, ForallOrdPairs pdisjoint (level [sym_init p] d).
+Proof. intros p d. apply level_disjoint. repeat constructor. Qed.
+
+(** Merging by the policy, a group of states of one depth of the tree of a program with
+    one continuation, is a merging transition that keeps that depth's concretization
+    exactly: nothing is lost (exhaustive), nothing is added (precise). *)
+Theorem merge_policy_exact : forall p d I,
+  merge_policy (map lift (level [sym_init p] d)) I ->
+  exists m Cnf', merge_step (map lift (level [sym_init p] d)) I m Cnf' /\
+    forall V c, conf_concr (map lift (level [sym_init p] d)) V c <-> conf_concr Cnf' V c.
+Proof.
+  intros p d I Hpol.
+  destruct (merge_policy_step _ _ Hpol) as [m [Cnf' Hstep]].
+  exists m, Cnf'. split; [exact Hstep |]. apply (merge_step_exact _ _ _ _ Hstep).
+  destruct Hpol as [_ [[R HP] _]].
+  apply (ForallOrdPairs_app_l _ _ _ R).
+  apply (ForallOrdPairs_perm _ _ _ _ compatible_sym HP).
+  apply ForallOrdPairs_map. eapply ForallOrdPairs_impl; [| apply level_init_disjoint].
+  simpl. intros x y Hxy. apply disjoint_compatible. rewrite !lift_pc. exact Hxy.
 Qed.

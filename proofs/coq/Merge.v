@@ -175,3 +175,129 @@ Fixpoint level (l : list sym_state) (d : nat) : list sym_state :=
 Definition merge_policy (lvl I : list mstate) : Prop :=
   I <> [] /\ (exists R, Permutation lvl (I ++ R)) /\
   (forall m1 m2, In m1 I -> In m2 I -> mprog m1 = mprog m2).
+
+(** ** Expansion of merged states *)
+
+(** Guarded terms are a monad: [gmap] applies a function to every leaf, [gbind] replaces
+    every leaf by a guarded term. *)
+Fixpoint gmap {A B : Type} (f : A -> B) (g : guarded A) : guarded B :=
+  match g with
+  | Leaf a => Leaf (f a)
+  | Ite c g1 g2 => Ite c (gmap f g1) (gmap f g2)
+  end.
+
+Fixpoint gbind {A B : Type} (g : guarded A) (f : A -> guarded B) : guarded B :=
+  match g with
+  | Leaf a => f a
+  | Ite c g1 g2 => Ite c (gbind g1 f) (gbind g2 f)
+  end.
+
+Definition gmap2 {A B C : Type} (f : A -> B -> C) (g1 : guarded A) (g2 : guarded B) : guarded C :=
+  gbind g1 (fun a => gmap (f a) g2).
+
+(** Substitution of a store of guarded terms: the [Ite]s of the entries are lifted above
+    the expression, so that each leaf is the substitution of one store of leaves.  The
+    guards are path conditions, closed formulas over the symbols, so lifting them out of a
+    quantifier captures nothing. *)
+Fixpoint gasubst (G : mstore) (a : aexpr) : guarded aexpr :=
+  match a with
+  | Cst n => Leaf (Cst n)
+  | Var x => gmap aclose (msv G x)
+  | BVar k => Leaf (BVar k)
+  | Neg a1 => gmap Neg (gasubst G a1)
+  | Add a1 a2 => gmap2 Add (gasubst G a1) (gasubst G a2)
+  | Sub a1 a2 => gmap2 Sub (gasubst G a1) (gasubst G a2)
+  | Mul a1 a2 => gmap2 Mul (gasubst G a1) (gasubst G a2)
+  | Div a1 a2 => gmap2 Div (gasubst G a1) (gasubst G a2)
+  | Mod a1 a2 => gmap2 Mod (gasubst G a1) (gasubst G a2)
+  | Sel t lo hi i => gmap2 (fun t' i' => Sel t' lo hi i') (garsubst G t) (gasubst G i)
+  end
+with garsubst (G : mstore) (t : arr) : guarded arr :=
+  match t with
+  | AVar a => gmap arclose (msa G a)
+  | AStore t1 i v => gbind (garsubst G t1) (fun t1' => gmap2 (AStore t1') (gasubst G i) (gasubst G v))
+  end.
+
+Fixpoint gbsubst (G : mstore) (b : bexpr) : guarded bexpr :=
+  match b with
+  | Btrue => Leaf Btrue
+  | Bfalse => Leaf Bfalse
+  | Beq a1 a2 => gmap2 Beq (gasubst G a1) (gasubst G a2)
+  | Bne a1 a2 => gmap2 Bne (gasubst G a1) (gasubst G a2)
+  | Blt a1 a2 => gmap2 Blt (gasubst G a1) (gasubst G a2)
+  | Ble a1 a2 => gmap2 Ble (gasubst G a1) (gasubst G a2)
+  | Bgt a1 a2 => gmap2 Bgt (gasubst G a1) (gasubst G a2)
+  | Bge a1 a2 => gmap2 Bge (gasubst G a1) (gasubst G a2)
+  | Bnot b1 => gmap Bnot (gbsubst G b1)
+  | Band b1 b2 => gmap2 Band (gbsubst G b1) (gbsubst G b2)
+  | Bor b1 b2 => gmap2 Bor (gbsubst G b1) (gbsubst G b2)
+  | Bquant ex k a1 a2 b1 =>
+      gbind (gasubst G a1) (fun a1' => gmap2 (Bquant ex k a1') (gasubst G a2) (gbsubst G b1))
+  | Bfirst k a1 a2 d f =>
+      gbind (gasubst G a1) (fun a1' => gbind (gasubst G a2) (fun a2' =>
+        gmap2 (Bfirst k a1' a2') (gbsubst G d) (gbsubst G f)))
+  end.
+
+(** A guarded formula as a formula: [ite(c, f1, f2)] is [(c ∧ f1) ∨ (¬c ∧ f2)]. *)
+Fixpoint gform (g : guarded bexpr) : bexpr :=
+  match g with
+  | Leaf b => b
+  | Ite c g1 g2 => Bor (Band c (gform g1)) (Band (Bnot c) (gform g2))
+  end.
+
+Definition msupdate (G : mstore) (x : var) (e : guarded aexpr) : mstore :=
+  MStore (fun y => if String.eqb x y then e else msv G y) (msa G).
+
+Definition msaupdate (G : mstore) (a : var) (t : guarded arr) : mstore :=
+  MStore (msv G) (fun b => if String.eqb a b then t else msa G b).
+
+Definition mthen_do (q : stmt) (m : mstate) : mstate :=
+  let '(phi, G, p) := m in (phi, G, Seq p q).
+
+Definition merr_succs (can : fkind -> bool) (F : fkind -> bexpr) (phi : bexpr) (G : mstore)
+  : list mstate :=
+  (if can KDiv then [(Band phi (F KDiv), G, Fail KDiv)] else []) ++
+  (if can KIdx then [(Band phi (F KIdx), G, Fail KIdx)] else []).
+
+(** The successors of a merged state: [Expand.expand] with the substitution of guarded
+    terms, the guarded formulas read as formulas. *)
+Fixpoint mexpand (phi : bexpr) (G : mstore) (p : stmt) : list mstate :=
+  match p with
+  | Skip | Fail _ => []
+  | Assign x a =>
+      let e := gasubst G a in
+      (Band phi (gform (gmap aD e)), msupdate G x e, Skip)
+        :: merr_succs (fun k => acan k a) (fun k => gform (gmap (aF k) e)) phi G
+  | AAssign a lo hi i e =>
+      let i' := gasubst G i in
+      let e' := gasubst G e in
+      (Band phi (gform (gmap2 (wD lo hi) i' e')),
+       msaupdate G a (gbind (msa G a) (fun t => gmap2 (AStore t) i' e')), Skip)
+        :: merr_succs (fun k => wcan k i e) (fun k => gform (gmap2 (wF k lo hi) i' e')) phi G
+  | If b p1 p2 =>
+      let c := gbsubst G b in
+      (Band phi (Band (gform (gmap bD c)) (gform c)), G, p1)
+        :: (Band phi (Band (gform (gmap bD c)) (Bnot (gform c))), G, p2)
+        :: merr_succs (fun k => bcan k b) (fun k => gform (gmap (bF k) c)) phi G
+  | While b p1 => [(phi, G, If b (Seq p1 (While b p1)) Skip)]
+  | Assume b =>
+      let c := gbsubst G b in
+      (Band phi (Band (gform (gmap bD c)) (gform c)), G, Skip)
+        :: merr_succs (fun k => bcan k b) (fun k => gform (gmap (bF k) c)) phi G
+  | Seq p1 q =>
+      match p1 with
+      | Skip => [(phi, G, q)]
+      | _ => map (mthen_do q) (mexpand phi G p1)
+      end
+  end.
+
+Definition mexpand_state (m : mstate) : list mstate :=
+  let '(phi, G, p) := m in mexpand phi G p.
+
+(** A merged state stands, under [V], for an ordinary state: the same path condition under
+    [V], the same entries once the guards are read under [V], the same program. *)
+Definition vequiv (V : store) (m : mstate) (t : sym_state) : Prop :=
+  let '(phi, G, p) := m in
+  let '(psi, ss, q) := t in
+  bevalT V phi = bevalT V psi /\ (forall x, pick V (msv G x) = ssv ss x) /\
+  (forall a, pick V (msa G a) = ssa ss a) /\ p = q.

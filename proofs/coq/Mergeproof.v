@@ -592,3 +592,171 @@ Proof.
   apply ForallOrdPairs_map. eapply ForallOrdPairs_impl; [| apply level_init_disjoint].
   simpl. intros x y Hxy. apply disjoint_compatible. rewrite !lift_pc. exact Hxy.
 Qed.
+
+(** ** Expansion of merged states *)
+
+Lemma pick_gmap : forall (A B : Type) (f : A -> B) V g, pick V (gmap f g) = f (pick V g).
+Proof. induction g; simpl; [reflexivity |]. destruct (bevalT V c); assumption. Qed.
+
+Lemma pick_gbind : forall (A B : Type) (f : A -> guarded B) V g,
+  pick V (gbind g f) = pick V (f (pick V g)).
+Proof. induction g; simpl; [reflexivity |]. destruct (bevalT V c); assumption. Qed.
+
+Lemma pick_gmap2 : forall (A B C : Type) (f : A -> B -> C) V g1 g2,
+  pick V (gmap2 f g1 g2) = f (pick V g1) (pick V g2).
+Proof. intros. unfold gmap2. rewrite pick_gbind, pick_gmap. reflexivity. Qed.
+
+Lemma bevalT_gform : forall V g, bevalT V (gform g) = bevalT V (pick V g).
+Proof.
+  induction g as [b | c g1 IH1 g2 IH2]; [reflexivity |]. simpl.
+  unfold bevalT in *. simpl. rewrite IH1, IH2.
+  destruct (bevalTE [] V c); simpl; [apply orb_false_r | reflexivity].
+Qed.
+
+Lemma pick_gsubst : forall V G,
+  (forall a, pick V (gasubst G a) = asubst (mresolve V G) a) /\
+  (forall t, pick V (garsubst G t) = arsubst (mresolve V G) t).
+Proof.
+  intros V G. apply aexpr_arr_mut; intros; simpl;
+    repeat first [rewrite pick_gmap2 | rewrite pick_gmap | rewrite pick_gbind]; simpl; congruence.
+Qed.
+
+Lemma pick_gasubst : forall V G a, pick V (gasubst G a) = asubst (mresolve V G) a.
+Proof. intros. apply pick_gsubst. Qed.
+
+Lemma pick_gbsubst : forall V G b, pick V (gbsubst G b) = bsubst (mresolve V G) b.
+Proof.
+  induction b; simpl;
+    repeat first [rewrite pick_gmap2 | rewrite pick_gmap | rewrite pick_gbind | rewrite pick_gasubst];
+    simpl; repeat first [rewrite pick_gmap2 | rewrite pick_gmap | rewrite pick_gasubst]; congruence.
+Qed.
+
+Lemma bevalT_Band : forall V b1 b2, bevalT V (Band b1 b2) = bevalT V b1 && bevalT V b2.
+Proof. reflexivity. Qed.
+
+Lemma bevalT_Bnot : forall V b, bevalT V (Bnot b) = negb (bevalT V b).
+Proof. reflexivity. Qed.
+
+(** A merged state and the ordinary state it stands for under [V] have the same
+    concretizations under [V]. *)
+Theorem vequiv_concretizes : forall V m t c,
+  vequiv V m t -> (mconcretizes V m c <-> concretizes V t c).
+Proof.
+  intros V [[phi G] p] [[psi ss] q] c [Hpc [Hv [Ha ->]]].
+  unfold mconcretizes, resolve, concretizes, sat. rewrite Hpc.
+  assert (Hs : forall s, store_eq s (compose V (mresolve V G)) <-> store_eq s (compose V ss)).
+  { intro s. unfold store_eq, compose, mresolve. simpl. split; intros [H1 H2]; split; intros.
+    - rewrite H1, Hv. reflexivity.
+    - rewrite H2, Ha. reflexivity.
+    - rewrite H1, Hv. reflexivity.
+    - rewrite H2, Ha. reflexivity. }
+  rewrite Hs. tauto.
+Qed.
+
+Lemma vequiv_resolve : forall V m, vequiv V m (resolve V m).
+Proof. intros V [[phi G] p]. simpl. auto. Qed.
+
+Lemma merr_succs_vequiv : forall V can F F' phi psi G ss,
+  bevalT V phi = bevalT V psi -> (forall k, bevalT V (F k) = bevalT V (F' k)) ->
+  (forall x, pick V (msv G x) = ssv ss x) -> (forall a, pick V (msa G a) = ssa ss a) ->
+  Forall2 (vequiv V) (merr_succs can F phi G) (err_succs can F' psi ss).
+Proof.
+  intros V can F F' phi psi G ss Hp HF Hv Ha. unfold merr_succs, err_succs.
+  destruct (can KDiv), (can KIdx); simpl; repeat constructor; auto;
+    rewrite !bevalT_Band, Hp, HF; reflexivity.
+Qed.
+
+Lemma mexpand_seq : forall phi G p q,
+  p <> Skip -> mexpand phi G (Seq p q) = map (mthen_do q) (mexpand phi G p).
+Proof. intros phi G p q H. destruct p; try reflexivity. contradiction. Qed.
+
+Lemma then_do_vequiv : forall V q l1 l2,
+  Forall2 (vequiv V) l1 l2 -> Forall2 (vequiv V) (map (mthen_do q) l1) (map (then_do q) l2).
+Proof.
+  intros V q l1 l2 H. induction H as [| [[phi G] p] [[psi ss] p'] l1 l2 Hx _ IH]; simpl; constructor; auto.
+  destruct Hx as [H1 [H2 [H3 H4]]]. simpl. subst. auto.
+Qed.
+
+Lemma bevalT_gform_gmap : forall V (f : aexpr -> bexpr) G a,
+  bevalT V (gform (gmap f (gasubst G a))) = bevalT V (f (asubst (mresolve V G) a)).
+Proof. intros. rewrite bevalT_gform, pick_gmap, pick_gasubst. reflexivity. Qed.
+
+Lemma bevalT_gform_gmapb : forall V (f : bexpr -> bexpr) G b,
+  bevalT V (gform (gmap f (gbsubst G b))) = bevalT V (f (bsubst (mresolve V G) b)).
+Proof. intros. rewrite bevalT_gform, pick_gmap, pick_gbsubst. reflexivity. Qed.
+
+(** The expansion of a merged state is, under every valuation [V], successor by successor,
+    the expansion of the ordinary state the merged state stands for under [V]. *)
+Theorem mexpand_vequiv : forall V phi G p,
+  Forall2 (vequiv V) (mexpand phi G p) (expand phi (mresolve V G) p).
+Proof.
+  intros V phi G p. revert phi. induction p; intro phi.
+  - constructor.
+  - constructor.
+  - (* Assign *)
+    simpl. constructor.
+    + simpl. rewrite !bevalT_Band, bevalT_gform_gmap. split; [reflexivity |].
+      split; [| split; reflexivity]. intro y. destruct (String.eqb x y); [apply pick_gasubst | reflexivity].
+    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmap.
+  - (* AAssign *)
+    simpl. constructor.
+    + simpl. rewrite !bevalT_Band, bevalT_gform, pick_gmap2, !pick_gasubst.
+      split; [reflexivity |]. split; [reflexivity |]. split; [| reflexivity].
+      intro b. destruct (String.eqb a b); [| reflexivity].
+      rewrite pick_gbind, pick_gmap2, !pick_gasubst. reflexivity.
+    + apply merr_succs_vequiv; try reflexivity. intro k.
+      rewrite bevalT_gform, pick_gmap2, !pick_gasubst. reflexivity.
+  - (* Seq *)
+    destruct (stmt_eq_dec p1 Skip) as [-> | Hne].
+    + simpl. repeat constructor.
+    + rewrite mexpand_seq, expand_seq by exact Hne. apply then_do_vequiv. apply IHp1.
+  - (* If *)
+    simpl. constructor; [| constructor].
+    + simpl. rewrite !bevalT_Band, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
+    + simpl. rewrite !bevalT_Band, !bevalT_Bnot, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
+    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmapb.
+  - (* While *)
+    repeat constructor.
+  - (* Assume *)
+    simpl. constructor.
+    + simpl. rewrite !bevalT_Band, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
+    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmapb.
+Qed.
+
+Corollary mexpand_state_vequiv : forall V m,
+  Forall2 (vequiv V) (mexpand_state m) (expand_state (resolve V m)).
+Proof. intros V [[phi G] p]. apply mexpand_vequiv. Qed.
+
+Lemma Forall2_In_l : forall {A B : Type} {R : A -> B -> Prop} {l1 l2 x},
+  Forall2 R l1 l2 -> In x l1 -> exists y, In y l2 /\ R x y.
+Proof.
+  intros A B R l1 l2 x H. induction H as [| a b l1 l2 Hab _ IH]; intro Hx; [contradiction |].
+  destruct Hx as [<- | Hx]; [exists b; simpl; auto |].
+  destruct (IH Hx) as [y [Hy Hr]]. exists y. simpl. auto.
+Qed.
+
+Lemma Forall2_In_r : forall {A B : Type} {R : A -> B -> Prop} {l1 l2 y},
+  Forall2 R l1 l2 -> In y l2 -> exists x, In x l1 /\ R x y.
+Proof.
+  intros A B R l1 l2 y H. induction H as [| a b l1 l2 Hab _ IH]; intro Hy; [contradiction |].
+  destruct Hy as [<- | Hy]; [exists a; simpl; auto |].
+  destruct (IH Hy) as [x [Hx Hr]]. exists x. simpl. auto.
+Qed.
+
+(** The expansion of a merged state is exhaustive and precise with respect to the
+    symbolic steps of what it stands for: under every valuation [V], a concrete state is
+    represented by a successor of the merged state exactly when it is represented by a
+    successor ([Symbolic.sym_step]) of the ordinary state the merged state stands for. *)
+Theorem mexpand_concretizes : forall V m c,
+  (exists m', In m' (mexpand_state m) /\ mconcretizes V m' c) <->
+  (exists t', sym_step (resolve V m) t' /\ concretizes V t' c).
+Proof.
+  intros V m c. pose proof (mexpand_state_vequiv V m) as H.
+  assert (Hs : forall t', sym_step (resolve V m) t' <-> In t' (expand_state (resolve V m))).
+  { intro t'. destruct m as [[phi G] p]. simpl. split; apply expand_correct. }
+  split.
+  - intros [m' [Hm Hc]]. destruct (Forall2_In_l H Hm) as [t' [Ht Hv]].
+    exists t'. split; [apply Hs; exact Ht | exact (proj1 (vequiv_concretizes _ _ _ _ Hv) Hc)].
+  - intros [t' [Ht Hc]]. apply Hs in Ht. destruct (Forall2_In_r H Ht) as [m' [Hm Hv]].
+    exists m'. split; [exact Hm | exact (proj2 (vequiv_concretizes _ _ _ _ Hv) Hc)].
+Qed.

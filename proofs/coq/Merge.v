@@ -301,3 +301,29 @@ Definition vequiv (V : store) (m : mstate) (t : sym_state) : Prop :=
   let '(psi, ss, q) := t in
   bevalT V phi = bevalT V psi /\ (forall x, pick V (msv G x) = ssv ss x) /\
   (forall a, pick V (msa G a) = ssa ss a) /\ p = q.
+
+(** ** The merged breadth-first search, depth by depth *)
+
+Definition mdisjoint (m1 m2 : mstate) : Prop := disjoint (mpc m1) (mpc m2).
+
+(** Any merging transition: a group of states with one continuation replaced by its merge. *)
+Definition merge_any (Cnf Cnf' : list mstate) : Prop := exists I m, merge_step Cnf I m Cnf'.
+
+(** One round of the merged search: every state of the depth expanded, then any number of
+    merges among the successors (all of the next depth: the merge policy). *)
+Definition mround (ML ML' : list mstate) : Prop := star merge_any (flat_map mexpand_state ML) ML'.
+
+(** [mlevel p d ML]: [ML] is a configuration the merged search of [p] can have at depth [d]
+    (which groups it merges is left open). *)
+Fixpoint mlevel (p : stmt) (d : nat) (ML : list mstate) : Prop :=
+  match d with
+  | O => ML = [lift (sym_init p)]
+  | S d' => exists ML0, mlevel p d' ML0 /\ mround ML0 ML
+  end.
+
+(** Valuation by valuation, the merged configuration [ML] and the ordinary one [L] stand
+    for each other: each state of one whose path condition holds under [V] stands for a state
+    of the other. *)
+Definition vsim (V : store) (ML : list mstate) (L : list sym_state) : Prop :=
+  (forall m, In m ML -> sat V (mpc m) -> exists t, In t L /\ vequiv V m t) /\
+  (forall t, In t L -> sat V (pc t) -> exists m, In m ML /\ vequiv V m t).

@@ -4,7 +4,7 @@
     configuration by its merge keeps the configuration's concretization. *)
 
 From Coq Require Import ZArith String List Bool Sorting.Permutation.
-From Certsym Require Import Syntax Concrete Concreteproof Symbolic Expand Expandproof Merge.
+From Certsym Require Import Syntax Concrete Concreteproof Symbolic Symbolicproof Expand Expandproof Merge.
 Import ListNotations.
 
 (** ** Stores *)
@@ -685,42 +685,79 @@ Lemma bevalT_gform_gmapb : forall V (f : bexpr -> bexpr) G b,
   bevalT V (gform (gmap f (gbsubst G b))) = bevalT V (f (bsubst (mresolve V G) b)).
 Proof. intros. rewrite bevalT_gform, pick_gmap, pick_gbsubst. reflexivity. Qed.
 
-(** The expansion of a merged state is, under every valuation [V], successor by successor,
-    the expansion of the ordinary state the merged state stands for under [V]. *)
-Theorem mexpand_vequiv : forall V phi G p,
-  Forall2 (vequiv V) (mexpand phi G p) (expand phi (mresolve V G) p).
+Lemma subst_ext : forall S1 S2,
+  (forall x, ssv S1 x = ssv S2 x) -> (forall a, ssa S1 a = ssa S2 a) ->
+  (forall a, asubst S1 a = asubst S2 a) /\ (forall t, arsubst S1 t = arsubst S2 t).
+Proof. intros S1 S2 Hv Ha. apply aexpr_arr_mut; intros; simpl; congruence. Qed.
+
+Lemma bsubst_ext : forall S1 S2,
+  (forall x, ssv S1 x = ssv S2 x) -> (forall a, ssa S1 a = ssa S2 a) ->
+  forall b, bsubst S1 b = bsubst S2 b.
 Proof.
-  intros V phi G p. revert phi. induction p; intro phi.
+  intros S1 S2 Hv Ha. pose proof (subst_ext S1 S2 Hv Ha) as [E _].
+  induction b; simpl; rewrite ?E; congruence.
+Qed.
+
+(** The expansion of a merged state is, under a valuation [V], successor by successor, the
+    expansion of any ordinary state it stands for under [V]. *)
+Lemma mexpand_vequiv_gen : forall V phi psi G ss p,
+  bevalT V phi = bevalT V psi -> (forall x, pick V (msv G x) = ssv ss x) ->
+  (forall a, pick V (msa G a) = ssa ss a) ->
+  Forall2 (vequiv V) (mexpand phi G p) (expand psi ss p).
+Proof.
+  intros V phi psi G ss p Hp Hv Ha.
+  assert (Ea : forall a, pick V (gasubst G a) = asubst ss a).
+  { intro a. rewrite pick_gasubst. apply subst_ext; assumption. }
+  assert (Eb : forall b, pick V (gbsubst G b) = bsubst ss b).
+  { intro b. rewrite pick_gbsubst. apply bsubst_ext; assumption. }
+  assert (Fa : forall (f : aexpr -> bexpr) a, bevalT V (gform (gmap f (gasubst G a))) = bevalT V (f (asubst ss a))).
+  { intros. rewrite bevalT_gform, pick_gmap, Ea. reflexivity. }
+  assert (Fb : forall (f : bexpr -> bexpr) b, bevalT V (gform (gmap f (gbsubst G b))) = bevalT V (f (bsubst ss b))).
+  { intros. rewrite bevalT_gform, pick_gmap, Eb. reflexivity. }
+  revert phi psi Hp. induction p; intros phi psi Hp.
   - constructor.
   - constructor.
   - (* Assign *)
     simpl. constructor.
-    + simpl. rewrite !bevalT_Band, bevalT_gform_gmap. split; [reflexivity |].
-      split; [| split; reflexivity]. intro y. destruct (String.eqb x y); [apply pick_gasubst | reflexivity].
-    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmap.
+    + simpl. rewrite !bevalT_Band, Fa, Hp. split; [reflexivity |].
+      split; [| split; [exact Ha | reflexivity]]. intro y. destruct (String.eqb x y); [apply Ea | apply Hv].
+    + apply merr_succs_vequiv; auto.
   - (* AAssign *)
     simpl. constructor.
-    + simpl. rewrite !bevalT_Band, bevalT_gform, pick_gmap2, !pick_gasubst.
-      split; [reflexivity |]. split; [reflexivity |]. split; [| reflexivity].
-      intro b. destruct (String.eqb a b); [| reflexivity].
-      rewrite pick_gbind, pick_gmap2, !pick_gasubst. reflexivity.
-    + apply merr_succs_vequiv; try reflexivity. intro k.
-      rewrite bevalT_gform, pick_gmap2, !pick_gasubst. reflexivity.
+    + simpl. rewrite !bevalT_Band, bevalT_gform, pick_gmap2, !Ea, Hp.
+      split; [reflexivity |]. split; [exact Hv |]. split; [| reflexivity].
+      intro b. destruct (String.eqb a b); [| apply Ha].
+      rewrite pick_gbind, pick_gmap2, !Ea, Ha. reflexivity.
+    + apply merr_succs_vequiv; auto. intro k.
+      rewrite bevalT_gform, pick_gmap2, !Ea. reflexivity.
   - (* Seq *)
     destruct (stmt_eq_dec p1 Skip) as [-> | Hne].
-    + simpl. repeat constructor.
-    + rewrite mexpand_seq, expand_seq by exact Hne. apply then_do_vequiv. apply IHp1.
+    + simpl. repeat constructor; auto.
+    + rewrite mexpand_seq, expand_seq by exact Hne. apply then_do_vequiv. apply IHp1. exact Hp.
   - (* If *)
     simpl. constructor; [| constructor].
-    + simpl. rewrite !bevalT_Band, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
-    + simpl. rewrite !bevalT_Band, !bevalT_Bnot, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
-    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmapb.
+    + simpl. rewrite !bevalT_Band, Fb, bevalT_gform, Eb, Hp. auto.
+    + simpl. rewrite !bevalT_Band, !bevalT_Bnot, Fb, bevalT_gform, Eb, Hp. auto.
+    + apply merr_succs_vequiv; auto.
   - (* While *)
-    repeat constructor.
+    repeat constructor; auto.
   - (* Assume *)
     simpl. constructor.
-    + simpl. rewrite !bevalT_Band, bevalT_gform_gmapb, bevalT_gform, pick_gbsubst. auto.
-    + apply merr_succs_vequiv; try reflexivity. intro k. apply bevalT_gform_gmapb.
+    + simpl. rewrite !bevalT_Band, Fb, bevalT_gform, Eb, Hp. auto.
+    + apply merr_succs_vequiv; auto.
+Qed.
+
+(** The expansion of a merged state is, under every valuation [V], successor by successor,
+    the expansion of the ordinary state the merged state stands for under [V]. *)
+Theorem mexpand_vequiv : forall V phi G p,
+  Forall2 (vequiv V) (mexpand phi G p) (expand phi (mresolve V G) p).
+Proof. intros. apply mexpand_vequiv_gen; reflexivity. Qed.
+
+(** The same for any ordinary state the merged state stands for under [V]. *)
+Corollary mexpand_vequiv_congr : forall V m t,
+  vequiv V m t -> Forall2 (vequiv V) (mexpand_state m) (expand_state t).
+Proof.
+  intros V [[phi G] p] [[psi ss] q] [Hp [Hv [Ha ->]]]. apply mexpand_vequiv_gen; assumption.
 Qed.
 
 Corollary mexpand_state_vequiv : forall V m,
@@ -759,4 +796,313 @@ Proof.
     exists t'. split; [apply Hs; exact Ht | exact (proj1 (vequiv_concretizes _ _ _ _ Hv) Hc)].
   - intros [t' [Ht Hc]]. apply Hs in Ht. destruct (Forall2_In_r H Ht) as [m' [Hm Hv]].
     exists m'. split; [exact Hm | exact (proj2 (vequiv_concretizes _ _ _ _ Hv) Hc)].
+Qed.
+
+(** ** The merged breadth-first search simulates the tree, valuation by valuation *)
+
+Lemma vequiv_sat : forall V m t, vequiv V m t -> (sat V (mpc m) <-> sat V (pc t)).
+Proof. intros V [[phi G] p] [[psi ss] q] [Hp _]. unfold sat. simpl. rewrite Hp. reflexivity. Qed.
+
+Lemma vequiv_lift : forall V t, vequiv V (lift t) t.
+Proof. intros V [[phi [f g]] p]. simpl. auto. Qed.
+
+Lemma mexpand_state_pc : forall m m' V, In m' (mexpand_state m) -> sat V (mpc m') -> sat V (mpc m).
+Proof.
+  intros m m' V Hm Hs. destruct (Forall2_In_l (mexpand_state_vequiv V m) Hm) as [t' [Ht Hv]].
+  apply (vequiv_sat _ _ _ Hv) in Hs. apply (expand_state_pc _ _ V Ht) in Hs.
+  destruct m as [[phi G] p]. exact Hs.
+Qed.
+
+Lemma ForallOrdPairs_In : forall (A : Type) (R : A -> A -> Prop) l a b,
+  ForallOrdPairs R l -> In a l -> In b l -> a = b \/ R a b \/ R b a.
+Proof.
+  induction l as [| x l IH]; intros a b H Ha Hb; [destruct Ha |].
+  inversion H as [| x0 l0 Hf Hl]; subst. rewrite Forall_forall in Hf.
+  destruct Ha as [<- | Ha], Hb as [<- | Hb].
+  - left. reflexivity.
+  - right. left. exact (Hf b Hb).
+  - right. right. exact (Hf a Ha).
+  - exact (IH a b Hl Ha Hb).
+Qed.
+
+Lemma ForallOrdPairs_forall : forall (A X : Type) (R : X -> A -> A -> Prop) l,
+  (forall v, ForallOrdPairs (R v) l) -> ForallOrdPairs (fun a b => forall v, R v a b) l.
+Proof.
+  induction l as [| x l IH]; intro H; constructor.
+  - apply Forall_forall. intros y Hy v. specialize (H v). inversion H as [| x0 l0 Hf _]; subst.
+    rewrite Forall_forall in Hf. exact (Hf y Hy).
+  - apply IH. intro v. specialize (H v). inversion H; subst. assumption.
+Qed.
+
+Lemma ForallOrdPairs_Forall2 : forall (A B : Type) (R : A -> B -> Prop) (Q : B -> B -> Prop)
+    (Q' : A -> A -> Prop) l1 l2,
+  Forall2 R l1 l2 -> ForallOrdPairs Q l2 ->
+  (forall a b a' b', R a a' -> R b b' -> Q a' b' -> Q' a b) -> ForallOrdPairs Q' l1.
+Proof.
+  intros A B R Q Q' l1 l2 H. induction H as [| a a' l1 l2 Hr H2 IH]; intros HQ HQQ; [constructor |].
+  inversion HQ as [| x0 l0 Hf Hl]; subst. rewrite Forall_forall in Hf. constructor.
+  - apply Forall_forall. intros b Hb. destruct (Forall2_In_l H2 Hb) as [b' [Hb' Hrb]].
+    exact (HQQ a b a' b' Hr Hrb (Hf b' Hb')).
+  - exact (IH Hl HQQ).
+Qed.
+
+Lemma ForallOrdPairs_app_r : forall (A : Type) (R : A -> A -> Prop) l1 l2,
+  ForallOrdPairs R (l1 ++ l2) -> ForallOrdPairs R l2.
+Proof. induction l1 as [| a l1 IH]; intros l2 H; [exact H |]. inversion H; subst. eauto. Qed.
+
+Lemma ForallOrdPairs_app_cross : forall (A : Type) (R : A -> A -> Prop) l1 l2 a b,
+  ForallOrdPairs R (l1 ++ l2) -> In a l1 -> In b l2 -> R a b.
+Proof.
+  induction l1 as [| x l1 IH]; intros l2 a b H Ha Hb; [destruct Ha |].
+  inversion H as [| x0 l0 Hf Hl]; subst. destruct Ha as [<- | Ha].
+  - rewrite Forall_forall in Hf. apply Hf. apply in_or_app. right. exact Hb.
+  - exact (IH l2 a b Hl Ha Hb).
+Qed.
+
+Lemma mdisjoint_sym : forall m1 m2, mdisjoint m1 m2 -> mdisjoint m2 m1.
+Proof. intros m1 m2 H V H2 H1. exact (H V H1 H2). Qed.
+
+(** The successors of a merged state have pairwise disjoint path conditions. *)
+Lemma mexpand_disjoint : forall m, ForallOrdPairs mdisjoint (mexpand_state m).
+Proof.
+  intro m.
+  assert (H : forall V, ForallOrdPairs (fun a b => sat V (mpc a) -> sat V (mpc b) -> False)
+                                       (mexpand_state m)).
+  { intro V. apply (ForallOrdPairs_Forall2 _ _ (vequiv V) pdisjoint _ _ _ (mexpand_state_vequiv V m)).
+    - destruct m as [[phi G] p]. apply expand_disjoint.
+    - intros a b a' b' Ha Hb Hd Hsa Hsb.
+      exact (Hd V (proj1 (vequiv_sat _ _ _ Ha) Hsa) (proj1 (vequiv_sat _ _ _ Hb) Hsb)). }
+  apply (ForallOrdPairs_forall _ _ (fun V a b => sat V (mpc a) -> sat V (mpc b) -> False)) in H.
+  eapply ForallOrdPairs_impl; [| exact H]. intros a b Hab V. apply Hab.
+Qed.
+
+Lemma flat_map_mexpand_disjoint : forall ML,
+  ForallOrdPairs mdisjoint ML -> ForallOrdPairs mdisjoint (flat_map mexpand_state ML).
+Proof.
+  induction ML as [| m ML IH]; intro H; [constructor |].
+  inversion H as [| a l0 Hf Hl]; subst. simpl. apply ForallOrdPairs_app.
+  - apply mexpand_disjoint.
+  - auto.
+  - intros a b Ha Hb V Hsa Hsb. apply in_flat_map in Hb as [m' [Hm' Hb]].
+    rewrite Forall_forall in Hf.
+    exact (Hf m' Hm' V (mexpand_state_pc _ _ V Ha Hsa) (mexpand_state_pc _ _ V Hb Hsb)).
+Qed.
+
+(** A merge keeps the path conditions of a configuration pairwise disjoint. *)
+Lemma merge_step_disjoint : forall Cnf I m Cnf',
+  merge_step Cnf I m Cnf' -> ForallOrdPairs mdisjoint Cnf -> ForallOrdPairs mdisjoint Cnf'.
+Proof.
+  intros Cnf I m Cnf' [H [R [HP ->]]] Hd.
+  pose proof (ForallOrdPairs_perm _ _ _ _ mdisjoint_sym HP Hd) as Hd'. simpl. constructor.
+  - apply Forall_forall. intros r Hr V Hsm Hsr.
+    apply (merge_states_pc _ _ V H) in Hsm as [i [Hi Hsi]].
+    exact (ForallOrdPairs_app_cross _ _ _ _ _ _ Hd' Hi Hr V Hsi Hsr).
+  - exact (ForallOrdPairs_app_r _ _ _ _ Hd').
+Qed.
+
+(** [m1] reads, under [V], the same entries and has the same program as [m2]. *)
+Definition same_picks (V : store) (m1 m2 : mstate) : Prop :=
+  (forall x, pick V (msv (mst m1) x) = pick V (msv (mst m2) x)) /\
+  (forall a, pick V (msa (mst m1) a) = pick V (msa (mst m2) a)) /\ mprog m1 = mprog m2.
+
+Lemma pick_merge_store : forall V c G1 G2,
+  (forall x, pick V (msv (merge_store c G1 G2) x) = if bevalT V c then pick V (msv G1 x) else pick V (msv G2 x)) /\
+  (forall a, pick V (msa (merge_store c G1 G2) a) = if bevalT V c then pick V (msa G1 a) else pick V (msa G2 a)).
+Proof. split; intros; simpl; rewrite pick_ite; reflexivity. Qed.
+
+(** Under [V], the merge reads the entries of a constituent whose path condition holds. *)
+Lemma merge_states_sel : forall I m V,
+  merge_states I = Some m -> sat V (mpc m) -> exists i, In i I /\ sat V (mpc i) /\ same_picks V m i.
+Proof.
+  induction I as [| m0 I IH]; intros m V H Hs; [discriminate |].
+  destruct I as [| m1 I'].
+  - inversion H; subst. exists m. split; [left; reflexivity |]. split; [exact Hs |].
+    split; [| split]; reflexivity.
+  - rewrite merge_states_cons in H. destruct (merge_states (m1 :: I')) as [m' |] eqn:E; [| discriminate].
+    pose proof (merge_pair_prog _ _ _ H) as [P0 P'].
+    apply merge_pair_spec in H as [Ep ->].
+    destruct (pick_merge_store V (mpc m0) (mst m0) (mst m')) as [Pv Pa].
+    simpl in Hs. apply sat_Bor in Hs.
+    destruct (bevalT V (mpc m0)) eqn:E0.
+    + exists m0. split; [left; reflexivity |]. split; [exact E0 |].
+      split; [| split]; [intro x; apply Pv | intro a; apply Pa | reflexivity].
+    + destruct Hs as [Hs | Hs]; [unfold sat in Hs; congruence |].
+      destruct (IH m' V eq_refl Hs) as [i [Hi [Hsi [Qv [Qa Qp]]]]].
+      exists i. split; [right; exact Hi |]. split; [exact Hsi |].
+      split; [| split].
+      * intro x. etransitivity; [apply Pv | apply Qv].
+      * intro a. etransitivity; [apply Pa | apply Qa].
+      * simpl. congruence.
+Qed.
+
+(** With pairwise disjoint path conditions, the constituent is the one whose path condition
+    holds. *)
+Lemma merge_states_sel_unique : forall I m V i,
+  merge_states I = Some m -> ForallOrdPairs mdisjoint I -> In i I -> sat V (mpc i) -> same_picks V m i.
+Proof.
+  intros I m V i H Hd Hi Hsi.
+  assert (Hs : sat V (mpc m)) by (apply (merge_states_pc _ _ V H); eauto).
+  destruct (merge_states_sel _ _ V H Hs) as [i' [Hi' [Hsi' Hp]]].
+  destruct (ForallOrdPairs_In _ _ _ _ _ Hd Hi Hi') as [<- | [Hd' | Hd']]; [exact Hp | |];
+    exfalso; eauto.
+Qed.
+
+Lemma vequiv_picks : forall V m i t,
+  same_picks V m i -> sat V (mpc m) -> sat V (mpc i) -> vequiv V i t -> vequiv V m t.
+Proof.
+  intros V [[phi G] p] [[phi' G'] p'] [[psi ss] q] [Qv [Qa Qp]] Hs Hs' [Hp [Hv [Ha Hq]]].
+  simpl in *. unfold sat in *. split; [congruence |]. split; [| split]; [| | congruence].
+  - intro x. rewrite Qv. apply Hv.
+  - intro a. rewrite Qa. apply Ha.
+Qed.
+
+(** A merge of states with pairwise disjoint path conditions keeps the simulation. *)
+Lemma merge_step_vsim : forall Cnf I m Cnf' V L,
+  merge_step Cnf I m Cnf' -> ForallOrdPairs mdisjoint Cnf -> vsim V Cnf L -> vsim V Cnf' L.
+Proof.
+  intros Cnf I m Cnf' V L [H [R [HP ->]]] Hd [Ha Hb].
+  pose proof (ForallOrdPairs_perm _ _ _ _ mdisjoint_sym HP Hd) as Hd'.
+  pose proof (ForallOrdPairs_app_l _ _ _ _ Hd') as HdI.
+  assert (Hin : forall x, In x (I ++ R) -> In x Cnf) by (intros; exact (Permutation_in _ (Permutation_sym HP) H0)).
+  split.
+  - intros m'' Hm Hs. destruct Hm as [Hm | Hm].
+    + subst m''. destruct (merge_states_sel _ _ V H Hs) as [i [Hi [Hsi Hp]]].
+      destruct (Ha i (Hin i (in_or_app _ _ _ (or_introl Hi))) Hsi) as [t [Ht Hv]].
+      exists t. split; [exact Ht |]. exact (vequiv_picks _ _ _ _ Hp Hs Hsi Hv).
+    + exact (Ha m'' (Hin m'' (in_or_app _ _ _ (or_intror Hm))) Hs).
+  - intros t Ht Hs. destruct (Hb t Ht Hs) as [m0 [Hm0 Hv]].
+    pose proof (proj2 (vequiv_sat _ _ _ Hv) Hs) as Hs0.
+    apply (Permutation_in _ HP) in Hm0. apply in_app_or in Hm0 as [Hm0 | Hm0].
+    + assert (Hsm : sat V (mpc m)) by (apply (merge_states_pc _ _ V H); eauto).
+      exists m. split; [left; reflexivity |].
+      exact (vequiv_picks _ _ _ _ (merge_states_sel_unique _ _ V m0 H HdI Hm0 Hs0) Hsm Hs0 Hv).
+    + exists m0. split; [right; exact Hm0 | exact Hv].
+Qed.
+
+(** Expanding both sides keeps the simulation. *)
+Lemma vsim_expand : forall V ML L,
+  vsim V ML L -> vsim V (flat_map mexpand_state ML) (flat_map expand_state L).
+Proof.
+  intros V ML L [Ha Hb]. split.
+  - intros m' Hm' Hs. apply in_flat_map in Hm' as [m [Hm Hm']].
+    destruct (Ha m Hm (mexpand_state_pc _ _ V Hm' Hs)) as [t [Ht Hv]].
+    destruct (Forall2_In_l (mexpand_vequiv_congr _ _ _ Hv) Hm') as [t' [Ht' Hv']].
+    exists t'. split; [apply in_flat_map; eauto | exact Hv'].
+  - intros t' Ht' Hs. apply in_flat_map in Ht' as [t [Ht Ht']].
+    destruct (Hb t Ht (expand_state_pc _ _ V Ht' Hs)) as [m [Hm Hv]].
+    destruct (Forall2_In_r (mexpand_vequiv_congr _ _ _ Hv) Ht') as [m' [Hm' Hv']].
+    exists m'. split; [apply in_flat_map; eauto | exact Hv'].
+Qed.
+
+(** Every configuration the merged search can have at depth [d] has pairwise disjoint path
+    conditions and stands, under every valuation, for depth [d] of the symbolic execution
+    tree. *)
+Theorem mlevel_sim : forall p d ML,
+  mlevel p d ML -> ForallOrdPairs mdisjoint ML /\ forall V, vsim V ML (level [sym_init p] d).
+Proof.
+  intros p d. induction d as [| d IH]; intros ML H.
+  - simpl in H. subst ML. split; [repeat constructor |].
+    intro V. split.
+    + intros m [<- | []] _. exists (sym_init p). split; [left; reflexivity | exact (vequiv_lift V (sym_init p))].
+    + intros t [<- | []] _. exists (lift (sym_init p)). split; [left; reflexivity | exact (vequiv_lift V (sym_init p))].
+  - destruct H as [ML0 [H0 Hr]]. destruct (IH ML0 H0) as [Hd Hs].
+    simpl. unfold mround in Hr.
+    assert (Hinv : ForallOrdPairs mdisjoint (flat_map mexpand_state ML0) /\
+                   forall V, vsim V (flat_map mexpand_state ML0) (flat_map expand_state (level [sym_init p] d))).
+    { split; [exact (flat_map_mexpand_disjoint _ Hd) | intro V; exact (vsim_expand _ _ _ (Hs V))]. }
+    revert Hinv. induction Hr as [Cnf | Cnf Cnf1 Cnf2 [I [m Hm]] _ IHr]; intros [Hd1 Hs1]; [auto |].
+    apply IHr. split.
+    + exact (merge_step_disjoint _ _ _ _ Hm Hd1).
+    + intro V. exact (merge_step_vsim _ _ _ _ V _ Hm Hd1 (Hs1 V)).
+Qed.
+
+(** At every depth, whatever it merged, the merged search represents exactly the concrete
+    states that depth of the tree represents. *)
+Theorem mlevel_concretizes : forall p d ML V c,
+  mlevel p d ML ->
+  (conf_concr ML V c <-> exists t, In t (level [sym_init p] d) /\ concretizes V t c).
+Proof.
+  intros p d ML V c H. destruct (mlevel_sim p d ML H) as [_ Hs]. destruct (Hs V) as [Ha Hb]. split.
+  - intros [m [Hm Hc]]. pose proof (proj1 (mconcretizes_iff V m c) Hc) as [Hsat _].
+    destruct (Ha m Hm Hsat) as [t [Ht Hv]]. exists t. split; [exact Ht |].
+    exact (proj1 (vequiv_concretizes _ _ _ _ Hv) Hc).
+  - intros [t [Ht Hc]]. destruct t as [[psi ss] q] eqn:Et. pose proof Hc as [Hsat _].
+    rewrite <- Et in *. destruct (Hb t Ht ltac:(rewrite Et; exact Hsat)) as [m [Hm Hv]]. exists m. split; [exact Hm |].
+    exact (proj2 (vequiv_concretizes _ _ _ _ Hv) Hc).
+Qed.
+
+(** ** The merged search finds exactly the reachable concrete states and the bugs *)
+
+Lemma level_S : forall l d, level l (S d) = level (flat_map expand_state l) d.
+Proof.
+  intros l d. revert l. induction d as [| d IH]; intro l; [reflexivity |].
+  change (level l (S (S d))) with (flat_map expand_state (level l (S d))). rewrite IH. reflexivity.
+Qed.
+
+Lemma level_incl : forall l l' d, incl l l' -> incl (level l d) (level l' d).
+Proof.
+  intros l l' d H. induction d as [| d IH]; [exact H |]. simpl. intros t Ht.
+  apply in_flat_map in Ht as [t' [Ht' Ht]]. apply in_flat_map. eauto.
+Qed.
+
+(** Every state of a depth of the tree is reachable from the initial queue. *)
+Lemma level_sound : forall l d t, In t (level l d) -> exists t0, In t0 l /\ sym_steps t0 t.
+Proof.
+  intros l d. induction d as [| d IH]; intros t Ht.
+  - exists t. split; [exact Ht | apply star_refl].
+  - simpl in Ht. apply in_flat_map in Ht as [t' [Ht' Ht]].
+    destruct (IH t' Ht') as [t0 [Ht0 Hs]]. exists t0. split; [exact Ht0 |].
+    apply (star_trans _ _ _ _ _ Hs). apply star_one.
+    destruct t' as [[phi ss] p]. apply expand_correct. exact Ht.
+Qed.
+
+(** Every state reachable from a state is at some depth of its tree. *)
+Lemma level_complete : forall t0 t, sym_steps t0 t -> exists d, In t (level [t0] d).
+Proof.
+  intros t0 t H. induction H as [a | a b c Hab _ [d Hd]].
+  - exists O. left. reflexivity.
+  - exists (S d). rewrite level_S. apply (level_incl [b]); [| exact Hd].
+    intros x [<- | []]. simpl. rewrite app_nil_r.
+    destruct a as [[phi ss] p]. apply expand_correct. exact Hab.
+Qed.
+
+(** The merged search has a configuration at every depth (the one that merges nothing). *)
+Lemma mlevel_exists : forall p d, exists ML, mlevel p d ML.
+Proof.
+  intros p d. induction d as [| d [ML H]]; [eexists; reflexivity |].
+  exists (flat_map mexpand_state ML). exists ML. split; [exact H | apply star_refl].
+Qed.
+
+(** Soundness of the merged search: whatever it merged, every concrete state a
+    configuration of it represents is reachable. *)
+Theorem mlevel_sound : forall p d ML V c, mlevel p d ML -> conf_concr ML V c -> CReach p c.
+Proof.
+  intros p d ML V c H Hc. apply (mlevel_concretizes p d ML V c H) in Hc as [t [Ht Hc]].
+  apply Reach_correct. destruct (level_sound _ _ _ Ht) as [t0 [[<- | []] Hs]].
+  exists V, t. auto.
+Qed.
+
+(** Completeness of the merged search: every reachable concrete state is represented at
+    some depth, whatever the search merged. *)
+Theorem mlevel_complete : forall p c,
+  CReach p c -> exists d, forall ML, mlevel p d ML -> exists V, conf_concr ML V c.
+Proof.
+  intros p c H. apply Reach_correct in H as [V [t [Hs Hc]]].
+  destruct (level_complete _ _ Hs) as [d Hd]. exists d. intros ML HML. exists V.
+  apply (mlevel_concretizes p d ML V c HML). eauto.
+Qed.
+
+(** The same for bugs: a concrete error state represented by the merged search is a bug,
+    and every bug is represented at some depth. *)
+Corollary mlevel_bug_sound : forall p d ML V c,
+  mlevel p d ML -> conf_concr ML V c -> is_error (snd c) = true -> IsBug p c.
+Proof.
+  intros p d ML V c H Hc He. destruct (mlevel_sound p d ML V c H Hc) as [V' [s [Hs Hse]]].
+  exists V', s. auto.
+Qed.
+
+Corollary mlevel_bug_complete : forall p c,
+  IsBug p c -> exists d, forall ML, mlevel p d ML -> exists V, conf_concr ML V c.
+Proof.
+  intros p c [V [s [Hs [Hse He]]]]. apply mlevel_complete. exists V, s. auto.
 Qed.

@@ -21,7 +21,10 @@
     state it gives ([resolve]) is an ordinary symbolic state, and a merged state
     concretizes under [V] exactly as that state does under the existing relation
     [Symbolic.concretizes].  An ordinary state is a merged state whose guarded terms are
-    all leaves ([lift]). *)
+    all leaves ([lift]).
+
+    After the merge: the step of merged states ([mexpand], substitution through guarded
+    terms) and the merged breadth-first search, depth by depth ([mlevel]). *)
 
 From Coq Require Import ZArith String List Bool Sorting.Permutation.
 From Certsym Require Import Syntax Concrete Symbolic Expand.

@@ -653,9 +653,6 @@ Proof.
   rewrite Hs. tauto.
 Qed.
 
-Lemma vequiv_resolve : forall V m, vequiv V m (resolve V m).
-Proof. intros V [[phi G] p]. simpl. auto. Qed.
-
 Lemma merr_succs_vequiv : forall V can F F' phi psi G ss,
   bevalT V phi = bevalT V psi -> (forall k, bevalT V (F k) = bevalT V (F' k)) ->
   (forall x, pick V (msv G x) = ssv ss x) -> (forall a, pick V (msa G a) = ssa ss a) ->
@@ -676,14 +673,6 @@ Proof.
   intros V q l1 l2 H. induction H as [| [[phi G] p] [[psi ss] p'] l1 l2 Hx _ IH]; simpl; constructor; auto.
   destruct Hx as [H1 [H2 [H3 H4]]]. simpl. subst. auto.
 Qed.
-
-Lemma bevalT_gform_gmap : forall V (f : aexpr -> bexpr) G a,
-  bevalT V (gform (gmap f (gasubst G a))) = bevalT V (f (asubst (mresolve V G) a)).
-Proof. intros. rewrite bevalT_gform, pick_gmap, pick_gasubst. reflexivity. Qed.
-
-Lemma bevalT_gform_gmapb : forall V (f : bexpr -> bexpr) G b,
-  bevalT V (gform (gmap f (gbsubst G b))) = bevalT V (f (bsubst (mresolve V G) b)).
-Proof. intros. rewrite bevalT_gform, pick_gmap, pick_gbsubst. reflexivity. Qed.
 
 Lemma subst_ext : forall S1 S2,
   (forall x, ssv S1 x = ssv S2 x) -> (forall a, ssa S1 a = ssa S2 a) ->
@@ -1066,8 +1055,9 @@ Proof.
     destruct a as [[phi ss] p]. apply expand_correct. exact Hab.
 Qed.
 
-(** The merged search has a configuration at every depth (the one that merges nothing). *)
-Lemma mlevel_exists : forall p d, exists ML, mlevel p d ML.
+(** The merged search has a configuration at every depth (the one that merges nothing), so
+    [mlevel_complete] below is not vacuous. *)
+Theorem mlevel_exists : forall p d, exists ML, mlevel p d ML.
 Proof.
   intros p d. induction d as [| d [ML H]]; [eexists; reflexivity |].
   exists (flat_map mexpand_state ML). exists ML. split; [exact H | apply star_refl].

@@ -9,7 +9,7 @@
 // by StatusTable (Section III-B5), and every collected result comes with its explication
 // (Section V): paths numbered in exploration order, tests and counterexamples replayed on the
 // concrete semantics. With Options.Workers, the paths' conditions are rendered and their tests
-// replayed on other goroutines (workers.go), with the same report.
+// replayed on other goroutines (verify/paths), with the same report.
 package verify
 
 import (
@@ -27,6 +27,7 @@ import (
 	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
+	"certsym/verify/paths"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its
@@ -105,31 +106,16 @@ type ClaimCutoff struct {
 	Path   []int
 }
 
-// Path is one explored symbolic path that reached a claim or a cutoff point, numbered in
-// exploration order (the first evaluation on it): paths that share their prefix up to a claim
-// are the same path there. Its test is a model of its path condition, replayed on the bounded
-// concrete semantics (the paper's HTML report shows each path as a test with its pre- and
-// post-state).
-type Path struct {
-	ID            int
-	Line          int // where the path was first met (a claim's line, or a cutoff point's)
-	PathCondition string
-	// Input is the test (pre-state), nil when none could be given (the solver's model is spurious
-	// under the abstraction of products, or unknown, or over MaxPathTests).
-	Input spec.Store
-	// Final is the store at the end of the bounded concrete replay of Input (post-state), Ends
-	// how that run ended, Lines the lines it executed (at most MaxPathLines).
-	Final spec.Store
-	Ends  string
-	Lines []int
-	pc    *pathcond.PC
-}
+// Path is one explored symbolic path that reached a claim or a cutoff point, with its test
+// (paths.Path).
+type Path = paths.Path
 
-// MaxPathTests is the most paths given a test and its replay (the first ones).
-const MaxPathTests = 1000
-
-// MaxPathLines is the most lines kept of a path's replay.
-const MaxPathLines = 200
+// MaxPathTests is the most paths given a test and its replay (the first ones); MaxPathLines the
+// most lines kept of a path's replay.
+const (
+	MaxPathTests = paths.MaxPathTests
+	MaxPathLines = paths.MaxPathLines
+)
 
 // Options are the bounds of certsym verify.
 type Options struct {
@@ -145,7 +131,7 @@ type Options struct {
 	// the exploration.
 	Monitor *budget.Monitor
 	// Workers is the number of goroutines that render the paths' conditions and replay their
-	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
+	// tests (verify/paths); 1 or less: none, everything runs on the calling goroutine. The report
 	// is the same for every number of workers.
 	Workers int
 	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
@@ -253,7 +239,7 @@ type verifier struct {
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
 	paths     map[*pathcond.PC]*Path
-	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
+	texts     *paths.Texts // renders the paths' conditions on the workers; nil with one worker
 	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
 	// the exploration's, Options.Limits).
 	mon *budget.Monitor
@@ -268,7 +254,7 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 	b := v.b
 	defer b.Close()
 	if opts.Workers > 1 {
-		v.texts = newPathTexts(v.names(), opts.Workers, v.mon)
+		v.texts = paths.NewTexts(v.names(), opts.Workers, v.mon)
 	}
 	v.mon.Enter("exploration")
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error

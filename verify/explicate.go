@@ -16,21 +16,36 @@ import (
 // This file is the evidence of xSymExe's explications (Section V): the numbered paths with
 // their tests, and the concrete replays that check every test and counterexample.
 
-// path returns the path whose path condition is pc, numbering it when it is new (the id is the
-// order in which paths first reach a claim or a cutoff point: exploration order).
-func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
-	if p := v.paths[pc]; p != nil {
-		return p
+// path returns the number of the path whose path condition is pc, numbering it when it is new
+// (the number is the order in which paths first reach a claim or a cutoff point: exploration
+// order); the first Options.MaxPaths paths are kept in Report.Paths, with their condition
+// rendered (now, or on the workers).
+func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) int {
+	if id, ok := v.ids[pc]; ok {
+		return id
 	}
-	p := paths.New(len(v.rep.Paths), s.Pos().Line, pc)
-	v.paths[pc] = p
+	id := v.rep.NumPaths
+	v.rep.NumPaths++
+	v.ids[pc] = id
+	if v.opts.MaxPaths > 0 && id >= v.opts.MaxPaths {
+		return id
+	}
+	p := paths.New(id, s.Pos().Line, pc)
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
 		v.texts.Add(p, false)
 	} else {
 		p.PathCondition = pc.String(v.names()) // now too: the same memory as with workers
 	}
-	return p
+	return id
+}
+
+// kept returns path id of Report.Paths, nil when it is not kept (Options.MaxPaths).
+func (v *verifier) kept(id int) *Path {
+	if id < len(v.rep.Paths) {
+		return v.rep.Paths[id]
+	}
+	return nil
 }
 
 // tests waits for the paths' conditions (rendered as they are numbered) and gives the first
@@ -51,7 +66,7 @@ func (v *verifier) tests() {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if pc := p.PC(); pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
+		if pc := p.PC(); p.Counterexample() == nil && pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
 			v.b.Solver().Check(pc)
 		}
 	}

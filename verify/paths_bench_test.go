@@ -97,6 +97,7 @@ func TestVerifyWorkers(t *testing.T) {
 				continue
 			}
 			again := paths.New(path.ID, path.Line, path.PC())
+			again.SetCounterexample(path.Counterexample())
 			paths.Test(p, pr.n, again, func() bool { return false }, budget.NewMonitor())
 			if !reflect.DeepEqual(again.Input, path.Input) || !reflect.DeepEqual(again.Final, path.Final) || again.Ends != path.Ends ||
 				!slices.Equal(again.Lines, path.Lines) {

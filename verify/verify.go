@@ -94,8 +94,8 @@ type Cutoff struct {
 	Line   int
 	Reason string
 	Paths  int
-	// Path is the id (Report.Paths) of the first partial path cut off here, -1 for none: its input
-	// reaches the cutoff point (Section V, CUTOFF).
+	// Path is the number of the first partial path cut off here (in Report.Paths when it is among
+	// the paths kept), -1 for none: its input reaches the cutoff point (Section V, CUTOFF).
 	Path int
 }
 
@@ -134,6 +134,12 @@ type Options struct {
 	// tests (verify/paths); 1 or less: none, everything runs on the calling goroutine. The report
 	// is the same for every number of workers.
 	Workers int
+	// MaxPaths is the most paths kept in Report.Paths: the first ones, each with its path
+	// condition rendered and its test (those of the first MaxPathTests); 0: every path. The paths
+	// after them are numbered and counted (Report.NumPaths), and the evidence cites them, but
+	// nothing of them is kept: the report's memory grows with the paths kept, not with the paths
+	// explored.
+	MaxPaths int
 	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
 	// decisions and of the solver's caching layer (solver.Options.CrossCheck).
 	CrossCheck func(pathcond.Decision) `json:"-"`
@@ -145,8 +151,10 @@ type Report struct {
 	Opts    Options
 	Claims  []*Claim // the developer claims, in source order
 	Cutoffs []*Cutoff
-	// Paths are the explored paths that reached a claim or a cutoff, by id.
-	Paths []*Path
+	// Paths are the explored paths that reached a claim or a cutoff, by id: the first
+	// Options.MaxPaths of the NumPaths numbered.
+	Paths    []*Path
+	NumPaths int
 	// Stopped says why the state, time or memory bound ended the exploration early, or "".
 	Stopped string
 	// Stmts are the statements counted for coverage (every statement but sequences and skips), in
@@ -163,7 +171,8 @@ type Report struct {
 	// Cuts are the phases after the exploration that an interrupt or the time or memory bound cut
 	// short (budget.Monitor.Due), each with what it left out.
 	Cuts []string
-	// Overall is the overall status, from the developer claims only.
+	// Overall is the overall status, from the developer claims (Overall), and VERIFIED? for a
+	// program without claims whose exploration was stopped early (OverallOf).
 	Overall    Status
 	Conclusive int
 	Solver     solver.Stats
@@ -238,8 +247,8 @@ type verifier struct {
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
-	paths     map[*pathcond.PC]*Path
-	texts     *paths.Texts // renders the paths' conditions on the workers; nil with one worker
+	ids       map[*pathcond.PC]int         // the number of each path (Report.Paths), by its path condition
+	texts     *paths.Texts                 // renders the paths' conditions on the workers; nil with one worker
 	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
 	// the exploration's, Options.Limits).
 	mon *budget.Monitor
@@ -291,7 +300,7 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 			rep.Conclusive++
 		}
 	}
-	rep.Overall = Overall(ss)
+	rep.Overall = OverallOf(ss, rep.Stopped)
 	rep.Solver = b.Solver().Stats
 	rep.Elapsed = time.Since(start)
 	return rep
@@ -313,7 +322,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
 		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
 		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}, mon: b.Monitor()}
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, ids: map[*pathcond.PC]int{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = syntax.HasMul(prog.Body)
@@ -350,7 +359,7 @@ func (v *verifier) cutoffs(rs []bounded.Result) {
 	}
 	for _, s := range order {
 		if n := v.depthCuts[s]; n > 0 {
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s).ID,
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s),
 				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})
 		}
 		if n := incomplete[s]; n > 0 {
@@ -358,7 +367,7 @@ func (v *verifier) cutoffs(rs []bounded.Result) {
 			if _, loop := s.(*syntax.While); !loop {
 				reason = fmt.Sprintf("quantifier bound %d: instance %d not evaluated", opts.LoopBound, opts.LoopBound+1)
 			}
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(first[s], s).ID, Reason: reason})
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(first[s], s), Reason: reason})
 		}
 	}
 	if rep.Stopped != "" && fault.Active != fault.VerifyForgetsStop { // fault injection (build tag faults only)

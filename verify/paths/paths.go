@@ -16,9 +16,13 @@ import (
 
 // Path is one explored symbolic path that reached a claim or a cutoff point, numbered in
 // exploration order (the first evaluation on it): paths that share their prefix up to a claim
-// are the same path there. Its test is a model of its path condition, replayed on the bounded
-// concrete semantics (the paper's HTML report shows each path as a test with its pre- and
-// post-state).
+// are the same path there. The path is that prefix, from the start to where it was numbered
+// (Line); the symbolic paths the exploration counts by how they end continue it, so one
+// numbered path can stand for several of them. Its test (the paper's HTML report shows each path
+// as a test with its pre- and post-state) is the first counterexample of a claim found on the
+// path when there is one (SetCounterexample), so that a path cited as failing a claim has a test
+// that fails it, and otherwise the solver's model of the path condition; it is run to its end on
+// the bounded concrete semantics.
 type Path struct {
 	ID            int
 	Line          int // where the path was first met (a claim's line, or a cutoff point's)
@@ -32,6 +36,7 @@ type Path struct {
 	Ends  string
 	Lines []int
 	pc    *pathcond.PC
+	cex   spec.Store // the first counterexample found on the path, nil for none
 }
 
 // New is path number id, first met at line, whose path condition is pc.
@@ -39,6 +44,17 @@ func New(id, line int, pc *pathcond.PC) *Path { return &Path{ID: id, Line: line,
 
 // PC is the path's condition.
 func (p *Path) PC() *pathcond.PC { return p.pc }
+
+// Counterexample is the input SetCounterexample made the path's test, nil for none.
+func (p *Path) Counterexample() spec.Store { return p.cex }
+
+// SetCounterexample makes m, an input on which a claim fails on the path (a model of the path's
+// condition and the claim's negation, replayed), the path's test, unless it has one already.
+func (p *Path) SetCounterexample(m spec.Store) {
+	if p.cex == nil {
+		p.cex = m
+	}
+}
 
 // MaxPathTests is the most paths given a test and its replay (the first ones).
 const MaxPathTests = 1000
@@ -56,20 +72,24 @@ func PollCut(stop func() bool) func(syntax.Stmt, syntax.BExpr, spec.Store) bool 
 	return func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() }
 }
 
-// Test gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it with loop bound n, polling stop (PollCut): a function of the path alone, which
-// writes only p's test fields. It returns false when stop ended it before the replay ended (the
+// Test gives path p of prog its test, its counterexample (SetCounterexample) or else the
+// solver's model of its path condition if there is one, and replays it with loop bound n,
+// polling stop (PollCut): a function of the path alone, which writes only p's test fields. It returns false when stop ended it before the replay ended (the
 // path then has no test; Ends says why).
 func Test(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
 	if stop() {
 		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
 		return false
 	}
-	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
-		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-		return true
+	model := p.cex
+	if model == nil || !p.pc.Formula().Eval(model) {
+		if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
+			p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
+			return true
+		}
+		model = p.pc.Witness
 	}
-	input := append(spec.Store{}, p.pc.Witness...)
+	input := append(spec.Store{}, model...)
 	var lines []int
 	r := spec.ExecBoundedCut(prog, input, n, func(s syntax.Stmt) {
 		if l := s.Pos().Line; l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {

@@ -119,7 +119,7 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 	if res == resNone {
 		return
 	}
-	path := v.path(st.PC, cl.Stmt).ID
+	path := v.path(st.PC, cl.Stmt)
 	for j, it := range items {
 		r := per[j]
 		if r.res == resNone || (trunc && r.res == ResTrue) {
@@ -141,6 +141,9 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 	}
 	if e := cl.collect(res, path); e != nil {
 		v.explain(cl, items[at].idx, e, r, path)
+	}
+	if p := v.kept(path); p != nil && (res == ResFalse || res == ResUndefined) && r.input != nil {
+		p.SetCounterexample(r.input) // the path cited as failing the claim fails it in its test
 	}
 	if res != ResTrue && res != ResDontKnow && cl.Witnesses[res] == nil {
 		if cl.Witnesses == nil {

@@ -10,26 +10,42 @@ import (
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
+	"certsym/verify/paths"
 )
 
 // This file is the evidence of xSymExe's explications (Section V): the numbered paths with
 // their tests, and the concrete replays that check every test and counterexample.
 
-// path returns the path whose path condition is pc, numbering it when it is new (the id is the
-// order in which paths first reach a claim or a cutoff point: exploration order).
-func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
-	if p := v.paths[pc]; p != nil {
-		return p
+// path returns the number of the path whose path condition is pc, numbering it when it is new
+// (the number is the order in which paths first reach a claim or a cutoff point: exploration
+// order); the first Options.MaxPaths paths are kept in Report.Paths, with their condition
+// rendered (now, or on the workers).
+func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) int {
+	if id, ok := v.ids[pc]; ok {
+		return id
 	}
-	p := &Path{ID: len(v.rep.Paths), Line: s.Pos().Line, pc: pc}
-	v.paths[pc] = p
+	id := v.rep.NumPaths
+	v.rep.NumPaths++
+	v.ids[pc] = id
+	if v.opts.MaxPaths > 0 && id >= v.opts.MaxPaths {
+		return id
+	}
+	p := paths.New(id, s.Pos().Line, pc)
 	v.rep.Paths = append(v.rep.Paths, p)
 	if v.texts != nil {
-		v.texts.add(p, false)
+		v.texts.Add(p, false)
 	} else {
 		p.PathCondition = pc.String(v.names()) // now too: the same memory as with workers
 	}
-	return p
+	return id
+}
+
+// kept returns path id of Report.Paths, nil when it is not kept (Options.MaxPaths).
+func (v *verifier) kept(id int) *Path {
+	if id < len(v.rep.Paths) {
+		return v.rep.Paths[id]
+	}
+	return nil
 }
 
 // tests waits for the paths' conditions (rendered as they are numbered) and gives the first
@@ -42,7 +58,7 @@ func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) *Path {
 func (v *verifier) tests() {
 	v.mon.Enter("rendering of the path conditions")
 	if v.texts != nil {
-		v.texts.wait()
+		v.texts.Wait()
 	}
 	v.mon.Enter("replay of the tests")
 	n := min(len(v.rep.Paths), MaxPathTests)
@@ -50,13 +66,13 @@ func (v *verifier) tests() {
 		p.Ends = fmt.Sprintf("no test (only the first %d paths are given one)", MaxPathTests)
 	}
 	for _, p := range v.rep.Paths[:n] {
-		if p.pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
-			v.b.Solver().Check(p.pc)
+		if pc := p.PC(); p.Counterexample() == nil && pc.Status != pathcond.Sat && v.b.Stopped() == "" && !v.b.TimeUp() && v.mon.Stop() == "" {
+			v.b.Solver().Check(pc)
 		}
 	}
 	var cut atomic.Int64
 	bounded.Each(n, v.opts.Workers, func(i int) {
-		if !testPath(v.prog, v.opts.LoopBound, v.rep.Paths[i], v.mon.Due, v.mon) {
+		if !paths.Test(v.prog, v.opts.LoopBound, v.rep.Paths[i], v.mon.Due, v.mon) {
 			cut.Add(1)
 		}
 	})
@@ -69,55 +85,6 @@ func (v *verifier) tests() {
 func (v *verifier) cut(what string) {
 	v.rep.Cuts = append(v.rep.Cuts, what)
 	v.mon.Cut(what)
-}
-
-// pollCut is a cut for spec.ExecBoundedCut that cuts nothing of the program but polls stop, the
-// monitor's verdict on the phase (Stop during the exploration, Due after it), once in 1,024
-// conditions, and cuts the run where it answers true: a replay so cut ends Incomplete with Quant
-// set (the replays of verify use no other cut). The loop bound bounds the bounded replays, the
-// length of the path the small-step ones (replaySteps).
-func pollCut(stop func() bool) func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
-	poll := budget.Every(1024, stop)
-	return func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() }
-}
-
-// testPath gives path p of prog its test, if the solver gave a model of its path condition, and
-// replays it with loop bound n, polling stop (pollCut): a function of the path alone, which
-// writes only p's test fields. It returns false when stop ended it before the replay ended (the
-// path then has no test; Ends says why).
-func testPath(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
-	if stop() {
-		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
-		return false
-	}
-	if p.pc.Status != pathcond.Sat || !p.pc.Formula().Eval(p.pc.Witness) {
-		p.Ends = "no test: the solver gave no model of the path condition on the real semantics of products"
-		return true
-	}
-	input := append(spec.Store{}, p.pc.Witness...)
-	var lines []int
-	r := spec.ExecBoundedCut(prog, input, n, func(s syntax.Stmt) {
-		if l := s.Pos().Line; l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
-			lines = append(lines, l)
-		}
-	}, pollCut(stop))
-	if r.Quant {
-		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
-		return false
-	}
-	p.Input, p.Lines, p.Final, p.Ends = input, lines, r.Store, endsText(r)
-	return true
-}
-
-// endsText says how a bounded concrete run ended.
-func endsText(r spec.BoundedResult) string {
-	switch {
-	case r.Fail != nil:
-		return fmt.Sprintf("%s (%s at line %d)", r.Behaviour, r.Fail.Kind, r.Fail.Line())
-	case r.At != nil:
-		return fmt.Sprintf("%s at line %d", r.Behaviour, r.At.Pos().Line)
-	}
-	return r.Behaviour.String()
 }
 
 // concrete is CHECKCLAIM on the concrete semantics of cl in store s at its statement: TRUE when
@@ -141,7 +108,7 @@ func (cl *Claim) concrete(s spec.Store) (Result, int) {
 // polling the monitor: its end, and how many statements it executes (spec.ExecBoundedVisit's
 // visits). cut says why the monitor stopped it ("" when it did not).
 func (v *verifier) boundedRun(m spec.Store) (end spec.BoundedResult, visits int, cut string) {
-	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(syntax.Stmt) { visits++ }, pollCut(v.stopping))
+	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(syntax.Stmt) { visits++ }, paths.PollCut(v.stopping))
 	if end.Quant {
 		return end, visits, v.mon.Stop()
 	}
@@ -200,7 +167,7 @@ func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (ok bool, what,
 	}
 	ok = j == idx && end.Behaviour == spec.Error && v.rep.failOf[end.Fail] == cl.Stmt
 	p := cl.Prims[j]
-	what = fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", endsText(end), cl.Line)
+	what = fmt.Sprintf("the bounded concrete execution ends %s; at line %d ", paths.EndsText(end), cl.Line)
 	if r == ResFalse {
 		what += fmt.Sprintf("the defining claim %s is false", p.Text)
 	} else {

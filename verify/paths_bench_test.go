@@ -11,6 +11,7 @@ import (
 	"certsym/internal/testprog"
 	"certsym/spec/syntax/parser"
 	"certsym/sym"
+	"certsym/verify/paths"
 )
 
 // BenchmarkVerifyManyPaths is certsym verify on engine/testdata/gcd.imp at high loop bounds,
@@ -89,14 +90,15 @@ func TestVerifyWorkers(t *testing.T) {
 		}
 		tested := 0
 		for _, path := range rep.Paths {
-			if want := path.pc.String(names); path.PathCondition != want {
+			if want := path.PC().String(names); path.PathCondition != want {
 				t.Errorf("%s: path %d: path condition %q, want %q", pr.file, path.ID, path.PathCondition, want)
 			}
 			if path.ID >= MaxPathTests {
 				continue
 			}
-			again := &Path{ID: path.ID, pc: path.pc}
-			testPath(p, pr.n, again, func() bool { return false }, budget.NewMonitor())
+			again := paths.New(path.ID, path.Line, path.PC())
+			again.SetCounterexample(path.Counterexample())
+			paths.Test(p, pr.n, again, func() bool { return false }, budget.NewMonitor())
 			if !reflect.DeepEqual(again.Input, path.Input) || !reflect.DeepEqual(again.Final, path.Final) || again.Ends != path.Ends ||
 				!slices.Equal(again.Lines, path.Lines) {
 				t.Errorf("%s: path %d: test %v ends %q, replayed again %v ends %q", pr.file, path.ID, path.Input, path.Ends, again.Input, again.Ends)

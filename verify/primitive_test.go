@@ -11,6 +11,7 @@ import (
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
+	"certsym/verify/paths"
 )
 
 // primNames renders a claim's primitive claims as KIND@LINE STATUS SUMMARY.
@@ -334,7 +335,7 @@ assert y >= 0`
 	}
 	c := rep.Cutoffs[0]
 	p := rep.Paths[c.Path]
-	if r := spec.ExecBounded(rep.Prog, p.Input, rep.Opts.LoopBound); r.Behaviour != spec.Incomplete || r.At != c.Stmt || p.Ends != endsText(r) {
+	if r := spec.ExecBounded(rep.Prog, p.Input, rep.Opts.LoopBound); r.Behaviour != spec.Incomplete || r.At != c.Stmt || p.Ends != paths.EndsText(r) {
 		t.Errorf("the partial path %d of the cutoff: %v ends %s (%q)", c.Path, p.Input, r.Behaviour, p.Ends)
 	}
 	// Determinism: the same program and options number the paths the same way.

@@ -161,6 +161,20 @@ func Interpret(s Summary) Status {
 // when none is, every claim is VERIFIED or DEAD and the overall status is VERIFIED.
 var overallOrder = []Status{StatusRefuted, StatusFaulty, StatusRefutedQ, StatusFaultyQ, StatusIndeterminate, StatusUncovered, StatusVerifiedQ}
 
+// OverallOf is the overall status of a verification whose claims have the statuses ss and whose
+// exploration was stopped early for the reason stopped ("" when it was not): Overall(ss), but
+// VERIFIED? for a program without claims whose exploration was stopped. A stopped exploration is
+// a cutoff that reaches every claim (the CUTOFF of each claim's summary), so with claims the
+// overall status is never VERIFIED after a stop; the same holds without claims: the answer is
+// "nothing failed on the paths explored, and some paths were not explored", VERIFIED?, exit 3,
+// as for a claim that was TRUE wherever it was reached and that the stop's cutoff reaches.
+func OverallOf(ss []Status, stopped string) Status {
+	if len(ss) == 0 && stopped != "" {
+		return StatusVerifiedQ
+	}
+	return Overall(ss)
+}
+
 // Overall is the overall status of claims with statuses ss.
 func Overall(ss []Status) Status {
 	for _, o := range overallOrder {

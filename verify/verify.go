@@ -9,7 +9,7 @@
 // by StatusTable (Section III-B5), and every collected result comes with its explication
 // (Section V): paths numbered in exploration order, tests and counterexamples replayed on the
 // concrete semantics. With Options.Workers, the paths' conditions are rendered and their tests
-// replayed on other goroutines (workers.go), with the same report.
+// replayed on other goroutines (verify/paths), with the same report.
 package verify
 
 import (
@@ -27,6 +27,7 @@ import (
 	"certsym/spec/syntax"
 	"certsym/step"
 	"certsym/sym"
+	"certsym/verify/paths"
 )
 
 // A Claim is one developer claim of the program with what verify established about it: its
@@ -93,8 +94,8 @@ type Cutoff struct {
 	Line   int
 	Reason string
 	Paths  int
-	// Path is the id (Report.Paths) of the first partial path cut off here, -1 for none: its input
-	// reaches the cutoff point (Section V, CUTOFF).
+	// Path is the number of the first partial path cut off here (in Report.Paths when it is among
+	// the paths kept), -1 for none: its input reaches the cutoff point (Section V, CUTOFF).
 	Path int
 }
 
@@ -105,31 +106,16 @@ type ClaimCutoff struct {
 	Path   []int
 }
 
-// Path is one explored symbolic path that reached a claim or a cutoff point, numbered in
-// exploration order (the first evaluation on it): paths that share their prefix up to a claim
-// are the same path there. Its test is a model of its path condition, replayed on the bounded
-// concrete semantics (the paper's HTML report shows each path as a test with its pre- and
-// post-state).
-type Path struct {
-	ID            int
-	Line          int // where the path was first met (a claim's line, or a cutoff point's)
-	PathCondition string
-	// Input is the test (pre-state), nil when none could be given (the solver's model is spurious
-	// under the abstraction of products, or unknown, or over MaxPathTests).
-	Input spec.Store
-	// Final is the store at the end of the bounded concrete replay of Input (post-state), Ends
-	// how that run ended, Lines the lines it executed (at most MaxPathLines).
-	Final spec.Store
-	Ends  string
-	Lines []int
-	pc    *pathcond.PC
-}
+// Path is one explored symbolic path that reached a claim or a cutoff point, with its test
+// (paths.Path).
+type Path = paths.Path
 
-// MaxPathTests is the most paths given a test and its replay (the first ones).
-const MaxPathTests = 1000
-
-// MaxPathLines is the most lines kept of a path's replay.
-const MaxPathLines = 200
+// MaxPathTests is the most paths given a test and its replay (the first ones); MaxPathLines the
+// most lines kept of a path's replay.
+const (
+	MaxPathTests = paths.MaxPathTests
+	MaxPathLines = paths.MaxPathLines
+)
 
 // Options are the bounds of certsym verify.
 type Options struct {
@@ -145,9 +131,15 @@ type Options struct {
 	// the exploration.
 	Monitor *budget.Monitor
 	// Workers is the number of goroutines that render the paths' conditions and replay their
-	// tests (workers.go); 1 or less: none, everything runs on the calling goroutine. The report
+	// tests (verify/paths); 1 or less: none, everything runs on the calling goroutine. The report
 	// is the same for every number of workers.
 	Workers int
+	// MaxPaths is the most paths kept in Report.Paths: the first ones, each with its path
+	// condition rendered and its test (those of the first MaxPathTests); 0: every path. The paths
+	// after them are numbered and counted (Report.NumPaths), and the evidence cites them, but
+	// nothing of them is kept: the report's memory grows with the paths kept, not with the paths
+	// explored.
+	MaxPaths int
 	// CrossCheck, when not nil, is the refinement layer's crosscheck of the solver-free
 	// decisions and of the solver's caching layer (solver.Options.CrossCheck).
 	CrossCheck func(pathcond.Decision) `json:"-"`
@@ -159,8 +151,10 @@ type Report struct {
 	Opts    Options
 	Claims  []*Claim // the developer claims, in source order
 	Cutoffs []*Cutoff
-	// Paths are the explored paths that reached a claim or a cutoff, by id.
-	Paths []*Path
+	// Paths are the explored paths that reached a claim or a cutoff, by id: the first
+	// Options.MaxPaths of the NumPaths numbered.
+	Paths    []*Path
+	NumPaths int
 	// Stopped says why the state, time or memory bound ended the exploration early, or "".
 	Stopped string
 	// Stmts are the statements counted for coverage (every statement but sequences and skips), in
@@ -177,7 +171,8 @@ type Report struct {
 	// Cuts are the phases after the exploration that an interrupt or the time or memory bound cut
 	// short (budget.Monitor.Due), each with what it left out.
 	Cuts []string
-	// Overall is the overall status, from the developer claims only.
+	// Overall is the overall status, from the developer claims (Overall), and VERIFIED? for a
+	// program without claims whose exploration was stopped early (OverallOf).
 	Overall    Status
 	Conclusive int
 	Solver     solver.Stats
@@ -252,8 +247,8 @@ type verifier struct {
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
-	paths     map[*pathcond.PC]*Path
-	texts     *pathTexts // renders the paths' conditions on the workers; nil with one worker
+	ids       map[*pathcond.PC]int         // the number of each path (Report.Paths), by its path condition
+	texts     *paths.Texts                 // renders the paths' conditions on the workers; nil with one worker
 	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
 	// the exploration's, Options.Limits).
 	mon *budget.Monitor
@@ -268,7 +263,7 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 	b := v.b
 	defer b.Close()
 	if opts.Workers > 1 {
-		v.texts = newPathTexts(v.names(), opts.Workers, v.mon)
+		v.texts = paths.NewTexts(v.names(), opts.Workers, v.mon)
 	}
 	v.mon.Enter("exploration")
 	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
@@ -305,7 +300,7 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 			rep.Conclusive++
 		}
 	}
-	rep.Overall = Overall(ss)
+	rep.Overall = OverallOf(ss, rep.Stopped)
 	rep.Solver = b.Solver().Stats
 	rep.Elapsed = time.Since(start)
 	return rep
@@ -327,7 +322,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
 		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
 		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, paths: map[*pathcond.PC]*Path{}, mon: b.Monitor()}
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, ids: map[*pathcond.PC]int{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = syntax.HasMul(prog.Body)
@@ -364,7 +359,7 @@ func (v *verifier) cutoffs(rs []bounded.Result) {
 	}
 	for _, s := range order {
 		if n := v.depthCuts[s]; n > 0 {
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s).ID,
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s),
 				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})
 		}
 		if n := incomplete[s]; n > 0 {
@@ -372,7 +367,7 @@ func (v *verifier) cutoffs(rs []bounded.Result) {
 			if _, loop := s.(*syntax.While); !loop {
 				reason = fmt.Sprintf("quantifier bound %d: instance %d not evaluated", opts.LoopBound, opts.LoopBound+1)
 			}
-			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(first[s], s).ID, Reason: reason})
+			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(first[s], s), Reason: reason})
 		}
 	}
 	if rep.Stopped != "" && fault.Active != fault.VerifyForgetsStop { // fault injection (build tag faults only)

@@ -93,7 +93,8 @@ func TestArraySyntaxErrorExit(t *testing.T) {
 	}
 }
 
-// TestReplayArrays: replay reads an array's input as a JSON list.
+// TestReplayArrays: replay reads an array's input as a JSON list; its count of one test is in the
+// singular ("1 behaves", not "1 behave").
 func TestReplayArrays(t *testing.T) {
 	f := writeProg(t, sortProg)
 	dir := t.TempDir()
@@ -103,7 +104,7 @@ func TestReplayArrays(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runText("replay", dir)
-	if code != exitSafe || !strings.Contains(stdout, "1 behave as recorded") {
+	if code != exitSafe || !strings.Contains(stdout, "1 test replayed, 1 behaves as recorded, 0 differ\n") {
 		t.Errorf("replay: exit %d\n%s%s", code, stdout, stderr)
 	}
 	bad := strings.Replace(tc, "[5, 0, 7, 1, 2]", "[5, 0]", 1)

@@ -68,7 +68,7 @@ func TestTestsAndReplay(t *testing.T) {
 	}
 	code, out, _ = runText("replay", dir)
 	if code != exitBug || !strings.Contains(out, "DIFFERS") || !strings.Contains(out, "recorded bug (assert at 2:3) after 2 steps, now normal after") ||
-		!strings.Contains(out, "3 tests replayed, 2 behave as recorded, 1 differ") || !strings.Contains(out, "the program has changed") {
+		!strings.Contains(out, "3 tests replayed, 2 behave as recorded, 1 differs") || !strings.Contains(out, "the program has changed") {
 		t.Errorf("replay on the changed program: exit %d\n%s", code, out)
 	}
 	// Bad test files are usage errors.

@@ -140,7 +140,9 @@ func cmdReplay(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "DIFFERS  %s: recorded %s, now %s%s\n", r.File, r.Expected, r.Observed, note)
 			}
 		}
-		fmt.Fprintf(stdout, "%s replayed, %d behave as recorded, %d differ", report.Plural(len(results), "test"), len(results)-differ-stopped, differ)
+		same := len(results) - differ - stopped
+		fmt.Fprintf(stdout, "%s replayed, %d %s as recorded, %d %s", report.Plural(len(results), "test"),
+			same, report.Verb(same, "behaves", "behave"), differ, report.Verb(differ, "differs", "differ"))
 		if stopped > 0 {
 			fmt.Fprintf(stdout, ", %d stopped by a bound", stopped)
 		}

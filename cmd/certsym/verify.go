@@ -31,6 +31,9 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 		"bound each solver query to this `duration` (an unanswered query is DONTKNOW)")
 	quiet := fs.Bool("quiet", false, "no progress reports")
 	full := fs.Bool("full", false, "print path conditions whole (the text output abbreviates long ones; JSON is always whole)")
+	maxPaths := flags.Count(fs, "paths", verifyhtml.DefaultPaths,
+		"list the first `N` paths, each with its test, in the text, JSON and HTML reports; the others are only counted (0: every path)")
+	allPaths := fs.Bool("all-paths", false, fmt.Sprintf("list every path (as --paths 0); the first %d have a test", verify.MaxPathTests))
 	workers := flags.Workers(fs, flags.VerifyWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
@@ -51,7 +54,10 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	mon, stopSignals := watch.Start(lim, stderr, exitUnknown)
 	defer stopSignals()
 	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		Limits: lim, Monitor: mon, Workers: workers()}
+		Limits: lim, Monitor: mon, Workers: workers(), MaxPaths: *maxPaths}
+	if *allPaths {
+		opts.MaxPaths = 0
+	}
 	stopTicker := func() {}
 	if !*quiet {
 		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, false)+phaseNote(mon)) })

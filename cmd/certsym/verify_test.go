@@ -270,7 +270,7 @@ func TestVerifyJSONIntegers(t *testing.T) {
 	if !regexp.MustCompile(`"counterexample": \{\s*"x": 123456789012345678901234567891\s*\}`).MatchString(raw) {
 		t.Errorf("counterexample not written as a bare JSON number:\n%s", raw)
 	}
-	if !strings.HasPrefix(raw, "{\n  \"version\": 2,\n  \"claims\": [") {
+	if !strings.HasPrefix(raw, "{\n  \"version\": 3,\n  \"claims\": [") {
 		t.Errorf("JSON does not start with its version and the claims: %.60s", raw)
 	}
 }
@@ -493,7 +493,13 @@ func TestVerifyReportsAgree(t *testing.T) {
 			if p.InputText == "" {
 				continue
 			}
-			has("text", text, fmt.Sprintf("  Path %d (first at line %d): input %s; ends %s; final %s\n", p.ID, p.Line, p.InputText, p.Ends, p.FinalText))
+			cut := ""
+			if bound, _, _ := strings.Cut(p.CutReason, ":"); p.CutAt == p.Line {
+				cut = "; cut off there by the " + bound
+			} else if p.CutAt > 0 {
+				cut = fmt.Sprintf("; cut off at line %d by the %s", p.CutAt, bound)
+			}
+			has("text", text, fmt.Sprintf("  Path %d (first at line %d%s): input %s; ends %s; final %s\n", p.ID, p.Line, cut, p.InputText, p.Ends, p.FinalText))
 			has("HTML", h, fmt.Sprintf(`<td><code class="pre">%s</code></td><td>%s</td><td><code class="post">%s</code></td>`, esc(p.InputText), esc(p.Ends), esc(p.FinalText)))
 		}
 		has("text", text, "overall status: "+d.Overall+"\n")

@@ -13,8 +13,8 @@ import (
 // TestVerifyWorkersCorpus runs certsym verify (text; JSON with --html and --sarif) and certsym
 // run --loop-bound (text and JSON) on every program of testdata/, testdata/verify/ and
 // engine/testdata/, with the program's own verify options (testdata/verify/) or loop bound, and
-// gcd at loop bound 10 (2,047 paths, past MaxPathTests; and cut by --max-states and
-// --depth-bound), with --workers 1, 2 and 4, and compares
+// gcd at loop bound 10 (2,047 paths, every one listed, past MaxPathTests; and cut by --max-states
+// and --depth-bound), with --workers 1, 2 and 4, and compares
 // the outputs byte for byte, the exit codes and the standard error (elapsed times masked; in the
 // SARIF log, the command line it records, which names the --workers given). Each run is a process
 // of its own: two verifications in one process may get other Z3 models for the same query.
@@ -54,8 +54,8 @@ func TestVerifyWorkersCorpus(t *testing.T) {
 			job{args: append([]string{"run", file, "--quiet", "--json"}, ropts...)})
 	}
 	gcd := "../../engine/testdata/gcd.imp"
-	jobs = append(jobs, job{args: []string{"verify", gcd, "--quiet", "--loop-bound", "10"}},
-		job{args: []string{"verify", gcd, "--quiet", "--json", "--loop-bound", "10"}, files: true},
+	jobs = append(jobs, job{args: []string{"verify", gcd, "--quiet", "--loop-bound", "10", "--all-paths"}},
+		job{args: []string{"verify", gcd, "--quiet", "--json", "--loop-bound", "10", "--all-paths"}, files: true},
 		job{args: []string{"run", gcd, "--quiet", "--loop-bound", "10"}},
 		job{args: []string{"verify", gcd, "--quiet", "--json", "--loop-bound", "10", "--max-states", "300"}},
 		job{args: []string{"verify", gcd, "--quiet", "--loop-bound", "10", "--depth-bound", "12"}},

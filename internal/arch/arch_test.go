@@ -39,6 +39,7 @@ var layer = map[string]int{
 	"bounded":           6,
 	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
 	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
+	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and

@@ -30,7 +30,7 @@ const Usage = `usage:
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--workers N]
+  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
   certsym replay FILE|DIR [--program FILE] [--max-steps N] [--timeout D] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)

@@ -85,6 +85,15 @@ func splitTop(s, sep string) []string {
 // Plural is "1 path", "2 paths".
 func Plural(n int, noun string) string { return fmt.Sprintf("%d %s", n, Nouns(n, noun)) }
 
+// Verb is the verb in the number its subject, a count n, asks for: one for 1 ("1 test
+// behaves"), many otherwise ("0 tests behave", "2 behave").
+func Verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // Nouns is noun in the number n asks for: "path" for 1, "paths" otherwise.
 func Nouns(n int, noun string) string {
 	switch {

@@ -14,8 +14,15 @@ import (
 )
 
 // Version is the version of the JSON report (certsym verify --json): 2 adds the primitive
-// claims, the evidence of every collected result, the numbered paths and the summary by kind.
-const Version = 2
+// claims, the evidence of every collected result, the numbered paths and the summary by kind;
+// 3 lists the first paths only (verify.Options.MaxPaths: certsym verify --paths, --all-paths),
+// with the number of paths numbered (path_count) and each cut-off path's cutoff.
+const Version = 3
+
+// DefaultPaths is how many paths the reports list by default (certsym verify --paths): the paths
+// after them are numbered and counted, but neither rendered nor tested (verify.Options.MaxPaths),
+// so that the report of a program with very many paths stays short and its memory bounded.
+const DefaultPaths = 100
 
 // Doc is the report of certsym verify in the POGS style of xSymExe (Section VI): the developer
 // claims, each with its overall status and one row per primitive claim, the summary by kind
@@ -33,7 +40,8 @@ type Doc struct {
 	DepthBound      int         `json:"depth_bound"`
 	Abstract        bool        `json:"abstract_nonlinear"`
 	Summary         []KindRow   `json:"summary"`
-	Paths           []Path      `json:"paths"`
+	Paths           []Path      `json:"paths"`      // the first of the paths numbered (verify.Options.MaxPaths)
+	PathCount       int         `json:"path_count"` // how many paths were numbered
 	Statements      int         `json:"statements"`
 	Covered         int         `json:"covered"`
 	UncoveredLines  []int       `json:"uncovered_lines"` // lines with a statement never executed (a macro call's: its expansion never entered)
@@ -125,6 +133,11 @@ type Path struct {
 	FinalText     string        `json:"final_text,omitempty"`
 	Ends          string        `json:"ends"`
 	Lines         []int         `json:"lines,omitempty"`
+	// CutAt and CutReason are, for the partial path of a cutoff point (Cutoff.Path), the cutoff's
+	// line and reason: the exploration stopped the path there (its test, a concrete run, is not
+	// bounded by the depth bound, and may go on).
+	CutAt     int    `json:"cut_at,omitempty"`
+	CutReason string `json:"cut_reason,omitempty"`
 }
 
 // Cutoff is a cutoff point; in a claim, with the control-flow chop to the claim.
@@ -251,7 +264,7 @@ func ModelWithin(file string, rep *verify.Report, due func() string) Doc {
 		Reason: rep.Stopped, Conclusive: rep.Conclusive, Inconclusive: len(rep.Claims) - rep.Conclusive,
 		LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound, Abstract: rep.Opts.AbstractNonlinear,
 		Paths: []Path{}, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []Cutoff{},
-		SolverQueries: rep.Solver.Queries, Results: rep.Results, ReplayErrors: rep.ReplayErrors,
+		PathCount: rep.NumPaths, SolverQueries: rep.Solver.Queries, Results: rep.Results, ReplayErrors: rep.ReplayErrors,
 		Cut: append([]string(nil), rep.Cuts...), names: sym.SlotNames(rep.Prog), elapsed: rep.Elapsed.Seconds(), solver: rep.Solver}
 	prog := rep.Prog
 	seen := map[int]bool{}
@@ -279,12 +292,21 @@ func ModelWithin(file string, rep *verify.Report, due func() string) Doc {
 	for _, u := range rep.Nonlinear {
 		d.Nonlinear = append(d.Nonlinear, Unhandled{u.Line, u.What})
 	}
+	cutOf := map[int]*verify.Cutoff{}
+	for _, c := range rep.Cutoffs {
+		if c.Path >= 0 && cutOf[c.Path] == nil {
+			cutOf[c.Path] = c
+		}
+	}
 	for i, p := range rep.Paths {
 		if r := due(); r != "" {
 			d.Cut = append(d.Cut, fmt.Sprintf("%s: the rendering of the report: paths %d to %d not listed", r, i, len(rep.Paths)-1))
 			break
 		}
 		jp := Path{ID: p.ID, Line: p.Line, PathCondition: p.PathCondition, Ends: p.Ends, Lines: p.Lines}
+		if c := cutOf[p.ID]; c != nil {
+			jp.CutAt, jp.CutReason = c.Line, c.Reason
+		}
 		jp.Input, jp.InputText = d.input(p.Input, prog)
 		jp.Final, jp.FinalText = d.input(p.Final, prog)
 		d.Paths = append(d.Paths, jp)

@@ -31,12 +31,16 @@ func statusOrder() []verify.Status {
 	return out
 }
 
-// WriteText prints the report d of the verification of file: each developer claim with its
-// overall status and its primitive claims' rows (type, status token, collected letters,
-// explication), then its evidence; the summary by kind with the totals; the paths as tests; the
-// cutoff points, coverage and the overall status. Path conditions are abbreviated unless full.
+// WriteText prints the report d of the verification of file: the overall status first; each
+// developer claim with its overall status and its primitive claims' rows (type, status token,
+// collected letters, explication), then its evidence; the summary by kind with the totals; the
+// cutoff points, coverage and the exploration's counts; last, the paths listed (the first ones,
+// verify.Options.MaxPaths), each as a test, with how many are not. Path conditions are
+// abbreviated unless full.
 func WriteText(w io.Writer, file string, d Doc, full bool) {
 	fmt.Fprintf(w, "certsym verify %s: explicating symbolic execution (%s)\n\n", file, d.bounds())
+	writeVerdict(w, d)
+	fmt.Fprintln(w)
 	if len(d.Claims) == 0 {
 		fmt.Fprintf(w, "The program makes no claim (no assert, no division, no element access).\n\n")
 	}
@@ -61,21 +65,8 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 	}
 	if len(d.Claims) > 0 {
 		writeSummary(w, d)
-		fmt.Fprintf(w, "\nLegend. %s\n", LegendText)
+		fmt.Fprintf(w, "\nLegend. %s\n\n", LegendText)
 	}
-	if len(d.Paths) > 0 {
-		fmt.Fprintf(w, "\nPaths (each a test: its input, how its bounded concrete replay ends, the final store)\n")
-		for _, p := range d.Paths {
-			fmt.Fprintf(w, "  Path %d (first at line %d): ", p.ID, p.Line)
-			if p.InputText == "" {
-				fmt.Fprintf(w, "%s\n", p.Ends)
-			} else {
-				fmt.Fprintf(w, "input %s; ends %s; final %s\n", p.InputText, p.Ends, p.FinalText)
-			}
-			fmt.Fprintf(w, "    path condition: %s\n", report.Abbrev(p.PathCondition, " and ", "conjunct", full))
-		}
-	}
-	fmt.Fprintln(w)
 	for _, c := range d.Cutoffs {
 		if c.Line > 0 {
 			fmt.Fprintf(w, "cutoff point: line %d, %s, %s (partial path %d)\n", c.Line, c.Reason, report.Plural(c.Paths, "path"), c.Path)
@@ -97,8 +88,8 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 	fmt.Fprintln(w)
 	d.CodeJSON.WriteText(w)
 	r, sq := d.Results, d.solver
-	fmt.Fprintf(w, "exploration: %s (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
-		report.Plural(r[0]+r[1]+r[2]+r[3], "path"), r[0], r[1], r[2], r[3],
+	fmt.Fprintf(w, "exploration: %s, by how each ended (%d normal, %d error, %d infeasible, %d cut off), %s (%d sat, %d unsat, %d unknown), %.2fs\n",
+		report.Plural(r[0]+r[1]+r[2]+r[3], "symbolic path"), r[0], r[1], r[2], r[3],
 		report.Plural(sq.Queries, "solver query"), sq.Sat, sq.Unsat, sq.Unknown, d.elapsed)
 	if d.Reason != "" {
 		fmt.Fprintf(w, "stopped early: %s\n", d.Reason)
@@ -106,13 +97,70 @@ func WriteText(w io.Writer, file string, d Doc, full bool) {
 	for _, c := range d.Cut {
 		fmt.Fprintf(w, "cut short: %s\n", c)
 	}
-	fmt.Fprintf(w, "\noverall status: %s\n", d.Overall)
+	writeTextPaths(w, d, full)
+}
+
+// cutNote says where the exploration cut off path p, the partial path of a cutoff point, and by
+// which bound ("cut off there by the loop bound 3").
+func cutNote(p Path) string {
+	bound, _, _ := strings.Cut(p.CutReason, ":")
+	if p.CutAt == p.Line {
+		return "cut off there by the " + bound
+	}
+	return fmt.Sprintf("cut off at line %d by the %s", p.CutAt, bound)
+}
+
+// writeVerdict prints the overall status and the conclusive ratio, and for a program without
+// claims what the status rests on.
+func writeVerdict(w io.Writer, d Doc) {
+	fmt.Fprintf(w, "overall status: %s\n", d.Overall)
+	switch {
+	case len(d.Claims) > 0:
+	case d.Reason != "":
+		fmt.Fprintf(w, "  the program makes no claim, but the exploration was stopped early (%s): paths were left unexplored\n", d.Reason)
+	default:
+		fmt.Fprintf(w, "  the program makes no claim: nothing can fail\n")
+	}
 	n := len(d.Claims)
 	pct := 100.0
 	if n > 0 {
 		pct = 100 * float64(d.Conclusive) / float64(n)
 	}
 	fmt.Fprintf(w, "conclusive: %d of %d claims (%.0f%%), inconclusive: %d\n", d.Conclusive, n, pct, d.Inconclusive)
+	if len(d.Cut) > 0 {
+		fmt.Fprintf(w, "the report is partial: %s cut short (below)\n", report.Plural(len(d.Cut), "phase"))
+	}
+}
+
+// writeTextPaths prints the paths listed, each as a test, and how many paths are not listed.
+func writeTextPaths(w io.Writer, d Doc, full bool) {
+	if d.PathCount == 0 {
+		return
+	}
+	listed := fmt.Sprintf("all %d listed", d.PathCount)
+	if len(d.Paths) < d.PathCount {
+		listed = fmt.Sprintf("the first %d of %d listed", len(d.Paths), d.PathCount)
+	}
+	fmt.Fprintf(w, "\nPaths, numbered where each first reaches a claim or a cutoff point (the ids the explications cite; %s).\n", listed)
+	fmt.Fprintf(w, "  A numbered path runs from the start to that point, and the exploration's symbolic paths continue it; its test\n")
+	fmt.Fprintf(w, "  (a counterexample of a claim that fails on the path, else a model of the path's condition) runs to its end\n")
+	fmt.Fprintf(w, "  on the bounded concrete semantics: its input, how the run ends, the final store.\n")
+	for _, p := range d.Paths {
+		fmt.Fprintf(w, "  Path %d (first at line %d", p.ID, p.Line)
+		if p.CutAt > 0 {
+			fmt.Fprintf(w, "; %s", cutNote(p))
+		}
+		fmt.Fprint(w, "): ")
+		if p.InputText == "" {
+			fmt.Fprintf(w, "%s\n", p.Ends)
+		} else {
+			fmt.Fprintf(w, "input %s; ends %s; final %s\n", p.InputText, p.Ends, p.FinalText)
+		}
+		fmt.Fprintf(w, "    path condition: %s\n", report.Abbrev(p.PathCondition, " and ", "conjunct", full))
+	}
+	if more := d.PathCount - len(d.Paths); more > 0 {
+		fmt.Fprintf(w, "  … %d more %s not listed (--paths N lists the first N, --all-paths every one)\n", more, report.Nouns(more, "path"))
+	}
 }
 
 // writeClaimEvidence prints the evidence of a developer claim's results (Section V).

@@ -216,8 +216,8 @@ func writeSummaryHTML(b *strings.Builder, d Doc) {
 	b.WriteString("</table>\n")
 }
 
-// writePaths writes each path as a test: its input (pre-state) and the final store of its bounded
-// concrete replay (post-state).
+// writePaths writes each path listed as a test: its input (pre-state) and the final store of its
+// bounded concrete replay (post-state), and how many paths are not listed.
 func writePaths(b *strings.Builder, d Doc) {
 	if len(d.Paths) == 0 {
 		return
@@ -229,8 +229,16 @@ func writePaths(b *strings.Builder, d Doc) {
 		for _, l := range p.Lines {
 			lines = append(lines, fmt.Sprint(l))
 		}
-		fmt.Fprintf(b, "<tr id=\"path-%d\" class=\"path\" data-path=\"%d\"><td>%d</td><td><code class=\"pre\">%s</code></td><td>%s</td><td><code class=\"post\">%s</code></td><td>%s</td><td><code>%s</code></td></tr>\n",
-			p.ID, p.ID, p.ID, esc(p.InputText), esc(p.Ends), esc(p.FinalText), strings.Join(lines, " "), esc(p.PathCondition))
+		cut := ""
+		if p.CutAt > 0 {
+			cut = " (" + esc(cutNote(p)) + ")"
+		}
+		fmt.Fprintf(b, "<tr id=\"path-%d\" class=\"path\" data-path=\"%d\"><td>%d%s</td><td><code class=\"pre\">%s</code></td><td>%s</td><td><code class=\"post\">%s</code></td><td>%s</td><td><code>%s</code></td></tr>\n",
+			p.ID, p.ID, p.ID, cut, esc(p.InputText), esc(p.Ends), esc(p.FinalText), strings.Join(lines, " "), esc(p.PathCondition))
 	}
 	b.WriteString("</table>\n")
+	if more := d.PathCount - len(d.Paths); more > 0 {
+		fmt.Fprintf(b, "<p id=\"paths-more\">%d more %s not listed (certsym verify --paths N lists the first N, --all-paths every one).</p>\n",
+			more, report.Nouns(more, "path"))
+	}
 }

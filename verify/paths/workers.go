@@ -1,4 +1,4 @@
-package verify
+package paths
 
 import (
 	"sync"
@@ -6,7 +6,7 @@ import (
 	"certsym/internal/budget"
 )
 
-// The workers of certsym verify (Options.Workers) run what is a function of one path,
+// The workers of certsym verify (verify.Options.Workers) run what is a function of one path,
 // each result stored in the path (so the report is the same for every number of workers): the
 // rendering of its condition as the interpretation goes on (pathcond.Extend makes its conjuncts and
 // bounds final; the solver writes only its status, witness and memos), and the replay of its
@@ -14,19 +14,20 @@ import (
 // workers").
 
 const textChunk = 64 // the paths handed to a worker at once
-// pathTexts renders the path conditions of the paths on worker goroutines as the paths are
-// numbered (verifier.path), handed over in chunks of textChunk.
-type pathTexts struct {
+
+// Texts renders the path conditions of the paths on worker goroutines as the paths are
+// numbered, handed over in chunks of textChunk.
+type Texts struct {
 	names []string
 	jobs  chan []*Path
 	wg    sync.WaitGroup
 	chunk []*Path
 }
 
-// newPathTexts starts n workers. Once the partial report is due (mon.Due), the paths not
-// rendered yet are not: their condition says why.
-func newPathTexts(names []string, n int, mon *budget.Monitor) *pathTexts {
-	t := &pathTexts{names: names, jobs: make(chan []*Path, 4*n)}
+// NewTexts starts n workers, which render with the symbols' names names. Once the partial
+// report is due (mon.Due), the paths not rendered yet are not: their condition says why.
+func NewTexts(names []string, n int, mon *budget.Monitor) *Texts {
+	t := &Texts{names: names, jobs: make(chan []*Path, 4*n)}
 	for range n {
 		t.wg.Go(func() {
 			for ps := range t.jobs {
@@ -43,8 +44,8 @@ func newPathTexts(names []string, n int, mon *budget.Monitor) *pathTexts {
 	return t
 }
 
-// add hands path p to the workers; with last (p nil), the paths not handed over yet.
-func (t *pathTexts) add(p *Path, last bool) {
+// Add hands path p to the workers; with last (p nil), the paths not handed over yet.
+func (t *Texts) Add(p *Path, last bool) {
 	if !last {
 		t.chunk = append(t.chunk, p)
 	}
@@ -54,9 +55,9 @@ func (t *pathTexts) add(p *Path, last bool) {
 	}
 }
 
-// wait returns when every path given to add has its path condition rendered.
-func (t *pathTexts) wait() {
-	t.add(nil, true)
+// Wait returns when every path given to Add has its path condition rendered.
+func (t *Texts) Wait() {
+	t.Add(nil, true)
 	close(t.jobs)
 	t.wg.Wait()
 }

@@ -33,7 +33,7 @@ func TestTestsAndReplay(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	// Terminal paths: x == 1 with y > 0 (normal) and y <= 0 (bug), x != 1 (normal).
 	for _, p := range files {
-		if tc, _, err := testcase.Read(p); err != nil || tc.Program != f {
+		if tc, _, err := testcase.Read(p); err != nil || tc.ProgramFile(p) != f {
 			t.Errorf("%s: %v, program %+v", p, err, tc)
 		}
 	}

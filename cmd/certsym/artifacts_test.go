@@ -304,7 +304,7 @@ func TestBashCompletion(t *testing.T) {
 		{[]string{"certsym", "run", "--strategy", ""}, strings.Join(strategyNames(), " ")},
 		{[]string{"certsym", "run", "--strategy", "g"}, "generational"},
 		{[]string{"certsym", "con"}, "concolic"},
-		{[]string{"certsym", "concolic", "--in"}, "--input"},
+		{[]string{"certsym", "concolic", "--in"}, "--input --input-file"},
 		{[]string{"certsym", "run", "--sa"}, "--sarif"},
 		{[]string{"certsym", "verify", "--sa"}, "--sarif"},
 		{[]string{"certsym", "run", "--sarif", "pro"}, "prog.imp"},

@@ -30,7 +30,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if !input.given(setFlags(fs)) {
-		fmt.Fprintf(stderr, "certsym concolic: --input (or --input-file) is required: the input whose path to trace, e.g. --input x=1,y=2 (a variable not given is 0)\n")
+		fmt.Fprintf(stderr, "certsym concolic: --input is required (or --input-file): the input whose path to trace, e.g. --input x=1,y=2 (a variable not given is 0)\n")
 		return exitUsage
 	}
 	if *maxSteps == 0 {

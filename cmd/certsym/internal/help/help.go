@@ -26,7 +26,7 @@ const Usage = `usage:
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
   certsym exec FILE [--input x=3,y=-2,a=[5,0,7] | --input-file FILE] [--max-steps N] [--timeout D] [--json]
       run the program on one input with the concrete semantics
-  certsym concolic FILE (--input x=3,y=-2 | --input-file FILE) [--max-steps N] [--timeout D] [--json] [--full]
+  certsym concolic FILE --input x=3,y=-2 (or --input-file FILE) [--max-steps N] [--timeout D] [--json] [--full]
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)

@@ -103,13 +103,20 @@ func TestInputFileErrors(t *testing.T) {
 
 // TestBugInputsReadOnly: a bug's input lists the variables the program may read before it assigns
 // them, and names the others apart (text), which run --json lists in "assigned_before_read" while
-// its "input" keeps every variable; the reproduce line gives the inputs read only.
+// its "input" keeps every variable; the reproduce line gives the inputs read only. So do the bugs
+// of run --loop-bound.
 func TestBugInputsReadOnly(t *testing.T) {
 	f := writeProg(t, "lo = 0;\nhi = n;\nwhile lo < hi do\n  mid = (lo + hi) / 2;\n  lo = mid + 1\nod;\nassert lo != 3\n")
 	code, out, _ := runText("run", f, "--quiet")
 	if code != exitBug || !strings.Contains(out, "  input:          n=3 (any value of lo, hi, mid: assigned before read)\n") ||
 		!strings.Contains(out, "  reproduce:      certsym exec "+f+" --input n=3\n") {
 		t.Errorf("exit %d\n%s", code, out)
+	}
+	// The bounded interpreter's bugs too.
+	code, out, _ = runText("run", "--loop-bound", "4", f)
+	if code != exitBug || !regexp.MustCompile(`BUG: assert at .*:7:1, input n=\d+ \(any value of lo, hi, mid: assigned before read\) `).MatchString(out) ||
+		!regexp.MustCompile(`  reproduce: certsym exec .* --input n=\d+\n`).MatchString(out) {
+		t.Errorf("run --loop-bound: exit %d\n%s", code, out)
 	}
 	var stdout bytes.Buffer
 	run([]string{"run", f, "--quiet", "--json"}, &stdout, &bytes.Buffer{})

@@ -26,7 +26,7 @@ import (
 type runArtifacts struct {
 	tests, lcov, sarif, dot *string
 	coverage                *bool
-	dotNodes                *int
+	dotNodes, maxTests      *int
 
 	rec *record.Recorder
 	cov *coverage.Report
@@ -36,6 +36,7 @@ type runArtifacts struct {
 func addRunArtifactFlags(fs *flag.FlagSet) *runArtifacts {
 	return &runArtifacts{
 		tests:    fs.String("tests", "", "write one test case (JSON) per explored terminal path to `DIR`; certsym replay DIR reruns them"),
+		maxTests: fs.Int("max-tests", 0, "write at most `N` test cases with --tests (0: no maximum); the message says how many were left out"),
 		coverage: fs.Bool("coverage", false, "report the statement and branch coverage of the explored paths (text and JSON)"),
 		lcov: fs.String("lcov", "", "write the coverage of the explored paths as an lcov tracefile to `FILE` "+
 			"(lcov and genhtml hide its branch records unless asked: lcov --rc lcov_branch_coverage=1, genhtml --branch-coverage)"),
@@ -68,6 +69,14 @@ func (a *runArtifacts) setup(prog *syntax.Program, bounded bool, opts *engine.Op
 		fmt.Fprintf(stderr, "certsym run: %s: not available with --loop-bound (the bounded interpreter)\n", strings.Join(u, ", "))
 		return false
 	}
+	if *a.maxTests < 0 {
+		fmt.Fprintf(stderr, "certsym run: --max-tests must not be negative\n")
+		return false
+	}
+	if *a.maxTests > 0 && *a.tests == "" {
+		fmt.Fprintf(stderr, "certsym run: --max-tests applies with --tests DIR only\n")
+		return false
+	}
 	if *a.dotNodes < 1 {
 		fmt.Fprintf(stderr, "certsym run: --dot-nodes must be at least 1\n")
 		return false
@@ -83,6 +92,7 @@ func (a *runArtifacts) setup(prog *syntax.Program, bounded bool, opts *engine.Op
 		return false
 	}
 	a.rec = record.New(prog, *a.tests != "", *a.dot != "", *a.dotNodes)
+	a.rec.LimitTests(*a.maxTests)
 	opts.Observer = a.rec
 	return true
 }
@@ -139,6 +149,9 @@ func (a *runArtifacts) write(file string, src []byte, args []string, rep *engine
 		msg := fmt.Sprintf("certsym: wrote %s to %s (certsym replay %s)", report.Plural(len(paths), "test case"), *a.tests, report.ShellQuote(*a.tests))
 		if set.Dups > 0 || set.NoModel > 0 {
 			msg += fmt.Sprintf("; %d duplicate paths left out, %d paths without a model (solver unknown) left out", set.Dups, set.NoModel)
+		}
+		if set.Over > 0 {
+			msg += fmt.Sprintf("; %s over --max-tests %d left out", report.Plural(set.Over, "test case"), *a.maxTests)
 		}
 		fmt.Fprintln(stderr, msg)
 		if len(paths) < len(set.Cases) {

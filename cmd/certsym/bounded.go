@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"certsym/bounded"
+	"certsym/cmd/certsym/internal/buginput"
 	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/engine"
@@ -78,11 +79,20 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 	}
 	bugs := []jsonout.Bug{}
 	var inputs []spec.Store
+	var notes []string
+	// The inputs as run's bug finder shows them: the variables assigned before read named apart.
+	show := buginput.New(prog, "")
 	for _, e := range rep.Errors {
 		r, input := e.Result, e.Input
 		inputs = append(inputs, input)
+		cmd, note, err := show.Reproduce(prog.File, &engine.Bug{Fail: r.Fail, Input: input})
+		notes = append(notes, note)
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym: %v\n", err)
+			return exitInternal
+		}
 		bugs = append(bugs, jsonout.Bug{Line: r.Fail.Line(), Column: r.Fail.Pos().Col, Kind: r.Fail.Kind.String(), PathCondition: r.State.PC.String(names),
-			Input: report.InputJSON(input, names), Store: sym.StoreString(r.State.Store, names), Reproduce: report.ReproduceInput(prog.File, input, names)})
+			Input: report.InputJSON(input, names), AssignedBeforeRead: show.Irrelevant(), Store: sym.StoreString(r.State.Store, names), Reproduce: cmd})
 	}
 	finished()
 	verdict, reason := rep.Verdict.String(), rep.Reason
@@ -136,8 +146,11 @@ func runBounded(prog *syntax.Program, n int, opts engine.Options, finished func(
 		for i, bug := range bugs {
 			// In the words of run's reports (report.DescribeFail); the JSON gives the kind.
 			fmt.Fprintf(stdout, "BUG: %s at %s:%d:%d, input %s (confirmed by the bounded concrete execution)\n", report.DescribeFail(rep.Errors[i].Result.Fail),
-				prog.File, bug.Line, bug.Column, report.InputText(inputs[i], names))
+				prog.File, bug.Line, bug.Column, show.Text(inputs[i]))
 			fmt.Fprintf(stdout, "  reproduce: %s\n", bug.Reproduce)
+			if notes[i] != "" {
+				fmt.Fprintf(stdout, "             (%s)\n", notes[i])
+			}
 		}
 		fmt.Fprintf(stdout, "verdict: %s", verdict)
 		if reason != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"certsym/cmd/certsym/internal/buginput"
 	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/hint"
 	"certsym/cmd/certsym/internal/inputs"
@@ -65,7 +66,7 @@ func cmdParse(args []string, stdout, stderr io.Writer) int {
 
 func cmdExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	input := fs.String("input", "", "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
+	input := addInputFlags(fs, "input values, as x=3,y=-2,a=[5,0,7] (an array as its elements from lo to hi; a missing input is 0)")
 	maxSteps := flags.Count(fs, "max-steps", 10_000_000, "stop after `N` steps (or N quantifier instances evaluated)")
 	limits := flags.Time(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
@@ -77,7 +78,7 @@ func cmdExec(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	store, ok := parseInput("exec", "input", *input, prog, stderr)
+	store, ok := input.store("exec", prog, stderr)
 	if !ok {
 		return exitUsage
 	}
@@ -228,16 +229,31 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	names := sym.SlotNames(prog)
 	start := time.Now()
+	// A bug's input: the values its path condition leaves free set to 0, the variables assigned
+	// before they are read named apart, and an input too long for a command line written to a file.
+	bugs := buginput.New(prog, *art.tests)
+	reproduce := func(b *engine.Bug) (string, string) {
+		cmd, note, err := bugs.Reproduce(file, b)
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym: the input of the bug at %s:%s: %v\n", prog.File, loc(b.Fail), err)
+		}
+		return cmd, note
+	}
 	onBug := func(b *engine.Bug) {
+		bugs.Repair(b)
 		if *asJSON {
 			return
 		}
 		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail))
 		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", report.InputText(b.Input, names))
+		fmt.Fprintf(stdout, "  input:          %s\n", bugs.Text(b.Input))
 		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
 		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
-		fmt.Fprintf(stdout, "  reproduce:      %s\n", report.ReproduceCommand(file, b, names))
+		cmd, note := reproduce(b)
+		fmt.Fprintf(stdout, "  reproduce:      %s\n", cmd)
+		if note != "" {
+			fmt.Fprintf(stdout, "                  (%s)\n", note)
+		}
 	}
 	var rep *engine.Report
 	var err error
@@ -256,6 +272,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
 	}
+	for _, b := range rep.Bugs {
+		bugs.Repair(b) // each once: those onBug was shown are repaired already
+	}
 	if code := art.write(file, src, args, rep, prog, mon, stderr); code != 0 {
 		return code
 	}
@@ -265,9 +284,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			Reason: rep.Reason, SolverQueries: rep.Stats.Solver.Queries, Coverage: art.coverageJSON(), Cut: cuts}
 		for _, b := range rep.Bugs {
 			p := b.Fail.Pos()
+			cmd, _ := reproduce(b)
 			out.Bugs = append(out.Bugs, jsonout.Bug{Line: p.Line, Column: p.Col, Kind: b.Kind(), PathCondition: b.State.PC.String(names),
-				Input: report.InputJSON(b.Input, names), Store: sym.StoreString(b.State.Store, names), Steps: b.Replay.Steps,
-				Reproduce: report.ReproduceCommand(file, b, names)})
+				Input: report.InputJSON(b.Input, names), AssignedBeforeRead: bugs.Irrelevant(), Store: sym.StoreString(b.State.Store, names),
+				Steps: b.Replay.Steps, Reproduce: cmd})
 		}
 		if err := jsonout.Write(stdout, sh.Report(out, rep, opts, file, src)); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
@@ -325,4 +345,41 @@ func parseInput(cmd, flag, text string, prog *syntax.Program, stderr io.Writer) 
 		fmt.Fprintf(stderr, "certsym %s: no input given for %s: using 0\n", cmd, strings.Join(zero, ", "))
 	}
 	return store, true
+}
+
+// inputFlags are --input TEXT and --input-file FILE of exec and concolic: the input of the run,
+// given on the command line or, too long for one, in a file.
+type inputFlags struct{ text, file *string }
+
+// addInputFlags registers --input (with its usage) and --input-file on fs.
+func addInputFlags(fs *flag.FlagSet, usage string) inputFlags {
+	return inputFlags{fs.String("input", "", usage),
+		fs.String("input-file", "", "read the input from `FILE`: a JSON object as the input of --json, {\"x\": 3, \"a\": [5, 0, 7]} (a missing input is 0)")}
+}
+
+// given reports whether either flag is among the flags set.
+func (f inputFlags) given(set map[string]bool) bool { return set["input"] || set["input-file"] }
+
+// store is the input the flags give for prog (parseInput), 0 for every slot without them. ok is
+// false after a usage error (reported on stderr): both flags given, an unreadable file, a file
+// that is not a JSON object, or a bad input.
+func (f inputFlags) store(cmd string, prog *syntax.Program, stderr io.Writer) (spec.Store, bool) {
+	if *f.file == "" {
+		return parseInput(cmd, "input", *f.text, prog, stderr)
+	}
+	if *f.text != "" {
+		fmt.Fprintf(stderr, "certsym %s: --input and --input-file exclude each other\n", cmd)
+		return nil, false
+	}
+	b, err := os.ReadFile(*f.file)
+	if err != nil {
+		fmt.Fprintf(stderr, "certsym %s: --input-file: %v\n", cmd, err)
+		return nil, false
+	}
+	text := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(text, "{") {
+		fmt.Fprintf(stderr, "certsym %s: --input-file %s: expected a JSON object, as {\"x\": 3, \"a\": [5, 0, 7]}\n", cmd, *f.file)
+		return nil, false
+	}
+	return parseInput(cmd, "input-file "+*f.file, text, prog, stderr)
 }

@@ -18,7 +18,7 @@ import (
 // the inputs that flip them.
 func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("concolic", flag.ContinueOnError)
-	input := fs.String("input", "", "the input whose path to trace, as x=3,y=-2 (required; a variable not given is 0)")
+	input := addInputFlags(fs, "the input whose path to trace, as x=3,y=-2 (required, or --input-file; a variable not given is 0)")
 	maxSteps := flags.Count(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones)")
@@ -29,8 +29,8 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	if !setFlags(fs)["input"] {
-		fmt.Fprintf(stderr, "certsym concolic: --input is required: the input whose path to trace, e.g. --input x=1,y=2 (a variable not given is 0)\n")
+	if !input.given(setFlags(fs)) {
+		fmt.Fprintf(stderr, "certsym concolic: --input is required (or --input-file): the input whose path to trace, e.g. --input x=1,y=2 (a variable not given is 0)\n")
 		return exitUsage
 	}
 	if *maxSteps == 0 {
@@ -41,7 +41,7 @@ func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	store, ok := parseInput("concolic", "input", *input, prog, stderr)
+	store, ok := input.store("concolic", prog, stderr)
 	if !ok {
 		return exitUsage
 	}

@@ -58,6 +58,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/pathout":    9,  // concolic's path report
 	"cmd/certsym/internal/shard":      9,  // run --shard's JSON report and certsym merge
 	"cmd/certsym/internal/hint":       9,  // the advice of run's partial report (--burst)
+	"cmd/certsym/internal/buginput":   9,  // how run shows a bug's input: zeros where free, inputs read, its reproduce line
 	"cmd/certsym/internal/jsonout":    10, // the JSON objects of --json and their encoding
 	"cmd/certsym/internal/record":     10,
 	"cmd/certsym":                     11,

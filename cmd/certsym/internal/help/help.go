@@ -19,20 +19,20 @@ const Usage = `usage:
   certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--shard I/N] [--burst K]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
       S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
-      artifacts: --tests DIR, --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
+      artifacts: --tests DIR [--max-tests N], --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json] [--full] [--workers N]
       bounded symbolic execution: result states grouped by behaviour
   certsym merge FILE... [--json]
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
-  certsym exec FILE [--input x=3,y=-2,a=[5,0,7]] [--max-steps N] [--timeout D] [--json]
+  certsym exec FILE [--input x=3,y=-2,a=[5,0,7] | --input-file FILE] [--max-steps N] [--timeout D] [--json]
       run the program on one input with the concrete semantics
-  certsym concolic FILE --input x=3,y=-2 [--max-steps N] [--timeout D] [--json] [--full]
+  certsym concolic FILE --input x=3,y=-2 (or --input-file FILE) [--max-steps N] [--timeout D] [--json] [--full]
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
   certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
-  certsym replay FILE|DIR [--program FILE] [--max-steps N] [--timeout D] [--json]
+  certsym replay FILE|DIR [--program FILE] [--outcome-only] [--max-steps N] [--timeout D] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)
   certsym help [TOPIC]   certsym completion bash   certsym --version
 FILE - reads the program from standard input. Every command that runs the program stops at
@@ -157,16 +157,19 @@ var topics = map[string]string{
 `,
 	"tests": `Test case files (certsym run --tests DIR, read by certsym replay):
   one JSON object per explored terminal path of the run, DIR/test000001.json, ...:
-    certsym_test    the format version (1)
-    program         the program file as given to run; program_sha256 the hash of its bytes then
+    certsym_test    the format version (2; replay also reads 1, whose program path starts from
+                    the working directory of the run)
+    program         the program file, relative to the test case's directory unless absolute;
+                    program_sha256 the hash of its bytes then
     input           a value for every variable (JSON numbers with all their digits), and for
                     every array the list of its elements from lo to hi
     expected        outcome: "normal" (finished), "bug" (kind, line, col of the error) or
                     "infeasible" (line, col of the assume no input on the path gets past);
                     steps: the number of steps of the concrete semantics to that end
     path_condition  the path condition of the path, in IMP syntax
-  Paths with the same input and expected end are written once. certsym replay FILE|DIR runs each
-  input on the concrete semantics and compares its end with the recorded one.
+  Paths with the same input and expected end are written once; run --max-tests N writes the first
+  N. certsym replay FILE|DIR runs each input on the concrete semantics and compares its end with
+  the recorded one (--outcome-only: not the number of steps).
 `,
 }
 

@@ -108,17 +108,24 @@ func Missing(prog *syntax.Program, given map[string]bool) []string {
 			zero = append(zero, v)
 		}
 	}
-	readArr := map[*syntax.Array]bool{}
-	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
-		if e, ok := n.(*syntax.Elem); ok {
-			readArr[e.Arr] = true
-		}
-		return true
-	})
+	readArr := ArraysRead(prog)
 	for _, a := range prog.Arrays {
 		if !given[a.Name] && readArr[a] {
 			zero = append(zero, a.Name)
 		}
 	}
 	return zero
+}
+
+// ArraysRead returns the arrays whose elements prog reads somewhere: the arrays whose initial
+// values can matter (an array only written is not an input).
+func ArraysRead(prog *syntax.Program) map[*syntax.Array]bool {
+	read := map[*syntax.Array]bool{}
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.Elem); ok {
+			read[e.Arr] = true
+		}
+		return true
+	})
+	return read
 }

@@ -32,9 +32,12 @@ type Bug struct {
 	Kind          string                     `json:"kind"`
 	PathCondition string                     `json:"path_condition"`
 	Input         map[string]json.RawMessage `json:"input"`
-	Store         string                     `json:"store"`
-	Steps         int                        `json:"steps,omitempty"`
-	Reproduce     string                     `json:"reproduce"`
+	// AssignedBeforeRead names the variables (and arrays) in Input that the program assigns
+	// before it reads them: their values change nothing.
+	AssignedBeforeRead []string `json:"assigned_before_read,omitempty"`
+	Store              string   `json:"store"`
+	Steps              int      `json:"steps,omitempty"`
+	Reproduce          string   `json:"reproduce"`
 }
 
 // Run is the single object run --json prints.

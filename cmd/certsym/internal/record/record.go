@@ -12,7 +12,6 @@ import (
 	"certsym/cmd/certsym/internal/testcase"
 	"certsym/engine"
 	"certsym/pathcond"
-	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
@@ -36,9 +35,10 @@ type Recorder struct {
 	// left / assert violated.
 	arms map[syntax.Stmt]*[2]int
 
-	// tests are the terminal paths, in the order of the run, when wantTests.
-	wantTests bool
-	tests     []testcase.Path
+	// tests gathers the test cases of the terminal paths, in the order of the run, when --tests
+	// is given (nil otherwise); pcs renders their path conditions.
+	tests *testcase.Collector
+	pcs   *pathcond.Renderer
 
 	// tree is the execution tree, nil unless --dot was given.
 	tree *dot.Tree
@@ -53,11 +53,28 @@ type expansion struct {
 // New returns a recorder for a run of prog that keeps the terminal paths when tests, and draws
 // the execution tree, up to nodeLimit states, when tree.
 func New(prog *syntax.Program, tests, tree bool, nodeLimit int) *Recorder {
-	r := &Recorder{prog: prog, hits: map[syntax.Stmt]int{}, arms: map[syntax.Stmt]*[2]int{}, wantTests: tests}
+	r := &Recorder{prog: prog, hits: map[syntax.Stmt]int{}, arms: map[syntax.Stmt]*[2]int{}}
+	if tests {
+		r.tests = testcase.NewCollector(prog, 0)
+		size := func(f *sym.Formula, limit int) int { return report.PrintSize([]*sym.Formula{f}, limit) }
+		r.pcs = pathcond.NewRenderer(sym.SlotNames(prog), size, pcLimit)
+	}
 	if tree {
 		r.tree = dot.New(nodeLimit)
 	}
 	return r
+}
+
+// pcLimit is the most symbols and operators a test case's path condition is printed with
+// (report.PCText).
+const pcLimit = 1_000_000
+
+// LimitTests keeps at most max test cases (run --max-tests; 0: no maximum): the terminal paths
+// past them are counted (testcase.Set.Over) and their path conditions not rendered.
+func (r *Recorder) LimitTests(max int) {
+	if r.tests != nil {
+		r.tests = testcase.NewCollector(r.prog, max)
+	}
 }
 
 // Expanded implements engine.Observer.
@@ -134,17 +151,25 @@ func (r *Recorder) flush() {
 
 // terminal records a path that ends at st with the given end, for --tests.
 func (r *Recorder) terminal(st *engine.State, end testcase.End) {
-	if !r.wantTests {
+	if r.tests == nil {
 		return
 	}
-	t := testcase.Path{End: end}
 	// A path without a model gives no test case: its path condition is not rendered (a path the
 	// solver gave up on can carry terms whose printed form is exponential in their size).
-	if st.PC.Status == pathcond.Sat && st.PC.Witness != nil {
-		t.Input = append(spec.Store(nil), st.PC.Witness...)
-		t.PC = report.PCText(st.PC, sym.SlotNames(r.prog), 1_000_000)
+	if st.PC.Status != pathcond.Sat || st.PC.Witness == nil {
+		r.tests.Add(end, nil, nil)
+		return
 	}
-	r.tests = append(r.tests, t)
+	// The renderer renders each path condition as report.PCText does, in time that does not grow
+	// with its depth: the terminal paths of a loop, each one conjunct deeper than the last,
+	// would otherwise cost the square of their number.
+	r.tests.Add(end, st.PC.Witness, func() string {
+		text, size := r.pcs.Render(st.PC)
+		if size > pcLimit {
+			return report.NotPrinted(pcLimit)
+		}
+		return text
+	})
 }
 
 // Finish accounts for the last expansion; call it once the run is over, before Coverage,
@@ -159,7 +184,10 @@ func (r *Recorder) Coverage() *coverage.Report {
 // TestCases are the test cases of the terminal paths explored (New with tests), for the program
 // file whose bytes are src.
 func (r *Recorder) TestCases(file string, src []byte) testcase.Set {
-	return testcase.CollectProg(file, src, r.prog, r.tests)
+	if r.tests == nil {
+		return testcase.Set{}
+	}
+	return r.tests.Set(file, src)
 }
 
 // Tree is the execution tree (New with tree), or nil.

@@ -22,13 +22,13 @@ func TestRecorderKeepsWhatIsAsked(t *testing.T) {
 		return r
 	}
 	r := run(false, false, false)
-	if r.Tree() != nil || len(r.tests) != 0 || len(r.TestCases("p.imp", nil).Cases) != 0 {
-		t.Errorf("without tests and tree: tree %v, %d terminal paths", r.Tree(), len(r.tests))
+	if r.Tree() != nil || r.tests != nil || len(r.TestCases("p.imp", nil).Cases) != 0 {
+		t.Errorf("without tests and tree: tree %v, collector %v", r.Tree(), r.tests)
 	}
 	// Terminal paths: x <= 0, and x > 0 past the inner if (its then arm is infeasible).
 	r = run(true, true, false)
-	if r.Tree() == nil || len(r.tests) != 2 || len(r.TestCases("p.imp", nil).Cases) != 2 {
-		t.Errorf("with tests and tree: tree %v, %d terminal paths", r.Tree(), len(r.tests))
+	if n := len(r.TestCases("p.imp", nil).Cases); r.Tree() == nil || n != 2 {
+		t.Errorf("with tests and tree: tree %v, %d test cases", r.Tree(), n)
 	}
 	for _, noPrune := range []bool{false, true} {
 		j := run(false, false, noPrune).Coverage().JSON()

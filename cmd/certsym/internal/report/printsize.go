@@ -12,9 +12,14 @@ import (
 // operators (shared terms print once per occurrence: see PrintSize).
 func PCText(pc *pathcond.PC, names []string, limit int) string {
 	if PrintSize(pc.Conjuncts(), limit) > limit {
-		return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
+		return NotPrinted(limit)
 	}
 	return pc.String(names)
+}
+
+// NotPrinted is what stands for a path condition PCText does not print.
+func NotPrinted(limit int) string {
+	return fmt.Sprintf("(not printed: more than %d symbols and operators)", limit)
 }
 
 // PrintSize returns the number of symbols, constants and operators the printed form of the

@@ -40,8 +40,8 @@ func Read(path string) (*Stored, map[string]json.Number, error) {
 	if err := dec.Decode(&t); err != nil {
 		return nil, nil, fmt.Errorf("%s: not a certsym test case: %v", path, err)
 	}
-	if t.Format != Format {
-		return nil, nil, fmt.Errorf("%s: certsym_test is %d, want %d", path, t.Format, Format)
+	if t.Format != Format && t.Format != 1 {
+		return nil, nil, fmt.Errorf("%s: certsym_test is %d, want %d (or 1, the format before)", path, t.Format, Format)
 	}
 	switch t.Expected.Outcome {
 	case "normal", "bug", "infeasible":
@@ -66,6 +66,17 @@ func Read(path string) (*Stored, map[string]json.Number, error) {
 		in[name] = n
 	}
 	return &t, in, nil
+}
+
+// ProgramFile is the program file of the test case read from path, as a path from the working
+// directory: Program taken from the test case file's directory (format 2), or as it is when
+// absolute, "-", or in a file of format 1 (whose program path starts from the working directory
+// of the run that wrote it).
+func (t *Stored) ProgramFile(path string) string {
+	if t.Format == 1 || t.Program == "-" || filepath.IsAbs(t.Program) {
+		return t.Program
+	}
+	return filepath.Join(filepath.Dir(path), t.Program)
 }
 
 // Observed is the end of a concrete run, in the terms of an End.

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"certsym/cmd/certsym/internal/outfile"
 	"certsym/cmd/certsym/internal/report"
@@ -20,16 +19,19 @@ import (
 	"certsym/spec/syntax"
 )
 
-// Format is the version of the test case files run --tests writes and replay reads.
-const Format = 1
+// Format is the version of the test case files run --tests writes. Replay reads it and the
+// format before it (1), which differs only in where its program path starts from (Stored.ProgramFile).
+const Format = 2
 
 // Case is one test case file (run --tests DIR, read by certsym replay): an input and the
 // behaviour symbolic execution predicts for it on the concrete semantics. It plays the part of
 // KLEE's .ktest files.
 type Case struct {
 	Format int `json:"certsym_test"` // the file format's version: Format
-	// Program is the program file as given on run's command line; ProgramSHA256 is the hash of
-	// its bytes then, so that replay can say when the program has changed since.
+	// Program is the program file, relative to the directory of the test case file unless it
+	// is absolute ("-" for a program read from standard input); ProgramSHA256 is the hash of its
+	// bytes when the case was recorded, so that replay can say when the program has changed
+	// since.
 	Program       string       `json:"program"`
 	ProgramSHA256 string       `json:"program_sha256"`
 	Input         report.Input `json:"input"`          // a value for every variable
@@ -55,6 +57,13 @@ type End struct {
 	Steps int `json:"steps"`
 }
 
+// SameOutcome reports whether x and y are the same end but for their number of steps: the same
+// outcome, at the same place (the error and its kind, or the assume), for the same reason.
+func (x End) SameOutcome(y End) bool {
+	x.Steps = y.Steps
+	return x == y
+}
+
 // String describes the end: "bug (assert at 2:3) after 2 steps", "normal after 5 steps".
 func (x End) String() string {
 	switch x.Outcome {
@@ -70,58 +79,72 @@ func (x End) String() string {
 	return fmt.Sprintf("%s after %d steps", x.Outcome, x.Steps)
 }
 
-// Path is an explored path that ends: its model, predicted end and path condition.
-type Path struct {
-	End   End        // how the path ends
-	Input spec.Store // its model; nil when the path condition has no model (solver unknown)
-	PC    string     // its path condition, printed (or a note that it is too large to print)
-}
-
 // Set is what run --tests writes: the test cases of the terminal paths explored, and how many
 // terminal paths gave none.
 type Set struct {
 	Cases []Case
 	// Dups counts the terminal paths whose input and End an earlier case already has; NoModel
 	// counts those without a model (the solver answered unknown, or --no-prune kept an
-	// unsatisfiable path).
-	Dups, NoModel int
+	// unsatisfiable path); Over counts those left out by the maximum number of cases (run
+	// --max-tests), not counting duplicates.
+	Dups, NoModel, Over int
 }
 
-// Collect turns the terminal paths of a run of the program file (whose bytes are src and whose
-// variables are names) into test cases, in the order the run explored them, without duplicates.
-func Collect(file string, src []byte, names []string, paths []Path) Set {
-	return collect(file, src, names, nil, paths)
+// A Collector gathers the test cases of a run's terminal paths as they end, in the order the run
+// explores them: without duplicates, and at most a maximum number. It keeps of a path left out
+// only a hash of its input and end, so that the paths over the maximum cost no rendering of their
+// path conditions and little memory.
+type Collector struct {
+	prog *syntax.Program
+	max  int // 0: no maximum
+	seen map[[sha256.Size]byte]bool
+	set  Set
 }
 
-// CollectProg is Collect for the program prog, arrays included: each input gives
-// every variable and every array (the list of its elements).
-func CollectProg(file string, src []byte, prog *syntax.Program, paths []Path) Set {
-	return collect(file, src, prog.Vars, prog, paths)
+// NewCollector returns a collector for a run of prog that keeps at most max test cases (0: no
+// maximum).
+func NewCollector(prog *syntax.Program, max int) *Collector {
+	return &Collector{prog: prog, max: max, seen: map[[sha256.Size]byte]bool{}}
 }
 
-func collect(file string, src []byte, names []string, prog *syntax.Program, paths []Path) Set {
+// Add adds the terminal path that ends with end on the model input (nil when its path condition
+// has no model: the solver answered unknown). pc renders its path condition: it is called only
+// for a path that gives a test case.
+func (c *Collector) Add(end End, input spec.Store, pc func() string) {
+	if input == nil {
+		c.set.NoModel++
+		return
+	}
+	h := sha256.New()
+	for _, v := range input {
+		h.Write([]byte(v.String()))
+		h.Write([]byte{','})
+	}
+	h.Write([]byte("|" + end.String()))
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	switch {
+	case c.seen[key]:
+		c.set.Dups++
+		return
+	case c.max > 0 && len(c.set.Cases) >= c.max:
+		c.set.Over++
+	default:
+		in := report.ProgInput(c.prog, append(spec.Store(nil), input...))
+		c.set.Cases = append(c.set.Cases, Case{Format: Format, Input: in, Expected: end, PathCondition: pc()})
+	}
+	c.seen[key] = true
+}
+
+// Set returns the test cases gathered, each naming the program file whose bytes are src (the
+// file as given on the command line: Write makes it relative to the directory of the tests).
+func (c *Collector) Set(file string, src []byte) Set {
 	sum := sha256.Sum256(src)
 	hash := hex.EncodeToString(sum[:])
-	var set Set
-	seen := map[string]bool{}
-	for _, t := range paths {
-		if t.Input == nil {
-			set.NoModel++
-			continue
-		}
-		var kb strings.Builder
-		for _, v := range t.Input {
-			kb.WriteString(v.String())
-			kb.WriteByte(',')
-		}
-		key := kb.String() + "|" + t.End.String()
-		if seen[key] {
-			set.Dups++
-			continue
-		}
-		seen[key] = true
-		set.Cases = append(set.Cases, Case{Format: Format, Program: file, ProgramSHA256: hash,
-			Input: input(names, prog, t.Input), Expected: t.End, PathCondition: t.PC})
+	set := c.set
+	set.Cases = append([]Case(nil), c.set.Cases...)
+	for i := range set.Cases {
+		set.Cases[i].Program, set.Cases[i].ProgramSHA256 = file, hash
 	}
 	return set
 }
@@ -140,6 +163,7 @@ func Write(dir string, set Set, stop func() bool) ([]string, error) {
 		if stop() {
 			break
 		}
+		tc.Program = relativeTo(dir, tc.Program)
 		b, err := json.MarshalIndent(tc, "", "  ")
 		if err != nil {
 			return paths, err
@@ -153,9 +177,20 @@ func Write(dir string, set Set, stop func() bool) ([]string, error) {
 	return paths, nil
 }
 
-func input(names []string, prog *syntax.Program, vals spec.Store) report.Input {
-	if prog != nil {
-		return report.ProgInput(prog, vals)
+// relativeTo is the path of file from the directory dir (both relative to the working directory
+// or absolute), or file itself when it is "-" (standard input) or has no relative path from dir.
+func relativeTo(dir, file string) string {
+	if file == "-" {
+		return file
 	}
-	return report.Input{Names: names, Vals: vals}
+	d, err1 := filepath.Abs(dir)
+	f, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return file
+	}
+	rel, err := filepath.Rel(d, f)
+	if err != nil {
+		return f
+	}
+	return rel
 }

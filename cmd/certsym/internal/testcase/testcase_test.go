@@ -35,11 +35,13 @@ func TestWriteReadReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.Finish()
-	set := rec.TestCases("p.imp", []byte(threeEnds))
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "p.imp")
+	set := rec.TestCases(file, []byte(threeEnds))
 	if len(set.Cases) != 4 || set.Dups != 0 || set.NoModel != 0 {
 		t.Fatalf("%d cases, %d duplicates, %d without model; want 4, 0, 0", len(set.Cases), set.Dups, set.NoModel)
 	}
-	dir := filepath.Join(t.TempDir(), "tests")
+	dir := filepath.Join(tmp, "tests")
 	paths, err := testcase.Write(dir, set, func() bool { return false })
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,8 @@ func TestWriteReadReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tc.Program != "p.imp" || len(in) != 2 || tc.PathCondition == "" {
+		// The program path starts from the test case's directory.
+		if tc.Program != filepath.Join("..", "p.imp") || tc.ProgramFile(p) != file || len(in) != 2 || tc.PathCondition == "" {
 			t.Errorf("%s: program %q, input %v, path condition %q", p, tc.Program, in, tc.PathCondition)
 		}
 		store := make(spec.Store, len(prog.Vars))
@@ -78,14 +81,25 @@ func TestWriteReadReplay(t *testing.T) {
 	}
 }
 
-// TestCollectLeavesOut: a path with the input and end of an earlier one, and a path without a
-// model, give no test case, and are counted.
+// TestCollectLeavesOut: a path with the input and end of an earlier one, a path without a
+// model, and the distinct paths past the maximum give no test case, and are counted; the path
+// condition of a path left out is not rendered.
 func TestCollectLeavesOut(t *testing.T) {
+	prog := testprog.Parse(t, "x = x")
 	end := testcase.End{Outcome: "normal", Steps: 3}
-	p := testcase.Path{End: end, Input: spec.Store{integer.Of(4)}, PC: "x == 4"}
-	set := testcase.Collect("p.imp", []byte("x = x"), []string{"x"}, []testcase.Path{p, p, {End: end}})
-	if len(set.Cases) != 1 || set.Dups != 1 || set.NoModel != 1 {
-		t.Errorf("%d cases, %d duplicates, %d without model; want 1, 1, 1", len(set.Cases), set.Dups, set.NoModel)
+	rendered := 0
+	pc := func() string { rendered++; return "x == 4" }
+	c := testcase.NewCollector(prog, 2)
+	c.Add(end, spec.Store{integer.Of(4)}, pc)
+	c.Add(end, spec.Store{integer.Of(4)}, pc)
+	c.Add(end, nil, pc)
+	for _, v := range []int64{5, 6, 7, 6} {
+		c.Add(end, spec.Store{integer.Of(v)}, pc)
+	}
+	set := c.Set("p.imp", []byte("x = x"))
+	if len(set.Cases) != 2 || set.Dups != 2 || set.NoModel != 1 || set.Over != 2 || rendered != 2 {
+		t.Errorf("%d cases, %d duplicates, %d without model, %d over the maximum, %d rendered; want 2, 2, 1, 2, 2",
+			len(set.Cases), set.Dups, set.NoModel, set.Over, rendered)
 	}
 }
 
@@ -95,7 +109,7 @@ func TestReadRejects(t *testing.T) {
 	dir := t.TempDir()
 	for name, c := range map[string]struct{ body, msg string }{
 		"outcome.json": {`{"certsym_test": 1, "program": "p.imp", "expected": {"outcome": "weird"}}`, "expected.outcome"},
-		"format.json":  {`{"certsym_test": 2, "program": "p.imp", "expected": {"outcome": "normal"}}`, "certsym_test is 2, want 1"},
+		"format.json":  {`{"certsym_test": 3, "program": "p.imp", "expected": {"outcome": "normal"}}`, "certsym_test is 3, want 2 (or 1, the format before)"},
 		"field.json":   {`{"certsym_test": 1, "extra": 0}`, "not a certsym test case"},
 		"input.json":   {`{"certsym_test": 1, "expected": {"outcome": "normal"}, "input": [1]}`, "input:"},
 	} {

@@ -37,7 +37,7 @@ func TestLongInputReproduce(t *testing.T) {
 		t.Errorf("exec --input-file %s: exit %d\n%.300s%s", file, code, out, errs)
 	}
 	// Replay reads the test cases only, not the inputs beside them.
-	if code, out, errs := runText("replay", dir); code != exitSafe || !strings.Contains(out, "1 test replayed, 1 behave as recorded") {
+	if code, out, errs := runText("replay", dir); code != exitSafe || !strings.Contains(out, "1 test replayed, 1 behaves as recorded") {
 		t.Errorf("replay %s: exit %d\n%s%s", dir, code, out, errs)
 	}
 	// Without --tests: the line names INPUT.json, and run --json's input is that file.
@@ -114,7 +114,7 @@ func TestBugInputsReadOnly(t *testing.T) {
 	}
 	// The bounded interpreter's bugs too.
 	code, out, _ = runText("run", "--loop-bound", "4", f)
-	if code != exitBug || !regexp.MustCompile(`BUG: assert at .*:7:1, input n=\d+ \(any value of lo, hi, mid: assigned before read\) `).MatchString(out) ||
+	if code != exitBug || !regexp.MustCompile(`BUG: assertion violated at .*:7:1, input n=\d+ \(any value of lo, hi, mid: assigned before read\) `).MatchString(out) ||
 		!regexp.MustCompile(`  reproduce: certsym exec .* --input n=\d+\n`).MatchString(out) {
 		t.Errorf("run --loop-bound: exit %d\n%s", code, out)
 	}

@@ -61,7 +61,7 @@ func TestReplayElsewhere(t *testing.T) {
 	if err := os.WriteFile("old.json", []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errs := runText("replay", "old.json"); code != exitSafe || !strings.Contains(out, "1 test replayed, 1 behave as recorded") {
+	if code, out, errs := runText("replay", "old.json"); code != exitSafe || !strings.Contains(out, "1 test replayed, 1 behaves as recorded") {
 		t.Errorf("replay of a test case of format 1: exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -123,8 +123,9 @@ func (r *Renderer) extend(x *rendered, f *sym.Formula) *rendered {
 	if v, _, ok := asBound(f); ok {
 		key.x = v
 	} else {
-		key.s = f.String(r.names)
-		if f.Op == sym.FOr {
+		g := undup(f, r.names) // as String shows it
+		key.s = g.String(r.names)
+		if g.Op == sym.FOr {
 			key.s = "(" + key.s + ")"
 		}
 	}

@@ -50,7 +50,8 @@ func randomIte(ts *sym.Terms, rng *rand.Rand) (term func(int) *sym.Term, cond fu
 }
 
 // TestIteDecidersSound checks the deciders' treatment of ite (the hull of its branches) against
-// Z3: on random bounds for three symbols and random conditions over terms with ite atoms, whenever
+// Z3: on random bounds for three symbols, sometimes a linear fact on two of them, and random
+// conditions over terms with ite atoms, whenever
 // the bounds decide a condition, Z3 must agree (the opposite is unsatisfiable). It also requires
 // that a good share of them be decided, so that the hull is exercised.
 func TestIteDecidersSound(t *testing.T) {
@@ -73,11 +74,20 @@ func TestIteDecidersSound(t *testing.T) {
 				phi = pathcond.Extend(phi, sym.Pred(sym.FGe, sym.Sub(sym.Add(lo, sym.Const(integer.Of(int64(rng.Intn(4))))), s)), 3)
 			}
 		}
+		if rng.Intn(2) == 0 { // a linear fact on a form of two symbols
+			x, y := ts.Syms()[0], ts.Syms()[1]
+			phi = pathcond.Extend(phi, sym.Pred([]sym.FormulaOp{sym.FGe, sym.FEq, sym.FNe}[rng.Intn(3)],
+				sym.Add(sym.Sub(x, sym.Scale(y, integer.Of(int64(rng.Intn(3)+1)))), num(4))), 3)
+		}
 		if phi.Status == pathcond.Unsat {
 			continue
 		}
-		// an ite at the root of the compared term, so that each condition exercises the hull
+		// an ite at the root of the compared term, so that each condition exercises the hull,
+		// sometimes beside a symbol (the sum is then no linear form: the facts must not apply)
 		tm := ts.Ite(cond(1), term(2), term(2))
+		if rng.Intn(3) == 0 {
+			tm = sym.Add(tm, sym.Scale(ts.Syms()[rng.Intn(3)], integer.Of(int64(rng.Intn(5)-2))))
+		}
 		f := sym.Pred([]sym.FormulaOp{sym.FGe, sym.FEq, sym.FNe}[rng.Intn(3)], sym.Sub(tm, num(6)))
 		if f == sym.True || f == sym.False {
 			continue
@@ -90,7 +100,7 @@ func TestIteDecidersSound(t *testing.T) {
 			decided++
 		}
 	}
-	if decided < asked/5 || withIte < asked/2 {
+	if decided < asked/8 || withIte < asked/2 {
 		t.Errorf("%d of %d conditions decided, %d with an ite: the test does not exercise the hull", decided, asked, withIte)
 	}
 	t.Logf("%d of %d conditions (%d with an ite) decided by bounds, each confirmed by Z3", decided, asked, withIte)

@@ -107,12 +107,13 @@ func States(ts *sym.Terms, ss []*engine.State) (*Merged, error) {
 	if fault.Active == fault.MergeDropDisjunct && len(disj) > 1 {
 		disj = disj[:len(disj)-1]
 	}
-	pc := pathcond.Extend(prefix, sym.Or(disj...), ts.Slots())
+	or := sym.Or(disj...)
+	pc := pathcond.Extend(prefix, or, ts.Slots())
 	if pc != prefix && pc.Status != pathcond.Sat && pc.Status != pathcond.Unsat {
-		// the witness of a satisfiable constituent satisfies its disjunct, hence the merged path
-		// condition (checked by evaluation: nothing is claimed otherwise)
+		// the witness of a satisfiable constituent satisfies the prefix and its disjunct, hence
+		// the merged path condition (checked by evaluation: nothing is claimed otherwise)
 		for _, s := range ss {
-			if s.PC.Status == pathcond.Sat && pc.Conj.Eval(s.PC.Witness) {
+			if s.PC.Status == pathcond.Sat && or.Eval(s.PC.Witness) {
 				pc.Status, pc.Witness = pathcond.Sat, s.PC.Witness
 				break
 			}

@@ -22,6 +22,7 @@ package mergecheck
 
 import (
 	"math/rand"
+	"time"
 
 	"certsym/engine"
 	"certsym/merge"
@@ -208,6 +209,10 @@ func hasIte(pc *pathcond.PC) bool {
 	return found
 }
 
+// MaxTime bounds the time of one program's merge check; it also takes at most half of the time
+// left to the program, so that it never spends the program's budget (the check runs last).
+const MaxTime = 2 * time.Second
+
 // Run is the merge check of the checker's current program, in a run of the engine of its own
 // (without the crosscheck hook: the layer's conversion of formulas has no conditional term).
 func Run(c *checker.Checker) {
@@ -215,12 +220,12 @@ func Run(c *checker.Checker) {
 	opts.AllBugs = false
 	e := engine.New(c.U.Prog, opts)
 	defer e.Close()
-	if !c.Deadline.IsZero() {
-		if d := e.Solver().Deadline(); d.IsZero() || c.Deadline.Before(d) {
-			e.Solver().SetDeadline(c.Deadline)
-		}
+	deadline := time.Now().Add(c.Left(2*MaxTime) / 2)
+	if d := e.Solver().Deadline(); d.IsZero() || deadline.Before(d) {
+		e.Solver().SetDeadline(deadline)
 	}
-	o := &Oracle{Prog: c.U.Prog, Rng: c.Rng, Random: c.RandomValuation, Expired: c.Expired, Valuations: c.Cfg.Valuations,
+	expired := func() bool { return c.Expired() || time.Now().After(deadline) }
+	o := &Oracle{Prog: c.U.Prog, Rng: c.Rng, Random: c.RandomValuation, Expired: expired, Valuations: c.Cfg.Valuations,
 		Model: func(pc *pathcond.PC) ([]integer.Int, bool) {
 			if pc.Status != pathcond.Sat && hasIte(pc) {
 				return nil, false

@@ -59,6 +59,11 @@ type Merged struct {
 }
 
 // Pair merges two states (States).
+//
+// Coq: merge_pair (Merge.v), whose path condition Bor φ1 φ2 is P ∧ (S1 ∨ S2) here and whose store
+// ite(φ1, v1, v2) is ite(S1, v1, v2), equal under that path condition; the continuations are
+// compared as the same statement nodes (SameProgram), stricter than the Coq merge's stmt_eq_dec,
+// so the merges made here are among those it makes.
 func Pair(ts *sym.Terms, a, b *engine.State) (*Merged, error) {
 	return States(ts, []*engine.State{a, b})
 }
@@ -70,6 +75,9 @@ func Pair(ts *sym.Terms, a, b *engine.State) (*Merged, error) {
 // no common ancestor, or when a conditional term cannot be built: a guard with a quantifier (the
 // solver decides quantified formulas by instantiation, which an ite defeats), or an array
 // larger than MaxArrayMerge whose values differ. One state is its own merge.
+//
+// Coq: merge_states (Merge.v), which merges a list from the right (the first state with the merge
+// of the rest: ite(φ1, v1, ite(φ2, v2, …))), read as Pair reads merge_pair.
 func States(ts *sym.Terms, ss []*engine.State) (*Merged, error) {
 	if len(ss) == 0 {
 		return nil, errors.New("merge: no state to merge")
@@ -275,7 +283,9 @@ func iteChain(ts *sym.Terms, terms []*sym.Term, guards []*sym.Formula) (*sym.Ter
 // mergeArrays is the merged value of an array slot: the shared value when the constituents'
 // values are one array term, else the initial array with a store at every index of the declared
 // array of the element's conditional term (reads at any index inside the bounds find their
-// store; the engine never reads outside them on a path, whose range checks it states).
+// store; the engine never reads outside them on a path, whose range checks it states). The Coq
+// merge guards whole arrays (msa of Merge.v's mstore); element by element is the same value at
+// index inside the bounds, in a term language without conditional array terms.
 func mergeArrays(ts *sym.Terms, terms []*sym.Term, guards []*sym.Formula) (*sym.Term, error) {
 	arrs := make([]*sym.ArrTerm, len(terms))
 	same := true

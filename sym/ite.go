@@ -15,7 +15,8 @@ import (
 // count the symbols of products, divisions and remainders only, so they set aside the path
 // conditions that have one and hand them to Z3 whole.
 
-// Ite is the term ite(c, then, els): then where c holds, els elsewhere. A constant condition
+// Ite is the term ite(c, then, els): then where c holds, els elsewhere (Coq: ite of Merge.v, the
+// guarded term Ite c g1 g2 or, when the sides are equal, that side; evaluated as pick reads it). A constant condition
 // folds to the branch it selects, and equal branches (the same normal form) to that branch.
 // Both branches are numbers and the condition has no quantifier (the solver encodes quantified
 // formulas by instantiation, which an ite's two polarities defeat): an array value

@@ -101,6 +101,8 @@ func (bs bounds) rngDepth(t *sym.Term, depth int, abs bool) bound {
 		} else if depth < maxAtomDepth && a.Kind <= sym.AtomMod {
 			// select atoms and bound variables are opaque: their range is all of ℤ
 			ab = bs.atomRange(a, depth+1, abs)
+		} else if depth < maxAtomDepth && a.Kind == sym.AtomIte {
+			ab = bs.iteRange(a, depth+1, abs) // the hull of its branches (ite.go)
 		}
 		lo, hi, hasLo, hasHi := ab.lo, ab.hi, ab.hasLo, ab.hasHi
 		if k.Sign() < 0 {

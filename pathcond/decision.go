@@ -1,6 +1,8 @@
 package pathcond
 
 import (
+	"fmt"
+
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -76,8 +78,9 @@ func classifyDecision(phi *PC, f *sym.Formula, n *PC) Decision {
 // conjunct is implied or contradicted): "divisibility" (k·x + c == 0 or g·F + c == 0 with k or g
 // not dividing c), "bounds" (interval arithmetic on linear terms over bounded symbols),
 // "interval-mul", "interval-div", "interval-mod" (the same through nonlinear atoms of that
-// kind), "linfacts" (the interval of a linear form of several symbols was needed),
-// "bounds-junction" (a disjunction decided by its parts), or "undecided".
+// kind), "interval-ite" (through a conditional term, by the hull of its branches), "linfacts"
+// (the interval of a linear form of several symbols was needed), "bounds-junction" (a
+// disjunction decided by its parts), or "undecided".
 func DecisionRule(phi *PC, f *sym.Formula) string {
 	bs := phi.bnd
 	switch f.Op {
@@ -119,6 +122,11 @@ func boundsRule(t *sym.Term) string {
 				return "interval-div"
 			case sym.AtomMod:
 				return "interval-mod"
+			case sym.AtomIte:
+				return "interval-ite"
+			case sym.AtomSym, sym.AtomSel, sym.AtomBnd:
+			default:
+				panic(fmt.Sprintf("pathcond: unknown atom kind %d", a.Kind))
 			}
 		}
 		return ""

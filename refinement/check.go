@@ -27,7 +27,9 @@
 //   - crosscheck: the engine's solver-free decisions and the solver caching's answers asked
 //     again to the layer's own Z3 (refinement/crosscheck);
 //   - stream: the engine's unpruned stream against the reference's extracted run stream
-//     (refinement/streamcheck).
+//     (refinement/streamcheck);
+//   - merge: the merges of the states of one breadth-first level that have the same remaining
+//     program, exhaustive and precise against their constituents (refinement/mergecheck).
 //
 // What the checks share (the configuration, the program, the checker with its reference client
 // and prover, the reports and the summary) is package refinement/checker; the conversions
@@ -42,6 +44,7 @@ import (
 	"certsym/refinement/boundedcheck"
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
+	"certsym/refinement/mergecheck"
 	"certsym/refinement/streamcheck"
 	"certsym/refinement/verifycheck"
 )
@@ -114,6 +117,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if !c.Expired() {
 		c.burstCompare()
+	}
+	if !c.Expired() {
+		mergecheck.Run(c.Checker)
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)

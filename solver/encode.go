@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"fmt"
+
 	"github.com/aclements/go-z3/z3"
 
 	"certsym/internal/fault"
@@ -145,6 +147,13 @@ func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 		}
 		return x
 	}
+	if a.Kind == sym.AtomIte {
+		x := z.iteE(a, env) // ite.go
+		if !a.HasBound() {
+			z.atoms[a] = x
+		}
+		return x
+	}
 	l, r := z.termE(a.L, env), z.termE(a.R, env)
 	var x z3.Int
 	switch a.Kind {
@@ -168,6 +177,8 @@ func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 		if a.Kind == sym.AtomMod {
 			x = l.Sub(r.Mul(q))
 		}
+	default:
+		panic(fmt.Sprintf("solver: unknown atom kind %d", a.Kind))
 	}
 	if !a.HasBound() {
 		z.atoms[a] = x

@@ -1,6 +1,8 @@
 package sym
 
 import (
+	"fmt"
+
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 )
@@ -48,10 +50,13 @@ func (a *Atom) AExpr(names []string) syntax.AExpr {
 		return &syntax.BinA{Op: syntax.Mul, L: a.L.AExpr(names), R: a.R.AExpr(names)}
 	case AtomDiv:
 		return &syntax.BinA{Op: syntax.Div, L: a.L.AExpr(names), R: a.R.AExpr(names)}
-	case AtomSel, AtomBnd: // no IMP expression over the symbols: named by its rendering
+	case AtomSel, AtomBnd, AtomIte: // no IMP expression over the symbols: named by its rendering
 		return &syntax.Var{Name: a.String(names), Index: -1}
+	case AtomMod:
+		return &syntax.BinA{Op: syntax.Mod, L: a.L.AExpr(names), R: a.R.AExpr(names)}
+	default:
+		panic(fmt.Sprintf("sym: unknown atom kind %d", a.Kind))
 	}
-	return &syntax.BinA{Op: syntax.Mod, L: a.L.AExpr(names), R: a.R.AExpr(names)}
 }
 
 // BExpr returns the formula as an IMP condition over the symbols: t >= 0, t == 0, t != 0 for the

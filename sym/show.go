@@ -1,6 +1,7 @@
 package sym
 
 import (
+	"fmt"
 	"strings"
 
 	"certsym/spec/integer"
@@ -84,6 +85,14 @@ func (t *Term) EachAtom(fn func(*Atom)) {
 			fn(m.a)
 		case AtomBnd:
 			fn(m.a)
+		case AtomIte:
+			m.a.C.EachAtom(fn)
+			m.a.L.EachAtom(fn)
+			m.a.R.EachAtom(fn)
+			fn(m.a)
+		case AtomSym:
+		default:
+			panic(fmt.Sprintf("sym: unknown atom kind %d", m.a.Kind))
 		}
 	}
 }

@@ -50,6 +50,7 @@ const (
 	AtomMod // remainder of the truncating division, total: x % 0 = x
 	AtomSel // select(A, L): the element L of the array term A (array.go); opaque to the deciders
 	AtomBnd // the variable bound by the quantified formula whose Bind is Sym (array.go)
+	AtomIte // ite(C, L, R): L where the formula C holds, R elsewhere (ite.go; the merge of states)
 )
 
 // An Atom is a symbol or a nonlinear operation on two terms. key orders atoms inside a term:
@@ -59,6 +60,7 @@ type Atom struct {
 	Sym  int // AtomSym: the symbol's index (the slot of the flat store it stands for); AtomBnd: the binder
 	L, R *Term
 	A    *ArrTerm // AtomSel: the array term read (L is the index)
+	C    *Formula // AtomIte: the condition (L is the then term, R the else term)
 	key  int
 	bnd  bool // the atom has a bound variable inside (its value depends on an environment)
 	ext  bool // the atom is or has inside a select or a bound variable (Formula.Extended)
@@ -361,8 +363,13 @@ func (a *Atom) evalComposite(v []integer.Int, env *benv) integer.Int {
 		return a.A.read(a.L.eval(v, env), v, env)
 	case AtomBnd:
 		return env.lookup(a.Sym)
+	case AtomIte:
+		return a.evalIte(v, env)
+	case AtomMod:
+		return a.L.eval(v, env).Rem(a.R.eval(v, env))
+	default:
+		panic(fmt.Sprintf("sym: unknown atom kind %d", a.Kind))
 	}
-	return a.L.eval(v, env).Rem(a.R.eval(v, env))
 }
 
 // String renders the term in IMP syntax over the symbol names.
@@ -418,6 +425,9 @@ func (a *Atom) write(b *strings.Builder, names []string) {
 		b.WriteByte('[')
 		a.L.write(b, names)
 		b.WriteByte(']')
+		return
+	case AtomIte:
+		a.writeIte(b, names)
 		return
 	}
 	op := map[AtomKind]string{AtomMul: " * ", AtomDiv: " / ", AtomMod: " % "}[a.Kind]

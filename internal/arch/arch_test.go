@@ -42,6 +42,7 @@ var layer = map[string]int{
 	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
+	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     8,
@@ -70,6 +71,7 @@ var layer = map[string]int{
 	"refinement/sched":                11, // the layer's model of the fair scheduler
 	"refinement/conv":                 11, // the conversions between the engine's states and the reference's
 	"refinement/checker":              12, // what every check shares: configuration, program, checker, reports
+	"refinement/mergecheck":           13, // the oracles of the merge of states (exhaustive and precise against the constituents)
 	"refinement/verifycheck":          13, // the checks of certsym verify
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers

@@ -135,6 +135,20 @@ const (
 	// loop (the body goes on to what follows the loop), so a cutoff inside an inner loop does
 	// not reach the claims an outer loop's next iteration meets before it.
 	CFGNoBackEdge
+
+	// Faults of the merge of states (package merge).
+
+	// MergeIteSwapped: the conditional term of a variable whose terms differ takes the branches
+	// the other way round (the first state's term where its guard does not hold).
+	MergeIteSwapped
+	// MergeDropDisjunct: the merged path condition leaves out the last state's disjunct.
+	MergeDropDisjunct
+	// MergeDifferentContinuations: states whose remaining programs differ are merged (into the
+	// first one's program) instead of being refused.
+	MergeDifferentContinuations
+	// MergeWrongModel: the constituent an input of the merged state follows is read back one off
+	// (the next constituent's, whose guard the input need not satisfy).
+	MergeWrongModel
 	count
 )
 
@@ -147,7 +161,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"starve-state", "cex-skips-newest", "cache-stale-unsat",
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
-	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge"}
+	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
+	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model"}
 
 func (f Fault) String() string { return names[f] }
 

@@ -157,6 +157,9 @@ type Summary struct {
 	VerifyOrder  map[string]int
 	StreamStates int // states of the unpruned stream compared with the reference's run stream
 	BurstRuns    int // programs whose runs with and without bursts were compared (burst.go)
+	// Merges and MergeInputs count the merges of states checked and the inputs checked against
+	// them (refinement/mergecheck).
+	Merges, MergeInputs int
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -211,6 +214,8 @@ func (s *Summary) Add(o *Summary) {
 	}
 	s.StreamStates += o.StreamStates
 	s.BurstRuns += o.BurstRuns
+	s.Merges += o.Merges
+	s.MergeInputs += o.MergeInputs
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -605,6 +610,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
 	}
 	s.ReportRules(w)
+	if s.Merges > 0 {
+		fmt.Fprintf(w, "refinement:   merges of states checked %d, on %d inputs (mergecheck)\n", s.Merges, s.MergeInputs)
+	}
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",
 			s.ArrayPrograms, s.Programs, s.UnclaimedIndex, s.UnclaimedExample)

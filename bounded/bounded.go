@@ -205,31 +205,68 @@ func (b *Interp) Stopped() string { return b.stopped }
 
 // SymInterp is sym_interp N (σ | C ; ρ) p from the initial state (id | true ; ρ): every result
 // state with its behaviour. ghost, when not nil, is the concrete input ρ: the interpreter then
-// runs in ghost mode and returns a *GhostError if a ghost assertion fails.
+// runs in ghost mode and returns a *GhostError if a ghost assertion fails. It is SymInterpEach
+// with the results collected in a list.
 //
 // Why3: sym_interp (interp.mlw); its postcondition: every instance of a result with behaviour b
 // is the bounded concrete run with behaviour b (under), and the run from the ghost input ends in
 // a result with its behaviour or is an instance of a cut result (over). Coq: none.
 func (b *Interp) SymInterp(ghost spec.Store) ([]Result, error) {
+	var rs []Result
+	err := b.SymInterpEach(ghost, func(r Result) { rs = append(rs, r) })
+	return rs, err
+}
+
+// SymInterpEach is sym_interp as a stream: it hands each result state of SymInterp to yield as
+// soon as the interpretation makes it, in the order of SymInterp's list, and keeps none, so that
+// a caller that keeps only what it needs of each result (certsym verify: counts and the cutoff
+// points) holds the interpreter's memory to the paths under way rather than to the paths
+// explored. The interpretation is the same, step for step (the observer sees the same states in
+// the same order, the solver is asked the same queries): only the lists of sym_interp's results
+// at the tail of each statement are handed on instead of built; the results of the first part of
+// a sequence and of a loop's body are still collected before the rest runs from them, as
+// interp_seq and interp_loop_next take them. yield runs on the interpreter's goroutine, inside
+// the interpretation: it must not use the interpreter. In ghost mode it returns a *GhostError
+// if a ghost assertion fails, once every result has been handed on.
+//
+// Why3: sym_interp (interp.mlw), as SymInterp. Coq: none.
+func (b *Interp) SymInterpEach(ghost spec.Store, yield func(Result)) error {
 	b.states, b.stopped, b.ghostErr, b.GhostChecks, b.ghostLost = 0, "", nil, 0, false
 	b.meter, b.polled = budget.NewMeter(b.Limits), -1
 	b.solver.SetLimits(b.Limits, b.meter.Deadline())
 	init := State{Store: b.terms.Syms(), PC: b.solver.Root(b.Prog.Slots())}
+	out := yield
+	var mine []Result // the results on the ghost path, for checkGhostResult
 	if ghost != nil {
 		init.Ghost = &Ghost{Rho: ghost, Conc: ghost}
+		out = func(r Result) {
+			if r.State.Ghost != nil {
+				mine = append(mine, r)
+			}
+			yield(r)
+		}
 	}
-	rs := b.interpStmt(init, b.Prog.Body)
+	b.interpStmt(init, b.Prog.Body, out)
 	if ghost != nil {
-		b.checkGhostResult(rs, ghost)
+		b.checkGhostResult(mine, ghost)
 	}
 	if b.ghostErr != nil {
-		return rs, b.ghostErr
+		return b.ghostErr
 	}
-	return rs, nil
+	return nil
 }
 
-// checkGhostResult is the ghost assertion on the results: exactly one result is on the ghost
-// path, and it has the behaviour, the place and the store of the bounded concrete execution from
+// results collects the results of executing statement c from st (interp_stmt as a list): the
+// first part of a sequence and a loop's body, whose results interpSeq and interpLoopNext go on
+// from once all of them are made.
+func (b *Interp) results(st State, c syntax.Stmt) []Result {
+	var rs []Result
+	b.interpStmt(st, c, func(r Result) { rs = append(rs, r) })
+	return rs
+}
+
+// checkGhostResult is the ghost assertion on the results rs (those on the ghost path suffice):
+// exactly one result is on the ghost path, and it has the behaviour, the place and the store of the bounded concrete execution from
 // ρ (spec.ExecBounded, the big-step semantics of the Why3 development), unless it is a cut result
 // (the postcondition of sym_interp: the ghost input is covered by a result with its behaviour, or
 // is an instance of a stopped result). A cut result on the ghost path needs nothing more: the
@@ -478,16 +515,15 @@ func (b *Interp) condBranches(st State, s syntax.Stmt, cond syntax.BExpr, divide
 	return br, ans
 }
 
-// leaf is leaf: the results of a branch that ends at s: none when check_sat pruned it, r when
-// it kept it, and a budget cut at s in r's state when the budget is exhausted.
-func leaf(a answer, r Result, s syntax.Stmt) []Result {
+// leaf is leaf: the results of a branch that ends at s, handed to yield: none when check_sat
+// pruned it, r when it kept it, and a budget cut at s in r's state when the budget is exhausted.
+func leaf(a answer, r Result, s syntax.Stmt, yield func(Result)) {
 	switch a {
 	case keep:
-		return []Result{r}
+		yield(r)
 	case exhausted:
-		return []Result{cutResult(r.State, s)}
+		yield(cutResult(r.State, s))
 	}
-	return nil
 }
 
 // cutResult is the result (st, Stopped) of a branch a budget stopped at s.
@@ -495,27 +531,30 @@ func cutResult(st State, s syntax.Stmt) Result {
 	return Result{State: st, Behaviour: spec.Incomplete, At: s, Cut: CutBudget}
 }
 
-// interpStmt is interp_stmt: the results of executing statement c from st. A path the observer
-// stops (observe answers false) is a cut result at c. Coq: none (Why3 only).
-func (b *Interp) interpStmt(st State, c syntax.Stmt) []Result {
+// interpStmt is interp_stmt: the results of executing statement c from st, handed to yield in
+// order. A path the observer stops (observe answers false) is a cut result at c. Coq: none (Why3
+// only).
+func (b *Interp) interpStmt(st State, c syntax.Stmt, yield func(Result)) {
 	if b.QuantLoop {
 		if cond := condOf(c); cond != nil {
 			if qs := b.sites(cond); len(qs) > 0 {
-				return b.quantCases(st, c, cond, qs, func(st State) []Result { return b.interpStmtAt(st, c) })
+				b.quantCases(st, c, cond, qs, func(st State) { b.interpStmtAt(st, c, yield) }, yield)
+				return
 			}
 		}
 	}
-	return b.interpStmtAt(st, c)
+	b.interpStmtAt(st, c, yield)
 }
 
 // interpStmtAt is interpStmt once QuantLoop's case split, if any, is done.
-func (b *Interp) interpStmtAt(st State, c syntax.Stmt) []Result {
+func (b *Interp) interpStmtAt(st State, c syntax.Stmt, yield func(Result)) {
 	if b.Observer != nil {
 		switch c.(type) {
 		case *syntax.Seq, *syntax.While: // not a program point; observed in interpLoop
 		case *syntax.Skip, *syntax.Fail, *syntax.Assign, *syntax.ArrAssign, *syntax.If, *syntax.Assert, *syntax.Assume:
 			if !b.Observer.At(st, c) {
-				return []Result{{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver}}
+				yield(Result{State: st, Behaviour: spec.Incomplete, At: c, Cut: CutObserver})
+				return
 			}
 		default:
 			panic(fmt.Sprintf("bounded: unknown statement %T", c))
@@ -523,50 +562,41 @@ func (b *Interp) interpStmtAt(st State, c syntax.Stmt) []Result {
 	}
 	switch c := c.(type) {
 	case *syntax.Skip:
-		return []Result{{State: st, Behaviour: spec.Normal}}
+		yield(Result{State: st, Behaviour: spec.Normal})
 	case *syntax.Fail:
-		return []Result{{State: st, Behaviour: spec.Error, Fail: c}}
+		yield(Result{State: st, Behaviour: spec.Error, Fail: c})
 	case *syntax.Assign:
-		return b.assign(st, c)
+		b.assign(st, c, yield)
 	case *syntax.Seq:
-		return b.interpSeq(b.interpStmt(st, c.First), c.Second)
+		b.interpSeq(b.results(st, c.First), c.Second, yield)
 	case *syntax.ArrAssign:
-		return b.arrAssign(st, c)
+		b.arrAssign(st, c, yield)
 	case *syntax.If:
-		return b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr)
+		b.interpIf(st, c, c.Cond, c.Then, c.Else, c.Err, c.IdxErr, yield)
 	case *syntax.Assert:
-		return b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err, c.IdxErr)
+		b.interpIf(st, c, c.Cond, step.Skip, c.Violation, c.Err, c.IdxErr, yield)
 	case *syntax.Assume:
-		return b.interpAssume(st, c)
+		b.interpAssume(st, c, yield)
 	case *syntax.While:
-		return b.interpLoop(st, c, 0)
+		b.interpLoop(st, c, 0, yield)
 	default:
 		panic(fmt.Sprintf("bounded: unknown statement %T", c))
 	}
 }
 
-// interpSeq is interp_seq: c2 run from every Normal result of the first statement; the other
-// results (cut results too) are kept. Coq: none (Why3 only).
-func (b *Interp) interpSeq(rs []Result, c2 syntax.Stmt) []Result {
-	var out []Result
-	for _, r := range rs {
+// interpSeq is interp_seq: c2 run from every Normal result rs of the first statement; the other
+// results (cut results too) are kept; all handed to yield in order. Each result of rs is dropped
+// from the list once it is done with, so that its state does not outlive it. Coq: none (Why3
+// only).
+func (b *Interp) interpSeq(rs []Result, c2 syntax.Stmt, yield func(Result)) {
+	for i, r := range rs {
+		rs[i] = Result{}
 		if r.Behaviour != spec.Normal {
-			out = append(out, r)
+			yield(r)
 			continue
 		}
-		out = cat(out, b.interpStmt(r.State, c2))
+		b.interpStmt(r.State, c2, yield)
 	}
-	return out
-}
-
-// cat is append(out, rs...) that returns rs itself when out is empty: the results of a nested
-// statement are passed up without a copy at each level, so interpreting n nested statements
-// takes time linear in n, not quadratic.
-func cat(out, rs []Result) []Result {
-	if len(out) == 0 {
-		return rs
-	}
-	return append(out, rs...)
 }
 
 // assign is assign, with the division error of the full language: σ[x ↦ S(a)] under D(a), Error
@@ -576,13 +606,14 @@ func cat(out, rs []Result) []Result {
 // When check_sat answers exhausted on D(a), the result is a cut at c in the state before the
 // update; the error branch is a leaf. Coq: none (Why3 only; the Coq rules E_Assign and
 // E_AssignErr are the small-step counterparts).
-func (b *Interp) assign(st State, c *syntax.Assign) []Result {
+func (b *Interp) assign(st State, c *syntax.Assign, yield func(Result)) {
 	as := step.Assign(b.terms, c, st.Store)
 	if as.Huge { // MaxIntBits: a resource bound, the path is cut and Stopped says why
 		if b.stopped == "" {
 			b.stopped = step.HugeReason(c)
 		}
-		return []Result{cutResult(st, c)}
+		yield(cutResult(st, c))
+		return
 	}
 	next := func(s State) State {
 		s.Store = as.Store
@@ -597,21 +628,22 @@ func (b *Interp) assign(st State, c *syntax.Assign) []Result {
 		return s
 	}
 	if as.Def == nil { // D(a) = true: no branch
-		return []Result{{State: next(st), Behaviour: spec.Normal}}
+		yield(Result{State: next(st), Behaviour: spec.Normal})
+		return
 	}
 	k, def := syntax.FailKind(0), true
 	if st.Ghost != nil {
 		_, k, def = spec.EvalKind(c.A, st.Ghost.Conc, nil)
 	}
-	return b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k)
+	b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k, yield)
 }
 
 // errBranches is the branching of a statement that updates the store under D and errs under
 // F_div or F_idx (each when not nil): the normal result next(state under D) and the error
-// leaves, in that order; on the ghost path, def and k say which branch the concrete run takes.
+// leaves, in that order, handed to yield; on the ghost path, def and k say which branch the
+// concrete run takes.
 func (b *Interp) errBranches(st State, c syntax.Stmt, def, fdiv, fidx *sym.Formula, errDiv, errIdx *syntax.Fail,
-	next func(State) State, ok bool, k syntax.FailKind) []Result {
-	var out []Result
+	next func(State) State, ok bool, k syntax.FailKind, yield func(Result)) {
 	okS, aOK := b.branch(st, def)
 	brs, anss := []State{okS}, []answer{aOK}
 	want := 0
@@ -635,20 +667,19 @@ func (b *Interp) errBranches(st State, c syntax.Stmt, def, fdiv, fidx *sym.Formu
 	}
 	switch aOK {
 	case keep:
-		out = append(out, Result{State: next(okS), Behaviour: spec.Normal})
+		yield(Result{State: next(okS), Behaviour: spec.Normal})
 	case exhausted:
-		out = append(out, cutResult(okS, c))
+		yield(cutResult(okS, c))
 	}
 	for i, f := range errs {
-		out = append(out, leaf(anss[i+1], Result{State: brs[i+1], Behaviour: spec.Error, Fail: f}, c)...)
+		leaf(anss[i+1], Result{State: brs[i+1], Behaviour: spec.Error, Fail: f}, c, yield)
 	}
-	return out
 }
 
 // arrAssign is the element assignment a[i] = e: the store with a ↦ store(S(a), S(i),
 // S(e)) under D, the division and index errors under F_div and F_idx (step.ArrAssign). Coq: the
 // rules E_ArrAssign, E_ArrAssignErr (Symbolic.v) are its small-step counterparts.
-func (b *Interp) arrAssign(st State, c *syntax.ArrAssign) []Result {
+func (b *Interp) arrAssign(st State, c *syntax.ArrAssign, yield func(Result)) {
 	as := step.ArrAssign(b.terms, c, st.Store)
 	next := func(s State) State {
 		s.Store = as.Store
@@ -666,35 +697,34 @@ func (b *Interp) arrAssign(st State, c *syntax.ArrAssign) []Result {
 	if st.Ghost != nil {
 		_, _, k, def = spec.EvalArrAssign(c, st.Ghost.Conc)
 	}
-	return b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k)
+	b.errBranches(st, c, as.Def, as.Err, as.IdxErr, c.Err, c.IdxErr, next, def, k, yield)
 }
 
 // interpIf is interp_if, the conditional case of interp_stmt (assert b is if b then skip else
 // fail fi): th under D(b) ∧ b, el under D(b) ∧ ¬b, Error under ¬D(b). A branch check_sat
-// answers exhausted on is a cut at s; the error branch is a leaf.
-func (b *Interp) interpIf(st State, s syntax.Stmt, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) []Result {
+// answers exhausted on is a cut at s; the error branch is a leaf. The results go to yield.
+func (b *Interp) interpIf(st State, s syntax.Stmt, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail, yield func(Result)) {
 	br, ans := b.condBranches(st, s, cond, err != nil, idxErr != nil)
-	var out []Result
 	for i, c := range [2]syntax.Stmt{th, el} {
 		switch ans[i] {
 		case keep:
-			out = cat(out, b.interpStmt(br[i], c))
+			b.interpStmt(br[i], c, yield)
 		case exhausted:
-			out = append(out, cutResult(br[i], s))
+			yield(cutResult(br[i], s))
 		}
 	}
-	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: err}, s)...)
-	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: idxErr}, s)...)
+	leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: err}, s, yield)
+	leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: idxErr}, s, yield)
 }
 
 // interpAssume is interp_assume, the assume case of interp_stmt: Normal under D(b) ∧ b,
-// Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf.
-func (b *Interp) interpAssume(st State, c *syntax.Assume) []Result {
+// Infeasible under D(b) ∧ ¬b, Error under ¬D(b), each branch a leaf handed to yield.
+func (b *Interp) interpAssume(st State, c *syntax.Assume, yield func(Result)) {
 	br, ans := b.condBranches(st, c, c.Cond, c.Err != nil, c.IdxErr != nil)
-	out := leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, c)
-	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: c}, c)...)
-	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c)...)
-	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: c.IdxErr}, c)...)
+	leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, c, yield)
+	leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: c}, c, yield)
+	leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: c.Err}, c, yield)
+	leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: c.IdxErr}, c, yield)
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
@@ -702,8 +732,8 @@ func (b *Interp) interpAssume(st State, c *syntax.Assume) []Result {
 // the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
 // exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
 // exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
-// stops at the condition is a cut result too. Coq: none (Why3 only).
-func (b *Interp) interpLoop(st State, w *syntax.While, k int) []Result {
+// stops at the condition is a cut result too. The results go to yield. Coq: none (Why3 only).
+func (b *Interp) interpLoop(st State, w *syntax.While, k int, yield func(Result)) {
 	// Each iteration nests a call: past MaxActiveIterations the interpretation stops, with a
 	// reason, before the Go stack does.
 	b.active++
@@ -712,51 +742,54 @@ func (b *Interp) interpLoop(st State, w *syntax.While, k int) []Result {
 		if b.stopped == "" {
 			b.stopped = fmt.Sprintf("iteration bound reached (%d loop iterations under way on one path)", MaxActiveIterations)
 		}
-		return []Result{cutResult(st, w)}
+		yield(cutResult(st, w))
+		return
 	}
 	if qs := b.sites(w.Cond); len(qs) > 0 {
-		return b.quantCases(st, w, w.Cond, qs, func(st State) []Result { return b.loopAt(st, w, k) })
+		b.quantCases(st, w, w.Cond, qs, func(st State) { b.loopAt(st, w, k, yield) }, yield)
+		return
 	}
-	return b.loopAt(st, w, k)
+	b.loopAt(st, w, k, yield)
 }
 
 // loopAt is interpLoop once the iteration bound is checked and QuantLoop's case split, if any,
 // is done: the observer, then the condition's branches.
-func (b *Interp) loopAt(st State, w *syntax.While, k int) []Result {
+func (b *Interp) loopAt(st State, w *syntax.While, k int, yield func(Result)) {
 	if b.Observer != nil && !b.Observer.At(st, w) {
-		return []Result{{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver}}
+		yield(Result{State: st, Behaviour: spec.Incomplete, At: w, Cut: CutObserver})
+		return
 	}
 	br, ans := b.condBranches(st, w, w.Cond, w.Unfold.Err != nil, w.Unfold.IdxErr != nil)
-	var out []Result
 	switch ans[0] {
 	case exhausted:
-		out = append(out, cutResult(br[0], w))
+		yield(cutResult(br[0], w))
 	case keep:
 		limit := b.N
 		if fault.Active == fault.LoopBoundOffByOne {
 			limit++
 		}
 		if k >= limit { // L_limit
-			out = append(out, Result{State: br[0], Behaviour: spec.Incomplete, At: w})
+			yield(Result{State: br[0], Behaviour: spec.Incomplete, At: w})
 		} else { // L_iter, L_abrupt
-			out = b.interpLoopNext(b.interpStmt(br[0], w.Body), w, k)
+			b.interpLoopNext(b.results(br[0], w.Body), w, k, yield)
 		}
 	}
-	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Normal}, w)...) // L_exit
-	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w)...)
-	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: w.Unfold.IdxErr}, w)...)
+	leaf(ans[1], Result{State: br[1], Behaviour: spec.Normal}, w, yield) // L_exit
+	leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: w.Unfold.Err}, w, yield)
+	leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: w.Unfold.IdxErr}, w, yield)
 }
 
 // interpLoopNext is interp_loop_next: after one iteration of the body, the loop again (k + 1
-// iterations done) from every Normal result; the other results are kept. Coq: none (Why3 only).
-func (b *Interp) interpLoopNext(rs []Result, w *syntax.While, k int) []Result {
-	var out []Result
-	for _, r := range rs {
+// iterations done) from every Normal result rs of the body; the other results are kept; all
+// handed to yield in order, each result of rs dropped from the list once done with (interpSeq).
+// Coq: none (Why3 only).
+func (b *Interp) interpLoopNext(rs []Result, w *syntax.While, k int, yield func(Result)) {
+	for i, r := range rs {
+		rs[i] = Result{}
 		if r.Behaviour != spec.Normal {
-			out = append(out, r)
+			yield(r)
 			continue
 		}
-		out = cat(out, b.interpLoop(r.State, w, k+1))
+		b.interpLoop(r.State, w, k+1, yield)
 	}
-	return out
 }

@@ -182,7 +182,8 @@ func (b *Interp) rewrite(e syntax.BExpr, big map[*syntax.Quant]bool, mode rewrit
 // on the ghost path exactly one keeps the ghost). The case with every range small runs exact(st).
 // Each other case shows the observer the state with Trunc; an assume then goes on under the
 // loop's nondeterministic value with Over set (assumeOver), any other statement is cut there.
-func (b *Interp) quantCases(st State, s syntax.Stmt, cond syntax.BExpr, qs []*syntax.Quant, exact func(State) []Result) []Result {
+// The results go to yield, exact's too (exact hands its own to yield).
+func (b *Interp) quantCases(st State, s syntax.Stmt, cond syntax.BExpr, qs []*syntax.Quant, exact func(State), yield func(Result)) {
 	small := make([]*sym.Formula, len(qs))
 	for i, q := range qs {
 		small[i], _, _, _ = b.terms.CondKinds(smallRange(q, b.N), st.Store)
@@ -207,17 +208,16 @@ func (b *Interp) quantCases(st State, s syntax.Stmt, cond syntax.BExpr, qs []*sy
 	if st.Ghost != nil {
 		b.ghostSplit(st, s, brs, anss, want)
 	}
-	var out []Result
 	for m := 0; m < ncase; m++ {
 		switch anss[m] {
 		case prune:
 			continue
 		case exhausted:
-			out = append(out, cutResult(brs[m], s))
+			yield(cutResult(brs[m], s))
 			continue
 		}
 		if m == 0 {
-			out = append(out, exact(brs[m])...)
+			exact(brs[m])
 			continue
 		}
 		big := map[*syntax.Quant]bool{}
@@ -229,16 +229,15 @@ func (b *Interp) quantCases(st State, s syntax.Stmt, cond syntax.BExpr, qs []*sy
 		seen := brs[m]
 		seen.Trunc = b.rewrite(cond, big, cutOnly, true)
 		if b.Observer != nil && !b.Observer.At(seen, s) {
-			out = append(out, Result{State: brs[m], Behaviour: spec.Incomplete, At: s, Cut: CutObserver})
+			yield(Result{State: brs[m], Behaviour: spec.Incomplete, At: s, Cut: CutObserver})
 			continue
 		}
 		if a, ok := s.(*syntax.Assume); ok {
-			out = append(out, b.assumeOver(brs[m], a, b.rewrite(cond, big, nondetLoop, true), b.decidedEarly(cond, big, brs[m]))...)
+			b.assumeOver(brs[m], a, b.rewrite(cond, big, nondetLoop, true), b.decidedEarly(cond, big, brs[m]), yield)
 			continue
 		}
-		out = append(out, Result{State: brs[m], Behaviour: spec.Incomplete, At: s, QuantCut: true})
+		yield(Result{State: brs[m], Behaviour: spec.Incomplete, At: s, QuantCut: true})
 	}
-	return out
 }
 
 // decidedEarly is the condition under which each big quantifier of cond is decided by its first
@@ -290,8 +289,8 @@ func (b *Interp) decidedEarly(cond syntax.BExpr, big map[*syntax.Quant]bool, st 
 // path, the ghost goes on only when loopCond and the assume's own condition agree on ρ's
 // concrete store (same value, or the same kind of failure); otherwise the concrete run ends at
 // a (infeasible, or an error on an instance past the first N) while the symbolic path goes on,
-// and the ghost is dropped (ghostLost).
-func (b *Interp) assumeOver(st State, a *syntax.Assume, loopCond syntax.BExpr, early *sym.Formula) []Result {
+// and the ghost is dropped (ghostLost). The results go to yield.
+func (b *Interp) assumeOver(st State, a *syntax.Assume, loopCond syntax.BExpr, early *sym.Formula, yield func(Result)) {
 	if st.Ghost != nil {
 		v1, k1, d1 := spec.EvalBKind(a.Cond, st.Ghost.Conc, nil)
 		v2, k2, d2 := spec.EvalBKind(loopCond, st.Ghost.Conc, nil)
@@ -301,7 +300,6 @@ func (b *Interp) assumeOver(st State, a *syntax.Assume, loopCond syntax.BExpr, e
 		}
 	}
 	br, ans := b.condBranches(st, a, loopCond, a.Err != nil, a.IdxErr != nil)
-	var out []Result
 	if early != nil && ans[0] == keep {
 		// the normal successor where every big quantifier is decided by its first N instances
 		// is exact; the rest over-approximates
@@ -315,14 +313,15 @@ func (b *Interp) assumeOver(st State, a *syntax.Assume, loopCond syntax.BExpr, e
 			b.ghostSplit(br[0], a, []State{ex, ov}, []answer{aEx, aOv}, want)
 		}
 		ov.Over = &OverApprox{At: a, Prev: st.Over}
-		out = append(leaf(aEx, Result{State: ex, Behaviour: spec.Normal}, a), leaf(aOv, Result{State: ov, Behaviour: spec.Normal}, a)...)
+		leaf(aEx, Result{State: ex, Behaviour: spec.Normal}, a, yield)
+		leaf(aOv, Result{State: ov, Behaviour: spec.Normal}, a, yield)
 	} else {
 		br[0].Over = &OverApprox{At: a, Prev: st.Over}
-		out = leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, a)
+		leaf(ans[0], Result{State: br[0], Behaviour: spec.Normal}, a, yield)
 	}
-	out = append(out, leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: a}, a)...)
-	out = append(out, leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: a.Err}, a)...)
-	return append(out, leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: a.IdxErr}, a)...)
+	leaf(ans[1], Result{State: br[1], Behaviour: spec.Infeasible, At: a}, a, yield)
+	leaf(ans[2], Result{State: br[2], Behaviour: spec.Error, Fail: a.Err}, a, yield)
+	leaf(ans[3], Result{State: br[3], Behaviour: spec.Error, Fail: a.IdxErr}, a, yield)
 }
 
 // Exhausts reports whether QuantLoop with loop bound n runs out of the bound at a statement with

@@ -79,7 +79,7 @@ func (v *verifier) At(st bounded.State, s syntax.Stmt) bool {
 	}
 	if f != nil && f.HasMul() {
 		u := v.productNote(f.FirstMul(), s.Pos().Line)
-		v.nonlinear[st.PC] = append(v.nonlinear[st.PC], u)
+		v.nonlinear[st.PC.ID()] = append(v.nonlinear[st.PC.ID()], u)
 		if !v.nonlinSeen[u] {
 			v.nonlinSeen[u] = true
 			v.rep.Nonlinear = append(v.rep.Nonlinear, u)
@@ -388,11 +388,11 @@ func (v *verifier) pathHasMul(phi *pathcond.PC) bool {
 	if phi == nil || phi.Conj == nil {
 		return false
 	}
-	if m, ok := v.mulPC[phi]; ok {
+	if m, ok := v.mulPC[phi.ID()]; ok {
 		return m
 	}
 	m := phi.Conj.HasMul() || v.pathHasMul(phi.Parent)
-	v.mulPC[phi] = m
+	v.mulPC[phi.ID()] = m
 	return m
 }
 
@@ -401,8 +401,9 @@ func (v *verifier) pathHasMul(phi *pathcond.PC) bool {
 func (v *verifier) pathNonlinear(phi *pathcond.PC) []Unhandled {
 	var out []Unhandled // reversed, then put back in order: prepending was quadratic in depth
 	for n := phi; n != nil; n = n.Parent {
-		for i := len(v.nonlinear[n]) - 1; i >= 0; i-- {
-			out = append(out, v.nonlinear[n][i])
+		marks := v.nonlinear[n.ID()]
+		for i := len(marks) - 1; i >= 0; i-- {
+			out = append(out, marks[i])
 		}
 	}
 	slices.Reverse(out)

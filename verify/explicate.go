@@ -21,12 +21,13 @@ import (
 // order); the first Options.MaxPaths paths are kept in Report.Paths, with their condition
 // rendered (now, or on the workers).
 func (v *verifier) path(pc *pathcond.PC, s syntax.Stmt) int {
-	if id, ok := v.ids[pc]; ok {
+	key := pc.ID()
+	if id, ok := v.ids[key]; ok {
 		return id
 	}
 	id := v.rep.NumPaths
 	v.rep.NumPaths++
-	v.ids[pc] = id
+	v.ids[key] = id
 	if v.opts.MaxPaths > 0 && id >= v.opts.MaxPaths {
 		return id
 	}

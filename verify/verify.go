@@ -234,11 +234,13 @@ type verifier struct {
 	rep       *Report
 	claims    map[syntax.Stmt][]*Claim
 	synthetic map[syntax.Stmt]bool
-	// nonlinear marks the path condition in which a constraint with a product was evaluated.
-	nonlinear  map[*pathcond.PC][]Unhandled
+	// nonlinear marks the path condition in which a constraint with a product was evaluated, by
+	// its identity (pathcond.PC.ID: the mark does not keep it alive).
+	nonlinear  map[uint64][]Unhandled
 	nonlinSeen map[Unhandled]bool
-	// mulPC memoizes whether a path condition has a product of two non-constant terms (UT).
-	mulPC map[*pathcond.PC]bool
+	// mulPC memoizes whether a path condition has a product of two non-constant terms (UT), by
+	// its identity.
+	mulPC map[uint64]bool
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
@@ -247,8 +249,10 @@ type verifier struct {
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
-	ids       map[*pathcond.PC]int         // the number of each path (Report.Paths), by its path condition
-	texts     *paths.Texts                 // renders the paths' conditions on the workers; nil with one worker
+	// ids is the number of each path (Report.Paths), by the identity of its path condition
+	// (pathcond.PC.ID), which does not keep the path condition alive.
+	ids   map[uint64]int
+	texts *paths.Texts // renders the paths' conditions on the workers; nil with one worker
 	// mon is the interpreter's monitor, which every phase polls (its time and memory bounds are
 	// the exploration's, Options.Limits).
 	mon *budget.Monitor
@@ -266,9 +270,14 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 		v.texts = paths.NewTexts(v.names(), opts.Workers, v.mon)
 	}
 	v.mon.Enter("exploration")
-	rs, _ := b.SymInterp(nil) // no ghost: no ghost error
+	// The results are taken as the interpreter makes them: each is counted and its cutoff noted
+	// (tally), and its state dropped, so that the exploration holds the paths under way, not
+	// every path explored.
+	var t tally
+	_ = b.SymInterpEach(nil, t.add) // no ghost: no ghost error
 	rep.Stopped = b.Stopped()
-	v.cutoffs(rs)
+	rep.Results = t.results
+	v.cutoffs(&t)
 	v.tests()
 	for _, cl := range rep.Claims {
 		for _, c := range rep.Cutoffs {
@@ -320,9 +329,9 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	// instances evaluated (State.Trunc).
 	b.QuantLoop = true
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
-		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[*pathcond.PC][]Unhandled{},
-		nonlinSeen: map[Unhandled]bool{}, mulPC: map[*pathcond.PC]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
-		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, ids: map[*pathcond.PC]int{}, mon: b.Monitor()}
+		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[uint64][]Unhandled{},
+		nonlinSeen: map[Unhandled]bool{}, mulPC: map[uint64]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
+		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, ids: map[uint64]int{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims
 	v.hasMul = syntax.HasMul(prog.Body)
@@ -331,33 +340,48 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	return v
 }
 
-// cutoffs makes the cutoff points, in the order of the results: loop-bound cutoffs and
-// quantifier-bound cutoffs (Incomplete outcomes at a loop, or at the statement whose quantifier
-// ran out of the bound) and the observer's depth-bound cuts. Budget cuts are not counted here:
-// the cutoff of rep.Stopped covers every claim.
-func (v *verifier) cutoffs(rs []bounded.Result) {
-	rep, opts := v.rep, v.opts
-	incomplete := map[syntax.Stmt]int{}
-	first := map[syntax.Stmt]*pathcond.PC{}
-	seen := map[syntax.Stmt]bool{}
-	var order []syntax.Stmt
-	for _, r := range rs {
-		rep.Results[r.Behaviour]++
-		if r.Behaviour != spec.Incomplete || r.Cut == bounded.CutBudget {
-			continue
-		}
-		if !seen[r.At] {
-			seen[r.At] = true
-			order = append(order, r.At)
-		}
-		if r.Cut == bounded.CutNone {
-			incomplete[r.At]++
-			if first[r.At] == nil {
-				first[r.At] = r.State.PC
-			}
+// tally is what verify keeps of the bounded interpreter's results, taken one by one as the
+// interpreter makes them (bounded.Interp.SymInterpEach): the count of each behaviour, and for the
+// cutoff points, in the order in which results first end there, how many paths the bounds cut
+// off at each and the path condition of the first. Its size grows with the program points, not
+// with the paths.
+type tally struct {
+	results    [4]int
+	order      []syntax.Stmt // the statements where Incomplete results not cut by a budget end, first first
+	seen       map[syntax.Stmt]bool
+	incomplete map[syntax.Stmt]int          // the loop-bound and quantifier-bound cutoffs at each
+	first      map[syntax.Stmt]*pathcond.PC // the path condition of the first of them
+}
+
+// add counts result r.
+func (t *tally) add(r bounded.Result) {
+	t.results[r.Behaviour]++
+	if r.Behaviour != spec.Incomplete || r.Cut == bounded.CutBudget {
+		return
+	}
+	if t.seen == nil {
+		t.seen, t.incomplete, t.first = map[syntax.Stmt]bool{}, map[syntax.Stmt]int{}, map[syntax.Stmt]*pathcond.PC{}
+	}
+	if !t.seen[r.At] {
+		t.seen[r.At] = true
+		t.order = append(t.order, r.At)
+	}
+	if r.Cut == bounded.CutNone {
+		t.incomplete[r.At]++
+		if t.first[r.At] == nil {
+			t.first[r.At] = r.State.PC
 		}
 	}
-	for _, s := range order {
+}
+
+// cutoffs makes the cutoff points from the tally of the results, in the order of the results:
+// loop-bound cutoffs and quantifier-bound cutoffs (Incomplete outcomes at a loop, or at the
+// statement whose quantifier ran out of the bound) and the observer's depth-bound cuts. Budget
+// cuts are not counted here: the cutoff of rep.Stopped covers every claim.
+func (v *verifier) cutoffs(t *tally) {
+	rep, opts := v.rep, v.opts
+	incomplete, first := t.incomplete, t.first
+	for _, s := range t.order {
 		if n := v.depthCuts[s]; n > 0 {
 			rep.Cutoffs = append(rep.Cutoffs, &Cutoff{Stmt: s, Line: s.Pos().Line, Paths: n, Path: v.path(v.depthPath[s], s),
 				Reason: fmt.Sprintf("depth bound %d: more branch decisions not explored", opts.DepthBound)})

@@ -87,9 +87,9 @@ func cpuTime() time.Duration {
 // and cpu-s, the process's CPU time, which a loaded machine does not inflate), the bytes and
 // lines of output, the peak heap in use (sampled every 10 ms) and the heap the report and its
 // model keep (report-MB, live after a collection) grow when the paths explored double with each
-// if. The output and the report grow with the paths listed only; the exploration (the bounded
-// interpreter's states, held until it returns) and the claims' evaluations, each with its
-// replayed counterexample, are what remains proportional to the paths.
+// if. The output and the report grow with the paths listed only (and the evidence's path ids);
+// the claims' evaluations, each with its replayed counterexample, are what remains proportional to
+// the paths.
 func BenchmarkVerifyText(b *testing.B) {
 	for _, n := range []int{12, 15, 18} {
 		prog := testprog.Parse(b, manyIfs(n))

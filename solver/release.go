@@ -14,22 +14,23 @@ import (
 // reference the chain holds to Z3 objects, and every releasesPerGC-th Close in the process runs a
 // collection (runtime.GC): the objects of the chains closed before it are freed over the next
 // collections (the terms first, then their contexts). This is the one place where the collection
-// policy lives.
+// policy lives. The worker's context (backend.go), which holds no go-z3 object, is freed by
+// Close itself.
 
 // releasesPerGC is how many Closes, process-wide, make one forced collection.
 const releasesPerGC = 8
 
 var released atomic.Int64
 
-// Close releases the chain's Z3 context, its solvers, its side tables and caches, so that the
-// collector can free them; Stats stay readable. A query after Close panics. Close may be called
+// Close frees the chain's worker and releases its Z3 context, its side tables and caches, so that
+// the collector can free them; Stats stay readable. A query after Close panics. Close may be called
 // more than once.
 func (c *Chain) Close() {
 	if c.closed {
 		return
 	}
 	c.closed = true
-	c.intr.ctx.Store(nil) // a monitor that outlives the chain does not keep the context
+	c.env.z3.close() // a monitor that outlives the chain does not keep the worker
 	c.top, c.layers, c.enc, c.cache = nil, nil, nil, nil
 	if released.Add(1)%releasesPerGC == 0 {
 		runtime.GC()

@@ -3,7 +3,6 @@ package sym
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -208,25 +207,33 @@ func (t *Term) hasBound() bool {
 	return false
 }
 
-func (t *ArrTerm) write(b *strings.Builder, names []string) {
+func (t *ArrTerm) write(p *printer) {
 	if t.Prev == nil {
-		b.WriteString(t.Arr.Name)
+		p.b.WriteString(t.Arr.Name)
 		return
 	}
+	if p.namedStore(t) {
+		return
+	}
+	t.writeBody(p)
+}
+
+// writeBody writes a store itself (its name aside).
+func (t *ArrTerm) writeBody(p *printer) {
+	b := p.b
 	b.WriteString("store(")
-	t.Prev.write(b, names)
+	t.Prev.write(p)
 	b.WriteString(", ")
-	t.I.write(b, names)
+	t.I.write(p)
 	b.WriteString(", ")
-	t.V.write(b, names)
+	t.V.write(p)
 	b.WriteByte(')')
 }
 
-// String renders the array term.
+// String renders the array term; one whose expansion is large names its shared subterms
+// (render).
 func (t *ArrTerm) String(names []string) string {
-	var b strings.Builder
-	t.write(&b, names)
-	return b.String()
+	return render(names, func(c *counter) { c.store(t) }, func(p *printer) { t.write(p) })
 }
 
 // Concretize is V ∘ S: the concrete flat store that the symbolic store s denotes under the

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -365,14 +364,14 @@ func (a *Atom) evalComposite(v []integer.Int, env *benv) integer.Int {
 	return a.L.eval(v, env).Rem(a.R.eval(v, env))
 }
 
-// String renders the term in IMP syntax over the symbol names.
+// String renders the term in IMP syntax over the symbol names; a term whose expansion is large
+// names its shared subterms (render).
 func (t *Term) String(names []string) string {
-	var b strings.Builder
-	t.write(&b, names)
-	return b.String()
+	return render(names, func(c *counter) { c.term(t) }, func(p *printer) { t.write(p) })
 }
 
-func (t *Term) write(b *strings.Builder, names []string) {
+func (t *Term) write(p *printer) {
+	b := p.b
 	if len(t.monos) == 0 {
 		b.WriteString(t.c.String())
 		return
@@ -395,7 +394,7 @@ func (t *Term) write(b *strings.Builder, names []string) {
 			b.WriteString(k.String())
 			b.WriteString("*")
 		}
-		m.a.write(b, names)
+		m.a.write(p)
 	}
 	switch s := t.c.Sign(); {
 	case s > 0:
@@ -405,39 +404,54 @@ func (t *Term) write(b *strings.Builder, names []string) {
 	}
 }
 
-func (a *Atom) write(b *strings.Builder, names []string) {
+func (a *Atom) write(p *printer) {
+	b := p.b
 	switch a.Kind {
 	case AtomSym:
-		b.WriteString(names[a.Sym])
+		b.WriteString(p.names[a.Sym])
 		return
 	case AtomBnd:
 		b.WriteString("k" + strconv.Itoa(a.Sym))
 		return
-	case AtomSel:
-		a.A.write(b, names)
+	}
+	if p.named(a) {
+		return
+	}
+	a.writeBody(p, true)
+}
+
+// writeBody writes a composite atom itself (its name aside), in parentheses when paren says so.
+func (a *Atom) writeBody(p *printer, paren bool) {
+	b := p.b
+	if a.Kind == AtomSel {
+		a.A.write(p)
 		b.WriteByte('[')
-		a.L.write(b, names)
+		a.L.write(p)
 		b.WriteByte(']')
 		return
 	}
 	op := map[AtomKind]string{AtomMul: " * ", AtomDiv: " / ", AtomMod: " % "}[a.Kind]
-	b.WriteByte('(')
-	a.L.writeOperand(b, names)
+	if paren {
+		b.WriteByte('(')
+	}
+	a.L.writeOperand(p)
 	b.WriteString(op)
-	a.R.writeOperand(b, names)
-	b.WriteByte(')')
+	a.R.writeOperand(p)
+	if paren {
+		b.WriteByte(')')
+	}
 }
 
-func (t *Term) writeOperand(b *strings.Builder, names []string) {
+func (t *Term) writeOperand(p *printer) {
 	simple := (len(t.monos) == 0 && t.c.Sign() >= 0) ||
 		(len(t.monos) == 1 && t.c.IsZero() && t.monos[0].k.Equal(one))
 	if simple {
-		t.write(b, names)
+		t.write(p)
 		return
 	}
-	b.WriteByte('(')
-	t.write(b, names)
-	b.WriteByte(')')
+	p.b.WriteByte('(')
+	t.write(p)
+	p.b.WriteByte(')')
 }
 
 // euclid is the Euclidean quotient (or remainder) of a by b, for fault.EuclideanDiv only.

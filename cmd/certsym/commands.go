@@ -354,6 +354,9 @@ func progressLine(p budget.Snapshot, search bool) string {
 	if search {
 		fmt.Fprintf(&b, ", %s", report.Plural(p.Bugs, "bug"))
 	}
+	if p.Hint != "" {
+		b.WriteString("\n" + p.Hint)
+	}
 	return b.String()
 }
 

@@ -221,17 +221,18 @@ const (
 )
 
 // addBudgetFlags declares the budget flags of run and verify (--max-states, --timeout,
-// --max-memory, --query-timeout, --rlimit) on fs, with the usage texts of the state bound and
-// the query timeout the command gives (what a state is, what an unanswered query becomes). The
-// returned function reads them, after parsing, as one budget.Limits.
+// --max-memory, --query-timeout, --rlimit, --solver-time) on fs, with the usage texts of the
+// state bound and the query timeout the command gives (what a state is, what an unanswered query
+// becomes). The returned function reads them, after parsing, as one budget.Limits.
 func addBudgetFlags(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limits {
 	maxStates := newCount(fs, "max-states", 1_000_000, statesUsage)
 	timeMem := addTimeFlags(fs)
 	queryTimeout := newDuration(fs, "query-timeout", defaultQueryTimeout, queryUsage)
 	rlimit := fs.Uint("rlimit", defaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	solverTime := newDuration(fs, "solver-time", 0, "bound the time of all solver queries together to this `duration`; once it is spent, the queries that need Z3 answer unknown and the search goes on without it (0: none)")
 	return func() budget.Limits {
 		lim := timeMem()
-		lim.MaxStates, lim.QueryTimeout, lim.RLimit = *maxStates, *queryTimeout, *rlimit
+		lim.MaxStates, lim.QueryTimeout, lim.RLimit, lim.SolverTime = *maxStates, *queryTimeout, *rlimit, *solverTime
 		return lim
 	}
 }

@@ -264,12 +264,31 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 		timer = time.AfterFunc(b.Limit, func() { fired.Store(true); w.interrupt() })
 	}
 	w.reqs <- bt
+	// The query is given up at giveUpAt: Grace after its time bound, or after the first
+	// Interrupt when that is sooner (later ones, which the caller may repeat, change nothing).
+	var giveUpAt time.Time
 	var giveUp <-chan time.Time
-	if b.Limit > 0 {
-		t := time.NewTimer(b.Limit + b.Grace)
-		defer t.Stop()
+	var t *time.Timer
+	defer func() {
+		if t != nil {
+			t.Stop()
+		}
+	}()
+	setGiveUp := func(at time.Time) {
+		if !giveUpAt.IsZero() && !at.Before(giveUpAt) {
+			return
+		}
+		giveUpAt = at
+		if t != nil {
+			t.Stop()
+		}
+		t = time.NewTimer(time.Until(at))
 		giveUp = t.C
 	}
+	if b.Limit > 0 {
+		setGiveUp(time.Now().Add(b.Limit + b.Grace))
+	}
+	interrupted := false
 	for {
 		select {
 		case r := <-bt.out:
@@ -279,9 +298,10 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 			r.TimedOut = fired.Load()
 			return r
 		case <-w.intr:
-			t := time.NewTimer(b.Grace)
-			defer t.Stop()
-			giveUp = t.C
+			if !interrupted {
+				interrupted = true
+				setGiveUp(time.Now().Add(b.Grace))
+			}
 		case <-giveUp:
 			if !bt.state.CompareAndSwap(running, givenUp) {
 				giveUp = nil // finished meanwhile: the result is on its way

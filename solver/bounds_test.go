@@ -37,8 +37,12 @@ func squares(ts *sym.Terms, n int) *sym.Term {
 	return y
 }
 
-func eq(t *sym.Term, v int64) *sym.Formula { return sym.Pred(sym.FEq, sym.Sub(t, sym.Const(integer.Of(v)))) }
-func ge(t *sym.Term, v int64) *sym.Formula { return sym.Pred(sym.FGe, sym.Sub(t, sym.Const(integer.Of(v)))) }
+func eq(t *sym.Term, v int64) *sym.Formula {
+	return sym.Pred(sym.FEq, sym.Sub(t, sym.Const(integer.Of(v))))
+}
+func ge(t *sym.Term, v int64) *sym.Formula {
+	return sym.Pred(sym.FGe, sym.Sub(t, sym.Const(integer.Of(v))))
+}
 
 // TestDegreeLimit: (x + 1)^512 == 7, which Z3 4.8.12 preprocesses for minutes without polling
 // for interrupts, answers unknown at once with its degree, without reaching Z3, and so does a

@@ -6,6 +6,7 @@ import (
 	"certsym/internal/fault"
 	"certsym/internal/z3worker"
 	"certsym/pathcond"
+	"certsym/sym"
 )
 
 // core is the bottom layer: Z3 itself, on the chain's worker (backend.go). It holds the
@@ -92,12 +93,11 @@ func (c *core) moveTo(w *z3worker.Worker, phi *pathcond.PC) string {
 		c.stack = c.stack[:k]
 	}
 	for _, n := range path[k:] {
-		x, deg := c.enc.conjunct(n)
-		if deg > MaxDegree {
-			return tooHigh(deg)
+		if why := c.enc.tooHigh(n.Conj); why != "" {
+			return why
 		}
 		w.Push(c.s)
-		w.Assert(c.s, x)
+		w.Assert(c.s, c.enc.conjunct(n))
 		c.stack = append(c.stack, n)
 	}
 	return ""
@@ -119,11 +119,10 @@ func (c *core) assertSlice(w *z3worker.Worker, q *query) (z3worker.Solver, strin
 	w.Push(s)
 	c.scoped = true
 	for _, n := range q.conj {
-		x, deg := c.enc.conjunct(n)
-		if deg > MaxDegree {
-			return s, tooHigh(deg)
+		if why := c.enc.tooHigh(n.Conj); why != "" {
+			return s, why
 		}
-		w.Assert(s, x)
+		w.Assert(s, c.enc.conjunct(n))
 	}
 	for _, iv := range q.ivals {
 		x := c.enc.syms[iv.sym]
@@ -137,18 +136,26 @@ func (c *core) assertSlice(w *z3worker.Worker, q *query) (z3worker.Solver, strin
 	return s, ""
 }
 
-// MaxDegree is the highest degree of a polynomial a query may have (the degree of a product is
-// the sum of its factors'; see degree in encode.go): a query with a higher one answers unknown
-// without reaching Z3. Z3 4.8.12 spends minutes without polling for interrupts on some powers of
-// degree 24 and more (x^32 >= 7, (x + 1)^128 == 7, measured); such a query is abandoned after
-// its time bound (backend.go), and those over MaxDegree are not tried at all.
+// MaxDegree is the highest degree of a polynomial a query may have (sym.Term.Degree: the degree
+// of a product is the sum of its factors'): a query with a higher one answers unknown without
+// reaching Z3. Z3 4.8.12 spends minutes without polling for interrupts on some powers of degree 24
+// and more (x^32 >= 7, (x + 1)^128 == 7, measured); such a query is abandoned after its time
+// bound (backend.go), and those over MaxDegree are not tried at all.
 const MaxDegree = 64
 
-// tooHigh is the reason of a query with a polynomial of degree deg over MaxDegree.
-func tooHigh(deg int32) string {
+// tooHigh returns why f is not asked of Z3 (a polynomial over MaxDegree), or "". With AbstractMul
+// no polynomial has a product in it: nothing is too high.
+func (z *encoder) tooHigh(f *sym.Formula) string {
+	if z.abstractMul {
+		return ""
+	}
+	deg := f.Degree()
+	if deg <= MaxDegree {
+		return ""
+	}
 	d := fmt.Sprint(deg)
-	if deg >= degreeCap {
-		d = fmt.Sprintf("at least %d", degreeCap)
+	if deg >= sym.DegreeCap {
+		d = fmt.Sprintf("at least %d", sym.DegreeCap)
 	}
 	return fmt.Sprintf("a polynomial of degree %s, over the solver's limit of %d", d, MaxDegree)
 }

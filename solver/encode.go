@@ -27,14 +27,11 @@ type encoder struct {
 	syms []z3.Int
 	arrs []z3.Array // one Array(Int → Int) constant per declared array
 	prog *syntax.Program
-	// atoms: the translation and degree of each atom without a bound variable inside, by
-	// identity.
-	atoms map[*sym.Atom]atomZ
-	// conj: the translation of each path condition node's conjunct and its degree, by the node's
-	// ID (a side table: it does not keep the node alive), at most conjTableMax entries.
-	conj map[uint64]conjZ
-	// deg is the largest degree of a polynomial translated since it was last set to 0 (termE).
-	deg int32
+	// atoms: the translation of each atom without a bound variable inside, by identity.
+	atoms map[*sym.Atom]z3.Int
+	// conj: the translation of each path condition node's conjunct, by the node's ID (a side
+	// table: it does not keep the node alive), at most conjTableMax entries.
+	conj map[uint64]z3.Bool
 
 	// abstractMul (Options.AbstractMul): a product of two non-constant terms is the
 	// uninterpreted function mul(l, r), constrained only by its sign axioms (abstract.go).
@@ -50,7 +47,7 @@ func newEncoder(p *syntax.Program, names []string, abstractMul bool) *encoder {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
-	z := &encoder{ctx: ctx, atoms: map[*sym.Atom]atomZ{}, conj: map[uint64]conjZ{}, abstractMul: abstractMul}
+	z := &encoder{ctx: ctx, atoms: map[*sym.Atom]z3.Int{}, conj: map[uint64]z3.Bool{}, abstractMul: abstractMul}
 	z.syms = make([]z3.Int, len(names))
 	for i, n := range names {
 		z.syms[i] = ctx.IntConst(n)
@@ -95,46 +92,22 @@ func (e *zenv) lookup(bind int) z3.Int {
 	panic("solver: unbound quantified variable")
 }
 
-func (z *encoder) term(t *sym.Term) z3.Int { return z.termE(t, nil) }
-
-// termE translates t in the environment env of the bound variables, and raises z.deg to the
-// degree of the polynomials inside it (degree).
-func (z *encoder) termE(t *sym.Term, env *zenv) z3.Int {
-	x, d := z.termD(t, env)
-	z.deg = max(z.deg, d.inner)
-	return x
-}
-
-// degree is what the encoder measures of a term or an atom: the degree of the polynomial it is
-// (fac: each symbol, select, bound variable, quotient and remainder counts 1, a product the sum
-// of its factors', a sum the largest of its terms'), and the largest degree of a polynomial
-// inside it (inner: the operands of quotients, remainders and selects, and the product
-// r * (l / r) of the remainder's encoding, included). Both saturate at degreeCap. A product of
-// high degree is what Z3 4.8.12 may process for minutes without polling for interrupts
-// (MaxDegree).
-type degree struct{ fac, inner int32 }
-
-// degreeCap is where degrees saturate (a chain of squarings doubles them at each step).
-const degreeCap = 1 << 30
-
-func addDeg(a, b int32) int32 { return int32(min(int64(a)+int64(b), degreeCap)) }
-
 var one = integer.Of(1)
 
-// termD translates t in the environment env and measures it.
-func (z *encoder) termD(t *sym.Term, env *zenv) (z3.Int, degree) {
+func (z *encoder) term(t *sym.Term) z3.Int { return z.termE(t, nil) }
+
+// termE translates t in the environment env of the bound variables.
+func (z *encoder) termE(t *sym.Term, env *zenv) z3.Int {
 	c := t.Const()
 	r := z.intVal(c)
 	n := t.Monos()
 	if n == 0 {
-		return r, degree{}
+		return r
 	}
-	var d degree
 	parts := make([]z3.Int, 0, n+1)
 	for i := 0; i < n; i++ {
 		k, a := t.Mono(i)
-		x, da := z.atomD(a, env)
-		d = degree{max(d.fac, da.fac), max(d.inner, da.inner)}
+		x := z.atomE(a, env)
 		if !k.Equal(one) {
 			x = z.intVal(k).Mul(x)
 		}
@@ -144,64 +117,44 @@ func (z *encoder) termD(t *sym.Term, env *zenv) (z3.Int, degree) {
 		parts = append(parts, r)
 	}
 	if len(parts) == 1 {
-		return parts[0], d
+		return parts[0]
 	}
-	return parts[0].Add(parts[1:]...), d
-}
-
-// atomZ is an atom's translation and its degree.
-type atomZ struct {
-	x z3.Int
-	d degree
+	return parts[0].Add(parts[1:]...)
 }
 
 // atomE translates an atom in the environment env of the bound variables (instances and fresh
-// constants, quant.go); an atom without a bound variable inside is translated once.
-func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
-	x, _ := z.atomD(a, env)
-	return x
-}
-
-// atomD translates and measures an atom in the environment env. Division and remainder are
-// IMP's truncating ones, total as in the formal development: Z3's div and mod are Euclidean, so
+// constants, quant.go); an atom without a bound variable inside is translated once. Division and
+// remainder are IMP's truncating ones, total as in the formal development: Z3's div and mod are
+// Euclidean, so
 //
 //	l / r = ite(r == 0, 0, ite(l >= 0, div(l, r), -div(-l, r)))   and   l % r = l - r * (l / r).
-func (z *encoder) atomD(a *sym.Atom, env *zenv) (z3.Int, degree) {
+func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 	switch a.Kind {
 	case sym.AtomSym:
-		return z.syms[a.Sym], degree{1, 1}
+		return z.syms[a.Sym]
 	case sym.AtomBnd:
-		return env.lookup(a.Sym), degree{1, 1}
+		return env.lookup(a.Sym)
 	}
-	if m, ok := z.atoms[a]; ok {
-		return m.x, m.d
+	if x, ok := z.atoms[a]; ok {
+		return x
 	}
 	if a.Kind == sym.AtomSel {
-		arr, da := z.arrTerm(a.A, env)
-		i, di := z.termD(a.L, env)
-		x := arr.Select(i).(z3.Int)
-		d := degree{1, max(1, da, di.inner)}
+		x := z.arrTerm(a.A, env).Select(z.termE(a.L, env)).(z3.Int)
 		if !a.HasBound() {
-			z.atoms[a] = atomZ{x, d}
+			z.atoms[a] = x
 		}
-		return x, d
+		return x
 	}
-	l, dl := z.termD(a.L, env)
-	r, dr := z.termD(a.R, env)
+	l, r := z.termE(a.L, env), z.termE(a.R, env)
 	var x z3.Int
-	var d degree
 	switch a.Kind {
 	case sym.AtomMul:
 		if z.abstractMul {
 			x = z.abstractProduct(a, l, r)
-			d = degree{1, max(1, dl.inner, dr.inner)}
 			break
 		}
 		x = l.Mul(r)
-		fac := addDeg(dl.fac, dr.fac)
-		d = degree{fac, max(fac, dl.inner, dr.inner)}
 	case sym.AtomDiv, sym.AtomMod:
-		d = degree{1, max(1, dl.inner, dr.inner)}
 		if fault.Active == fault.EuclideanDiv {
 			x = l.Div(r)
 			if a.Kind == sym.AtomMod {
@@ -214,25 +167,20 @@ func (z *encoder) atomD(a *sym.Atom, env *zenv) (z3.Int, degree) {
 		x = q
 		if a.Kind == sym.AtomMod {
 			x = l.Sub(r.Mul(q))
-			d.inner = max(d.inner, addDeg(dr.fac, 1))
 		}
 	}
 	if !a.HasBound() {
-		z.atoms[a] = atomZ{x, d}
+		z.atoms[a] = x
 	}
-	return x, d
+	return x
 }
 
-// arrTerm translates an array term, the array's constant then its stores, and returns the
-// largest degree of a polynomial inside it.
-func (z *encoder) arrTerm(t *sym.ArrTerm, env *zenv) (z3.Array, int32) {
+// arrTerm translates an array term: the array's constant, then its stores.
+func (z *encoder) arrTerm(t *sym.ArrTerm, env *zenv) z3.Array {
 	if t.Prev == nil {
-		return z.arrs[t.Arr.Index], 0
+		return z.arrs[t.Arr.Index]
 	}
-	prev, d := z.arrTerm(t.Prev, env)
-	i, di := z.termD(t.I, env)
-	v, dv := z.termD(t.V, env)
-	return prev.Store(i, v), max(d, di.inner, dv.inner)
+	return z.arrTerm(t.Prev, env).Store(z.termE(t.I, env), z.termE(t.V, env))
 }
 
 // formula translates f, which has no quantifier.
@@ -265,21 +213,13 @@ func (z *encoder) formula(f *sym.Formula) z3.Bool {
 	return args[0].Or(args[1:]...)
 }
 
-// conjZ is a conjunct's translation and the largest degree of a polynomial inside it.
-type conjZ struct {
-	b   z3.Bool
-	deg int32
-}
-
 // conjunct returns the translation of n's conjunct (with the sign axioms of its products when
-// they are abstracted) and the largest degree of a polynomial inside it, from the side table
-// when it is there.
-func (z *encoder) conjunct(n *pathcond.PC) (z3.Bool, int32) {
+// they are abstracted), from the side table when it is there.
+func (z *encoder) conjunct(n *pathcond.PC) z3.Bool {
 	id := n.ID()
-	if c, ok := z.conj[id]; ok {
-		return c.b, c.deg
+	if b, ok := z.conj[id]; ok {
+		return b
 	}
-	z.deg = 0
 	b := z.formula(n.Conj)
 	if z.abstractMul {
 		b = z.withSignAxioms(b, n.Conj)
@@ -287,8 +227,8 @@ func (z *encoder) conjunct(n *pathcond.PC) (z3.Bool, int32) {
 	if len(z.conj) >= conjTableMax {
 		clear(z.conj)
 	}
-	z.conj[id] = conjZ{b, z.deg}
-	return b, z.deg
+	z.conj[id] = b
+	return b
 }
 
 // shiftModel is the fault ModelIndexShift: each array's model read back one index off (element j

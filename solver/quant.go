@@ -43,6 +43,11 @@ func (l *quantifiers) Check(q Query) Answer {
 		return Answer{Status: pathcond.Unknown, Reason: why}
 	}
 	conj := phi.Conjuncts()
+	for _, f := range conj {
+		if why := z.tooHigh(f); why != "" {
+			return Answer{Status: pathcond.Unknown, Reason: why}
+		}
+	}
 	inst := sym.Instances{}
 	for round := 0; round < MaxInstRounds; round++ {
 		w := l.env.z3.worker()
@@ -50,17 +55,12 @@ func (l *quantifiers) Check(q Query) Answer {
 			l.gen, l.qs = l.env.z3.gen, w.NewSolver()
 		}
 		w.Push(l.qs)
-		z.deg = 0
 		for _, f := range conj {
 			x := z.formulaQ(f, nil, inst)
 			if z.abstractMul {
 				x = z.withSignAxioms(x, f)
 			}
 			w.Assert(l.qs, x)
-		}
-		if z.deg > MaxDegree {
-			w.Pop(l.qs, 1)
-			return Answer{Status: pathcond.Unknown, Reason: tooHigh(z.deg)}
 		}
 		sat, model, reason, ok := run(l.env, w, l.qs, phi)
 		if l.gen == l.env.z3.gen {

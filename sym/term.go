@@ -61,6 +61,9 @@ type Atom struct {
 	key  int
 	bnd  bool // the atom has a bound variable inside (its value depends on an environment)
 	ext  bool // the atom is or has inside a select or a bound variable (Formula.Extended)
+	// fac and inner are the atom's degrees (degree.go): as a factor of a polynomial, and the
+	// largest of a polynomial inside it.
+	fac, inner int32
 }
 
 // Terms is the factory of the terms of one run: it holds the symbols and creates the nonlinear
@@ -84,7 +87,7 @@ func NewTerms(names []string) *Terms {
 	ts := &Terms{names: names, nextKey: len(names), nvars: len(names)}
 	ts.syms = make([]*Term, len(names))
 	for i := range names {
-		ts.syms[i] = &Term{monos: []mono{{integer.Of(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
+		ts.syms[i] = &Term{monos: []mono{{integer.Of(1), &Atom{Kind: AtomSym, Sym: i, key: i, fac: 1, inner: 1}}}}
 	}
 	return ts
 }
@@ -197,7 +200,7 @@ func (ts *Terms) mul(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		return scale(x, k)
 	}
-	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomMul, x, y, ts.key()))
 }
 
 func (ts *Terms) div(x, y *Term) *Term {
@@ -215,7 +218,7 @@ func (ts *Terms) div(x, y *Term) *Term {
 			return neg(x)
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomDiv, x, y, ts.key()))
 }
 
 func (ts *Terms) mod(x, y *Term) *Term {
@@ -230,7 +233,7 @@ func (ts *Terms) mod(x, y *Term) *Term {
 			return &Term{}
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomMod, x, y, ts.key()))
 }
 
 // Add is x + y.

@@ -41,3 +41,20 @@ func TestDegree(t *testing.T) {
 		t.Errorf("formula: degree %d, want 4", got)
 	}
 }
+
+// BenchmarkMul measures the making of product atoms (each computes its degrees and flags in one
+// pass over its operands' monomials): products of two sums of eight monomials.
+func BenchmarkMul(b *testing.B) {
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	ts := NewTerms(names)
+	s := ts.Syms()
+	sum := s[0]
+	for _, x := range s[1:] {
+		sum = add(sum, x)
+	}
+	other := add(sum, ts.Mul(s[0], s[1]))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ts.Mul(sum, other)
+	}
+}

@@ -407,8 +407,14 @@ func zerr(c C.Z3_context) error {
 	return fmt.Errorf("Z3: %s", msg)
 }
 
-// run runs one batch on the worker's goroutine.
+// run runs one batch on the worker's goroutine. A panic (a defect of the caller's batch: a solver
+// that was never made) is the batch's error, not the process's end.
 func (w *worker) run(bt *batch) (r Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{Err: fmt.Errorf("z3worker: %v", p)}
+		}
+	}()
 	c := w.c
 	for _, o := range bt.ops {
 		if err := w.apply(o); err != nil {

@@ -142,11 +142,19 @@ var ErrBusy = errors.New("too many abandoned solver queries still running")
 // Solver names one of a worker's solvers (NewSolver).
 type Solver int
 
-// Worker is a Z3 context of its own with its solvers, served by a goroutine of its own. Its
-// methods belong to one goroutine (the caller's); only Interrupt may be called from any.
-// Push, Pop, Assert and Reset are queued and run, in order, at the next Check on the worker's
-// goroutine.
-type Worker struct{ *worker }
+// Worker is a Z3 context of its own with its solvers, served by a goroutine of its own: the
+// caller's handle on a worker for one use. Its methods belong to one goroutine (the caller's);
+// only Interrupt may be called from any. Push, Pop, Assert and Reset are queued and run, in
+// order, at the next Check on the worker's goroutine. Close hands the worker, its solvers freed,
+// to the next New (a context costs tens of milliseconds to make); a Worker collected without
+// Close is closed by its finalizer.
+type Worker struct {
+	w       *worker
+	use     uint64 // the worker's use this handle is (worker.use)
+	pending []op
+	nsolver int
+	dead    bool // abandoned or closed: every Check answers unknown
+}
 
 type op struct {
 	kind opKind
@@ -165,23 +173,21 @@ const (
 	opReset
 )
 
-// worker is what the worker's goroutine holds (Worker is the caller's handle: when it is
-// collected without Close, its finalizer ends the goroutine).
+// worker is a context and the goroutine that serves it.
 type worker struct {
+	// The source of the formulas, set by New for each use, read by the goroutine in the batches.
 	src     *z3.Context
 	srcC    C.Z3_context
 	srcLock *sync.Mutex
 	syms    []z3.Int
 
-	pending []op
-	nsolver int
-	dead    bool // abandoned or closed: every Check answers unknown
-	reqs    chan *batch
-	intr    chan struct{} // Interrupt's signal to a waiting Check (buffered, 1)
+	reqs chan *batch
+	intr chan struct{} // Interrupt's signal to a waiting Check (buffered, 1)
 
-	// mu guards c against Interrupt after the context is freed.
+	// mu guards c (nil once freed) and use (counted up at each New and Close) against Interrupt.
 	mu  sync.Mutex
 	c   C.Z3_context
+	use uint64
 	tid atomic.Int32 // the thread running the current batch (0 between batches)
 
 	// Held by the worker's goroutine only.
@@ -189,14 +195,16 @@ type worker struct {
 	symsC   []C.Z3_ast
 }
 
-// batch is one Check's work. state goes from running to done (the worker's goroutine finished
-// it: out holds the result) or to given up (the caller abandoned it), whichever comes first.
+// batch is one Check's work, or the release of the solvers at Close. state goes from running to
+// done (the worker's goroutine finished it: out holds the result) or to given up (the caller
+// abandoned it), whichever comes first.
 type batch struct {
-	ops    []op
-	s      Solver
-	rlimit uint
-	out    chan Result
-	state  atomic.Int32
+	ops     []op
+	s       Solver
+	rlimit  uint
+	release bool
+	out     chan Result
+	state   atomic.Int32
 }
 
 const (
@@ -205,14 +213,39 @@ const (
 	givenUp
 )
 
-// New starts a worker whose models give the values of syms, formulas of the context src.
+// maxIdle is the most closed workers kept for the next New.
+const maxIdle = 4
+
+// idle holds the closed workers, their solvers freed, ready for the next New.
+var idle struct {
+	sync.Mutex
+	ws []*worker
+}
+
+// New starts a worker whose models give the values of syms, formulas of the context src (an
+// idle worker when there is one).
 func New(src *z3.Context, syms []z3.Int) *Worker {
-	w := &worker{src: src, srcC: contextHandle(src), srcLock: contextLock(src), syms: syms,
-		reqs: make(chan *batch), intr: make(chan struct{}, 1)}
-	w.c = C.zw_context()
-	go w.serve(w.reqs)
-	h := &Worker{w}
-	runtime.SetFinalizer(h, func(h *Worker) { h.Close() })
+	var w *worker
+	idle.Lock()
+	if n := len(idle.ws); n > 0 {
+		w, idle.ws = idle.ws[n-1], idle.ws[:n-1]
+	}
+	idle.Unlock()
+	if w == nil {
+		w = &worker{reqs: make(chan *batch), intr: make(chan struct{}, 1)}
+		w.c = C.zw_context()
+		go w.serve(w.reqs)
+	}
+	w.src, w.srcC, w.srcLock, w.syms = src, contextHandle(src), contextLock(src), syms
+	w.mu.Lock()
+	w.use++
+	h := &Worker{w: w, use: w.use}
+	w.mu.Unlock()
+	select { // a signal left by an earlier use
+	case <-w.intr:
+	default:
+	}
+	runtime.SetFinalizer(h, (*Worker).Close)
 	return h
 }
 
@@ -245,9 +278,9 @@ func (h *Worker) Dead() bool { return h.dead }
 // satisfiable. When the query has not returned b.Grace after its time bound or after Interrupt,
 // it is abandoned (Result.Abandoned) and the worker is dead.
 func (h *Worker) Check(s Solver, b Bounds) Result {
-	w := h.worker
-	if w.dead {
-		return Result{Err: errors.New("the solver was abandoned")}
+	w := h.w
+	if h.dead {
+		return Result{Err: errors.New("the solver was abandoned or closed")}
 	}
 	if int(abandoned.Load()) >= MaxAbandoned {
 		return Result{Err: ErrBusy}
@@ -256,12 +289,12 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 	case <-w.intr:
 	default:
 	}
-	bt := &batch{ops: w.pending, s: s, rlimit: b.RLimit, out: make(chan Result, 1)}
-	w.pending = nil
+	bt := &batch{ops: h.pending, s: s, rlimit: b.RLimit, out: make(chan Result, 1)}
+	h.pending = nil
 	var fired atomic.Bool
 	var timer *time.Timer
 	if b.Limit > 0 {
-		timer = time.AfterFunc(b.Limit, func() { fired.Store(true); w.interrupt() })
+		timer = time.AfterFunc(b.Limit, func() { fired.Store(true); h.interrupt() })
 	}
 	w.reqs <- bt
 	// The query is given up at giveUpAt: Grace after its time bound, or after the first
@@ -307,7 +340,7 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 				giveUp = nil // finished meanwhile: the result is on its way
 				continue
 			}
-			w.abandon()
+			h.abandon()
 			return Result{Abandoned: true, TimedOut: fired.Load(), Reason: "abandoned"}
 		}
 	}
@@ -315,57 +348,85 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 
 // abandon gives up the running batch: the worker is dead, its thread gets the lowest priority,
 // and its goroutine frees the context and exits when Z3 returns.
-func (w *worker) abandon() {
-	w.dead = true
+func (h *Worker) abandon() {
+	h.dead = true
 	abandoned.Add(1)
-	if tid := int(w.tid.Load()); tid > 0 {
+	h.w.mu.Lock()
+	h.w.use++ // the handle's Interrupt no longer reaches it
+	h.w.mu.Unlock()
+	if tid := int(h.w.tid.Load()); tid > 0 {
 		_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, 19) // best effort
 	}
 }
 
-// Interrupt interrupts the running query (safe from any goroutine, at any time): Check answers
-// unknown, or abandons the query after its grace.
+// Interrupt interrupts the running query (safe from any goroutine, at any time, also after
+// Close, when it does nothing): Check answers unknown, or abandons the query after its grace.
 func (h *Worker) Interrupt() {
-	h.interrupt()
-	select {
-	case h.intr <- struct{}{}:
-	default:
+	if h.interrupt() {
+		select {
+		case h.w.intr <- struct{}{}:
+		default:
+		}
 	}
 }
 
-func (w *worker) interrupt() {
+// interrupt interrupts the worker's context while the handle's use lasts, and reports whether
+// it did.
+func (h *Worker) interrupt() bool {
+	w := h.w
 	w.mu.Lock()
-	if w.c != nil {
-		C.Z3_interrupt(w.c)
+	defer w.mu.Unlock()
+	if w.use != h.use || w.c == nil {
+		return false
 	}
-	w.mu.Unlock()
+	C.Z3_interrupt(w.c)
+	return true
 }
 
-// Close frees the worker's context and ends its goroutine (at once when it is idle; when Z3
-// returns when it was abandoned). Calls after Close answer unknown.
+// Close ends the handle: the worker's solvers are freed and the worker waits, idle, for the next
+// New (or, when maxIdle wait already, frees its context and ends). After an abandoned query the
+// worker's goroutine frees the context itself when Z3 returns. Calls after Close answer unknown.
 func (h *Worker) Close() {
-	w := h.worker
-	if w.reqs == nil {
+	if h.dead {
 		return
 	}
-	if !w.dead {
-		close(w.reqs)
-	}
-	w.reqs = nil
-	w.dead = true
+	h.dead = true
 	runtime.SetFinalizer(h, nil)
+	w := h.w
+	w.mu.Lock()
+	w.use++
+	w.mu.Unlock()
+	bt := &batch{release: true, out: make(chan Result, 1)}
+	w.reqs <- bt
+	r := <-bt.out
+	w.src, w.srcLock, w.syms = nil, nil, nil
+	if r.Err == nil {
+		idle.Lock()
+		if len(idle.ws) < maxIdle {
+			idle.ws = append(idle.ws, w)
+			idle.Unlock()
+			return
+		}
+		idle.Unlock()
+	}
+	close(w.reqs)
 }
 
-// serve is the worker's goroutine: it runs the batches until the caller closes the worker or
-// abandons a batch, then frees the context.
+// serve is the worker's goroutine: it runs the batches until the worker is closed for good or a
+// batch is abandoned, then frees the context.
 func (w *worker) serve(reqs <-chan *batch) {
 	for bt := range reqs {
+		if bt.release {
+			bt.out <- Result{Err: w.release()}
+			continue
+		}
 		// The thread is wired to this goroutine while Z3 runs: a thread whose query is abandoned
 		// gets the lowest priority, and must exit with the goroutine rather than serve others.
 		runtime.LockOSThread()
 		w.tid.Store(int32(syscall.Gettid()))
 		r := w.run(bt)
 		if !bt.state.CompareAndSwap(running, done) {
+			w.release()
 			w.free()
 			abandoned.Add(-1)
 			return // the thread, still wired, exits with the goroutine
@@ -374,26 +435,33 @@ func (w *worker) serve(reqs <-chan *batch) {
 		runtime.UnlockOSThread()
 		bt.out <- r
 	}
+	w.release()
 	w.free()
 }
 
-// free releases the solvers, the symbols' copies and the context.
-func (w *worker) free() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.c == nil {
-		return
-	}
+// release frees the solvers and the symbols' copies, and sets the rlimit back to none: the
+// context is as a new one for the next use.
+func (w *worker) release() error {
 	for _, s := range w.solvers {
-		if s != nil {
-			C.Z3_solver_dec_ref(w.c, s)
-		}
+		C.Z3_solver_dec_ref(w.c, s)
 	}
 	for _, x := range w.symsC {
 		C.Z3_dec_ref(w.c, x)
 	}
+	w.solvers, w.symsC = nil, nil
+	name, val := C.CString("rlimit"), C.CString("0")
+	C.Z3_update_param_value(w.c, name, val)
+	C.free(unsafe.Pointer(name))
+	C.free(unsafe.Pointer(val))
+	return zerr(w.c)
+}
+
+// free frees the context.
+func (w *worker) free() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	C.Z3_del_context(w.c)
-	w.c, w.solvers, w.symsC = nil, nil, nil
+	w.c = nil
 }
 
 // zerr returns the error Z3 recorded in c by the last call, and clears it.

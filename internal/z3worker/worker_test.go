@@ -157,6 +157,38 @@ func TestInterruptRepeated(t *testing.T) {
 	}
 }
 
+// TestReuse: a closed worker serves the next New with its solvers gone and its rlimit back to
+// none; a handle's Interrupt does nothing once the handle is closed.
+func TestReuse(t *testing.T) {
+	ctx := z3.NewContext(z3.NewContextConfig())
+	x := ctx.IntConst("x")
+	w1 := New(ctx, []z3.Int{x})
+	s := w1.NewSolver()
+	w1.Push(s)
+	w1.Assert(s, x.Mul(x).Eq(num(ctx, 49)))
+	r := w1.Check(s, Bounds{RLimit: 1})
+	if r.Status != Unknown {
+		t.Fatalf("rlimit 1: %+v", r)
+	}
+	w1.Close()
+	ctx2 := z3.NewContext(z3.NewContextConfig())
+	y := ctx2.IntConst("y")
+	w2 := New(ctx2, []z3.Int{y})
+	defer w2.Close()
+	if w2.w != w1.w {
+		t.Skip("another test took the idle worker")
+	}
+	w1.Interrupt() // the closed handle: no effect on w2's queries
+	s2 := w2.NewSolver()
+	w2.Assert(s2, y.Eq(num(ctx2, 5)))
+	if r := w2.Check(s2, Bounds{}); r.Status != Sat || !r.Model[0].Equal(integer.Of(5)) {
+		t.Fatalf("the reused worker, y == 5 without rlimit: %+v", r)
+	}
+	if r := w1.Check(s, Bounds{}); r.Err == nil {
+		t.Errorf("a check on the closed handle: %+v", r)
+	}
+}
+
 // TestBusy: with MaxAbandoned abandoned queries running, Check starts no query.
 func TestBusy(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())

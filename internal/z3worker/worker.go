@@ -484,6 +484,19 @@ func (w *worker) run(bt *batch) (r Result) {
 		}
 	}()
 	c := w.c
+	if w.symsC == nil && len(w.syms) > 0 {
+		// The symbols are copied first, as the source context made them first: Z3's choices
+		// follow the order in which terms were made, and the same order keeps its answers
+		// within the bounds the same as in the source context.
+		for i := range w.syms {
+			x, err := w.translate(valueHandle(unsafe.Pointer(&w.syms[i])))
+			if err != nil {
+				return Result{Err: err}
+			}
+			w.symsC = append(w.symsC, x)
+		}
+		runtime.KeepAlive(w.syms)
+	}
 	for _, o := range bt.ops {
 		if err := w.apply(o); err != nil {
 			return Result{Err: err}
@@ -568,16 +581,6 @@ func (w *worker) translate(a C.Z3_ast) (C.Z3_ast, error) {
 // is 0).
 func (w *worker) model(s C.Z3_solver) ([]integer.Int, error) {
 	c := w.c
-	if w.symsC == nil {
-		for i := range w.syms {
-			x, err := w.translate(valueHandle(unsafe.Pointer(&w.syms[i])))
-			if err != nil {
-				return nil, err
-			}
-			w.symsC = append(w.symsC, x)
-		}
-		runtime.KeepAlive(w.syms)
-	}
 	m := C.Z3_solver_get_model(c, s)
 	if err := zerr(c); err != nil {
 		return nil, err

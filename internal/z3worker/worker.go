@@ -142,12 +142,13 @@ var ErrBusy = errors.New("too many abandoned solver queries still running")
 // Solver names one of a worker's solvers (NewSolver).
 type Solver int
 
-// Worker is a Z3 context of its own with its solvers, served by a goroutine of its own: the
-// caller's handle on a worker for one use. Its methods belong to one goroutine (the caller's);
-// only Interrupt may be called from any. Push, Pop, Assert and Reset are queued and run, in
-// order, at the next Check on the worker's goroutine. Close hands the worker, its solvers freed,
-// to the next New (a context costs tens of milliseconds to make); a Worker collected without
-// Close is closed by its finalizer.
+// Worker is a Z3 context of its own with its solvers, served by a goroutine of its own (the
+// caller's handle on it). Its methods belong to one goroutine (the caller's); only Interrupt may
+// be called from any. Push, Pop, Assert and Reset are queued and run, in order, at the next Check
+// on the worker's goroutine. A Worker collected without Close is closed by its finalizer. Each
+// worker makes a new context, never one used before: Z3's choices depend on the terms a context
+// has made, and a fresh context keeps a run's answers and models the same from one run to the
+// next in one process.
 type Worker struct {
 	w       *worker
 	use     uint64 // the worker's use this handle is (worker.use)
@@ -175,7 +176,7 @@ const (
 
 // worker is a context and the goroutine that serves it.
 type worker struct {
-	// The source of the formulas, set by New for each use, read by the goroutine in the batches.
+	// The source of the formulas, read by the goroutine in the batches.
 	src     *z3.Context
 	srcC    C.Z3_context
 	srcLock *sync.Mutex
@@ -184,7 +185,8 @@ type worker struct {
 	reqs chan *batch
 	intr chan struct{} // Interrupt's signal to a waiting Check (buffered, 1)
 
-	// mu guards c (nil once freed) and use (counted up at each New and Close) against Interrupt.
+	// mu guards c (nil once freed) and use (counted up when the handle is closed or abandons a
+	// query) against Interrupt.
 	mu  sync.Mutex
 	c   C.Z3_context
 	use uint64
@@ -195,16 +197,14 @@ type worker struct {
 	symsC   []C.Z3_ast
 }
 
-// batch is one Check's work, or the release of the solvers at Close. state goes from running to
-// done (the worker's goroutine finished it: out holds the result) or to given up (the caller
-// abandoned it), whichever comes first.
+// batch is one Check's work. state goes from running to done (the worker's goroutine finished
+// it: out holds the result) or to given up (the caller abandoned it), whichever comes first.
 type batch struct {
-	ops     []op
-	s       Solver
-	rlimit  uint
-	release bool
-	out     chan Result
-	state   atomic.Int32
+	ops    []op
+	s      Solver
+	rlimit uint
+	out    chan Result
+	state  atomic.Int32
 }
 
 const (
@@ -213,38 +213,14 @@ const (
 	givenUp
 )
 
-// maxIdle is the most closed workers kept for the next New.
-const maxIdle = 4
-
-// idle holds the closed workers, their solvers freed, ready for the next New.
-var idle struct {
-	sync.Mutex
-	ws []*worker
-}
-
-// New starts a worker whose models give the values of syms, formulas of the context src (an
-// idle worker when there is one).
+// New starts a worker, with a context of its own, whose models give the values of syms, formulas
+// of the context src.
 func New(src *z3.Context, syms []z3.Int) *Worker {
-	var w *worker
-	idle.Lock()
-	if n := len(idle.ws); n > 0 {
-		w, idle.ws = idle.ws[n-1], idle.ws[:n-1]
-	}
-	idle.Unlock()
-	if w == nil {
-		w = &worker{reqs: make(chan *batch), intr: make(chan struct{}, 1)}
-		w.c = C.zw_context()
-		go w.serve(w.reqs)
-	}
-	w.src, w.srcC, w.srcLock, w.syms = src, contextHandle(src), contextLock(src), syms
-	w.mu.Lock()
-	w.use++
-	h := &Worker{w: w, use: w.use}
-	w.mu.Unlock()
-	select { // a signal left by an earlier use
-	case <-w.intr:
-	default:
-	}
+	w := &worker{src: src, srcC: contextHandle(src), srcLock: contextLock(src), syms: syms,
+		reqs: make(chan *batch), intr: make(chan struct{}, 1), use: 1}
+	w.c = C.zw_context()
+	go w.serve(w.reqs)
+	h := &Worker{w: w, use: 1}
 	runtime.SetFinalizer(h, (*Worker).Close)
 	return h
 }
@@ -383,50 +359,30 @@ func (h *Worker) interrupt() bool {
 	return true
 }
 
-// Close ends the handle: the worker's solvers are freed and the worker waits, idle, for the next
-// New (or, when maxIdle wait already, frees its context and ends). After an abandoned query the
-// worker's goroutine frees the context itself when Z3 returns. Calls after Close answer unknown.
+// Close frees the worker's context and ends its goroutine (at once when it is idle; after an
+// abandoned query, when Z3 returns). Calls after Close answer unknown.
 func (h *Worker) Close() {
 	if h.dead {
 		return
 	}
 	h.dead = true
 	runtime.SetFinalizer(h, nil)
-	w := h.w
-	w.mu.Lock()
-	w.use++
-	w.mu.Unlock()
-	bt := &batch{release: true, out: make(chan Result, 1)}
-	w.reqs <- bt
-	r := <-bt.out
-	w.src, w.srcLock, w.syms = nil, nil, nil
-	if r.Err == nil {
-		idle.Lock()
-		if len(idle.ws) < maxIdle {
-			idle.ws = append(idle.ws, w)
-			idle.Unlock()
-			return
-		}
-		idle.Unlock()
-	}
-	close(w.reqs)
+	h.w.mu.Lock()
+	h.w.use++ // the handle's Interrupt no longer reaches it
+	h.w.mu.Unlock()
+	close(h.w.reqs)
 }
 
-// serve is the worker's goroutine: it runs the batches until the worker is closed for good or a
-// batch is abandoned, then frees the context.
+// serve is the worker's goroutine: it runs the batches until the worker is closed or a batch is
+// abandoned, then frees the context.
 func (w *worker) serve(reqs <-chan *batch) {
 	for bt := range reqs {
-		if bt.release {
-			bt.out <- Result{Err: w.release()}
-			continue
-		}
 		// The thread is wired to this goroutine while Z3 runs: a thread whose query is abandoned
 		// gets the lowest priority, and must exit with the goroutine rather than serve others.
 		runtime.LockOSThread()
 		w.tid.Store(int32(syscall.Gettid()))
 		r := w.run(bt)
 		if !bt.state.CompareAndSwap(running, done) {
-			w.release()
 			w.free()
 			abandoned.Add(-1)
 			return // the thread, still wired, exits with the goroutine
@@ -435,33 +391,21 @@ func (w *worker) serve(reqs <-chan *batch) {
 		runtime.UnlockOSThread()
 		bt.out <- r
 	}
-	w.release()
 	w.free()
 }
 
-// release frees the solvers and the symbols' copies, and sets the rlimit back to none: the
-// context is as a new one for the next use.
-func (w *worker) release() error {
+// free frees the solvers, the symbols' copies and the context.
+func (w *worker) free() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for _, s := range w.solvers {
 		C.Z3_solver_dec_ref(w.c, s)
 	}
 	for _, x := range w.symsC {
 		C.Z3_dec_ref(w.c, x)
 	}
-	w.solvers, w.symsC = nil, nil
-	name, val := C.CString("rlimit"), C.CString("0")
-	C.Z3_update_param_value(w.c, name, val)
-	C.free(unsafe.Pointer(name))
-	C.free(unsafe.Pointer(val))
-	return zerr(w.c)
-}
-
-// free frees the context.
-func (w *worker) free() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	C.Z3_del_context(w.c)
-	w.c = nil
+	w.c, w.solvers, w.symsC = nil, nil, nil
 }
 
 // zerr returns the error Z3 recorded in c by the last call, and clears it.

@@ -48,3 +48,23 @@ func BenchmarkZ3Queries(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChainFirstQuery measures a chain's making, its first query that reaches Z3 (x * y ==
+// 15, x >= 2) and its Close: what a short run pays for its solver.
+func BenchmarkChainFirstQuery(b *testing.B) {
+	names := []string{"x", "y"}
+	ts := sym.NewTerms(names)
+	x, y := ts.Syms()[0], ts.Syms()[1]
+	fs := []*sym.Formula{sym.Pred(sym.FEq, sym.Sub(ts.Mul(x, y), sym.Const(integer.Of(15)))), sym.Pred(sym.FGe, sym.Sub(x, sym.Const(integer.Of(2))))}
+	for n := 0; n < b.N; n++ {
+		sv := NewForSymbols(names, Options{NoCache: true})
+		phi := pathcond.RootPC(0)
+		for _, f := range fs {
+			phi = pathcond.Append(phi, f)
+		}
+		if sv.Check(phi) != pathcond.Sat {
+			b.Fatal(phi.Reason)
+		}
+		sv.Close()
+	}
+}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"slices"
 	"strconv"
 
 	"certsym/internal/fault"
@@ -236,46 +237,6 @@ func (iv interval) holds(v []integer.Int) bool {
 	return (!iv.b.hasLo || x.Cmp(iv.b.lo) >= 0) && (!iv.b.hasHi || x.Cmp(iv.b.hi) <= 0)
 }
 
-func sortInt32(a []int32) {
-	if len(a) < 2 {
-		return
-	}
-	// shell sort keeps this file free of sort's interface overhead on the hot path
-	for gap := len(a) / 2; gap > 0; gap /= 2 {
-		for i := gap; i < len(a); i++ {
-			for j := i; j >= gap && a[j-gap] > a[j]; j -= gap {
-				a[j], a[j-gap] = a[j-gap], a[j]
-			}
-		}
-	}
-}
-
-func dedup(a []int32) []int32 {
-	if len(a) < 2 {
-		return a
-	}
-	k := 1
-	for i := 1; i < len(a); i++ {
-		if a[i] != a[k-1] {
-			a[k] = a[i]
-			k++
-		}
-	}
-	return a[:k]
-}
-
-func equalIDs(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // subset reports whether the sorted u is a subset of the sorted q.
 func subset(u, q []int32) bool {
 	if fault.Active == fault.CacheStaleUnsat && len(u) > 1 {
@@ -443,7 +404,7 @@ func (qc *caching) remember(q *query, status pathcond.SatStatus, model []integer
 // find returns the entry of the query cache for Q, or nil.
 func (qc *caching) find(q *query) *cacheEntry {
 	for e := qc.entries[q.hash]; e != nil; e = e.next {
-		if equalIDs(e.ids, q.ids) {
+		if slices.Equal(e.ids, q.ids) {
 			return e
 		}
 	}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"slices"
 	"strconv"
 
 	"certsym/pathcond"
@@ -277,7 +278,7 @@ func (qc *caching) keyQuery(q *query) {
 		q.ids = append(q.ids, qc.intern(q.ivKeys[start:end]))
 		start = end
 	}
-	sortInt32(q.ids)
-	q.ids = dedup(q.ids)
+	slices.Sort(q.ids)
+	q.ids = slices.Compact(q.ids)
 	q.hash = hashIDs(q.ids)
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/aclements/go-z3/z3"
 
-	"certsym/internal/z3query"
+	"certsym/internal/z3worker"
 	"certsym/pathcond"
 	"certsym/spec/integer"
 	"certsym/sym"
@@ -23,7 +23,8 @@ type quantifiers struct {
 	next Solver
 	enc  *encoder
 	env  *env
-	qs   *z3.Solver // made at its first use
+	gen  int             // the worker generation qs belongs to (backend.gen); 0: none made
+	qs   z3worker.Solver // made at its first use
 }
 
 // Check decides a path condition with quantified conjuncts by instantiation: Z3 gets the
@@ -38,31 +39,39 @@ func (l *quantifiers) Check(q Query) Answer {
 		return l.next.Check(q)
 	}
 	z := l.enc
-	if l.qs == nil {
-		l.qs = z3.NewSolver(z.ctx)
-		z3query.NoCtrlC(z.ctx, l.qs)
+	if why := l.env.z3.poisonedPath(phi); why != "" {
+		return Answer{Status: pathcond.Unknown, Reason: why}
 	}
 	conj := phi.Conjuncts()
+	for _, f := range conj {
+		if why := z.tooHigh(f); why != "" {
+			return Answer{Status: pathcond.Unknown, Reason: why}
+		}
+	}
 	inst := sym.Instances{}
 	for round := 0; round < MaxInstRounds; round++ {
-		l.qs.Push()
+		w := l.env.z3.worker()
+		if l.gen != l.env.z3.gen {
+			l.gen, l.qs = l.env.z3.gen, w.NewSolver()
+		}
+		w.Push(l.qs)
 		for _, f := range conj {
 			x := z.formulaQ(f, nil, inst)
 			if z.abstractMul {
 				x = z.withSignAxioms(x, f)
 			}
-			l.qs.Assert(x)
+			w.Assert(l.qs, x)
 		}
-		sat, reason, ok := run(z, l.env, l.qs)
-		if !ok || !sat {
-			l.qs.Pop()
-			if !ok {
-				return Answer{Status: pathcond.Unknown, Reason: reason}
-			}
+		sat, model, reason, ok := run(l.env, w, l.qs, phi)
+		if l.gen == l.env.z3.gen {
+			w.Pop(l.qs, 1)
+		}
+		if !ok {
+			return Answer{Status: pathcond.Unknown, Reason: reason}
+		}
+		if !sat {
 			return Answer{Status: pathcond.Unsat}
 		}
-		model := z3query.Model(l.qs, z.syms)
-		l.qs.Pop()
 		good, added := true, false
 		for _, f := range conj {
 			if val, ok := f.EvalOK(model); !val || !ok {
@@ -86,8 +95,8 @@ func (l *quantifiers) Check(q Query) Answer {
 // reset empties the layer's solver after a failed query (a round may have failed inside its
 // scope).
 func (l *quantifiers) reset() {
-	if l.qs != nil {
-		l.qs.Reset()
+	if l.gen != 0 && l.gen == l.env.z3.gen && l.env.z3.w != nil {
+		l.env.z3.w.Reset(l.qs)
 	}
 }
 

@@ -18,7 +18,8 @@ import (
 // of them: the first finds its terms unreachable and queues their finalizers, which release
 // them; the second finds the context itself unreachable (the terms held it) and its finalizer
 // deletes it. So eight idle chains, or one chain that sent a few queries, make two collections.
-// This is the one place where the collection policy lives.
+// This is the one place where the collection policy lives. The worker's context (backend.go), which holds
+// no go-z3 object, is freed by Close itself.
 
 // releaseWeight is the sum of closed chains' weights that makes one forced collection.
 const releaseWeight = 8
@@ -28,15 +29,15 @@ var (
 	followUp atomic.Bool // the last Close collected: the next one collects again
 )
 
-// Close releases the chain's Z3 context, its solvers, its side tables and caches, so that the
-// collector can free them; Stats stay readable. A query after Close panics. Close may be called
+// Close frees the chain's worker and releases its Z3 context, its side tables and caches, so that
+// the collector can free them; Stats stay readable. A query after Close panics. Close may be called
 // more than once.
 func (c *Chain) Close() {
 	if c.closed {
 		return
 	}
 	c.closed = true
-	c.intr.ctx.Store(nil) // a monitor that outlives the chain does not keep the context
+	c.env.z3.close() // a monitor that outlives the chain does not keep the worker
 	c.top, c.layers, c.enc, c.cache = nil, nil, nil, nil
 	if released.Add(1+int64(c.Stats.Z3Queries)) >= releaseWeight {
 		released.Store(0)

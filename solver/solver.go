@@ -22,10 +22,7 @@
 package solver
 
 import (
-	"sync/atomic"
 	"time"
-
-	"github.com/aclements/go-z3/z3"
 
 	"certsym/internal/budget"
 	"certsym/internal/z3query"
@@ -92,21 +89,28 @@ type Stats struct {
 	Z3Queries, CacheHits, CexModelHits, CexUnsatHits, SliceEmpty, RepairHits, Sliced int
 }
 
-// env is what the layers of one chain share: the counters, the monitor and the query bounds.
+// env is what the layers of one chain share: the counters, the monitor, the query bounds and
+// the worker that runs Z3 (backend.go).
 type env struct {
 	stats *Stats
 	mon   *budget.Monitor
 	// rlimit bounds each query's resource use (Z3's rlimit; 0: none); timeout each query's time
-	// (0: none); deadline, when not zero, also bounds each query.
-	rlimit   uint
-	timeout  time.Duration
-	deadline time.Time
+	// (0: none); deadline, when not zero, also bounds each query; solverTime bounds the time of
+	// all the queries together (Stats.Time; 0: none).
+	rlimit     uint
+	timeout    time.Duration
+	deadline   time.Time
+	solverTime time.Duration
+	// queryStart is when the running query started (the timing layer's clock).
+	queryStart time.Time
+	z3         *backend
 }
 
 // Chain is the head of a chain of layers: the engine's link to Z3, owned by one goroutine.
 //
-// Each query is bounded by Z3's rlimit and by a timer that interrupts the context (Z3's timeout
-// parameter deadlocks Z3 4.8.12 on nonlinear queries, so it is not used).
+// Each query is bounded by Z3's rlimit and by a timer that interrupts the worker's context (Z3's
+// timeout parameter deadlocks Z3 4.8.12 on nonlinear queries, so it is not used); a query that
+// does not stop at its time bound is abandoned (backend.go).
 type Chain struct {
 	Stats Stats
 
@@ -150,14 +154,14 @@ func newChain(p *syntax.Program, names []string, opts Options) *Chain {
 		c.layers = append(c.layers, s)
 	}
 	c.top = s
+	c.intr = &interrupter{}
+	c.env.z3 = &backend{src: c.enc.ctx, syms: c.enc.syms, intr: c.intr}
 	for i, j := 0, len(c.layers)-1; i < j; i, j = i+1, j-1 {
 		c.layers[i], c.layers[j] = c.layers[j], c.layers[i]
 	}
 	if opts.AbstractMul || opts.CrossCheck != nil {
 		c.deciders = &pathcond.Deciders{AbstractMul: opts.AbstractMul, Observe: opts.CrossCheck}
 	}
-	c.intr = &interrupter{}
-	c.intr.ctx.Store(c.enc.ctx)
 	c.SetMonitor(budget.NewMonitor())
 	return c
 }
@@ -169,9 +173,10 @@ func newChain(p *syntax.Program, names []string, opts Options) *Chain {
 func (c *Chain) Root(nvars int) *pathcond.PC { return pathcond.Root(nvars, c.deciders) }
 
 // SetLimits bounds each query by lim's RLimit and QueryTimeout, and by deadline when it is not
-// zero (the time bound of the whole run).
+// zero (the time bound of the whole run), and all the queries together by lim's SolverTime.
 func (c *Chain) SetLimits(lim budget.Limits, deadline time.Time) {
 	c.env.rlimit, c.env.timeout, c.env.deadline = lim.RLimit, lim.QueryTimeout, deadline
+	c.env.solverTime = lim.SolverTime
 }
 
 // Deadline returns the time bound of each query (zero: none besides the query's own).
@@ -184,15 +189,6 @@ func (c *Chain) SetDeadline(d time.Time) { c.env.deadline = d }
 func (c *Chain) SetMonitor(m *budget.Monitor) {
 	c.env.mon = m
 	m.Attach(c.intr)
-}
-
-// interrupter is what a monitor interrupts: the chain's context until Close.
-type interrupter struct{ ctx atomic.Pointer[z3.Context] }
-
-func (i *interrupter) Interrupt() {
-	if ctx := i.ctx.Load(); ctx != nil {
-		ctx.Interrupt()
-	}
 }
 
 // Check decides the satisfiability of phi and records the answer in phi (Status, Witness,
@@ -251,6 +247,7 @@ type timing struct {
 
 func (t *timing) Check(q Query) Answer {
 	start := time.Now()
+	t.env.queryStart = start
 	t.env.mon.QueryStarted(start)
 	defer func() {
 		d := time.Since(start)

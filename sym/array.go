@@ -3,7 +3,6 @@ package sym
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -22,10 +21,11 @@ import (
 
 // ArrTerm is an array value: the initial array Arr (Prev nil) or store(Prev, I, V).
 type ArrTerm struct {
-	Arr  *syntax.Array
-	Prev *ArrTerm
-	I, V *Term
-	id   int // creation order, for the select atoms' interning
+	Arr   *syntax.Array
+	Prev  *ArrTerm
+	I, V  *Term
+	id    int   // creation order, for the select atoms' interning
+	inner int32 // the largest degree of a polynomial inside the chain (degree.go)
 }
 
 type selKey struct {
@@ -119,7 +119,8 @@ func (ts *Terms) Select(t *ArrTerm, i *Term) *Term {
 	if a, ok := ts.sels[k]; ok {
 		return atomTerm(a)
 	}
-	a := &Atom{Kind: AtomSel, A: t, L: i, key: ts.key(), bnd: i.hasBound() || t.hasBound(), ext: true}
+	a := &Atom{Kind: AtomSel, A: t, L: i, key: ts.key(), bnd: i.hasBound() || t.hasBound(), ext: true,
+		fac: 1, inner: max(1, i.props().inner, t.inner)}
 	ts.sels[k] = a
 	return atomTerm(a)
 }
@@ -142,7 +143,7 @@ func (ts *Terms) Store(t *ArrTerm, i, v *Term) *ArrTerm {
 	if _, ok := i.IsConst(); ok {
 		t = ts.without(t, i)
 	}
-	return &ArrTerm{Arr: t.Arr, Prev: t, I: i, V: v, id: ts.key()}
+	return store(t, i, v, ts.key())
 }
 
 // without is t with the stores at the constant index i removed (only when there is one).
@@ -165,7 +166,7 @@ func (ts *Terms) without(t *ArrTerm, i *Term) *ArrTerm {
 		}
 	}
 	for k := len(keep) - 1; k >= 0; k-- {
-		u = &ArrTerm{Arr: u.Arr, Prev: u, I: keep[k].I, V: keep[k].V, id: ts.key()}
+		u = store(u, keep[k].I, keep[k].V, ts.key())
 	}
 	return u
 }
@@ -208,25 +209,33 @@ func (t *Term) hasBound() bool {
 	return false
 }
 
-func (t *ArrTerm) write(b *strings.Builder, names []string) {
+func (t *ArrTerm) write(p *printer) {
 	if t.Prev == nil {
-		b.WriteString(t.Arr.Name)
+		p.b.WriteString(t.Arr.Name)
 		return
 	}
+	if p.namedStore(t) {
+		return
+	}
+	t.writeBody(p)
+}
+
+// writeBody writes a store itself (its name aside).
+func (t *ArrTerm) writeBody(p *printer) {
+	b := p.b
 	b.WriteString("store(")
-	t.Prev.write(b, names)
+	t.Prev.write(p)
 	b.WriteString(", ")
-	t.I.write(b, names)
+	t.I.write(p)
 	b.WriteString(", ")
-	t.V.write(b, names)
+	t.V.write(p)
 	b.WriteByte(')')
 }
 
-// String renders the array term.
+// String renders the array term; one whose expansion is large names its shared subterms
+// (render).
 func (t *ArrTerm) String(names []string) string {
-	var b strings.Builder
-	t.write(&b, names)
-	return b.String()
+	return render(names, func(c *counter) { c.store(t) }, func(p *printer) { t.write(p) })
 }
 
 // Concretize is V ∘ S: the concrete flat store that the symbolic store s denotes under the
@@ -274,7 +283,7 @@ func (e *benv) lookup(bind int) integer.Int {
 // boundAtom returns a fresh binder and the term of its variable.
 func (ts *Terms) boundAtom() (int, *Term) {
 	ts.nextBind++
-	return ts.nextBind, atomTerm(&Atom{Kind: AtomBnd, Sym: ts.nextBind, key: ts.key(), bnd: true, ext: true})
+	return ts.nextBind, atomTerm(&Atom{Kind: AtomBnd, Sym: ts.nextBind, key: ts.key(), bnd: true, ext: true, fac: 1, inner: 1})
 }
 
 // MaxExpand is the largest range of a quantifier with constant bounds that is expanded into a

@@ -3,7 +3,6 @@ package sym
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -302,14 +301,14 @@ func hasInst(js []integer.Int, j integer.Int) bool {
 }
 
 // String renders f in IMP syntax over the symbol names, comparisons written with the
-// positive monomials on the left (n - 3 >= 0 reads n >= 3).
+// positive monomials on the left (n - 3 >= 0 reads n >= 3); a formula whose expansion is large
+// names its shared subterms (render).
 func (f *Formula) String(names []string) string {
-	var b strings.Builder
-	f.write(&b, names, false)
-	return b.String()
+	return render(names, func(c *counter) { c.formula(f) }, func(p *printer) { f.write(p, false) })
 }
 
-func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
+func (f *Formula) write(p *printer, nested bool) {
+	b := p.b
 	switch f.Op {
 	case FTrue:
 		b.WriteString("true")
@@ -324,9 +323,9 @@ func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
 				op = " <= "
 			}
 		}
-		lhs.write(b, names)
+		lhs.write(p)
 		b.WriteString(op)
-		rhs.write(b, names)
+		rhs.write(p)
 	case FAnd, FOr:
 		sep := " and "
 		if f.Op == FOr {
@@ -339,7 +338,7 @@ func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
 			if i > 0 {
 				b.WriteString(sep)
 			}
-			g.write(b, names, true)
+			g.write(p, true)
 		}
 		if nested {
 			b.WriteByte(')')
@@ -350,11 +349,11 @@ func (f *Formula) write(b *strings.Builder, names []string, nested bool) {
 			q = "exists"
 		}
 		b.WriteString("(" + q + " k" + strconv.Itoa(f.Bind) + " in ")
-		f.Lo.write(b, names)
+		f.Lo.write(p)
 		b.WriteString("..")
-		f.Hi.write(b, names)
+		f.Hi.write(p)
 		b.WriteString(": ")
-		f.Args[0].write(b, names, true)
+		f.Args[0].write(p, true)
 		b.WriteByte(')')
 	}
 }

@@ -2,7 +2,6 @@ package sym
 
 import (
 	"fmt"
-	"strings"
 
 	"certsym/spec/integer"
 )
@@ -38,6 +37,10 @@ func (ts *Terms) Ite(c *Formula, then, els *Term) *Term {
 	}
 	a := &Atom{Kind: AtomIte, C: c, L: then, R: els, key: ts.key(),
 		bnd: c.hasBound() || then.hasBound() || els.hasBound(), ext: true}
+	// its value is one branch's polynomial; the condition's polynomials are inside it too
+	l, r := then.props(), els.props()
+	a.fac = max(l.fac, r.fac)
+	a.inner = max(a.fac, l.inner, r.inner, int32(min(c.Degree(), DegreeCap)))
 	return atomTerm(a)
 }
 
@@ -61,13 +64,14 @@ func (a *Atom) evalIte(v []integer.Int, env *benv) integer.Int {
 }
 
 // writeIte renders an ite atom as ite(c, then, else).
-func (a *Atom) writeIte(b *strings.Builder, names []string) {
+func (a *Atom) writeIte(p *printer) {
+	b := p.b
 	b.WriteString("ite(")
-	a.C.write(b, names, false)
+	a.C.write(p, false)
 	b.WriteString(", ")
-	a.L.write(b, names)
+	a.L.write(p)
 	b.WriteString(", ")
-	a.R.write(b, names)
+	a.R.write(p)
 	b.WriteByte(')')
 }
 

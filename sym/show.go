@@ -26,11 +26,10 @@ func StoreString(store []*Term, names []string) string {
 	return strings.Join(parts, ", ")
 }
 
-// String renders the atom in IMP syntax over the symbol names.
+// String renders the atom in IMP syntax over the symbol names; one whose expansion is large
+// names its shared subterms (render).
 func (a *Atom) String(names []string) string {
-	var b strings.Builder
-	a.write(&b, names)
-	return b.String()
+	return render(names, func(c *counter) { c.atom(a) }, func(p *printer) { a.write(p) })
 }
 
 // EachMono calls fn on each monomial k·a of t, in term order (symbol atoms included, the atoms

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -64,6 +63,9 @@ type Atom struct {
 	key  int
 	bnd  bool // the atom has a bound variable inside (its value depends on an environment)
 	ext  bool // the atom is or has inside a select or a bound variable (Formula.Extended)
+	// fac and inner are the atom's degrees (degree.go): as a factor of a polynomial, and the
+	// largest of a polynomial inside it.
+	fac, inner int32
 }
 
 // Terms is the factory of the terms of one run: it holds the symbols and creates the nonlinear
@@ -87,7 +89,7 @@ func NewTerms(names []string) *Terms {
 	ts := &Terms{names: names, nextKey: len(names), nvars: len(names)}
 	ts.syms = make([]*Term, len(names))
 	for i := range names {
-		ts.syms[i] = &Term{monos: []mono{{integer.Of(1), &Atom{Kind: AtomSym, Sym: i, key: i}}}}
+		ts.syms[i] = &Term{monos: []mono{{integer.Of(1), &Atom{Kind: AtomSym, Sym: i, key: i, fac: 1, inner: 1}}}}
 	}
 	return ts
 }
@@ -200,7 +202,7 @@ func (ts *Terms) mul(x, y *Term) *Term {
 	if k, ok := y.IsConst(); ok {
 		return scale(x, k)
 	}
-	return atomTerm(&Atom{Kind: AtomMul, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomMul, x, y, ts.key()))
 }
 
 func (ts *Terms) div(x, y *Term) *Term {
@@ -218,7 +220,7 @@ func (ts *Terms) div(x, y *Term) *Term {
 			return neg(x)
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomDiv, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomDiv, x, y, ts.key()))
 }
 
 func (ts *Terms) mod(x, y *Term) *Term {
@@ -233,7 +235,7 @@ func (ts *Terms) mod(x, y *Term) *Term {
 			return &Term{}
 		}
 	}
-	return atomTerm(&Atom{Kind: AtomMod, L: x, R: y, key: ts.key(), bnd: x.hasBound() || y.hasBound(), ext: x.extended() || y.extended()})
+	return atomTerm(operation(AtomMod, x, y, ts.key()))
 }
 
 // Add is x + y.
@@ -372,14 +374,14 @@ func (a *Atom) evalComposite(v []integer.Int, env *benv) integer.Int {
 	}
 }
 
-// String renders the term in IMP syntax over the symbol names.
+// String renders the term in IMP syntax over the symbol names; a term whose expansion is large
+// names its shared subterms (render).
 func (t *Term) String(names []string) string {
-	var b strings.Builder
-	t.write(&b, names)
-	return b.String()
+	return render(names, func(c *counter) { c.term(t) }, func(p *printer) { t.write(p) })
 }
 
-func (t *Term) write(b *strings.Builder, names []string) {
+func (t *Term) write(p *printer) {
+	b := p.b
 	if len(t.monos) == 0 {
 		b.WriteString(t.c.String())
 		return
@@ -402,7 +404,7 @@ func (t *Term) write(b *strings.Builder, names []string) {
 			b.WriteString(k.String())
 			b.WriteString("*")
 		}
-		m.a.write(b, names)
+		m.a.write(p)
 	}
 	switch s := t.c.Sign(); {
 	case s > 0:
@@ -412,42 +414,58 @@ func (t *Term) write(b *strings.Builder, names []string) {
 	}
 }
 
-func (a *Atom) write(b *strings.Builder, names []string) {
+func (a *Atom) write(p *printer) {
+	b := p.b
 	switch a.Kind {
 	case AtomSym:
-		b.WriteString(names[a.Sym])
+		b.WriteString(p.names[a.Sym])
 		return
 	case AtomBnd:
 		b.WriteString("k" + strconv.Itoa(a.Sym))
 		return
+	}
+	if p.named(a) {
+		return
+	}
+	a.writeBody(p, true)
+}
+
+// writeBody writes a composite atom itself (its name aside), in parentheses when paren says so.
+func (a *Atom) writeBody(p *printer, paren bool) {
+	b := p.b
+	switch a.Kind {
 	case AtomSel:
-		a.A.write(b, names)
+		a.A.write(p)
 		b.WriteByte('[')
-		a.L.write(b, names)
+		a.L.write(p)
 		b.WriteByte(']')
 		return
 	case AtomIte:
-		a.writeIte(b, names)
+		a.writeIte(p)
 		return
 	}
 	op := map[AtomKind]string{AtomMul: " * ", AtomDiv: " / ", AtomMod: " % "}[a.Kind]
-	b.WriteByte('(')
-	a.L.writeOperand(b, names)
+	if paren {
+		b.WriteByte('(')
+	}
+	a.L.writeOperand(p)
 	b.WriteString(op)
-	a.R.writeOperand(b, names)
-	b.WriteByte(')')
+	a.R.writeOperand(p)
+	if paren {
+		b.WriteByte(')')
+	}
 }
 
-func (t *Term) writeOperand(b *strings.Builder, names []string) {
+func (t *Term) writeOperand(p *printer) {
 	simple := (len(t.monos) == 0 && t.c.Sign() >= 0) ||
 		(len(t.monos) == 1 && t.c.IsZero() && t.monos[0].k.Equal(one))
 	if simple {
-		t.write(b, names)
+		t.write(p)
 		return
 	}
-	b.WriteByte('(')
-	t.write(b, names)
-	b.WriteByte(')')
+	p.b.WriteByte('(')
+	t.write(p)
+	p.b.WriteByte(')')
 }
 
 // euclid is the Euclidean quotient (or remainder) of a by b, for fault.EuclideanDiv only.

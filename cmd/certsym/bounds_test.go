@@ -308,10 +308,10 @@ func TestRunLaterPhasesBounded(t *testing.T) {
 	}
 }
 
-// TestDidNotStopNamesThePhase: when a computation does not stop within the grace after the
-// interrupt (a Z3 query on a product of fifty factors, which Z3 does not interrupt), the message
-// says what was running: the exploration, in a solver query.
-func TestDidNotStopNamesThePhase(t *testing.T) {
+// TestInterruptAbandonsTheQuery: an interrupt during a Z3 query on a product of fifty factors,
+// which Z3 does not interrupt, gives the partial report: the query is abandoned after its grace.
+// (A run that does not stop at all is the watch's to end: cmd/certsym/internal/watch.)
+func TestInterruptAbandonsTheQuery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
@@ -320,8 +320,8 @@ func TestDidNotStopNamesThePhase(t *testing.T) {
 	p.waitLine(t, "in a query for", 20*time.Second)
 	p.cmd.Process.Signal(os.Interrupt)
 	code := p.wait(t, 20*time.Second)
-	if code != exitUnknown || !strings.Contains(p.stderr.String(), "did not stop within 2s of the interrupt: the exploration is in a solver query that has run for") {
-		t.Errorf("exit %d, stderr:\n%s", code, p.stderr.String())
+	if code != exitUnknown || !strings.Contains(p.stdout.String(), `"reason": "interrupted"`) || strings.Contains(p.stderr.String(), "did not stop") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, p.stdout.String(), p.stderr.String())
 	}
 }
 

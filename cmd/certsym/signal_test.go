@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"certsym/cmd/certsym/internal/watch"
 )
 
 // fermatSrc asks Z3 a nonlinear question it works on for a long time (x³ + y³ = z³ in positive
@@ -146,30 +144,5 @@ func TestInterrupt(t *testing.T) {
 	p.cmd.Process.Signal(os.Interrupt)
 	if code := p.wait(t, 20*time.Second); code != exitUnknown || !strings.Contains(p.stdout.String(), "verdict: unknown (interrupted)\n") {
 		t.Errorf("text: exit %d, %q", code, p.stdout.String())
-	}
-}
-
-// TestSecondInterrupt: a second signal a second or more after the first ends the process at
-// once, without a report, even when the solver is in a computation that does not poll for
-// interrupts (a product of fifty factors). (One within a second of the first is the same request:
-// TestSignalTwiceAtOnce.)
-func TestSecondInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode: starts a process; make check runs it")
-	}
-	f := writeProg(t, "x = "+strings.Repeat("y * ", 49)+"y;\nassert x != 3")
-	p := startCertsym(t, "run", f, "--json")
-	p.waitLine(t, "in a query for", 20*time.Second)
-	p.cmd.Process.Signal(os.Interrupt)
-	p.waitLine(t, "stopping", 10*time.Second)
-	time.Sleep(watch.RepeatWindow + 100*time.Millisecond)
-	p.cmd.Process.Signal(os.Interrupt)
-	sent := time.Now()
-	code := p.wait(t, 20*time.Second)
-	if time.Since(sent) > 500*time.Millisecond {
-		t.Errorf("the second signal took %v to end the process", time.Since(sent))
-	}
-	if code != exitUnknown || p.stdout.Len() != 0 || !strings.Contains(p.stderr.String(), "interrupt again: exiting without a report") {
-		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, p.stdout.String(), p.stderr.String())
 	}
 }

@@ -28,6 +28,7 @@ var layer = map[string]int{
 	"internal/budget":   0,
 	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
 	"internal/z3query":  2,
+	"internal/z3worker": 2, // the solver chain's Z3, in a context and goroutine of its own
 	"internal/expect":   3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
 	"sym":               3, // terms and formulas: no solver below them
 	"pathcond":          4, // path conditions and their solver-free deciders
@@ -100,10 +101,11 @@ var testOnly = map[string]bool{"internal/testprog": true, "internal/layertest": 
 
 // confined are third-party imports allowed only in the listed packages (non-test files): gonum
 // in cfg (the statement graph) and in make bench's summarizer (gonum/stat), Z3 in the
-// symbolic core's solver, the shared query helper and the refinement layer's own prover.
+// symbolic core's solver, its worker, the shared query helper and the refinement layer's own
+// prover.
 var confined = map[string][]string{
 	"gonum.org/v1/gonum":            {"cfg", "scripts/benchsum"},
-	"github.com/aclements/go-z3/z3": {"solver", "internal/z3query", "refinement/prover"},
+	"github.com/aclements/go-z3/z3": {"solver", "internal/z3query", "internal/z3worker", "refinement/prover"},
 }
 
 // MaxLines is the most lines (as wc -l counts them) the non-test Go files of one package may have.

@@ -22,6 +22,9 @@ type Limits struct {
 	// QueryTimeout and RLimit bound each solver query (0: no bound).
 	QueryTimeout time.Duration
 	RLimit       uint
+	// SolverTime bounds the time of all the solver queries of the run together: once it is
+	// spent, every query that would reach Z3 answers unknown (0: no bound).
+	SolverTime time.Duration
 }
 
 // Meter polls the time and memory limits of one run. Its clock starts when it is made.

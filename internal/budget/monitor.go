@@ -24,6 +24,13 @@ type Monitor struct {
 	queries     atomic.Int64
 	solverNanos atomic.Int64 // time in finished queries
 	queryStart  atomic.Int64 // UnixNano when the running query started, 0 between queries
+	// The queries that reached Z3 and ended undecided (a time bound, the rlimit, an abandoned
+	// query): their number and time, and whether the running one is one (QueryUndecided).
+	undecided      atomic.Int64
+	undecidedNanos atomic.Int64
+	running        atomic.Bool
+	hinted         atomic.Bool
+	queryTimeout   atomic.Int64 // Limits.QueryTimeout, for the hint
 
 	halted atomic.Bool
 	mu     sync.Mutex
@@ -69,6 +76,7 @@ func (m *Monitor) SetLimits(lim Limits) {
 		m.deadline.Store(m.start.Add(lim.Timeout).UnixNano())
 	}
 	m.maxMemory.Store(lim.MaxMemory)
+	m.queryTimeout.Store(int64(lim.QueryTimeout))
 }
 
 // Deadline is when the time bound set by SetLimits ends the run (the zero time when there is
@@ -218,7 +226,15 @@ func (m *Monitor) QueryStarted(start time.Time) { m.queryStart.Store(start.UnixN
 func (m *Monitor) QueryDone(d time.Duration) {
 	m.queryStart.Store(0)
 	m.solverNanos.Add(int64(d))
+	if m.running.Swap(false) {
+		m.undecided.Add(1)
+		m.undecidedNanos.Add(int64(d))
+	}
 }
+
+// QueryUndecided records that the running solver query reached Z3 and ends undecided (its time
+// bound, the rlimit, abandoned): QueryDone counts its time in Snapshot.Undecided.
+func (m *Monitor) QueryUndecided() { m.running.Store(true) }
 
 // Snapshot is what a Monitor knows of its run at one moment, for progress reports.
 type Snapshot struct {
@@ -231,6 +247,13 @@ type Snapshot struct {
 	SolverTime time.Duration
 	// InQuery is how long the running query has run (0 when none is running).
 	InQuery time.Duration
+	// UndecidedQueries finished queries reached the solver and ended undecided (a time bound, the
+	// rlimit, abandoned), after Undecided in all.
+	UndecidedQueries int
+	Undecided        time.Duration
+	// Hint, in the snapshots Tick reports, is the advice of SolverHint, in the first snapshot
+	// where it applies (once per run); "" otherwise.
+	Hint string
 }
 
 // Snapshot reads the counters. It may run concurrently with the run.
@@ -238,7 +261,8 @@ func (m *Monitor) Snapshot() Snapshot {
 	now := time.Now()
 	s := Snapshot{Elapsed: now.Sub(m.start), States: int(m.states.Load()), Pending: int(m.pending.Load()),
 		Depth: int(m.depth.Load()), Bugs: int(m.bugs.Load()), Queries: int(m.queries.Load()),
-		SolverTime: time.Duration(m.solverNanos.Load())}
+		SolverTime: time.Duration(m.solverNanos.Load()), UndecidedQueries: int(m.undecided.Load()),
+		Undecided: time.Duration(m.undecidedNanos.Load())}
 	if qs := m.queryStart.Load(); qs != 0 {
 		if d := now.Sub(time.Unix(0, qs)); d > 0 {
 			s.InQuery = d
@@ -262,7 +286,13 @@ func (m *Monitor) Tick(period time.Duration, report func(Snapshot)) (stop func()
 			case <-done:
 				return
 			case <-t.C:
-				report(m.Snapshot())
+				s := m.Snapshot()
+				if !m.hinted.Load() {
+					if s.Hint = SolverHint(s, time.Duration(m.queryTimeout.Load())); s.Hint != "" {
+						m.hinted.Store(true)
+					}
+				}
+				report(s)
 			}
 		}
 	}()

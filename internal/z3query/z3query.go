@@ -1,6 +1,7 @@
-// Package z3query is the Z3 plumbing shared by the symbolic core's solver (package solver) and the
-// refinement layer's prover (package refinement): bounding a query by Z3's rlimit and by a timer
-// that interrupts the context, turning go-z3's panics into errors, and reading integer models.
+// Package z3query is the Z3 plumbing of the refinement layer's prover (package refinement):
+// bounding a query by Z3's rlimit and by a timer that interrupts the context, turning go-z3's
+// panics into errors (which the symbolic core's solver, package solver, uses too: its queries run
+// on a worker of their own, package z3worker), and reading integer models.
 // It knows nothing of what is asked: the two encodings of IMP's truncating division stay apart on
 // purpose, one in each client, so that the refinement layer checks the engine's independently.
 //

@@ -1,7 +1,7 @@
 // Package flags holds the option types and option groups the certsym commands share: durations
 // that carry a unit and counts that are not negative, the bounds of every command that runs the
 // program (--timeout, --max-memory), the budget of the symbolic ones (--max-states,
-// --query-timeout, --rlimit) and --workers; and the parsing of a command's options (Parse).
+// --query-timeout, --rlimit, --solver-time) and --workers; and the parsing of a command's options (Parse).
 package flags
 
 import (
@@ -92,7 +92,7 @@ const (
 )
 
 // Budget declares the budget flags of run and verify (--max-states, --timeout,
-// --max-memory, --query-timeout, --rlimit) on fs, with the usage texts of the state bound and
+// --max-memory, --query-timeout, --rlimit, --solver-time) on fs, with the usage texts of the state bound and
 // the query timeout the command gives (what a state is, what an unanswered query becomes). The
 // returned function reads them, after parsing, as one budget.Limits.
 func Budget(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limits {
@@ -100,9 +100,10 @@ func Budget(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limi
 	timeMem := Time(fs)
 	queryTimeout := Duration(fs, "query-timeout", DefaultQueryTimeout, queryUsage)
 	rlimit := fs.Uint("rlimit", DefaultRLimit, "Z3 resource limit of each solver query (0: none)")
+	solverTime := Duration(fs, "solver-time", 0, "bound the time of all solver queries together to this `duration`; once it is spent, the queries that need Z3 answer unknown and the search goes on without it (0: none)")
 	return func() budget.Limits {
 		lim := timeMem()
-		lim.MaxStates, lim.QueryTimeout, lim.RLimit = *maxStates, *queryTimeout, *rlimit
+		lim.MaxStates, lim.QueryTimeout, lim.RLimit, lim.SolverTime = *maxStates, *queryTimeout, *rlimit, *solverTime
 		return lim
 	}
 }

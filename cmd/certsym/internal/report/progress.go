@@ -28,5 +28,8 @@ func Progress(p budget.Snapshot, search bool) string {
 	if search {
 		fmt.Fprintf(&b, ", %s", Plural(p.Bugs, "bug"))
 	}
+	if p.Hint != "" {
+		b.WriteString("\n" + p.Hint)
+	}
 	return b.String()
 }

@@ -37,9 +37,10 @@ func StopFunc(mon *budget.Monitor) func() bool {
 }
 
 // interruptGrace is how long an interrupted run, or one whose time bound has passed, has to print
-// its partial report before it exits without one. Every phase polls the monitor and the report is
-// due budget.WrapUp after the stop, so only a computation that polls nothing (a solver query
-// Z3 does not interrupt) takes that long.
+// its partial report before it exits without one. Every phase polls the monitor, the report is
+// due budget.WrapUp after the stop, and a solver query Z3 does not stop is abandoned half a
+// second after the interrupt or its time bound (package solver), so only a computation that polls
+// nothing takes that long.
 const interruptGrace = 2 * time.Second
 
 // RepeatWindow is how long after a first signal another one is taken as the same request: GNU
@@ -132,7 +133,7 @@ func Running(m *budget.Monitor) string {
 		what = "the run"
 	}
 	if q := m.Snapshot().InQuery; q > 0 {
-		return fmt.Sprintf("%s is in a solver query that has run for %.1fs (Z3 does not poll for interrupts in some computations, such as the preprocessing of large products)", what, q.Seconds())
+		return fmt.Sprintf("%s is in a solver query that has run for %.1fs", what, q.Seconds())
 	}
 	return what + " is still running, outside the solver (one step of it did not finish)"
 }

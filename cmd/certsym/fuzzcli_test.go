@@ -188,7 +188,7 @@ func sameStore(a, b map[string]json.RawMessage) bool {
 
 // shellWords splits a command line printed by certsym (report.ShellQuote: words separated by
 // spaces, a word with other characters than [A-Za-z0-9-_./=,+:@%] in single quotes, a quote
-// inside written '\”) into its words.
+// inside closing the quotes, escaped with a backslash, and opening them again) into its words.
 func shellWords(s string) ([]string, error) {
 	var words []string
 	var w strings.Builder

@@ -156,6 +156,6 @@ fuzz: deps
 # --sarif), each a real process stopped at a random moment by its --timeout or by SIGINT. Each must
 # end with a parsable JSON report and whole output files; the summary gives per command the
 # median and worst time from the deadline or signal to the end, and the runs later than 1 s.
-# About an hour for N=1000 on the 2-core machine.
+# About 17 minutes for N=1000 on the 2-core machine under a load average of 15 (docs/performance.md).
 soak: deps
 	CERTSYM_SOAK=1 SOAK_N=$(or $(N),1000) SOAK_SEED=$(SEED) $(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./cmd/certsym

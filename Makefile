@@ -146,7 +146,7 @@ compare-strategies: deps
 FUZZTIME ?= 10m
 FUZZ ?= FuzzPipeline FuzzExec FuzzConcolic FuzzReplay FuzzVerify
 FUZZ_PARALLEL ?= 1
-FUZZ_MEM ?= 4096
+FUZZ_MEM ?= 8192
 fuzz: deps
 	GO='$(GO)' FUZZTIME='$(FUZZTIME)' FUZZ='$(FUZZ)' FUZZ_PARALLEL='$(FUZZ_PARALLEL)' FUZZ_MEM='$(FUZZ_MEM)' bash scripts/fuzz.sh
 

@@ -7,8 +7,12 @@
 #   FUZZTIME     time (or count: 100000x) per target, as go test -fuzztime takes it; default 10m
 #   FUZZ         the targets, separated by spaces; default every target of cmd/certsym
 #   FUZZ_PARALLEL  fuzzing workers (go test -parallel); default 1
-#   FUZZ_MEM     address space of each process in MiB (ulimit -v); default 4096. GOMEMLIMIT
-#                (default 1GiB) makes the Go heap collect before it; Z3's memory is outside it
+#   FUZZ_MEM     address space of each process in MiB (ulimit -v); default 8192. A worker that
+#                runs Z3 reserves 2 to 3 GiB of address space at rest (Go's heap reservations,
+#                the C allocator's arenas, which MALLOC_ARENA_MAX=2 keeps few): under 4096 two
+#                workers died after a quarter of an hour on inputs that pass alone. The limit is
+#                there for a runaway input, which would otherwise take the machine's memory.
+#                GOMEMLIMIT (default 1GiB) makes the Go heap collect early; Z3's memory is outside it
 #   FUZZ_MINIMIZE  time (or count) go test may spend minimizing each new input (-fuzzminimizetime);
 #                default 5s (go test's 60 s stops the executions of a slow target for a minute
 #                at every new input: they are not counted)
@@ -24,7 +28,8 @@ GO=${GO:-go}
 FUZZTIME=${FUZZTIME:-10m}
 FUZZ=${FUZZ:-FuzzPipeline FuzzExec FuzzConcolic FuzzReplay FuzzVerify}
 FUZZ_PARALLEL=${FUZZ_PARALLEL:-1}
-FUZZ_MEM=${FUZZ_MEM:-4096}
+FUZZ_MEM=${FUZZ_MEM:-8192}
+export MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}
 FUZZ_MINIMIZE=${FUZZ_MINIMIZE:-5s}
 export GOMEMLIMIT=${GOMEMLIMIT:-1GiB}
 PKG=./cmd/certsym

@@ -9,6 +9,10 @@
 #                golden test (internal/corpusgolden): about two minutes of CPU
 #   make check   the whole gate: the proofs, every Go test, the refinement layer; it installs the
 #                Debian packages it needs and builds the Coq reference
+#   make fuzz    the command's fuzz targets, FUZZTIME each, under a memory limit; appends their
+#                executions to cmd/certsym/testdata/fuzz/record.tsv (not part of make check)
+#   make soak    N random programs through every command, each stopped at a random moment by its
+#                deadline or SIGINT; prints the latencies (not part of make check)
 #
 # The other targets that need Debian packages install the missing ones first through
 # scripts/install-deps.sh.
@@ -17,7 +21,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak
 
 all: build
 
@@ -138,3 +142,27 @@ MAXSTATES ?= 200000
 TIMEOUT ?= 60s
 compare-strategies: deps
 	$(GO) run ./scripts/compare-strategies -max-states $(MAXSTATES) -timeout $(TIMEOUT)
+
+# The fuzz targets of the command (cmd/certsym: FuzzPipeline, FuzzExec, FuzzConcolic, FuzzReplay,
+# FuzzVerify), one after the other, FUZZTIME each (a duration, or a count such as 100000x), with
+# FUZZ_PARALLEL workers (go test -parallel; 1 on a shared machine), each process limited to
+# FUZZ_MEM MiB of address space (ulimit -v) and its Go heap to GOMEMLIMIT. Each target appends a
+# line to cmd/certsym/testdata/fuzz/record.tsv (date, executions, rate, machine, result); a
+# failing input stays in cmd/certsym/testdata/fuzz/<target>/, which go test replays, and is
+# staged for commit (scripts/fuzz.sh). FUZZ picks targets: make fuzz FUZZ=FuzzExec FUZZTIME=1h
+FUZZTIME ?= 10m
+FUZZ ?= FuzzPipeline FuzzExec FuzzConcolic FuzzReplay FuzzVerify
+FUZZ_PARALLEL ?= 1
+FUZZ_MEM ?= 8192
+fuzz: deps
+	GO='$(GO)' FUZZTIME='$(FUZZTIME)' FUZZ='$(FUZZ)' FUZZ_PARALLEL='$(FUZZ_PARALLEL)' FUZZ_MEM='$(FUZZ_MEM)' bash scripts/fuzz.sh
+
+# The soak (TestSoak, cmd/certsym/soak_test.go, run only when CERTSYM_SOAK is set): N random
+# programs (refinement/gen; default 1000, from SEED) through run (with every artifact), run
+# --shard and merge, run --loop-bound, exec, concolic, replay and verify (with --html and
+# --sarif), each a real process stopped at a random moment by its --timeout or by SIGINT. Each must
+# end with a parsable JSON report and whole output files; the summary gives per command the
+# median and worst time from the deadline or signal to the end, and the runs later than 1 s.
+# About 17 minutes for N=1000 on the 2-core machine under a load average of 15 (docs/performance.md).
+soak: deps
+	CERTSYM_SOAK=1 SOAK_N=$(or $(N),1000) SOAK_SEED=$(SEED) $(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./cmd/certsym

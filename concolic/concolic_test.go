@@ -130,6 +130,24 @@ func TestTraceOutcomes(t *testing.T) {
 	}
 }
 
+// TestTraceQuantifierPastEvalBudget: a quantifier over more instances than a formula's evaluation
+// evaluates (sym.EvalInstances) whose body does not use its variable is one evaluation for the
+// concrete run; the side it takes is not taken for one the input does not satisfy (an internal
+// error), and its other side is asked as any other.
+func TestTraceQuantifierPastEvalBudget(t *testing.T) {
+	prog := parse(t, "assert forall c in 0..1000000000000: k * k >= 0")
+	p, err := Trace(prog, store(prog, map[string]int64{"k": -55}), Options{MaxSteps: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Outcome != Finished || sides(p) != "assert@1:holds" {
+		t.Fatalf("outcome %s, sides %q", p.Outcome, sides(p))
+	}
+	if f := p.Branches[0].Flips; len(f) != 1 || f[0].Status != pathcond.Unsat {
+		t.Errorf("flips %+v, want the violated side unsat", f)
+	}
+}
+
 // TestTraceDivisionErrorIsABranch: a dividing assignment is a branch point whose division-by-zero
 // side the solver reaches, and an infeasible side is unsat.
 func TestTraceDivisionErrorIsABranch(t *testing.T) {

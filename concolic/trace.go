@@ -277,7 +277,10 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 		b := &Branch{Stmt: s, Kind: kind, Pos: pos, Cond: cond, Step: p.Steps, Taken: taken, sides: sides}
 		if symbolic {
 			b.Conj = sides[taken]
-			if !b.Conj.Eval(input) {
+			// The check that the input satisfies the side's constraint: an evaluation that gave
+			// up (more than sym.EvalInstances quantifier instances, where the concrete run may
+			// have needed one: a body without the bound variable) checks nothing.
+			if holds, ok := b.Conj.EvalOK(input); ok && !holds {
 				return fmt.Errorf("concolic: internal error: the input %s does not satisfy the constraint %s of the side it takes at %d:%d",
 					spec.StoreString(t.prog, input), b.Conj.String(t.terms.Names()), pos.Line, pos.Col)
 			}

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 )
 
 // CheckFile checks that the file path can be written: it is not a directory, and its directory
@@ -49,8 +51,21 @@ func CheckDir(dir string) error {
 	return nil
 }
 
-// canCreateIn creates and removes a temporary file in dir: nil when that works.
+// canCreateIn creates and removes a temporary file in dir: nil when that works. The checks run
+// before the command handles signals, so an interrupt (SIGINT, SIGTERM) would end the process
+// between the creation and the removal and leave the file: one that arrives then is held until
+// the file is removed, and sent again.
 func canCreateIn(dir string) error {
+	held := make(chan os.Signal, 1)
+	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
+	defer func() {
+		signal.Stop(held)
+		select {
+		case s := <-held:
+			syscall.Kill(os.Getpid(), s.(syscall.Signal))
+		default:
+		}
+	}()
 	f, err := os.CreateTemp(dir, ".certsym-check-*")
 	if err != nil {
 		var pe *fs.PathError
@@ -59,9 +74,14 @@ func canCreateIn(dir string) error {
 		}
 		return err
 	}
+	created()
 	f.Close()
 	return os.Remove(f.Name())
 }
+
+// created is called between the creation of canCreateIn's file and its removal (a test sends a
+// signal there).
+var created = func() {}
 
 // Write writes data to path whole or not at all: to a temporary file in path's directory,
 // renamed over path once written, so that a reader, or a run interrupted or failing while it

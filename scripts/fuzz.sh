@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make fuzz: runs each fuzz target of cmd/certsym (Go native fuzzing) for FUZZTIME, one after the
 # other, under a memory limit, and appends one line per target to the record
-# (cmd/certsym/testdata/fuzz/record.tsv): the date, the target, the time asked, the seconds and
-# executions go test reported, the rate, the workers, the result and the machine.
+# (cmd/certsym/testdata/fuzz/record.tsv): the date (UTC) it ended, the target, the time asked, the
+# seconds and executions go test reported, the rate, the workers, the address-space limit, the
+# result and the machine (cores, processor, load average at the start).
 #
 #   FUZZTIME     time (or count: 100000x) per target, as go test -fuzztime takes it; default 10m
 #   FUZZ         the targets, separated by spaces; default every target of cmd/certsym
@@ -39,7 +40,7 @@ RECORD=$CORPUS/record.tsv
 machine="$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 mkdir -p "$CORPUS"
 if [ ! -s "$RECORD" ]; then
-	printf 'date\ttarget\tfuzztime\telapsed_s\texecs\texecs_per_s\tparallel\tresult\tmachine\tload_at_start\n' >"$RECORD"
+	printf 'date\ttarget\tfuzztime\telapsed_s\texecs\texecs_per_s\tparallel\taddress_space_mib\tresult\tmachine\tload_at_start\n' >"$RECORD"
 fi
 
 # seconds converts a Go duration as go test prints it (1h2m3.5s, 45s, 0s) to whole seconds.
@@ -92,8 +93,8 @@ for target in $FUZZ; do
 			result="error (go test exit $rc)"
 		fi
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$target" "$FUZZTIME" "$elapsed" "$execs" "$rate" \
-		"$FUZZ_PARALLEL" "$result" "$machine" "$load" >>"$RECORD"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$target" "$FUZZTIME" "$elapsed" "$execs" "$rate" \
+		"$FUZZ_PARALLEL" "$FUZZ_MEM" "$result" "$machine" "$load" >>"$RECORD"
 	echo "== $target: $execs executions in ${elapsed}s ($rate/s): $result (recorded in $RECORD)"
 	rm -f "$log"
 done

@@ -13,22 +13,11 @@ import (
 	"certsym/spec/syntax/parser"
 )
 
-// ifsProg is n independent ifs on inputs, then an assert that fails on every path: 2^n paths
-// reach it.
-func ifsProg(n int) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "if x%d > 0 then y = y + 1 else skip fi;\n", i)
-	}
-	b.WriteString("assert y >= 0\n")
-	return b.String()
-}
-
 // TestMaxPaths: with Options.MaxPaths, only the first paths are kept (rendered and tested), the
 // others numbered and counted; the kept paths, the claims' evidence and the cutoffs are those of
 // the run that keeps every path.
 func TestMaxPaths(t *testing.T) {
-	prog := testprog.Parse(t, ifsProg(8)+"; i = 0; while i < n do i = i + 1 od\n")
+	prog := testprog.Parse(t, testprog.IndependentIfs(8)+"; i = 0; while i < n do i = i + 1 od\n")
 	all := Verify(prog, Options{LoopBound: 2})
 	some := Verify(prog, Options{LoopBound: 2, MaxPaths: 7})
 	if all.NumPaths != len(all.Paths) || all.NumPaths < 256 {
@@ -59,7 +48,7 @@ func TestMaxPaths(t *testing.T) {
 // has a test that fails the claim: its bounded concrete run ends in an error at the claim's line,
 // as the explication "Failing Path (0@4)" says, and not normally.
 func TestFailingPathsFail(t *testing.T) {
-	progs := map[string]string{"ifs": ifsProg(3)}
+	progs := map[string]string{"ifs": testprog.IndependentIfs(3)}
 	for _, f := range []string{"div_faulty.imp", "fig1g_shift.imp", "arr_index_claims.imp"} {
 		progs[f] = filepath.Join(testprog.Root(), "testdata", "verify", f)
 	}
@@ -100,7 +89,7 @@ func TestFailingPathsFail(t *testing.T) {
 // VERIFIED? when a bound stopped it (as a claim TRUE wherever reached is when the stop's cutoff
 // reaches it): never VERIFIED after a stop.
 func TestOverallWithoutClaims(t *testing.T) {
-	prog := testprog.Parse(t, ifsProg(4)[:strings.LastIndex(ifsProg(4), ";")]+"\n")
+	prog := testprog.Parse(t, testprog.IndependentIfs(4)[:strings.LastIndex(testprog.IndependentIfs(4), ";")]+"\n")
 	if rep := Verify(prog, Options{LoopBound: 3}); len(rep.Claims) != 0 || rep.Stopped != "" || rep.Overall != StatusVerified {
 		t.Errorf("whole exploration: %d claims, stopped %q, overall %s; want VERIFIED", len(rep.Claims), rep.Stopped, rep.Overall)
 	}

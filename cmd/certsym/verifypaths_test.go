@@ -8,17 +8,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// ifsSrc is n independent ifs on inputs, then an assert that fails on every path: 2^n paths
-// reach it.
-func ifsSrc(n int) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "if x%d > 0 then y = y + 1 else skip fi;\n", i)
-	}
-	return b.String() + "assert y >= 0\n"
-}
+	"certsym/internal/testprog"
+)
 
 var pathLine = regexp.MustCompile(`(?m)^  Path \d+ \(first at line `)
 
@@ -27,7 +19,7 @@ var pathLine = regexp.MustCompile(`(?m)^  Path \d+ \(first at line `)
 // of paths left out and the options that list them; --json and --html list the same paths, and
 // --json says how many paths were numbered (path_count).
 func TestVerifyPathsListed(t *testing.T) {
-	f := writeProg(t, ifsSrc(8)) // 256 paths
+	f := writeProg(t, testprog.IndependentIfs(8)) // 256 paths
 	code, text, stderr := runText("verify", "--quiet", f)
 	if code != exitBug {
 		t.Fatalf("exit %d, want 1\n%s%s", code, text, stderr)

@@ -6,9 +6,11 @@ package testprog
 
 import (
 	"certsym/internal/corpus"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,4 +94,15 @@ func NeedTool(t testing.TB, name, group string) string {
 		t.Skipf("%s is not installed (scripts/install-deps.sh %s installs it)", name, group)
 	}
 	return p
+}
+
+// IndependentIfs is n independent ifs on inputs, then an assert that fails on every path: 2^n
+// paths reach the assert, each with n conjuncts.
+func IndependentIfs(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "if x%d > 0 then y = y + 1 else skip fi;\n", i)
+	}
+	b.WriteString("assert y >= 0\n")
+	return b.String()
 }

@@ -13,17 +13,6 @@ import (
 	"certsym/verify"
 )
 
-// manyIfs is a program of n independent ifs on inputs and an assert after them: 2^n paths reach
-// the assert, each with n conjuncts, and the assert fails on every one.
-func manyIfs(n int) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(&b, "if x%d > 0 then y = y + 1 else skip fi;\n", i)
-	}
-	b.WriteString("assert y >= 0\n")
-	return b.String()
-}
-
 // counter counts the bytes and lines written to it.
 type counter struct{ bytes, lines int }
 
@@ -92,7 +81,7 @@ func cpuTime() time.Duration {
 // the paths.
 func BenchmarkVerifyText(b *testing.B) {
 	for _, n := range []int{12, 15, 18} {
-		prog := testprog.Parse(b, manyIfs(n))
+		prog := testprog.Parse(b, testprog.IndependentIfs(n))
 		b.Run(fmt.Sprintf("ifs=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			var out counter

@@ -735,3 +735,204 @@ Proof.
       * exfalso. destruct (is_error_kind _ E2) as [k Hk]. rewrite E3 in Hk. discriminate.
       * right. right. auto.
 Qed.
+
+(** ** The proof mode *)
+
+(** Symbolic steps keep the identity outside the variables of the program. *)
+Lemma sym_step_id_out : forall X XA phi Sg p phi' Sg' p',
+  sym_step (phi, Sg, p) (phi', Sg', p') -> incl (svars p) X -> incl (sarrs p) XA ->
+  id_out X XA Sg -> id_out X XA Sg'.
+Proof.
+  intros X XA phi Sg p phi' Sg' p' H. remember (phi, Sg, p) as t. remember (phi', Sg', p') as t'.
+  revert phi Sg p phi' Sg' p' Heqt Heqt'.
+  induction H; intros phi0 Sg0 p0 phi0' Sg0' p0' E E' HX HXA Hid;
+    inversion E; inversion E'; subst; try assumption.
+  - destruct Hid as [H1 H2]. split; [|assumption]. intros y Hy. simpl.
+    destruct (String.eqb_spec x y); [|apply H1; assumption].
+    exfalso. subst. apply Hy, HX. left. reflexivity.
+  - destruct Hid as [H1 H2]. split; [assumption|]. intros c Hc. simpl.
+    destruct (String.eqb_spec a c); [|apply H2; assumption].
+    exfalso. subst. apply Hc, HXA. left. reflexivity.
+  - simpl in HX, HXA. eapply IHsym_step; eauto using incl_appl, incl_app_inv.
+    + intros z Hz. apply HX, in_or_app. auto.
+    + intros z Hz. apply HXA, in_or_app. auto.
+Qed.
+
+(** The successors of the transition mention only the variables of the loop's program and
+    of its invariant. *)
+Lemma inv_succ_vars : forall X XA I fv fa t g t', inv_succ I fv fa t g t' ->
+  incl (svars (prog t)) X -> incl (sarrs (prog t)) XA -> incl (bvars I) X -> incl (barrs I) XA ->
+  incl (svars (prog t')) X /\ incl (sarrs (prog t')) XA.
+Proof.
+  intros X XA I fv fa t g t' H HX HXA HIX HIXA. simpl in *.
+  assert (Hplug : forall p r, svars r = [] -> sarrs r = [] -> incl (svars p) X ->
+            incl (sarrs p) XA -> incl (svars (plug p r)) X /\ incl (sarrs (plug p r)) XA).
+  { intros p r E1 E2 H1 H2. destruct (plug_vars p r) as [P1 P2]. rewrite E1 in P1. rewrite E2 in P2.
+    split; eapply incl_tran; eassumption. }
+  inversion H; subst; simpl in *; try (apply Hplug; auto; fail).
+  destruct (head_vars p) as [Hv1 Hv2]. rewrite H0 in Hv1, Hv2. simpl in Hv1, Hv2.
+  split; apply incl_app.
+  - intros z Hz. apply HX, Hv1, in_or_app. auto.
+  - rewrite !app_nil_r. assumption.
+  - intros z Hz. apply HXA, Hv2, in_or_app. auto.
+  - rewrite !app_nil_r. assumption.
+Qed.
+
+(** The mode state [t] covers the concrete store [s] under [V]. *)
+Definition pinv (X XA : list var) (V : store) (t : sym_state) (s : store) : Prop :=
+  sat V (pc t) /\ wf V (sst t) /\ id_out X XA (sst t) /\ agr X XA s (compose V (sst t)) /\
+  incl (svars (prog t)) X /\ incl (sarrs (prog t)) XA.
+
+(** Every run from a covered store to an error is matched by an error state of the mode
+    with a satisfiable path condition. *)
+Lemma pcover : forall X XA J ch, ch_ok X XA ch -> inv_in X XA J ->
+  forall n t V s c', pinv X XA V t s -> nsteps n (s, prog t) c' -> is_error (snd c') = true ->
+  exists t' V', psteps J ch t t' /\ is_error (prog t') = true /\ sat V' (pc t').
+Proof.
+  intros X XA J ch Hch HJ n. induction n as [n IH] using lt_wf_ind.
+  intros [[phi Sg] p] V s c' (Hphi & Hwf & Hid & Hs & HX & HXA) Hrun Herr. simpl in *.
+  destruct (loop_inv J p) as [I|] eqn:HJp.
+  - (* an annotated loop: the invariant transition *)
+    pose proof HJp as HJp'. unfold loop_inv in HJp'.
+    destruct (head p) as [| | | | | | b body|] eqn:Hh; try discriminate.
+    destruct (head_vars p) as [Hv1 Hv2]. rewrite Hh in Hv1, Hv2.
+    destruct (HJ b body I HJp' (incl_tran Hv1 HX) (incl_tran Hv2 HXA)) as [HIX HIXA].
+    destruct (inv_exhaustive X XA I (fst (ch (phi, Sg, p))) (snd (ch (phi, Sg, p))) phi Sg p b body
+                V s n c' Hh HX HXA HIX HIXA (Hch phi Sg p b body Hh) Hphi Hwf Hid Hs Hrun
+                (or_intror Herr))
+      as (g & t' & V' & s0 & m & c'' & H1 & _ & H3 & H4 & H5 & H6 & H7 & H8 & H9).
+    assert (Herr'' : is_error (snd c'') = true).
+    { destruct H9 as [(_ & [(_ & E)|(k & E1 & _)])|[(_ & E)|(_ & k & E)]].
+      - rewrite E in Herr. discriminate.
+      - eapply error_kind_is_error. eassumption.
+      - assumption.
+      - rewrite E. reflexivity. }
+    destruct (inv_succ_vars X XA I _ _ _ _ _ H1 HX HXA HIX HIXA) as [HX' HXA'].
+    destruct (IH m H7 t' V' s0 c'' (conj H3 (conj H4 (conj H5 (conj H6 (conj HX' HXA')))))
+                H8 Herr'') as (t'' & V'' & H10 & H11 & H12).
+    exists t'', V''. split; [|auto].
+    econstructor; [|eassumption]. eapply P_Inv; [exact HJp|exact H1].
+  - (* elsewhere: one step of the symbolic semantics *)
+    destruct n as [|n'].
+    { inversion Hrun; subst. exists (phi, Sg, p), V. split; [constructor|]. auto. }
+    inversion Hrun as [|n0 c1 [s2 p2] c3 H1 H2 E1 E2]; subst.
+    destruct (step_agr X XA _ _ H1 (compose V Sg) HX HXA Hs) as [s3 [H3 H4]]. simpl in H3, H4.
+    destruct (sym_step_complete V phi Sg (compose V Sg) p s3 p2 Hphi Hwf (store_eq_refl _) H3)
+      as (phi' & Sg' & H5 & H6 & H7).
+    destruct (step_vars _ _ H1) as (H8 & H9 & _). simpl in H8, H9.
+    assert (Hp : pinv X XA V (phi', Sg', p2) s2).
+    { split; [assumption|]. split; [eapply sym_step_wf; eassumption|].
+      split; [eapply sym_step_id_out; eassumption|].
+      split; [eapply agr_trans; [eassumption|apply agr_store_eq; assumption]|].
+      split; eapply incl_tran; eassumption. }
+    destruct (IH n' ltac:(lia) _ V s2 c' Hp H2 Herr) as (t'' & V'' & H10 & H11 & H12).
+    exists t'', V''. split; [|auto].
+    econstructor; [|eassumption]. apply P_Sym; assumption.
+Qed.
+
+(** Soundness of the proof mode: when every error state the mode reaches from
+    [⟨true, id, p⟩] has an unsatisfiable path condition (the entry and preservation claims of
+    every annotated loop, every [fail] and desugared [assert], every runtime error check is
+    valid), no run of [p] reaches an error.  The mode's fresh symbols are those of any
+    chooser that picks them fresh for the program's variables. *)
+Theorem prove_sound : forall X XA J ch p,
+  ch_ok X XA ch -> inv_in X XA J -> incl (svars p) X -> incl (sarrs p) XA ->
+  (forall t, psteps J ch (sym_init p) t -> is_error (prog t) = true -> forall V, ~ sat V (pc t)) ->
+  forall V c, steps (V, p) c -> is_error (snd c) = false.
+Proof.
+  intros X XA J ch p Hch HJ HX HXA Hclaims V c Hrun.
+  destruct (is_error (snd c)) eqn:E; [exfalso|reflexivity].
+  destruct (steps_nsteps _ _ Hrun) as [n Hn].
+  assert (Hp : pinv X XA V (sym_init p) V).
+  { split; [apply sat_true|]. split; [apply wf_sid|]. split; [split; reflexivity|].
+    split; [apply agr_store_eq, compose_sid|]. split; assumption. }
+  destruct (pcover X XA J ch Hch HJ n (sym_init p) V V c Hp Hn E) as (t & V' & H1 & H2 & H3).
+  apply (Hclaims t H1 H2 V' H3).
+Qed.
+
+(** In the terms of Section 2: the program has no bug. *)
+Corollary prove_no_bug : forall X XA J ch p,
+  ch_ok X XA ch -> inv_in X XA J -> incl (svars p) X -> incl (sarrs p) XA ->
+  (forall t, psteps J ch (sym_init p) t -> is_error (prog t) = true -> forall V, ~ sat V (pc t)) ->
+  ~ has_bug p.
+Proof.
+  intros X XA J ch p Hch HJ HX HXA Hclaims [c (V & s & H1 & _ & H2)].
+  pose proof (prove_sound X XA J ch p Hch HJ HX HXA Hclaims V (s, snd c) H1) as E. simpl in E.
+  rewrite E in H2. discriminate.
+Qed.
+
+(** *** The default chooser picks fresh symbols *)
+
+Lemma length_append : forall x y, String.length (String.append x y) = String.length x + String.length y.
+Proof. induction x; intros; simpl; auto. Qed.
+
+Lemma length_pad : forall n, String.length (pad n) = n.
+Proof. induction n; simpl; auto. Qed.
+
+Lemma append_inj : forall x y u, String.append x u = String.append y u -> x = y.
+Proof.
+  induction x as [|a x IHx]; intros y u H; destruct y as [|a' y]; simpl in *; auto.
+  - exfalso. assert (E : String.length u = String.length (String a' (String.append y u))) by congruence.
+    simpl in E. rewrite length_append in E. lia.
+  - exfalso. assert (E : String.length (String a (String.append x u)) = String.length u) by congruence.
+    simpl in E. rewrite length_append in E. lia.
+  - injection H as E1 E2. subst. f_equal. eapply IHx; eassumption.
+Qed.
+
+Lemma maxlen_ge : forall z l, In z l -> String.length z <= maxlen l.
+Proof.
+  induction l; intros H; simpl in *; [contradiction|].
+  destruct H as [E|H]; [subst; lia|]. specialize (IHl H). lia.
+Qed.
+
+Lemma padded_notin : forall L l x, incl l L -> ~ In (String.append x (pad (S (maxlen L)))) l.
+Proof.
+  intros L l x Hl H. apply Hl, maxlen_ge in H. rewrite length_append, length_pad in H. lia.
+Qed.
+
+Theorem ch_default_ok : forall X XA, ch_ok X XA (ch_default X XA).
+Proof.
+  intros X XA phi Sg p b body _. unfold ch_default. simpl.
+  split; [|split; [|split]].
+  - intros x y _ _ E. eapply append_inj; eassumption.
+  - intros c d _ _ E. eapply append_inj; eassumption.
+  - intros x _. split; [|split].
+    + apply padded_notin. unfold syms_v. apply incl_appl, incl_refl.
+    + intros y Hy _. apply padded_notin. unfold syms_v. apply incl_appr, incl_appl.
+      intros z Hz. apply in_flat_map. eauto.
+    + intros c Hc _. apply padded_notin. unfold syms_v. apply incl_appr, incl_appr.
+      intros z Hz. apply in_flat_map. eauto.
+  - intros c _. split; [|split].
+    + apply padded_notin. unfold syms_a. apply incl_appl, incl_refl.
+    + intros y Hy _. apply padded_notin. unfold syms_a. apply incl_appr, incl_appl.
+      intros z Hz. apply in_flat_map. eauto.
+    + intros d Hd _. apply padded_notin. unfold syms_a. apply incl_appr, incl_appr.
+      intros z Hz. apply in_flat_map. eauto.
+Qed.
+
+(** *** The desugared loops *)
+
+Lemma chk_of_some : forall q c, chk_of q = Some c -> q = chk c.
+Proof.
+  intros q c H. destruct q; try discriminate. destruct q1; try discriminate.
+  destruct q2; try discriminate. destruct k; try discriminate. simpl in H. inversion H. reflexivity.
+Qed.
+
+Theorem jdesugar_inv_in : forall X XA, inv_in X XA jdesugar.
+Proof.
+  intros X XA b body I H HX HXA. unfold jdesugar in H.
+  destruct body as [| | | |body1 q| | |]; try discriminate.
+  apply chk_of_some in H. subst q. simpl in HX, HXA.
+  split; intros z Hz; [apply HX|apply HXA]; rewrite !in_app_iff; auto.
+Qed.
+
+(** The proof mode on the desugared program [p], with the default chooser: when every error
+    state it reaches has an unsatisfiable path condition, no run of [p] fails. *)
+Corollary prove_sound_desugared : forall p,
+  (forall t, psteps jdesugar (ch_default (svars p) (sarrs p)) (sym_init p) t ->
+     is_error (prog t) = true -> forall V, ~ sat V (pc t)) ->
+  forall V c, steps (V, p) c -> is_error (snd c) = false.
+Proof.
+  intros p H. apply (prove_sound (svars p) (sarrs p) jdesugar _ p (ch_default_ok _ _)
+                       (jdesugar_inv_in _ _) (incl_refl _) (incl_refl _) H).
+Qed.

@@ -600,3 +600,369 @@ Proof.
   destruct (Nat.lt_ge_cases k n) as [Hlt|Hge]; [exact Hlt|].
   rewrite (mgrun_sound_termination pol md ask p n Hp Hn k Hge) in Hk. discriminate.
 Qed.
+
+(** ** The bug finder with merging: classification *)
+
+Lemma vequiv_prog : forall V m t, vequiv V m t -> mprog m = prog t.
+Proof. intros V [[phi G] p] [[psi ss] q] (_ & _ & _ & E). exact E. Qed.
+
+(** An error state of the stream stands, under every valuation satisfying its path
+    condition, for a potential bug, and every concrete state it represents is a bug. *)
+Lemma mgrun_error_valid : forall pol md ask p n m,
+  policy_ok pol -> mgrun pol md ask p n = Some m -> is_error (mprog m) = true ->
+  (forall V, sat V (mpc m) -> exists t, potential_bug p t /\ vequiv V m t) /\
+  (forall V c, mconcretizes V m c -> IsBug p c).
+Proof.
+  intros pol md ask p n m Hp H He.
+  assert (forall V, sat V (mpc m) -> exists t, potential_bug p t /\ vequiv V m t) as Hpot.
+  { intros V Hs. destruct (mgrun_sound pol md ask p n m Hp H V Hs) as [t [Ht Hv]].
+    exists t. split; [|exact Hv]. split; [exact Ht|]. rewrite <- (vequiv_prog _ _ _ Hv). exact He. }
+  split; [exact Hpot|]. intros V c Hc.
+  pose proof (proj1 (mconcretizes_iff V m c) Hc) as [Hs _].
+  destruct (Hpot V Hs) as [t [Ht Hv]].
+  apply (potential_bug_valid p t Ht). exists V. exact (proj1 (vequiv_concretizes _ _ _ _ Hv) Hc).
+Qed.
+
+Lemma mgfind_finished : forall pol E md ask p n,
+  mgfind pol E md ask p n = MFinished <-> mgrun pol md ask p n = None.
+Proof.
+  intros pol E md ask p n. unfold mgfind, mclassify.
+  destruct (mgrun pol md ask p n) as [m|]; [|split; reflexivity]. split; [|discriminate].
+  destruct (is_error (mprog m)); [|discriminate].
+  destruct (in_dec _ _ _); [discriminate|]. destruct (ask n (mpc m)) as [[|]|]; discriminate.
+Qed.
+
+Lemma mgfind_bug : forall pol E md ask p n m, mgfind pol E md ask p n = MBugFound m ->
+  mgrun pol md ask p n = Some m /\ is_error (mprog m) = true /\ ask n (mpc m) = Some true /\
+  ~ In (mkey_of E n m) (mseen pol E md ask p n).
+Proof.
+  intros pol E md ask p n m. unfold mgfind, mclassify.
+  destruct (mgrun pol md ask p n) as [m'|]; [|discriminate].
+  destruct (is_error (mprog m')) eqn:He; [|discriminate].
+  destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
+  destruct (ask n (mpc m')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+Qed.
+
+Lemma mgfind_unknown : forall pol E md ask p n m, mgfind pol E md ask p n = MUnknown m ->
+  mgrun pol md ask p n = Some m /\ is_error (mprog m) = true /\ ask n (mpc m) = None.
+Proof.
+  intros pol E md ask p n m. unfold mgfind, mclassify.
+  destruct (mgrun pol md ask p n) as [m'|]; [|discriminate].
+  destruct (is_error (mprog m')) eqn:He; [|discriminate].
+  destruct (in_dec _ _ _) as [|Hn]; [discriminate|].
+  destruct (ask n (mpc m')) as [[|]|] eqn:Ha; intros H; inversion H; subst; auto.
+Qed.
+
+Lemma mgfind_error_state : forall pol E md ask p n m,
+  mgrun pol md ask p n = Some m -> is_error (mprog m) = true ->
+  mgfind pol E md ask p n = MBugFound m \/ mgfind pol E md ask p n = MUnknown m \/
+  ask n (mpc m) = Some false \/ In (mkey_of E n m) (mseen pol E md ask p n).
+Proof.
+  intros pol E md ask p n m Hr He. unfold mgfind, mclassify. rewrite Hr, He.
+  destruct (in_dec _ _ _) as [Hi|Hi]; [auto|].
+  destruct (ask n (mpc m)) as [[|]|]; auto.
+Qed.
+
+Lemma mseen_S : forall pol E md ask p n,
+  mseen pol E md ask p (S n) =
+  match mgfind pol E md ask p n with
+  | MBugFound m => if all_bugs md then mkey_of E n m :: mseen pol E md ask p n else mseen pol E md ask p n
+  | _ => mseen pol E md ask p n
+  end.
+Proof. reflexivity. Qed.
+
+Lemma mseen_incl : forall pol E md ask p n k,
+  In k (mseen pol E md ask p n) -> In k (mseen pol E md ask p (S n)).
+Proof.
+  intros pol E md ask p n k H. rewrite mseen_S.
+  destruct (mgfind pol E md ask p n); try exact H. destruct (all_bugs md); [right|]; exact H.
+Qed.
+
+(** The keys seen before [n] are those of the bugs reported before [n], with [--all-bugs]. *)
+Theorem mseen_spec : forall pol E md ask p n k,
+  In k (mseen pol E md ask p n) <->
+  all_bugs md = true /\ exists j m, j < n /\ mgfind pol E md ask p j = MBugFound m /\ mkey_of E j m = k.
+Proof.
+  intros pol E md ask p n; induction n as [|n IH]; intros k.
+  - simpl. split; [intros []|]. intros (_ & j & m & Hj & _). lia.
+  - split.
+    + rewrite mseen_S. intros H.
+      destruct (mgfind pol E md ask p n) eqn:Hg;
+        try (apply IH in H; destruct H as (Ha & j & m' & Hj & H1 & H2);
+             split; [exact Ha|exists j, m'; split; [lia|auto]]).
+      destruct (all_bugs md) eqn:Ha.
+      * destruct H as [<-|H].
+        -- split; [reflexivity|]. exists n, m. auto.
+        -- apply IH in H. destruct H as (_ & j & m' & Hj & H1 & H2).
+           split; [reflexivity|]. exists j, m'. split; [lia|auto].
+      * apply IH in H. destruct H as (Ha' & _). discriminate.
+    + intros (Ha & j & m & Hj & H1 & H2).
+      destruct (Nat.eq_dec j n) as [->|Hne].
+      * rewrite mseen_S, H1, Ha. left. exact H2.
+      * apply mseen_incl. apply IH. split; [exact Ha|]. exists j, m. split; [lia|auto].
+Qed.
+
+(** ** Theorems 3.5-3.7 with merging *)
+
+(** Theorem 3.5 with merging, any policy of the theorems and any oracle: every [BugFound m]
+    stands, under every valuation satisfying its path condition, for a potential bug; every
+    concrete state it represents is a bug; the oracle answered "satisfiable" about it. *)
+Theorem mgfind_relative_soundness : forall pol E md ask p n m,
+  policy_ok pol -> mgfind pol E md ask p n = MBugFound m ->
+  (forall V, sat V (mpc m) -> exists t, potential_bug p t /\ vequiv V m t) /\
+  (forall V c, mconcretizes V m c -> IsBug p c) /\ ask n (mpc m) = Some true.
+Proof.
+  intros pol E md ask p n m Hp H. destruct (mgfind_bug pol E md ask p n m H) as (H1 & H2 & H3 & _).
+  destruct (mgrun_error_valid pol md ask p n m Hp H1 H2) as [Ha Hb]. auto.
+Qed.
+
+(** With a sound oracle, a [BugFound m] represents at least one concrete state, and each is
+    a bug of [p]. *)
+Theorem mgfind_bug_sat : forall pol E md ask p n m,
+  policy_ok pol -> (forall i, oracle_sound (ask i)) -> mgfind pol E md ask p n = MBugFound m ->
+  (exists V, sat V (mpc m)) /\ exists V c, mconcretizes V m c /\ IsBug p c.
+Proof.
+  intros pol E md ask p n m Hp Ho H. destruct (Ho n) as [Ht _].
+  destruct (mgfind_relative_soundness pol E md ask p n m Hp H) as (_ & Hv & Ha).
+  destruct (Ht _ Ha) as [V HV]. split; [exists V; exact HV|].
+  assert (mconcretizes V m (mcompose V (mst m), mprog m)) as Hc.
+  { apply mconcretizes_iff. split; [exact HV|]. split; [apply store_eq_refl|reflexivity]. }
+  exists V, (mcompose V (mst m), mprog m). split; [exact Hc|exact (Hv V _ Hc)].
+Qed.
+
+(** An error state recorded undecided stands for potential bugs; every concrete state it
+    represents is a bug. *)
+Theorem mgfind_unknown_valid : forall pol E md ask p n m,
+  policy_ok pol -> mgfind pol E md ask p n = MUnknown m ->
+  (forall V, sat V (mpc m) -> exists t, potential_bug p t /\ vequiv V m t) /\
+  (forall V c, mconcretizes V m c -> IsBug p c).
+Proof.
+  intros pol E md ask p n m Hp H. destruct (mgfind_unknown pol E md ask p n m H) as (H1 & H2 & _).
+  exact (mgrun_error_valid pol md ask p n m Hp H1 H2).
+Qed.
+
+(** Theorem 3.7 with merging: after [Finished], only [Finished]. *)
+Theorem mgfind_sound_termination : forall pol E md ask p n,
+  policy_ok pol -> mgfind pol E md ask p n = MFinished ->
+  forall k, n <= k -> mgfind pol E md ask p k = MFinished.
+Proof.
+  intros pol E md ask p n Hp H k Hk. apply mgfind_finished. apply mgfind_finished in H.
+  exact (mgrun_sound_termination pol md ask p n Hp H k Hk).
+Qed.
+
+(** Theorem 3.6 with merging, sound oracle: every concrete bug is represented by an error
+    state of the stream, which is reported, or recorded undecided, or whose error was
+    reported before (only with [--all-bugs]). *)
+Theorem mgfind_relative_completeness : forall pol E md ask p c,
+  policy_ok pol -> (forall i, oracle_sound (ask i)) -> IsBug p c ->
+  exists n m V, mconcretizes V m c /\ mgrun pol md ask p n = Some m /\
+    (mgfind pol E md ask p n = MBugFound m \/ mgfind pol E md ask p n = MUnknown m \/
+     (all_bugs md = true /\
+      exists j m', j < n /\ mgfind pol E md ask p j = MBugFound m' /\ mkey_of E j m' = mkey_of E n m)).
+Proof.
+  intros pol E md ask p c Hp Ho Hbug.
+  apply is_bug_iff in Hbug. destruct Hbug as (t & [Hr He] & [V Hc]).
+  assert (sat V (pc t)) as Hs by (destruct t as [[phi ss] q]; exact (proj1 Hc)).
+  destruct (mgrun_complete pol md ask p t V Hp Ho Hr Hs) as (n & m & Hn & Hv).
+  assert (is_error (mprog m) = true) as Hem by (rewrite (vequiv_prog _ _ _ Hv); exact He).
+  exists n, m, V. split; [exact (proj2 (vequiv_concretizes _ _ _ _ Hv) Hc)|]. split; [exact Hn|].
+  destruct (mgfind_error_state pol E md ask p n m Hn Hem) as [H|[H|[H|H]]]; auto.
+  - exfalso. exact (proj2 (Ho n) _ H V (proj2 (vequiv_sat _ _ _ Hv) Hs)).
+  - right; right. apply mseen_spec in H. exact H.
+Qed.
+
+(** ** Per-error reporting and deciding oracles *)
+
+(** With an oracle that decides, the error of every reachable error state with a
+    satisfiable path condition is reported: a state of the stream at some [k] stands for it
+    under [V], and a bug with the same key is reported at some [n <= k]. *)
+Theorem mgfind_every_error_reported : forall pol E md ask p t V,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) -> potential_bug p t -> sat V (pc t) ->
+  exists k m n m', mgrun pol md ask p k = Some m /\ vequiv V m t /\ n <= k /\
+    mgfind pol E md ask p n = MBugFound m' /\ mkey_of E n m' = mkey_of E k m.
+Proof.
+  intros pol E md ask p t V Hp HD [Hr He] Hs.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
+  destruct (mgrun_complete pol md ask p t V Hp Ho Hr Hs) as (k & m & Hk & Hv).
+  assert (is_error (mprog m) = true) as Hem by (rewrite (vequiv_prog _ _ _ Hv); exact He).
+  exists k, m.
+  destruct (mgfind_error_state pol E md ask p k m Hk Hem) as [H|[H|[H|H]]].
+  - exists k, m. auto.
+  - exfalso. destruct (mgfind_unknown pol E md ask p k m H) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - exfalso. exact (proj2 (Ho k) _ H V (proj2 (vequiv_sat _ _ _ Hv) Hs)).
+  - apply mseen_spec in H. destruct H as (_ & j & m' & Hj & H1 & H2).
+    exists j, m'. repeat split; [exact Hk|exact Hv|lia|exact H1|exact H2].
+Qed.
+
+(** The same for concrete bugs. *)
+Corollary mgfind_every_bug_error_reported : forall pol E md ask p c,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) -> IsBug p c ->
+  exists k m V n m', mgrun pol md ask p k = Some m /\ mconcretizes V m c /\ n <= k /\
+    mgfind pol E md ask p n = MBugFound m' /\ mkey_of E n m' = mkey_of E k m.
+Proof.
+  intros pol E md ask p c Hp HD Hbug.
+  apply is_bug_iff in Hbug. destruct Hbug as (t & Ht & [V Hc]).
+  assert (sat V (pc t)) as Hs by (destruct t as [[phi ss] q]; exact (proj1 Hc)).
+  destruct (mgfind_every_error_reported pol E md ask p t V Hp HD Ht Hs)
+    as (k & m & n & m' & Hk & Hv & Hn & H1 & H2).
+  exists k, m, V, n, m'. split; [exact Hk|]. split; [exact (proj2 (vequiv_concretizes _ _ _ _ Hv) Hc)|].
+  auto.
+Qed.
+
+(** Without [--all-bugs] and with an oracle that decides, every concrete bug is represented
+    by a state the stream reports. *)
+Theorem mgfind_complete_first : forall pol E md ask p c,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) -> all_bugs md = false -> IsBug p c ->
+  exists n m V, mgfind pol E md ask p n = MBugFound m /\ mconcretizes V m c.
+Proof.
+  intros pol E md ask p c Hp HD Hm Hbug.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
+  destruct (mgfind_relative_completeness pol E md ask p c Hp Ho Hbug)
+    as (n & m & V & Hc & Hn & [H|[H|[H _]]]).
+  - exists n, m, V. auto.
+  - exfalso. destruct (mgfind_unknown pol E md ask p n m H) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - congruence.
+Qed.
+
+(** With [--all-bugs], each error is reported at most once. *)
+Theorem mgfind_report_once : forall pol E md ask p n n' m m',
+  all_bugs md = true ->
+  mgfind pol E md ask p n = MBugFound m -> mgfind pol E md ask p n' = MBugFound m' ->
+  mkey_of E n m = mkey_of E n' m' -> n = n'.
+Proof.
+  assert (forall pol E md ask p n n' m m', all_bugs md = true -> n < n' ->
+            mgfind pol E md ask p n = MBugFound m -> mgfind pol E md ask p n' = MBugFound m' ->
+            mkey_of E n m = mkey_of E n' m' -> False) as G.
+  { intros pol E md ask p n n' m m' Ha Hlt H H' Hk.
+    destruct (mgfind_bug pol E md ask p n' m' H') as (_ & _ & _ & Hn). apply Hn.
+    apply mseen_spec. split; [exact Ha|]. exists n, m. auto. }
+  intros pol E md ask p n n' m m' Ha H H' Hk.
+  destruct (Nat.lt_trichotomy n n') as [Hlt|[Heq|Hgt]]; [|exact Heq|].
+  - exfalso. exact (G pol E md ask p n n' m m' Ha Hlt H H' Hk).
+  - exfalso. exact (G pol E md ask p n' n m' m Ha Hgt H' H (eq_sym Hk)).
+Qed.
+
+(** ** The verdict with merging *)
+
+Lemma in_mgprefix : forall pol E md ask p n g,
+  In g (mgprefix pol E md ask p n) <-> exists j, j < n /\ mgfind pol E md ask p j = g.
+Proof.
+  intros pol E md ask p n g. unfold mgprefix. rewrite in_map_iff. split.
+  - intros (j & H1 & H2). apply in_seq in H2. exists j. split; [lia|exact H1].
+  - intros (j & H1 & H2). exists j. split; [exact H2|]. apply in_seq. lia.
+Qed.
+
+Lemma existsb_mgprefix : forall pol E md ask p n f,
+  existsb f (mgprefix pol E md ask p n) = true <->
+  exists j, j < n /\ f (mgfind pol E md ask p j) = true.
+Proof.
+  intros pol E md ask p n f. rewrite existsb_exists. split.
+  - intros (g & H1 & H2). apply in_mgprefix in H1. destruct H1 as (j & Hj & <-). eauto.
+  - intros (j & Hj & H). exists (mgfind pol E md ask p j). split; [|exact H].
+    apply in_mgprefix. eauto.
+Qed.
+
+Lemma not_existsb_mgprefix : forall pol E md ask p n f,
+  existsb f (mgprefix pol E md ask p n) = false ->
+  forall j, j < n -> f (mgfind pol E md ask p j) = false.
+Proof.
+  intros pol E md ask p n f H j Hj. destruct (f (mgfind pol E md ask p j)) eqn:Hf; [|reflexivity].
+  rewrite <- H. symmetry. apply existsb_mgprefix. eauto.
+Qed.
+
+Lemma mverdict_bug_iff : forall l, mverdict_of l = VBug <-> existsb m_is_bugfound l = true.
+Proof.
+  intros l. unfold mverdict_of. destruct (existsb m_is_bugfound l); [split; reflexivity|].
+  split; [|discriminate].
+  destruct (existsb m_is_unknown l); [discriminate|]. destruct (existsb m_is_finished l); discriminate.
+Qed.
+
+Lemma mverdict_safe_iff : forall l, mverdict_of l = VSafe <->
+  existsb m_is_bugfound l = false /\ existsb m_is_unknown l = false /\ existsb m_is_finished l = true.
+Proof.
+  intros l. unfold mverdict_of.
+  destruct (existsb m_is_bugfound l), (existsb m_is_unknown l), (existsb m_is_finished l);
+    split; try discriminate; try (intros (H1 & H2 & H3); discriminate); auto.
+Qed.
+
+(** A [bug] verdict means a bug, for any sound oracle. *)
+Theorem mgverdict_bug : forall pol E md ask p n,
+  policy_ok pol -> (forall i, oracle_sound (ask i)) -> mgverdict pol E md ask p n = VBug -> has_bug p.
+Proof.
+  intros pol E md ask p n Hp Ho H. apply mverdict_bug_iff, existsb_mgprefix in H.
+  destruct H as (j & _ & H). destruct (mgfind pol E md ask p j) as [| |m|] eqn:Hg; try discriminate.
+  destruct (mgfind_bug_sat pol E md ask p j m Hp Ho Hg) as (_ & V & c & _ & Hc). exists c. exact Hc.
+Qed.
+
+(** Sound termination of the verdict with merging: a [safe] verdict (the stream reached
+    [Finished], reported no bug and recorded no undecided error state) means no bug, for any
+    sound oracle, in every mode, pruning included: every path was covered. *)
+Theorem mgverdict_safe : forall pol E md ask p n,
+  policy_ok pol -> (forall i, oracle_sound (ask i)) -> mgverdict pol E md ask p n = VSafe -> ~ has_bug p.
+Proof.
+  intros pol E md ask p n Hp Ho H [c Hc]. apply mverdict_safe_iff in H. destruct H as (Hb & Hu & Hf).
+  apply existsb_mgprefix in Hf. destruct Hf as (f & Hfn & Hf).
+  assert (mgfind pol E md ask p f = MFinished) as Hfin
+    by (destruct (mgfind pol E md ask p f); simpl in Hf; congruence).
+  apply mgfind_finished in Hfin.
+  pose proof (not_existsb_mgprefix pol E md ask p n _ Hb) as Hb'.
+  pose proof (not_existsb_mgprefix pol E md ask p n _ Hu) as Hu'.
+  destruct (mgfind_relative_completeness pol E md ask p c Hp Ho Hc) as (k & m & V & _ & Hk & Hcase).
+  assert (k < f) as Hkf.
+  { destruct (Nat.lt_ge_cases k f) as [Hlt|Hge]; [exact Hlt|].
+    rewrite (mgrun_sound_termination pol md ask p f Hp Hfin k Hge) in Hk. discriminate. }
+  destruct Hcase as [H|[H|(_ & j & m' & Hj & H & _)]].
+  - specialize (Hb' k ltac:(lia)). rewrite H in Hb'. discriminate.
+  - specialize (Hu' k ltac:(lia)). rewrite H in Hu'. discriminate.
+  - specialize (Hb' j ltac:(lia)). rewrite H in Hb'. discriminate.
+Qed.
+
+(** With an oracle that decides, a program without bugs whose exploration ends gets the
+    verdict [safe] once the prefix contains [Finished]. *)
+Theorem mgverdict_safe_complete : forall pol E md ask p f n,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) -> ~ has_bug p ->
+  mgfind pol E md ask p f = MFinished -> f < n -> mgverdict pol E md ask p n = VSafe.
+Proof.
+  intros pol E md ask p f n Hp HD Hno Hf Hfn.
+  pose proof (decides_sound ask HD) as Ho. pose proof (decides_answers ask HD) as Hd.
+  apply mverdict_safe_iff. split; [|split].
+  - destruct (existsb m_is_bugfound (mgprefix pol E md ask p n)) eqn:H; [|reflexivity].
+    exfalso. apply Hno. apply (mgverdict_bug pol E md ask p n Hp Ho). apply mverdict_bug_iff. exact H.
+  - destruct (existsb m_is_unknown (mgprefix pol E md ask p n)) eqn:H; [|reflexivity].
+    exfalso. apply existsb_mgprefix in H. destruct H as (j & _ & H).
+    destruct (mgfind pol E md ask p j) as [|m| |] eqn:Hg; try discriminate.
+    destruct (mgfind_unknown pol E md ask p j m Hg) as (_ & _ & Ha). exact (Hd _ _ Ha).
+  - apply existsb_mgprefix. exists f. rewrite Hf. auto.
+Qed.
+
+(** Theorem 3.8 with merging (T-soundness and T-completeness): with an oracle that decides,
+    some prefix of the stream gets the verdict [bug] iff the program has a bug, in every
+    mode and for every policy of the theorems. *)
+Theorem mgverdict_T_sound_complete : forall pol E md ask p,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) ->
+  (exists n, mgverdict pol E md ask p n = VBug) <-> has_bug p.
+Proof.
+  intros pol E md ask p Hp Hd. split.
+  - intros [n H]. exact (mgverdict_bug pol E md ask p n Hp (decides_sound ask Hd) H).
+  - intros [c Hc].
+    destruct (mgfind_every_bug_error_reported pol E md ask p c Hp Hd Hc)
+      as (k & m & V & n & m' & _ & _ & _ & H & _).
+    exists (S n). apply mverdict_bug_iff, existsb_mgprefix. exists n. rewrite H. auto.
+Qed.
+
+(** Theorem 3.8 with merging, on the status stream: with an oracle that decides, the stream
+    reports a bug with a satisfiable path condition iff the program has a bug. *)
+Theorem mgfind_T_sound_complete : forall pol E md ask p,
+  policy_ok pol -> (forall i, oracle_decides (ask i)) ->
+  (exists n m, mgfind pol E md ask p n = MBugFound m /\ exists V, sat V (mpc m)) <-> has_bug p.
+Proof.
+  intros pol E md ask p Hp Hd. split.
+  - intros (n & m & H & _).
+    destruct (mgfind_bug_sat pol E md ask p n m Hp (decides_sound ask Hd) H) as (_ & V & c & _ & Hc).
+    exists c. exact Hc.
+  - intros [c Hc].
+    destruct (mgfind_every_bug_error_reported pol E md ask p c Hp Hd Hc)
+      as (k & m & V & n & m' & _ & _ & _ & H & _).
+    exists n, m'. split; [exact H|].
+    exact (proj1 (mgfind_bug_sat pol E md ask p n m' Hp (decides_sound ask Hd) H)).
+Qed.

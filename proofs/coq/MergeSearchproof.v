@@ -966,3 +966,126 @@ Proof.
     exists n, m'. split; [exact H|].
     exact (proj1 (mgfind_bug_sat pol E md ask p n m' Hp (decides_sound ask Hd) H)).
 Qed.
+
+(** ** Without merges, the merged search is the engine's search *)
+
+(** [m] is [t] with every entry a leaf. *)
+Definition mlifted (m : mstate) (t : sym_state) : Prop :=
+  let '(phi, G, p) := m in
+  let '(psi, ss, q) := t in
+  phi = psi /\ (forall x, msv G x = Leaf (ssv ss x)) /\ (forall a, msa G a = Leaf (ssa ss a)) /\ p = q.
+
+Lemma mlifted_vequiv : forall m t, mlifted m t -> forall V, vequiv V m t.
+Proof.
+  intros [[phi G] p] [[psi ss] q] (E1 & Hv & Ha & E2) V. subst.
+  split; [reflexivity|]. split; [|split; [|reflexivity]].
+  - intro x. rewrite Hv. reflexivity.
+  - intro a. rewrite Ha. reflexivity.
+Qed.
+
+Lemma gasubst_leaf : forall G ss,
+  (forall x, msv G x = Leaf (ssv ss x)) -> (forall a, msa G a = Leaf (ssa ss a)) ->
+  (forall a, gasubst G a = Leaf (asubst ss a)) /\ (forall t, garsubst G t = Leaf (arsubst ss t)).
+Proof.
+  intros G ss Hv Ha. apply aexpr_arr_mut; intros; simpl;
+    rewrite ?Hv, ?Ha; repeat match goal with H : _ = Leaf _ |- _ => rewrite H end; reflexivity.
+Qed.
+
+Lemma gbsubst_leaf : forall G ss,
+  (forall x, msv G x = Leaf (ssv ss x)) -> (forall a, msa G a = Leaf (ssa ss a)) ->
+  forall b, gbsubst G b = Leaf (bsubst ss b).
+Proof.
+  intros G ss Hv Ha. destruct (gasubst_leaf G ss Hv Ha) as [E _].
+  induction b; simpl; rewrite ?E; repeat match goal with H : _ = Leaf _ |- _ => rewrite H end;
+    reflexivity.
+Qed.
+
+Lemma merr_succs_lifted : forall can F phi G ss,
+  (forall x, msv G x = Leaf (ssv ss x)) -> (forall a, msa G a = Leaf (ssa ss a)) ->
+  Forall2 mlifted (merr_succs can F phi G) (err_succs can F phi ss).
+Proof.
+  intros can F phi G ss Hv Ha. unfold merr_succs, err_succs.
+  destruct (can KDiv), (can KIdx); simpl; repeat constructor; auto.
+Qed.
+
+Lemma mexpand_lifted : forall phi G ss p,
+  (forall x, msv G x = Leaf (ssv ss x)) -> (forall a, msa G a = Leaf (ssa ss a)) ->
+  Forall2 mlifted (mexpand phi G p) (expand phi ss p).
+Proof.
+  intros phi G ss p Hv Ha. destruct (gasubst_leaf G ss Hv Ha) as [Ea _].
+  pose proof (gbsubst_leaf G ss Hv Ha) as Eb.
+  revert phi. induction p; intros phi.
+  - constructor.
+  - constructor.
+  - simpl. rewrite Ea. constructor; [|apply merr_succs_lifted; assumption].
+    simpl. split; [reflexivity|]. split; [|split; [exact Ha|reflexivity]].
+    intro y. destruct (String.eqb x y); [reflexivity|apply Hv].
+  - simpl. rewrite !Ea. constructor; [|apply merr_succs_lifted; assumption].
+    simpl. split; [reflexivity|]. split; [exact Hv|]. split; [|reflexivity].
+    intro b. destruct (String.eqb a b); [rewrite Ha; reflexivity|apply Ha].
+  - destruct (stmt_eq_dec p1 Skip) as [-> | Hne].
+    + simpl. repeat constructor; auto.
+    + rewrite mexpand_seq, expand_seq by exact Hne.
+      specialize (IHp1 phi). induction IHp1 as [|[[a1 a2] a3] [[b1 b2] b3] l1 l2 Hx _ IH];
+        simpl; constructor; [|exact IH].
+      destruct Hx as (E1 & E2 & E3 & E4). subst. simpl. auto.
+  - simpl. rewrite Eb. constructor; [|constructor; [|apply merr_succs_lifted; assumption]];
+      simpl; auto.
+  - repeat constructor; auto.
+  - simpl. rewrite Eb. constructor; [|apply merr_succs_lifted; assumption]. simpl. auto.
+Qed.
+
+Lemma mlifted_pc : forall m t, mlifted m t -> mpc m = pc t.
+Proof. intros [[phi G] p] [[psi ss] q] (E & _). exact E. Qed.
+
+Lemma Forall2_filter : forall A B (R : A -> B -> Prop) (f : A -> bool) (g : B -> bool) l1 l2,
+  Forall2 R l1 l2 -> (forall a b, R a b -> f a = g b) -> Forall2 R (filter f l1) (filter g l2).
+Proof.
+  intros A B R f g l1 l2 H Hfg. induction H as [|a b l1 l2 Hab _ IH]; simpl; [constructor|].
+  rewrite (Hfg a b Hab). destruct (g b); [constructor; assumption|exact IH].
+Qed.
+
+Local Notation ilifted := (fun (x : mitem) (t : sym_state) => mlifted (istate x) t).
+
+Lemma msucc_lifted : forall ask x t,
+  mlifted (istate x) t -> Forall2 ilifted (msucc ask x) (psucc ask t).
+Proof.
+  intros ask [d [[phi G] p]] [[psi ss] q] Hl. pose proof Hl as (E1 & Hv & Ha & E2). simpl in *. subst.
+  unfold msucc, psucc. simpl.
+  assert (Forall2 mlifted (filter (mkeep ask) (mexpand psi G q)) (filter (keep ask) (expand psi ss q)))
+    as H.
+  { apply Forall2_filter; [apply mexpand_lifted; assumption|].
+    intros a b Hab. unfold mkeep, keep. rewrite (mlifted_pc _ _ Hab). reflexivity. }
+  induction H as [|a b l1 l2 Hab _ IH]; simpl; constructor; [exact Hab|exact IH].
+Qed.
+
+Lemma bfs_step_lifted : forall ask q1 q2,
+  Forall2 ilifted q1 q2 -> Forall2 ilifted (bfs_step (msucc ask) q1) (bfs_step (psucc ask) q2).
+Proof.
+  intros ask q1 q2 H. destruct H as [|x t q l Hxt Hql]; simpl; [constructor|].
+  apply Forall2_app; [exact Hql|apply msucc_lifted; exact Hxt].
+Qed.
+
+Lemma mqueue_no_merge : forall ask p n,
+  Forall2 ilifted (mqueue no_merge (fun k => msucc (ask k)) n (minit p))
+                  (tqueue (fun k => psucc (ask k)) n (init p)).
+Proof.
+  intros ask p n. induction n as [|n IH].
+  - simpl. constructor; [|constructor]. simpl. split; [reflexivity|]. auto.
+  - rewrite mqueue_S, tqueue_S_r. apply bfs_step_lifted. exact IH.
+Qed.
+
+(** The merged search with the policy that never merges is, state by state, the engine's
+    search [Engine.grun] (every entry a leaf): the model of the search with merging extends
+    the engine's model, which is its case [no_merge]. *)
+Theorem mgrun_no_merge : forall md ask p n,
+  (forall m, mgrun no_merge md ask p n = Some m -> exists t, grun md ask p n = Some t /\ mlifted m t) /\
+  (forall t, grun md ask p n = Some t -> exists m, mgrun no_merge md ask p n = Some m /\ mlifted m t).
+Proof.
+  intros md ask p n.
+  pose proof (mqueue_no_merge (fun k => prune_oracle md (ask k)) p n) as H.
+  unfold mgrun, msearch, mnth, grun, prun, tnth.
+  destruct H as [|x t q l Hxt _]; simpl.
+  - split; intros ? Hc; discriminate.
+  - split; intros ? Hc; inversion Hc; subst; eauto.
+Qed.

@@ -249,6 +249,20 @@ Definition mstore_lists (vars arrs : list var) (G : mstore)
 Definition ref_mrun (p : stmt) : nat -> option mitem :=
   msearch level_policy (fun _ => never) (minit p).
 
-(** One iteration of it (the driver iterates it instead of recomputing [ref_mrun]). *)
-Definition ref_mstep (n : nat) (q : list mitem) : list mitem :=
-  mqstep (level_policy n) (msucc never) q.
+(** One iteration of it (the driver iterates it instead of recomputing [ref_mrun]; neither
+    the policy nor the successors depend on the iteration:
+    [MergeSearchproof.ref_mstep_queue]). *)
+Definition ref_mstep (q : list mitem) : list mitem :=
+  mqstep (level_policy 0) (msucc never) q.
+
+Definition unit_dec : forall a b : unit, {a = b} + {a <> b}.
+Proof. decide equality. Defined.
+
+(** No error key: the reference does not report errors once each. *)
+Definition ref_mkey : mkey := MKey unit (fun _ _ => tt) unit_dec.
+
+(** The status of element [n] of the reference's stream: the classification [mclassify] with
+    the oracle that never answers (an error state is [MUnknown]: the reference has no
+    solver). *)
+Definition ref_mstatus (n : nat) (o : option mitem) : mstatus :=
+  mclassify ref_mkey never [] n (option_map istate o).

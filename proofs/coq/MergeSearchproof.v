@@ -1089,3 +1089,9 @@ Proof.
   - split; intros ? Hc; discriminate.
   - split; intros ? Hc; inversion Hc; subst; eauto.
 Qed.
+
+(** The reference's iteration is its stream's. *)
+Lemma ref_mstep_queue : forall p n,
+  mqueue level_policy (fun _ => msucc never) (S n) (minit p) =
+  ref_mstep (mqueue level_policy (fun _ => msucc never) n (minit p)).
+Proof. reflexivity. Qed.

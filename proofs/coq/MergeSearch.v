@@ -2,8 +2,9 @@
     in which a merge policy replaces groups of pending states with one continuation by their
     merge; the status stream and the verdict over it.  Proofs in [MergeSearchproof.v].
 
-    What is modelled (Go: the engine's search with merging, which uses [merge.Level] and
-    [merge.States]):
+    What is modelled (Go: package [merge], [merge.Level] and [merge.States], for the merges;
+    [certsym run] does not merge states yet, and this is the search it is to run when it
+    does):
     - the pending states are merged states ([Merge.mstate]) with their depth (Go:
       [engine.State.Depth]), oldest first;
     - one iteration takes the oldest pending state, expands it ([Merge.mexpand]), drops the
@@ -34,8 +35,8 @@ Import ListNotations.
 
 (** ** Pending items *)
 
-(** A pending merged state with its depth: the number of steps from the initial state to the
-    state it was expanded from, or, for a merge, to the group's oldest state. *)
+(** A pending merged state with its depth: the number of steps from the initial state (for a
+    merge, the depth of its group's oldest state). *)
 Definition mitem : Type := (nat * mstate)%type.
 Definition idepth (i : mitem) : nat := fst i.
 Definition istate (i : mitem) : mstate := snd i.

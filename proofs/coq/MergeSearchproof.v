@@ -95,6 +95,16 @@ Proof.
       * right. exists (S k'). split; [lia|exact H0].
 Qed.
 
+Lemma merge_split_perm : forall A (pre : list A) x post J R,
+  interleave J R post -> Permutation (pre ++ x :: post) ((x :: J) ++ (pre ++ R)).
+Proof.
+  intros A pre x post J R Hil.
+  apply perm_trans with (x :: pre ++ post); [apply Permutation_sym, Permutation_middle|].
+  simpl. constructor. apply perm_trans with (pre ++ J ++ R).
+  - apply Permutation_app_head. apply interleave_perm. exact Hil.
+  - apply Permutation_app_swap_app.
+Qed.
+
 (** A merge seen up to order: the group [x :: J] and the rest [Rest] before, the merge and
     the same rest after. *)
 Lemma merge_group_perm : forall same q q', merge_group same q q' ->
@@ -102,12 +112,8 @@ Lemma merge_group_perm : forall same q q', merge_group same q q' ->
     merge_states (map istate (x :: J)) = Some m.
 Proof.
   intros same q q' (pre & x & post & J & R & m & -> & Hil & _ & Hm & ->).
-  exists x, J, (pre ++ R), m. split; [|split; [|exact Hm]].
-  - apply perm_trans with (x :: pre ++ post); [apply Permutation_sym, Permutation_middle|].
-    simpl. constructor. apply perm_trans with (pre ++ J ++ R).
-    + apply Permutation_app_head. apply interleave_perm. exact Hil.
-    + apply Permutation_app_swap_app.
-  - apply Permutation_sym, Permutation_middle.
+  exists x, J, (pre ++ R), m. split; [exact (merge_split_perm _ pre x post J R Hil)|].
+  split; [apply Permutation_sym, Permutation_middle|exact Hm].
 Qed.
 
 Local Notation idisj := (fun a b : mitem => mdisjoint (istate a) (istate b)).
@@ -156,12 +162,7 @@ Lemma merge_group_group_disjoint : forall pre x post J R,
   ForallOrdPairs mdisjoint (map istate (x :: J)).
 Proof.
   intros pre x post J R Hd Hil.
-  assert (Permutation (pre ++ x :: post) ((x :: J) ++ (pre ++ R))) as Hq.
-  { apply perm_trans with (x :: pre ++ post); [apply Permutation_sym, Permutation_middle|].
-    simpl. constructor. apply perm_trans with (pre ++ J ++ R).
-    + apply Permutation_app_head. apply interleave_perm. exact Hil.
-    + apply Permutation_app_swap_app. }
-  apply (ForallOrdPairs_perm _ _ _ _ idisj_sym Hq) in Hd.
+  apply (ForallOrdPairs_perm _ _ _ _ idisj_sym (merge_split_perm _ pre x post J R Hil)) in Hd.
   apply ForallOrdPairs_app_l in Hd. apply ForallOrdPairs_map. exact Hd.
 Qed.
 
@@ -185,12 +186,7 @@ Proof.
       exfalso. rewrite nth_error_app1 in Hj by exact Hlt.
       (* [x] is in [pre] and in the group: disjoint from itself, yet satisfied *)
       apply nth_error_In in Hj.
-      assert (Permutation (pre ++ x0 :: post) ((x0 :: J) ++ (pre ++ R))) as Hq.
-      { apply perm_trans with (x0 :: pre ++ post); [apply Permutation_sym, Permutation_middle|].
-        simpl. constructor. apply perm_trans with (pre ++ J ++ R).
-        + apply Permutation_app_head. apply interleave_perm. exact Hil.
-        + apply Permutation_app_swap_app. }
-      apply (ForallOrdPairs_perm _ _ _ _ idisj_sym Hq) in Hd.
+      apply (ForallOrdPairs_perm _ _ _ _ idisj_sym (merge_split_perm _ pre x0 post J R Hil)) in Hd.
       exact (ForallOrdPairs_app_cross _ _ _ _ _ _ Hd Hx (in_or_app _ _ _ (or_introl Hj)) V Hs Hs). }
     exists (length pre), (idepth x0, m). split; [exact Hjp|].
     rewrite nth_error_app2 by lia. rewrite Nat.sub_diag. split; [reflexivity|]. simpl.

@@ -17,10 +17,11 @@
     - the condition the theorems ask of the policy, [policy_ok]: what it returns is the
       list it was given after some merges in place ([merge_in_place]), each of a group of
       pending states whose merge is defined (so they have one continuation,
-      [Mergeproof.merge_states_rejects]), the merge taking the place of the group's oldest
-      state.  Merging only states of one depth ([policy_one_depth]; Go's [merge.Level] on the
-      states of one depth) is a special case; the theorems do not need it, because the path
-      conditions of the pending states are pairwise disjoint whatever their depths
+      [Mergeproof.merge_states_rejects]), the merge taking the place and the depth of the
+      group's oldest state, and then reordered within each depth ([depth_perm]).  Merging
+      only states of one depth ([policy_one_depth]; Go's [merge.Level] on the states of one
+      depth) is a special case; the theorems do not need it, because the path conditions of
+      the pending states are pairwise disjoint whatever their depths
       ([MergeSearchproof.mqueue_disjoint]);
     - the classification, [--all-bugs], the undecided answers and the verdict are those of
       [Engine.v] ([gclassify], [seen], [verdict_of]), with merged states for states.
@@ -29,7 +30,7 @@
     [level_policy] (each depth merged, groups by continuation in place of the first, once
     the depth is complete, as [merge.Level] does on one depth). *)
 
-From Coq Require Import List Bool String Arith.
+From Coq Require Import List Bool String Arith Sorting.Permutation.
 From Certsym Require Import Syntax Concrete Symbolic Expand Run Bugfinder Prune Engine Merge.
 Import ListNotations.
 
@@ -89,15 +90,23 @@ Definition merge_in_place : list mitem -> list mitem -> Prop := merge_group (fun
 Definition merge_one_depth : list mitem -> list mitem -> Prop :=
   merge_group (fun x y => idepth x = idepth y).
 
-(** The condition on a merge policy: at every iteration, it returns the pending list it was
-    given after merges in place (none, one, or several one after the other). *)
-Definition policy_ok (pol : nat -> list mitem -> list mitem) : Prop :=
-  forall n q, star merge_in_place q (pol n q).
+(** A reordering that keeps the sequence of depths: states change places only with states of
+    their depth. *)
+Definition depth_perm (q q' : list mitem) : Prop :=
+  Permutation q q' /\ map idepth q = map idepth q'.
 
-(** Merges in place of states of one depth with one continuation only (Go's policy); it
-    satisfies [policy_ok] ([MergeSearchproof.policy_one_depth_ok]). *)
+(** The condition on a merge policy: at every iteration, it returns the pending list it was
+    given after merges in place (none, one, or several one after the other), reordered within
+    each depth. *)
+Definition policy_ok (pol : nat -> list mitem -> list mitem) : Prop :=
+  forall n q, exists q0, star merge_in_place q q0 /\ depth_perm q0 (pol n q).
+
+(** The same with merges of states of one depth only (Go's policy: [merge.Level] on the states
+    of one depth, which also puts the states of a group it cannot merge together, in the place
+    of the group's first); it satisfies [policy_ok]
+    ([MergeSearchproof.policy_one_depth_ok]). *)
 Definition policy_one_depth (pol : nat -> list mitem -> list mitem) : Prop :=
-  forall n q, star merge_one_depth q (pol n q).
+  forall n q, exists q0, star merge_one_depth q q0 /\ depth_perm q0 (pol n q).
 
 (** The policy that never merges. *)
 Definition no_merge : nat -> list mitem -> list mitem := fun _ q => q.

@@ -1,6 +1,7 @@
 (** * Correctness of the bug finder with state merging ([MergeSearch.v]): Lemma 3.1 and
     Theorems 3.2-3.8 for the breadth-first search that prunes and merges under any merge
-    policy that merges in place groups with one continuation ([policy_ok]).
+    policy that merges in place groups with one continuation and reorders only within a
+    depth ([policy_ok]).
 
     The argument is valuation by valuation.  The path conditions of the pending states are
     pairwise disjoint at every iteration ([mqueue_disjoint]): the successors of a state are
@@ -10,12 +11,16 @@
     entries ([Mergeproof.merge_states_sel_unique]).  Soundness: every state of the stream
     stands, under each valuation satisfying its path condition, for a reachable symbolic
     state ([mqueue_reach]).  Completeness: the state that stands for a state [t] under [V]
-    is eventually taken from the queue, because a merge puts the merged state at the place
-    of its group's oldest state, so the index of what stands for [t] never grows, and each
-    iteration removes the front ([mtrack]); its successors stand for [t]'s successors
-    ([Mergeproof.mexpand_vequiv_congr]). *)
+    is eventually taken from the queue ([mtrack]), and its successors stand for [t]'s
+    successors ([Mergeproof.mexpand_vequiv_congr]).  The pending list stays sorted by depth
+    over two consecutive depths ([mqueue_layered]): a merge takes the place and the depth of
+    its group's oldest state and the policy reorders only within a depth.  So each iteration
+    takes a state of the least depth and adds deeper ones, and the policy never adds states
+    of a depth; what stands for [t] has a depth no larger after a merge; the number of
+    pending states shallower than it, then of its own depth, goes down until it is taken
+    ([track_any], [track_min]). *)
 
-From Coq Require Import List Bool Arith Lia Sorting.Permutation.
+From Coq Require Import List Bool Arith Lia Sorting.Permutation Sorting.Sorted.
 From Certsym Require Import Syntax Concrete Concreteproof Symbolic Symbolicproof
   Expand Expandproof Run Runproof Bugfinder Prune Pruneproof Engine Engineproof
   Merge Mergeproof MergeSearch.
@@ -41,7 +46,8 @@ Lemma mqueue_nil : forall pol (succ : nat -> mitem -> list mitem) l n,
   policy_ok pol -> mqueue pol succ n l = [] -> forall k, n <= k -> mqueue pol succ k l = [].
 Proof.
   intros pol succ l n Hp H k Hk. induction Hk as [|k Hk IH]; [exact H|].
-  rewrite mqueue_S, IH. exact (star_merge_nil _ _ (Hp k [])).
+  rewrite mqueue_S, IH. destruct (Hp k []) as [q0 [Hs [HP _]]].
+  rewrite (star_merge_nil _ _ Hs) in HP. apply Permutation_nil. exact HP.
 Qed.
 
 Lemma mnth_none : forall A pol (succ : nat -> A -> list A) l n,
@@ -74,25 +80,6 @@ Proof.
   - constructor.
   - constructor. exact IH.
   - apply perm_trans with (x :: l1 ++ l2); [constructor; exact IH|apply Permutation_middle].
-Qed.
-
-(** An element of an interleaving comes from the first list, or from the second at an index
-    no larger. *)
-Lemma interleave_nth : forall A (J R l : list A), interleave J R l ->
-  forall k x, nth_error l k = Some x -> In x J \/ exists k', k' <= k /\ nth_error R k' = Some x.
-Proof.
-  intros A J R l H. induction H as [|y l1 l2 l H IH|y l1 l2 l H IH]; intros k x Hk.
-  - destruct k; discriminate.
-  - destruct k as [|k]; simpl in Hk.
-    + inversion Hk; subst. left. left. reflexivity.
-    + destruct (IH k x Hk) as [H0|(k' & Hk' & H0)].
-      * left. right. exact H0.
-      * right. exists k'. split; [lia|exact H0].
-  - destruct k as [|k]; simpl in Hk.
-    + inversion Hk; subst. right. exists 0. split; [lia|reflexivity].
-    + destruct (IH k x Hk) as [H0|(k' & Hk' & H0)].
-      * left. exact H0.
-      * right. exists (S k'). split; [lia|exact H0].
 Qed.
 
 Lemma merge_split_perm : forall A (pre : list A) x post J R,
@@ -166,44 +153,6 @@ Proof.
   apply ForallOrdPairs_app_l in Hd. apply ForallOrdPairs_map. exact Hd.
 Qed.
 
-(** Following one pending state through a merge: under a valuation [V] that satisfies its
-    path condition, it is itself after the merge, or the merge took it in and then reads its
-    entries under [V]; either way at an index no larger. *)
-Lemma merge_group_track : forall same q q' V j x,
-  merge_group same q q' -> ForallOrdPairs idisj q -> nth_error q j = Some x ->
-  sat V (mpc (istate x)) ->
-  exists j' y, j' <= j /\ nth_error q' j' = Some y /\ sat V (mpc (istate y)) /\
-    same_picks V (istate y) (istate x).
-Proof.
-  intros same q q' V j x (pre & x0 & post & J & R & m & -> & Hil & _ & Hm & ->) Hd Hj Hs.
-  pose proof (merge_group_group_disjoint pre x0 post J R Hd Hil) as HG.
-  assert (Hmerged : In x (x0 :: J) ->
-            exists j' y, j' <= j /\ nth_error (pre ++ (idepth x0, m) :: R) j' = Some y /\
-              sat V (mpc (istate y)) /\ same_picks V (istate y) (istate x)).
-  { intros Hx. assert (In (istate x) (map istate (x0 :: J))) as Hx' by (apply in_map; exact Hx).
-    assert (j >= length pre) as Hjp.
-    { destruct (Nat.lt_ge_cases j (length pre)) as [Hlt|Hge]; [|exact Hge].
-      exfalso. rewrite nth_error_app1 in Hj by exact Hlt.
-      (* [x] is in [pre] and in the group: disjoint from itself, yet satisfied *)
-      apply nth_error_In in Hj.
-      apply (ForallOrdPairs_perm _ _ _ _ idisj_sym (merge_split_perm _ pre x0 post J R Hil)) in Hd.
-      exact (ForallOrdPairs_app_cross _ _ _ _ _ _ Hd Hx (in_or_app _ _ _ (or_introl Hj)) V Hs Hs). }
-    exists (length pre), (idepth x0, m). split; [exact Hjp|].
-    rewrite nth_error_app2 by lia. rewrite Nat.sub_diag. split; [reflexivity|]. simpl.
-    assert (sat V (mpc m)) as Hsm by (apply (merge_states_pc _ _ V Hm); eauto).
-    split; [exact Hsm|]. exact (merge_states_sel_unique _ _ V _ Hm HG Hx' Hs). }
-  destruct (Nat.lt_ge_cases j (length pre)) as [Hlt|Hge].
-  - exists j, x. split; [lia|]. rewrite nth_error_app1 in * by exact Hlt.
-    split; [exact Hj|]. split; [exact Hs|apply same_picks_refl].
-  - rewrite nth_error_app2 in Hj by exact Hge. destruct (j - length pre) as [|k] eqn:Ek.
-    + simpl in Hj. inversion Hj; subst. apply Hmerged. left. reflexivity.
-    + simpl in Hj. destruct (interleave_nth _ _ _ _ Hil k x Hj) as [HJ|(k' & Hk' & HR)].
-      * apply Hmerged. right. exact HJ.
-      * exists (length pre + S k'), x. split; [lia|].
-        rewrite nth_error_app2 by lia. replace (length pre + S k' - length pre) with (S k') by lia.
-        simpl. split; [exact HR|]. split; [exact Hs|apply same_picks_refl].
-Qed.
-
 (** The same through any number of merges. *)
 Lemma star_merge_disjoint : forall same q q',
   star (merge_group same) q q' -> ForallOrdPairs idisj q -> ForallOrdPairs idisj q'.
@@ -218,20 +167,6 @@ Lemma star_merge_forall : forall (P : mitem -> Prop) same q q',
 Proof.
   intros P same q q' HP H. induction H as [a|a b c Hab _ IH]; intro Hq; [exact Hq|].
   apply IH. exact (merge_group_forall P _ _ _ HP Hab Hq).
-Qed.
-
-Lemma star_merge_track : forall same q q' V j x,
-  star (merge_group same) q q' -> ForallOrdPairs idisj q -> nth_error q j = Some x ->
-  sat V (mpc (istate x)) ->
-  exists j' y, j' <= j /\ nth_error q' j' = Some y /\ sat V (mpc (istate y)) /\
-    same_picks V (istate y) (istate x).
-Proof.
-  intros same q q' V j x H. revert j x. induction H as [a|a b c Hab _ IH]; intros j x Hd Hj Hs.
-  - exists j, x. split; [lia|]. split; [exact Hj|]. split; [exact Hs|apply same_picks_refl].
-  - destruct (merge_group_track _ _ _ V j x Hab Hd Hj Hs) as (j1 & y & Hj1 & Hy & Hsy & Hpy).
-    destruct (IH j1 y (merge_group_disjoint _ _ _ Hab Hd) Hy Hsy) as (j2 & z & Hj2 & Hz & Hsz & Hpz).
-    exists j2, z. split; [lia|]. split; [exact Hz|]. split; [exact Hsz|].
-    exact (same_picks_trans _ _ _ _ Hpz Hpy).
 Qed.
 
 (** ** The policies *)
@@ -254,13 +189,17 @@ Qed.
 (** A policy that merges only states of one depth is a policy of the theorems. *)
 Theorem policy_one_depth_ok : forall pol, policy_one_depth pol -> policy_ok pol.
 Proof.
-  intros pol H n q. apply (star_impl _ merge_one_depth); [|exact (H n q)].
+  intros pol H n q. destruct (H n q) as [q0 [Hs Hp]]. exists q0. split; [|exact Hp].
+  apply (star_impl _ merge_one_depth); [|exact Hs].
   intros x y. apply merge_group_impl. auto.
 Qed.
 
+Lemma depth_perm_refl : forall q, depth_perm q q.
+Proof. intros q. split; reflexivity. Qed.
+
 (** Never merging is a policy of the theorems. *)
 Theorem no_merge_ok : policy_ok no_merge.
-Proof. intros n q. constructor. Qed.
+Proof. intros n q. exists q. split; [constructor|apply depth_perm_refl]. Qed.
 
 Lemma merge_group_cons_lift : forall same a q q',
   merge_group same q q' -> merge_group same (a :: q) (a :: q').
@@ -305,8 +244,9 @@ Qed.
 (** The policy of the reference merges only states of one depth. *)
 Theorem level_policy_one_depth : policy_one_depth level_policy.
 Proof.
-  intros n q. unfold level_policy. destruct (one_depth q); [|constructor].
-  apply merge_groups_fuel_one_depth.
+  intros n q. unfold level_policy. destruct (one_depth q).
+  - exists (merge_groups q). split; [apply merge_groups_fuel_one_depth|apply depth_perm_refl].
+  - exists q. split; [constructor|apply depth_perm_refl].
 Qed.
 
 Corollary level_policy_ok : policy_ok level_policy.
@@ -367,7 +307,10 @@ Theorem mqueue_disjoint : forall pol ask l n,
   ForallOrdPairs idisj (mqueue pol (fun k => msucc (ask k)) n l).
 Proof.
   intros pol ask l n Hp Hl. induction n as [|n IH]; [exact Hl|].
-  rewrite mqueue_S. apply (star_merge_disjoint _ _ _ (Hp n _)). apply bfs_step_disjoint. exact IH.
+  rewrite mqueue_S. destruct (Hp n (bfs_step (msucc (ask n)) (mqueue pol (fun k => msucc (ask k)) n l)))
+    as [q0 [Hs [HP _]]].
+  apply (ForallOrdPairs_perm _ _ _ _ idisj_sym HP).
+  apply (star_merge_disjoint _ _ _ Hs). apply bfs_step_disjoint. exact IH.
 Qed.
 
 Lemma minit_disjoint : forall p, ForallOrdPairs idisj (minit p).
@@ -411,51 +354,424 @@ Lemma mqueue_reach : forall pol ask p n,
   policy_ok pol -> Forall (mreach p) (mqueue pol (fun k => msucc (ask k)) n (minit p)).
 Proof.
   intros pol ask p n Hp. induction n as [|n IH]; [apply mreach_init|].
-  rewrite mqueue_S. apply (star_merge_forall _ _ _ _ (mreach_merge p) (Hp n _)).
+  rewrite mqueue_S. destruct (Hp n (bfs_step (msucc (ask n)) (mqueue pol (fun k => msucc (ask k)) n (minit p))))
+    as [q0 [Hs [HP _]]].
+  apply (Forall_perm _ _ _ _ HP). apply (star_merge_forall _ _ _ _ (mreach_merge p) Hs).
   destruct (mqueue pol (fun k => msucc (ask k)) n (minit p)) as [|a q] eqn:E; simpl; [constructor|].
-  inversion IH as [|a0 q0 Ha Hq]; subst. apply Forall_app. split; [exact Hq|].
+  inversion IH as [|a0 q1 Ha Hq]; subst. apply Forall_app. split; [exact Hq|].
   apply Forall_forall. intros y Hy. exact (mreach_succ p _ a y Ha Hy).
+Qed.
+
+(** ** Depths: the pending list is sorted by depth and spans at most two depths *)
+
+(** [l] is a subsequence of [l']. *)
+Inductive subseq {A : Type} : list A -> list A -> Prop :=
+  | sub_nil : subseq [] []
+  | sub_keep : forall x l l', subseq l l' -> subseq (x :: l) (x :: l')
+  | sub_drop : forall x l l', subseq l l' -> subseq l (x :: l').
+
+Lemma subseq_refl : forall A (l : list A), subseq l l.
+Proof. intros A l. induction l as [|x l IH]; [apply sub_nil|apply sub_keep; exact IH]. Qed.
+
+Lemma subseq_trans : forall A (l1 l2 l3 : list A), subseq l1 l2 -> subseq l2 l3 -> subseq l1 l3.
+Proof.
+  intros A l1 l2 l3 H12 H23. revert l1 H12.
+  induction H23 as [|x l l' H IH|x l l' H IH]; intros l1 H12.
+  - exact H12.
+  - inversion H12; subst.
+    + apply sub_keep. apply IH. assumption.
+    + apply sub_drop. apply IH. assumption.
+  - apply sub_drop. apply IH. exact H12.
+Qed.
+
+Lemma subseq_map : forall A B (f : A -> B) l l', subseq l l' -> subseq (map f l) (map f l').
+Proof.
+  intros A B f l l' H. induction H as [|x l l' H IH|x l l' H IH]; simpl.
+  - apply sub_nil.
+  - apply sub_keep. exact IH.
+  - apply sub_drop. exact IH.
+Qed.
+
+Lemma subseq_app : forall A (pre : list A) a l l',
+  subseq l l' -> subseq (pre ++ a :: l) (pre ++ a :: l').
+Proof.
+  intros A pre a l l' H. induction pre as [|b pre IH]; simpl.
+  - apply sub_keep. exact H.
+  - apply sub_keep. exact IH.
+Qed.
+
+Lemma interleave_subseq : forall A (J R l : list A), interleave J R l -> subseq R l.
+Proof.
+  intros A J R l H. induction H as [|x l1 l2 l H IH|x l1 l2 l H IH].
+  - apply sub_nil.
+  - apply sub_drop. exact IH.
+  - apply sub_keep. exact IH.
+Qed.
+
+Lemma subseq_Forall : forall A (P : A -> Prop) l l', subseq l l' -> Forall P l' -> Forall P l.
+Proof.
+  intros A P l l' H. induction H as [|x l l' H IH|x l l' H IH]; intros HF.
+  - constructor.
+  - inversion HF; subst. constructor; auto.
+  - inversion HF; subst. auto.
+Qed.
+
+Lemma subseq_sorted : forall A (R : A -> A -> Prop) l l',
+  subseq l l' -> StronglySorted R l' -> StronglySorted R l.
+Proof.
+  intros A R l l' H. induction H as [|x l l' H IH|x l l' H IH]; intros HS.
+  - constructor.
+  - apply StronglySorted_inv in HS as [H1 H2]. constructor; [auto|exact (subseq_Forall _ _ _ _ H H2)].
+  - apply StronglySorted_inv in HS as [H1 _]. auto.
+Qed.
+
+Lemma subseq_count : forall (f : nat -> bool) l l',
+  subseq l l' -> length (filter f l) <= length (filter f l').
+Proof.
+  intros f l l' H. induction H as [|x l l' H IH|x l l' H IH]; simpl; [lia| |];
+    destruct (f x); simpl; lia.
+Qed.
+
+Lemma sorted_app : forall A (R : A -> A -> Prop) l1 l2,
+  StronglySorted R l1 -> StronglySorted R l2 -> (forall a b, In a l1 -> In b l2 -> R a b) ->
+  StronglySorted R (l1 ++ l2).
+Proof.
+  intros A R l1 l2 H1 H2 H. induction H1 as [|a l1 H1 IH Ha]; simpl; [exact H2|].
+  constructor.
+  - apply IH. intros x y Hx Hy. apply H; [right|]; assumption.
+  - apply Forall_app. split; [exact Ha|]. apply Forall_forall. intros y Hy. apply H; [left; reflexivity|exact Hy].
+Qed.
+
+Lemma sorted_const : forall c l, Forall (fun k => k = c) l -> StronglySorted le l.
+Proof.
+  intros c l H. induction H as [|k l Hk H IH]; constructor; [exact IH|].
+  apply Forall_forall. intros y Hy. rewrite Forall_forall in H. rewrite (H y Hy), Hk. lia.
+Qed.
+
+Lemma sorted_app_cons : forall l1 a l2, StronglySorted le (l1 ++ a :: l2) -> Forall (le a) l2.
+Proof.
+  induction l1 as [|b l1 IH]; intros a l2 H; simpl in H; apply StronglySorted_inv in H as [H1 H2].
+  - exact H2.
+  - exact (IH a l2 H1).
+Qed.
+
+(** The pending list is sorted by depth, and its depths are [d] or [S d] for some [d]. *)
+Definition layered (q : list mitem) : Prop :=
+  StronglySorted le (map idepth q) /\ exists d, Forall (fun k => d <= k <= S d) (map idepth q).
+
+Lemma merge_group_subseq : forall same q q',
+  merge_group same q q' -> subseq (map idepth q') (map idepth q).
+Proof.
+  intros same q q' (pre & x & post & J & R & m & -> & Hil & _ & _ & ->).
+  rewrite !map_app. simpl. apply subseq_app. apply subseq_map. exact (interleave_subseq _ _ _ _ Hil).
+Qed.
+
+Lemma star_merge_subseq : forall same q q',
+  star (merge_group same) q q' -> subseq (map idepth q') (map idepth q).
+Proof.
+  intros same q q' H. induction H as [a|a b c Hab _ IH]; [apply subseq_refl|].
+  exact (subseq_trans _ _ _ _ IH (merge_group_subseq _ _ _ Hab)).
+Qed.
+
+(** The depths after the policy are a subsequence of the depths before it. *)
+Lemma policy_subseq : forall pol n q, policy_ok pol -> subseq (map idepth (pol n q)) (map idepth q).
+Proof.
+  intros pol n q Hp. destruct (Hp n q) as [q0 [Hs [_ E]]]. rewrite <- E.
+  exact (star_merge_subseq _ _ _ Hs).
+Qed.
+
+Lemma layered_subseq : forall q q', subseq (map idepth q') (map idepth q) -> layered q -> layered q'.
+Proof.
+  intros q q' H [HS [d Hd]]. split; [exact (subseq_sorted _ _ _ _ H HS)|].
+  exists d. exact (subseq_Forall _ _ _ _ H Hd).
+Qed.
+
+Lemma msucc_depth : forall ask f, Forall (fun k => k = S (idepth f)) (map idepth (msucc ask f)).
+Proof.
+  intros ask f. apply Forall_forall. intros k Hk. apply in_map_iff in Hk as [y [<- Hy]].
+  apply in_msucc in Hy. tauto.
+Qed.
+
+(** One iteration before the merges keeps the pending list layered: the front has the least
+    depth, and its successors the next one. *)
+Lemma bfs_step_layered : forall ask q, layered q -> layered (bfs_step (msucc ask) q).
+Proof.
+  intros ask [|f rest] [HS [d Hd]]; simpl.
+  - split; [constructor|exists 0; constructor].
+  - simpl in HS, Hd. apply StronglySorted_inv in HS as [HSr Hfr].
+    inversion Hd as [|k0 l0 Hfd Hrd]; subst.
+    pose proof (msucc_depth ask f) as Hs. unfold layered. rewrite map_app. split.
+    + apply sorted_app; [exact HSr|exact (sorted_const _ _ Hs)|].
+      intros a b Ha Hb. rewrite Forall_forall in Hrd, Hs. rewrite (Hs b Hb).
+      specialize (Hrd a Ha). lia.
+    + destruct (Nat.eq_dec (idepth f) d) as [E|E].
+      * exists d. apply Forall_app. split; [exact Hrd|].
+        eapply Forall_impl; [|exact Hs]. intros k Hk. simpl in Hk. lia.
+      * exists (S d). apply Forall_app. split.
+        -- rewrite Forall_forall in Hrd, Hfr |- *. intros k Hk.
+           specialize (Hrd k Hk). specialize (Hfr k Hk). lia.
+        -- eapply Forall_impl; [|exact Hs]. intros k Hk. simpl in Hk. lia.
+Qed.
+
+Lemma mqueue_layered : forall pol ask l n,
+  policy_ok pol -> layered l -> layered (mqueue pol (fun k => msucc (ask k)) n l).
+Proof.
+  intros pol ask l n Hp Hl. induction n as [|n IH]; [exact Hl|].
+  rewrite mqueue_S. apply (layered_subseq _ _ (policy_subseq pol n _ Hp)).
+  apply bfs_step_layered. exact IH.
+Qed.
+
+Lemma minit_layered : forall p, layered (minit p).
+Proof.
+  intros p. split.
+  - simpl. repeat constructor.
+  - exists 0. simpl. constructor; [lia|constructor].
+Qed.
+
+(** ** Following a pending state through the policy *)
+
+(** Following one pending state through a merge: under a valuation [V] that satisfies its
+    path condition, it is itself after the merge, or the merge took it in and then reads its
+    entries under [V]; either way at a depth no larger. *)
+Lemma merge_group_track : forall same q q' V x,
+  merge_group same q q' -> ForallOrdPairs idisj q -> StronglySorted le (map idepth q) ->
+  In x q -> sat V (mpc (istate x)) ->
+  exists y, In y q' /\ sat V (mpc (istate y)) /\ same_picks V (istate y) (istate x) /\
+    idepth y <= idepth x.
+Proof.
+  intros same q q' V x (pre & x0 & post & J & R & m & -> & Hil & _ & Hm & ->) Hd HS Hx Hs.
+  pose proof (merge_group_group_disjoint pre x0 post J R Hd Hil) as HG.
+  pose proof (interleave_perm _ _ _ _ Hil) as HP.
+  rewrite map_app in HS. simpl in HS. pose proof (sorted_app_cons _ _ _ HS) as Hle.
+  assert (Hmerged : In x (x0 :: J) ->
+            exists y, In y (pre ++ (idepth x0, m) :: R) /\ sat V (mpc (istate y)) /\
+              same_picks V (istate y) (istate x) /\ idepth y <= idepth x).
+  { intros HxJ. exists (idepth x0, m). split; [apply in_or_app; right; left; reflexivity|]. simpl.
+    split.
+    { apply (merge_states_pc _ _ V Hm). exists (istate x). split; [apply in_map; exact HxJ|exact Hs]. }
+    split; [exact (merge_states_sel_unique _ _ V _ Hm HG (in_map _ _ _ HxJ) Hs)|].
+    destruct HxJ as [<-|HxJ]; [lia|].
+    rewrite Forall_forall in Hle. apply Hle. apply in_map.
+    apply (Permutation_in _ (Permutation_sym HP)). apply in_or_app. left. exact HxJ. }
+  apply in_app_or in Hx as [Hx|[<-|Hx]].
+  - exists x. split; [apply in_or_app; left; exact Hx|].
+    split; [exact Hs|]. split; [apply same_picks_refl|lia].
+  - apply Hmerged. left. reflexivity.
+  - apply (Permutation_in _ HP) in Hx. apply in_app_or in Hx as [Hx|Hx].
+    + apply Hmerged. right. exact Hx.
+    + exists x. split; [apply in_or_app; right; right; exact Hx|].
+      split; [exact Hs|]. split; [apply same_picks_refl|lia].
+Qed.
+
+Lemma star_merge_track : forall same q q' V x,
+  star (merge_group same) q q' -> ForallOrdPairs idisj q -> StronglySorted le (map idepth q) ->
+  In x q -> sat V (mpc (istate x)) ->
+  exists y, In y q' /\ sat V (mpc (istate y)) /\ same_picks V (istate y) (istate x) /\
+    idepth y <= idepth x.
+Proof.
+  intros same q q' V x H. revert x. induction H as [a|a b c Hab _ IH]; intros x Hd HS Hx Hs.
+  - exists x. split; [exact Hx|]. split; [exact Hs|]. split; [apply same_picks_refl|lia].
+  - destruct (merge_group_track _ _ _ V x Hab Hd HS Hx Hs) as (y & Hy & Hsy & Hpy & Hdy).
+    destruct (IH y (merge_group_disjoint _ _ _ Hab Hd)
+                (subseq_sorted _ _ _ _ (merge_group_subseq _ _ _ Hab) HS) Hy Hsy)
+      as (z & Hz & Hsz & Hpz & Hdz).
+    exists z. split; [exact Hz|]. split; [exact Hsz|].
+    split; [exact (same_picks_trans _ _ _ _ Hpz Hpy)|lia].
+Qed.
+
+Lemma policy_track : forall pol n q V x,
+  policy_ok pol -> ForallOrdPairs idisj q -> StronglySorted le (map idepth q) ->
+  In x q -> sat V (mpc (istate x)) ->
+  exists y, In y (pol n q) /\ sat V (mpc (istate y)) /\ same_picks V (istate y) (istate x) /\
+    idepth y <= idepth x.
+Proof.
+  intros pol n q V x Hp Hd HS Hx Hs. destruct (Hp n q) as [q0 [Hst [HP _]]].
+  destruct (star_merge_track _ _ _ V x Hst Hd HS Hx Hs) as (y & Hy & H1 & H2 & H3).
+  exists y. split; [exact (Permutation_in _ HP Hy)|auto].
+Qed.
+
+(** ** Counting pending states by depth *)
+
+(** The number of pending states whose depth satisfies [f]. *)
+Definition cnt (f : nat -> bool) (q : list mitem) : nat := length (filter f (map idepth q)).
+
+Lemma cnt_app : forall f l1 l2, cnt f (l1 ++ l2) = cnt f l1 + cnt f l2.
+Proof. intros f l1 l2. unfold cnt. rewrite map_app, filter_app, app_length. reflexivity. Qed.
+
+Lemma cnt_cons : forall f x l, cnt f (x :: l) = (if f (idepth x) then 1 else 0) + cnt f l.
+Proof. intros f x l. unfold cnt. simpl. destruct (f (idepth x)); reflexivity. Qed.
+
+Lemma cnt_none : forall f l, (forall y, In y l -> f (idepth y) = false) -> cnt f l = 0.
+Proof.
+  intros f l H. induction l as [|y l IH]; [reflexivity|]. rewrite cnt_cons, (H y (or_introl eq_refl)).
+  apply IH. intros z Hz. apply H. right. exact Hz.
+Qed.
+
+Lemma cnt_In : forall f l y, In y l -> f (idepth y) = true -> 1 <= cnt f l.
+Proof.
+  intros f l y Hy Hf. induction l as [|z l IH]; [destruct Hy|]. rewrite cnt_cons.
+  destruct Hy as [->|Hy]; [rewrite Hf; lia|]. specialize (IH Hy). destruct (f (idepth z)); lia.
+Qed.
+
+Lemma cnt_zero : forall f l y, cnt f l = 0 -> In y l -> f (idepth y) = false.
+Proof.
+  intros f l y H Hy. destruct (f (idepth y)) eqn:E; [|reflexivity].
+  pose proof (cnt_In f l y Hy E). lia.
+Qed.
+
+Lemma cnt_pos : forall f l, cnt f l <> 0 -> exists y, In y l /\ f (idepth y) = true.
+Proof.
+  intros f l H. induction l as [|z l IH]; [unfold cnt in H; simpl in H; lia|].
+  rewrite cnt_cons in H. destruct (f (idepth z)) eqn:E.
+  - exists z. split; [left; reflexivity|exact E].
+  - destruct (IH H) as [y [Hy Hf]]. exists y. split; [right; exact Hy|exact Hf].
+Qed.
+
+Lemma cnt_mono : forall (f g : nat -> bool) l,
+  (forall k, f k = true -> g k = true) -> cnt f l <= cnt g l.
+Proof.
+  intros f g l H. induction l as [|y l IH]; [unfold cnt; simpl; lia|]. rewrite !cnt_cons.
+  destruct (f (idepth y)) eqn:E; [rewrite (H _ E)|destruct (g (idepth y))]; lia.
+Qed.
+
+Lemma cnt_policy : forall pol n q f, policy_ok pol -> cnt f (pol n q) <= cnt f q.
+Proof. intros pol n q f Hp. exact (subseq_count f _ _ (policy_subseq pol n q Hp)). Qed.
+
+Lemma policy_min : forall pol n q d, policy_ok pol ->
+  (forall z, In z q -> d <= idepth z) -> forall z, In z (pol n q) -> d <= idepth z.
+Proof.
+  intros pol n q d Hp H.
+  assert (Forall (fun k => d <= k) (map idepth q)) as HF by (apply Forall_map, Forall_forall; exact H).
+  pose proof (subseq_Forall _ _ _ _ (policy_subseq pol n q Hp) HF) as HF1.
+  rewrite Forall_forall in HF1. intros z Hz. apply HF1. apply in_map. exact Hz.
 Qed.
 
 (** ** Completeness: what stands for a state is eventually expanded *)
 
-(** Fairness with merges: a pending state whose path condition holds under [V] is, at that
-    iteration or later, stood for under [V] by the state taken from the front (a merge puts
-    the merged state at the place of its group's oldest state, so the index of what stands
-    for it never grows, and every iteration removes the front). *)
-Lemma mtrack : forall pol ask l, policy_ok pol -> ForallOrdPairs idisj l ->
-  forall j n x V, nth_error (mqueue pol (fun k => msucc (ask k)) n l) j = Some x ->
-  sat V (mpc (istate x)) ->
+(** A pending state of the least depth, whose path condition holds under [V], is stood for
+    under [V] by the state taken from the front at that iteration or later: each iteration
+    that does not take it removes a state of its depth from the front and adds deeper ones,
+    and the policy never adds states of a depth. *)
+Lemma track_min : forall pol ask l, policy_ok pol -> ForallOrdPairs idisj l -> layered l ->
+  forall c n x V, In x (mqueue pol (fun k => msucc (ask k)) n l) -> sat V (mpc (istate x)) ->
+  (forall y, In y (mqueue pol (fun k => msucc (ask k)) n l) -> idepth x <= idepth y) ->
+  cnt (Nat.eqb (idepth x)) (mqueue pol (fun k => msucc (ask k)) n l) <= c ->
   exists n' y, n <= n' /\ msearch pol ask l n' = Some y /\ sat V (mpc (istate y)) /\
     same_picks V (istate y) (istate x).
 Proof.
-  intros pol ask l Hp Hl j. induction j as [j IH] using lt_wf_ind. intros n x V Hj Hs.
-  destruct (mqueue pol (fun k => msucc (ask k)) n l) as [|a q] eqn:E; [destruct j; discriminate|].
-  destruct j as [|j].
-  - simpl in Hj. inversion Hj; subst. exists n, x. split; [lia|].
-    split; [apply mnth_some; eauto|]. split; [exact Hs|apply same_picks_refl].
-  - simpl in Hj.
-    assert (nth_error (bfs_step (msucc (ask n)) (a :: q)) j = Some x) as Hj'.
-    { simpl. rewrite nth_error_app1; [exact Hj|]. apply nth_error_Some. congruence. }
-    pose proof (mqueue_disjoint pol ask l n Hp Hl) as Hd. rewrite E in Hd.
-    destruct (star_merge_track _ _ _ V j x (Hp n _) (bfs_step_disjoint _ _ Hd) Hj' Hs)
-      as (j1 & y & Hj1 & Hy & Hsy & Hpy).
-    assert (nth_error (mqueue pol (fun k => msucc (ask k)) (S n) l) j1 = Some y) as Hy'
-      by (rewrite mqueue_S, E; exact Hy).
-    destruct (IH j1 ltac:(lia) (S n) y V Hy' Hsy) as (n' & z & Hn' & Hz & Hsz & Hpz).
+  intros pol ask l Hp Hl Hlay c. induction c as [|c IH]; intros n x V Hx Hs Hmin Hc.
+  - pose proof (cnt_In _ _ x Hx (Nat.eqb_refl _)). lia.
+  - pose proof (mqueue_disjoint pol ask l n Hp Hl) as Hd.
+    pose proof (mqueue_layered pol ask l n Hp Hlay) as Hla.
+    assert (Hq1 : mqueue pol (fun k => msucc (ask k)) (S n) l =
+                  pol n (bfs_step (msucc (ask n)) (mqueue pol (fun k => msucc (ask k)) n l)))
+      by reflexivity.
+    remember (mqueue pol (fun k => msucc (ask k)) n l) as q eqn:Eq.
+    destruct q as [|f rest]; [destruct Hx|].
+    destruct (ForallOrdPairs_In _ _ _ f x Hd (or_introl eq_refl) Hx) as [<-|Hfx].
+    + exists n, f. split; [lia|]. split; [apply mnth_some; exists rest; symmetry; exact Eq|].
+      split; [exact Hs|apply same_picks_refl].
+    + assert (In x rest) as Hxr.
+      { destruct Hx as [<-|Hx]; [|exact Hx]. exfalso. destruct Hfx as [H|H]; exact (H V Hs Hs). }
+      pose proof Hla as [HS _]. simpl in HS. apply StronglySorted_inv in HS as [_ Hfr].
+      assert (idepth f = idepth x) as Hdf.
+      { assert (idepth f <= idepth x) as H1.
+        { rewrite Forall_forall in Hfr. apply Hfr. apply in_map. exact Hxr. }
+        specialize (Hmin f (or_introl eq_refl)). lia. }
+      assert (In x (bfs_step (msucc (ask n)) (f :: rest))) as Hxp
+        by (simpl; apply in_or_app; left; exact Hxr).
+      destruct (policy_track pol n _ V x Hp (bfs_step_disjoint _ _ Hd)
+                  (proj1 (bfs_step_layered _ _ Hla)) Hxp Hs) as (y & Hy & Hsy & Hpy & Hdy).
+      assert (Hminp : forall z, In z (bfs_step (msucc (ask n)) (f :: rest)) -> idepth x <= idepth z).
+      { intros z Hz. simpl in Hz. apply in_app_or in Hz as [Hz|Hz]; [apply Hmin; right; exact Hz|].
+        apply in_msucc in Hz as [Hz _]. lia. }
+      pose proof (policy_min pol n _ _ Hp Hminp) as Hmin1.
+      assert (idepth y = idepth x) as Hyx by (specialize (Hmin1 y Hy); lia).
+      assert (Hc1 : cnt (Nat.eqb (idepth y)) (pol n (bfs_step (msucc (ask n)) (f :: rest))) <= c).
+      { rewrite Hyx. apply (Nat.le_trans _ _ _ (cnt_policy pol n _ _ Hp)). simpl.
+        rewrite cnt_app, (cnt_none _ (msucc (ask n) f)).
+        - rewrite cnt_cons, Hdf, Nat.eqb_refl in Hc. lia.
+        - intros z Hz. apply in_msucc in Hz as [Hz _]. rewrite Hz, Hdf. apply Nat.eqb_neq. lia. }
+      rewrite <- Hq1 in Hy, Hmin1, Hc1.
+      assert (Hmin1' : forall z, In z (mqueue pol (fun k => msucc (ask k)) (S n) l) -> idepth y <= idepth z)
+        by (intros z Hz; rewrite Hyx; exact (Hmin1 z Hz)).
+      destruct (IH (S n) y V Hy Hsy Hmin1' Hc1) as (n' & z & Hn' & Hz & Hsz & Hpz).
+      exists n', z. split; [lia|]. split; [exact Hz|]. split; [exact Hsz|].
+      exact (same_picks_trans _ _ _ _ Hpz Hpy).
+Qed.
+
+(** Any pending state whose path condition holds under [V]: while shallower states are
+    pending, each iteration removes one from the front and adds none (the pending depths
+    span two consecutive values), and the policy adds none. *)
+Lemma track_any : forall pol ask l, policy_ok pol -> ForallOrdPairs idisj l -> layered l ->
+  forall c n x V, In x (mqueue pol (fun k => msucc (ask k)) n l) -> sat V (mpc (istate x)) ->
+  cnt (fun k => k <? idepth x) (mqueue pol (fun k => msucc (ask k)) n l) <= c ->
+  exists n' y, n <= n' /\ msearch pol ask l n' = Some y /\ sat V (mpc (istate y)) /\
+    same_picks V (istate y) (istate x).
+Proof.
+  intros pol ask l Hp Hl Hlay c. induction c as [|c IH]; intros n x V Hx Hs Hc;
+    (destruct (Nat.eq_dec (cnt (fun k => k <? idepth x) (mqueue pol (fun k => msucc (ask k)) n l)) 0)
+       as [H0|H0];
+     [apply (track_min pol ask l Hp Hl Hlay
+              (cnt (Nat.eqb (idepth x)) (mqueue pol (fun k => msucc (ask k)) n l)) n x V Hx Hs);
+        [|apply le_n];
+      intros y Hy; pose proof (cnt_zero _ _ y H0 Hy) as Hy'; apply Nat.ltb_ge in Hy'; exact Hy'|]).
+  - lia.
+  - pose proof (mqueue_disjoint pol ask l n Hp Hl) as Hd.
+    pose proof (mqueue_layered pol ask l n Hp Hlay) as Hla.
+    assert (Hq1 : mqueue pol (fun k => msucc (ask k)) (S n) l =
+                  pol n (bfs_step (msucc (ask n)) (mqueue pol (fun k => msucc (ask k)) n l)))
+      by reflexivity.
+    remember (mqueue pol (fun k => msucc (ask k)) n l) as q eqn:Eq.
+    destruct q as [|f rest]; [destruct Hx|].
+    pose proof Hla as [HS [d Hb]]. simpl in HS, Hb. apply StronglySorted_inv in HS as [_ Hfr].
+    inversion Hb as [|k0 l0 Hfb Hrb]; subst.
+    assert (idepth f < idepth x) as Hfx.
+    { destruct (cnt_pos _ _ H0) as [y [Hy Hyx]]. apply Nat.ltb_lt in Hyx.
+      destruct Hy as [<-|Hy]; [exact Hyx|].
+      rewrite Forall_forall in Hfr. specialize (Hfr (idepth y) (in_map _ _ _ Hy)). lia. }
+    assert (In x rest) as Hxr by (destruct Hx as [<-|Hx]; [lia|exact Hx]).
+    assert (idepth x <= S d) as Hxd.
+    { rewrite Forall_forall in Hrb. exact (proj2 (Hrb _ (in_map _ _ _ Hxr))). }
+    assert (In x (bfs_step (msucc (ask n)) (f :: rest))) as Hxp
+      by (simpl; apply in_or_app; left; exact Hxr).
+    destruct (policy_track pol n _ V x Hp (bfs_step_disjoint _ _ Hd)
+                (proj1 (bfs_step_layered _ _ Hla)) Hxp Hs) as (y & Hy & Hsy & Hpy & Hdy).
+    assert (Hc1 : cnt (fun k => k <? idepth y) (pol n (bfs_step (msucc (ask n)) (f :: rest))) <= c).
+    { apply (Nat.le_trans _ (cnt (fun k => k <? idepth x) (pol n (bfs_step (msucc (ask n)) (f :: rest))))).
+      { apply cnt_mono. intros k Hk. apply Nat.ltb_lt in Hk. apply Nat.ltb_lt. lia. }
+      apply (Nat.le_trans _ _ _ (cnt_policy pol n _ _ Hp)). simpl.
+      rewrite cnt_app, (cnt_none _ (msucc (ask n) f)).
+      - rewrite cnt_cons in Hc. assert (idepth f <? idepth x = true) as E by (apply Nat.ltb_lt; exact Hfx).
+        rewrite E in Hc. lia.
+      - intros z Hz. apply in_msucc in Hz as [Hz _]. rewrite Hz. apply Nat.ltb_ge. lia. }
+    rewrite <- Hq1 in Hy, Hc1.
+    destruct (IH (S n) y V Hy Hsy Hc1) as (n' & z & Hn' & Hz & Hsz & Hpz).
     exists n', z. split; [lia|]. split; [exact Hz|]. split; [exact Hsz|].
     exact (same_picks_trans _ _ _ _ Hpz Hpy).
+Qed.
+
+(** Fairness with merges: a pending state whose path condition holds under [V] is, at that
+    iteration or later, stood for under [V] by the state taken from the front. *)
+Lemma mtrack : forall pol ask l, policy_ok pol -> ForallOrdPairs idisj l -> layered l ->
+  forall n x V, In x (mqueue pol (fun k => msucc (ask k)) n l) -> sat V (mpc (istate x)) ->
+  exists n' y, n <= n' /\ msearch pol ask l n' = Some y /\ sat V (mpc (istate y)) /\
+    same_picks V (istate y) (istate x).
+Proof.
+  intros pol ask l Hp Hl Hlay n x V Hx Hs.
+  exact (track_any pol ask l Hp Hl Hlay _ n x V Hx Hs (le_n _)).
 Qed.
 
 (** Lemma 3.1 for the queue: under [V], what stands for [t] is followed by what stands for
     each state reachable from [t] under [V], whatever the policy merged, for a sound oracle. *)
 Lemma msearch_follow : forall pol ask l, policy_ok pol -> (forall i, oracle_sound (ask i)) ->
-  ForallOrdPairs idisj l ->
+  ForallOrdPairs idisj l -> layered l ->
   forall V t t', sym_steps t t' -> sat V (pc t') ->
   forall n x, msearch pol ask l n = Some x -> vequiv V (istate x) t ->
   exists n' y, n <= n' /\ msearch pol ask l n' = Some y /\ vequiv V (istate y) t'.
 Proof.
-  intros pol ask l Hp Ho Hl V t t' H. induction H as [a|a b c Hab Hbc IH]; intros Hs n x Hx Hv.
+  intros pol ask l Hp Ho Hl Hlay V t t' H.
+  induction H as [a|a b c Hab Hbc IH]; intros Hs n x Hx Hv.
   - exists n, x. auto.
   - assert (sat V (pc b)) as Hsb by exact (sym_steps_sat_mono b c V Hbc Hs).
     apply expand_state_correct in Hab.
@@ -465,17 +781,15 @@ Proof.
     assert (In (S (idepth x), m') (msucc (ask n) x)) as Hy.
     { apply in_msucc. simpl. split; [reflexivity|]. split; [exact Hm'|].
       exact (mkeep_sat _ _ V (Ho n) Hsm). }
-    apply In_nth_error in Hy as [k Hk].
-    assert (nth_error (bfs_step (msucc (ask n)) (x :: rest)) (length rest + k) = Some (S (idepth x), m'))
-      as Hk'.
-    { simpl. rewrite nth_error_app2 by lia. replace (length rest + k - length rest) with k by lia.
-      exact Hk. }
+    assert (In (S (idepth x), m') (bfs_step (msucc (ask n)) (x :: rest))) as Hk'
+      by (simpl; apply in_or_app; right; exact Hy).
     pose proof (mqueue_disjoint pol ask l n Hp Hl) as Hd. rewrite Hq in Hd.
-    destruct (star_merge_track _ _ _ V _ _ (Hp n _) (bfs_step_disjoint _ _ Hd) Hk' Hsm)
-      as (j1 & z & _ & Hz & Hsz & Hpz).
-    assert (nth_error (mqueue pol (fun k => msucc (ask k)) (S n) l) j1 = Some z) as Hz'
+    pose proof (mqueue_layered pol ask l n Hp Hlay) as Hla. rewrite Hq in Hla.
+    destruct (policy_track pol n _ V _ Hp (bfs_step_disjoint _ _ Hd)
+                (proj1 (bfs_step_layered _ _ Hla)) Hk' Hsm) as (z & Hz & Hsz & Hpz & _).
+    assert (In z (mqueue pol (fun k => msucc (ask k)) (S n) l)) as Hz'
       by (rewrite mqueue_S, Hq; exact Hz).
-    destruct (mtrack pol ask l Hp Hl j1 (S n) z V Hz' Hsz) as (n1 & w & Hn1 & Hw & Hsw & Hpw).
+    destruct (mtrack pol ask l Hp Hl Hlay (S n) z V Hz' Hsz) as (n1 & w & Hn1 & Hw & Hsw & Hpw).
     assert (vequiv V (istate w) b) as Hvw.
     { apply (vequiv_picks _ _ (istate z)); [exact Hpw|exact Hsw|exact Hsz|].
       apply (vequiv_picks _ _ m'); [exact Hpz|exact Hsz|exact Hsm|exact Hv']. }
@@ -553,7 +867,8 @@ Theorem mgrun_successors : forall pol md ask p V t t' n m,
 Proof.
   intros pol md ask p V t t' n m Hp Ho H Hv Ht Hs. apply mgrun_some in H as [d H].
   destruct (msearch_follow pol _ (minit p) Hp (fun i => prune_oracle_sound md (ask i) (Ho i))
-              (minit_disjoint p) V t t' Ht Hs n (d, m) H Hv) as (n' & [d' m'] & Hn & H' & Hv').
+              (minit_disjoint p) (minit_layered p) V t t' Ht Hs n (d, m) H Hv)
+    as (n' & [d' m'] & Hn & H' & Hv').
   exists n', m'. split; [exact Hn|]. split; [apply mgrun_some; eauto|exact Hv'].
 Qed.
 

@@ -1406,3 +1406,9 @@ Lemma ref_mstep_queue : forall p n,
   mqueue level_policy (fun _ => msucc never) (S n) (minit p) =
   ref_mstep (mqueue level_policy (fun _ => msucc never) n (minit p)).
 Proof. reflexivity. Qed.
+
+(** The reference's stream is the run stream with pruning off ([--no-prune]), whatever the
+    oracle, under [level_policy]: every theorem above about [mgrun] holds for it. *)
+Lemma ref_mrun_mgrun : forall ab ask p n,
+  mgrun level_policy (Mode false ab) ask p n = option_map istate (ref_mrun p n).
+Proof. reflexivity. Qed.

@@ -3,7 +3,8 @@
 
    This file contains NO semantics of IMP: it parses one JSON request per line on
    stdin, converts JSON trees to the extracted syntax, calls one extracted entry
-   point (ref_step, ref_expand, ref_aeval, ref_beval, ref_is_error), and prints the
+   point (ref_step, ref_expand, ref_aeval, ref_beval, ref_is_error; the run stream and
+   the merged run stream iterate bfs_step and ref_mstep), and prints the
    answer as one JSON line on stdout.  Everything semantic, including the
    conversion between finite stores and the semantics' total stores, is extracted
    (see proofs/coq/Reference.v and its exactness theorems).  The protocol is
@@ -261,6 +262,49 @@ let rec nat_of_int n = if n <= 0 then C.O else C.S (nat_of_int (n - 1))
 let same_state (((phi, ss), p) : C.sym_state) (((phi', ss'), p') : C.sym_state) vars arrs =
   phi = phi' && p = p' && C.sstore_lists vars arrs ss = C.sstore_lists vars arrs ss'
 
+(* ---- The merged search (op merge_run).
+
+   [ref_mrun p n] (MergeSearch.v) is the state expanded at iteration [n] of the breadth-first
+   search with state merging, without pruning, under the policy [level_policy] (once a depth
+   is complete, each group of its states with one continuation merged in place of the first).
+   As for run_next, the driver iterates the extracted [ref_mstep] (one iteration, proved to be
+   the stream's own, [ref_mstep_queue]) and checks the first [check_prefix] states against the
+   extracted [ref_mrun] itself.  A merged store maps a variable to a guarded term: a term, or
+   {"k":"ite","c":B,"t":G,"e":G} (the term of "t" where "c" holds, else that of "e"). *)
+
+let rec int_of_nat = function C.O -> 0 | C.S n -> 1 + int_of_nat n
+
+let rec json_of_guarded leaf (g : 'a C.guarded) : json = match g with
+  | C.Leaf a -> leaf a
+  | C.Ite (c, g1, g2) ->
+    `Assoc [("k", str "ite"); ("c", json_of_bexpr c); ("t", json_of_guarded leaf g1);
+            ("e", json_of_guarded leaf g2)]
+
+let mstatus_name = function
+  | C.MPending -> "pending" | C.MUnknown _ -> "unknown" | C.MBugFound _ -> "bug"
+  | C.MFinished -> "finished"
+
+let mitem_json vars arrs limit ((d, ((phi, g), p)) : C.mitem) status : json =
+  let (sa, sat, sb) = bounded_size limit in
+  let rec sg leaf = function
+    | C.Leaf a -> leaf a
+    | C.Ite (c, g1, g2) -> sb c; sg leaf g1; sg leaf g2 in
+  sb phi;
+  let (store, astore) = C.mstore_lists vars arrs g in
+  List.iter (fun (_, e) -> sg sa e) store;
+  List.iter (fun (_, t) -> sg sat t) astore;
+  `Assoc [("depth", `Int (int_of_nat d));
+          ("pc", json_of_bexpr phi);
+          ("store", `Assoc (List.map (fun (x, e) -> (x, json_of_guarded json_of_aexpr e)) store @
+                            List.map (fun (a, t) -> (a, json_of_guarded json_of_arr t)) astore));
+          ("prog", json_of_stmt p);
+          ("status", str status)]
+
+(* Structural equality of two extracted items over the printed domain (a store of guarded
+   terms holds functions, which OCaml cannot compare). *)
+let same_mitem ((d, ((phi, g), p)) : C.mitem) ((d', ((phi', g'), p')) : C.mitem) vars arrs =
+  d = d' && phi = phi' && p = p' && C.mstore_lists vars arrs g = C.mstore_lists vars arrs g'
+
 (* ---- Requests. *)
 
 let answer (req : json) : json =
@@ -321,6 +365,31 @@ let answer (req : json) : json =
          bad "internal: the queue is empty at %d but the extracted find_bugs is not finished" n';
        session := Some (p, vars, arrs, ds, q', n');
        ok [("states", `List states); ("end", `Bool ended); ("too_big", `Bool too_big)])
+  | "merge_run" ->
+    let p = stmt_of (field req "prog") in
+    let vars = (match field req "vars" with `List l -> List.map str_of l | _ -> bad "vars: expected an array") in
+    let arrs = List.map fst !decls in
+    let count = Z.to_int (int_of (field req "count")) in
+    let limit = Z.to_int (int_of (field req "limit")) in
+    let rec go q n k acc =
+      if k = 0 then (n, List.rev acc, false, false) else
+      match q with
+      | [] -> (n, List.rev acc, true, false)
+      | it :: _ ->
+        if n < check_prefix then
+          (match C.ref_mrun p (nat_of_int n) with
+           | Some it' when same_mitem it it' vars arrs -> ()
+           | _ -> bad "internal: the iterated queue disagrees with the extracted ref_mrun at %d" n);
+        let st = C.ref_mstatus (nat_of_int n) (Some it) in
+        match mitem_json vars arrs limit it (mstatus_name st) with
+        | exception Too_big -> (n, List.rev acc, false, true)
+        | j -> go (C.ref_mstep q) (n + 1) (k - 1) (j :: acc) in
+    let (n', states, ended, too_big) = go (C.minit p) 0 count [] in
+    if ended && n' < check_prefix then
+      (match C.ref_mrun p (nat_of_int n') with
+       | None -> ()
+       | Some _ -> bad "internal: the queue is empty at %d but the extracted ref_mrun is not" n');
+    ok [("states", `List states); ("end", `Bool ended); ("too_big", `Bool too_big)]
   | "is_error" ->
     let p = stmt_of (field req "prog") in
     ok ([("value", `Bool (C.ref_is_error p))] @

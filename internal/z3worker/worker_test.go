@@ -217,4 +217,3 @@ func TestInterruptBetweenQueries(t *testing.T) {
 		t.Fatalf("x <= 39 and y <= 39 and (x >= 40 or y >= 40) after an interrupt between queries: %+v, want unsat", r)
 	}
 }
-

@@ -191,6 +191,13 @@ type worker struct {
 	c   C.Z3_context
 	use uint64
 	tid atomic.Int32 // the thread running the current batch (0 between batches)
+	// checking is set while Z3_solver_check runs: only then does Interrupt reach Z3. An interrupt
+	// that arrives while a batch's operations run (or between batches) is held in held instead,
+	// and the batch's check answers unknown without running. Z3 4.8.12 does not stop an assertion
+	// or a translation cleanly when interrupted: a canceled one can be lost without an error, and
+	// the check that follows then answers for fewer assertions than were made (a "sat" whose model
+	// breaks the query was seen when a run's deadline fell inside a batch).
+	checking, held bool
 
 	// Held by the worker's goroutine only.
 	solvers []C.Z3_solver
@@ -265,6 +272,9 @@ func (h *Worker) Check(s Solver, b Bounds) Result {
 	case <-w.intr:
 	default:
 	}
+	w.mu.Lock()
+	w.held = false
+	w.mu.Unlock()
 	bt := &batch{ops: h.pending, s: s, rlimit: b.RLimit, out: make(chan Result, 1)}
 	h.pending = nil
 	var fired atomic.Bool
@@ -355,7 +365,11 @@ func (h *Worker) interrupt() bool {
 	if w.use != h.use || w.c == nil {
 		return false
 	}
-	C.Z3_interrupt(w.c)
+	if w.checking {
+		C.Z3_interrupt(w.c)
+	} else {
+		w.held = true
+	}
 	return true
 }
 
@@ -456,7 +470,17 @@ func (w *worker) run(bt *batch) (r Result) {
 			return Result{Err: err}
 		}
 	}
+	w.mu.Lock()
+	if w.held { // interrupted before the check: see worker.checking
+		w.mu.Unlock()
+		return Result{Status: Unknown, Reason: "canceled"}
+	}
+	w.checking = true
+	w.mu.Unlock()
 	res := C.Z3_solver_check(c, s)
+	w.mu.Lock()
+	w.checking = false
+	w.mu.Unlock()
 	if err := zerr(c); err != nil {
 		return Result{Err: err}
 	}

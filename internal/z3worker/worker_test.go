@@ -195,3 +195,25 @@ func TestBusy(t *testing.T) {
 		t.Fatalf("with none: %+v", r)
 	}
 }
+
+// TestInterruptBetweenQueries: an Interrupt that arrives when no query runs (a late timer of
+// the last query, a signal between two) does not reach the next query's assertions: Z3 4.8.12
+// can lose an assertion canceled by an interrupt without reporting an error, and the check that
+// follows would answer for what is left (sat, for an unsatisfiable set).
+func TestInterruptBetweenQueries(t *testing.T) {
+	ctx := z3.NewContext(z3.NewContextConfig())
+	x, y := ctx.IntConst("x"), ctx.IntConst("y")
+	w := New(ctx, []z3.Int{x, y})
+	defer w.Close()
+	s := w.NewSolver()
+	if r := w.Check(s, Bounds{}); r.Status != Sat {
+		t.Fatalf("the empty solver: %+v", r)
+	}
+	w.Interrupt()
+	w.Push(s)
+	w.Assert(s, x.LE(num(ctx, 39)).And(y.LE(num(ctx, 39))))
+	w.Assert(s, x.GE(num(ctx, 40)).Or(y.GE(num(ctx, 40))))
+	if r := w.Check(s, Bounds{}); r.Status != Unsat {
+		t.Fatalf("x <= 39 and y <= 39 and (x >= 40 or y >= 40) after an interrupt between queries: %+v, want unsat", r)
+	}
+}

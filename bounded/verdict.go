@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"certsym/internal/budget"
+	"certsym/internal/concrete"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -65,7 +66,7 @@ func (b *Interp) Run() (*Report, error) { return b.RunWorkers(1) }
 // RunWorkers is certsym run --loop-bound: SymInterp from the initial state, then the verdict.
 // Each error result is decided by the solver; a satisfiable one is confirmed by running its model
 // on the bounded concrete semantics (a model that does not replay is a *ReplayError), an
-// undecided one makes the verdict unknown. The verdict is bug when an error is confirmed (Reason
+// undecided one, or one whose replay a bound cut short, makes the verdict unknown. The verdict is bug when an error is confirmed (Reason
 // then says what stopped the run early, if anything), else unknown when a budget stopped the run,
 // a query was undecided or the loop bound cut paths off, else safe.
 //
@@ -84,7 +85,7 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Results: rs}
-	var unknown []string
+	var unknown, cut []string // the errors the solver could not decide; those whose replay a bound cut short
 	incomplete := map[int]int{}
 	// The queries first, in the order of the results: the errors whose path condition is
 	// satisfiable get their model replayed, on the workers.
@@ -104,22 +105,23 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 			sat = append(sat, i)
 		}
 	}
-	// The replays poll the monitor at each condition (ExecBoundedCut's cut, which cuts nothing
-	// else here): once the partial report is due (an interrupt, the time or memory bound:
-	// budget.Monitor.Due), a replay stops, and its error is left unconfirmed.
+	// The replays are bounded as exec's run is (concrete.Limits: the integer bound,
+	// ReplayInstances quantifier instances) and poll the monitor: once the partial report is due
+	// (an interrupt, the time or memory bound: budget.Monitor.Due), a replay stops. An error whose
+	// replay a bound cut short is left unconfirmed.
 	replays := make([]spec.BoundedResult, len(sat))
 	Each(len(sat), workers, func(k int) {
-		poll := budget.Every(1024, b.mon.Due)
-		replays[k] = spec.ExecBoundedCut(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N, nil,
-			func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() })
+		lim := concrete.Limits(-1, concrete.ReplayInstances, b.mon.Due)
+		replays[k] = spec.ExecBoundedLimited(b.Prog, spec.Store(rs[sat[k]].State.PC.Witness), b.N, lim, nil, nil)
 	})
 	reported := map[*syntax.Fail]bool{}
 	for k, i := range sat {
 		r, replay := rs[i], replays[k]
 		input := spec.Store(r.State.PC.Witness)
-		if replay.Quant { // cut by the poll
+		if replay.Cut != budget.NotCut {
 			p := r.Fail.Pos()
-			unknown = append(unknown, fmt.Sprintf("the %s at %d:%d (its replay was cut: %s)", r.Fail.Kind, p.Line, p.Col, b.mon.Stop()))
+			why := concrete.Reason(replay.Cut, replay.At, concrete.ReplayInstances, b.mon.Stop())
+			cut = append(cut, fmt.Sprintf("the replay of the input that reaches the %s at %d:%d was cut short: %s", r.Fail.Kind, p.Line, p.Col, why))
 			continue
 		}
 		if replay.Behaviour != spec.Error || replay.Fail != r.Fail {
@@ -136,8 +138,11 @@ func (b *Interp) RunWorkers(workers int) (*Report, error) {
 		rep.Verdict, rep.Reason = Bug, b.Stopped() // a bound or an interrupt may have left errors unexplored
 	case b.Stopped() != "":
 		rep.Verdict, rep.Reason = Unknown, b.Stopped()
-	case len(unknown) > 0:
-		rep.Verdict, rep.Reason = Unknown, "the solver could not decide "+strings.Join(unknown, ", ")
+	case len(unknown) > 0 || len(cut) > 0:
+		if len(unknown) > 0 {
+			cut = append([]string{"the solver could not decide " + strings.Join(unknown, ", ")}, cut...)
+		}
+		rep.Verdict, rep.Reason = Unknown, strings.Join(cut, "; ")
 	case len(incomplete) > 0:
 		lines := make([]int, 0, len(incomplete))
 		for l := range incomplete {

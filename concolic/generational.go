@@ -237,6 +237,10 @@ func (g *search) runChild(in spec.Store, bound int, check func(*Path) error) (do
 	}
 	switch p.Outcome {
 	case StepBound:
+		if p.quantCut { // its bound on quantifier instances: this run is cut, the search goes on
+			g.cut = append(g.cut, fmt.Sprintf("the run of %s: %s", spec.StoreString(g.t.prog, in), p.Reason))
+			break
+		}
 		if global {
 			g.stopped = g.stateBound()
 			return true, nil

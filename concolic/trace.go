@@ -21,6 +21,7 @@ import (
 
 	"certsym/engine"
 	"certsym/internal/budget"
+	"certsym/internal/concrete"
 	"certsym/pathcond"
 	"certsym/solver"
 	"certsym/spec"
@@ -152,13 +153,15 @@ func (b *Branch) Constraint(s Side) *sym.Formula { return b.sides[s] }
 type Flip struct {
 	Side Side
 	// Status is Sat (Input takes the side), Unsat (no input follows the path to the branch point
-	// and takes the side) or Unknown (Reason says why).
+	// and takes the side) or Unknown (Reason says why; for a Sat flip, why it is not Confirmed,
+	// when its run reached its bound on quantifier instances).
 	Status pathcond.SatStatus
 	Reason string
 	Input  spec.Store
 	// Confirmed reports that the concrete run of Input takes the same sides as the path at every
 	// earlier branch point and Side at this one (checked for every Sat answer; Trace returns an
-	// error when it fails).
+	// error when it fails). A Sat flip not confirmed was stopped before the branch point, by the
+	// monitor (Path.FlipsCut) or by its bound on quantifier instances (Reason says so).
 	Confirmed bool
 }
 
@@ -203,6 +206,8 @@ type Path struct {
 	// FlipsCut says why the flips of the later branch points were not asked, when the monitor
 	// stopped Trace before it had asked them all ("" otherwise).
 	FlipsCut string
+	// quantCut says that the run ended StepBound at its bound on quantifier instances, not steps.
+	quantCut bool
 }
 
 // Options configure Trace.
@@ -255,9 +260,11 @@ func head(k *engine.Kont) *engine.Kont {
 }
 
 // run executes prog on input concretely and symbolically (symbolic false: concretely only, the
-// Branch constraints and path conditions then stay nil) for at most max steps. stopAt >= 0 ends
+// Branch constraints and path conditions then stay nil) for at most max steps, its conditions
+// evaluating at most max quantifier instances in all (as exec's run: StepBound). stopAt >= 0 ends
 // the run after that many branch points (a flip's confirmation). poll, when not nil, is called
-// every 256 steps with the step count and returns a reason to stop, or "".
+// every 256 steps, and once in 1,024 quantifier instances, with the step count and returns a
+// reason to stop, or "".
 func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll func(int) string) (*Path, error) {
 	n := t.prog.Slots()
 	if len(input) != n {
@@ -272,6 +279,11 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 	}
 	seen := map[syntax.Stmt]bool{}
 	k := &engine.Kont{S: t.prog.Body}
+	var stop func() bool
+	if poll != nil {
+		stop = func() bool { return poll(p.Steps) != "" }
+	}
+	lim := spec.NewLimiter(concrete.Limits(-1, max, stop))
 	// branch records a branch point at statement s whose sides have the constraints sides.
 	branch := func(s syntax.Stmt, kind Kind, pos syntax.Pos, cond string, taken Side, sides [4]*sym.Formula) error {
 		b := &Branch{Stmt: s, Kind: kind, Pos: pos, Cond: cond, Step: p.Steps, Taken: taken, sides: sides}
@@ -409,7 +421,16 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 			default:
 				panic(fmt.Sprintf("concolic: unknown statement %T", s))
 			}
-			v, ek, ok := spec.EvalBKind(cond, conc, nil)
+			v, ek, ok, cut := lim.EvalBKind(cond, conc, nil)
+			switch cut {
+			case budget.NotCut:
+			case budget.CutInstances:
+				p.Outcome, p.Reason, p.quantCut = StepBound, concrete.Reason(cut, s, max, ""), true
+				return p, nil
+			default: // the poll
+				p.Outcome, p.Reason = Stopped, concrete.Reason(cut, s, max, poll(p.Steps))
+				return p, nil
+			}
 			taken := False
 			next := el
 			switch {
@@ -487,11 +508,11 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 				f.Reason = phi.Reason
 			case pathcond.Sat:
 				f.Input = spec.Store(phi.Witness)
-				ok, err := t.confirm(p, j, s, f.Input, max, poll)
+				ok, why, err := t.confirm(p, j, s, f.Input, max, poll)
 				if err != nil {
 					return nil, err
 				}
-				f.Confirmed = ok
+				f.Confirmed, f.Reason = ok, why
 			}
 			b.Flips = append(b.Flips, f)
 		}
@@ -501,16 +522,22 @@ func Trace(prog *syntax.Program, input spec.Store, opts Options) (*Path, error) 
 }
 
 // confirm replays in concretely and checks that it takes the sides of p at its first j branch
-// points and side s at branch point j; confirmed is false when poll stopped the replay first.
-func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int, poll func(int) string) (confirmed bool, err error) {
+// points and side s at branch point j; confirmed is false when poll stopped the replay first, or
+// when its conditions evaluated more quantifier instances than its bound before the branch point
+// (why says so).
+func (t *tracer) confirm(p *Path, j int, s Side, in spec.Store, max int, poll func(int) string) (confirmed bool, why string, err error) {
 	q, err := t.run(in, max, false, j+1, poll)
 	if err != nil {
-		return false, err
+		return false, "", err
 	}
-	if q.Outcome == Stopped && q.Reason != "branch point reached" && len(q.Branches) <= j {
-		return false, nil // stopped before the branch point: the flips after it are cut (FlipsCut)
+	switch {
+	case len(q.Branches) > j:
+	case q.quantCut:
+		return false, "not confirmed: " + q.Reason, nil
+	case q.Outcome == Stopped && q.Reason != "branch point reached":
+		return false, "", nil // stopped before the branch point: the flips after it are cut (FlipsCut)
 	}
-	return true, diverges(p, j, s, q, t.prog)
+	return true, "", diverges(p, j, s, q, t.prog)
 }
 
 // diverges returns an error unless q takes the sides of p at its first j branch points and side s

@@ -2,7 +2,10 @@ package engine
 
 import (
 	"fmt"
+	"time"
 
+	"certsym/internal/budget"
+	"certsym/internal/concrete"
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/spec"
@@ -112,8 +115,8 @@ func (e *Engine) Next() (Status, error) {
 		return Status{Kind: Pending, State: st}, nil
 	}
 	bug, err := e.confirm(st, f)
-	if err != nil {
-		return Status{}, err
+	if err != nil || bug == nil { // nil: a bound cut the replay short, and the run stops (stopped)
+		return Status{Kind: Pending, State: st}, err
 	}
 	e.bugsSoFar++
 	e.mon.SetBugs(e.bugsSoFar)
@@ -127,7 +130,9 @@ func (e *Engine) Next() (Status, error) {
 // results are spec.Run's (spec's runfast_test.go checks it against Run) and which shares nothing
 // with the engine's symbolic steps or its concrete burst machine (burst.go), so that a bug is
 // reported only when the reference semantics, run on its own, reaches the same error in the same
-// number of steps.
+// number of steps. The replay is bounded as exec's run is (the integer bound, ReplayInstances
+// quantifier instances, the monitor and the time bound, concrete.Limits): a bound that cuts it
+// short leaves the error unconfirmed and stops the run, saying why (bug nil).
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
@@ -137,7 +142,12 @@ func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
-	r := spec.RunFast(e.Prog, input, st.Depth)
+	stop := func() bool { return e.mon.Stop() != "" || e.meter.TimeUp(time.Now()) }
+	r := spec.RunFastLimited(e.Prog, input, concrete.Limits(st.Depth, concrete.ReplayInstances, stop))
+	if r.Cut != budget.NotCut && r.Cut != budget.CutSteps {
+		e.stopped = concrete.ReplayCut(f, r, concrete.ReplayInstances, e.mon.Stop(), e.opts.Timeout)
+		return nil, nil
+	}
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
 		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Names()}
 	}

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 
+	"certsym/internal/budget"
 	"certsym/spec/syntax"
 )
 
@@ -32,6 +33,9 @@ type BoundedResult struct {
 	// Quant tells an Incomplete run that ExecBoundedCut's cut (the quantifier bound) stopped at
 	// At from one the loop limit cut off.
 	Quant bool
+	// Cut is the bound of ExecBoundedLimited's Limits that stopped an Incomplete run at At, in
+	// the store Store, before At executed (budget.NotCut: none).
+	Cut budget.Cut
 }
 
 // ExecBounded is the big-step semantics with loop limit n of the Why3 development (predicates
@@ -65,11 +69,38 @@ func ExecBoundedCut(p *syntax.Program, s Store, n int, visit func(syntax.Stmt), 
 	return (&bexec{n: n, visit: visit, cut: cut}).stmt(s, p.Body)
 }
 
-// bexec is one bounded execution: the loop limit n, the visitor, and the cut of ExecBoundedCut.
+// ExecBoundedLimited is ExecBoundedCut (visit and cut may be nil) within lim (Limits; the loop
+// limit n bounds the run's length, lim.Steps is not used): a statement that would evaluate more
+// than lim.Instances quantifier instances in all over the run, or assign a value of more than
+// lim.IntBits bits, and the statement at which lim.Stop (asked once in 1,024 statements and
+// instances) answers true, end the run Incomplete there, in the store before it, with Cut the
+// bound reached. A run no bound stops is ExecBoundedCut's. The concrete replays of the commands
+// use it, so that no input hangs them in a quantifier over a huge range or on huge integers, and
+// each polls the command's monitor.
+func ExecBoundedLimited(p *syntax.Program, s Store, n int, lim Limits, visit func(syntax.Stmt), cut func(c syntax.Stmt, cond syntax.BExpr, s Store) bool) (r BoundedResult) {
+	x := &bexec{n: n, visit: visit, cut: cut, w: newWork(lim), at: p.Body, atS: s}
+	defer func() {
+		if e := recover(); e != nil {
+			c, ok := e.(budget.Cut)
+			if !ok {
+				panic(e)
+			}
+			r = BoundedResult{Store: x.atS, Behaviour: Incomplete, At: x.at, Cut: c}
+		}
+	}()
+	return x.stmt(s, p.Body)
+}
+
+// bexec is one bounded execution: the loop limit n, the visitor, the cut of ExecBoundedCut, and
+// the bounds of ExecBoundedLimited (w, nil for none) with the statement at and store atS where a
+// bound reached stops the run.
 type bexec struct {
 	n     int
 	visit func(syntax.Stmt)
 	cut   func(c syntax.Stmt, cond syntax.BExpr, s Store) bool
+	w     *work
+	at    syntax.Stmt
+	atS   Store
 }
 
 // cond evaluates the condition b of statement c in s; cut reports that ExecBoundedCut's cut
@@ -78,12 +109,24 @@ func (x *bexec) cond(c syntax.Stmt, b syntax.BExpr, s Store) (v bool, k syntax.F
 	if _, assume := c.(*syntax.Assume); x.cut != nil && !assume && x.cut(c, b, s) {
 		return false, 0, false, true
 	}
-	v, k, ok = EvalBKind(b, s, nil)
+	v, k, ok = evalB(b, s, nil, x.w)
 	return v, k, ok, false
+}
+
+// starts records that statement c starts in s, for the bounds of ExecBoundedLimited: a bound
+// reached before the next statement starts stops the run at c.
+func (x *bexec) starts(c syntax.Stmt, s Store) {
+	if x.w != nil {
+		x.at, x.atS = c, s
+		x.w.tick()
+	}
 }
 
 func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 	n, visit := x.n, x.visit
+	if _, seq := c.(*syntax.Seq); !seq {
+		x.starts(c, s) // a loop starts again at each condition (below)
+	}
 	if visit != nil {
 		switch c.(type) {
 		case *syntax.Seq, *syntax.While: // a sequence is no statement; a loop is visited at each condition
@@ -99,19 +142,21 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 	case *syntax.Fail: // E_fail
 		return BoundedResult{Store: s, Behaviour: Error, Fail: c}
 	case *syntax.Assign: // E_assign
-		v, k, ok := EvalKind(c.A, s, nil)
+		v, k, ok := evalA(c.A, s, nil, x.w)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		}
+		x.w.assigned(v)
 		s2 := make(Store, len(s))
 		copy(s2, s)
 		s2[c.X.Index] = v
 		return BoundedResult{Store: s2}
 	case *syntax.ArrAssign: // E_arrassign: as [S-ArrAssign] and [S-ArrAssignErr]
-		slot, v, k, ok := EvalArrAssign(c, s)
+		slot, v, k, ok := evalArrAssign(c, s, x.w)
 		if !ok {
 			return BoundedResult{Store: s, Behaviour: Error, Fail: FailFor(k, c.Err, c.IdxErr)}
 		}
+		x.w.assigned(v)
 		s2 := make(Store, len(s))
 		copy(s2, s)
 		s2[slot] = v
@@ -137,6 +182,9 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 		return BoundedResult{Store: s, Behaviour: Infeasible, At: c}
 	case *syntax.While: // E_while, then exec_loop from k = 0
 		for k := 0; ; k++ {
+			if k > 0 {
+				x.starts(c, s)
+			}
 			if visit != nil {
 				visit(c)
 			}

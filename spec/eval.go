@@ -46,11 +46,32 @@ func EvalKind(a syntax.AExpr, s Store, env Env) (v integer.Int, kind syntax.Fail
 }
 
 // work bounds an evaluation within its run's Limits: left is the quantifier instances that remain,
-// bits the integer bound; a bound reached panics with its budget.Cut, which RunFastLimited
-// recovers.
+// bits the integer bound, stop the poll of Limits.Stop and ticks the steps and instances counted
+// for it; a bound reached panics with its budget.Cut, which RunFastLimited, ExecBoundedLimited and
+// the Limiter recover.
 type work struct {
-	left int64
-	bits int
+	left  int64
+	bits  int
+	stop  func() bool
+	ticks uint
+}
+
+// newWork is the work of a run within lim (lim.Instances < 0: no bound on the instances).
+func newWork(lim Limits) *work {
+	w := &work{left: int64(lim.Instances), bits: lim.IntBits, stop: lim.Stop}
+	if lim.Instances < 0 {
+		w.left = 1<<63 - 1
+	}
+	return w
+}
+
+// tick counts one step, statement or quantifier instance, and asks stop once in 1,024 of them:
+// a true answer panics with budget.CutStop.
+func (w *work) tick() {
+	w.ticks++
+	if w.stop != nil && w.ticks&1023 == 0 && w.stop() {
+		panic(budget.CutStop)
+	}
 }
 
 // assigned panics when v, about to be assigned, has more bits than the integer bound (w nil: none).
@@ -130,9 +151,10 @@ func ApplyA(op syntax.AOp, l, r integer.Int) (integer.Int, bool) {
 // Evaluation is exact, so a quantifier over a huge range takes time proportional to the range:
 // the instances are evaluated one by one (a body that does not mention its bound variable is
 // evaluated once, which gives the same result, and an instance that errs ends the evaluation,
-// since the first error decides it). RunFastLimited can bound the instances a run evaluates (certsym
-// exec bounds them by --max-steps), so that a run cannot hang in one quantifier; EvalBKind, Step,
-// Run and ExecBounded have no such bound.
+// since the first error decides it). RunFastLimited, ExecBoundedLimited and a Limiter bound the
+// instances a run evaluates (certsym exec bounds them by --max-steps) and poll its Stop between
+// them, so that a run cannot hang in one quantifier; EvalBKind, Step, Run and ExecBounded have no
+// such bound.
 func EvalBKind(b syntax.BExpr, s Store, env Env) (v bool, kind syntax.FailKind, ok bool) {
 	return evalB(b, s, env, nil)
 }
@@ -198,6 +220,7 @@ func evalQuant(q *syntax.Quant, s Store, env Env, w *work) (bool, syntax.FailKin
 				panic(budget.CutInstances)
 			}
 			w.left--
+			w.tick()
 		}
 		v, k, ok := evalB(q.Body, s, inner, w)
 		if !ok {

@@ -31,12 +31,10 @@ func RunFast(prog *syntax.Program, input Store, maxSteps int) Result {
 // RunFastLimited is RunFast within lim (Limits): a bound reached ends the run in the state where
 // it was reached (Outcome Stepped, with its Cut), at the statement about to assign a value over
 // the integer bound, or whose condition would evaluate more than lim.Instances quantifier
-// instances (QuantBound set, so that a quantifier over a huge range cannot hang the run).
+// instances (QuantBound set, so that a quantifier over a huge range cannot hang the run). Stop is
+// asked once in 1,024 steps and quantifier instances.
 func RunFastLimited(prog *syntax.Program, input Store, lim Limits) (res Result) {
-	m := fastMachine{s: input, w: &work{left: int64(lim.Instances), bits: lim.IntBits}}
-	if lim.Instances < 0 {
-		m.w.left = 1<<63 - 1
-	}
+	m := fastMachine{s: input, w: newWork(lim)}
 	m.enter(prog.Body)
 	n := 0
 	defer func() { // a bound reached inside a step leaves the machine in the state before it
@@ -58,9 +56,7 @@ func RunFastLimited(prog *syntax.Program, input Store, lim Limits) (res Result) 
 			res.Cut = budget.CutSteps
 			return res
 		}
-		if lim.Stop != nil && n&1023 == 1023 && lim.Stop() {
-			panic(budget.CutStop)
-		}
+		m.w.tick()
 		if out := m.step(); out != Stepped {
 			var f *syntax.Fail
 			if out == Failed {

@@ -192,11 +192,13 @@ func Run(prog *syntax.Program, input Store, maxSteps int) Result {
 	}
 }
 
-// Limits bounds a run (RunFastLimited): Steps, the steps (as Run's maxSteps), and Instances, the
+// Limits bounds a run (RunFastLimited; ExecBoundedLimited and Limiter, which leave Steps to the
+// loop limit and to their caller): Steps, the steps (as Run's maxSteps), and Instances, the
 // quantifier instances its conditions may evaluate in all, over the run (< 0: no bound). IntBits
 // and Stop bound its resources, not its steps: an assignment of a value of more than IntBits bits
-// is not executed (0: no bound), and Stop, when not nil, is asked once in 1,024 steps whether the
-// run must stop (the time and memory bounds and interrupts of a command).
+// is not executed (0: no bound), and Stop, when not nil, is asked once in 1,024 steps (statements
+// of a bounded run) and quantifier instances whether the run must stop (the time and memory
+// bounds and interrupts of a command).
 type Limits struct {
 	Steps, Instances, IntBits int
 	Stop                      func() bool

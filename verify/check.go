@@ -290,10 +290,15 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 	}
 	out.input = m
 	ok, replay, cut := v.replayFalse(cl, idx, m)
-	if cut != "" {
+	switch {
+	case cut != "" && v.stopping():
 		// The run is stopping (the monitor cut the replay short): the result is dropped, as on a
 		// truncated evaluation; the stop's cutoff covers the claim.
 		out.res = resNone
+		return out
+	case cut != "": // a bound of the replay (the integer bound, the quantifier instances)
+		out.res, out.replay = ResDontKnow, "not replayed: the replay was cut short ("+cut+")"
+		out.unhandled = []Unhandled{{Line: cl.Line, What: "the counterexample's replay was cut short: " + cut}}
 		return out
 	}
 	out.replay = replay

@@ -6,6 +6,7 @@ import (
 
 	"certsym/bounded"
 	"certsym/internal/budget"
+	"certsym/internal/concrete"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -92,26 +93,46 @@ func (v *verifier) cut(what string) {
 // every primitive claim holds, UNDEFINED when a supporting one fails (the evaluation errs), FALSE
 // when the defining one does; with the index of the primitive claim that decided it.
 func (cl *Claim) concrete(s spec.Store) (Result, int) {
-	n := len(cl.Prims)
-	for j, p := range cl.Prims {
-		val, _, ok := spec.EvalBKind(p.Expr, s, nil)
-		switch {
-		case !ok || (!val && j < n-1):
-			return ResUndefined, j
-		case !val:
-			return ResFalse, j
-		}
-	}
-	return ResTrue, n - 1
+	r, j, _ := cl.concreteWithin(nil, s)
+	return r, j
 }
 
-// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration),
-// polling the monitor: its end, and how many statements it executes (spec.ExecBoundedVisit's
-// visits). cut says why the monitor stopped it ("" when it did not).
+// concreteWithin is concrete within the bounds of l (nil: none); cut is the bound it reached
+// (budget.NotCut: none; the result is then meaningless).
+func (cl *Claim) concreteWithin(l *spec.Limiter, s spec.Store) (Result, int, budget.Cut) {
+	n := len(cl.Prims)
+	for j, p := range cl.Prims {
+		val, _, ok, cut := l.EvalBKind(p.Expr, s, nil)
+		switch {
+		case cut != budget.NotCut:
+			return 0, 0, cut
+		case !ok || (!val && j < n-1):
+			return ResUndefined, j, budget.NotCut
+		case !val:
+			return ResFalse, j, budget.NotCut
+		}
+	}
+	return ResTrue, n - 1, budget.NotCut
+}
+
+// replayLimits are the bounds of a replay during the exploration (concrete.Limits: the integer
+// bound, ReplayInstances quantifier instances, the monitor's stop).
+func (v *verifier) replayLimits() spec.Limits {
+	return concrete.Limits(-1, concrete.ReplayInstances, v.stopping)
+}
+
+// cutReason says which bound stopped a replay at statement at.
+func (v *verifier) cutReason(cut budget.Cut, at syntax.Stmt) string {
+	return concrete.Reason(cut, at, concrete.ReplayInstances, v.mon.Stop())
+}
+
+// boundedRun runs input m on the bounded concrete semantics (the loop bound of the exploration)
+// within replayLimits: its end, and how many statements it executes (spec.ExecBoundedVisit's
+// visits). cut says which bound stopped it, the monitor's reason for a stop ("" when none did).
 func (v *verifier) boundedRun(m spec.Store) (end spec.BoundedResult, visits int, cut string) {
-	end = spec.ExecBoundedCut(v.prog, m, v.opts.LoopBound, func(syntax.Stmt) { visits++ }, paths.PollCut(v.stopping))
-	if end.Quant {
-		return end, visits, v.mon.Stop()
+	end = spec.ExecBoundedLimited(v.prog, m, v.opts.LoopBound, v.replayLimits(), func(syntax.Stmt) { visits++ }, nil)
+	if end.Cut != budget.NotCut {
+		return end, visits, v.cutReason(end.Cut, end.At)
 	}
 	return end, visits, ""
 }
@@ -126,25 +147,30 @@ func replaySteps(visits int) int { return 4*visits + 4 }
 // visit runs input m on the concrete small-step semantics to the claim's statement: to its first
 // visit (first), or to the first where the claim is not TRUE. It returns the claim's concrete
 // result there and the primitive claim that decided it, or reached false and how the run ended;
-// cut says why the monitor stopped the replay before either ("" when it did not). The run takes
-// at most steps steps (replaySteps).
+// cut says which bound of replayLimits stopped the replay before either ("" when none did). The
+// run takes at most steps steps (replaySteps).
 func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int) (res Result, idx int, reached bool, how, cut string) {
 	st := spec.State{Store: append(spec.Store{}, m...), Prog: v.prog.Body}
-	poll := budget.Every(1024, v.stopping)
+	lim := spec.NewLimiter(v.replayLimits())
 	for range steps {
-		if poll() {
-			return 0, 0, false, "", v.mon.Stop()
-		}
-		h := spec.Head(st.Prog)
+		head := spec.Head(st.Prog)
+		h := head
 		if s, ok := v.rep.at[h]; ok {
 			h = s
 		}
 		if h == cl.Stmt {
-			if r, j := cl.concrete(st.Store); first || r != ResTrue {
+			r, j, c := cl.concreteWithin(lim, st.Store)
+			if c != budget.NotCut {
+				return 0, 0, false, "", v.cutReason(c, head)
+			}
+			if first || r != ResTrue {
 				return r, j, true, "", ""
 			}
 		}
-		next, out := spec.Step(st)
+		next, out, c := lim.Step(st)
+		if c != budget.NotCut {
+			return 0, 0, false, "", v.cutReason(c, head)
+		}
 		if out != spec.Stepped {
 			return 0, 0, false, fmt.Sprintf("the concrete run ends %s at line %d without reaching the claim so", out, h.Pos().Line), ""
 		}
@@ -156,7 +182,8 @@ func (v *verifier) visit(cl *Claim, m spec.Store, first bool, steps int) (res Re
 // replayFalse checks a counterexample m of primitive claim idx of cl on the concrete semantics:
 // the run reaches the claim's statement with the earlier primitive claims true and this one
 // false, and the bounded concrete execution (spec.ExecBounded) ends there in an error. cut says
-// why the monitor stopped the replay before it could tell (then ok is false and what empty).
+// which bound (the monitor's stop, or a bound of replayLimits) stopped the replay before it could
+// tell (then ok is false and what empty).
 func (v *verifier) replayFalse(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
 	end, visits, cut := v.boundedRun(m)
 	if cut != "" {
@@ -186,7 +213,7 @@ func (v *verifier) stopping() bool { return v.mon.Stop() != "" }
 
 // replayTrue checks a test m of primitive claim idx of cl on the concrete semantics: the run
 // reaches the claim's statement with the claim's primitive claims up to this one true.
-// cut says why the replay was stopped before it could tell (then ok is false and what empty).
+// cut says which bound stopped the replay before it could tell (then ok is false and what empty).
 func (v *verifier) replayTrue(cl *Claim, idx int, m spec.Store) (ok bool, what, cut string) {
 	_, visits, cut := v.boundedRun(m)
 	if cut != "" {
@@ -222,8 +249,10 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.For
 	ok, what, cut := v.replayTrue(cl, idx, e.Input)
 	e.Replay = what
 	switch {
-	case cut != "":
+	case cut != "" && v.stopping():
 		e.Replay = "not replayed: the replay was stopped (" + cut + ")"
+	case cut != "":
+		e.Replay = "not replayed: the replay was cut short (" + cut + ")"
 	case !ok && flagged:
 		e.Replay += " (the path over-approximates: the test may not satisfy an assume)"
 	case !ok:

@@ -19,7 +19,7 @@ import (
 func cmdConcolic(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("concolic", flag.ContinueOnError)
 	input := addInputFlags(fs, "the input whose path to trace, as x=3,y=-2 (required, or --input-file; a variable not given is 0)")
-	maxSteps := flags.Count(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps")
+	maxSteps := flags.Count(fs, "max-steps", concolic.DefaultMaxSteps, "stop the run after `N` steps (or N quantifier instances evaluated)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	full := fs.Bool("full", false, "print path conditions and stores whole (the text output abbreviates long ones)")
 	queryTimeout := flags.Duration(fs, "query-timeout", flags.DefaultQueryTimeout, "bound each solver query to this `duration` (0: none); an unanswered query is reported unknown")

@@ -3,14 +3,18 @@
 package main
 
 import (
+	"certsym/cmd/certsym/internal/catch"
 	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/help"
+	"certsym/cmd/certsym/internal/jsonout"
+	"certsym/cmd/certsym/internal/watch"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 )
 
@@ -27,11 +31,55 @@ const (
 var stdin io.Reader = os.Stdin
 
 func main() {
+	// The signals are caught first, before anything is read or set up: one that comes before the
+	// run starts is answered by interruptedBeforeRun, and the run's handler (package watch) takes
+	// them when the run starts; stdout's writes tell the catcher that the output has begun.
+	catch.Start(interruptedBeforeRun)
 	// A Go stack trace is never what a user should see: an unexpected panic is reported in one
 	// line by run; for the runtime's fatal errors this keeps the goroutine dump out (a developer
 	// gets it back with GOTRACEBACK=single or higher).
 	debug.SetTraceback("none")
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], catch.Output(os.Stdout), os.Stderr))
+}
+
+// beforeRun is the reason of the report of a command a signal stopped before its run started.
+const beforeRun = "interrupted before the run started"
+
+// interruptedBeforeRun answers a signal s that comes before the command's run started (package
+// catch): certsym exits with the status of an interrupted run (3) after the report that says so,
+// the JSON object jsonout.Interrupted with --json. A command whose output had begun (wrote: an
+// error object, parse's program, merge's report) ends without another.
+func interruptedBeforeRun(s os.Signal, wrote bool) {
+	name := watch.SigName(s)
+	if wrote {
+		fmt.Fprintf(os.Stderr, "certsym: %s: exiting\n", name)
+		os.Exit(exitUnknown)
+	}
+	fmt.Fprintf(os.Stderr, "certsym: %s: %s\n", name, beforeRun)
+	if wantsJSON(os.Args[1:]) {
+		jsonout.Write(os.Stdout, jsonout.Interrupted{Interrupted: true, Reason: beforeRun})
+	} else {
+		fmt.Fprintln(os.Stdout, beforeRun)
+	}
+	os.Exit(exitUnknown)
+}
+
+// wantsJSON reports whether the command line args asks for JSON output (--json among the
+// options, before a "--" that ends them), read before the command parses its options.
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		name, value, set := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "json" {
+			continue
+		}
+		if b, err := strconv.ParseBool(value); !set || err == nil && b {
+			return true
+		}
+	}
+	return false
 }
 
 // run is the whole command; it returns the exit status. A panic is certsym's own defect: it is

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -144,5 +145,97 @@ func TestInterrupt(t *testing.T) {
 	p.cmd.Process.Signal(os.Interrupt)
 	if code := p.wait(t, 20*time.Second); code != exitUnknown || !strings.Contains(p.stdout.String(), "verdict: unknown (interrupted)\n") {
 		t.Errorf("text: exit %d, %q", code, p.stdout.String())
+	}
+}
+
+// TestSignalBeforeRun: certsym catches SIGINT and SIGTERM from the start of main, so a signal
+// that comes before the run started (here while the command waits for its program on a standard
+// input that stays open) ends it with the report "interrupted before the run started", a JSON
+// object with --json, and exit 3, for every command; the runtime's default handling killed the
+// process without a report.
+func TestSignalBeforeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: starts processes")
+	}
+	bin := certsymBinary(t)
+	cases := []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGINT, []string{"run", "-", "--json"}},
+		{syscall.SIGTERM, []string{"run", "-", "--loop-bound", "2", "--json"}},
+		{syscall.SIGINT, []string{"run", "-", "--strategy", "generational", "--json=true"}},
+		{syscall.SIGINT, []string{"verify", "-", "--json", "--html", filepath.Join(t.TempDir(), "r.html")}},
+		{syscall.SIGTERM, []string{"exec", "-", "--json"}},
+		{syscall.SIGINT, []string{"concolic", "-", "--input", "", "--json"}},
+		{syscall.SIGINT, []string{"run", "-"}},
+		{syscall.SIGTERM, []string{"parse", "-"}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " ")+" "+c.sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, c.args...)
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond) // the command waits for its program meanwhile
+			cmd.Process.Signal(c.sig)
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running 20 s after the signal; stderr: %s", stderr.String())
+			}
+			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			name := map[syscall.Signal]string{syscall.SIGINT: "interrupt", syscall.SIGTERM: "terminated"}[c.sig]
+			if ws.Signaled() || ws.ExitStatus() != exitUnknown || !strings.Contains(stderr.String(), "certsym: "+name+": "+beforeRun+"\n") {
+				t.Fatalf("ended with %v, want exit 3 and the report; stdout %q, stderr %q", cmd.ProcessState, stdout.String(), stderr.String())
+			}
+			if !wantsJSON(c.args) {
+				if stdout.String() != beforeRun+"\n" {
+					t.Errorf("stdout %q, want %q", stdout.String(), beforeRun+"\n")
+				}
+				return
+			}
+			var out struct {
+				Interrupted bool   `json:"interrupted"`
+				Reason      string `json:"reason"`
+			}
+			if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || !out.Interrupted || out.Reason != beforeRun {
+				t.Errorf("stdout %q (%v), want the JSON report of an interrupt before the run", stdout.String(), err)
+			}
+		})
+	}
+}
+
+// TestWantsJSON: the command line asks for JSON when --json (or -json, or set true) comes among
+// the options, before a "--".
+func TestWantsJSON(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"run", "f.imp", "--json"}, true},
+		{[]string{"run", "-json", "f.imp"}, true},
+		{[]string{"verify", "--json=true", "f.imp"}, true},
+		{[]string{"verify", "--json=1", "f.imp"}, true},
+		{[]string{"verify", "--json=false", "f.imp"}, false},
+		{[]string{"run", "f.imp"}, false},
+		{[]string{"run", "--", "--json"}, false},
+		{[]string{"run", "json"}, false},
+		{[]string{"run", "--jsonx"}, false},
+	} {
+		if got := wantsJSON(c.args); got != c.want {
+			t.Errorf("wantsJSON(%q) = %v, want %v", c.args, got, c.want)
+		}
 	}
 }

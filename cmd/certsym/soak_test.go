@@ -293,9 +293,9 @@ func soakExec(t *testing.T, bin string, c *soakCall) {
 	c.stdout, c.stderr = stdout.Bytes(), stderr.Bytes()
 	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	c.code = cmd.ProcessState.ExitCode()
-	// A SIGINT that arrives before certsym handles signals (while it starts and reads the
-	// program) or after (once the report is printed, the default handling is back) ends the
-	// process as it ends any program.
+	// certsym catches the signals from the first line of main to its end (package catch): a
+	// SIGINT can end the process only before main (while the system loads it and the runtime
+	// starts), as it ends any program; early counts those.
 	if ws.Signaled() && ws.Signal() == syscall.SIGINT && c.signal > 0 {
 		c.early, c.afterReport = len(c.stdout) == 0, json.Valid(c.stdout)
 	}

@@ -35,6 +35,7 @@ var layer = map[string]int{
 	"solver":            5, // the solver chain over Z3 (beside step, below the interpreters)
 	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
 	"step":              4,
+	"internal/concrete": 5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
 	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine":            6,
 	"bounded":           6,
@@ -46,6 +47,7 @@ var layer = map[string]int{
 	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
+	"cmd/certsym/internal/catch":      7, // the process's signals from the start of main (held for the run, or answered before it)
 	"cmd/certsym/internal/report":     8,
 	"cmd/certsym/internal/inputs":     8,
 	"cmd/certsym/internal/outfile":    8, // the output files: checked before the run, written whole

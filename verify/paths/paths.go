@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"certsym/internal/budget"
+	"certsym/internal/concrete"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -62,20 +63,12 @@ const MaxPathTests = 1000
 // MaxPathLines is the most lines kept of a path's replay.
 const MaxPathLines = 200
 
-// PollCut is a cut for spec.ExecBoundedCut that cuts nothing of the program but polls stop, the
-// monitor's verdict on the phase (Stop during the exploration, Due after it), once in 1,024
-// conditions, and cuts the run where it answers true: a replay so cut ends Incomplete with Quant
-// set (the replays of verify use no other cut). The loop bound bounds the bounded replays, the
-// length of the path the small-step ones.
-func PollCut(stop func() bool) func(syntax.Stmt, syntax.BExpr, spec.Store) bool {
-	poll := budget.Every(1024, stop)
-	return func(syntax.Stmt, syntax.BExpr, spec.Store) bool { return poll() }
-}
-
 // Test gives path p of prog its test, its counterexample (SetCounterexample) or else the
-// solver's model of its path condition if there is one, and replays it with loop bound n,
-// polling stop (PollCut): a function of the path alone, which writes only p's test fields. It returns false when stop ended it before the replay ended (the
-// path then has no test; Ends says why).
+// solver's model of its path condition if there is one, and replays it with loop bound n within
+// the bounds of a replay (concrete.Limits: the integer bound, ReplayInstances quantifier
+// instances), polling stop: a function of the path alone, which writes only p's test fields. A
+// replay a bound cuts short gives the path no test, and Ends says why; Test returns false when it
+// was stop (the replay of the tests was cut).
 func Test(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Monitor) bool {
 	if stop() {
 		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
@@ -91,14 +84,20 @@ func Test(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Mo
 	}
 	input := append(spec.Store{}, model...)
 	var lines []int
-	r := spec.ExecBoundedCut(prog, input, n, func(s syntax.Stmt) {
+	lim := concrete.Limits(-1, concrete.ReplayInstances, stop)
+	r := spec.ExecBoundedLimited(prog, input, n, lim, func(s syntax.Stmt) {
 		if l := s.Pos().Line; l > 0 && len(lines) < MaxPathLines && (len(lines) == 0 || lines[len(lines)-1] != l) {
 			lines = append(lines, l)
 		}
-	}, PollCut(stop))
-	if r.Quant {
+	}, nil)
+	switch r.Cut {
+	case budget.NotCut:
+	case budget.CutStop:
 		p.Ends = "no test: the replay of the tests was cut (" + mon.Stop() + ")"
 		return false
+	default:
+		p.Ends = "no test: its replay was cut short (" + concrete.Reason(r.Cut, r.At, concrete.ReplayInstances, "") + ")"
+		return true
 	}
 	p.Input, p.Lines, p.Final, p.Ends = input, lines, r.Store, EndsText(r)
 	return true

@@ -112,6 +112,14 @@ func WriteExec(w io.Writer, prog *syntax.Program, input spec.Store, r spec.Resul
 	return x.Outcome, Write(w, out)
 }
 
+// Interrupted is the object a command given --json prints on stdout when a signal (SIGINT,
+// SIGTERM) comes before its run started: interrupted true, and the reason, "interrupted before
+// the run started".
+type Interrupted struct {
+	Interrupted bool   `json:"interrupted"`
+	Reason      string `json:"reason"`
+}
+
 // Error is the object a command given --json prints on stdout when it cannot read its
 // program: the error, with its position for a syntax error.
 type Error struct {

@@ -11,6 +11,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"certsym/cmd/certsym/internal/catch"
 )
 
 // CheckFile checks that the file path can be written: it is not a directory, and its directory
@@ -52,20 +54,24 @@ func CheckDir(dir string) error {
 }
 
 // canCreateIn creates and removes a temporary file in dir: nil when that works. The checks run
-// before the command handles signals, so an interrupt (SIGINT, SIGTERM) would end the process
-// between the creation and the removal and leave the file: one that arrives then is held until
-// the file is removed, and sent again.
+// before the run handles signals, so an interrupt (SIGINT, SIGTERM) would end the process between
+// the creation and the removal and leave the file: one that arrives then is held until the file
+// is removed (by the process's catcher, package catch, or, without one, here), and answered then.
 func canCreateIn(dir string) error {
-	held := make(chan os.Signal, 1)
-	signal.Notify(held, os.Interrupt, syscall.SIGTERM)
-	defer func() {
-		signal.Stop(held)
-		select {
-		case s := <-held:
-			syscall.Kill(os.Getpid(), s.(syscall.Signal))
-		default:
-		}
-	}()
+	if release, ok := catch.Hold(); ok {
+		defer release()
+	} else {
+		held := make(chan os.Signal, 1)
+		signal.Notify(held, os.Interrupt, syscall.SIGTERM)
+		defer func() {
+			signal.Stop(held)
+			select {
+			case s := <-held:
+				syscall.Kill(os.Getpid(), s.(syscall.Signal))
+			default:
+			}
+		}()
+	}
 	f, err := os.CreateTemp(dir, ".certsym-check-*")
 	if err != nil {
 		var pe *fs.PathError

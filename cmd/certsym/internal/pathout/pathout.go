@@ -134,6 +134,9 @@ func WriteText(w io.Writer, file string, p *concolic.Path, names []string, full 
 				how := "confirmed: its concrete run takes it"
 				if !f.Confirmed {
 					how = "not confirmed: its concrete run was stopped first"
+					if f.Reason != "" {
+						how = f.Reason
+					}
 				}
 				fmt.Fprintf(w, "   flip to %s: %s (%s)\n", b.SideName(f.Side), report.InputText(f.Input, names), how)
 			case pathcond.Unsat:

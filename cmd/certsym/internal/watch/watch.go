@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"certsym/cmd/certsym/internal/catch"
 	"certsym/internal/budget"
 )
 
@@ -57,10 +58,14 @@ const RepeatWindow = time.Second
 // returned function restores the default handling (it may be called more than once); when it is
 // called within RepeatWindow of the first signal, the default handling comes back only at the
 // window's end, so that the second copy of that signal does not kill the process after its
-// report.
+// report. When the process catches its signals from its start (package catch), the handler takes
+// them from the catcher, and gives them back to it (which ignores them from then on) instead.
 func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	release, caught := catch.Take(sigs)
+	if !caught {
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	}
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	var firstAt atomic.Int64 // when the first signal came (UnixNano), 0 before it
@@ -85,7 +90,7 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 				case first.IsZero():
 					first = time.Now()
 					firstAt.Store(first.UnixNano())
-					fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", sigName(s))
+					fmt.Fprintf(stderr, "certsym: %s: stopping, the partial report follows (again to exit at once)\n", SigName(s))
 					m.Interrupt()
 					grace = time.After(interruptGrace)
 					// A query that started between the check of the interrupt flag and the flag
@@ -96,7 +101,7 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 				case time.Since(first) < RepeatWindow:
 					// the same request, delivered twice (to the process, then to its group)
 				default:
-					fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", sigName(s))
+					fmt.Fprintf(stderr, "certsym: %s again: exiting without a report\n", SigName(s))
 					Exit(status)
 				}
 			case <-grace:
@@ -115,6 +120,10 @@ func Signals(m *budget.Monitor, stderr io.Writer, status int) (stop func()) {
 		once.Do(func() {
 			close(done)
 			<-finished
+			if caught {
+				release()
+				return
+			}
 			if at := firstAt.Load(); at != 0 {
 				if left := RepeatWindow - time.Since(time.Unix(0, at)); left > 0 {
 					time.AfterFunc(left, func() { signal.Stop(sigs) })
@@ -138,7 +147,8 @@ func Running(m *budget.Monitor) string {
 	return what + " is still running, outside the solver (one step of it did not finish)"
 }
 
-func sigName(s os.Signal) string {
+// SigName names a signal in the messages: "interrupt" (SIGINT) or "terminated" (SIGTERM).
+func SigName(s os.Signal) string {
 	if s == os.Interrupt {
 		return "interrupt"
 	}

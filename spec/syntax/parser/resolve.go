@@ -10,8 +10,8 @@ import "fmt"
 // write to its declared array (checking that array names and scalar names are used as such, and
 // that bound variables are named like no variable or array), lays out the arrays after the
 // variables in the concrete store, and builds the nodes the semantics refers to: the Fail of each
-// statement that can divide (Err) or index out of range (IdxErr), the Fail of each assert, and
-// the unfolding of each while ([S-While]). fail reports a misuse at its position.
+// statement that can divide (Err) or index out of range (IdxErr), the Fail of each assert and of
+// each invariant clause, and the unfolding and entry of each while ([S-While], [S-While-Inv]). fail reports a misuse at its position.
 func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 	arrays := map[string]*syntax.Array{}
 	for _, a := range prog.Arrays {
@@ -44,6 +44,7 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 		return nil
 	}
 	idx := map[string]int{}
+	invariant := map[*syntax.Assert]bool{} // the clauses of the loops met so far
 	mk := func(l syntax.Loc, k syntax.FailKind, can bool) *syntax.Fail {
 		if !can {
 			return nil
@@ -90,13 +91,23 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 		case *syntax.While:
 			st.Unfold = &syntax.If{Loc: st.Loc, Cond: st.Cond, Then: &syntax.Seq{First: st.Body, Second: st}, Else: &syntax.Skip{Loc: st.Loc},
 				Err: mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond)), IdxErr: mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))}
+			// [S-While-Inv]: assert I1 ; ... ; assert In ; Unfold (Unfold alone without clauses).
+			st.Entry = st.Unfold
+			for k := len(st.Invariants) - 1; k >= 0; k-- {
+				st.Entry = &syntax.Seq{First: st.Invariants[k], Second: st.Entry}
+				invariant[st.Invariants[k]] = true
+			}
 		case *syntax.Assume:
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
 		case *syntax.Assert:
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
-			st.Violation = &syntax.Fail{Loc: st.Loc, Kind: syntax.FailAssert}
+			kind := syntax.FailAssert
+			if invariant[st] { // Inspect meets a loop before its clauses
+				kind = syntax.FailInvariant
+			}
+			st.Violation = &syntax.Fail{Loc: st.Loc, Kind: kind}
 		}
 		return true
 	})

@@ -339,11 +339,17 @@ type If struct {
 // While is while b invariant I1 ... invariant In do p od (n >= 0). Unfold is its one-step
 // unfolding if b then (p ; while b do p od) else skip fi ([S-While]), built once by the parser.
 // Invariants are the clauses I1, ..., In in source order, each an Assert at its 'invariant'
-// keyword whose Violation has kind FailInvariant. Entry is the statement the loop steps to:
-// Unfold itself when there are no clauses ([S-While]), otherwise
-// assert I1 ; ... ; assert In ; Unfold ([S-While-Inv]), so that every arrival at the loop's
-// head checks every clause, in order, before b is evaluated (Unfold's then branch ends with the
-// loop itself). Entry is built once by the parser, like Unfold.
+// keyword whose Violation has kind FailInvariant.
+//
+// Entry is the statement the loop steps to, built once by the parser: Unfold itself when there
+// are no clauses ([S-While]); otherwise assert I1 ; ... ; assert In ; Loop ([S-While-Inv]), where
+// Loop is the loop that runs, while b do (p ; assert I1 ; ... ; assert In) od, a while without
+// clauses at the same place (its Body is that sequence, its Unfold this loop's Unfold). So every
+// arrival at the loop's head checks every clause, in order, before b is evaluated: the first
+// through Entry, the others at the end of Loop's body. The clauses' Asserts are the same nodes in
+// Entry and in Loop's body, so a violation is one error wherever it happens. The loop with clauses
+// is itself reached once per execution of the enclosing program text; Loop is no child of it
+// (Inspect) and no statement of the source. Loop is nil for a loop without clauses.
 type While struct {
 	Loc
 	Cond       BExpr
@@ -351,6 +357,7 @@ type While struct {
 	Body       Stmt
 	Unfold     *If
 	Entry      Stmt
+	Loop       *While
 }
 
 // Assume is assume b. Err is as for Assign.

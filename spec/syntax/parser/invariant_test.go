@@ -36,17 +36,31 @@ func TestInvariantClauses(t *testing.T) {
 	if got := w.Invariants[1].Violation.Kind.String(); got != "invariant" {
 		t.Errorf("kind text %q, want invariant", got)
 	}
-	// Entry = assert I1 ; (assert I2 ; Unfold).
+	// Entry = assert I1 ; (assert I2 ; Loop), Loop = while b do (p ; (assert I1 ; assert I2)) od.
 	e1, ok := w.Entry.(*syntax.Seq)
 	if !ok || e1.First != w.Invariants[0] {
 		t.Fatalf("Entry does not start with clause 1: %T", w.Entry)
 	}
 	e2, ok := e1.Second.(*syntax.Seq)
-	if !ok || e2.First != w.Invariants[1] || e2.Second != w.Unfold {
-		t.Fatalf("Entry is not clause 1 ; clause 2 ; Unfold")
+	if !ok || e2.First != w.Invariants[1] || e2.Second != w.Loop || w.Loop == nil {
+		t.Fatalf("Entry is not clause 1 ; clause 2 ; Loop")
+	}
+	l := w.Loop
+	if l.Cond != w.Cond || len(l.Invariants) != 0 || l.Loop != nil || l.Pos() != w.Pos() || l.Entry != l.Unfold || w.Unfold != l.Unfold {
+		t.Errorf("Loop is not the plain loop at the same place whose unfolding is the loop's: %+v", l)
+	}
+	b, ok := l.Body.(*syntax.Seq)
+	if !ok || b.First != w.Body {
+		t.Fatalf("Loop's body does not start with the loop's body")
+	}
+	if c, ok := b.Second.(*syntax.Seq); !ok || c.First != w.Invariants[0] || c.Second != w.Invariants[1] {
+		t.Errorf("Loop's body does not end with the clauses, in order")
+	}
+	if th := l.Unfold.Then.(*syntax.Seq); th.First != l.Body || th.Second != l {
+		t.Errorf("Loop's unfolding does not come back to Loop")
 	}
 	plain := p.Body.(*syntax.Seq).Second.(*syntax.Seq).Second.(*syntax.While)
-	if plain.Entry != plain.Unfold || len(plain.Invariants) != 0 {
+	if plain.Entry != plain.Unfold || len(plain.Invariants) != 0 || plain.Loop != nil {
 		t.Errorf("a loop without clauses: Entry %p, Unfold %p, %d clauses", plain.Entry, plain.Unfold, len(plain.Invariants))
 	}
 	// An assert keeps its kind; the variables are numbered in Inspect's order (condition,

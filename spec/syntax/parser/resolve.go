@@ -89,14 +89,23 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
 		case *syntax.While:
-			st.Unfold = &syntax.If{Loc: st.Loc, Cond: st.Cond, Then: &syntax.Seq{First: st.Body, Second: st}, Else: &syntax.Skip{Loc: st.Loc},
-				Err: mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond)), IdxErr: mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))}
-			// [S-While-Inv]: assert I1 ; ... ; assert In ; Unfold (Unfold alone without clauses).
-			st.Entry = st.Unfold
-			for k := len(st.Invariants) - 1; k >= 0; k-- {
-				st.Entry = &syntax.Seq{First: st.Invariants[k], Second: st.Entry}
-				invariant[st.Invariants[k]] = true
+			unfold(st, mk)
+			if len(st.Invariants) == 0 {
+				break
 			}
+			// [S-While-Inv]: the loop steps to assert I1 ; ... ; assert In ; Loop, where Loop is
+			// while b do (p ; assert I1 ; ... ; assert In) od.
+			for _, inv := range st.Invariants {
+				invariant[inv] = true
+			}
+			checks := make([]syntax.Stmt, 0, len(st.Invariants)+1)
+			for _, inv := range st.Invariants {
+				checks = append(checks, inv)
+			}
+			loop := &syntax.While{Loc: st.Loc, Cond: st.Cond, Body: &syntax.Seq{First: st.Body, Second: joinSeq(checks)}}
+			unfold(loop, mk)
+			st.Loop, st.Unfold = loop, loop.Unfold
+			st.Entry = joinSeq(append(checks, loop))
 		case *syntax.Assume:
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
@@ -116,6 +125,14 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 		a.Offset = off
 		off += a.Size()
 	}
+}
+
+// unfold builds the unfolding of a loop without clauses, if b then (p ; while b do p od) else
+// skip fi ([S-While]), and makes it the loop's Entry.
+func unfold(w *syntax.While, mk func(syntax.Loc, syntax.FailKind, bool) *syntax.Fail) {
+	w.Unfold = &syntax.If{Loc: w.Loc, Cond: w.Cond, Then: &syntax.Seq{First: w.Body, Second: w}, Else: &syntax.Skip{Loc: w.Loc},
+		Err: mk(w.Loc, syntax.FailDivZero, syntax.HasDivB(w.Cond)), IdxErr: mk(w.Loc, syntax.FailIndex, syntax.HasIndex(w.Cond))}
+	w.Entry = w.Unfold
 }
 
 // rightNest re-associates every sequence to s1 ; (s2 ; (... ; sn)), the form the parser gives a

@@ -197,7 +197,7 @@ func TestStepsFollowSemantics(t *testing.T) {
 	if programs < 100 || edges < 10_000 {
 		t.Errorf("%d programs, %d steps checked: too few", programs, edges)
 	}
-	for _, k := range []string{"ArrAssign", "unfold", "division-by-zero", "index-out-of-range", "assert"} {
+	for _, k := range []string{"ArrAssign", "unfold", "division-by-zero", "index-out-of-range", "assert", "invariant"} {
 		if !reached[k] {
 			t.Errorf("no step reached a node %s: the corpus runs do not check its steps", k)
 		}

@@ -753,9 +753,12 @@ func (b *Interp) interpLoop(st State, w *syntax.While, k int, yield func(Result)
 	b.loopTest(st, w, k, yield)
 }
 
-// clauses executes the invariant clauses of w from the i-th on, each as its assert (an arrival at
-// the loop's head checks them in order before the condition, [S-While-Inv]; Why3: exec_inv):
-// the Normal results of the last go on to cont, the others to yield.
+// clauses executes the invariant clauses of w from the i-th on, each as its assert: an arrival
+// at the loop's head checks them in order before the condition ([S-While-Inv]). The Normal
+// results of the last go on to cont, the others to yield. Why3: the WhileInv case of
+// interp_stmt, which runs i; while b do (c; i) od: the same checks, with the same results in the
+// same order (here the check at the start of iteration k > 0 is Why3's at the end of iteration
+// k - 1).
 func (b *Interp) clauses(st State, w *syntax.While, i int, cont func(State), yield func(Result)) {
 	if i == len(w.Invariants) {
 		cont(st)

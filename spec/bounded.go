@@ -170,7 +170,7 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 
 // clauses executes the invariant clauses of loop c (none for a loop without them), in order, as
 // asserts: at every arrival at the loop's head, before its condition ([S-While-Inv]; Why3:
-// exec_inv).
+// E_while_inv: WhileInv b i c means i; while b do (c; i) od, whose checks of i are these).
 func (x *bexec) clauses(s Store, c *syntax.While) BoundedResult {
 	for _, inv := range c.Invariants {
 		r := x.stmt(s, inv)

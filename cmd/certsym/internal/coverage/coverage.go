@@ -97,7 +97,10 @@ func Compute(body syntax.Stmt, hits map[syntax.Stmt]int, arms map[syntax.Stmt]*[
 	for _, c := range cv.stmts {
 		c.hits = hits[c.stmt]
 		if w, ok := c.stmt.(*syntax.While); ok && w.Loop != nil {
-			c.hits += hits[w.Loop] // the arrivals after the first, at the loop that runs
+			// A loop with invariant clauses is at its head once per execution of the program
+			// text, then steps to its clauses; its test is executed by the loop that runs
+			// (While.Loop), once per arrival, as a loop without clauses is.
+			c.hits = hits[w.Loop]
 		}
 	}
 	for stmt, a := range arms {

@@ -143,7 +143,7 @@ func TestRunInvariants(t *testing.T) {
 		want *syntax.Fail
 	}{
 		{map[string]int64{"n": 3, "m": 3, "d": 1}, nil},
-		{map[string]int64{"n": 3, "m": 2, "d": 1}, w.Invariants[0].Violation}, // i == 3, the last arrival
+		{map[string]int64{"n": 3, "m": 2, "d": 1}, w.Invariants[0].Violation},  // i == 3, the last arrival
 		{map[string]int64{"n": 0, "m": -1, "d": 1}, w.Invariants[0].Violation}, // on entry, the body never runs
 		{map[string]int64{"n": 3, "m": 3, "d": 20}, w.Invariants[1].Violation},
 		{map[string]int64{"n": 3, "m": -1, "d": 0}, w.Invariants[0].Violation}, // the first clause first

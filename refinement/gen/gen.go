@@ -61,7 +61,7 @@ type gen struct {
 	exprDepth int
 	nesting   int
 	loops     int
-	counters  []string // loop counters in scope (never assigned by generated statements)
+	counters  []string  // loop counters in scope (never assigned by generated statements)
 	made      []genLoop // the loops written, for their invariant clauses (invariants.go)
 }
 

@@ -52,7 +52,7 @@ func withInvariants(seed int64, cfg Config, loops []genLoop) {
 		return
 	}
 	g := &gen{cfg: cfg}
-	f := fuzz.NewWithSeed(seed*31 + 7).NilChance(0).Funcs(
+	f := fuzz.NewWithSeed(seed*31+7).NilChance(0).Funcs(
 		func(v *integer.Int, c fuzz.Continue) { *v = g.constant(c) },
 		func(a *syntax.AExpr, c fuzz.Continue) { *a = g.aexpr(c) },
 		func(b *syntax.BExpr, c fuzz.Continue) { *b = g.cond(c) },

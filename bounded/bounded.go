@@ -728,7 +728,8 @@ func (b *Interp) interpAssume(st State, c *syntax.Assume, yield func(Result)) {
 }
 
 // interpLoop is interp_loop: the results of while b do p od from st when k iterations of this
-// execution of the loop are done. Under b the loop is cut off (Incomplete) when k has reached
+// execution of the loop are done. The loop's invariant clauses, if any, are checked first, as
+// asserts (clauses). Under b the loop is cut off (Incomplete) when k has reached
 // the limit, and otherwise runs the body and goes on with k + 1 (interp_loop_next); under ¬b it
 // exits; under ¬D(b) (the full language) it errs. A continuing branch check_sat answers
 // exhausted on is a cut at the loop; the exit and error branches are leaves. A path the observer
@@ -745,6 +746,36 @@ func (b *Interp) interpLoop(st State, w *syntax.While, k int, yield func(Result)
 		yield(cutResult(st, w))
 		return
 	}
+	if len(w.Invariants) > 0 {
+		b.clauses(st, w, 0, func(st State) { b.loopTest(st, w, k, yield) }, yield)
+		return
+	}
+	b.loopTest(st, w, k, yield)
+}
+
+// clauses executes the invariant clauses of w from the i-th on, each as its assert: an arrival
+// at the loop's head checks them in order before the condition ([S-While-Inv]). The Normal
+// results of the last go on to cont, the others to yield. Why3: the WhileInv case of
+// interp_stmt, which runs i; while b do (c; i) od: the same checks, with the same results in the
+// same order (here the check at the start of iteration k > 0 is Why3's at the end of iteration
+// k - 1).
+func (b *Interp) clauses(st State, w *syntax.While, i int, cont func(State), yield func(Result)) {
+	if i == len(w.Invariants) {
+		cont(st)
+		return
+	}
+	b.interpStmt(st, w.Invariants[i], func(r Result) {
+		if r.Behaviour != spec.Normal {
+			yield(r)
+			return
+		}
+		b.clauses(r.State, w, i+1, cont, yield)
+	})
+}
+
+// loopTest is interpLoop at the loop's condition (its clauses done): QuantLoop's case split, if
+// any, then loopAt.
+func (b *Interp) loopTest(st State, w *syntax.While, k int, yield func(Result)) {
 	if qs := b.sites(w.Cond); len(qs) > 0 {
 		b.quantCases(st, w, w.Cond, qs, func(st State) { b.loopAt(st, w, k, yield) }, yield)
 		return

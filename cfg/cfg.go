@@ -24,7 +24,11 @@ import (
 // assume, skip, fail), plus an entry and an exit node; a control-flow edge goes from a statement
 // to each statement that may run next: a conditional to the first statement of each branch, a
 // loop to the first statement of its body and to what follows the loop, the last statement of a
-// loop body back to the loop. certsym verify uses them to decide which claims (and which
+// loop body back to the loop. A loop's invariant clauses (Asserts) are statements too: the loop
+// goes to its first clause, each clause to the next, the last back to the loop (whose node
+// stands for its test), and the last statement of the body to the first clause, which is how
+// every arrival at the loop's head checks them ([S-While-Inv]); the edges from the loop to its
+// body and to what follows are kept, which changes no reachability. certsym verify uses them to decide which claims (and which
 // statements, Report.Code) a cutoff may reach.
 //
 // The steps add the nodes the semantics reaches that are not statements of the source: each
@@ -32,7 +36,9 @@ import (
 // division by zero, Err; of an index out of range, IdxErr; of a violated assert, Violation). A
 // step edge goes from a node to each node a state at its head may be at after one step of the
 // semantics, skips passed over (a state is never at a skip: skip ; p steps as p): a loop to its
-// unfolding, the unfolding to its body and to what follows the loop, a statement to its
+// unfolding, the unfolding to its body and to what follows the loop, a loop with invariant
+// clauses also to its first clause (its first arrival; the loop that runs, While.Loop, has the
+// loop's node), a statement to its
 // continuation and to its error targets, a conditional to its branches. A step that finishes
 // the program goes to the exit node. The coverage heuristic measures on them the distance of a
 // state to the code no state has covered yet (Distances).
@@ -213,6 +219,18 @@ func (c *Graph) build(s syntax.Stmt, next int64) int64 {
 			*j.res = n
 			self, body := new(int64), new(int64)
 			*self = n
+			// The invariant clauses: from the loop to the first, each to the next, the last back
+			// to the loop's test; the body's last statement goes back to the first clause.
+			from := n
+			for k, inv := range s.Invariants {
+				a := c.add(inv)
+				c.edge(from, a)
+				if k == 0 {
+					*self = a
+				}
+				from = a
+			}
+			c.edge(from, n)
 			c.edge(n, *j.next)
 			if fault.Active == fault.CFGNoBackEdge { // fault injection (build tag faults only)
 				self = j.next
@@ -291,7 +309,19 @@ func (c *Graph) steps() [][2]int64 {
 			u := c.add(s.Unfold)
 			c.node[s.Unfold] = u
 			out = append(out, [2]int64{n, u})
+			if len(s.Invariants) == 0 {
+				edges(u, n, s.Unfold.Err, s.Unfold.IdxErr)
+				break
+			}
+			// [S-While-Inv]: the loop (its first arrival) steps to its first clause; the loop
+			// that runs (While.Loop), at this node too, to the unfolding, which steps to the
+			// body and to what follows the loop, not to the clause.
+			c.node[s.Loop] = n
+			a := c.node[s.Invariants[0]]
+			out = append(out, [2]int64{n, a})
+			at := len(out)
 			edges(u, n, s.Unfold.Err, s.Unfold.IdxErr)
+			out = append(out[:at], slices.DeleteFunc(out[at:], func(e [2]int64) bool { return e[1] == a })...)
 		default:
 			panic(fmt.Sprintf("cfg: unexpected statement %T", s))
 		}

@@ -197,10 +197,70 @@ func TestStepsFollowSemantics(t *testing.T) {
 	if programs < 100 || edges < 10_000 {
 		t.Errorf("%d programs, %d steps checked: too few", programs, edges)
 	}
-	for _, k := range []string{"ArrAssign", "unfold", "division-by-zero", "index-out-of-range", "assert"} {
+	for _, k := range []string{"ArrAssign", "unfold", "division-by-zero", "index-out-of-range", "assert", "invariant"} {
 		if !reached[k] {
 			t.Errorf("no step reached a node %s: the corpus runs do not check its steps", k)
 		}
 	}
 	t.Logf("%d programs, %d steps checked", programs, edges)
+}
+
+// TestStepsInvariant: a loop with invariant clauses steps to its first clause (its first
+// arrival), each clause to the next and to its violation, the last clause to the loop that runs
+// (at the loop's node), which steps to its unfolding; the body's end goes back to the first
+// clause. The control flow goes through the clauses likewise.
+func TestStepsInvariant(t *testing.T) {
+	c := New(testprog.Parse(t, "i = 0;\nwhile i < n\ninvariant i >= 0\ninvariant i / n >= 0\ndo\n  i = i + 1\nod;\nx = 1"))
+	got := map[string]string{}
+	for n := range c.Len() {
+		to, _ := c.Steps(n)
+		var ds []string
+		for _, m := range to {
+			ds = append(ds, describe(c, m))
+		}
+		slices.Sort(ds)
+		if len(ds) > 0 {
+			got[describe(c, n)] = strings.Join(ds, " ")
+		}
+	}
+	want := map[string]string{
+		"Assign@1": "While@2",
+		"While@2":  "Assert@3 unfold@2",
+		"Assert@3": "Assert@4 invariant@3",
+		"Assert@4": "While@2 division-by-zero@4 invariant@4",
+		"unfold@2": "Assign@6 Assign@8",
+		"Assign@6": "Assert@3",
+		"Assign@8": "exit",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("steps from %s: %q, want %q", k, got[k], v)
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected steps from %s: %q", k, v)
+		}
+	}
+	line := func(l int) syntax.Stmt {
+		for n := range c.flowNodes {
+			if s := c.Stmt(n); s != nil && s.Pos().Line == l {
+				return s
+			}
+		}
+		t.Fatalf("no statement at line %d", l)
+		return nil
+	}
+	w := line(2).(*syntax.While)
+	if n, ok := c.Node(w.Loop); !ok || n != c.node[w] {
+		t.Errorf("the loop that runs is at node %d (%v), want the loop's node %d", n, ok, c.node[w])
+	}
+	for _, r := range []struct {
+		from, to int
+		want     bool
+	}{{6, 3, true}, {6, 4, true}, {6, 2, true}, {4, 6, true}, {4, 8, true}, {8, 3, false}, {1, 4, true}} {
+		if got := c.Reaches(line(r.from), line(r.to)); got != r.want {
+			t.Errorf("Reaches(line %d, line %d) = %v, want %v", r.from, r.to, got, r.want)
+		}
+	}
 }

@@ -106,6 +106,10 @@ func TestTraceOutcomes(t *testing.T) {
 		{"while x >= 0 do skip od", nil, StepBound, ""},
 		{"y = 10 / x", nil, Error, "assign@1:division-by-zero"},
 		{"if 10 % x == 1 then skip fi", map[string]int64{"x": 0}, Error, "if@1:division-by-zero"},
+		// the clause at every arrival at the head, before the test: violated at the third
+		{"i = 0;\nwhile i < 5\ninvariant i <= 1\ndo i = i + 1 od", nil, Error,
+			"invariant@3:holds while@2:enter invariant@3:holds while@2:enter invariant@3:violated"},
+		{"i = 0;\nwhile i < 1\ninvariant 10 / x > 0\ndo i = i + 1 od", map[string]int64{"x": 0}, Error, "invariant@3:division-by-zero"},
 	}
 	for _, c := range cases {
 		prog := parse(t, c.src)

@@ -52,8 +52,8 @@ func (s Side) String() string {
 	return [...]string{"true", "false", "division-by-zero", "index-out-of-range"}[s]
 }
 
-// Kind is the kind of statement a branch point is at: "if", "while", "assert", "assume" or
-// "assign".
+// Kind is the kind of statement a branch point is at: "if", "while", "assert", "invariant" (an
+// invariant clause of a loop), "assume", "assign" or "element assign".
 type Kind string
 
 // Branch is one branch point of a concolic run.
@@ -139,7 +139,7 @@ func (b *Branch) SideName(s Side) string {
 	if s == DivZero || s == IndexErr {
 		return s.String()
 	}
-	names := map[Kind][2]string{"if": {"then", "else"}, "while": {"enter", "exit"}, "assert": {"holds", "violated"},
+	names := map[Kind][2]string{"if": {"then", "else"}, "while": {"enter", "exit"}, "assert": {"holds", "violated"}, "invariant": {"holds", "violated"},
 		"assume": {"passes", "blocked"}, "assign": {"defined", "undefined"}, "element assign": {"defined", "undefined"}}[b.Kind]
 	return names[s]
 }
@@ -416,6 +416,9 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				}
 			case *syntax.Assert:
 				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, s.Pos(), "assert"
+				if s.Violation.Kind == syntax.FailInvariant {
+					kind = "invariant"
+				}
 			case *syntax.Assume:
 				cond, th, el, errF, idxF, where, kind = s.Cond, step.Skip, nil, s.Err, s.IdxErr, s.Pos(), "assume"
 			default:
@@ -452,8 +455,8 @@ func (t *tracer) run(input spec.Store, max int, symbolic bool, stopAt int, poll 
 				return p, nil
 			}
 			k = &engine.Kont{S: next, Next: k.Next}
-		case *syntax.While:
-			k = &engine.Kont{S: s.Unfold, Next: k.Next}
+		case *syntax.While: // [E-While], [E-While-Inv]
+			k = &engine.Kont{S: s.Entry, Next: k.Next}
 		default:
 			panic(fmt.Sprintf("concolic: unknown statement %T", k.S))
 		}

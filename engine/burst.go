@@ -244,8 +244,8 @@ func (b *burster) step() int {
 		}
 		b.stack = b.stack[:top]
 		return 1
-	case *syntax.While: // [E-While]
-		b.stack[top] = s.Unfold
+	case *syntax.While: // [E-While], [E-While-Inv]
+		b.stack[top] = s.Entry
 		return 1
 	case *syntax.Assign: // [E-Assign], [E-AssignErr]
 		if !b.concrete(s.A) {

@@ -63,8 +63,8 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 		out = e.branch(st, k, s.Cond, s.Then, s.Else, s.Err, s.IdxErr, out)
 	case *syntax.Assert: // assert b = if b then skip else fail fi: [E-If]
 		out = e.branch(st, k, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr, out)
-	case *syntax.While: // [E-While]
-		succ(st.PC, st.Store, &Kont{s.Unfold, k.Next})
+	case *syntax.While: // [E-While] (Entry is Unfold), [E-While-Inv] with invariant clauses
+		succ(st.PC, st.Store, &Kont{s.Entry, k.Next})
 	case *syntax.Assume: // [E-Assume]: the then successor of the split, and its error successor
 		sp := step.SplitKinds(e.terms, s.Cond, st.Store, s.Err != nil, s.IdxErr != nil)
 		succ(ext(sp.Then), st.Store, &Kont{step.Skip, k.Next})

@@ -156,3 +156,47 @@ func TestStream(t *testing.T) {
 		t.Fatalf("%d mismatches", sum.Mismatches)
 	}
 }
+
+// TestRefinementInvariants runs every check of the layer on the programs with loop invariants:
+// those of testdata/ and testdata/verify/ and the first random programs whose loops have clauses
+// (gen.InvariantShare), correct, weak and wrong ones. The engine steps a loop with clauses to its
+// meaning ([E-While-Inv]) and the reference runs the desugared loop (refclient.DesugarInvariants):
+// no mismatch is allowed.
+func TestRefinementInvariants(t *testing.T) {
+	needRef(t)
+	units, err := LoadFiles("../testdata/inv_*.imp", "../testdata/verify/inv_*.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpusN := len(units)
+	for seed := int64(1); len(units) < corpusN+6 && seed < 1000; seed++ {
+		g, err := gen.Generate(seed, gen.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(g.Text, "invariant") {
+			continue
+		}
+		u, err := GeneratedUnit(seed, gen.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, u)
+	}
+	if corpusN < 10 || len(units) < corpusN+6 {
+		t.Fatalf("%d programs with invariants in testdata, %d random ones", corpusN, len(units)-corpusN)
+	}
+	cfg := DefaultConfig()
+	cfg.Log = t.Logf
+	sum, err := Run(cfg, units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum.Report(os.Stdout, "invariants")
+	for _, m := range sum.Details {
+		t.Log(m.String())
+	}
+	if sum.Mismatches != 0 {
+		t.Fatalf("%d mismatches on the programs with invariants", sum.Mismatches)
+	}
+}

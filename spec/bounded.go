@@ -180,7 +180,10 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 			return BoundedResult{Store: s}
 		}
 		return BoundedResult{Store: s, Behaviour: Infeasible, At: c}
-	case *syntax.While: // E_while, then exec_loop from k = 0
+	case *syntax.While: // E_while, then exec_loop from k = 0; with invariant clauses, E_while_inv
+		if r := x.clauses(s, c); r.Behaviour != Normal {
+			return r
+		}
 		for k := 0; ; k++ {
 			if k > 0 {
 				x.starts(c, s)
@@ -200,6 +203,9 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 				return BoundedResult{Store: s, Behaviour: Incomplete, At: c}
 			}
 			r := x.stmt(s, c.Body) // L_iter, L_abrupt
+			if r.Behaviour == Normal {
+				r = x.clauses(r.Store, c)
+			}
 			if r.Behaviour != Normal {
 				return r
 			}
@@ -208,6 +214,19 @@ func (x *bexec) stmt(s Store, c syntax.Stmt) BoundedResult {
 	default:
 		panic(fmt.Sprintf("spec.ExecBounded: unknown statement %T", c))
 	}
+}
+
+// clauses executes the invariant clauses of loop c (none for a loop without them), in order, as
+// asserts: at every arrival at the loop's head, before its condition ([S-While-Inv]; Why3:
+// E_while_inv: WhileInv b i c means i; while b do (c; i) od, whose checks of i are these).
+func (x *bexec) clauses(s Store, c *syntax.While) BoundedResult {
+	for _, inv := range c.Invariants {
+		r := x.stmt(s, inv)
+		if r.Behaviour != Normal {
+			return r
+		}
+	}
+	return BoundedResult{Store: s}
 }
 
 func (x *bexec) ifs(s Store, c syntax.Stmt, b syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) BoundedResult {

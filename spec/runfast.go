@@ -136,8 +136,8 @@ func (m *fastMachine) step() Outcome {
 		m.branch(p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
 	case *syntax.Assert:
 		m.branch(p.Cond, nil, p.Violation, p.Err, p.IdxErr)
-	case *syntax.While: // [S-While]
-		m.enter(p.Unfold)
+	case *syntax.While: // [S-While], [S-While-Inv]
+		m.enter(p.Entry)
 	case *syntax.Assume:
 		v, k, ok := evalB(p.Cond, m.s, nil, m.w)
 		switch {

@@ -86,8 +86,8 @@ func Step(st State) (State, Outcome) {
 		return stepIf(st.Store, p.Cond, p.Then, p.Else, p.Err, p.IdxErr)
 	case *syntax.Assert: // assert b means if b then skip else fail fi
 		return stepIf(st.Store, p.Cond, &syntax.Skip{Loc: p.Loc}, p.Violation, p.Err, p.IdxErr)
-	case *syntax.While: // [S-syntax.While]
-		return State{st.Store, p.Unfold}, Stepped
+	case *syntax.While: // [S-While] (Entry is Unfold), [S-While-Inv] with invariant clauses
+		return State{st.Store, p.Entry}, Stepped
 	case *syntax.Assume:
 		v, k, ok := EvalBKind(p.Cond, st.Store, nil)
 		switch {

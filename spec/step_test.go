@@ -99,6 +99,8 @@ func TestStepRules(t *testing.T) {
 		{"S-IfFalse", "if y > 0 then x = 1 else x = 2 fi", map[string]int64{"y": 0}, "x = 2\n", nil},
 		{"S-IfErr", "if 1 / y > 0 then x = 1 fi", nil, "fail\n", nil},
 		{"S-While", "while y > 0 do y = y - 1 od", nil, "if y > 0 then\n  y = y - 1;\n  while y > 0 do\n    y = y - 1\n  od\nelse\n  skip\nfi\n", nil},
+		{"S-While-Inv", "while y > 0 invariant y >= 0 invariant x == 0 do y = y - 1 od", nil,
+			"assert y >= 0;\nassert x == 0;\nwhile y > 0 do\n  y = y - 1;\n  assert y >= 0;\n  assert x == 0\nod\n", nil},
 		{"S-Assume", "assume y == 0", nil, "skip\n", nil},
 		{"S-AssumeErr", "assume y % 0 == 0", nil, "fail\n", nil},
 		{"assume false blocks", "assume y == 1", nil, "blocked", nil},
@@ -127,6 +129,39 @@ func TestStepRules(t *testing.T) {
 }
 
 func ptr(v int64) *int64 { return &v }
+
+// TestRunInvariants: a loop's clauses are checked at every arrival at its head, before the
+// condition, in order: the run reaches the violated clause's own Fail (kind invariant) at the
+// arrival where it is false, the last one included, an undefined clause the Fail of its first
+// error; ExecBounded ends the same way.
+func TestRunInvariants(t *testing.T) {
+	src := "i = 0;\nwhile i < n\ninvariant i <= m\ninvariant 10 / d > 0\ndo i = i + 1 od"
+	p := mustParse(t, src)
+	w := p.Body.(*syntax.Seq).Second.(*syntax.While)
+	for _, c := range []struct {
+		in   map[string]int64
+		want *syntax.Fail
+	}{
+		{map[string]int64{"n": 3, "m": 3, "d": 1}, nil},
+		{map[string]int64{"n": 3, "m": 2, "d": 1}, w.Invariants[0].Violation},  // i == 3, the last arrival
+		{map[string]int64{"n": 0, "m": -1, "d": 1}, w.Invariants[0].Violation}, // on entry, the body never runs
+		{map[string]int64{"n": 3, "m": 3, "d": 20}, w.Invariants[1].Violation},
+		{map[string]int64{"n": 3, "m": -1, "d": 0}, w.Invariants[0].Violation}, // the first clause first
+		{map[string]int64{"n": 3, "m": 3, "d": 0}, w.Invariants[1].Err},
+	} {
+		r := Run(p, store(p, c.in), 1000)
+		b := ExecBounded(p, store(p, c.in), 10)
+		switch {
+		case c.want == nil && (r.Outcome != Final || b.Behaviour != Normal):
+			t.Errorf("%v: %v, bounded %v, want final", c.in, r.Outcome, b.Behaviour)
+		case c.want != nil && (r.Outcome != Failed || r.Fail != c.want || b.Behaviour != Error || b.Fail != c.want):
+			t.Errorf("%v: %v at %+v, bounded %v at %+v; want the fail %+v", c.in, r.Outcome, r.Fail, b.Behaviour, b.Fail, c.want)
+		}
+	}
+	if w.Invariants[0].Violation.Kind != syntax.FailInvariant || w.Invariants[1].Err.Kind != syntax.FailDivZero {
+		t.Errorf("kinds %v, %v", w.Invariants[0].Violation.Kind, w.Invariants[1].Err.Kind)
+	}
+}
 
 func TestRunErrors(t *testing.T) {
 	p := mustParse(t, "x = 1;\nwhile x < 5 do x = x + 1 od;\ny = 10 / (x - 5)")

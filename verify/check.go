@@ -101,7 +101,7 @@ func (v *verifier) At(st bounded.State, s syntax.Stmt) bool {
 
 // evalClaim evaluates developer claim cl in state st (CHECKCLAIM) and collects the results of
 // the claim and of its primitive claims. When the statement's quantifiers ran out of the bound
-// on this path (st.Trunc), an assert is evaluated on the truncated condition, whose primitive
+// on this path (st.Trunc), an assert (or invariant clause) is evaluated on the truncated condition, whose primitive
 // claims are collected into the claim's by the position of their checks, and no TRUE is
 // collected (the cutoff at the statement covers the instances not evaluated); FALSE and
 // UNDEFINED found on the instances evaluated are collected once their counterexample replays
@@ -112,7 +112,7 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 		items[i] = primEval{expr: p.Expr, idx: i}
 	}
 	trunc := st.Trunc != nil
-	if trunc && cl.Kind == ClaimAssert {
+	if trunc && cl.Kind.Explicit() {
 		items = truncItems(cl, st.Trunc)
 	}
 	res, at, per := v.checkClaim(st, cl, items, trunc)

@@ -33,18 +33,24 @@ type ClaimKind uint8
 // the implicit claims of the statements, "divisor != 0" of each division or remainder and
 // "lo <= i <= hi" of each element read a[i] and element write a[i] = e of an array a[lo..hi].
 // Divisions and element reads inside an assert's condition are supporting claims of the assert,
-// not claims of their own.
+// not claims of their own. An invariant clause of a loop (while b invariant I do ...) is an
+// explicit claim of its own kind, made like an assert's at the loop's head (the clause's
+// statement, While.Invariants): I holds at every arrival there, before b is evaluated.
 const (
 	ClaimAssert ClaimKind = iota
 	ClaimDivision
 	ClaimIndex
+	ClaimInvariant
 )
 
-func (k ClaimKind) String() string { return [...]string{"assert", "division", "index"}[k] }
+func (k ClaimKind) String() string {
+	return [...]string{"assert", "division", "index", "invariant"}[k]
+}
 
-// Explicit reports whether the claim is written by the developer (an assert or a fail), as
-// opposed to an implicit claim of a statement's evaluation (Section VI counts them apart).
-func (k ClaimKind) Explicit() bool { return k == ClaimAssert }
+// Explicit reports whether the claim is written by the developer (an assert, a fail or an
+// invariant clause), as opposed to an implicit claim of a statement's evaluation (Section VI
+// counts them apart). An explicit claim is a condition (Claim.Cond) that must hold.
+func (k ClaimKind) Explicit() bool { return k == ClaimAssert || k == ClaimInvariant }
 
 // PrimKind is the kind of a primitive claim (Section IV-A; the names are those of the report
 // excerpt of Section VI).
@@ -65,9 +71,11 @@ const (
 	// PrimAssert (ASSERT): the defining claim of an assert, its condition once every
 	// sub-expression is defined (the paper's POST check for a postcondition).
 	PrimAssert
+	// PrimInvariant (INVARIANT): the defining claim of an invariant clause, as PrimAssert.
+	PrimInvariant
 )
 
-var primKindNames = [...]string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT"}
+var primKindNames = [...]string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT", "INVARIANT"}
 
 func (k PrimKind) String() string { return primKindNames[k] }
 
@@ -215,15 +223,19 @@ func trivial(c syntax.Check) bool {
 }
 
 // decompose builds the primitive claims of a developer claim made by statement s (Section
-// IV-A): for an assert (or fail), the checks of its condition, then ASSERT, its condition; for an
+// IV-A): for an assert (or fail, or invariant clause), the checks of its condition, then ASSERT, its condition; for an
 // implicit claim of the check c, the checks of its operand (the divisor, the index), then the
 // check itself.
 func decompose(cl *Claim, c *syntax.Check) {
 	var sup []*Prim
 	var def *Prim
-	if cl.Kind == ClaimAssert {
+	if cl.Kind.Explicit() {
+		kind := PrimAssert
+		if cl.Kind == ClaimInvariant {
+			kind = PrimInvariant
+		}
 		sup = supporting(cl.Cond, cl.Line, cl.Col)
-		def = &Prim{Kind: PrimAssert, Line: cl.Line, Col: cl.Col, Text: cl.Text, Expr: cl.Cond, pos: cl.Cond.Pos()}
+		def = &Prim{Kind: kind, Line: cl.Line, Col: cl.Col, Text: cl.Text, Expr: cl.Cond, pos: cl.Cond.Pos()}
 	} else {
 		switch {
 		case c.Div != nil:

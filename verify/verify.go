@@ -180,7 +180,8 @@ type Report struct {
 	CFG        *cfg.Graph
 
 	// at maps the statements a concrete state can start with to the claiming statement (a while
-	// loop's unfolding to the loop); failOf maps each failure to the statement that reaches it.
+	// loop's unfolding to the loop; a loop with invariant clauses to the loop that runs,
+	// While.Loop, which claims nothing); failOf maps each failure to the statement that reaches it.
 	at     map[syntax.Stmt]syntax.Stmt
 	failOf map[*syntax.Fail]syntax.Stmt
 	claims map[syntax.Stmt][]*Claim
@@ -483,7 +484,15 @@ func (v *verifier) collectClaims(s syntax.Stmt) {
 		v.collectClaims(s.Else)
 	case *syntax.While:
 		v.rep.at[s.Unfold] = s
+		if s.Loop != nil {
+			// The first arrival at a loop with invariant clauses only steps to them: its claims
+			// (those of its condition) are evaluated at the unfolding, after the clauses.
+			v.rep.at[s] = s.Loop
+		}
 		implicit(s.Cond)
+		for _, inv := range s.Invariants { // the clauses, each a statement at the loop's head
+			v.collectClaims(inv)
+		}
 		v.collectClaims(s.Body)
 	case *syntax.Assume:
 		if fault.Active != fault.VerifyDropsAssumeClaims {
@@ -492,7 +501,11 @@ func (v *verifier) collectClaims(s syntax.Stmt) {
 	case *syntax.Assert:
 		v.synthetic[s.Violation] = true
 		v.rep.failOf[s.Violation] = s
-		add(&Claim{Kind: ClaimAssert, Cond: s.Cond, Text: syntax.PrintB(s.Cond)}, nil)
+		kind := ClaimAssert
+		if s.Violation.Kind == syntax.FailInvariant {
+			kind = ClaimInvariant
+		}
+		add(&Claim{Kind: kind, Cond: s.Cond, Text: syntax.PrintB(s.Cond)}, nil)
 	case *syntax.Fail:
 		// An explicit fail is assert false (SEMANTICS.md): the claim that it is unreachable.
 		v.rep.failOf[s] = s

@@ -400,10 +400,19 @@ func TestExpectStatusesAreVerifys(t *testing.T) {
 // TestVerifyArrays runs the verify programs with arrays (testdata/verify/arr_*.imp) and
 // checks the statuses annotated at their claims' lines (index claims among them) and the overall
 // status.
-func TestVerifyArrays(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/verify/arr_*.imp")
+func TestVerifyArrays(t *testing.T) { checkVerifyPrograms(t, "arr_*.imp") }
+
+// TestVerifyInvariants runs the verify programs with loop invariants (testdata/verify/inv_*.imp)
+// and checks the statuses annotated at their clauses' lines (invariant claims) and the overall
+// status.
+func TestVerifyInvariants(t *testing.T) { checkVerifyPrograms(t, "inv_*.imp") }
+
+// checkVerifyPrograms runs the programs of testdata/verify matching pattern and checks the claims
+// and primitive claims annotated in them and their overall status.
+func checkVerifyPrograms(t *testing.T, pattern string) {
+	files, _ := filepath.Glob("../../testdata/verify/" + pattern)
 	if len(files) == 0 {
-		t.Fatal("no verify program with arrays")
+		t.Fatalf("no verify program %s", pattern)
 	}
 	for _, file := range files {
 		exp, err := readVerifyExpectation(file)

@@ -21,14 +21,14 @@
 //	assert 10 / x >= 0          # CLAIM assert FAULTY PRIM DIVISION R UT PRIM ASSERT R TF
 //
 // BUG KIND... says that certsym run reports a bug of each KIND (fail, assert, division-by-zero,
-// index-out-of-range) at this line, the line reports give: for a statement inlined from a macro, the call's line.
+// index-out-of-range, invariant) at this line (an invariant clause's line for invariant), the line reports give: for a statement inlined from a macro, the call's line.
 // The expected report order is source order (by line, then left to right) unless the bugs are
 // numbered: BUG#N KIND is the N-th bug reported (--all-bugs reports in breadth-first order,
 // which need not be source order). If one bug of a file is numbered, all are, 1 to n, one KIND
 // after each BUG#N. CLAIM KIND STATUS... gives, for each claim of certsym verify at this line in
-// the order verify lists them, its kind (assert, division, index) and status (VERIFIED, REFUTED, ...).
+// the order verify lists them, its kind (assert, division, index, invariant) and status (VERIFIED, REFUTED, ...).
 // PRIM KIND TOKEN LETTERS, after a claim, gives one row of that claim's table of primitive claims
-// (xSymExe, Section VI): its kind (DIVISION, INDEX_LOWER, INDEX_UPPER, INDEX, ASSERT), its status
+// (xSymExe, Section VI): its kind (DIVISION, INDEX_LOWER, INDEX_UPPER, INDEX, ASSERT, INVARIANT), its status
 // token (D, V, R, F, R?, F?, U, V?, I) and its collected results as letters (T, F, U, D, F?, U?, C
 // in that order; - for none); when a claim has PRIM rows they are all its primitive claims, in
 // order.
@@ -58,7 +58,7 @@ import (
 // Bug is a bug certsym run must report: its line and kind.
 type Bug struct {
 	Line int
-	Kind string // fail, assert, division-by-zero or index-out-of-range
+	Kind string // fail, assert, division-by-zero, index-out-of-range or invariant
 }
 
 // String is the bug as "line L kind K".
@@ -67,7 +67,7 @@ func (b Bug) String() string { return fmt.Sprintf("line %d kind %s", b.Line, b.K
 // Claim is a claim certsym verify must report: its line, kind and status.
 type Claim struct {
 	Line   int
-	Kind   string // assert or division
+	Kind   string // assert, division, index or invariant
 	Status string // one of Statuses
 }
 
@@ -84,7 +84,7 @@ type Prim struct {
 }
 
 // PrimKinds are the kinds a PRIM annotation may name.
-var PrimKinds = []string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT"}
+var PrimKinds = []string{"DIVISION", "INDEX_LOWER", "INDEX_UPPER", "INDEX", "ASSERT", "INVARIANT"}
 
 // Tokens are the status tokens of a PRIM annotation, in the order of Statuses.
 var Tokens = []string{"D", "V", "R", "F", "R?", "F?", "U", "V?", "I"}
@@ -103,10 +103,10 @@ type File struct {
 }
 
 // BugKinds are the kinds a BUG annotation may name (the kinds of certsym run's report).
-var BugKinds = []string{"fail", "assert", "division-by-zero", "index-out-of-range"}
+var BugKinds = []string{"fail", "assert", "division-by-zero", "index-out-of-range", "invariant"}
 
 // ClaimKinds are the kinds a CLAIM annotation may name.
-var ClaimKinds = []string{"assert", "division", "index"}
+var ClaimKinds = []string{"assert", "division", "index", "invariant"}
 
 // Statuses are the statuses of verify's claims (xSymExe, Section III-B5).
 var Statuses = []string{"DEAD", "VERIFIED", "REFUTED", "FAULTY", "REFUTED?", "FAULTY?", "UNCOVERED", "VERIFIED?", "INDETERMINATE"}
@@ -139,7 +139,7 @@ var (
 
 // lineFacts says what can happen at a line, from the statements reports place there.
 type lineFacts struct {
-	stmt, fail, assert, divides, indexes bool
+	stmt, fail, assert, invariant, divides, indexes bool
 }
 
 // facts returns, for each line, what the statements reported at that line can do.
@@ -179,7 +179,11 @@ func facts(prog *syntax.Program) map[int]*lineFacts {
 			f.divides = f.divides || syntax.HasDivB(s.Cond)
 			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
 		case *syntax.Assert:
-			f.assert = true
+			if s.Violation != nil && s.Violation.Kind == syntax.FailInvariant {
+				f.invariant = true // an invariant clause of a loop
+			} else {
+				f.assert = true
+			}
 			f.divides = f.divides || syntax.HasDivB(s.Cond)
 			f.indexes = f.indexes || syntax.HasIndex(s.Cond)
 		}
@@ -314,6 +318,8 @@ func Parse(path string, src []byte) (*File, error) {
 						bad(n, "unknown claim status %q: want one of %s", status, strings.Join(Statuses, ", "))
 					case kind == "assert" && !lf.assert && !lf.fail:
 						bad(n, "CLAIM assert on a line with no assert or fail statement")
+					case kind == "invariant" && !lf.invariant:
+						bad(n, "CLAIM invariant on a line with no invariant clause")
 					case kind == "division" && !lf.divides:
 						bad(n, "CLAIM division on a line whose statements do not divide")
 					default:
@@ -347,6 +353,8 @@ func Parse(path string, src []byte) (*File, error) {
 						bad(n, "BUG fail on a line with no fail statement")
 					case kind == "assert" && !lf.assert:
 						bad(n, "BUG assert on a line with no assert")
+					case kind == "invariant" && !lf.invariant:
+						bad(n, "BUG invariant on a line with no invariant clause")
 					case kind == "division-by-zero" && !lf.divides:
 						bad(n, "BUG division-by-zero on a line whose statements do not divide")
 					case kind == "index-out-of-range" && !lf.indexes:

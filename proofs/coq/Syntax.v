@@ -1,8 +1,10 @@
 (** * Syntax of core IMP (spec/SEMANTICS.md, "Core syntax").
 
     Arithmetic expressions over mathematical integers, boolean expressions and
-    statements.  There is no [assert] and there are no macros: the parser and the
-    refinement layer desugar them before anything reaches this development. *)
+    statements.  There is no [assert], no invariant clause of a loop and there are no
+    macros: the parser and the refinement layer desugar them before anything reaches this
+    development (a loop with clauses to
+    [skip; assert I1; ...; assert In; while b do (p; assert I1; ...; assert In) od]). *)
 
 From Coq Require Import ZArith String List Bool.
 Import ListNotations.
@@ -10,7 +12,8 @@ Import ListNotations.
 Definition var := string.
 
 (** Kinds of errors (Go: [spec.FailKind]): an explicit [fail] (the source's [fail]
-    statements and the desugared [assert]s), a division by zero, an index out of range. *)
+    statements and the desugared [assert]s and invariant clauses), a division by zero, an index
+    out of range. *)
 Inductive fkind : Type := KFail | KDiv | KIdx.
 
 Definition fkind_eqb (k1 k2 : fkind) : bool :=

@@ -24,16 +24,18 @@ import (
 const ArrayShare = 30
 
 type arrGen struct {
-	r    *rand.Rand
-	arrs []*syntax.Array
+	r     *rand.Rand
+	arrs  []*syntax.Array
+	loops []genLoop // the loops over an array written, for their invariant clauses
 }
 
 // withArrays draws whether the program of seed has arrays: if so, the function that puts the
-// array snippets around a body, the declarations' text, and the arrays (else nil, "", nil).
-func withArrays(seed int64) (func(syntax.Stmt) syntax.Stmt, string, []*syntax.Array) {
+// array snippets around a body, the declarations' text, the arrays and the loops over an array
+// the snippets have (else nil, "", nil, nil).
+func withArrays(seed int64) (func(syntax.Stmt) syntax.Stmt, string, []*syntax.Array, []genLoop) {
 	r := rand.New(rand.NewSource(seed*104729 + 31))
 	if r.Intn(100) >= ArrayShare {
-		return nil, "", nil
+		return nil, "", nil, nil
 	}
 	k := &arrGen{r: r}
 	shapes := [][2]int64{{1, 4}, {0, 3}, {-3, 1}, {-2, -1}, {0, 0}, {-3, -3}, {2, 6}, {-1, 1}}
@@ -66,7 +68,7 @@ func withArrays(seed int64) (func(syntax.Stmt) syntax.Stmt, string, []*syntax.Ar
 		}
 		return out
 	}
-	return wrap, decl.String(), k.arrs
+	return wrap, decl.String(), k.arrs, k.loops
 }
 
 func (k *arrGen) arr() *syntax.Array { return k.arrs[k.r.Intn(len(k.arrs))] }
@@ -238,13 +240,16 @@ func (k *arrGen) snippet() syntax.Stmt {
 	case 8: // a loop over the array: j = lo; while j <= hi [and cond] do a[j] = e; j = j + 1 od
 		ctr := "j9"
 		ref := func() syntax.AExpr { return &syntax.Var{Name: ctr} }
-		var c syntax.BExpr = &syntax.Cmp{Op: syntax.Le, L: ref(), R: n64(a.Hi + int64(k.r.Intn(2)))}
+		hi := a.Hi + int64(k.r.Intn(2))
+		var c syntax.BExpr = &syntax.Cmp{Op: syntax.Le, L: ref(), R: n64(hi)}
 		if k.r.Intn(2) == 0 {
 			c = &syntax.BinB{Op: syntax.And, L: c, R: k.cond()}
 		}
 		body := &syntax.Seq{First: &syntax.ArrAssign{Arr: a, I: ref(), A: k.value()},
 			Second: &syntax.Assign{X: &syntax.Var{Name: ctr}, A: &syntax.BinA{Op: syntax.Add, L: ref(), R: n64(1)}}}
-		return &syntax.Seq{First: &syntax.Assign{X: &syntax.Var{Name: ctr}, A: n64(a.Lo)}, Second: &syntax.While{Cond: c, Body: body}}
+		w := &syntax.While{Cond: c, Body: body}
+		k.loops = append(k.loops, genLoop{W: w, Ctr: ctr, From: a.Lo, Bound: n64(hi), Inclusive: true, Arr: a})
+		return &syntax.Seq{First: &syntax.Assign{X: &syntax.Var{Name: ctr}, A: n64(a.Lo)}, Second: w}
 	case 9: // a guarded read: safe when the guard is the bounds
 		i := k.v()
 		return &syntax.If{Cond: &syntax.BinB{Op: syntax.And, L: &syntax.Cmp{Op: syntax.Ge, L: i, R: n64(a.Lo)}, R: &syntax.Cmp{Op: syntax.Le, L: i, R: n64(a.Hi)}},

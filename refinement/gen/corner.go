@@ -494,7 +494,12 @@ func inline(s syntax.Stmt, va string, eb syntax.AExpr, calls map[string]syntax.S
 	case *syntax.If:
 		return &syntax.If{Cond: b(s.Cond), Then: inline(s.Then, va, eb, calls), Else: inline(s.Else, va, eb, calls)}
 	case *syntax.While:
-		return &syntax.While{Cond: b(s.Cond), Body: inline(s.Body, va, eb, calls)}
+		w := &syntax.While{Cond: b(s.Cond)}
+		for _, inv := range s.Invariants {
+			w.Invariants = append(w.Invariants, &syntax.Assert{Cond: b(inv.Cond)})
+		}
+		w.Body = inline(s.Body, va, eb, calls)
+		return w
 	case *syntax.Assume:
 		return &syntax.Assume{Cond: b(s.Cond)}
 	case *syntax.Assert:

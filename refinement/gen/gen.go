@@ -61,7 +61,8 @@ type gen struct {
 	exprDepth int
 	nesting   int
 	loops     int
-	counters  []string // loop counters in scope (never assigned by generated statements)
+	counters  []string  // loop counters in scope (never assigned by generated statements)
+	made      []genLoop // the loops written, for their invariant clauses (invariants.go)
 }
 
 var Vars = []string{"x", "y", "z", "w"}
@@ -98,7 +99,8 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 	if body == nil {
 		return nil, fmt.Errorf("generator produced no program for seed %d", seed)
 	}
-	wrap, decls, arrs := withArrays(seed)
+	wrap, decls, arrs, arrLoops := withArrays(seed)
+	withInvariants(seed, cfg, append(g.made, arrLoops...))
 	vwrap, kind := withVerify(seed)
 	if vwrap != nil { // the verify snippet, after the array snippets
 		awrap := wrap
@@ -297,10 +299,9 @@ func (g *gen) loop(c fuzz.Continue) syntax.Stmt {
 	body := g.nested(c)
 	g.counters = g.counters[:len(g.counters)-1]
 	incr := &syntax.Assign{X: ref(), A: &syntax.BinA{Op: syntax.Add, L: ref(), R: &syntax.Num{Val: integer.Of(1)}}}
-	return &syntax.Seq{
-		First:  &syntax.Assign{X: ref(), A: &syntax.Num{}},
-		Second: &syntax.While{Cond: cond, Body: appendSeq(body, incr)},
-	}
+	w := &syntax.While{Cond: cond, Body: appendSeq(body, incr)}
+	g.made = append(g.made, genLoop{W: w, Ctr: ctr, Bound: bound})
+	return &syntax.Seq{First: &syntax.Assign{X: ref(), A: &syntax.Num{}}, Second: w}
 }
 
 // AExprFuzzer is a gofuzz fuzzer that draws arithmetic expressions and constants as the generator

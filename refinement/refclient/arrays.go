@@ -78,14 +78,18 @@ func (f *First) String() string {
 	return "(first " + f.Name + " in " + syntax.PrintA(f.Lo) + ".." + syntax.PrintA(f.Hi) + ": " + syntax.PrintB(f.D) + "; " + syntax.PrintB(f.F) + ")"
 }
 
-// failKindName is the protocol's name of an error kind: "" (no field) for an explicit fail and
-// an assert, which the reference does not distinguish.
+// failKindName is the protocol's name of an error kind: "" (no field) for an explicit fail, an
+// assert and an invariant clause, which the reference does not distinguish (they are all the
+// fail of a core if b then skip else fail fi).
 func failKindName(k syntax.FailKind) string {
 	switch k {
 	case syntax.FailDivZero, syntax.FailIndex:
 		return k.String()
+	case syntax.FailExplicit, syntax.FailAssert, syntax.FailInvariant:
+		return ""
+	default:
+		panic(fmt.Sprintf("refclient: unknown error kind %d", k))
 	}
-	return ""
 }
 
 // failKindOf is the kind of a "fail" node's "kind" field.

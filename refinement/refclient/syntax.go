@@ -189,6 +189,9 @@ func encP(s syntax.Stmt) (*node, error) {
 	case *syntax.Assert:
 		return encIf(s.Cond, &syntax.Skip{}, &syntax.Fail{})
 	case *syntax.While:
+		if len(s.Invariants) > 0 {
+			return encP(DesugarInvariants(s))
+		}
 		c, err := encB(s.Cond)
 		if err != nil {
 			return nil, err
@@ -201,6 +204,28 @@ func encP(s syntax.Stmt) (*node, error) {
 	default:
 		panic(fmt.Sprintf("refclient: cannot encode statement %T", s))
 	}
+}
+
+// DesugarInvariants is the core statement the layer sends the reference for a loop w with
+// invariant clauses (SEMANTICS.md, Loop invariants):
+// skip ; assert I1 ; ... ; assert In ; while b do (p ; assert I1 ; ... ; assert In) od. Its skip
+// takes the one step [S-While-Inv] takes (the engine's loop steps to the rest, While.Entry), so
+// the reference's run and the engine's stay in step; the asserts are desugared by the encoding
+// like any other. It reads w's condition, clauses and body only, so it applies to the trees the
+// generator builds as well as to parsed ones.
+func DesugarInvariants(w *syntax.While) syntax.Stmt {
+	checks := func(last syntax.Stmt) syntax.Stmt {
+		for k := len(w.Invariants) - 1; k >= 0; k-- {
+			if last == nil {
+				last = w.Invariants[k]
+			} else {
+				last = &syntax.Seq{First: w.Invariants[k], Second: last}
+			}
+		}
+		return last
+	}
+	loop := &syntax.While{Loc: w.Loc, Cond: w.Cond, Body: &syntax.Seq{First: w.Body, Second: checks(nil)}}
+	return &syntax.Seq{First: &syntax.Skip{Loc: w.Loc}, Second: checks(loop)}
 }
 
 func encIf(c syntax.BExpr, th, el syntax.Stmt) (*node, error) {
@@ -526,7 +551,8 @@ func (d *decoder) decode(s symState, vars []string) (pc syntax.BExpr, store []sy
 // --- canonical printing ---------------------------------------------------------------------
 
 // Canon returns a one-line canonical text of a program: sequences flattened (so the association
-// of ; does not matter), assert b printed as if b then skip else fail fi, expressions printed by
+// of ; does not matter), assert b printed as if b then skip else fail fi, a loop with invariant
+// clauses printed as its desugaring (DesugarInvariants), expressions printed by
 // syntax.PrintA/PrintB. Two programs take the same steps iff their canonical texts are equal.
 func Canon(s syntax.Stmt) string {
 	var b strings.Builder
@@ -573,6 +599,10 @@ func canon(b *strings.Builder, s syntax.Stmt) {
 			canon(b, s.Else)
 			b.WriteString(" } fi")
 		case *syntax.While:
+			if len(s.Invariants) > 0 { // the reference's form of the loop
+				canon(b, DesugarInvariants(s))
+				continue
+			}
 			b.WriteString("while " + syntax.PrintB(s.Cond) + " do { ")
 			canon(b, s.Body)
 			b.WriteString(" } od")

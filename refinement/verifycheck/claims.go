@@ -10,7 +10,8 @@ import (
 
 // The check verify/claims: the claims of certsym verify are exactly those of the program, found
 // by the layer's own walk of the syntax tree: one assert claim per assert and per explicit fail,
-// one division claim per division or remainder in each statement's own expressions, one index
+// one invariant claim per invariant clause of a loop (its own divisions and element reads being
+// supporting claims, as an assert's), one division claim per division or remainder in each statement's own expressions, one index
 // claim per element read and write whose index is not a constant in range.
 
 // expectedClaims is the layer's own list of the program's claims: kind, statement and (for a
@@ -81,6 +82,9 @@ func expectedClaims(s syntax.Stmt, out map[string]int) {
 		expectedClaims(s.Else, out)
 	case *syntax.While:
 		divsB(s.Cond, s)
+		for _, inv := range s.Invariants { // one invariant claim per clause, at the clause
+			out[key("invariant", inv, nil)]++
+		}
 		expectedClaims(s.Body, out)
 	case *syntax.Assume:
 		divsB(s.Cond, s)
@@ -103,12 +107,17 @@ func (c vchecker) checkClaimSet(rep *verify.Report, mode string) {
 	got := map[string]int{}
 	for _, cl := range rep.Claims {
 		kind, d := "assert", (*syntax.BinA)(nil)
-		if cl.Kind == verify.ClaimDivision {
+		switch cl.Kind {
+		case verify.ClaimDivision:
 			kind, d = "division", cl.Div
-		}
-		if cl.Kind == verify.ClaimIndex {
+		case verify.ClaimIndex:
 			got[fmt.Sprintf("index %p %p", cl.Stmt, cl.Index)]++
 			continue
+		case verify.ClaimInvariant:
+			kind = "invariant"
+		case verify.ClaimAssert:
+		default:
+			panic(fmt.Sprintf("verifycheck: claim kind %v", cl.Kind))
 		}
 		got[fmt.Sprintf("%s %p %p", kind, cl.Stmt, d)]++
 	}
@@ -131,6 +140,6 @@ func (c vchecker) checkClaimSet(rep *verify.Report, mode string) {
 	for _, n := range got {
 		ng += n
 	}
-	c.Report("verify/claims", "", -1, "%s: verify has %d claims %s, the program has %d (its asserts, explicit fails, divisions and remainders)",
+	c.Report("verify/claims", "", -1, "%s: verify has %d claims %s, the program has %d (its asserts, explicit fails, invariant clauses, divisions and remainders)",
 		mode, ng, claimNames(rep.Claims), nw)
 }

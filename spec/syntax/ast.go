@@ -283,15 +283,16 @@ type Skip struct{ Loc }
 type FailKind uint8
 
 // The kinds of error: an explicit fail statement, a violated assert, a division or remainder by
-// zero, an array index outside the array's bounds.
+// zero, an array index outside the array's bounds, a loop invariant false at the loop's head.
 const (
 	FailExplicit FailKind = iota
 	FailAssert
 	FailDivZero
 	FailIndex
+	FailInvariant
 )
 
-var failKindText = [...]string{FailExplicit: "fail", FailAssert: "assert", FailDivZero: "division-by-zero", FailIndex: "index-out-of-range"}
+var failKindText = [...]string{FailExplicit: "fail", FailAssert: "assert", FailDivZero: "division-by-zero", FailIndex: "index-out-of-range", FailInvariant: "invariant"}
 
 func (k FailKind) String() string { return failKindText[k] }
 
@@ -335,13 +336,28 @@ type If struct {
 	IdxErr     *Fail
 }
 
-// While is while b do p od. Unfold is its one-step unfolding
-// if b then (p ; while b do p od) else skip fi ([S-While]), built once by the parser.
+// While is while b invariant I1 ... invariant In do p od (n >= 0). Unfold is its one-step
+// unfolding if b then (p ; while b do p od) else skip fi ([S-While]), built once by the parser.
+// Invariants are the clauses I1, ..., In in source order, each an Assert at its 'invariant'
+// keyword whose Violation has kind FailInvariant.
+//
+// Entry is the statement the loop steps to, built once by the parser: Unfold itself when there
+// are no clauses ([S-While]); otherwise assert I1 ; ... ; assert In ; Loop ([S-While-Inv]), where
+// Loop is the loop that runs, while b do (p ; assert I1 ; ... ; assert In) od, a while without
+// clauses at the same place (its Body is that sequence, its Unfold this loop's Unfold). So every
+// arrival at the loop's head checks every clause, in order, before b is evaluated: the first
+// through Entry, the others at the end of Loop's body. The clauses' Asserts are the same nodes in
+// Entry and in Loop's body, so a violation is one error wherever it happens. The loop with clauses
+// is itself reached once per execution of the enclosing program text; Loop is no child of it
+// (Inspect) and no statement of the source. Loop is nil for a loop without clauses.
 type While struct {
 	Loc
-	Cond   BExpr
-	Body   Stmt
-	Unfold *If
+	Cond       BExpr
+	Invariants []*Assert
+	Body       Stmt
+	Unfold     *If
+	Entry      Stmt
+	Loop       *While
 }
 
 // Assume is assume b. Err is as for Assign.
@@ -352,7 +368,8 @@ type Assume struct {
 	IdxErr *Fail
 }
 
-// Assert is assert b, which means if b then skip else fail fi: Violation is that fail, Err is as
+// Assert is assert b, which means if b then skip else fail fi: Violation is that fail (of kind
+// FailAssert, or FailInvariant for the clause of a loop invariant, While.Invariants), Err is as
 // for Assign.
 type Assert struct {
 	Loc

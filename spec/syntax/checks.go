@@ -64,6 +64,8 @@ func WalkChecks(n Node, visit func(Check)) {
 // WalkStmtChecks is WalkChecks for the expressions a statement evaluates, in its order: an
 // assignment's expression; a condition (if, while, assume, assert); for an element assignment
 // a[i] = e, i's checks, then e's, then the range check of the write. Other statements make none.
+// A while's are those of its condition: its invariant clauses are statements of their own (the
+// Asserts of While.Invariants, with their own Err and IdxErr).
 func WalkStmtChecks(s Stmt, visit func(Check)) {
 	switch s := s.(type) {
 	case *Assign:

@@ -40,13 +40,14 @@ func (*ArrAssign) node() {}
 // The children are the syntax of the program as written (macros inlined):
 //   - Neg, Not: the operand; BinA, Cmp, BinB: the left then the right operand;
 //   - Assign: the assigned Var, then the expression; Seq: First, then Second;
-//   - If: the condition, Then, Else; While: the condition, then the body;
+//   - If: the condition, Then, Else; While: the condition, its invariant clauses (each an
+//     Assert, in source order), then the body;
 //   - Assume, Assert: the condition; Num, Var, BoolLit, BoundRef, Skip, Fail: none;
 //   - Elem: the index (its array is a declaration, not a child); ArrAssign: the index, then the
 //     assigned expression; Quant: the lower bound, the upper bound, then the body.
 //
-// The nodes resolution builds for the semantics (the Err and Violation fails, While.Unfold) are
-// not children: they are not syntax, and Unfold contains its own while. Nil children (none in a
+// The nodes resolution builds for the semantics (the Err and Violation fails, While.Unfold and
+// While.Entry) are not children: they are not syntax, and Unfold contains its own while. Nil children (none in a
 // parsed program) are skipped. The walk keeps its own stack, so the depth of the tree costs heap,
 // not Go call depth: a sequence of MaxStatements statements is walked like a short one.
 func Inspect(n Node, f func(Node) bool) {
@@ -100,7 +101,13 @@ func children(n Node, out []Node) []Node {
 	case *If:
 		return add1(add1(add1(out, n.Cond), n.Then), n.Else)
 	case *While:
-		return add1(add1(out, n.Cond), n.Body)
+		out = add1(out, n.Cond)
+		for _, inv := range n.Invariants {
+			if inv != nil { // a typed nil would not be a nil Node
+				out = append(out, inv)
+			}
+		}
+		return add1(out, n.Body)
 	case *Assume:
 		return add1(out, n.Cond)
 	case *Assert:

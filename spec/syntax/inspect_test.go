@@ -71,6 +71,20 @@ func TestInspectOrder(t *testing.T) {
 	}
 }
 
+// TestInspectInvariantOrder: a loop's children are its condition, its invariant clauses (Asserts)
+// in source order, then its body; the Entry built from the clauses is not walked again.
+func TestInspectInvariantOrder(t *testing.T) {
+	p := mustParse(t, "while x > 0 invariant y >= 0 invariant true do x = x - 1 od")
+	want := "While|Cmp >|Var x|)|Num 0|)|)|Assert|Cmp >=|Var y|)|Num 0|)|)|)|Assert|BoolLit true|)|)|" +
+		"Assign|Var x|)|BinA -|Var x|)|Num 1|)|)|)|)|"
+	if got := trace(p.Body, nil); got != want {
+		t.Errorf("walk\n got %s\nwant %s", got, want)
+	}
+	if got, want := syntax.Print(p.Body), "while x > 0 invariant y >= 0 invariant true do\n  x = x - 1\nod\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}
+
 // TestInspectPrune: a node for which f returns false is entered, but neither its children nor
 // its f(nil) follow; its siblings are still walked.
 func TestInspectPrune(t *testing.T) {

@@ -110,6 +110,9 @@ func TestPos(t *testing.T) {
 				want = "assume"
 			case *syntax.Assert:
 				want = "assert"
+				if n.Violation.Kind == syntax.FailInvariant { // a loop's invariant clause
+					want = "invariant"
+				}
 			default:
 				t.Fatalf("%s: unexpected node %T", f, n)
 			}

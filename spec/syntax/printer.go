@@ -192,7 +192,11 @@ func printS(b *strings.Builder, s Stmt, n int) {
 		indent(b, n)
 		b.WriteString("fi")
 	case *While:
-		b.WriteString("while " + PrintB(s.Cond) + " do\n")
+		b.WriteString("while " + PrintB(s.Cond))
+		for _, inv := range s.Invariants {
+			b.WriteString(" invariant " + PrintB(inv.Cond))
+		}
+		b.WriteString(" do\n")
 		printS(b, s.Body, n+1)
 		b.WriteString("\n")
 		indent(b, n)

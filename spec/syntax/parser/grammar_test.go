@@ -52,11 +52,13 @@ var grammarExamples = map[string][]string{
 	"Assign":      {"x = 1", "x = x + y"},
 	"ElemAssign":  {"array a[0..1];\na[x] = a[1 - x] + 1"},
 	"If":          {"if x > 0 then y = 1 fi", "if x > 0 then y = 1 else y = 2 fi"},
-	"While":       {"while x > 0 do x = x - 1 od"},
-	"MacroCall":   {"macro m begin skip end\nm", "macro m(v, w) begin v = w end\nm(x, 1 + 2)"},
-	"Cond":        {"assert x > 0 or y > 0 or true"},
-	"Conj":        {"assert x > 0 and y > 0 and false"},
-	"Negation":    {"assert not not x > 0", "assert not forall k in 0..1: k < 2"},
+	"While":       {"while x > 0 do x = x - 1 od", "while x > 0 invariant x >= 0 invariant true do x = x - 1 od"},
+	"Invariant": {"array a[0..3];\nwhile i < 3 invariant forall k in 0..i - 1: a[k] == 0 do a[i] = 0; i = i + 1 od",
+		"while x > 0 invariant x >= 0 do x = x - 1 od"},
+	"MacroCall": {"macro m begin skip end\nm", "macro m(v, w) begin v = w end\nm(x, 1 + 2)"},
+	"Cond":      {"assert x > 0 or y > 0 or true"},
+	"Conj":      {"assert x > 0 and y > 0 and false"},
+	"Negation":  {"assert not not x > 0", "assert not forall k in 0..1: k < 2"},
 	"Quantified": {"array a[0..3];\nassert forall k in 0..2: a[k] <= a[k + 1]",
 		"array a[0..3];\nassert exists k in 0..3: a[k] == 0 and forall j in k..3: a[j] >= 0"},
 	"Atom":          {"assert true", "assert false", "assert (x < 1)", "assert (x) < 1"},
@@ -97,6 +99,9 @@ var grammarRejects = []string{
 	"array a[0..1];\nx = a[x < 1]",        // a condition as an index
 	"assert x < 1 and",                    // an operand missing
 	"skip fi",                             // a closer without its statement
+	"while x > 0 invariant do skip od",    // an invariant without its condition
+	"while x > 0 do invariant x >= 0 od",  // an invariant in the body
+	"invariant = 1",                       // invariant is a keyword
 }
 
 // TestGrammarExamples: every production of grammar.txt has examples, each a program the parser

@@ -50,7 +50,7 @@ var keywords = map[string]bool{
 	"skip": true, "fail": true, "assert": true, "assume": true, "if": true, "then": true,
 	"else": true, "fi": true, "while": true, "do": true, "od": true, "macro": true, "begin": true,
 	"end": true, "true": true, "false": true, "not": true, "and": true, "or": true,
-	"array": true, "forall": true, "exists": true, "in": true,
+	"array": true, "forall": true, "exists": true, "in": true, "invariant": true,
 }
 
 // keywordText maps each keyword to itself: the token's text without allocating a string.

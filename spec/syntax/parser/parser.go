@@ -308,8 +308,17 @@ func (p *parser) seq() syntax.Stmt {
 		case p.is("while"):
 			p.next()
 			c := p.cond("after 'while'")
-			p.expect("do", " after the condition of 'while'")
-			stack = append(stack, &level{open: &syntax.While{Loc: loc, Cond: c}})
+			w := &syntax.While{Loc: loc, Cond: c}
+			for p.is("invariant") {
+				kw := p.next()
+				w.Invariants = append(w.Invariants, &syntax.Assert{Loc: syntax.Loc{P: kw.pos}, Cond: p.cond("after 'invariant'")})
+			}
+			if len(w.Invariants) == 0 {
+				p.expect("do", " after the condition of 'while' (or 'invariant')")
+			} else {
+				p.expect("do", " after the invariant of 'while' (or another 'invariant')")
+			}
+			stack = append(stack, &level{open: w})
 			continue
 		}
 		top := stack[len(stack)-1]
@@ -416,6 +425,9 @@ func (p *parser) simpleStmt() syntax.Stmt {
 			p.expect(")", " after macro arguments")
 		}
 		return call
+	}
+	if p.is("invariant") {
+		p.fail(t.pos, "'invariant' stands only in the head of a loop: while b invariant I do ... od")
 	}
 	p.fail(t.pos, "expected a statement (skip, fail, assignment, assert, assume, if, while or macro call), found %s", t.describe())
 	return nil
@@ -700,7 +712,7 @@ func (in *inliner) check(s syntax.Stmt) {
 		case *syntax.If:
 			in.count(s.Pos(), s.Cond)
 		case *syntax.While:
-			in.count(s.Pos(), s.Cond)
+			in.count(s.Pos(), s.Cond) // its invariant clauses are Asserts, counted as statements
 		case *syntax.Assume:
 			in.count(s.Pos(), s.Cond)
 		case *syntax.Assert:
@@ -831,7 +843,12 @@ func (in *inliner) stmt(s syntax.Stmt, sub map[string]syntax.AExpr, site syntax.
 	case *syntax.While:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)
-		return &syntax.While{Loc: loc(s.Loc), Cond: c, Body: in.stmt(s.Body, sub, site)}
+		w := &syntax.While{Loc: loc(s.Loc), Cond: c}
+		for _, inv := range s.Invariants { // each clause a statement, as check counts it
+			w.Invariants = append(w.Invariants, in.stmt(inv, sub, site).(*syntax.Assert))
+		}
+		w.Body = in.stmt(s.Body, sub, site)
+		return w
 	case *syntax.Assume:
 		c := in.substB(s.Cond, sub, site)
 		in.count(at(s.Loc), c)

@@ -222,7 +222,11 @@ func strip(s any) any {
 	case *syntax.If:
 		return []any{"if", stripB(s.Cond), strip(s.Then), strip(s.Else)}
 	case *syntax.While:
-		return []any{"while", stripB(s.Cond), strip(s.Body)}
+		w := []any{"while", stripB(s.Cond)}
+		for _, inv := range s.Invariants {
+			w = append(w, []any{"invariant", stripB(inv.Cond)})
+		}
+		return append(w, strip(s.Body))
 	case *syntax.Assume:
 		return []any{"assume", stripB(s.Cond)}
 	case *syntax.Assert:

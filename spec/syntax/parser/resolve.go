@@ -10,8 +10,8 @@ import "fmt"
 // write to its declared array (checking that array names and scalar names are used as such, and
 // that bound variables are named like no variable or array), lays out the arrays after the
 // variables in the concrete store, and builds the nodes the semantics refers to: the Fail of each
-// statement that can divide (Err) or index out of range (IdxErr), the Fail of each assert, and
-// the unfolding of each while ([S-While]). fail reports a misuse at its position.
+// statement that can divide (Err) or index out of range (IdxErr), the Fail of each assert and of
+// each invariant clause, and the unfolding and entry of each while ([S-While], [S-While-Inv]). fail reports a misuse at its position.
 func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 	arrays := map[string]*syntax.Array{}
 	for _, a := range prog.Arrays {
@@ -44,6 +44,7 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 		return nil
 	}
 	idx := map[string]int{}
+	invariant := map[*syntax.Assert]bool{} // the clauses of the loops met so far
 	mk := func(l syntax.Loc, k syntax.FailKind, can bool) *syntax.Fail {
 		if !can {
 			return nil
@@ -88,15 +89,34 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
 		case *syntax.While:
-			st.Unfold = &syntax.If{Loc: st.Loc, Cond: st.Cond, Then: &syntax.Seq{First: st.Body, Second: st}, Else: &syntax.Skip{Loc: st.Loc},
-				Err: mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond)), IdxErr: mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))}
+			unfold(st, mk)
+			if len(st.Invariants) == 0 {
+				break
+			}
+			// [S-While-Inv]: the loop steps to assert I1 ; ... ; assert In ; Loop, where Loop is
+			// while b do (p ; assert I1 ; ... ; assert In) od.
+			for _, inv := range st.Invariants {
+				invariant[inv] = true
+			}
+			checks := make([]syntax.Stmt, 0, len(st.Invariants)+1)
+			for _, inv := range st.Invariants {
+				checks = append(checks, inv)
+			}
+			loop := &syntax.While{Loc: st.Loc, Cond: st.Cond, Body: &syntax.Seq{First: st.Body, Second: joinSeq(checks)}}
+			unfold(loop, mk)
+			st.Loop, st.Unfold = loop, loop.Unfold
+			st.Entry = joinSeq(append(checks, loop))
 		case *syntax.Assume:
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
 		case *syntax.Assert:
 			st.Err = mk(st.Loc, syntax.FailDivZero, syntax.HasDivB(st.Cond))
 			st.IdxErr = mk(st.Loc, syntax.FailIndex, syntax.HasIndex(st.Cond))
-			st.Violation = &syntax.Fail{Loc: st.Loc, Kind: syntax.FailAssert}
+			kind := syntax.FailAssert
+			if invariant[st] { // Inspect meets a loop before its clauses
+				kind = syntax.FailInvariant
+			}
+			st.Violation = &syntax.Fail{Loc: st.Loc, Kind: kind}
 		}
 		return true
 	})
@@ -105,6 +125,14 @@ func resolve(prog *syntax.Program, fail func(syntax.Pos, string, ...any)) {
 		a.Offset = off
 		off += a.Size()
 	}
+}
+
+// unfold builds the unfolding of a loop without clauses, if b then (p ; while b do p od) else
+// skip fi ([S-While]), and makes it the loop's Entry.
+func unfold(w *syntax.While, mk func(syntax.Loc, syntax.FailKind, bool) *syntax.Fail) {
+	w.Unfold = &syntax.If{Loc: w.Loc, Cond: w.Cond, Then: &syntax.Seq{First: w.Body, Second: w}, Else: &syntax.Skip{Loc: w.Loc},
+		Err: mk(w.Loc, syntax.FailDivZero, syntax.HasDivB(w.Cond)), IdxErr: mk(w.Loc, syntax.FailIndex, syntax.HasIndex(w.Cond))}
+	w.Entry = w.Unfold
 }
 
 // rightNest re-associates every sequence to s1 ; (s2 ; (... ; sn)), the form the parser gives a

@@ -18,10 +18,10 @@ import (
 type covStmt struct {
 	stmt syntax.Stmt
 	pos  syntax.Pos
-	what string // assign, element assignment, if, while, assume, assert, fail
+	what string // assign, element assignment, if, while, assume, assert, invariant, fail
 	hits int    // expansions of a feasible state about to execute it
 	// branch is nil for a statement that does not branch; otherwise the number of feasible
-	// successors in each direction: then/else (if), enter/leave (while), holds/violated (assert).
+	// successors in each direction: then/else (if), enter/leave (while), holds/violated (assert, invariant).
 	branch []int
 }
 
@@ -34,7 +34,7 @@ type Report struct {
 }
 
 // branchNames are the names of the two directions of each branching statement.
-var branchNames = map[string][2]string{"if": {"then", "else"}, "while": {"enter", "leave"}, "assert": {"holds", "violated"}}
+var branchNames = map[string][2]string{"if": {"then", "else"}, "while": {"enter", "leave"}, "assert": {"holds", "violated"}, "invariant": {"holds", "violated"}}
 
 // sourceStmts lists the statements of the program in source order (sequences flattened, the
 // statements a macro call inlines each listed at the call's position).
@@ -61,11 +61,18 @@ func sourceStmts(s syntax.Stmt, out []*covStmt) []*covStmt {
 		out = sourceStmts(s.Else, out)
 	case *syntax.While:
 		add("while", true)
+		for _, inv := range s.Invariants {
+			out = sourceStmts(inv, out)
+		}
 		out = sourceStmts(s.Body, out)
 	case *syntax.Assume:
 		add("assume", false)
 	case *syntax.Assert:
-		add("assert", true)
+		if s.Violation != nil && s.Violation.Kind == syntax.FailInvariant {
+			add("invariant", true)
+		} else {
+			add("assert", true)
+		}
 	case *syntax.Fail:
 		add("fail", false)
 	default:
@@ -76,8 +83,8 @@ func sourceStmts(s syntax.Stmt, out []*covStmt) []*covStmt {
 
 // Compute is the coverage of the program body given, for each statement, the expansions of a
 // feasible state about to execute it (hits) and, for each If and Assert, the feasible successors
-// in each direction (arms: then / loop entered / assert holds, else / loop left / assert
-// violated; a while loop's test is its unfolding's If).
+// in each direction (arms: then / loop entered / assert or invariant clause holds, else / loop
+// left / violated; a while loop's test is its unfolding's If).
 func Compute(body syntax.Stmt, hits map[syntax.Stmt]int, arms map[syntax.Stmt]*[2]int) *Report {
 	cv := &Report{stmts: sourceStmts(body, nil)}
 	index := map[syntax.Stmt]*covStmt{}
@@ -89,6 +96,12 @@ func Compute(body syntax.Stmt, hits map[syntax.Stmt]int, arms map[syntax.Stmt]*[
 	}
 	for _, c := range cv.stmts {
 		c.hits = hits[c.stmt]
+		if w, ok := c.stmt.(*syntax.While); ok && w.Loop != nil {
+			// A loop with invariant clauses is at its head once per execution of the program
+			// text, then steps to its clauses; its test is executed by the loop that runs
+			// (While.Loop), once per arrival, as a loop without clauses is.
+			c.hits = hits[w.Loop]
+		}
 	}
 	for stmt, a := range arms {
 		if c := index[stmt]; c != nil && c.branch != nil {

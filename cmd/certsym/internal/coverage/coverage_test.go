@@ -225,3 +225,34 @@ func TestCoverageElementAssignNotExecuted(t *testing.T) {
 	}
 	checkLCOV(t, lcov, file, map[int]bool{2: true, 3: true, 4: false}, 2, 1)
 }
+
+// TestCoverageInvariant: a loop's invariant clause is a statement of its own with the two
+// directions of an assert, holds and violated; the loop's test is executed at every arrival at its
+// head that gets past the clause (by the loop that runs, While.Loop). The counts are of symbolic
+// states: with n in 0..2 the head is reached by 3 states (before 0, 1 and 2 iterations).
+func TestCoverageInvariant(t *testing.T) {
+	const src = "assume n >= 0 and n <= 2;\ni = 0;\nwhile i < n\n  invariant i <= n\ndo\n  i = i + 1\nod\n"
+	prog := testprog.Parse(t, src)
+	rec := record.New(prog, false, false, 1)
+	if _, err := engine.New(prog, engine.Options{Observer: rec}).FindBugs(nil); err != nil {
+		t.Fatal(err)
+	}
+	rec.Finish()
+	cv := rec.Coverage()
+	var text bytes.Buffer
+	cv.WriteText(&text)
+	want := "coverage of the explored paths: statements 5/5 (100.0%), branches 3/4 (75.0%)\n" +
+		"  not taken:    violated branch of the invariant at 4:3\n"
+	if text.String() != want {
+		t.Errorf("text:\n%s\nwant\n%s", text.String(), want)
+	}
+	var b bytes.Buffer
+	if err := cv.WriteLCOV(&b, "p.imp"); err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []string{"DA:3,3\n", "DA:4,3\n", "DA:6,2\n", "BRDA:4,3,0,3\n", "BRDA:4,3,1,0\n"} {
+		if !strings.Contains(b.String(), rec) {
+			t.Errorf("the tracefile lacks %q:\n%s", rec, b.String())
+		}
+	}
+}

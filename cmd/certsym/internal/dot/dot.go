@@ -161,6 +161,9 @@ func stmtLabel(s syntax.Stmt) string {
 	case *syntax.Assume:
 		return at + "assume"
 	case *syntax.Assert:
+		if s.Violation != nil && s.Violation.Kind == syntax.FailInvariant {
+			return at + "invariant"
+		}
 		return at + "assert"
 	default:
 		panic(fmt.Sprintf("dot: unknown statement %T", s))

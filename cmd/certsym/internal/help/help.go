@@ -64,7 +64,11 @@ const languageIntro = `The IMP language (the reader's guide: docs/language.md; t
   - Values are mathematical integers: no overflow. / and % truncate toward zero.
   - Every variable read before it is assigned, and every array element, is an input.
   - Errors (the bugs certsym run finds): fail reached, an assert whose condition is false, a
-    division or remainder by zero, an array index outside the array's bounds.
+    division or remainder by zero, an array index outside the array's bounds, a loop invariant
+    that is false.
+  - while b invariant I1 invariant I2 do ... od: each clause is checked, in order, at every
+    arrival at the loop's head (on entry and after each iteration), before b is evaluated; a
+    false one is an error of kind invariant, an undefined one the error of its evaluation.
   - assume b ends the run without error when b is false (an infeasible path, not a bug).
   - and, or and quantifiers evaluate every operand and instance: no short-circuit.
   - forall k in lo..hi: b and exists k in lo..hi: b range over the integers lo to hi; the body

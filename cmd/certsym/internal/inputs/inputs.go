@@ -85,6 +85,9 @@ func ReadBeforeWritten(prog *syntax.Program) map[int]bool {
 			}
 			return out, false
 		case *syntax.While:
+			for _, inv := range x.Invariants { // checked first, at the first arrival
+				reads(inv.Cond, assigned)
+			}
 			reads(x.Cond, assigned)
 			s(x.Body, assigned)
 		case *syntax.Skip:

@@ -9,7 +9,7 @@ import (
 
 // TestReadBeforeWritten: a variable is an input when some path reads it before assigning it; an
 // if assigns what both branches assign (a branch that fails assigns everything), a while loop
-// nothing (its body may not run).
+// nothing (its body may not run); a loop's invariant clauses are read on entry, before the body.
 func TestReadBeforeWritten(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{"y = 1;\nx = y + 1", ""},
@@ -20,6 +20,8 @@ func TestReadBeforeWritten(t *testing.T) {
 		{"i = 0;\nwhile i < n do s = s + i; i = i + 1 od", "n s"},
 		{"while i < 3 do t = 1; i = i + 1 od;\nassume t > 0", "i t"},
 		{"assert b > 0;\nb = 1", "b"},
+		{"i = 0;\nwhile i < 3 invariant i >= 0 and s >= 0 do s = 1; i = i + 1 od", "s"},
+		{"i = 0; s = 0;\nwhile i < 3 invariant s == 2 * i do s = s + 2; i = i + 1 od", ""},
 	} {
 		prog := testprog.Parse(t, c.src)
 		read := ReadBeforeWritten(prog)

@@ -108,7 +108,7 @@ func Nouns(n int, noun string) string {
 }
 
 // DescribeFail names the error a fail statement stands for: an assertion violated, a division by
-// zero, or a fail statement reached.
+// zero, an index out of range, a loop invariant violated, or a fail statement reached.
 func DescribeFail(f *syntax.Fail) string {
 	switch f.Kind {
 	case syntax.FailAssert:
@@ -117,8 +117,13 @@ func DescribeFail(f *syntax.Fail) string {
 		return "division by zero"
 	case syntax.FailIndex:
 		return "index out of range"
+	case syntax.FailInvariant:
+		return "loop invariant violated"
+	case syntax.FailExplicit:
+		return "fail reached"
+	default:
+		panic(fmt.Sprintf("report: unknown kind of error %v", f.Kind))
 	}
-	return "fail reached"
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it.

@@ -161,6 +161,7 @@ var runRules = []sarifRule{
 	{ID: "division-by-zero", Name: "DivisionByZero", ShortDescription: sarifMessage{"A division or remainder by zero is reachable."}},
 	{ID: "fail", Name: "FailReached", ShortDescription: sarifMessage{"A fail statement is reachable."}},
 	{ID: "index-out-of-range", Name: "IndexOutOfRange", ShortDescription: sarifMessage{"An array element outside the array's bounds is read or written on a reachable state."}},
+	{ID: "invariant", Name: "InvariantViolated", ShortDescription: sarifMessage{"A loop invariant is false at an arrival at the loop's head on a reachable state."}},
 }
 
 func ruleIndex(rules []sarifRule, id string) int {
@@ -204,6 +205,7 @@ var verifyRules = []sarifRule{
 	{ID: "claim-assert", Name: "AssertClaim", ShortDescription: sarifMessage{"The condition of an assert holds on every input."}},
 	{ID: "claim-division", Name: "DivisionClaim", ShortDescription: sarifMessage{"A divisor is never zero."}},
 	{ID: "claim-index", Name: "IndexClaim", ShortDescription: sarifMessage{"An array index is within the array's bounds."}},
+	{ID: "claim-invariant", Name: "InvariantClaim", ShortDescription: sarifMessage{"A loop invariant holds at every arrival at the loop's head."}},
 }
 
 // claimRule is the rule of verify's results for claims of kind k.
@@ -215,6 +217,8 @@ func claimRule(k verify.ClaimKind) string {
 		return "claim-division"
 	case verify.ClaimIndex:
 		return "claim-index"
+	case verify.ClaimInvariant:
+		return "claim-invariant"
 	}
 	panic(fmt.Sprintf("sarif: no rule for claims of kind %d", k))
 }

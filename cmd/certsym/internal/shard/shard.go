@@ -234,7 +234,7 @@ func Merge(rs []*Report) (*Merged, error) {
 }
 
 var describe = map[string]string{"assert": "assertion violated", "division-by-zero": "division by zero", "fail": "fail reached",
-	"index-out-of-range": "index out of range"}
+	"index-out-of-range": "index out of range", "invariant": "loop invariant violated"}
 
 // WriteText prints the merged report as run prints its own: each bug, the verdict, the
 // counters, and a line per shard.

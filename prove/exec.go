@@ -78,9 +78,9 @@ type symbols struct {
 	ext   *syntax.Program
 	ts    *sym.Terms
 	gens  int
-	vpos  map[int]int                 // Var.Index -> its element in a generation's scalar array
-	vpool []*syntax.Array             // per generation, nil when no scalar is modified
-	apool []map[int]*syntax.Array     // per generation, Array.Index -> its fresh copy
+	vpos  map[int]int             // Var.Index -> its element in a generation's scalar array
+	vpool []*syntax.Array         // per generation, nil when no scalar is modified
+	apool []map[int]*syntax.Array // per generation, Array.Index -> its fresh copy
 	nvars int
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"certsym/prove"
 	"certsym/spec"
+	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
 )
 
@@ -66,4 +67,70 @@ func TestProveTestdata(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGivenClauses: clauses given beside the program replace or extend its own, without
+// editing it: the weak loop of testdata/prove is proved once s == 2 * i is added, and a
+// program without clauses is proved with given ones; a given clause false on entry is refuted
+// by a concrete run that arrives at the loop with the clause false, and clauses for no loop are
+// an error.
+func TestGivenClauses(t *testing.T) {
+	weak, err := parser.ParseFile("../testdata/prove/sum_weak_unknown.imp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := firstLoop(weak)
+	cond := func(p *syntax.Program, text string) syntax.BExpr {
+		c, err := prove.ResolveCond(p, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	check := func(p *syntax.Program, inv prove.Invariants, want prove.Answer) *prove.Result {
+		t.Helper()
+		res, err := prove.Check(p, inv, prove.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer != want {
+			t.Fatalf("answer %s, want %s", res, want)
+		}
+		return res
+	}
+	check(weak, prove.Invariants{loop: {Conds: []syntax.BExpr{cond(weak, "s == 2 * i")}}}, prove.Proved)
+	res := check(weak, prove.Invariants{loop: {Conds: []syntax.BExpr{cond(weak, "s == 2 * i"), cond(weak, "i <= n")}, Replace: true}}, prove.Proved)
+	if got := len(res.Loops[0].Clauses); got != 2 {
+		t.Errorf("replaced clauses: %d used, want 2", got)
+	}
+	res = check(weak, prove.Invariants{loop: {Conds: []syntax.BExpr{cond(weak, "s == 2 * i + 1")}, Replace: true}}, prove.Refuted)
+	if res.Bug.Claim != prove.EntryClaim || res.Bug.Fail.Kind != syntax.FailInvariant {
+		t.Errorf("refutation of a given clause: %+v", res.Bug)
+	}
+	if _, err := prove.Check(weak, prove.Invariants{{Line: 1, Col: 1}: {Conds: []syntax.BExpr{cond(weak, "true")}}}, prove.Options{}); err == nil {
+		t.Error("clauses for no loop: no error")
+	}
+	if _, err := prove.ResolveCond(weak, "zz > 0"); err == nil {
+		t.Error("a clause naming no variable of the program: no error")
+	}
+	plain, err := parser.Parse("plain.imp", []byte("assume n >= 0; i = 0; while i < n do i = i + 1 od; assert i == n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = check(plain, nil, prove.Unknown)
+	if len(res.Unbounded) != 1 {
+		t.Errorf("a loop without clauses: %d unbounded loops reported, want 1 (%s)", len(res.Unbounded), res.Reason)
+	}
+	check(plain, prove.Invariants{firstLoop(plain): {Conds: []syntax.BExpr{cond(plain, "i <= n")}}}, prove.Proved)
+}
+
+// firstLoop is the position of the program's first loop.
+func firstLoop(p *syntax.Program) (pos syntax.Pos) {
+	syntax.Inspect(p.Body, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.While); ok && pos.Line == 0 {
+			pos = w.Pos()
+		}
+		return true
+	})
+	return pos
 }

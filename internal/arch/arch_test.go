@@ -64,6 +64,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/buginput":   9,  // how run shows a bug's input: zeros where free, inputs read, its reproduce line
 	"cmd/certsym/internal/jsonout":    10, // the JSON objects of --json and their encoding
 	"cmd/certsym/internal/record":     10,
+	"cmd/certsym/internal/provecmd":   10, // certsym prove: its options, reports and exit status
 	"cmd/certsym":                     11,
 	"scripts/compare-strategies":      11, // make compare-strategies: the search strategies side by side
 	"scripts/benchsum":                11, // make bench: gonum/stat summaries of the benchmarks' runs

@@ -174,6 +174,9 @@ type exec struct {
 	cut        map[*syntax.While]bool // the loops whose unrolling bound cut a path
 	cutOrder   []*syntax.While
 	gensOut    bool // a path needed more generations than laid out
+	// onTransition, when not nil, is shown each application of the transition
+	// (Options.OnTransition).
+	onTransition func(*Transition)
 }
 
 // succ builds a successor of st.
@@ -352,18 +355,23 @@ func (x *exec) invSucc(st *state, k *kont, out []*state) []*state {
 	bs := with(sym.And(inv, b.Then), body)
 	bs.fr = &frame{loop: li, pre: h}
 	out = append(out, bs)
+	var errs []*state
 	if b.Err != nil {
-		es := with(sym.And(inv, b.Err), &kont{s: div})
-		out = append(out, es)
+		errs = append(errs, with(sym.And(inv, b.Err), &kont{s: div}))
 	}
 	if b.IdxErr != nil {
-		out = append(out, with(sym.And(inv, b.IdxErr), &kont{s: idx}))
+		errs = append(errs, with(sym.And(inv, b.IdxErr), &kont{s: idx}))
 	}
-	exit := sym.And(inv, b.Else)
+	out = append(out, errs...)
+	exitC := sym.And(inv, b.Else)
 	if fault.Active == fault.InvNotAssumedAfterLoop {
-		exit = b.Else
+		exitC = b.Else
 	}
-	out = append(out, with(exit, &kont{s: step.Skip, next: k.next}))
+	exit := with(exitC, &kont{s: step.Skip, next: k.next})
+	out = append(out, exit)
+	if x.onTransition != nil {
+		x.observe(st, li, bs, errs, exit)
+	}
 	return out
 }
 

@@ -72,6 +72,9 @@ type Options struct {
 	// search for a reachable pre-state of a counterexample to induction and the bug finder's
 	// search for an input that reaches an error.
 	ReachStates int
+	// OnTransition, when not nil, is shown each application of the invariant transition of the
+	// proof's execution, with its successors (the refinement layer's exhaustiveness check).
+	OnTransition func(*Transition)
 }
 
 // The defaults of Options.Unroll and Options.ReachStates.

@@ -47,7 +47,8 @@ func run(prog *syntax.Program, ls *loops, opts Options) *Result {
 	a := &attempt{prog: prog, ls: ls, opts: opts, mon: opts.Monitor, res: &Result{Loops: ls.invariants()}}
 	a.sy = newSymbols(prog, ls, max(1, ls.generations(prog.Body, opts.Unroll)))
 	chain := a.newChain()
-	x := &exec{sy: a.sy, ls: ls, chain: chain, transition: true, unroll: opts.Unroll, stats: &a.res.Stats, cut: map[*syntax.While]bool{}}
+	x := &exec{sy: a.sy, ls: ls, chain: chain, transition: true, unroll: opts.Unroll, stats: &a.res.Stats, cut: map[*syntax.While]bool{},
+		onTransition: opts.OnTransition}
 	stopped := a.explore(x)
 	a.res.Stats.Queries += chain.Stats.Queries
 	chain.Close()

@@ -76,6 +76,7 @@ var layer = map[string]int{
 	"refinement/checker":              12, // what every check shares: configuration, program, checker, reports
 	"refinement/mergecheck":           13, // the oracles of the merge of states (exhaustive and precise against the constituents)
 	"refinement/verifycheck":          13, // the checks of certsym verify
+	"refinement/provecheck":           13, // the checks of certsym prove (the invariant transition's exhaustiveness, the answers)
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers
 	"refinement/streamcheck":          13, // the whole-stream comparison

@@ -134,3 +134,21 @@ func firstLoop(p *syntax.Program) (pos syntax.Pos) {
 	})
 	return pos
 }
+
+// TestProgramStartsWithFail: a program whose first statement is fail is refuted (its initial
+// state is an error state, which no step produces).
+func TestProgramStartsWithFail(t *testing.T) {
+	for _, src := range []string{"fail", "fail; x = 1"} {
+		p, err := parser.Parse("fail.imp", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := prove.Check(p, nil, prove.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Answer != prove.Refuted || res.Bug.Fail.Kind != syntax.FailExplicit {
+			t.Errorf("%q: %s, want refuted at the fail", src, res)
+		}
+	}
+}

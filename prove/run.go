@@ -107,6 +107,10 @@ func at(p syntax.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 // returns why it stopped early ("" when every path ended).
 func (a *attempt) explore(x *exec) string {
 	init := &state{pc: x.chain.Root(a.sy.ts.Slots()), store: a.sy.initial(), k: &kont{s: a.prog.Body}}
+	if f := init.errorOf(); f != nil { // a program that starts with fail
+		a.classify(x.chain, init, f)
+		return ""
+	}
 	queue := []*state{init}
 	var buf []*state
 	for len(queue) > 0 {

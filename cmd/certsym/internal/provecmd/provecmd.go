@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"certsym/cmd/certsym/internal/flags"
-	"certsym/cmd/certsym/internal/jsonout"
 	"certsym/cmd/certsym/internal/report"
 	"certsym/cmd/certsym/internal/watch"
 	"certsym/internal/budget"
@@ -77,7 +76,10 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 	mon.Enter("report")
 	cuts := mon.Cuts()
 	if *asJSON {
-		if err := jsonout.Write(stdout, JSON(prog, file, res, cuts)); err != nil {
+		enc := json.NewEncoder(stdout) // as every --json object: indented, no HTML escaping
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(JSON(prog, file, res, cuts)); err != nil {
 			fmt.Fprintf(stderr, "certsym: %v\n", err)
 			return exitInternal
 		}

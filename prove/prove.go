@@ -72,6 +72,11 @@ type Options struct {
 	// search for a reachable pre-state of a counterexample to induction and the bug finder's
 	// search for an input that reaches an error.
 	ReachStates int
+	// NoSearch leaves out the searches made after a failed claim (the bug finder's and the
+	// reachability of a counterexample to induction's pre-state): a caller that tries many
+	// candidate invariants wants the proof's answer and its counterexample only. A refutation is
+	// then found only as a counterexample that replays.
+	NoSearch bool
 	// OnTransition, when not nil, is shown each application of the invariant transition of the
 	// proof's execution, with its successors (the refinement layer's exhaustiveness check).
 	OnTransition func(*Transition)

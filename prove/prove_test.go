@@ -107,6 +107,17 @@ func TestGivenClauses(t *testing.T) {
 	if res.Bug.Claim != prove.EntryClaim || res.Bug.Fail.Kind != syntax.FailInvariant {
 		t.Errorf("refutation of a given clause: %+v", res.Bug)
 	}
+	res = check(weak, prove.Invariants{loop: {Conds: []syntax.BExpr{cond(weak, "s >= 0")}, Replace: true}}, prove.Unknown)
+	if res.CTI != nil {
+		t.Errorf("s >= 0 alone: a counterexample to induction %+v, but the clause is inductive", res.CTI)
+	}
+	quick, err := prove.Check(weak, prove.Invariants{loop: {Conds: []syntax.BExpr{cond(weak, "s <= 2 * n")}, Replace: true}}, prove.Options{NoSearch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if quick.Answer != prove.Unknown || quick.CTI == nil || quick.CTI.Why != "not searched" {
+		t.Errorf("s <= 2 * n, without the searches: %s, counterexample to induction %+v", quick, quick.CTI)
+	}
 	if _, err := prove.Check(weak, prove.Invariants{{Line: 1, Col: 1}: {Conds: []syntax.BExpr{cond(weak, "true")}}}, prove.Options{}); err == nil {
 		t.Error("clauses for no loop: no error")
 	}

@@ -84,7 +84,7 @@ func run(prog *syntax.Program, ls *loops, opts Options) *Result {
 		why = append(why, "too many fresh symbols for the loops' havocs on one path")
 	}
 	r.Reason = strings.Join(why, "; ")
-	if a.mon.Stop() == "" && (len(r.Failures) > 0 || len(r.Unbounded) > 0 || x.gensOut) {
+	if !opts.NoSearch && a.mon.Stop() == "" && (len(r.Failures) > 0 || len(r.Unbounded) > 0 || x.gensOut) {
 		if b := a.searchBug(); b != nil {
 			r.Answer, r.Bug, r.Reason = Refuted, b, ""
 			return r
@@ -93,8 +93,10 @@ func run(prog *syntax.Program, ls *loops, opts Options) *Result {
 			r.Reason += fmt.Sprintf("; the bug finder found no input that reaches an error within %d states", opts.ReachStates)
 		}
 	}
-	if a.cti != nil && a.mon.Stop() == "" {
+	if a.cti != nil && !opts.NoSearch && a.mon.Stop() == "" {
 		a.reach(a.cti)
+	} else if a.cti != nil {
+		a.cti.Why = "not searched"
 	}
 	r.CTI = a.cti
 	return r

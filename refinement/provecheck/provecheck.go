@@ -78,6 +78,9 @@ func Run(c *checker.Checker) {
 			c.Report(check, in, -1, format, args...)
 		}}
 	o.Check()
+	c.Sum.ProveTransitions += o.Transitions
+	c.Sum.ProveLoopRuns += o.Loops
+	c.Sum.Proved += o.Proved
 }
 
 // Check runs both proofs of the program and checks them.

@@ -127,6 +127,8 @@ func (a *attempt) explore(x *exec) string {
 		queue = queue[1:]
 		a.res.Stats.States++
 		a.mon.SetStates(a.res.Stats.States)
+		a.mon.SetPending(len(queue))
+		a.mon.SetDepth(st.depth)
 		buf = x.expand(st, buf[:0])
 		for _, s := range buf {
 			if f := s.errorOf(); f != nil {

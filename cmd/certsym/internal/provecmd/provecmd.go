@@ -65,7 +65,7 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 	mon.Enter("proof")
 	stopTicker := func() {}
 	if !*quiet {
-		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, false)) })
+		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, true)) })
 	}
 	res, err := prove.Check(prog, nil, prove.Options{Limits: lim, Monitor: mon, Unroll: *unroll, ReachStates: *reach})
 	stopTicker()

@@ -149,6 +149,19 @@ const (
 	// MergeWrongModel: the constituent an input of the merged state follows is read back one off
 	// (the next constituent's, whose guard the input need not satisfy).
 	MergeWrongModel
+
+	// Faults of the proof mode (package prove).
+
+	// ModifiesMissesArrayWrite: the modifies set of a loop body leaves out the arrays its
+	// element assignments write, so the invariant transition keeps their values from before the
+	// loop instead of havocking them.
+	ModifiesMissesArrayWrite
+	// InvNotAssumedAfterLoop: the exit successor of the invariant transition does not assume
+	// the invariant (only the negated condition) on the havocked store.
+	InvNotAssumedAfterLoop
+	// PreservationBeforeBody: the body successor checks the invariant before running the body
+	// instead of after it, so the preservation claim is the assumed invariant itself.
+	PreservationBeforeBody
 	count
 )
 
@@ -162,7 +175,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
-	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model"}
+	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
+	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body"}
 
 func (f Fault) String() string { return names[f] }
 

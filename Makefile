@@ -22,7 +22,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
 
 all: build
 
@@ -72,7 +72,14 @@ TESTFLAGS ?=
 test: need-build
 	$(GO) test -short -count=1 -timeout 10m $(TESTFLAGS) ./...
 
-check: check-proofs check-go check-refinement
+# check installs what it needs first, then compiles the Coq development (one core) while the Go
+# tests that need no reference run beside it, then proves the Why3 files, runs the Go tests that
+# talk to the reference, and the refinement layer (whose unit checks are among those Go tests).
+check: deps deps-proofs deps-browser deps-artifacts
+	$(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
+	$(MAKE) -C proofs/why3 check
+	$(GO_TEST_REF)
+	$(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1
 
 # Every Go test, none skipped: CERTSYM_REQUIRE_CORPUS=1 and CERTSYM_REQUIRE_REF=1 make an absent
 # PyWiSE corpus or certsym-ref a failure. Only the packages of REF_PKGS talk to certsym-ref, so
@@ -85,8 +92,9 @@ check-go-noref: deps deps-browser deps-artifacts
 	$(GO) vet ./...
 	CERTSYM_REQUIRE_CORPUS=1 $(GO) test -count=1 -timeout 30m $(NOREF_PKGS)
 
+GO_TEST_REF = CERTSYM_REQUIRE_CORPUS=1 CERTSYM_REQUIRE_REF=1 $(GO) test -count=1 -timeout 30m $(REF_PKGS)
 check-go-ref: deps ref
-	CERTSYM_REQUIRE_CORPUS=1 CERTSYM_REQUIRE_REF=1 $(GO) test -count=1 -timeout 30m $(REF_PKGS)
+	$(GO_TEST_REF)
 
 # ref compiles the Coq development, checks its assumptions and builds the extracted reference
 # certsym-ref (proofs/ref/_build/certsym-ref), which the refinement tests replay against.
@@ -104,7 +112,12 @@ N ?=
 SHARD ?=
 SUMMARY ?=
 check-refinement: deps ref
-	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) bash refinement/run.sh
+	@$(MAKE) --no-print-directory refinement-run
+
+# refinement-run is check-refinement without its prerequisites (make check has made them).
+REFINEMENT_UNIT_DONE ?=
+refinement-run:
+	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) REFINEMENT_UNIT_DONE=$(REFINEMENT_UNIT_DONE) bash refinement/run.sh
 
 # The whole-stream comparison at scale (refinement/streamcheck): the unpruned streams of the case
 # studies and of random programs against certsym-ref's extracted run, STREAM states per program.

@@ -8,6 +8,8 @@
 #   GEN=6,3,4,3 N=300 bash refinement/run.sh # bigger programs: statements per block, nesting,
 #                                            # expression depth, loops (default 4,2,3,2)
 #   SHARD=1/4 SEED=1234 N=100000 bash refinement/run.sh  # shard 1 of 4 of a soak (deploy/README.md)
+#   REFINEMENT_UNIT_DONE=1 bash refinement/run.sh  # skip the unit checks (make check runs them
+#                                                  # among its Go tests)
 #
 # Random program i of a run has generator seed SEED+i; failures print that seed. With SHARD=I/N
 # the run checks the corpus programs and random programs k with k mod N = I (the unit and
@@ -45,6 +47,9 @@ normal=${PIPESTATUS[0]}
 unit=0 mutation=0
 touch "$tmp/unit.txt" "$tmp/mutation.txt"
 if [ -z "$SHARD" ] || [ "${SHARD%%/*}" = 0 ]; then
+if [ -n "${REFINEMENT_UNIT_DONE:-}" ]; then
+echo "refinement: [2/3] unit checks of the layer: run by make check's Go tests already (REFINEMENT_UNIT_DONE)"
+else
 echo "refinement: [2/3] unit checks of the layer (bounded interpreter not exhaustive, generator, protocol and its codec, prover, status table, mutation overlay)"
 go test -count=1 -timeout 20m -run '^Test(Bounded|Generator|Protocol|Prover)' -v ./refinement/ 2>&1 | tee "$tmp/unit.txt"
 unit=${PIPESTATUS[0]}
@@ -54,6 +59,7 @@ go test -count=1 -timeout 20m -v ./refinement/refclient/ 2>&1 | grep -v '^=== ' 
 # overlay of the mutation run's layer tests (mutation)
 go test -count=1 -timeout 20m -v ./refinement/verifycheck/ ./refinement/mutation/ 2>&1 | grep -v '^=== ' | tee -a "$tmp/unit.txt"
 [ "${PIPESTATUS[0]}" -eq 0 ] || unit=1
+fi
 
 echo "refinement: [3/3] mutation check (build tag faults)"
 go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ 2>&1 | tee "$tmp/mutation.txt"

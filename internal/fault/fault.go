@@ -149,6 +149,13 @@ const (
 	// MergeWrongModel: the constituent an input of the merged state follows is read back one off
 	// (the next constituent's, whose guard the input need not satisfy).
 	MergeWrongModel
+
+	// The fault of the distributed runs (package distrib).
+
+	// AckBeforeStore: a worker acknowledges a job to the broker before it has stored the job's
+	// result and split-off jobs, so a worker killed in between loses them (the broker has
+	// removed the job and will not deliver it again).
+	AckBeforeStore
 	count
 )
 
@@ -162,9 +169,33 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
-	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model"}
+	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
+	"ack-before-store"}
 
 func (f Fault) String() string { return names[f] }
+
+// Refinement lists the faults that the refinement layer's mutation check (refinement's
+// TestMutation) must catch: every fault but None and those of the distributed runs, which live
+// in the broker's protocol, outside the engine the layer runs (distrib's kill test catches them).
+func Refinement() []Fault {
+	var fs []Fault
+	for _, f := range All() {
+		if f != AckBeforeStore {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// Parse returns the fault named name (String's form); ok is false for an unknown name.
+func Parse(name string) (f Fault, ok bool) {
+	for i, n := range names {
+		if n == name {
+			return Fault(i), true
+		}
+	}
+	return None, false
+}
 
 // All lists every fault but None.
 func All() []Fault {

@@ -105,12 +105,15 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 			if err := json.Unmarshal(data, &r); err != nil {
 				return nil, fmt.Errorf("a result that does not read: %v", err)
 			}
-			k := known[r.Job]
-			if r.Run != run || k == nil || k.result != nil {
+			if r.Run != run || results[r.Job] != nil {
 				continue // another run's, or a job's second result
 			}
-			k.result = &r
+			// A job's result may come before its parent's, which names it: the parent stores its
+			// split-off jobs before its own result, and another worker may be quicker.
 			results[r.Job] = &r
+			if k := known[r.Job]; k != nil {
+				k.result = &r
+			}
 			if r.Status == StatusFailed {
 				return nil, fmt.Errorf("job %s: %s", r.Job, r.Reason)
 			}
@@ -123,7 +126,7 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 					if err != nil {
 						return nil, fmt.Errorf("job %s split off %q: %v", r.Job, s, err)
 					}
-					known[s] = &knownJob{job: j}
+					known[s] = &knownJob{job: j, result: results[s]}
 				}
 			}
 			if !c.Spec.AllBugs {

@@ -37,7 +37,7 @@ func killCases(t *testing.T, bin, url string, w *pool) []killCase {
 		if strings.Contains(single, "bound reached") {
 			continue
 		}
-		args := append([]string{"run", p.file, "--distributed", url, "--split", "3", "--lease", "1s", "--timeout", "20s"}, p.opts...)
+		args := append([]string{"run", p.file, "--distributed", url, "--split", "3", "--lease", "300ms", "--timeout", "20s"}, p.opts...)
 		start := time.Now()
 		out, stderr, code := runCertsym(t, bin, args...)
 		took := time.Since(start)
@@ -92,7 +92,7 @@ func killLoop(t *testing.T, bin, url string, w *pool, cases []killCase, runs int
 
 // TestDistributedKill kills a worker with SIGKILL at a random moment of each of 50 distributed
 // runs (300 with CERTSYM_DIST_LONG=1) of small programs split into jobs of 3 states, with a
-// lease of 1 s, and requires every run to print what the undisturbed run prints, byte for byte,
+// lease of 300 ms, and requires every run to print what the undisturbed run prints, byte for byte,
 // from the same number of jobs: the jobs the killed worker held come back when their lease
 // expires, and the jobs it had stored are not counted twice.
 func TestDistributedKill(t *testing.T) {

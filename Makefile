@@ -21,7 +21,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak
 
 all: build
 
@@ -45,6 +45,14 @@ deps-browser:
 # graphviz renders run --dot in a test, lcov reads run --lcov, groff renders certsym help --man.
 deps-artifacts:
 	@bash scripts/install-deps.sh graphviz lcov man
+
+# nats-server is the broker the distributed runs' tests start (distrib); slurm is a single-node
+# Slurm (slurmctld, slurmd, munge) for make check-slurm.
+deps-nats:
+	@bash scripts/install-deps.sh nats
+
+deps-slurm:
+	@bash scripts/install-deps.sh slurm
 
 # VERSION and REVISION are stamped into the binary (cmd/certsym/version.go): certsym --version and
 # the SARIF logs' tool version say them. The Go toolchain's own stamp is missing in a git worktree
@@ -80,12 +88,23 @@ REF_PKGS := ./refinement ./refinement/refclient
 NOREF_PKGS = $(filter-out $(patsubst ./%,certsym/%,$(REF_PKGS)),$(shell $(GO) list ./...))
 check-go: check-go-noref check-go-ref
 
-check-go-noref: deps deps-browser deps-artifacts
+check-go-noref: deps deps-browser deps-artifacts deps-nats
 	$(GO) vet ./...
 	CERTSYM_REQUIRE_CORPUS=1 $(GO) test -count=1 -timeout 30m $(NOREF_PKGS)
 
 check-go-ref: deps ref
 	CERTSYM_REQUIRE_CORPUS=1 CERTSYM_REQUIRE_REF=1 $(GO) test -count=1 -timeout 30m $(REF_PKGS)
+
+# The distributed runs' long variants (not part of make check): every corpus program with 1, 2
+# and 4 workers, 150 random programs, 300 runs with workers killed (distrib, CERTSYM_DIST_LONG=1).
+check-distributed: deps deps-nats
+	CERTSYM_DIST_LONG=1 CI=true $(GO) test -count=1 -timeout 60m -run 'TestDistributed' -v ./distrib
+
+# A distributed run through a real single-node Slurm (slurmctld, slurmd, munge started by the
+# test, no cgroups, no systemd): sbatch starts the workers, srun the coordinator (not part of
+# make check).
+check-slurm: deps deps-nats deps-slurm
+	CERTSYM_SLURM=1 CI=true $(GO) test -count=1 -timeout 20m -run 'TestSlurm' -v ./distrib
 
 # ref compiles the Coq development, checks its assumptions and builds the extracted reference
 # certsym-ref (proofs/ref/_build/certsym-ref), which the refinement tests replay against.
@@ -102,7 +121,7 @@ SEED ?=
 N ?=
 SHARD ?=
 SUMMARY ?=
-check-refinement: deps ref
+check-refinement: deps deps-nats ref
 	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) bash refinement/run.sh
 
 # The whole-stream comparison at scale (refinement/streamcheck): the unpruned streams of the case

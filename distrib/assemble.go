@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"certsym/engine"
+	"certsym/engine/job"
 )
 
 // Report is the single run's report computed from the jobs' results: what certsym run prints.
@@ -26,7 +26,7 @@ type Report struct {
 // located is an event with its position parsed.
 type located struct {
 	Event
-	at  engine.Job
+	at  job.Job
 	job *Result
 }
 
@@ -61,16 +61,16 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 			return nil, fmt.Errorf("job %s: %s", r.Job, r.Reason)
 		}
 		for _, ev := range r.Events {
-			at, err := engine.ParseJob(ev.At)
+			at, err := job.Parse(ev.At)
 			if err != nil {
 				return nil, fmt.Errorf("job %s: %v", r.Job, err)
 			}
 			events = append(events, located{ev, at, r})
 		}
 		if r.Status == StatusStopped {
-			at, err := engine.ParseJob(r.StoppedAt)
+			at, err := job.Parse(r.StoppedAt)
 			if err != nil {
-				at, _ = engine.ParseJob(r.Job)
+				at, _ = job.Parse(r.Job)
 			}
 			if stop == nil || at.Compare(stop.at) < 0 {
 				stop = &located{Event{Reason: r.Reason}, at, r}
@@ -155,7 +155,7 @@ func (l Level) neg() Level { return Level{}.minus(l) }
 // the state at cut (a bug, or where the engine stopped), in the job cut.job.
 func (rep *Report) sumBefore(results map[string]*Result, cut *located) error {
 	for _, r := range results {
-		root, err := engine.ParseJob(r.Job)
+		root, err := job.Parse(r.Job)
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"certsym/engine"
+	"certsym/engine/job"
 	"certsym/internal/budget"
 )
 
@@ -41,7 +41,7 @@ type Progress struct {
 
 // knownJob is a job the coordinator knows of.
 type knownJob struct {
-	job    engine.Job
+	job    job.Job
 	result *Result
 }
 
@@ -86,15 +86,15 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("reading the results: %v", err)
 	}
 	defer cc.Stop()
-	root := engine.RootJob.String()
+	root := job.Root.String()
 	data, _ := json.Marshal(JobMsg{Run: run, Job: root})
 	if err := c.B.publish(ctx, jobSubject(run), run+"/"+root, data); err != nil {
 		return nil, fmt.Errorf("seeding the root job: %v", err)
 	}
-	known := map[string]*knownJob{root: {job: engine.RootJob}}
+	known := map[string]*knownJob{root: {job: job.Root}}
 	results := map[string]*Result{}
 	states := 0
-	var best *engine.Job // the first bug or engine stop seen so far, without --all-bugs
+	var best *job.Job // the first bug or engine stop seen so far, without --all-bugs
 	start := time.Now()
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -122,7 +122,7 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 			}
 			for _, s := range r.Jobs {
 				if known[s] == nil {
-					j, err := engine.ParseJob(s)
+					j, err := job.Parse(s)
 					if err != nil {
 						return nil, fmt.Errorf("job %s split off %q: %v", r.Job, s, err)
 					}
@@ -162,9 +162,9 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 }
 
 // earliest returns the earlier of best and r's first bug or engine stop, in breadth-first order.
-func earliest(best *engine.Job, r *Result) *engine.Job {
+func earliest(best *job.Job, r *Result) *job.Job {
 	consider := func(at string) {
-		j, err := engine.ParseJob(at)
+		j, err := job.Parse(at)
 		if err == nil && (best == nil || j.Compare(*best) < 0) {
 			best = &j
 		}
@@ -183,7 +183,7 @@ func earliest(best *engine.Job, r *Result) *engine.Job {
 // complete reports whether every job the answer depends on has its result: every job, or,
 // when best is set (the first bug or stop so far, without --all-bugs), those whose root comes
 // before it (the others hold only states after it).
-func complete(known map[string]*knownJob, best *engine.Job) bool {
+func complete(known map[string]*knownJob, best *job.Job) bool {
 	for _, k := range known {
 		if k.result == nil && (best == nil || k.job.Compare(*best) < 0) {
 			return false

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"certsym/engine"
+	"certsym/engine/job"
 	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec/syntax"
@@ -19,7 +20,7 @@ var ErrInterrupted = errors.New("interrupted")
 
 // lateObserver passes the engine's observations to the job's path observer, which can only be
 // made once the root is replayed (the engine is made with its observer).
-type lateObserver struct{ paths *engine.JobPaths }
+type lateObserver struct{ paths *job.Paths }
 
 func (o *lateObserver) Expanded(st *engine.State, succ []*engine.State) {
 	if o.paths != nil {
@@ -51,14 +52,14 @@ func (l Level) minus(m Level) Level {
 // the pending states become the split-off jobs. mon, when not nil, is the engine's monitor (its
 // Interrupt abandons the job with ErrInterrupted). A bug that does not replay (an internal
 // error) is a result with StatusFailed.
-func Explore(prog *syntax.Program, spec *Spec, j engine.Job, mon *budget.Monitor, render Renderer) (*Result, error) {
+func Explore(prog *syntax.Program, spec *Spec, j job.Job, mon *budget.Monitor, render Renderer) (*Result, error) {
 	obs := &lateObserver{}
 	opts := engine.Options{Strategy: engine.BFS, NoPrune: spec.NoPrune, AllBugs: spec.AllBugs, Monitor: mon, Observer: obs,
 		Limits: budget.Limits{QueryTimeout: spec.QueryTimeout, RLimit: spec.RLimit}}
 	e := engine.New(prog, opts)
 	defer e.Close()
 	res := &Result{Run: spec.Run, Job: j.String(), Status: StatusDone}
-	root, err := e.Replay(j)
+	root, err := job.Replay(e, j, spec.NoPrune)
 	if err != nil {
 		if e.Monitor().Interrupted() {
 			return nil, ErrInterrupted
@@ -67,7 +68,7 @@ func Explore(prog *syntax.Program, spec *Spec, j engine.Job, mon *budget.Monitor
 		return res, nil
 	}
 	res.ReplayQueries = e.Solver().Stats.Queries
-	obs.paths = engine.NewJobPaths(root, j, spec.NoPrune)
+	obs.paths = job.NewPaths(root, j, spec.NoPrune)
 	e.StartAt(root)
 	ids := engine.FailIDs(prog)
 	reported := map[*syntax.Fail]bool{}

@@ -16,27 +16,16 @@ import (
 	"time"
 
 	"certsym/internal/corpus"
+	"certsym/internal/testprog"
 )
 
 // The distributed tests run real processes: a NATS server with JetStream (nats-server, from
 // Debian's package), certsym worker processes and the coordinator, built from this checkout.
-// Without nats-server they skip, unless CI is set or CERTSYM_REQUIRE_NATS=1 (make check installs
-// it: scripts/install-deps.sh nats).
+// Without nats-server they skip, unless CI is set (make check installs it: scripts/install-deps.sh
+// nats).
 
-// needNATS returns the path of nats-server, or skips (fails under CI or CERTSYM_REQUIRE_NATS=1).
-func needNATS(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("nats-server")
-	if err == nil {
-		return p
-	}
-	msg := "nats-server is not installed (bash scripts/install-deps.sh nats installs it; make check does)"
-	if os.Getenv("CI") == "true" || os.Getenv("CERTSYM_REQUIRE_NATS") == "1" {
-		t.Fatal(msg + "; CI or CERTSYM_REQUIRE_NATS=1 requires it")
-	}
-	t.Skip(msg + "; CERTSYM_REQUIRE_NATS=1 makes this a failure")
-	return ""
-}
+// needNATS returns the path of nats-server, or skips (fails under CI: testprog.NeedTool).
+func needNATS(t *testing.T) string { return testprog.NeedTool(t, "nats-server", "nats") }
 
 // freePort returns a TCP port of 127.0.0.1 that was free a moment ago.
 func freePort(t *testing.T) int {

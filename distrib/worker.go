@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"certsym/engine"
+	"certsym/engine/job"
 	"certsym/internal/budget"
 	"certsym/internal/fault"
 	"certsym/spec/syntax"
@@ -168,7 +168,7 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 		msg.Ack() // explored and stored before, by a worker that died before acknowledging it
 		return
 	}
-	j, err := engine.ParseJob(jm.Job)
+	j, err := job.Parse(jm.Job)
 	if err != nil {
 		w.logf("run %s: %v: dropped", jm.Run, err)
 		msg.Term()

@@ -56,7 +56,7 @@ go test -count=1 -timeout 20m -v ./refinement/verifycheck/ ./refinement/mutation
 [ "${PIPESTATUS[0]}" -eq 0 ] || unit=1
 
 echo "refinement: [3/3] mutation check (build tag faults)"
-go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ 2>&1 | tee "$tmp/mutation.txt"
+go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ ./distrib/ 2>&1 | tee "$tmp/mutation.txt"
 mutation=${PIPESTATUS[0]}
 fi
 

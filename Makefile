@@ -13,6 +13,9 @@
 #                executions to cmd/certsym/testdata/fuzz/record.tsv (not part of make check)
 #   make soak    N random programs through every command, each stopped at a random moment by its
 #                deadline or SIGINT; prints the latencies (not part of make check)
+#   make check-distributed  the distributed runs' long tests (every corpus program on 1, 2, 4
+#                workers, 300 runs with workers killed); make check-slurm  a distributed run on a
+#                single-node Slurm the test starts (neither is part of make check)
 #
 # The other targets that need Debian packages install the missing ones first through
 # scripts/install-deps.sh.

@@ -71,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
 	case "worker":
-		return outcomeStatus[distrun.Worker(args[1:], stdout, stderr)]
+		return cmdWorker(args[1:], stdout, stderr)
 	case "completion":
 		return cmdCompletion(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -67,8 +67,7 @@ func Prepare(spec *distrib.Spec) (*syntax.Program, distrib.Renderer, error) {
 // hand goes back to the queue) or, with --idle, until none has come for that long.
 func Worker(args []string, stdout, stderr io.Writer) string {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	host, _ := os.Hostname()
-	name := fs.String("name", fmt.Sprintf("%s-%d", host, os.Getpid()), "this worker's `name` in the results and messages")
+	name := fs.String("name", "", "this worker's `name` in the results and messages (default: HOST-PID)")
 	idle := flags.Duration(fs, "idle", 0, "end after this `duration` without a job (0: run until SIGINT or SIGTERM)")
 	wait := flags.Duration(fs, "connect-wait", time.Minute, "keep trying to reach the broker for this `duration`")
 	quiet := fs.Bool("quiet", false, "no line per problem on stderr")
@@ -82,6 +81,10 @@ func Worker(args []string, stdout, stderr io.Writer) string {
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "certsym worker: expected the broker's URL (nats://host:4222), found %d argument(s)\n", len(pos))
 		return Usage
+	}
+	if *name == "" {
+		host, _ := os.Hostname()
+		*name = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	if f := os.Getenv(FaultEnv); f != "" {
 		flt, ok := fault.Parse(f)

@@ -101,7 +101,7 @@ check-go-ref: deps ref
 # The distributed runs' long variants (not part of make check): every corpus program with 1, 2
 # and 4 workers, 150 random programs, 300 runs with workers killed (distrib, CERTSYM_DIST_LONG=1).
 check-distributed: deps deps-nats
-	CERTSYM_DIST_LONG=1 CI=true $(GO) test -count=1 -timeout 60m -run 'TestDistributed' -v ./distrib
+	CERTSYM_DIST_LONG=1 CI=true $(GO) test -count=1 -timeout 60m -run 'TestDistributed|TestAssemble' -v ./distrib
 
 # A distributed run through a real single-node Slurm (slurmctld, slurmd, munge started by the
 # test, no cgroups, no systemd): sbatch starts the workers, srun the coordinator (not part of

@@ -105,6 +105,7 @@ func killLoop(t *testing.T, bin, url string, w *pool, cases []killCase, runs int
 // from the same number of jobs: the jobs the killed worker held come back when their lease
 // expires, and the jobs it had stored are not counted twice.
 func TestDistributedKill(t *testing.T) {
+	t.Parallel() // its runs mostly wait for leases
 	url := startNATS(t)
 	bin := certsym(t, "")
 	w := newPool(t, bin, url)

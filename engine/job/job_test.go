@@ -12,7 +12,7 @@ import (
 	"certsym/sym"
 )
 
-// TestReplayNamesEveryState runs each program of testdata/ breadth-first (its first 10 states,
+// TestReplayNamesEveryState runs every third program of testdata/ breadth-first (its first 10 states,
 // without pruning for every fourth program)
 // with the Paths observer, and rebuilds every state expanded from its job alone, in an engine
 // of its own: Replay must give a state at the same depth, with the same next statement, path
@@ -20,7 +20,10 @@ import (
 func TestReplayNamesEveryState(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testprog.Root(), "testdata", "*.imp"))
 	states := 0
-	for _, f := range files {
+	for i, f := range files {
+		if i%3 != 0 {
+			continue // a third of them: each replay makes an engine of its own
+		}
 		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -72,8 +72,6 @@ type Spec struct {
 	RLimit       uint          `json:"rlimit"`
 	// Budget is the number of states a job explores before it splits.
 	Budget int `json:"budget"`
-	// Full asks for the bugs' texts unabbreviated (run --full).
-	Full bool `json:"full"`
 }
 
 // JobMsg is one job of a run.

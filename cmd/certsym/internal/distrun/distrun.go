@@ -127,7 +127,7 @@ func Run(df flags.DistributedFlags, file string, src []byte, prog *syntax.Progra
 	defer b.Close()
 	c := &distrib.Coordinator{B: b, Lease: *df.Lease, Mon: mon, Timeout: opts.Timeout, MaxStates: opts.MaxStates,
 		Spec: distrib.Spec{File: file, Source: string(src), AllBugs: opts.AllBugs, NoPrune: opts.NoPrune,
-			QueryTimeout: opts.QueryTimeout, RLimit: opts.RLimit, Budget: *df.Split, Full: full}}
+			QueryTimeout: opts.QueryTimeout, RLimit: opts.RLimit, Budget: *df.Split}}
 	if !quiet {
 		c.Progress = func(p distrib.Progress) {
 			fmt.Fprintf(stderr, "certsym: %.0fs, %s done of %d known, %s expanded\n", p.Elapsed.Seconds(),

@@ -74,6 +74,9 @@ func exploreAll(t *testing.T, spec *distrib.Spec) map[string]*distrib.Result {
 // pruned, depth, solver queries and their answers. Programs whose single run is stopped by its
 // state bound are left out.
 func TestAssembleEqualsFindBugs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: make check runs it")
+	}
 	t.Parallel() // beside the tests with processes, which mostly wait
 	progs := corpusPrograms(t)
 	budgets := []int{8, 30, 120}

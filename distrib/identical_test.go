@@ -145,6 +145,9 @@ func shellWords(s string) ([]string, error) {
 // of workers, from 48 random ones); CERTSYM_DIST_LONG=1 (make check-distributed) runs each with 1,
 // 2 and 4 workers, and 150 random ones.
 func TestDistributedEqualsSingleRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: make check runs it")
+	}
 	url := startNATS(t)
 	bin := certsym(t, "")
 	progs := corpusPrograms(t)

@@ -105,6 +105,9 @@ func killLoop(t *testing.T, bin, url string, w *pool, cases []killCase, runs int
 // from the same number of jobs: the jobs the killed worker held come back when their lease
 // expires, and the jobs it had stored are not counted twice.
 func TestDistributedKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: make check runs it")
+	}
 	t.Parallel() // its runs mostly wait for leases
 	url := startNATS(t)
 	bin := certsym(t, "")

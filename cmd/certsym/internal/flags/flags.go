@@ -183,7 +183,7 @@ type DistributedFlags struct {
 // package distrib's DefaultLease and DefaultBudget, passed in).
 func Distributed(fs *flag.FlagSet, lease time.Duration, split int) DistributedFlags {
 	return DistributedFlags{
-		URL:   fs.String("distributed", "", "coordinate a run on the workers (certsym worker URL) of the NATS JetStream broker at `URL` (nats://host:4222); the output is the single run's"),
+		URL:   fs.String("distributed", "", "coordinate a run on the workers (certsym worker URL) of the NATS JetStream broker at `URL` (nats://host:4222); the report is the single run's (docs/distributed.md)"),
 		Lease: Duration(fs, "lease", lease, "with --distributed: a job taken by a worker that stops answering goes to another after this `duration` (the broker's AckWait)"),
 		Split: Count(fs, "split", split, "with --distributed: a worker explores `N` states of a job, then hands the pending ones back as new jobs"),
 	}

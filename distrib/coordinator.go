@@ -92,6 +92,7 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("seeding the root job: %v", err)
 	}
 	known := map[string]*knownJob{root: {job: job.Root}}
+	waiting := map[string]*knownJob{root: known[root]} // the known jobs without a result
 	results := map[string]*Result{}
 	states := 0
 	var best *job.Job // the first bug or engine stop seen so far, without --all-bugs
@@ -113,6 +114,7 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 			results[r.Job] = &r
 			if k := known[r.Job]; k != nil {
 				k.result = &r
+				delete(waiting, r.Job)
 			}
 			if r.Status == StatusFailed {
 				return nil, fmt.Errorf("job %s: %s", r.Job, r.Reason)
@@ -127,17 +129,20 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 						return nil, fmt.Errorf("job %s split off %q: %v", r.Job, s, err)
 					}
 					known[s] = &knownJob{job: j, result: results[s]}
+					if known[s].result == nil {
+						waiting[s] = known[s]
+					}
 				}
 			}
 			if !c.Spec.AllBugs {
 				best = earliest(best, &r)
 			}
-			if complete(known, best) {
+			if complete(waiting, best) {
 				return Assemble(results, c.Spec.AllBugs)
 			}
 			if c.MaxStates > 0 && states >= c.MaxStates {
 				return c.partial(results, fmt.Sprintf("state bound reached (%d states expanded by the jobs done, %d jobs pending)",
-					states, pending(known)))
+					states, len(waiting)))
 			}
 		case <-tick.C:
 			if c.Progress != nil {
@@ -153,7 +158,7 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 				}
 			}
 			if c.Timeout > 0 && time.Since(start) > c.Timeout {
-				return c.partial(results, fmt.Sprintf("time bound reached (%v, %d jobs done, %d pending)", c.Timeout, len(results), pending(known)))
+				return c.partial(results, fmt.Sprintf("time bound reached (%v, %d jobs done, %d pending)", c.Timeout, len(results), len(waiting)))
 			}
 		case <-ctx.Done():
 			return c.partial(results, "interrupted")
@@ -180,26 +185,19 @@ func earliest(best *job.Job, r *Result) *job.Job {
 	return best
 }
 
-// complete reports whether every job the answer depends on has its result: every job, or,
-// when best is set (the first bug or stop so far, without --all-bugs), those whose root comes
-// before it (the others hold only states after it).
-func complete(known map[string]*knownJob, best *job.Job) bool {
-	for _, k := range known {
-		if k.result == nil && (best == nil || k.job.Compare(*best) < 0) {
+// complete reports whether every job the answer depends on has its result, waiting being the
+// known jobs without one: every job, or, when best is set (the first bug or stop so far, without
+// --all-bugs), those whose root comes before it (the others hold only states after it).
+func complete(waiting map[string]*knownJob, best *job.Job) bool {
+	if best == nil {
+		return len(waiting) == 0
+	}
+	for _, k := range waiting {
+		if k.job.Compare(*best) < 0 {
 			return false
 		}
 	}
 	return true
-}
-
-func pending(known map[string]*knownJob) int {
-	n := 0
-	for _, k := range known {
-		if k.result == nil {
-			n++
-		}
-	}
-	return n
 }
 
 // partial is the report of a run a bound stopped: unknown (or bug, with the bugs found so far,

@@ -14,6 +14,9 @@
 #   make check-shards  the shard test with every split (make check samples two per program)
 #   make soak    N random programs through every command, each stopped at a random moment by its
 #                deadline or SIGINT; prints the latencies (not part of make check)
+#   make check-distributed  the distributed runs' long tests (every corpus program on 1, 2, 4
+#                workers, 300 runs with workers killed); make check-slurm  a distributed run on a
+#                single-node Slurm the test starts (neither is part of make check)
 #
 # The other targets that need Debian packages install the missing ones first through
 # scripts/install-deps.sh.
@@ -22,7 +25,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
 
 all: build
 
@@ -46,6 +49,14 @@ deps-browser:
 # graphviz renders run --dot in a test, lcov reads run --lcov, groff renders certsym help --man.
 deps-artifacts:
 	@bash scripts/install-deps.sh graphviz lcov man
+
+# nats-server is the broker the distributed runs' tests start (distrib); slurm is a single-node
+# Slurm (slurmctld, slurmd, munge) for make check-slurm.
+deps-nats:
+	@bash scripts/install-deps.sh nats
+
+deps-slurm:
+	@bash scripts/install-deps.sh slurm
 
 # VERSION and REVISION are stamped into the binary (cmd/certsym/version.go): certsym --version and
 # the SARIF logs' tool version say them. The Go toolchain's own stamp is missing in a git worktree
@@ -75,7 +86,7 @@ test: need-build
 # check installs what it needs first, then compiles the Coq development (one core) while the Go
 # tests that need no reference run beside it, then proves the Why3 files, runs the Go tests that
 # talk to the reference, and the refinement layer (whose unit checks are among those Go tests).
-check: deps deps-proofs deps-browser deps-artifacts
+check: deps deps-proofs deps-browser deps-artifacts deps-nats
 	$(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
 	$(MAKE) -C proofs/why3 check
 	$(GO_TEST_REF)
@@ -88,13 +99,24 @@ REF_PKGS := ./refinement ./refinement/refclient
 NOREF_PKGS = $(filter-out $(patsubst ./%,certsym/%,$(REF_PKGS)),$(shell $(GO) list ./...))
 check-go: check-go-noref check-go-ref
 
-check-go-noref: deps deps-browser deps-artifacts
+check-go-noref: deps deps-browser deps-artifacts deps-nats
 	$(GO) vet ./...
 	CERTSYM_REQUIRE_CORPUS=1 $(GO) test -count=1 -timeout 30m $(NOREF_PKGS)
 
 GO_TEST_REF = CERTSYM_REQUIRE_CORPUS=1 CERTSYM_REQUIRE_REF=1 $(GO) test -count=1 -timeout 30m $(REF_PKGS)
 check-go-ref: deps ref
 	$(GO_TEST_REF)
+
+# The distributed runs' long variants (not part of make check): every corpus program with 1, 2
+# and 4 workers, 150 random programs, 300 runs with workers killed (distrib, CERTSYM_DIST_LONG=1).
+check-distributed: deps deps-nats
+	CERTSYM_DIST_LONG=1 CI=true $(GO) test -count=1 -timeout 60m -run 'TestDistributed|TestAssemble' -v ./distrib
+
+# A distributed run through a real single-node Slurm (slurmctld, slurmd, munge started by the
+# test, no cgroups, no systemd): sbatch starts the workers, srun the coordinator (not part of
+# make check).
+check-slurm: deps deps-nats deps-slurm
+	CERTSYM_SLURM=1 CI=true $(GO) test -count=1 -timeout 20m -run 'TestSlurm' -v ./distrib
 
 # ref compiles the Coq development, checks its assumptions and builds the extracted reference
 # certsym-ref (proofs/ref/_build/certsym-ref), which the refinement tests replay against.
@@ -111,7 +133,7 @@ SEED ?=
 N ?=
 SHARD ?=
 SUMMARY ?=
-check-refinement: deps ref
+check-refinement: deps deps-nats ref
 	@$(MAKE) --no-print-directory refinement-run
 
 # refinement-run is check-refinement without its prerequisites (make check has made them).

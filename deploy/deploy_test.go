@@ -31,7 +31,7 @@ func decodeStrict(t *testing.T, file string, v any) {
 // index declared in its environment (so that Kubernetes expands it), and the results volume.
 func TestJobManifest(t *testing.T) {
 	var job batchv1.Job
-	decodeStrict(t, "job.yaml", &job)
+	decodeStrict(t, "shard/job.yaml", &job)
 	if job.APIVersion != "batch/v1" || job.Kind != "Job" {
 		t.Fatalf("job.yaml is %s %s, want batch/v1 Job", job.APIVersion, job.Kind)
 	}
@@ -84,12 +84,12 @@ func TestJobManifest(t *testing.T) {
 	}
 
 	var pvc corev1.PersistentVolumeClaim
-	decodeStrict(t, "results-pvc.yaml", &pvc)
+	decodeStrict(t, "shard/results-pvc.yaml", &pvc)
 	if len(pvc.Spec.AccessModes) != 1 || pvc.Spec.AccessModes[0] != corev1.ReadWriteMany {
 		t.Errorf("results-pvc.yaml: access modes %v, want ReadWriteMany (the pods may run on several nodes)", pvc.Spec.AccessModes)
 	}
 	var pod corev1.Pod
-	decodeStrict(t, "merge-pod.yaml", &pod)
+	decodeStrict(t, "shard/merge-pod.yaml", &pod)
 	if args := strings.Join(pod.Spec.Containers[0].Args, " "); !strings.Contains(args, "certsym merge /results/shard-*.json") {
 		t.Errorf("merge-pod.yaml runs %q, want certsym merge /results/shard-*.json", args)
 	}
@@ -97,7 +97,7 @@ func TestJobManifest(t *testing.T) {
 
 // TestJobManifestStrict checks that the decoding of TestJobManifest does reject a misspelt field.
 func TestJobManifestStrict(t *testing.T) {
-	data, err := os.ReadFile("job.yaml")
+	data, err := os.ReadFile("shard/job.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,10 +115,10 @@ func TestSlurmScript(t *testing.T) {
 	if err != nil {
 		t.Skip("bash is not installed: the syntax of slurm.sh is not checked")
 	}
-	if out, err := exec.Command(bash, "-n", "slurm.sh").CombinedOutput(); err != nil {
+	if out, err := exec.Command(bash, "-n", "shard/slurm-array.sh").CombinedOutput(); err != nil {
 		t.Fatalf("bash -n slurm.sh: %v\n%s", err, out)
 	}
-	src, err := os.ReadFile("slurm.sh")
+	src, err := os.ReadFile("shard/slurm-array.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestSlurmScript(t *testing.T) {
 		}
 	}
 	// Outside a job array it says how to run it, with status 2.
-	cmd := exec.Command(bash, "slurm.sh", "x.imp", t.TempDir())
+	cmd := exec.Command(bash, "shard/slurm-array.sh", "x.imp", t.TempDir())
 	cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID=", "SLURM_ARRAY_TASK_COUNT=")
 	out, err := cmd.CombinedOutput()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "sbatch --array") {
@@ -148,7 +148,7 @@ func TestSlurmScriptRuns(t *testing.T) {
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$*\"\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bash, "slurm.sh", "p.imp", dir+"/results", "--all-bugs")
+	cmd := exec.Command(bash, "shard/slurm-array.sh", "p.imp", dir+"/results", "--all-bugs")
 	cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=2", "CERTSYM="+fake)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("slurm.sh: %v\n%s", err, out)

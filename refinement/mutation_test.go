@@ -108,10 +108,10 @@ func TestMutation(t *testing.T) {
 	}
 	var rows []string
 	detected := 0
-	faults := fault.All()
+	faults := fault.Refinement()
 	if only := os.Getenv("REFINEMENT_FAULTS"); only != "" { // a subset, by name (comma-separated)
 		faults = nil
-		for _, f := range fault.All() {
+		for _, f := range fault.Refinement() {
 			if strings.Contains(","+only+",", ","+f.String()+",") {
 				faults = append(faults, f)
 			}

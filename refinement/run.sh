@@ -62,7 +62,7 @@ go test -count=1 -timeout 20m -v ./refinement/verifycheck/ ./refinement/mutation
 fi
 
 echo "refinement: [3/3] mutation check (build tag faults)"
-go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ 2>&1 | tee "$tmp/mutation.txt"
+go test -tags faults -count=1 -timeout 60m -run Mutation -v ./refinement/ ./refinement/verifycheck/ ./distrib/ 2>&1 | tee "$tmp/mutation.txt"
 mutation=${PIPESTATUS[0]}
 fi
 

@@ -5,7 +5,9 @@
 # installing), proofs (Coq, OCaml, zarith, yojson for certsym-ref's JSON protocol, Why3 and its
 # provers), browser (chromium, for the HTML report test), graphviz (dot, for the execution tree
 # test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders certsym
-# help --man in a test). No group means core.
+# help --man in a test), nats (nats-server, the NATS JetStream broker the distributed runs' tests
+# start), slurm (slurmctld, slurmd, slurm-client and munge, for the single-node Slurm test of make
+# check-slurm). No group means core.
 # It runs `apt-get update` once before installing, and does nothing at all when every package is
 # present. Installing needs root: it uses sudo when run as another user.
 set -euo pipefail
@@ -22,7 +24,9 @@ for g in "${groups[@]}"; do
     graphviz) pkgs+=(graphviz) ;;
     lcov)    pkgs+=(lcov) ;;
     man)     pkgs+=(groff-base) ;;
-    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov or man)" >&2; exit 2 ;;
+    nats)    pkgs+=(nats-server) ;;
+    slurm)   pkgs+=(slurmctld slurmd slurm-client munge) ;;
+    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov, man, nats or slurm)" >&2; exit 2 ;;
   esac
 done
 

@@ -198,9 +198,18 @@ func (f *Formula) Eval(v []integer.Int) bool {
 // EvalInstances bounds the quantifier instances one evaluation of a formula evaluates.
 const EvalInstances = 1 << 20
 
+// EvalDegree is the highest degree (Degree) of a formula EvalOK evaluates: a polynomial of
+// higher degree can have values of astronomical size on small values of its symbols (x squared
+// sixty times is x^(2^60)), which no evaluation could compute. The solver does not ask Z3 about
+// such formulas either (solver.MaxDegree).
+const EvalDegree = 64
+
 // EvalOK is the truth of f under v, and ok false when the evaluation gave up (more than
-// EvalInstances quantifier instances).
+// EvalInstances quantifier instances, or a degree over EvalDegree).
 func (f *Formula) EvalOK(v []integer.Int) (val, ok bool) {
+	if f.Degree() > EvalDegree {
+		return false, false
+	}
 	budget := EvalInstances
 	val = f.eval(v, rootEnv(), &budget)
 	return val, budget >= 0

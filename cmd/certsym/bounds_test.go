@@ -442,3 +442,18 @@ func TestOutputFilesReplacedWhole(t *testing.T) {
 		t.Errorf("files left: %v %v", all, tests)
 	}
 }
+
+// TestRunHighDegreeBranch: a branch on a polynomial of astronomical degree (x squared sixty times)
+// ends run with the solver's reason, exit 3, at once: neither the witness checks of the path
+// conditions nor the solver's repair evaluate such a polynomial on a model.
+func TestRunHighDegreeBranch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	src := "assume x > 1;\n" + strings.Repeat("x = x * x;\n", 60) + "if x == 7 then fail fi\n"
+	f := runLimited(t, 30*time.Second, "run", writeProg(t, src))
+	want := "over the solver's limit of 64"
+	if f.killed || f.code != exitUnknown || !strings.Contains(f.stdout, want) {
+		t.Errorf("want exit 3 and %q\n%s", want, f)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"certsym/cmd/certsym/internal/buginput"
+	"certsym/cmd/certsym/internal/distrun"
 	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/hint"
 	"certsym/cmd/certsym/internal/inputs"
@@ -150,12 +151,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	loopBound := flags.Count(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
+	dist := distrun.AddFlags(fs)
 	workers := flags.Workers(fs, flags.RunWorkersUsage)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
 	}
 	set := setFlags(fs)
+	if !distrun.Check(set, *strategy, stderr) {
+		return exitUsage
+	}
 	if set["loop-bound"] {
 		for _, f := range []string{"strategy", "all-bugs", "seed-input", "seed"} {
 			if set[f] {
@@ -217,6 +222,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	defer stopSignals()
 	opts.Monitor = mon
 	mon.Enter("exploration")
+	if set["distributed"] {
+		return outcomeStatus[distrun.Run(dist, file, src, prog, opts, mon, *asJSON, *full, *quiet, stdout, stderr)]
+	}
 	stopTicker := func() {}
 	if !*quiet {
 		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, !set["loop-bound"])) })
@@ -244,16 +252,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if *asJSON {
 			return
 		}
-		fmt.Fprintf(stdout, "BUG: %s at %s:%s\n", report.DescribeFail(b.Fail), prog.File, loc(b.Fail))
-		fmt.Fprintf(stdout, "  path condition: %s\n", report.Abbrev(b.State.PC.String(names), " and ", "conjunct", *full))
-		fmt.Fprintf(stdout, "  input:          %s\n", bugs.Text(b.Input))
-		fmt.Fprintf(stdout, "  symbolic store: %s\n", report.Abbrev(sym.StoreString(b.State.Store, names), ", ", "variable", *full))
-		fmt.Fprintf(stdout, "  confirmed:      the concrete run of this input reaches the error after %s\n", report.Plural(b.Replay.Steps, "step"))
-		cmd, note := reproduce(b)
-		fmt.Fprintf(stdout, "  reproduce:      %s\n", cmd)
-		if note != "" {
-			fmt.Fprintf(stdout, "                  (%s)\n", note)
+		rec, err := bugs.Record(file, b)
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym: the input of the bug at %s:%s: %v\n", prog.File, loc(b.Fail), err)
 		}
+		rec.WriteText(stdout, *full)
 	}
 	var rep *engine.Report
 	var err error
@@ -295,23 +298,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		s := rep.Stats
-		fmt.Fprintf(stdout, "verdict: %s", rep.Verdict)
-		switch {
-		case rep.Verdict == engine.VerdictSafe:
-			fmt.Fprint(stdout, " (the exploration finished: no error state is reachable)")
-		case rep.Verdict == engine.VerdictBug && rep.Reason != "":
-			fmt.Fprintf(stdout, " (%s; the list of bugs may be incomplete: %s)", report.Plural(len(rep.Bugs), "bug"), rep.Reason)
-		case rep.Reason != "":
-			fmt.Fprintf(stdout, " (%s)", rep.Reason)
-		}
+		sum := report.Summary{Verdict: rep.Verdict.String(), Reason: rep.Reason, Bugs: len(rep.Bugs), Expanded: s.Expanded, Pruned: s.Pruned,
+			Depth: s.MaxDepth, Queries: s.Solver.Queries, Sat: s.Solver.Sat, Unsat: s.Solver.Unsat, Unknown: s.Solver.Unknown,
+			Seconds: time.Since(start).Seconds()}
 		if generational {
+			sum.WriteVerdict(stdout)
 			fmt.Fprintf(stdout, "\n%s executed in all runs (as states), %s generated, %s unsat, longest run %s, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
 				report.Plural(s.Expanded, "concrete step"), report.Plural(s.Produced, "child input"), report.Plural(s.Pruned, "branch side"), report.Plural(s.MaxDepth, "step"),
 				report.Plural(s.Solver.Queries, "solver query"), s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
 		} else {
-			fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
-				pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, report.Plural(s.Solver.Queries, "solver query"),
-				s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+			sum.WriteText(stdout)
 		}
 		art.writeCoverageText(stdout)
 		sh.Text(stdout)

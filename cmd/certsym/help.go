@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"certsym/cmd/certsym/internal/distrun"
 	"certsym/cmd/certsym/internal/help"
 	"certsym/spec/syntax/parser"
 )
@@ -11,7 +12,12 @@ import (
 // completions are generated from the text their own -h prints (package help).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"run": cmdRun, "exec": cmdExec, "concolic": cmdConcolic, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
-	"merge": cmdMerge, "prove": cmdProve,
+	"merge": cmdMerge, "prove": cmdProve, "worker": cmdWorker,
+}
+
+// cmdWorker is certsym worker URL (package distrun): a worker of distributed runs.
+func cmdWorker(args []string, stdout, stderr io.Writer) int {
+	return outcomeStatus[distrun.Worker(args, stdout, stderr)]
 }
 
 // book is certsym's help (package help), from the commands and the build.

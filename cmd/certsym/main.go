@@ -4,6 +4,7 @@ package main
 
 import (
 	"certsym/cmd/certsym/internal/catch"
+	"certsym/cmd/certsym/internal/distrun"
 	"certsym/cmd/certsym/internal/flags"
 	"certsym/cmd/certsym/internal/help"
 	"certsym/cmd/certsym/internal/jsonout"
@@ -26,6 +27,10 @@ const (
 	exitUnknown  = 3 // a bound was reached, the run was interrupted or the solver answered unknown: no verdict
 	exitInternal = 4 // certsym's own defect (a bug that does not replay, a crash)
 )
+
+// outcomeStatus is the exit status of the outcomes of the distributed run's commands (distrun).
+var outcomeStatus = map[string]int{distrun.Bug: exitBug, distrun.Safe: exitSafe, distrun.Unknown: exitUnknown, distrun.Usage: exitUsage,
+	distrun.Internal: exitInternal, distrun.Done: 0, "help": 0}
 
 // stdin is where FILE - is read from (a variable so that tests can set it).
 var stdin io.Reader = os.Stdin
@@ -115,6 +120,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdReplay(args[1:], stdout, stderr)
 	case "merge":
 		return cmdMerge(args[1:], stdout, stderr)
+	case "worker":
+		return cmdWorker(args[1:], stdout, stderr)
 	case "completion":
 		return cmdCompletion(args[1:], stdout, stderr)
 	case "version", "--version":

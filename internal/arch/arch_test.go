@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"internal/concrete": 5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
 	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine":            6,
+	"engine/job":        7, // the subtrees distributed runs hand out: named by depth and path, replayed from the program
 	"bounded":           6,
 	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
 	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
@@ -46,6 +47,7 @@ var layer = map[string]int{
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
 	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
+	"distrib":           8, // distributed runs: jobs over a NATS JetStream broker, the coordinator's assembly of the single run's report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/catch":      7, // the process's signals from the start of main (held for the run, or answered before it)
@@ -67,7 +69,8 @@ var layer = map[string]int{
 	"cmd/certsym/internal/jsonout":    10, // the JSON objects of --json and their encoding
 	"cmd/certsym/internal/record":     10,
 	"cmd/certsym/internal/provecmd":   10, // certsym prove: its options, reports and exit status
-	"cmd/certsym":                     11,
+	"cmd/certsym/internal/distrun":    11, // certsym worker and run --distributed: flags, bug records, the single run's report
+	"cmd/certsym":                     12,
 	"scripts/compare-strategies":      11, // make compare-strategies: the search strategies side by side
 	"scripts/benchsum":                11, // make bench: gonum/stat summaries of the benchmarks' runs
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec (the prover reads its array terms)
@@ -111,6 +114,7 @@ var testOnly = map[string]bool{"internal/testprog": true, "internal/layertest": 
 var confined = map[string][]string{
 	"gonum.org/v1/gonum":            {"cfg", "scripts/benchsum"},
 	"github.com/aclements/go-z3/z3": {"solver", "internal/z3query", "internal/z3worker", "refinement/prover"},
+	"github.com/nats-io/nats.go":    {"distrib"},
 }
 
 // MaxLines is the most lines (as wc -l counts them) the non-test Go files of one package may have.

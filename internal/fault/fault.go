@@ -162,6 +162,13 @@ const (
 	// PreservationBeforeBody: the body successor checks the invariant before running the body
 	// instead of after it, so the preservation claim is the assumed invariant itself.
 	PreservationBeforeBody
+
+	// The fault of the distributed runs (package distrib).
+
+	// AckBeforeStore: a worker acknowledges a job to the broker before it has stored the job's
+	// result and split-off jobs, so a worker killed in between loses them (the broker has
+	// removed the job and will not deliver it again).
+	AckBeforeStore
 	count
 )
 
@@ -176,9 +183,33 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
-	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body"}
+	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body",
+	"ack-before-store"}
 
 func (f Fault) String() string { return names[f] }
+
+// Refinement lists the faults that the refinement layer's mutation check (refinement's
+// TestMutation) must catch: every fault but None and those of the distributed runs, which live
+// in the broker's protocol, outside the engine the layer runs (distrib's kill test catches them).
+func Refinement() []Fault {
+	var fs []Fault
+	for _, f := range All() {
+		if f != AckBeforeStore {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// Parse returns the fault named name (String's form); ok is false for an unknown name.
+func Parse(name string) (f Fault, ok bool) {
+	for i, n := range names {
+		if n == name {
+			return Fault(i), true
+		}
+	}
+	return None, false
+}
 
 // All lists every fault but None.
 func All() []Fault {

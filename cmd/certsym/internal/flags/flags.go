@@ -169,3 +169,22 @@ func Parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) 
 		args = args[1:]
 	}
 }
+
+// DistributedFlags are run's options of a distributed run (package distrib): --distributed URL,
+// the broker; --lease, how long a job taken by a worker that stops answering waits before it is
+// given to another; --split, the states a worker expands in a job before it splits off the rest.
+type DistributedFlags struct {
+	URL   *string
+	Lease *time.Duration
+	Split *int
+}
+
+// Distributed declares the options of a distributed run on fs, with their defaults (the
+// package distrib's DefaultLease and DefaultBudget, passed in).
+func Distributed(fs *flag.FlagSet, lease time.Duration, split int) DistributedFlags {
+	return DistributedFlags{
+		URL:   fs.String("distributed", "", "coordinate a run on the workers (certsym worker URL) of the NATS JetStream broker at `URL` (nats://host:4222); the report is the single run's (docs/distributed.md)"),
+		Lease: Duration(fs, "lease", lease, "with --distributed: a job taken by a worker that stops answering goes to another after this `duration` (the broker's AckWait)"),
+		Split: Count(fs, "split", split, "with --distributed: a worker explores `N` states of a job, then hands the pending ones back as new jobs"),
+	}
+}

@@ -22,6 +22,10 @@ const Usage = `usage:
       artifacts: --tests DIR [--max-tests N], --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
   certsym run --loop-bound N FILE [--json] [--full] [--workers N]
       bounded symbolic execution: result states grouped by behaviour
+  certsym run FILE --distributed URL [--lease D] [--split N] [--all-bugs] [--json] [--full]
+      coordinate a run on the workers of the NATS JetStream broker at URL; prints the single run's report
+  certsym worker URL [--idle D] [--name NAME]
+      explore jobs of distributed runs from the broker at URL until SIGINT/SIGTERM (or --idle)
   certsym merge FILE... [--json]
       the verdict of a run from the JSON reports of its N shards (run --shard I/N --json)
   certsym exec FILE [--input x=3,y=-2,a=[5,0,7] | --input-file FILE] [--max-steps N] [--timeout D] [--json]

@@ -1,0 +1,137 @@
+package distrib_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"testing"
+
+	"certsym/distrib"
+	"certsym/engine"
+	"certsym/engine/job"
+	"certsym/internal/budget"
+	"certsym/internal/expect"
+	"certsym/spec/syntax/parser"
+	"certsym/sym"
+)
+
+// bugText is what the in-process test renders of a bug: its place, kind and path condition.
+func bugText(e *engine.Engine, b *engine.Bug) (json.RawMessage, error) {
+	p := b.Fail.Pos()
+	return json.Marshal(fmt.Sprintf("%d:%d %s %s", p.Line, p.Col, b.Kind(), b.State.PC.String(sym.SlotNames(e.Prog))))
+}
+
+// exploreAll explores the job tree of spec's program in this process, as the workers and the
+// coordinator would: jobs taken in breadth-first order of their roots, and, without --all-bugs,
+// none whose root comes after the first bug or stop found so far. It returns the results.
+func exploreAll(t *testing.T, spec *distrib.Spec) map[string]*distrib.Result {
+	prog, err := parser.Parse(spec.File, []byte(spec.Source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := map[string]*distrib.Result{}
+	queue := []job.Job{job.Root}
+	var best *job.Job
+	for len(queue) > 0 {
+		sort.Slice(queue, func(i, k int) bool { return queue[i].Compare(queue[k]) < 0 })
+		j := queue[0]
+		queue = queue[1:]
+		if best != nil && j.Compare(*best) > 0 {
+			continue
+		}
+		r, err := distrib.Explore(prog, spec, j, budget.NewMonitor(), bugText)
+		if err != nil || r.Status == distrib.StatusFailed {
+			t.Fatalf("%s: job %v: %v %s", spec.File, j, err, r.Reason)
+		}
+		results[r.Job] = r
+		for _, s := range r.Jobs {
+			sj, err := job.Parse(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			queue = append(queue, sj)
+		}
+		if !spec.AllBugs {
+			for _, ev := range r.Events {
+				if at, _ := job.Parse(ev.At); ev.Outcome == distrib.OutcomeBug && (best == nil || at.Compare(*best) < 0) {
+					best = &at
+				}
+			}
+		}
+		if len(results) > 20000 {
+			t.Fatalf("%s: more than 20,000 jobs", spec.File)
+		}
+	}
+	return results
+}
+
+// TestAssembleEqualsFindBugs explores the job tree of every program of testdata/ that a
+// distributed run takes in this process (no broker: the jobs in breadth-first order of their
+// roots), with jobs of 8, 30 and 120 states (1, 3 and 10 with CERTSYM_DIST_LONG=1), and requires Assemble's report to be the single
+// run's (engine.FindBugs): verdict, reason, bugs in order (place, kind, path condition), states,
+// pruned, depth, solver queries and their answers. Programs whose single run is stopped by its
+// state bound are left out.
+func TestAssembleEqualsFindBugs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: make check runs it")
+	}
+	t.Parallel() // beside the tests with processes, which mostly wait
+	progs := corpusPrograms(t)
+	budgets := []int{8, 30, 120}
+	if long() {
+		budgets = []int{1, 3, 10}
+	}
+	checked := 0
+	for i, p := range progs {
+		src, err := os.ReadFile(p.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := parser.Parse(p.file, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp, _ := expect.Read(p.file)
+		spec := &distrib.Spec{File: p.file, Source: string(src), AllBugs: slices.Contains(exp.Options, "--all-bugs"),
+			NoPrune: slices.Contains(exp.Options, "--no-prune"), Budget: budgets[i%3]}
+		for k, o := range exp.Options {
+			if o == "--rlimit" && k+1 < len(exp.Options) {
+				fmt.Sscan(exp.Options[k+1], &spec.RLimit)
+			}
+		}
+		e := engine.New(prog, engine.Options{AllBugs: spec.AllBugs, NoPrune: spec.NoPrune, Limits: budget.Limits{MaxStates: 20000, RLimit: spec.RLimit}})
+		var want []string
+		rep, err := e.FindBugs(func(b *engine.Bug) {
+			raw, _ := bugText(e, b)
+			want = append(want, string(raw))
+		})
+		e.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", p.file, err)
+		}
+		if e.Stopped() != "" {
+			continue
+		}
+		got, err := distrib.Assemble(exploreAll(t, spec), spec.AllBugs)
+		if err != nil {
+			t.Fatalf("%s: %v", p.file, err)
+		}
+		var gotBugs []string
+		for _, b := range got.Bugs {
+			gotBugs = append(gotBugs, string(b))
+		}
+		s := rep.Stats
+		wantTotals := distrib.Level{States: s.Expanded, Pruned: s.Pruned, Queries: s.Solver.Queries, Sat: s.Solver.Sat, Unsat: s.Solver.Unsat, Unknown: s.Solver.Unknown}
+		if got.Verdict != rep.Verdict.String() || got.Reason != rep.Reason || !slices.Equal(gotBugs, want) || got.Totals != wantTotals || got.MaxDepth != s.MaxDepth {
+			t.Errorf("%s (jobs of %d states): assembled %s (%s), bugs %v, %+v, depth %d\nthe single run: %s (%s), bugs %v, %+v, depth %d",
+				p.file, spec.Budget, got.Verdict, got.Reason, gotBugs, got.Totals, got.MaxDepth, rep.Verdict, rep.Reason, want, wantTotals, s.MaxDepth)
+		}
+		checked++
+	}
+	t.Logf("%d programs: the assembled report is the single run's", checked)
+	if checked < len(progs)*3/4 {
+		t.Errorf("only %d of %d programs checked", checked, len(progs))
+	}
+}

@@ -1,0 +1,155 @@
+package distrib
+
+import (
+	"encoding/json"
+	"errors"
+
+	"certsym/engine"
+	"certsym/engine/job"
+	"certsym/internal/budget"
+	"certsym/pathcond"
+	"certsym/spec/syntax"
+)
+
+// Renderer turns a confirmed bug of eng into the record the command prints (opaque here): the
+// worker renders its bugs, since only it has their states.
+type Renderer func(eng *engine.Engine, b *engine.Bug) (json.RawMessage, error)
+
+// ErrInterrupted is Explore's error when its monitor was interrupted: the job is not done.
+var ErrInterrupted = errors.New("interrupted")
+
+// lateObserver passes the engine's observations to the job's path observer, which can only be
+// made once the root is replayed (the engine is made with its observer).
+type lateObserver struct{ paths *job.Paths }
+
+func (o *lateObserver) Expanded(st *engine.State, succ []*engine.State) {
+	if o.paths != nil {
+		o.paths.Expanded(st, succ)
+	}
+}
+
+func (o *lateObserver) Pruned(st *engine.State) {
+	if o.paths != nil {
+		o.paths.Pruned(st)
+	}
+}
+
+// counters is what Level counts, read from a running engine.
+func counters(e *engine.Engine) Level {
+	s := e.Solver().Stats
+	return Level{States: e.Stats.Expanded, Pruned: e.Stats.Pruned, Queries: s.Queries, Sat: s.Sat, Unsat: s.Unsat, Unknown: s.Unknown}
+}
+
+func (l Level) minus(m Level) Level {
+	return Level{States: l.States - m.States, Pruned: l.Pruned - m.Pruned, Queries: l.Queries - m.Queries,
+		Sat: l.Sat - m.Sat, Unsat: l.Unsat - m.Unsat, Unknown: l.Unknown - m.Unknown}
+}
+
+// Explore explores job j of the run spec describes (its program parsed as prog) breadth-first:
+// it rebuilds the root (engine.Replay), then expands states in the single run's order restricted
+// to the subtree, each error state classified as the single run classifies it, until the subtree
+// is explored, or (without AllBugs) its first bug is found, or Budget states are expanded, when
+// the pending states become the split-off jobs. mon, when not nil, is the engine's monitor (its
+// Interrupt abandons the job with ErrInterrupted). A bug that does not replay (an internal
+// error) is a result with StatusFailed.
+func Explore(prog *syntax.Program, spec *Spec, j job.Job, mon *budget.Monitor, render Renderer) (*Result, error) {
+	obs := &lateObserver{}
+	opts := engine.Options{Strategy: engine.BFS, NoPrune: spec.NoPrune, AllBugs: spec.AllBugs, Monitor: mon, Observer: obs,
+		Limits: budget.Limits{QueryTimeout: spec.QueryTimeout, RLimit: spec.RLimit}}
+	e := engine.New(prog, opts)
+	defer e.Close()
+	res := &Result{Run: spec.Run, Job: j.String(), Status: StatusDone}
+	root, err := job.Replay(e, j, spec.NoPrune)
+	if err != nil {
+		if e.Monitor().Interrupted() {
+			return nil, ErrInterrupted
+		}
+		res.Status, res.Reason = StatusFailed, err.Error()
+		return res, nil
+	}
+	res.ReplayQueries = e.Solver().Stats.Queries
+	obs.paths = job.NewPaths(root, j, spec.NoPrune)
+	e.StartAt(root)
+	ids := engine.FailIDs(prog)
+	reported := map[*syntax.Fail]bool{}
+	budgetN := spec.Budget
+	if budgetN <= 0 {
+		budgetN = DefaultBudget
+	}
+	level := func(d int) *Level {
+		i := d - j.Depth
+		for len(res.Levels) <= i {
+			res.Levels = append(res.Levels, Level{Depth: j.Depth + len(res.Levels)})
+		}
+		return &res.Levels[i]
+	}
+	expanded := 0
+	for {
+		if expanded >= budgetN && e.Pending() > 0 {
+			for _, s := range e.PendingStates() {
+				sub, ok := obs.paths.JobOf(s)
+				if !ok {
+					panic("distrib: a pending state without its path")
+				}
+				res.Jobs = append(res.Jobs, sub.String())
+			}
+			return res, nil
+		}
+		before := counters(e)
+		s, err := e.Next()
+		if err != nil {
+			res.Status, res.Reason = StatusFailed, err.Error()
+			return res, nil
+		}
+		if e.Monitor().Interrupted() {
+			return nil, ErrInterrupted
+		}
+		switch s.Kind {
+		case engine.Finished:
+			return res, nil
+		case engine.Stopped:
+			res.Status, res.Reason = StatusStopped, e.Stopped()
+			if at, ok := obs.paths.JobOf(obs.lastExpanded()); ok {
+				res.StoppedAt = at.String()
+			}
+			return res, nil
+		}
+		st := s.State
+		expanded++
+		cost := counters(e).minus(before)
+		level(st.Depth).add(cost)
+		f := st.ErrorOf()
+		if f == nil || (spec.AllBugs && reported[f]) {
+			continue // not an error state, or one the engine did not check (reported before)
+		}
+		at, _ := obs.paths.JobOf(st)
+		ev := Event{At: at.String(), Fail: ids[f], Cost: cost}
+		ev.Cost.States = 0
+		switch {
+		case s.Kind == engine.BugFound:
+			ev.Outcome = OutcomeBug
+			if ev.Bug, err = render(e, s.Bug); err != nil {
+				res.Status, res.Reason = StatusFailed, err.Error()
+				return res, nil
+			}
+			reported[f] = spec.AllBugs
+		case st.PC.Status == pathcond.Unknown:
+			ev.Outcome, ev.Kind, ev.Line, ev.Reason = OutcomeUnknown, f.Kind.String(), f.Line(), st.PC.Reason
+		default:
+			ev.Outcome = OutcomeUnsat
+		}
+		res.Events = append(res.Events, ev)
+		if ev.Outcome == OutcomeBug && !spec.AllBugs {
+			res.Cut = true
+			return res, nil
+		}
+	}
+}
+
+// lastExpanded is the state the engine expanded last (the observer's).
+func (o *lateObserver) lastExpanded() *engine.State {
+	if o.paths == nil {
+		return nil
+	}
+	return o.paths.Last()
+}

@@ -11,6 +11,7 @@
 #                Debian packages it needs and builds the Coq reference
 #   make fuzz    the command's fuzz targets, FUZZTIME each, under a memory limit; appends their
 #                executions to cmd/certsym/testdata/fuzz/record.tsv (not part of make check)
+#   make check-shards  the shard test with every split (make check samples two per program)
 #   make soak    N random programs through every command, each stopped at a random moment by its
 #                deadline or SIGINT; prints the latencies (not part of make check)
 #
@@ -21,7 +22,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts demo test check check-go check-go-noref check-go-ref check-proofs check-refinement check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
 
 all: build
 
@@ -166,3 +167,8 @@ fuzz: deps
 # About 17 minutes for N=1000 on the 2-core machine under a load average of 15 (docs/performance.md).
 soak: deps
 	CERTSYM_SOAK=1 SOAK_N=$(or $(N),1000) SOAK_SEED=$(SEED) $(GO) test -count=1 -timeout 0 -run '^TestSoak$$' -v ./cmd/certsym
+
+# TestShardMergeEqualsRun with every split on every program (2, 3 and 4 shards, each at two split
+# levels); make check tries two splits per program, rotating over the corpus. Not part of make check.
+check-shards: need-build
+	CERTSYM_SHARD_SWEEP=1 $(GO) test -count=1 -timeout 60m -run '^TestShardMergeEqualsRun$$' ./cmd/certsym

@@ -78,8 +78,27 @@ func runShards(t *testing.T, dir, file string, n int, extra []string) (*shard.Me
 	return &m, code, states, shared
 }
 
-// TestShardMergeEqualsRun runs every testdata program as 2, 3 and 4 shards (at the default split
-// level, and at split level 1 or 2, which splits even the small programs) and checks that the
+// shardSplits are the ways TestShardMergeEqualsRun splits a program: 2, 3 and 4 shards, each at
+// the default split level and at split level 1 or 2, which splits even the small programs.
+var shardSplits = []struct {
+	n     int
+	level string
+}{{2, ""}, {2, "1"}, {3, ""}, {3, "1"}, {4, ""}, {4, "2"}}
+
+// splitsFor returns the splits TestShardMergeEqualsRun tries on the i-th program: with
+// CERTSYM_SHARD_SWEEP set, all six; otherwise two, rotating with i so that the corpus as a whole
+// covers every split (a different shard count and a different level for each program) at a third
+// of the cost of the sweep.
+func splitsFor(i int) []int {
+	if os.Getenv("CERTSYM_SHARD_SWEEP") != "" {
+		return []int{0, 1, 2, 3, 4, 5}
+	}
+	return []int{i % 6, (i + 3) % 6}
+}
+
+// TestShardMergeEqualsRun runs every testdata program as 2, 3 or 4 shards (the splits of
+// splitsFor: every split on every program with CERTSYM_SHARD_SWEEP, which make check-shards sets,
+// two per program otherwise) and checks that the
 // merge of the shards' reports gives the single run's answer: the verdict and exit status, the
 // bugs in order (with --all-bugs all of them, otherwise the first), and, when every shard
 // explored its whole part, states that add up exactly (a partition: the single run's states
@@ -96,7 +115,7 @@ func TestShardMergeEqualsRun(t *testing.T) {
 		t.Fatalf("found %d programs in testdata/, want at least 40", len(files))
 	}
 	checked := 0
-	for _, file := range append(files, engineFiles...) {
+	for i, file := range append(files, engineFiles...) {
 		exp, err := readRunExpectation(file)
 		var opts []string
 		if err == nil {
@@ -119,45 +138,43 @@ func TestShardMergeEqualsRun(t *testing.T) {
 		allBugs := slices.Contains(opts, "--all-bugs")
 		bounded := single.Verdict == "unknown" || single.Reason != ""
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			for _, n := range []int{2, 3, 4} {
-				// The default split level, and a low one, which splits even the small programs.
-				for _, level := range []string{"", map[int]string{2: "1", 3: "1", 4: "2"}[n]} {
-					extra := slices.Clone(opts)
-					if level != "" {
-						extra = append(extra, "--shard-level", level)
+			for _, k := range splitsFor(i) {
+				n, level := shardSplits[k].n, shardSplits[k].level
+				extra := slices.Clone(opts)
+				if level != "" {
+					extra = append(extra, "--shard-level", level)
+				}
+				if single.Verdict == "bug" && !allBugs {
+					// A shard without the first bug would explore its part to the end: bound
+					// it by the single run's states, within which the shard holding the first
+					// bug reaches it (it expands a subset of the states before it, in order).
+					extra = append(extra, "--max-states", fmt.Sprint(single.States))
+				}
+				m, mcode, states, shared := runShards(t, t.TempDir(), file, n, extra)
+				what := fmt.Sprintf("%d shards, level %q", n, level)
+				if bounded {
+					if single.Verdict == "bug" && m.Verdict != "bug" {
+						t.Errorf("%s: merge says %s (%s), the single run found a bug", what, m.Verdict, m.Reason)
 					}
-					if single.Verdict == "bug" && !allBugs {
-						// A shard without the first bug would explore its part to the end: bound
-						// it by the single run's states, within which the shard holding the first
-						// bug reaches it (it expands a subset of the states before it, in order).
-						extra = append(extra, "--max-states", fmt.Sprint(single.States))
+					continue
+				}
+				if single.Verdict == "bug" && !allBugs {
+					if m.Verdict != "bug" || mcode != exitBug || len(m.Bugs) == 0 || keysOf(shardKeys(m.Bugs[:1]))[0] != keysOf(single.Bugs)[0] {
+						t.Errorf("%s: merge says %s (exit %d, %s), bugs %v; the single run found %v first", what, m.Verdict, mcode, m.Reason,
+							keysOf(shardKeys(m.Bugs)), keysOf(single.Bugs))
 					}
-					m, mcode, states, shared := runShards(t, t.TempDir(), file, n, extra)
-					what := fmt.Sprintf("%d shards, level %q", n, level)
-					if bounded {
-						if single.Verdict == "bug" && m.Verdict != "bug" {
-							t.Errorf("%s: merge says %s (%s), the single run found a bug", what, m.Verdict, m.Reason)
-						}
-						continue
-					}
-					if single.Verdict == "bug" && !allBugs {
-						if m.Verdict != "bug" || mcode != exitBug || len(m.Bugs) == 0 || keysOf(shardKeys(m.Bugs[:1]))[0] != keysOf(single.Bugs)[0] {
-							t.Errorf("%s: merge says %s (exit %d, %s), bugs %v; the single run found %v first", what, m.Verdict, mcode, m.Reason,
-								keysOf(shardKeys(m.Bugs)), keysOf(single.Bugs))
-						}
-						continue
-					}
-					if m.Verdict != single.Verdict || mcode != code {
-						t.Errorf("%s: merge says %s (exit %d, %s), the single run %s (exit %d)", what, m.Verdict, mcode, m.Reason, single.Verdict, code)
-						continue
-					}
-					if got, want := keysOf(shardKeys(m.Bugs)), keysOf(single.Bugs); !slices.Equal(got, want) {
-						t.Errorf("%s: merged bugs\n  %v\nwant (the single run's)\n  %v", what, got, want)
-					}
-					if (single.Verdict == "safe" || allBugs) && states-(n-1)*shared != single.States {
-						t.Errorf("%s: the shards expanded %d states, %d of them above the split (in each shard): %d - %d*%d != %d, the single run's",
-							what, states, shared, states, n-1, shared, single.States)
-					}
+					continue
+				}
+				if m.Verdict != single.Verdict || mcode != code {
+					t.Errorf("%s: merge says %s (exit %d, %s), the single run %s (exit %d)", what, m.Verdict, mcode, m.Reason, single.Verdict, code)
+					continue
+				}
+				if got, want := keysOf(shardKeys(m.Bugs)), keysOf(single.Bugs); !slices.Equal(got, want) {
+					t.Errorf("%s: merged bugs\n  %v\nwant (the single run's)\n  %v", what, got, want)
+				}
+				if (single.Verdict == "safe" || allBugs) && states-(n-1)*shared != single.States {
+					t.Errorf("%s: the shards expanded %d states, %d of them above the split (in each shard): %d - %d*%d != %d, the single run's",
+						what, states, shared, states, n-1, shared, single.States)
 				}
 			}
 		})

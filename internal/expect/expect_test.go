@@ -157,16 +157,18 @@ func TestParseErrors(t *testing.T) {
 }
 
 // TestRepositoryFiles: every program of the repository reads without error, and the expectations
-// the test harnesses need are there (a verdict in testdata/, claims in testdata/verify/).
+// the test harnesses need are there (a verdict in testdata/, claims in testdata/verify/). The
+// benchmark tasks of testdata/svcomp/ are read too (they must parse), but no harness runs them.
 func TestRepositoryFiles(t *testing.T) {
 	runs, _ := filepath.Glob("../../testdata/*.imp")
 	verifies, _ := filepath.Glob("../../testdata/verify/*.imp")
 	others, _ := filepath.Glob("../../engine/testdata/*.imp")
-	if len(runs) < 40 || len(verifies) < 8 || len(others) == 0 {
-		t.Fatalf("found %d, %d and %d programs", len(runs), len(verifies), len(others))
+	svcomp, _ := filepath.Glob("../../testdata/svcomp/*.imp")
+	if len(runs) < 40 || len(verifies) < 8 || len(others) == 0 || len(svcomp) < 40 {
+		t.Fatalf("found %d, %d, %d and %d programs", len(runs), len(verifies), len(others), len(svcomp))
 	}
 	bugs := 0
-	for _, group := range [][]string{runs, verifies, others} {
+	for _, group := range [][]string{runs, verifies, others, svcomp} {
 		for _, file := range group {
 			f, err := Read(file)
 			if err != nil {

@@ -149,6 +149,12 @@ const (
 	// MergeWrongModel: the constituent an input of the merged state follows is read back one off
 	// (the next constituent's, whose guard the input need not satisfy).
 	MergeWrongModel
+
+	// Faults of the inference of invariants (package prove/infer).
+
+	// HoudiniKeepsEntryRefuted: a step of Houdini's fixpoint keeps the candidates refuted on
+	// entry to their loop (it drops only those not preserved).
+	HoudiniKeepsEntryRefuted
 	count
 )
 
@@ -162,7 +168,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
-	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model"}
+	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
+	"houdini-keeps-entry-refuted"}
 
 func (f Fault) String() string { return names[f] }
 

@@ -45,6 +45,7 @@ import (
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/mergecheck"
+	"certsym/refinement/provecheck"
 	"certsym/refinement/streamcheck"
 	"certsym/refinement/verifycheck"
 )
@@ -120,6 +121,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if !c.Expired() {
 		mergecheck.Run(c.Checker)
+	}
+	if !c.Expired() {
+		provecheck.Run(c.Checker)
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)

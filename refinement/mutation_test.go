@@ -56,7 +56,11 @@ func mutationUnits(t *testing.T) []*Unit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets = append(append(bursts, targets...), verifies...)
+	proves, err := ProveTargetUnits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets = append(append(append(bursts, targets...), verifies...), proves...)
 	return append(append(files, targets...), generated...)
 }
 

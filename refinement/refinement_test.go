@@ -79,6 +79,11 @@ func TestRefinement(t *testing.T) {
 			t.Fatal(err)
 		}
 		units = append(units, targets...)
+		proves, err := ProveTargetUnits() // loops with invariant clauses, for certsym prove's checks
+		if err != nil {
+			t.Fatal(err)
+		}
+		units = append(units, proves...)
 	default:
 		var err error
 		if units, err = LoadFiles("../engine/testdata/gcd.imp"); err != nil {

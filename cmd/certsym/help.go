@@ -11,7 +11,7 @@ import (
 // completions are generated from the text their own -h prints (package help).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"run": cmdRun, "exec": cmdExec, "concolic": cmdConcolic, "parse": cmdParse, "verify": cmdVerify, "replay": cmdReplay,
-	"merge": cmdMerge,
+	"merge": cmdMerge, "prove": cmdProve,
 }
 
 // book is certsym's help (package help), from the commands and the build.

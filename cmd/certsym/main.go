@@ -59,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 		return cmdParse(args[1:], stdout, stderr)
 	case "verify":
 		return cmdVerify(args[1:], stdout, stderr)
+	case "prove":
+		return cmdProve(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		return cmdHelp(args[1:], stdout, stderr)
 	case "replay":

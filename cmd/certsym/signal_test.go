@@ -122,6 +122,7 @@ func TestInterrupt(t *testing.T) {
 		{"run generational mid-search", syscall.SIGTERM, []string{"run", countdown, "--strategy", "generational", "--max-states", "0"}, "states expanded"},
 		{"verify mid-query", syscall.SIGINT, []string{"verify", query, "--query-timeout", "60s"}, "in a query for"},
 		{"verify mid-search", syscall.SIGTERM, []string{"verify", wide, "--loop-bound", "40000", "--max-states", "0"}, "branch states"},
+		{"prove mid-search", syscall.SIGINT, []string{"prove", countdown, "--unroll", "1000000", "--max-states", "0"}, "states expanded"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -43,8 +43,12 @@ var layer = map[string]int{
 	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
+<<<<<<< HEAD
 	"prove/infer":       7, // invariant inference: candidates, sampled loop-head states, Houdini over an oracle
 	"prove/cert":        3, // the WhyML certificates of programs with loop invariants
+=======
+	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
+>>>>>>> h-prove
 	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
@@ -65,6 +69,7 @@ var layer = map[string]int{
 	"cmd/certsym/internal/buginput":   9,  // how run shows a bug's input: zeros where free, inputs read, its reproduce line
 	"cmd/certsym/internal/jsonout":    10, // the JSON objects of --json and their encoding
 	"cmd/certsym/internal/record":     10,
+	"cmd/certsym/internal/provecmd":   10, // certsym prove: its options, reports and exit status
 	"cmd/certsym":                     11,
 	"scripts/compare-strategies":      11, // make compare-strategies: the search strategies side by side
 	"scripts/benchsum":                11, // make bench: gonum/stat summaries of the benchmarks' runs
@@ -76,6 +81,7 @@ var layer = map[string]int{
 	"refinement/checker":              12, // what every check shares: configuration, program, checker, reports
 	"refinement/mergecheck":           13, // the oracles of the merge of states (exhaustive and precise against the constituents)
 	"refinement/verifycheck":          13, // the checks of certsym verify
+	"refinement/provecheck":           13, // the checks of certsym prove (the invariant transition's exhaustiveness, the answers)
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers
 	"refinement/streamcheck":          13, // the whole-stream comparison

@@ -150,6 +150,19 @@ const (
 	// (the next constituent's, whose guard the input need not satisfy).
 	MergeWrongModel
 
+	// Faults of the proof mode (package prove).
+
+	// ModifiesMissesArrayWrite: the modifies set of a loop body leaves out the arrays its
+	// element assignments write, so the invariant transition keeps their values from before the
+	// loop instead of havocking them.
+	ModifiesMissesArrayWrite
+	// InvNotAssumedAfterLoop: the exit successor of the invariant transition does not assume
+	// the invariant (only the negated condition) on the havocked store.
+	InvNotAssumedAfterLoop
+	// PreservationBeforeBody: the body successor checks the invariant before running the body
+	// instead of after it, so the preservation claim is the assumed invariant itself.
+	PreservationBeforeBody
+
 	// Faults of the inference of invariants (package prove/infer).
 
 	// HoudiniKeepsEntryRefuted: a step of Houdini's fixpoint keeps the candidates refuted on
@@ -169,6 +182,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
+	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body",
 	"houdini-keeps-entry-refuted"}
 
 func (f Fault) String() string { return names[f] }

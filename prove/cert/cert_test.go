@@ -77,7 +77,7 @@ func prove(t *testing.T, dir, name string, p *syntax.Program, extra Invariants) 
 	}
 	conf, _ := filepath.Abs(filepath.Join(why3Dir, ".why3.conf"))
 	script, _ := filepath.Abs(filepath.Join(why3Dir, "check.sh"))
-	out, err := exec.Command(script, conf, path, "split_goal_full", "10", "cvc4", "z3", "eprover").CombinedOutput()
+	out, err := exec.Command(script, conf, path, "split_goal_full", "5", "cvc4", "z3", "eprover").CombinedOutput()
 	return string(out), err
 }
 

@@ -160,6 +160,10 @@ type Summary struct {
 	// Merges and MergeInputs count the merges of states checked and the inputs checked against
 	// them (refinement/mergecheck).
 	Merges, MergeInputs int
+	// ProveTransitions, ProveLoopRuns and Proved count the applications of the invariant
+	// transition checked, the concrete runs of loops compared with them and the programs proved
+	// (provecheck).
+	ProveTransitions, ProveLoopRuns, Proved int
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -216,6 +220,9 @@ func (s *Summary) Add(o *Summary) {
 	s.BurstRuns += o.BurstRuns
 	s.Merges += o.Merges
 	s.MergeInputs += o.MergeInputs
+	s.ProveTransitions += o.ProveTransitions
+	s.ProveLoopRuns += o.ProveLoopRuns
+	s.Proved += o.Proved
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -612,6 +619,10 @@ func (s *Summary) Report(w io.Writer, label string) {
 	s.ReportRules(w)
 	if s.Merges > 0 {
 		fmt.Fprintf(w, "refinement:   merges of states checked %d, on %d inputs (mergecheck)\n", s.Merges, s.MergeInputs)
+	}
+	if s.ProveTransitions > 0 || s.Proved > 0 {
+		fmt.Fprintf(w, "refinement:   invariant transitions checked %d, against %d concrete runs of their loops; %d proofs whose random runs were checked (provecheck)\n",
+			s.ProveTransitions, s.ProveLoopRuns, s.Proved)
 	}
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",

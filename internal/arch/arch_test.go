@@ -43,12 +43,10 @@ var layer = map[string]int{
 	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
-<<<<<<< HEAD
+	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
 	"prove/infer":       7, // invariant inference: candidates, sampled loop-head states, Houdini over an oracle
 	"prove/cert":        3, // the WhyML certificates of programs with loop invariants
-=======
-	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
->>>>>>> h-prove
+	"prove/auto":        8, // certsym prove --infer: inference with the proof mode as its oracle
 	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"certsym/prove"
-	"certsym/spec"
 	"certsym/prove/infer"
+	"certsym/spec"
 	"certsym/spec/syntax"
 )
 

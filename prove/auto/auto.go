@@ -5,6 +5,7 @@
 package auto
 
 import (
+	"fmt"
 	"time"
 
 	"certsym/prove"
@@ -93,8 +94,8 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	if res.Answer == prove.Refuted {
 		// a run that breaks a given clause refutes that candidate (the replay checks the given
 		// clauses at each arrival); a run that breaks the program's own claim refutes the program
-		if r, ok := failing(o.prog, set, res.Bug); ok {
-			return []infer.Refutation{r}, nil
+		if rs, ok := failing(o.prog, set, res.Bug); ok {
+			return rs, nil
 		}
 		o.refuted = res
 		return nil, nil
@@ -141,17 +142,55 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 	if o.refuted != nil {
 		return &Outcome{Result: o.refuted, Invariants: inv, Infer: ir}, nil
 	}
-	res, err := prove.Check(prog, Given(inv), opts.Prove)
-	if err != nil {
-		return nil, err
+	// The final check. A refutation by a run that breaks an inferred clause (possible when
+	// Houdini stopped at its time bound) refutes the clause, not the program: the clause is
+	// dropped and the check made again, a few times at most; then the answer is unknown.
+	for tries := 0; ; tries++ {
+		res, err := prove.Check(prog, Given(inv), opts.Prove)
+		if err != nil {
+			return nil, err
+		}
+		if res.Answer != prove.Refuted {
+			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+		}
+		rs, ok := failing(prog, inv, res.Bug)
+		if !ok {
+			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+		}
+		r := rs[0]
+		for _, x := range rs {
+			inv = drop(inv, x.Cand)
+		}
+		ir.Invariants = inv
+		if tries == finalTries {
+			res.Answer, res.Bug = prove.Unknown, nil
+			res.Reason = fmt.Sprintf("inference stopped before its invariants were inductive: the inferred clause %s of the loop at %d:%d fails on a run", r.Cand.Text, r.Loop.Pos().Line, r.Loop.Pos().Col)
+			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+		}
 	}
-	return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
 }
 
-// failing replays the refutation's input on the concrete semantics and returns the first
-// candidate false or undefined at an arrival at its loop's head, in the order prove's replay
-// checks given clauses; ok is false when the run breaks none (the program's own claim failed).
-func failing(prog *syntax.Program, set infer.Set, bug *prove.Bug) (infer.Refutation, bool) {
+// finalTries bounds the final checks made again after an inferred clause was refuted.
+const finalTries = 3
+
+// drop is the set without the candidate.
+func drop(set infer.Set, c *infer.Candidate) infer.Set {
+	out := infer.Set{}
+	for w, cs := range set {
+		for _, x := range cs {
+			if x != c {
+				out[w] = append(out[w], x)
+			}
+		}
+	}
+	return out
+}
+
+// failing replays the refutation's input on the concrete semantics (up to replaySteps steps)
+// and returns every candidate false or undefined at an arrival at its loop's head on that run
+// (each such state is reachable, so no invariant is false there); ok is false when the run
+// breaks none (the program's own claim failed).
+func failing(prog *syntax.Program, set infer.Set, bug *prove.Bug) ([]infer.Refutation, bool) {
 	arrival := map[syntax.Stmt]*syntax.While{}
 	for w := range set {
 		if w.Loop != nil {
@@ -160,20 +199,29 @@ func failing(prog *syntax.Program, set infer.Set, bug *prove.Bug) (infer.Refutat
 			arrival[w] = w
 		}
 	}
+	var out []infer.Refutation
+	gone := map[*infer.Candidate]bool{}
 	st := spec.State{Store: append(spec.Store(nil), bug.Input...), Prog: prog.Body}
-	for n := 0; n <= bug.Steps; n++ {
+	for n := 0; n <= max(bug.Steps, replaySteps); n++ {
 		if w := arrival[spec.Head(st.Prog)]; w != nil {
 			for _, c := range set[w] {
+				if gone[c] {
+					continue
+				}
 				if v, ok := spec.EvalB(c.Cond, st.Store); !ok || !v {
-					return infer.Refutation{Loop: w, Cand: c, Entry: bug.Claim == prove.EntryClaim}, true
+					gone[c] = true
+					out = append(out, infer.Refutation{Loop: w, Cand: c, Entry: bug.Claim == prove.EntryClaim})
 				}
 			}
 		}
-		next, out := spec.Step(st)
-		if out != spec.Stepped {
+		next, o := spec.Step(st)
+		if o != spec.Stepped {
 			break
 		}
 		st = next
 	}
-	return infer.Refutation{}, false
+	return out, len(out) > 0
 }
+
+// replaySteps bounds the replay of a refutation's input.
+const replaySteps = 100000

@@ -36,7 +36,7 @@ func parseFile(t testing.TB, path string) (*syntax.Program, string) {
 }
 
 func svcompOptions() Options {
-	return Options{Prove: prove.Options{Limits: budget.Limits{Timeout: 10 * time.Second}, ReachStates: 1000}, InferTime: 5 * time.Second}
+	return Options{Prove: prove.Options{Limits: budget.Limits{Timeout: 5 * time.Second}, ReachStates: 1000}, InferTime: 3 * time.Second}
 }
 
 // TestSvcomp runs inference and the proof mode on the tasks of testdata/svcomp (those whose

@@ -78,6 +78,7 @@ var layer = map[string]int{
 	"refinement/conv":                 11, // the conversions between the engine's states and the reference's
 	"refinement/checker":              12, // what every check shares: configuration, program, checker, reports
 	"refinement/mergecheck":           13, // the oracles of the merge of states (exhaustive and precise against the constituents)
+	"refinement/infercheck":           13, // the checks of invariant inference (its invariants against concrete loop-head states)
 	"refinement/verifycheck":          13, // the checks of certsym verify
 	"refinement/provecheck":           13, // the checks of certsym prove (the invariant transition's exhaustiveness, the answers)
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter

@@ -36,6 +36,10 @@ type Outcome struct {
 	Invariants infer.Set
 	// Infer is the inference's own account (states, candidates, Houdini's rounds).
 	Infer *infer.Result
+	// Fixpoint is Houdini's result, before the final check; Complete says that Houdini reached
+	// it (its oracle was not stopped by InferTime), so that every clause of it is an invariant.
+	Fixpoint infer.Set
+	Complete bool
 }
 
 // Given are the inferred clauses as clauses given beside the program (prove.Invariants).
@@ -62,10 +66,12 @@ type oracle struct {
 	opts    prove.Options
 	refuted *prove.Result // set when a round refutes the program itself
 	until   time.Time     // Options.InferTime's end, or zero
+	stopped bool          // the oracle was stopped by InferTime
 }
 
 func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	if !o.until.IsZero() && time.Now().After(o.until) {
+		o.stopped = true
 		return nil, nil
 	}
 	owner := map[*syntax.Fail]infer.Refutation{}
@@ -139,8 +145,9 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	ir.Invariants = inv
+	fix, complete := inv, !o.stopped && o.refuted == nil
 	if o.refuted != nil {
-		return &Outcome{Result: o.refuted, Invariants: inv, Infer: ir}, nil
+		return &Outcome{Result: o.refuted, Invariants: inv, Infer: ir, Fixpoint: fix}, nil
 	}
 	// The final check. A refutation by a run that breaks an inferred clause (possible when
 	// Houdini stopped at its time bound) refutes the clause, not the program: the clause is
@@ -151,11 +158,11 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 			return nil, err
 		}
 		if res.Answer != prove.Refuted {
-			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
 		}
 		rs, ok := failing(prog, inv, res.Bug)
 		if !ok {
-			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
 		}
 		r := rs[0]
 		for _, x := range rs {
@@ -165,7 +172,7 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 		if tries == finalTries {
 			res.Answer, res.Bug = prove.Unknown, nil
 			res.Reason = fmt.Sprintf("inference stopped before its invariants were inductive: the inferred clause %s of the loop at %d:%d fails on a run", r.Cand.Text, r.Loop.Pos().Line, r.Loop.Pos().Col)
-			return &Outcome{Result: res, Invariants: inv, Infer: ir}, nil
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
 		}
 	}
 }

@@ -30,7 +30,7 @@ const (
 	CheckRuns = 80
 	Runs      = 300 // random concrete runs of a program proved
 	RunSteps  = 20000
-	MaxTime   = 4 * time.Second
+	MaxTime   = 2 * time.Second
 )
 
 // Run is the check of the current unit of c.

@@ -44,6 +44,7 @@ import (
 	"certsym/refinement/boundedcheck"
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
+	"certsym/refinement/infercheck"
 	"certsym/refinement/mergecheck"
 	"certsym/refinement/provecheck"
 	"certsym/refinement/streamcheck"
@@ -124,6 +125,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if !c.Expired() {
 		provecheck.Run(c.Checker)
+	}
+	if !c.Expired() {
+		infercheck.Run(c.Checker)
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)

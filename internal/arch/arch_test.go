@@ -46,6 +46,9 @@ var layer = map[string]int{
 	"verify":            7,
 	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
 	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
+	"prove/infer":       7, // invariant inference: candidates, sampled loop-head states, Houdini over an oracle
+	"prove/cert":        3, // the WhyML certificates of programs with loop invariants
+	"prove/auto":        8, // certsym prove --infer: inference with the proof mode as its oracle
 	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
 	"distrib":           8, // distributed runs: jobs over a NATS JetStream broker, the coordinator's assembly of the single run's report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
@@ -80,6 +83,7 @@ var layer = map[string]int{
 	"refinement/conv":                 11, // the conversions between the engine's states and the reference's
 	"refinement/checker":              12, // what every check shares: configuration, program, checker, reports
 	"refinement/mergecheck":           13, // the oracles of the merge of states (exhaustive and precise against the constituents)
+	"refinement/infercheck":           13, // the checks of invariant inference (its invariants against concrete loop-head states)
 	"refinement/verifycheck":          13, // the checks of certsym verify
 	"refinement/provecheck":           13, // the checks of certsym prove (the invariant transition's exhaustiveness, the answers)
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter

@@ -163,6 +163,12 @@ const (
 	// instead of after it, so the preservation claim is the assumed invariant itself.
 	PreservationBeforeBody
 
+	// Faults of the inference of invariants (package prove/infer).
+
+	// HoudiniKeepsEntryRefuted: a step of Houdini's fixpoint keeps the candidates refuted on
+	// entry to their loop (it drops only those not preserved).
+	HoudiniKeepsEntryRefuted
+
 	// The fault of the distributed runs (package distrib).
 
 	// AckBeforeStore: a worker acknowledges a job to the broker before it has stored the job's
@@ -184,6 +190,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
 	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body",
+	"houdini-keeps-entry-refuted",
 	"ack-before-store"}
 
 func (f Fault) String() string { return names[f] }

@@ -4,6 +4,12 @@
 package provecmd
 
 import (
+	"bytes"
+	"os"
+
+	"certsym/prove/auto"
+	"certsym/prove/cert"
+	"certsym/prove/infer"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -47,6 +53,8 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 	reach := flags.Count(fs, "reach-states", prove.DefaultReachStates, "states of the searches made when the proof fails: the bug finder's search for an input that reaches an error, and the search for a run reaching a counterexample's pre-state (`N` > 0)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
+	inferFlag := fs.Bool("infer", false, "infer invariant clauses for the loops that have none (docs/infer.md)")
+	certFile := fs.String("certificate", "", "write the WhyML certificate of the program with the invariants used to `FILE.mlw` (docs/infer.md)")
 	file, code, ok := env.OneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -67,11 +75,39 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 	if !*quiet {
 		stopTicker = mon.Tick(time.Second, func(p budget.Snapshot) { fmt.Fprintln(stderr, report.Progress(p, true)) })
 	}
-	res, err := prove.Check(prog, nil, prove.Options{Limits: lim, Monitor: mon, Unroll: *unroll, ReachStates: *reach})
+	popts := prove.Options{Limits: lim, Monitor: mon, Unroll: *unroll, ReachStates: *reach}
+	var res *prove.Result
+	var inferred infer.Set
+	var err error
+	if *inferFlag {
+		var out *auto.Outcome
+		out, err = auto.Prove(prog, auto.Options{Prove: popts, InferTime: lim.Timeout / 2})
+		if err == nil {
+			res, inferred = out.Result, out.Invariants
+		}
+	} else {
+		res, err = prove.Check(prog, nil, popts)
+	}
 	stopTicker()
 	if err != nil {
 		fmt.Fprintf(stderr, "certsym: %v\n", err)
 		return exitInternal
+	}
+	if *certFile != "" {
+		extra := cert.Invariants{}
+		for w, cs := range inferred {
+			for _, c := range cs {
+				extra[w] = append(extra[w], c.Cond)
+			}
+		}
+		var b bytes.Buffer
+		if err := cert.Write(&b, prog, extra); err == nil {
+			err = os.WriteFile(*certFile, b.Bytes(), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "certsym: the certificate: %v\n", err)
+			return exitInternal
+		}
 	}
 	mon.Enter("report")
 	cuts := mon.Cuts()

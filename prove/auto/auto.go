@@ -1,0 +1,234 @@
+// Package auto is the proof mode with inferred invariants (certsym prove --infer): the loops
+// without clauses get the invariants package prove/infer finds, with the proof mode itself
+// (prove.Check) as Houdini's oracle, and the program is then checked with them. An answer proved
+// is always prove.Check's answer for the program with those clauses: inference only proposes.
+package auto
+
+import (
+	"fmt"
+	"time"
+
+	"certsym/prove"
+	"certsym/prove/infer"
+	"certsym/spec"
+	"certsym/spec/syntax"
+)
+
+// Options configure Prove.
+type Options struct {
+	// Prove are the options of the final check (and, with a small search bound, of the oracle's).
+	Prove prove.Options
+	// Sample bounds the sampling of loop-head states.
+	Sample infer.SampleOptions
+	// MaxRounds bounds Houdini's rounds (0: its default).
+	MaxRounds int
+	// InferTime bounds Houdini's time (0: none): past it, the oracle refutes nothing more and the
+	// candidates left are checked as they are (the answer is then rarely proved, never wrongly).
+	InferTime time.Duration
+}
+
+// Outcome is what Prove found.
+type Outcome struct {
+	// Result is the proof mode's result for the program with the inferred clauses.
+	Result *prove.Result
+	// Invariants are the inferred clauses of each loop without clauses of its own (inductive
+	// unless the oracle stopped early: see Result).
+	Invariants infer.Set
+	// Infer is the inference's own account (states, candidates, Houdini's rounds).
+	Infer *infer.Result
+	// Fixpoint is Houdini's result, before the final check; Complete says that Houdini reached
+	// it (its oracle was not stopped by InferTime), so that every clause of it is an invariant.
+	Fixpoint infer.Set
+	Complete bool
+}
+
+// Given are the inferred clauses as clauses given beside the program (prove.Invariants).
+func Given(set infer.Set) prove.Invariants {
+	inv := prove.Invariants{}
+	for w, cs := range set {
+		if len(cs) == 0 {
+			continue
+		}
+		var conds []syntax.BExpr
+		for _, c := range cs {
+			conds = append(conds, c.Cond)
+		}
+		inv[w.Pos()] = prove.Clauses{Conds: conds}
+	}
+	return inv
+}
+
+// oracle is the proof mode as Houdini's oracle: the candidates given beside the program, the
+// failed entry and preservation claims of given clauses read back as candidates through the
+// clauses the transitions show (prove.Transition.Clauses: the given ones come last, in order).
+type oracle struct {
+	prog    *syntax.Program
+	opts    prove.Options
+	refuted *prove.Result // set when a round refutes the program itself
+	until   time.Time     // Options.InferTime's end, or zero
+	stopped bool          // the oracle was stopped by InferTime
+}
+
+func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
+	if !o.until.IsZero() && time.Now().After(o.until) {
+		o.stopped = true
+		return nil, nil
+	}
+	owner := map[*syntax.Fail]infer.Refutation{}
+	opts := o.opts
+	opts.Monitor = nil
+	opts.ReachStates = 1
+	opts.OnTransition = func(t *prove.Transition) {
+		cs := set[t.Loop]
+		if len(cs) == 0 || len(t.Clauses) < len(cs) {
+			return
+		}
+		given := t.Clauses[len(t.Clauses)-len(cs):]
+		for i, a := range given {
+			r := infer.Refutation{Loop: t.Loop, Cand: cs[i]}
+			for _, f := range []*syntax.Fail{a.Violation, a.Err, a.IdxErr} {
+				if f != nil {
+					owner[f] = r
+				}
+			}
+		}
+	}
+	res, err := prove.Check(o.prog, Given(set), opts)
+	if err != nil {
+		return nil, err
+	}
+	if res.Answer == prove.Refuted {
+		// a run that breaks a given clause refutes that candidate (the replay checks the given
+		// clauses at each arrival); a run that breaks the program's own claim refutes the program
+		if rs, ok := failing(o.prog, set, res.Bug); ok {
+			return rs, nil
+		}
+		o.refuted = res
+		return nil, nil
+	}
+	var out []infer.Refutation
+	seen := map[*infer.Candidate]bool{}
+	for _, f := range res.Failures {
+		if f.Claim != prove.EntryClaim && f.Claim != prove.PreservationClaim {
+			continue
+		}
+		r, ok := owner[f.Fail]
+		if !ok || seen[r.Cand] {
+			continue
+		}
+		seen[r.Cand] = true
+		r.Entry = f.Claim == prove.EntryClaim
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Prove infers invariants for the loops of the program that have no clauses and checks the
+// program with them (prove.Check). Loops with clauses keep their own.
+func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
+	o := &oracle{prog: prog, opts: opts.Prove}
+	if opts.InferTime > 0 {
+		o.until = time.Now().Add(opts.InferTime)
+	}
+	states := infer.Sample(prog, opts.Sample)
+	all := infer.Candidates(prog, states)
+	set := infer.Set{}
+	for w, cs := range all {
+		if len(w.Invariants) == 0 {
+			set[w] = cs
+		}
+	}
+	ir := &infer.Result{States: states, Generated: set.Size(), Invariants: set}
+	inv, st, err := infer.Houdini(set, o.check, opts.MaxRounds)
+	ir.Houdini = st
+	if err != nil {
+		return nil, err
+	}
+	ir.Invariants = inv
+	fix, complete := inv, !o.stopped && o.refuted == nil
+	if o.refuted != nil {
+		return &Outcome{Result: o.refuted, Invariants: inv, Infer: ir, Fixpoint: fix}, nil
+	}
+	// The final check. A refutation by a run that breaks an inferred clause (possible when
+	// Houdini stopped at its time bound) refutes the clause, not the program: the clause is
+	// dropped and the check made again, a few times at most; then the answer is unknown.
+	for tries := 0; ; tries++ {
+		res, err := prove.Check(prog, Given(inv), opts.Prove)
+		if err != nil {
+			return nil, err
+		}
+		if res.Answer != prove.Refuted {
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
+		}
+		rs, ok := failing(prog, inv, res.Bug)
+		if !ok {
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
+		}
+		r := rs[0]
+		for _, x := range rs {
+			inv = drop(inv, x.Cand)
+		}
+		ir.Invariants = inv
+		if tries == finalTries {
+			res.Answer, res.Bug = prove.Unknown, nil
+			res.Reason = fmt.Sprintf("inference stopped before its invariants were inductive: the inferred clause %s of the loop at %d:%d fails on a run", r.Cand.Text, r.Loop.Pos().Line, r.Loop.Pos().Col)
+			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
+		}
+	}
+}
+
+// finalTries bounds the final checks made again after an inferred clause was refuted.
+const finalTries = 3
+
+// drop is the set without the candidate.
+func drop(set infer.Set, c *infer.Candidate) infer.Set {
+	out := infer.Set{}
+	for w, cs := range set {
+		for _, x := range cs {
+			if x != c {
+				out[w] = append(out[w], x)
+			}
+		}
+	}
+	return out
+}
+
+// failing replays the refutation's input on the concrete semantics (up to replaySteps steps)
+// and returns every candidate false or undefined at an arrival at its loop's head on that run
+// (each such state is reachable, so no invariant is false there); ok is false when the run
+// breaks none (the program's own claim failed).
+func failing(prog *syntax.Program, set infer.Set, bug *prove.Bug) ([]infer.Refutation, bool) {
+	arrival := map[syntax.Stmt]*syntax.While{}
+	for w := range set {
+		if w.Loop != nil {
+			arrival[w.Loop] = w
+		} else {
+			arrival[w] = w
+		}
+	}
+	var out []infer.Refutation
+	gone := map[*infer.Candidate]bool{}
+	st := spec.State{Store: append(spec.Store(nil), bug.Input...), Prog: prog.Body}
+	for n := 0; n <= max(bug.Steps, replaySteps); n++ {
+		if w := arrival[spec.Head(st.Prog)]; w != nil {
+			for _, c := range set[w] {
+				if gone[c] {
+					continue
+				}
+				if v, ok := spec.EvalB(c.Cond, st.Store); !ok || !v {
+					gone[c] = true
+					out = append(out, infer.Refutation{Loop: w, Cand: c, Entry: bug.Claim == prove.EntryClaim})
+				}
+			}
+		}
+		next, o := spec.Step(st)
+		if o != spec.Stepped {
+			break
+		}
+		st = next
+	}
+	return out, len(out) > 0
+}
+
+// replaySteps bounds the replay of a refutation's input.
+const replaySteps = 100000

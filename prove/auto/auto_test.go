@@ -1,0 +1,72 @@
+package auto
+
+import (
+	"testing"
+
+	"certsym/internal/testprog"
+	"certsym/prove"
+)
+
+// TestProveInfers proves a loop without clauses with the invariants inference finds, and the
+// final answer is the proof mode's: the clauses are given beside the program.
+func TestProveInfers(t *testing.T) {
+	prog := testprog.Parse(t, `assume x < 100 and y < 100;
+while x < 100 and y < 100 do
+  x = x + 1;
+  y = y + 1
+od;
+assert x == 100 or y == 100
+`)
+	out, err := Prove(prog, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Result.Answer != prove.Proved {
+		t.Fatalf("answer %s, invariants %v", out.Result, out.Invariants)
+	}
+	if len(out.Result.Loops) != 1 || len(out.Result.Loops[0].Clauses) == 0 {
+		t.Fatalf("the proof used no inferred clause: %+v", out.Result.Loops)
+	}
+	if !out.Complete {
+		t.Errorf("Houdini did not reach its fixpoint")
+	}
+}
+
+// TestProveNeverProvesABug refutes a program with a bug whatever the candidates, and leaves a
+// program whose proof needs an invariant outside the grammar unknown, not proved.
+func TestProveNeverProvesABug(t *testing.T) {
+	bug := testprog.Parse(t, `assume n >= 0;
+i = 0;
+s = 0;
+while i < n do
+  s = s + 2;
+  i = i + 1
+od;
+assert s != 6
+`)
+	out, err := Prove(bug, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Result.Answer != prove.Refuted {
+		t.Errorf("a program with a bug: %s", out.Result)
+	}
+	// s == i * i is no linear equality: the grammar has no invariant for it
+	square := testprog.Parse(t, `assume n >= 0;
+i = 0;
+s = 0;
+while i < n do
+  s = s + 2 * i + 1;
+  i = i + 1
+od;
+assert s == n * n
+`)
+	out, err = Prove(square, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Result.Answer == prove.Refuted {
+		t.Errorf("a correct program refuted: %s", out.Result)
+	}
+	t.Logf("the square loop: %s", out.Result)
+}

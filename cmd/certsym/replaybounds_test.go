@@ -15,6 +15,11 @@ import (
 // hugeRangeSrc asserts a quantifier of n · 10^12 instances: evaluated whole, it runs for hours.
 const hugeRangeSrc = "assume n > 0;\nassert forall k in 0..n * 1000000000000: k * k >= 0\n"
 
+// slowRangeSrc is hugeRangeSrc with an instance that multiplies big integers: the bound on
+// quantifier instances is reached only after about a minute, so a time bound of one second is
+// what cuts the replay, on a fast machine as on a loaded one.
+var slowRangeSrc = "assume n > 0;\nassert forall k in 0..n * 1000000000000: k" + strings.Repeat(" * k", 15) + " >= 0\n"
+
 // squaringsSrc squares an input sixty times before a reachable fail: the replay of the bug's
 // input (x = 2) would compute 2^(2^60).
 var squaringsSrc = "assume x > 1;\n" + strings.Repeat("x = x * x;\n", 60) + "if y > 0 then fail else skip fi\n"
@@ -27,8 +32,7 @@ func TestVerifyReplayQuantifierBounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes that run for a second")
 	}
-	f := writeProg(t, hugeRangeSrc)
-	r := runLimited(t, 30*time.Second, "verify", f, "--json", "--timeout", "1s", "--quiet")
+	r := runLimited(t, 30*time.Second, "verify", writeProg(t, slowRangeSrc), "--json", "--timeout", "1s", "--quiet")
 	var out struct {
 		Cut   []string `json:"cut"`
 		Paths []struct {
@@ -40,7 +44,7 @@ func TestVerifyReplayQuantifierBounds(t *testing.T) {
 		!strings.HasPrefix(out.Cut[0], "time bound reached (1s): the replay of the tests: 1 of 1 paths not replayed") {
 		t.Errorf("--timeout 1s: want the partial JSON report, the replay cut, exit 3, within a second of the deadline (%v)\n%s", err, r)
 	}
-	r = runLimited(t, 60*time.Second, "verify", f, "--quiet")
+	r = runLimited(t, 60*time.Second, "verify", writeProg(t, hugeRangeSrc), "--quiet")
 	if r.killed || r.code != exitUnknown ||
 		!strings.Contains(r.stdout, "no test: its replay was cut short (quantifier instance bound reached (more than 10000000 instances evaluated, at 2:1))") {
 		t.Errorf("no time bound: want the path's test cut at the bound on quantifier instances\n%s", r)

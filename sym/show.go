@@ -53,46 +53,76 @@ func AtomTerm(a *Atom) *Term { return atomTerm(a) }
 // on the values of the enclosing quantifiers' variables).
 func (a *Atom) HasBound() bool { return a.Kind == AtomBnd || a.bnd }
 
-// EachAtom calls fn on every non-symbol atom of f, nested ones included (inner ones first).
+// EachAtom calls fn once on each distinct non-symbol atom of f, nested ones included (inner ones
+// first: in the order of their first occurrences in the written formula). Terms are DAGs (y = y * y
+// repeated n times makes n atoms with 2^n occurrences): the walk visits each atom and each store of
+// an array term once, so it takes time linear in the size of the DAG.
 func (f *Formula) EachAtom(fn func(*Atom)) {
+	w := atomWalk{fn: fn}
+	w.formula(f)
+}
+
+// EachAtom calls fn once on each distinct non-symbol atom of t, nested ones included (inner ones
+// first; see Formula.EachAtom).
+func (t *Term) EachAtom(fn func(*Atom)) {
+	w := atomWalk{fn: fn}
+	w.term(t)
+}
+
+// atomWalk is the walk of EachAtom: the atoms and stores already visited (made on the first
+// composite atom: a linear term needs no set).
+type atomWalk struct {
+	fn     func(*Atom)
+	atoms  map[*Atom]bool
+	stores map[*ArrTerm]bool
+}
+
+func (w *atomWalk) formula(f *Formula) {
 	if f.T != nil {
-		f.T.EachAtom(fn)
+		w.term(f.T)
 	}
 	if f.Lo != nil {
-		f.Lo.EachAtom(fn)
-		f.Hi.EachAtom(fn)
+		w.term(f.Lo)
+		w.term(f.Hi)
 	}
 	for _, g := range f.Args {
-		g.EachAtom(fn)
+		w.formula(g)
 	}
 }
 
-// EachAtom calls fn on every non-symbol atom of t, nested ones included (inner ones first).
-func (t *Term) EachAtom(fn func(*Atom)) {
+func (w *atomWalk) term(t *Term) {
 	for _, m := range t.monos {
-		switch m.a.Kind {
-		case AtomMul, AtomDiv, AtomMod:
-			m.a.L.EachAtom(fn)
-			m.a.R.EachAtom(fn)
-			fn(m.a)
-		case AtomSel:
-			for t := m.a.A; t.Prev != nil; t = t.Prev {
-				t.I.EachAtom(fn)
-				t.V.EachAtom(fn)
-			}
-			m.a.L.EachAtom(fn)
-			fn(m.a)
-		case AtomBnd:
-			fn(m.a)
-		case AtomIte:
-			m.a.C.EachAtom(fn)
-			m.a.L.EachAtom(fn)
-			m.a.R.EachAtom(fn)
-			fn(m.a)
-		case AtomSym:
-		default:
-			panic(fmt.Sprintf("sym: unknown atom kind %d", m.a.Kind))
+		a := m.a
+		if a.Kind == AtomSym {
+			continue
 		}
+		if w.atoms[a] {
+			continue
+		}
+		if w.atoms == nil {
+			w.atoms, w.stores = map[*Atom]bool{}, map[*ArrTerm]bool{}
+		}
+		w.atoms[a] = true
+		switch a.Kind {
+		case AtomMul, AtomDiv, AtomMod:
+			w.term(a.L)
+			w.term(a.R)
+		case AtomSel:
+			for s := a.A; s.Prev != nil && !w.stores[s]; s = s.Prev {
+				w.stores[s] = true
+				w.term(s.I)
+				w.term(s.V)
+			}
+			w.term(a.L)
+		case AtomBnd:
+		case AtomIte:
+			w.formula(a.C)
+			w.term(a.L)
+			w.term(a.R)
+		default:
+			panic(fmt.Sprintf("sym: unknown atom kind %d", a.Kind))
+		}
+		w.fn(a)
 	}
 }
 

@@ -247,6 +247,7 @@ type verifier struct {
 	// whether the program multiplies at all.
 	origin    map[*sym.Atom]int
 	madeAt    map[string]int
+	madeSeen  map[*sym.Atom]bool // the products whose text madeAt has: rendered once each
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound
@@ -331,7 +332,7 @@ func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
 	b.QuantLoop = true
 	v := &verifier{prog: prog, opts: opts, b: b, rep: rep, claims: map[syntax.Stmt][]*Claim{},
 		synthetic: map[syntax.Stmt]bool{step.Skip: true}, nonlinear: map[uint64][]Unhandled{},
-		nonlinSeen: map[Unhandled]bool{}, mulPC: map[uint64]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{},
+		nonlinSeen: map[Unhandled]bool{}, mulPC: map[uint64]bool{}, origin: map[*sym.Atom]int{}, madeAt: map[string]int{}, madeSeen: map[*sym.Atom]bool{},
 		depthCuts: map[syntax.Stmt]int{}, depthPath: map[syntax.Stmt]*pathcond.PC{}, ids: map[uint64]int{}, mon: b.Monitor()}
 	v.collectClaims(prog.Body)
 	rep.claims = v.claims

@@ -22,7 +22,7 @@ func squaringsProg(k int, assume string) []byte {
 // is small and the replays cheap.
 func BenchmarkVerifySquarings(b *testing.B) {
 	for _, assume := range []string{"", "assume x > 1;\n"} {
-		for _, k := range []int{10, 16} {
+		for _, k := range []int{10, 20, 30} {
 			prog, err := parser.Parse("squarings.imp", squaringsProg(k, assume))
 			if err != nil {
 				b.Fatal(err)

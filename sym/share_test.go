@@ -84,3 +84,43 @@ func TestStringSharesStores(t *testing.T) {
 		t.Errorf("%d characters: %.300s", len(got), got)
 	}
 }
+
+// TestEachAtomShared: EachAtom visits each distinct atom of a DAG once, inner first, on a 60-deep
+// chain of squarings (2^60 occurrences of the first atom) and on a 40-deep chain of stores each
+// of whose values reads the chain before it twice; HasMul and FirstMul, which walk with it, answer
+// at once.
+func TestEachAtomShared(t *testing.T) {
+	ts := NewTerms([]string{"x"})
+	y := squares(ts, 60)
+	var seen []*Atom
+	y.EachAtom(func(a *Atom) {
+		if len(seen) > 1000 {
+			t.Fatalf("more than 1000 visits")
+		}
+		seen = append(seen, a)
+	})
+	if len(seen) != 60 || seen[59] != y.monos[0].a || seen[0].L.monos[0].a.Kind != AtomSym {
+		t.Errorf("squarings: %d visits, want the 60 atoms inner first", len(seen))
+	}
+	f := Pred(FGe, sub(y, Const(integer.Of(7))))
+	if !f.HasMul() || f.FirstMul() != seen[0] {
+		t.Errorf("squarings: HasMul %v, FirstMul %p, want true, the innermost product %p", f.HasMul(), f.FirstMul(), seen[0])
+	}
+
+	p, ats := arrayProg(t, "array a[0..3]; i = i; j = j")
+	s := ats.Syms()
+	a := s[len(p.Vars)].ArrayValue()
+	i, j := s[0], s[1]
+	for k := 0; k < 40; k++ {
+		a = ats.Store(a, i, add(ats.Select(a, j), ats.Select(a, add(j, Const(integer.Of(1))))))
+	}
+	n := 0
+	ats.Select(a, j).EachAtom(func(a *Atom) {
+		if n++; n > 1000 {
+			t.Fatalf("more than 1000 visits")
+		}
+	})
+	if n == 0 || n > 2*40+1 {
+		t.Errorf("stores: %d visits, want at most two selects a store and the read", n)
+	}
+}

@@ -88,15 +88,15 @@ func (v *verifier) At(st bounded.State, s syntax.Stmt) bool {
 	if asg, ok := s.(*syntax.Assign); ok && v.hasMul {
 		// The products this assignment makes, by their text: the interpreter makes its own atoms
 		// (other pointers), which noteOrigins meets later in the stores of the paths.
-		// Each product is rendered once: the ones already recorded (by pointer) are skipped, as
-		// their text has its line (the nested products of made are the store's, met before).
+		// The products of the store nested in made are rendered once each (madeSeen): the
+		// squarings of a variable nest each product of the store in the next.
 		made.EachAtom(func(a *sym.Atom) {
 			if a.Kind == sym.AtomMul && !v.madeSeen[a] {
 				k := a.String(v.names())
 				if v.madeAt[k] == 0 {
 					v.madeAt[k] = asg.Line()
 				}
-				if v.madeAt[k] != 0 {
+				if _, inStore := v.origin[a]; inStore && v.madeAt[k] != 0 {
 					v.madeSeen[a] = true
 				}
 			}

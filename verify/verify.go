@@ -245,9 +245,10 @@ type verifier struct {
 	// origin is the line of the assignment that made each product of the store (0: unknown);
 	// madeAt the line of the first assignment that made a product, by the product's text; hasMul
 	// whether the program multiplies at all.
-	origin    map[*sym.Atom]int
-	madeAt    map[string]int
-	madeSeen  map[*sym.Atom]bool // the products whose text madeAt has: rendered once each
+	origin map[*sym.Atom]int
+	madeAt map[string]int
+	// madeSeen holds the products of the stores (keys of origin) whose text madeAt has.
+	madeSeen  map[*sym.Atom]bool
 	hasMul    bool
 	depthCuts map[syntax.Stmt]int
 	depthPath map[syntax.Stmt]*pathcond.PC // the first path cut at each statement by the depth bound

@@ -106,8 +106,8 @@ func TestVerifyReplayIntegerBound(t *testing.T) {
 }
 
 // TestVerifySharedPathCondition: a path condition over sixty squarings is written with its
-// shared subterms named in a let, each once: the report is small, and the text report says the
-// same as the JSON.
+// shared subterms named in a let, each once: the report is small, the text report with --full
+// says the same as the JSON, and without it shows the first definitions and the condition.
 func TestVerifySharedPathCondition(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -125,6 +125,13 @@ func TestVerifySharedPathCondition(t *testing.T) {
 	}
 	r = runLimited(t, 30*time.Second, "verify", f, "--full", "--quiet")
 	if r.killed || r.code != exitUnknown || !strings.Contains(r.stdout, "path condition: "+pc+"\n") {
-		t.Errorf("text report: want the path condition %q\n%s", pc, r)
+		t.Errorf("--full text report: want the path condition %q\n%s", pc, r)
+	}
+	// Abbreviated, the text keeps the first definitions and the condition itself.
+	r = runLimited(t, 30*time.Second, "verify", f, "--quiet")
+	want := "path condition: let $1 = x * x; $2 = $1 * $1; "
+	if r.killed || r.code != exitUnknown || !strings.Contains(r.stdout, want) ||
+		!strings.Contains(r.stdout, " more definitions) in ($59 * $59) >= 6 (--full prints it whole)\n") {
+		t.Errorf("text report: want the path condition abbreviated to its first definitions and its body\n%s", r)
 	}
 }

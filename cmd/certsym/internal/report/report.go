@@ -40,12 +40,10 @@ func Abbrev(s, sep, noun string, full bool) string {
 		if shown > 0 {
 			b.WriteString(sep)
 		}
-		if len(it) > TextBudget {
-			cut := TextBudget
-			for cut > 0 && !utf8Start(it[cut]) {
-				cut--
-			}
-			fmt.Fprintf(&b, "%s... (%d more characters)", it[:cut], len(it)-cut)
+		if short, ok := abbrevLet(it); ok && len(it) > TextBudget {
+			b.WriteString(short)
+		} else if len(it) > TextBudget {
+			b.WriteString(cutText(it, TextBudget))
 		} else {
 			b.WriteString(it)
 		}
@@ -60,6 +58,70 @@ func Abbrev(s, sep, noun string, full bool) string {
 }
 
 func utf8Start(c byte) bool { return c&0xC0 != 0x80 }
+
+// cutText is the first n bytes of s (fewer, to end at a character), then the count of the
+// characters left out.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s... (%d more characters)", s[:n], len(s)-n)
+}
+
+// abbrevLet shortens an item that names its shared subterms in a let (a term, conjunct or store
+// value whose written form would be too large: let $1 = ...; $2 = ... in body, after "x = " in a
+// store): the first definitions, the count of those left out, then the body (itself cut when
+// long), so that what the item says stays in view. It reports false for any other item.
+func abbrevLet(it string) (string, bool) {
+	head := 0
+	if i := strings.Index(it, " = let "); i >= 0 && !strings.ContainsAny(it[:i], "( ") {
+		head = i + len(" = ")
+	}
+	if !strings.HasPrefix(it[head:], "let ") {
+		return "", false
+	}
+	defsAt := head + len("let ")
+	in := -1
+	depth := 0
+	for i := defsAt; i < len(it) && in < 0; i++ {
+		switch it[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		default:
+			if depth == 0 && strings.HasPrefix(it[i:], " in ") {
+				in = i
+			}
+		}
+	}
+	if in < 0 {
+		return "", false
+	}
+	defs := splitTop(it[defsAt:in], "; ")
+	body := cutText(it[in+len(" in "):], TextBudget/2)
+	var b strings.Builder
+	b.WriteString(it[:defsAt])
+	shown := 0
+	for _, d := range defs {
+		if shown > 0 && b.Len()+len("; ")+len(d)+len(" in ")+len(body) > TextBudget {
+			break
+		}
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(cutText(d, TextBudget/4))
+		shown++
+	}
+	if left := len(defs) - shown; left > 0 {
+		fmt.Fprintf(&b, "; ... (%d more %s)", left, Nouns(left, "definition"))
+	}
+	b.WriteString(" in " + body)
+	return b.String(), true
+}
 
 // splitTop splits s at each sep outside parentheses.
 func splitTop(s, sep string) []string {

@@ -53,37 +53,25 @@ func AtomTerm(a *Atom) *Term { return atomTerm(a) }
 // on the values of the enclosing quantifiers' variables).
 func (a *Atom) HasBound() bool { return a.Kind == AtomBnd || a.bnd }
 
-// EachAtom calls fn once on each distinct non-symbol atom of f, nested ones included (inner ones
-// first: in the order of their first occurrences in the written formula). Terms are DAGs (y = y * y
-// repeated n times makes n atoms with 2^n occurrences): the walk visits each atom and each store of
-// an array term once, so it takes time linear in the size of the DAG.
-func (f *Formula) EachAtom(fn func(*Atom)) {
-	w := atomWalk{fn: fn}
-	w.formula(f)
-}
+// EachAtom calls fn once on each distinct non-symbol atom of f, nested ones included, inner ones
+// first (in the order of their first occurrences). Terms are DAGs (y = y * y n times makes n atoms
+// with 2^n occurrences): each atom and store is visited once, in time linear in the DAG.
+func (f *Formula) EachAtom(fn func(*Atom)) { (&atomWalk{fn: fn}).formula(f) }
 
-// EachAtom calls fn once on each distinct non-symbol atom of t, nested ones included (inner ones
-// first; see Formula.EachAtom).
-func (t *Term) EachAtom(fn func(*Atom)) {
-	w := atomWalk{fn: fn}
-	w.term(t)
-}
+// EachAtom calls fn once on each distinct non-symbol atom of t (see Formula.EachAtom).
+func (t *Term) EachAtom(fn func(*Atom)) { (&atomWalk{fn: fn}).term(t) }
 
-// atomWalk is the walk of EachAtom: the atoms and stores already visited (made on the first
-// composite atom: a linear term needs no set).
+// atomWalk is the walk of EachAtom, with the atoms and stores visited (made on first use).
 type atomWalk struct {
-	fn     func(*Atom)
-	atoms  map[*Atom]bool
-	stores map[*ArrTerm]bool
+	fn   func(*Atom)
+	seen map[any]bool
 }
 
 func (w *atomWalk) formula(f *Formula) {
-	if f.T != nil {
-		w.term(f.T)
-	}
-	if f.Lo != nil {
-		w.term(f.Lo)
-		w.term(f.Hi)
+	for _, t := range [...]*Term{f.T, f.Lo, f.Hi} {
+		if t != nil {
+			w.term(t)
+		}
 	}
 	for _, g := range f.Args {
 		w.formula(g)
@@ -93,23 +81,20 @@ func (w *atomWalk) formula(f *Formula) {
 func (w *atomWalk) term(t *Term) {
 	for _, m := range t.monos {
 		a := m.a
-		if a.Kind == AtomSym {
+		if a.Kind == AtomSym || w.seen[a] {
 			continue
 		}
-		if w.atoms[a] {
-			continue
+		if w.seen == nil {
+			w.seen = map[any]bool{}
 		}
-		if w.atoms == nil {
-			w.atoms, w.stores = map[*Atom]bool{}, map[*ArrTerm]bool{}
-		}
-		w.atoms[a] = true
+		w.seen[a] = true
 		switch a.Kind {
 		case AtomMul, AtomDiv, AtomMod:
 			w.term(a.L)
 			w.term(a.R)
 		case AtomSel:
-			for s := a.A; s.Prev != nil && !w.stores[s]; s = s.Prev {
-				w.stores[s] = true
+			for s := a.A; s.Prev != nil && !w.seen[s]; s = s.Prev {
+				w.seen[s] = true
 				w.term(s.I)
 				w.term(s.V)
 			}
@@ -127,11 +112,7 @@ func (w *atomWalk) term(t *Term) {
 }
 
 // HasMul reports whether f contains a product of two non-constant terms.
-func (f *Formula) HasMul() bool {
-	found := false
-	f.EachAtom(func(a *Atom) { found = found || a.Kind == AtomMul })
-	return found
-}
+func (f *Formula) HasMul() bool { return f.FirstMul() != nil }
 
 // FirstMul returns the first product atom inside f, or nil.
 func (f *Formula) FirstMul() *Atom {

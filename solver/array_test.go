@@ -13,7 +13,7 @@ import (
 )
 
 // arrayProg parses src and returns it with its term factory.
-func arrayProg(t *testing.T, src string) (*syntax.Program, *sym.Terms) {
+func arrayProg(t testing.TB, src string) (*syntax.Program, *sym.Terms) {
 	t.Helper()
 	p := testprog.Parse(t, src)
 	return p, sym.NewTermsFor(p)
@@ -29,7 +29,7 @@ func extendAll(n int, fs ...*sym.Formula) *pathcond.PC {
 }
 
 // condOf is S(b) ∧ S(D(b)) for a condition of the program p at the identity store.
-func condOf(t *testing.T, p *syntax.Program, ts *sym.Terms, cond string) *sym.Formula {
+func condOf(t testing.TB, p *syntax.Program, ts *sym.Terms, cond string) *sym.Formula {
 	t.Helper()
 	q := testprog.Parse(t, progDecls(p)+"assume "+cond)
 	v, d, _, _ := ts.CondKinds(lastAssume(q.Body).Cond, ts.Syms())

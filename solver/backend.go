@@ -29,6 +29,7 @@ const abandonGrace = 500 * time.Millisecond
 type backend struct {
 	src  *z3.Context
 	syms []z3.Int
+	arrs []z3worker.Array
 	w    *z3worker.Worker
 	// gen counts the workers made: a layer whose solvers belong to an older generation makes
 	// new ones.
@@ -44,7 +45,7 @@ func (b *backend) worker() *z3worker.Worker {
 		if b.w != nil {
 			b.w.Close()
 		}
-		b.w = z3worker.New(b.src, b.syms)
+		b.w = z3worker.New(b.src, b.syms, b.arrs)
 		b.gen++
 		b.intr.w.Store(b.w)
 	}

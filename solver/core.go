@@ -125,7 +125,7 @@ func (c *core) assertSlice(w *z3worker.Worker, q *query) (z3worker.Solver, strin
 		w.Assert(s, c.enc.conjunct(n))
 	}
 	for _, iv := range q.ivals {
-		x := c.enc.syms[iv.sym]
+		x := c.enc.sym(iv.sym)
 		if iv.b.hasLo {
 			w.Assert(s, x.GE(c.enc.intVal(iv.b.lo)))
 		}

@@ -6,16 +6,17 @@ import (
 	"github.com/aclements/go-z3/z3"
 
 	"certsym/internal/fault"
+	"certsym/internal/z3worker"
 	"certsym/pathcond"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
 
-// The Z3 encoding of one chain: its context, the symbols' constants, and the side tables of the
-// translations. Each declared array is one Array(Int → Int) constant; the symbol of element j of
-// array a is (select a j), so element symbols and reads at symbolic indices agree; a model is
-// read back element by element for Lo..Hi (the witness is a flat store).
+// The Z3 encoding of one chain: its context, the symbols' constants, the translations' side tables.
+// Each declared array is one Array(Int → Int) constant; the symbol of element j of array a is
+// (select a j), so element symbols and reads at symbolic indices agree; a model is read back
+// element by element for Lo..Hi (the witness is a flat store).
 
 // conjTableMax bounds the side table of the conjuncts' translations (encoder.conj): when it is
 // full it is emptied, and a conjunct asked again is translated again (the nodes on the
@@ -25,10 +26,11 @@ const conjTableMax = 1 << 16
 // encoder translates terms and formulas into its Z3 context. It belongs to one chain (one
 // goroutine: go-z3 crashes when a context is shared).
 type encoder struct {
-	ctx  *z3.Context
-	syms []z3.Int
-	arrs []z3.Array // one Array(Int → Int) constant per declared array
-	prog *syntax.Program
+	ctx   *z3.Context
+	syms  []z3.Int         // the variables' constants
+	arrs  []z3worker.Array // one Array(Int → Int) constant per declared array, as workers take it
+	elems map[int]z3.Int   // the element symbols made so far, by symbol (sym)
+	prog  *syntax.Program
 	// atoms: the translation of each atom without a bound variable inside, by identity.
 	atoms map[*sym.Atom]z3.Int
 	// conj: the translation of each path condition node's conjunct, by the node's ID (a side
@@ -43,13 +45,16 @@ type encoder struct {
 	axioms      map[*sym.Atom]z3.Bool
 }
 
-// newEncoder creates the encoding of p's flat store in a new context: its variables, then its
-// arrays' elements (sym.SlotNames), each element (select A j) of its array's constant A.
+// newEncoder creates the encoding of p's flat store in a new context: a constant per variable and
+// per array, whose element symbols (select A j) are made on first use (sym), not all at start.
 func newEncoder(p *syntax.Program, names []string, abstractMul bool) *encoder {
 	cfg := z3.NewContextConfig()
 	cfg.SetBool("model", true)
 	ctx := z3.NewContext(cfg)
 	z := &encoder{ctx: ctx, atoms: map[*sym.Atom]z3.Int{}, conj: map[uint64]z3.Bool{}, abstractMul: abstractMul}
+	if p != nil && len(p.Arrays) > 0 {
+		names = names[:p.Arrays[0].Offset]
+	}
 	z.syms = make([]z3.Int, len(names))
 	for i, n := range names {
 		z.syms[i] = ctx.IntConst(n)
@@ -57,17 +62,30 @@ func newEncoder(p *syntax.Program, names []string, abstractMul bool) *encoder {
 	if p == nil || len(p.Arrays) == 0 {
 		return z
 	}
-	z.prog = p
-	isort := ctx.IntSort()
-	asort := ctx.ArraySort(isort, isort)
+	z.prog, z.elems = p, map[int]z3.Int{}
+	asort := ctx.ArraySort(ctx.IntSort(), ctx.IntSort())
 	for _, a := range p.Arrays {
-		arr := ctx.Const(a.Name, asort).(z3.Array)
-		z.arrs = append(z.arrs, arr)
-		for j := a.Lo; j <= a.Hi; j++ {
-			z.syms[a.Offset+int(j-a.Lo)] = arr.Select(z.intVal(integer.Of(j))).(z3.Int)
-		}
+		z.arrs = append(z.arrs, z3worker.Array{Const: ctx.Const(a.Name, asort).(z3.Array), Lo: a.Lo, Len: int(a.Hi-a.Lo) + 1})
 	}
 	return z
+}
+
+// sym is the constant of symbol i: a variable's, or (select A j) for element j of array A.
+func (z *encoder) sym(i int) z3.Int {
+	if i < len(z.syms) {
+		return z.syms[i]
+	}
+	if x, ok := z.elems[i]; ok {
+		return x
+	}
+	for k, a := range z.arrs {
+		if off := z.prog.Arrays[k].Offset; i < off+a.Len {
+			x := a.Const.Select(z.intVal(integer.Of(a.Lo + int64(i-off)))).(z3.Int)
+			z.elems[i] = x
+			return x
+		}
+	}
+	panic(fmt.Sprintf("solver: symbol %d outside the store", i))
 }
 
 func (z *encoder) intVal(v integer.Int) z3.Int {
@@ -133,7 +151,7 @@ func (z *encoder) termE(t *sym.Term, env *zenv) z3.Int {
 func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 	switch a.Kind {
 	case sym.AtomSym:
-		return z.syms[a.Sym]
+		return z.sym(a.Sym)
 	case sym.AtomBnd:
 		return env.lookup(a.Sym)
 	}
@@ -189,7 +207,7 @@ func (z *encoder) atomE(a *sym.Atom, env *zenv) z3.Int {
 // arrTerm translates an array term: the array's constant, then its stores.
 func (z *encoder) arrTerm(t *sym.ArrTerm, env *zenv) z3.Array {
 	if t.Prev == nil {
-		return z.arrs[t.Arr.Index]
+		return z.arrs[t.Arr.Index].Const
 	}
 	return z.arrTerm(t.Prev, env).Store(z.termE(t.I, env), z.termE(t.V, env))
 }

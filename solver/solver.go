@@ -155,7 +155,7 @@ func newChain(p *syntax.Program, names []string, opts Options) *Chain {
 	}
 	c.top = s
 	c.intr = &interrupter{}
-	c.env.z3 = &backend{src: c.enc.ctx, syms: c.enc.syms, intr: c.intr}
+	c.env.z3 = &backend{src: c.enc.ctx, syms: c.enc.syms, arrs: c.enc.arrs, intr: c.intr}
 	for i, j := 0, len(c.layers)-1; i < j; i, j = i+1, j-1 {
 		c.layers[i], c.layers[j] = c.layers[j], c.layers[i]
 	}

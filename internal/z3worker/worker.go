@@ -72,6 +72,13 @@ static Z3_string zw_value(Z3_context c, Z3_model m, Z3_ast x, int64_t *v, int *s
 	return s;
 }
 
+// zw_select makes (select a j) in c, with a reference held.
+static Z3_ast zw_select(Z3_context c, Z3_ast a, int64_t j) {
+	Z3_ast r = Z3_mk_select(c, a, Z3_mk_int64(c, j, Z3_mk_int_sort(c)));
+	if (r != NULL && Z3_get_error_code(c) == Z3_OK) Z3_inc_ref(c, r);
+	return r;
+}
+
 static void zw_set_error_ok(Z3_context c) { Z3_set_error(c, Z3_OK); }
 */
 import "C"
@@ -181,6 +188,7 @@ type worker struct {
 	srcC    C.Z3_context
 	srcLock *sync.Mutex
 	syms    []z3.Int
+	arrs    []Array
 
 	reqs chan *batch
 	intr chan struct{} // Interrupt's signal to a waiting Check (buffered, 1)
@@ -202,6 +210,7 @@ type worker struct {
 	// Held by the worker's goroutine only.
 	solvers []C.Z3_solver
 	symsC   []C.Z3_ast
+	arrsC   []C.Z3_ast // the arrays' constants, copied
 }
 
 // batch is one Check's work. state goes from running to done (the worker's goroutine finished
@@ -220,10 +229,18 @@ const (
 	givenUp
 )
 
-// New starts a worker, with a context of its own, whose models give the values of syms, formulas
-// of the context src.
-func New(src *z3.Context, syms []z3.Int) *Worker {
-	w := &worker{src: src, srcC: contextHandle(src), srcLock: contextLock(src), syms: syms,
+// Array is an array of the source context whose elements Lo, ..., Lo+Len-1 are symbols of a
+// worker, after its scalar ones: the worker makes each (select Const j) in its own context.
+type Array struct {
+	Const z3.Array
+	Lo    int64
+	Len   int
+}
+
+// New starts a worker, with a context of its own, whose models give the values of syms, then of
+// the elements of arrs, formulas of the context src.
+func New(src *z3.Context, syms []z3.Int, arrs []Array) *Worker {
+	w := &worker{src: src, srcC: contextHandle(src), srcLock: contextLock(src), syms: syms, arrs: arrs,
 		reqs: make(chan *batch), intr: make(chan struct{}, 1), use: 1}
 	w.c = C.zw_context()
 	go w.serve(w.reqs)
@@ -408,6 +425,37 @@ func (w *worker) serve(reqs <-chan *batch) {
 	w.free()
 }
 
+// symbols makes the worker's copies of the symbols first, as the source context made them first
+// (Z3's choices follow the order in which terms were made, and the same order keeps its answers
+// within the bounds the same as in the source context): the scalar ones, copied, then each
+// array's constant, copied, and its elements (select A j), made here.
+func (w *worker) symbols() error {
+	for i := range w.syms {
+		x, err := w.translate(valueHandle(unsafe.Pointer(&w.syms[i])))
+		if err != nil {
+			return err
+		}
+		w.symsC = append(w.symsC, x)
+	}
+	for k := range w.arrs {
+		a, err := w.translate(valueHandle(unsafe.Pointer(&w.arrs[k].Const)))
+		if err != nil {
+			return err
+		}
+		w.arrsC = append(w.arrsC, a)
+		for j := 0; j < w.arrs[k].Len; j++ {
+			x := C.zw_select(w.c, a, C.int64_t(w.arrs[k].Lo+int64(j)))
+			if err := zerr(w.c); err != nil {
+				return err
+			}
+			w.symsC = append(w.symsC, x)
+		}
+	}
+	runtime.KeepAlive(w.syms)
+	runtime.KeepAlive(w.arrs)
+	return nil
+}
+
 // free frees the solvers, the symbols' copies and the context.
 func (w *worker) free() {
 	w.mu.Lock()
@@ -415,11 +463,11 @@ func (w *worker) free() {
 	for _, s := range w.solvers {
 		C.Z3_solver_dec_ref(w.c, s)
 	}
-	for _, x := range w.symsC {
+	for _, x := range append(w.symsC, w.arrsC...) {
 		C.Z3_dec_ref(w.c, x)
 	}
 	C.Z3_del_context(w.c)
-	w.c, w.solvers, w.symsC = nil, nil, nil
+	w.c, w.solvers, w.symsC, w.arrsC = nil, nil, nil, nil
 }
 
 // zerr returns the error Z3 recorded in c by the last call, and clears it.
@@ -442,18 +490,10 @@ func (w *worker) run(bt *batch) (r Result) {
 		}
 	}()
 	c := w.c
-	if w.symsC == nil && len(w.syms) > 0 {
-		// The symbols are copied first, as the source context made them first: Z3's choices
-		// follow the order in which terms were made, and the same order keeps its answers
-		// within the bounds the same as in the source context.
-		for i := range w.syms {
-			x, err := w.translate(valueHandle(unsafe.Pointer(&w.syms[i])))
-			if err != nil {
-				return Result{Err: err}
-			}
-			w.symsC = append(w.symsC, x)
+	if w.symsC == nil && len(w.syms)+len(w.arrs) > 0 {
+		if err := w.symbols(); err != nil {
+			return Result{Err: err}
 		}
-		runtime.KeepAlive(w.syms)
 	}
 	for _, o := range bt.ops {
 		if err := w.apply(o); err != nil {

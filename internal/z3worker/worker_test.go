@@ -43,7 +43,7 @@ func power(x z3.Int, n int) z3.Int {
 func TestCheck(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x, y := ctx.IntConst("x"), ctx.IntConst("y")
-	w := New(ctx, []z3.Int{x, y})
+	w := New(ctx, []z3.Int{x, y}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	w.Push(s)
@@ -86,7 +86,7 @@ func TestAbandon(t *testing.T) {
 	}
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x := ctx.IntConst("x")
-	w := New(ctx, []z3.Int{x})
+	w := New(ctx, []z3.Int{x}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	w.Push(s)
@@ -115,7 +115,7 @@ func TestAbandon(t *testing.T) {
 func TestInterrupt(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x, y, z := ctx.IntConst("x"), ctx.IntConst("y"), ctx.IntConst("z")
-	w := New(ctx, []z3.Int{x, y, z})
+	w := New(ctx, []z3.Int{x, y, z}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	w.Push(s)
@@ -136,7 +136,7 @@ func TestInterruptRepeated(t *testing.T) {
 	}
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x := ctx.IntConst("x")
-	w := New(ctx, []z3.Int{x})
+	w := New(ctx, []z3.Int{x}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	w.Push(s)
@@ -163,7 +163,7 @@ func TestInterruptRepeated(t *testing.T) {
 func TestClose(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x := ctx.IntConst("x")
-	w := New(ctx, []z3.Int{x})
+	w := New(ctx, []z3.Int{x}, nil)
 	s := w.NewSolver()
 	w.Assert(s, x.Eq(num(ctx, 5)))
 	if r := w.Check(s, Bounds{}); r.Status != Sat || !r.Model[0].Equal(integer.Of(5)) {
@@ -181,7 +181,7 @@ func TestClose(t *testing.T) {
 func TestBusy(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x := ctx.IntConst("x")
-	w := New(ctx, []z3.Int{x})
+	w := New(ctx, []z3.Int{x}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	w.Assert(s, x.GT(num(ctx, 0)))
@@ -203,7 +203,7 @@ func TestBusy(t *testing.T) {
 func TestInterruptBetweenQueries(t *testing.T) {
 	ctx := z3.NewContext(z3.NewContextConfig())
 	x, y := ctx.IntConst("x"), ctx.IntConst("y")
-	w := New(ctx, []z3.Int{x, y})
+	w := New(ctx, []z3.Int{x, y}, nil)
 	defer w.Close()
 	s := w.NewSolver()
 	if r := w.Check(s, Bounds{}); r.Status != Sat {

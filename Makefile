@@ -12,6 +12,8 @@
 #   make fuzz    the command's fuzz targets, FUZZTIME each, under a memory limit; appends their
 #                executions to cmd/certsym/testdata/fuzz/record.tsv (not part of make check)
 #   make check-shards  the shard test with every split (make check samples two per program)
+#   make check-workers  the --workers comparison with every format of every program (make check
+#                alternates them)
 #   make soak    N random programs through every command, each stopped at a random moment by its
 #                deadline or SIGINT; prints the latencies (not part of make check)
 #   make check-distributed  the distributed runs' long tests (every corpus program on 1, 2, 4
@@ -25,7 +27,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards check-workers
 
 all: build
 
@@ -207,3 +209,6 @@ soak: deps
 # levels); make check tries two splits per program, rotating over the corpus. Not part of make check.
 check-shards: need-build
 	CERTSYM_SHARD_SWEEP=1 $(GO) test -count=1 -timeout 60m -run '^TestShardMergeEqualsRun$$' ./cmd/certsym
+
+check-workers: need-build
+	CERTSYM_WORKERS_ALL=1 $(GO) test -count=1 -timeout 90m -run '^TestVerifyWorkersCorpus$$' ./cmd/certsym

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -18,6 +20,9 @@ import (
 // the outputs byte for byte, the exit codes and the standard error (elapsed times masked; in the
 // SARIF log, the command line it records, which names the --workers given). Each run is a process
 // of its own: two verifications in one process may get other Z3 models for the same query.
+// make check takes, of each program, verify in one format and run in the other, alternating
+// from program to program (every format is compared, on half the programs each), two processes at
+// a time; CERTSYM_WORKERS_ALL=1 (make check-workers) takes all four of every program.
 func TestVerifyWorkersCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: certsym verify and run on the corpus with 1, 2 and 4 workers, compared byte for byte; make check runs it")
@@ -37,8 +42,9 @@ func TestVerifyWorkersCorpus(t *testing.T) {
 		args  []string
 		files bool // --html and --sarif files too
 	}
+	all := os.Getenv("CERTSYM_WORKERS_ALL") != ""
 	var jobs []job
-	for _, file := range files {
+	for i, file := range files {
 		vopts := []string{}
 		if exp, err := readVerifyExpectation(file); err == nil {
 			vopts = exp.Options
@@ -47,11 +53,20 @@ func TestVerifyWorkersCorpus(t *testing.T) {
 		if exp, err := readRunExpectation(file); err == nil && slices.Contains(exp.Options, "--loop-bound") {
 			ropts = exp.Options
 		}
-		jobs = append(jobs,
-			job{args: append([]string{"verify", file, "--quiet"}, vopts...)},
-			job{args: append([]string{"verify", file, "--quiet", "--json"}, vopts...), files: true},
-			job{args: append([]string{"run", file, "--quiet"}, ropts...)},
-			job{args: append([]string{"run", file, "--quiet", "--json"}, ropts...)})
+		four := []job{
+			{args: append([]string{"verify", file, "--quiet"}, vopts...)},
+			{args: append([]string{"run", file, "--quiet", "--json"}, ropts...)},
+			{args: append([]string{"verify", file, "--quiet", "--json"}, vopts...), files: true},
+			{args: append([]string{"run", file, "--quiet"}, ropts...)},
+		}
+		switch {
+		case all:
+			jobs = append(jobs, four...)
+		case i%2 == 0:
+			jobs = append(jobs, four[:2]...)
+		default:
+			jobs = append(jobs, four[2:]...)
+		}
 	}
 	gcd := "../../engine/testdata/gcd.imp"
 	jobs = append(jobs, job{args: []string{"verify", gcd, "--quiet", "--loop-bound", "10", "--all-paths"}},
@@ -60,37 +75,56 @@ func TestVerifyWorkersCorpus(t *testing.T) {
 		job{args: []string{"verify", gcd, "--quiet", "--json", "--loop-bound", "10", "--max-states", "300"}},
 		job{args: []string{"verify", gcd, "--quiet", "--loop-bound", "10", "--depth-bound", "12"}},
 		job{args: []string{"run", gcd, "--quiet", "--json", "--loop-bound", "10", "--max-states", "300"}})
-	dir := t.TempDir()
-	for _, j := range jobs {
-		var first string
-		for _, w := range []string{"1", "2", "4"} {
-			args := append(slices.Clone(j.args), "--workers", w)
-			html, sarif := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.sarif")
-			if j.files {
-				args = append(args, "--html", html, "--sarif", sarif)
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for k, j := range jobs {
+		dir := filepath.Join(t.TempDir(), strconv.Itoa(k))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			compareWorkers(t, bin, j.args, j.files, dir, durations, workersArg)
+		}()
+	}
+	wg.Wait()
+}
+
+// compareWorkers runs certsym with args and --workers 1, 2 and 4 (with --html and --sarif files
+// in dir when files is set) and reports any difference from --workers 1.
+func compareWorkers(t *testing.T, bin string, jargs []string, files bool, dir string, durations, workersArg *regexp.Regexp) {
+	var first string
+	for _, w := range []string{"1", "2", "4"} {
+		args := append(slices.Clone(jargs), "--workers", w)
+		html, sarif := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.sarif")
+		if files {
+			args = append(args, "--html", html, "--sarif", sarif)
+		}
+		cmd := exec.Command(bin, args...)
+		var stdout, stderr []byte
+		stdout, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		} else if err != nil {
+			t.Errorf("%v: %v", args, err)
+			return
+		}
+		out := fmt.Sprintf("exit %d\n%s\n--- stderr\n%s", cmd.ProcessState.ExitCode(), durations.ReplaceAllString(string(stdout), "T"), stderr)
+		if files {
+			h, err1 := os.ReadFile(html)
+			s, err2 := os.ReadFile(sarif)
+			if err1 != nil || err2 != nil {
+				t.Errorf("%v: %v, %v", args, err1, err2)
+				return
 			}
-			cmd := exec.Command(bin, args...)
-			var stdout, stderr []byte
-			stdout, err := cmd.Output()
-			if ee, ok := err.(*exec.ExitError); ok {
-				stderr = ee.Stderr
-			} else if err != nil {
-				t.Fatalf("%v: %v", args, err)
-			}
-			out := fmt.Sprintf("exit %d\n%s\n--- stderr\n%s", cmd.ProcessState.ExitCode(), durations.ReplaceAllString(string(stdout), "T"), stderr)
-			if j.files {
-				h, err1 := os.ReadFile(html)
-				s, err2 := os.ReadFile(sarif)
-				if err1 != nil || err2 != nil {
-					t.Fatalf("%v: %v, %v", args, err1, err2)
-				}
-				out += "\n--- html\n" + durations.ReplaceAllString(string(h), "T") + "\n--- sarif\n" + workersArg.ReplaceAllString(string(s), "W")
-			}
-			if w == "1" {
-				first = out
-			} else if out != first {
-				t.Errorf("%v: --workers %s differs from --workers 1:\n%s\n---\n%s", j.args, w, out, first)
-			}
+			out += "\n--- html\n" + durations.ReplaceAllString(string(h), "T") + "\n--- sarif\n" + workersArg.ReplaceAllString(string(s), "W")
+		}
+		if w == "1" {
+			first = out
+		} else if out != first {
+			t.Errorf("%v: --workers %s differs from --workers 1:\n%s\n---\n%s", jargs, w, out, first)
 		}
 	}
 }

@@ -88,11 +88,12 @@ test: need-build
 # check installs what it needs first, then compiles the Coq development (one core) while the Go
 # tests that need no reference run beside it, then proves the Why3 files, runs the Go tests that
 # talk to the reference, and the refinement layer (whose unit checks are among those Go tests).
+# Each phase's time is printed (scripts/timed.sh).
 check: deps deps-proofs deps-browser deps-artifacts deps-nats
-	$(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
-	$(MAKE) -C proofs/why3 check
-	$(GO_TEST_REF)
-	$(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1
+	bash scripts/timed.sh "Coq and the Go tests" $(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
+	bash scripts/timed.sh "Why3" $(MAKE) -C proofs/why3 check
+	bash scripts/timed.sh "the Go tests against certsym-ref" env $(GO_TEST_REF)
+	bash scripts/timed.sh "the refinement layer" $(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1
 
 # Every Go test, none skipped: CERTSYM_REQUIRE_CORPUS=1 and CERTSYM_REQUIRE_REF=1 make an absent
 # PyWiSE corpus or certsym-ref a failure. Only the packages of REF_PKGS talk to certsym-ref, so

@@ -83,5 +83,5 @@ bad=0
 for ((i=0;i<n;i++)); do
   if [[ -z ${status[i]} ]]; then bad=$((bad+1)); echo "  NOT PROVED: sub-goal $((i+1)) of ${goals[i]}"; fi
 done
-echo "$file: $n sub-goals;$summary; unproved=$bad"
+echo "$file: $n sub-goals;$summary; unproved=$bad ($SECONDS s)"
 (( bad == 0 ))

@@ -13,6 +13,7 @@ import (
 // no state.
 func Candidates(prog *syntax.Program, states States) Set {
 	consts := Constants(prog)
+	moduli := Moduli(prog)
 	set := Set{}
 	for _, w := range Loops(prog) {
 		p := w.Pos()
@@ -22,6 +23,11 @@ func Candidates(prog *syntax.Program, states States) Set {
 		all = append(all, templateCands(prog, p, ss, consts)...)
 		all = append(all, Equalities(prog, p, ss)...)
 		all = append(all, arrayCands(prog, p)...)
+		all = append(all, Quadratic(prog, w, ss)...)
+		all = append(all, modularCands(prog, p, ss, moduli)...)
+		all = append(all, exitCands(w, moduli)...)
+		all = append(all, guardCands(prog, w, ss)...)
+		all = append(all, conditionalCands(prog, w, ss, consts, moduli)...)
 		seen := map[string]bool{}
 		var kept []*Candidate
 		for _, c := range all {

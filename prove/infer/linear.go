@@ -20,17 +20,55 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 	if len(states) == 0 || n == 0 {
 		return nil
 	}
+	ms := make([]monomial, n)
+	for j := range ms {
+		ms[j] = monomial{x: j, y: -1}
+	}
+	var out []*Candidate
+	vecs, _ := kernel(states, ms, MaxEqualityStates)
+	for _, vec := range vecs {
+		if c := equality(prog, p, ms, vec); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// monomial is a term of an equality: the variable x (y < 0) or the product x * y.
+type monomial struct{ x, y int }
+
+func (m monomial) value(s spec.Store) *big.Int {
+	if m.y < 0 {
+		return s[m.x].Big()
+	}
+	return s[m.x].Mul(s[m.y]).Big()
+}
+
+func (m monomial) expr(prog *syntax.Program, p syntax.Pos) syntax.AExpr {
+	if m.y < 0 {
+		return variable(prog, p, m.x)
+	}
+	return bin(p, syntax.Mul, variable(prog, p, m.x), variable(prog, p, m.y))
+}
+
+// kernel is a basis of the integer vectors (a1, ..., am, a0) with a1*m1 + ... + am*mm + a0 == 0
+// in every state read (at most limit of them), each with coprime entries: the null space of the
+// matrix whose rows are the states' monomial values then 1, by exact Gauss-Jordan elimination
+// over the rationals. basis lists the monomials whose columns are pivots: linearly independent
+// over the states, every other monomial a combination of them and 1.
+func kernel(states []spec.Store, ms []monomial, limit int) (vecs [][]*big.Int, basis []int) {
+	n := len(ms)
 	cols := n + 1
 	// rows is the reduced row echelon form of the rows read so far; piv[r] its pivot column
 	var rows [][]*big.Rat
 	var piv []int
 	for si, s := range states {
-		if si >= MaxEqualityStates || len(rows) == cols {
+		if si >= limit || len(rows) == cols {
 			break
 		}
 		row := make([]*big.Rat, cols)
-		for j := 0; j < n; j++ {
-			row[j] = new(big.Rat).SetInt(s[j].Big())
+		for j, m := range ms {
+			row[j] = new(big.Rat).SetInt(m.value(s))
 		}
 		row[n] = big.NewRat(1, 1)
 		// eliminate the existing pivots from the new row
@@ -77,7 +115,11 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 	for r, pc := range piv {
 		isPiv[pc] = r
 	}
-	var out []*Candidate
+	for _, pc := range piv {
+		if pc < n {
+			basis = append(basis, pc)
+		}
+	}
 	for f := 0; f < cols; f++ {
 		if isPiv[f] >= 0 {
 			continue
@@ -91,11 +133,9 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 		for r, pc := range piv {
 			vec[pc].Neg(rows[r][f])
 		}
-		if c := equality(prog, p, integral(vec)); c != nil {
-			out = append(out, c)
-		}
+		vecs = append(vecs, integral(vec))
 	}
-	return out
+	return vecs, basis
 }
 
 // integral scales the rational vector to the integer vector of the same direction whose entries
@@ -122,9 +162,10 @@ func integral(vec []*big.Rat) []*big.Int {
 	return out
 }
 
-// equality is the candidate a1*x1 + ... + an*xn == -a0 of the integer vector (a1, ..., an, a0),
-// its first nonzero coefficient made positive; nil when every coefficient of a variable is 0.
-func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
+// equality is the candidate a1*m1 + ... + an*mn == -a0 of the integer vector (a1, ..., an, a0)
+// over the monomials, its first nonzero coefficient made positive; nil when every coefficient of
+// a monomial is 0.
+func equality(prog *syntax.Program, p syntax.Pos, ms []monomial, a []*big.Int) *Candidate {
 	n := len(a) - 1
 	sign := 0
 	for j := 0; j < n; j++ {
@@ -143,7 +184,7 @@ func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
 			continue
 		}
 		abs := new(big.Int).Abs(c)
-		var term syntax.AExpr = variable(prog, p, j)
+		var term = ms[j].expr(prog, p)
 		if abs.Cmp(big.NewInt(1)) != 0 {
 			term = bin(p, syntax.Mul, bigNum(p, abs), term)
 		}
@@ -160,4 +201,82 @@ func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
 	}
 	rhs := new(big.Int).Mul(a[n], big.NewInt(int64(-sign)))
 	return newCand(cmp(p, syntax.Eq, lhs, bigNumSigned(p, rhs)), FromEquality)
+}
+
+// MaxQuadraticVars bounds the variables whose products the quadratic equalities read: the
+// monomials are those variables and their products of degree 2, at most 6 + 21.
+const MaxQuadraticVars = 6
+
+// Quadratic are the equalities of degree 2 over the sampled states: the null space of the
+// matrix of the monomials x and x * y (x, y among the variables that are linearly independent
+// over the states, at most MaxQuadraticVars of them, those the loop assigns first), each equality
+// with a product among its terms (the linear ones are Equalities'). None unless the states
+// outnumber the monomials by quadMargin, so that few states do not fit a curve by chance.
+func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Candidate {
+	n := len(prog.Vars)
+	if len(states) == 0 || n == 0 {
+		return nil
+	}
+	lin := make([]monomial, n)
+	for j := range lin {
+		lin[j] = monomial{x: j, y: -1}
+	}
+	_, basis := kernel(states, lin, MaxEqualityStates)
+	assigned := assignedVars(w)
+	var vs []int
+	for _, first := range []bool{true, false} {
+		for _, j := range basis {
+			if assigned[j] == first && len(vs) < MaxQuadraticVars {
+				vs = append(vs, j)
+			}
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	var ms []monomial
+	for _, x := range vs {
+		ms = append(ms, monomial{x: x, y: -1})
+	}
+	for i, x := range vs {
+		for _, y := range vs[i:] {
+			ms = append(ms, monomial{x: x, y: y})
+		}
+	}
+	if len(states) < len(ms)+1+quadMargin {
+		return nil
+	}
+	vecs, _ := kernel(states, ms, MaxEqualityStates)
+	var out []*Candidate
+	for _, vec := range vecs {
+		product := false
+		for j, m := range ms {
+			if m.y >= 0 && vec[j].Sign() != 0 {
+				product = true
+			}
+		}
+		if !product {
+			continue
+		}
+		if c := equality(prog, w.Pos(), ms, vec); c != nil {
+			c.Origin = FromQuadratic
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// quadMargin is the states beyond the monomials' number that Quadratic needs.
+const quadMargin = 4
+
+// assignedVars are the variables the loop's body assigns.
+func assignedVars(w *syntax.While) map[int]bool {
+	out := map[int]bool{}
+	syntax.Inspect(w.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok {
+			out[a.X.Index] = true
+		}
+		return true
+	})
+	return out
 }

@@ -8,8 +8,10 @@ import (
 )
 
 // MaxEqualityStates bounds the states the elimination reads: once the rows read span the whole
-// space, no equality is left and the elimination stops anyway.
-const MaxEqualityStates = 200
+// space, no equality is left and the elimination stops anyway. They are read in a stride order
+// over the whole sample (spread), not its first ones: runs fill the sample one after another,
+// and the first run's states alone satisfy equalities the others break.
+const MaxEqualityStates = 400
 
 // Equalities are the linear equalities a1*x1 + ... + an*xn == c (integer coefficients) that hold
 // in every sampled state, a basis of them: the null space of the matrix whose rows are the states
@@ -62,10 +64,11 @@ func kernel(states []spec.Store, ms []monomial, limit int) (vecs [][]*big.Int, b
 	// rows is the reduced row echelon form of the rows read so far; piv[r] its pivot column
 	var rows [][]*big.Rat
 	var piv []int
-	for si, s := range states {
+	for si, idx := range spread(len(states)) {
 		if si >= limit || len(rows) == cols {
 			break
 		}
+		s := states[idx]
 		row := make([]*big.Rat, cols)
 		for j, m := range ms {
 			row[j] = new(big.Rat).SetInt(m.value(s))
@@ -279,4 +282,25 @@ func assignedVars(w *syntax.While) map[int]bool {
 		return true
 	})
 	return out
+}
+
+// spread is a permutation of 0..n-1 that visits the indices by a stride coprime to n, about
+// n / 2 + 1: neighbouring states (one run's) are read far apart.
+func spread(n int) []int {
+	step := n/2 + 1
+	for gcd(step, n) != 1 {
+		step++
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i * step % n
+	}
+	return out
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }

@@ -1,6 +1,7 @@
 package infer
 
 import (
+	"fmt"
 	"sort"
 
 	"certsym/spec"
@@ -128,17 +129,53 @@ func or(p syntax.Pos, l, r syntax.BExpr) syntax.BExpr {
 	return &syntax.BinB{P: p, Op: syntax.Or, L: l, R: r}
 }
 
-// guardCands are g or q for each atom g of the loop's condition and q of a claim of the program,
-// when neither holds in every sampled state (the exit of the loop gives q where g fails); at
-// most MaxGuardDisjunctions.
+// claimAtoms are the comparisons over variables and constants of the program's asserts, each
+// as the claim needs it to hold (negated under a not), without repeats.
+func claimAtoms(prog *syntax.Program) []*syntax.Cmp {
+	var out []*syntax.Cmp
+	seen := map[string]bool{}
+	var walk func(b syntax.BExpr, neg bool)
+	walk = func(b syntax.BExpr, neg bool) {
+		switch b := b.(type) {
+		case *syntax.Cmp:
+			if !scalarOnly(b) {
+				return
+			}
+			x := b
+			if neg {
+				x = &syntax.Cmp{P: b.P, Op: b.Op.Negate(), L: b.L, R: b.R}
+			}
+			if t := syntax.PrintB(x); !seen[t] {
+				seen[t] = true
+				out = append(out, x)
+			}
+		case *syntax.Not:
+			walk(b.X, !neg)
+		case *syntax.BinB:
+			walk(b.L, neg)
+			walk(b.R, neg)
+		case *syntax.BoolLit, *syntax.Quant:
+		default:
+			panic(fmt.Sprintf("infer.claimAtoms: unknown condition %T", b))
+		}
+	}
+	for _, c := range claimConds(prog) {
+		walk(c, false)
+	}
+	return out
+}
+
+// guardCands are g or q for each atom g of the loop's condition, then of the program's other
+// branch and loop conditions, and q of a claim of the program (as the claim needs it), when q
+// does not hold in every sampled state (the exit of the loop, or a phase of it, gives q where g
+// fails); at most MaxGuardDisjunctions.
 func guardCands(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Candidate {
 	p := w.Pos()
 	var out []*Candidate
-	for _, g := range scalarAtoms([]syntax.BExpr{w.Cond}) {
-		if holdsOn(g, states) {
-			continue
-		}
-		for _, q := range scalarAtoms(claimConds(prog)) {
+	gs := scalarAtoms(append([]syntax.BExpr{w.Cond}, branchConds(prog)...))
+	qs := claimAtoms(prog)
+	for _, g := range gs {
+		for _, q := range qs {
 			if len(out) == MaxGuardDisjunctions {
 				return out
 			}

@@ -38,10 +38,13 @@ const (
 	// FromExit: an atom of the loop's condition widened by a step of the loop (l <= r + d - 1
 	// from l < r).
 	FromExit
+	// FromSlack: an atom of a claim combined with one of the loop's condition (the claim's
+	// slack at least the condition's).
+	FromSlack
 )
 
 var originText = [...]string{FromCondition: "condition", FromBound: "bound", FromOctagon: "octagon", FromEquality: "equality", FromArray: "array",
-	FromQuadratic: "quadratic", FromModular: "modular", FromDisjunction: "disjunction", FromExit: "exit"}
+	FromQuadratic: "quadratic", FromModular: "modular", FromDisjunction: "disjunction", FromExit: "exit", FromSlack: "slack"}
 
 func (o Origin) String() string { return originText[o] }
 

@@ -304,3 +304,30 @@ func gcd(a, b int) int {
 	}
 	return a
 }
+
+// assignedArrays are the arrays the loop's body writes (by Array.Index).
+func assignedArrays(w *syntax.While) map[int]bool {
+	out := map[int]bool{}
+	syntax.Inspect(w.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.ArrAssign); ok {
+			out[a.Arr.Index] = true
+		}
+		return true
+	})
+	return out
+}
+
+// readsModified reports whether the condition reads a variable of vars or an array of arrs.
+func readsModified(c syntax.BExpr, vars, arrs map[int]bool) bool {
+	found := false
+	syntax.Inspect(c, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Var:
+			found = found || vars[x.Index]
+		case *syntax.Elem:
+			found = found || arrs[x.Arr.Index]
+		}
+		return !found
+	})
+	return found
+}

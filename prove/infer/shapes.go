@@ -286,3 +286,70 @@ func exitCands(w *syntax.While, moduli []int64) []*Candidate {
 	}
 	return out
 }
+
+// MaxSlackCands bounds the slack candidates of a loop.
+const MaxSlackCands = 24
+
+// slack is a comparison read as hi - lo > 0 (strict) or hi - lo >= 0; ok is false for == and !=.
+func slack(c *syntax.Cmp) (hi, lo syntax.AExpr, strict, ok bool) {
+	switch c.Op {
+	case syntax.Lt:
+		return c.R, c.L, true, true
+	case syntax.Le:
+		return c.R, c.L, false, true
+	case syntax.Gt:
+		return c.L, c.R, true, true
+	case syntax.Ge:
+		return c.L, c.R, false, true
+	}
+	return nil, nil, false, false
+}
+
+// plus is l + r, without a literal 0.
+func plus(p syntax.Pos, l, r syntax.AExpr) syntax.AExpr {
+	if n, ok := r.(*syntax.Num); ok && n.Val.IsZero() {
+		return l
+	}
+	if n, ok := l.(*syntax.Num); ok && n.Val.IsZero() {
+		return r
+	}
+	return bin(p, syntax.Add, l, r)
+}
+
+// slackCands combine each atom of a claim of the program with each atom of the loop's
+// condition: the claim's slack (qhi - qlo) at least the condition's (ghi - glo), adjusted by
+// their strictness, written qhi + glo >= qlo + ghi + d: while the loop runs (the condition's
+// slack positive) the claim holds, as when a counter that counts down to the claim's bound and
+// the loop's counter that counts up keep their sum.
+func slackCands(prog *syntax.Program, w *syntax.While) []*Candidate {
+	p := w.Pos()
+	var out []*Candidate
+	for _, g := range scalarAtoms([]syntax.BExpr{w.Cond}) {
+		ghi, glo, gs, ok := slack(g)
+		if !ok {
+			continue
+		}
+		for _, q := range claimAtoms(prog) {
+			qhi, qlo, qs, ok := slack(q)
+			if !ok {
+				continue
+			}
+			if len(out) == MaxSlackCands {
+				return out
+			}
+			d := int64(0)
+			if qs {
+				d++
+			}
+			if gs {
+				d--
+			}
+			rhs := plus(p, qlo, ghi)
+			if d != 0 {
+				rhs = plus(p, rhs, num(p, d))
+			}
+			out = append(out, newCand(cmp(p, syntax.Ge, plus(p, qhi, glo), rhs), FromSlack))
+		}
+	}
+	return out
+}

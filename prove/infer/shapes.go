@@ -318,7 +318,7 @@ func plus(p syntax.Pos, l, r syntax.AExpr) syntax.AExpr {
 
 // slackCands combine each atom of a claim of the program with each atom of the loop's
 // condition: the claim's slack (qhi - qlo) at least the condition's (ghi - glo), adjusted by
-// their strictness, written qhi + glo >= qlo + ghi + d: while the loop runs (the condition's
+// their strictness, written qhi + glo >= qlo + ghi + d (and + d + 1): while the loop runs (the condition's
 // slack positive) the claim holds, as when a counter that counts down to the claim's bound and
 // the loop's counter that counts up keep their sum.
 func slackCands(prog *syntax.Program, w *syntax.While) []*Candidate {
@@ -334,7 +334,7 @@ func slackCands(prog *syntax.Program, w *syntax.While) []*Candidate {
 			if !ok {
 				continue
 			}
-			if len(out) == MaxSlackCands {
+			if len(out) >= MaxSlackCands {
 				return out
 			}
 			d := int64(0)
@@ -344,11 +344,14 @@ func slackCands(prog *syntax.Program, w *syntax.While) []*Candidate {
 			if gs {
 				d--
 			}
-			rhs := plus(p, qlo, ghi)
-			if d != 0 {
-				rhs = plus(p, rhs, num(p, d))
+			// d, and d + 1 for a bound written with an offset (j <= n - 1 for j < n)
+			for _, e := range []int64{d, d + 1} {
+				rhs := plus(p, qlo, ghi)
+				if e != 0 {
+					rhs = plus(p, rhs, num(p, e))
+				}
+				out = append(out, newCand(cmp(p, syntax.Ge, plus(p, qhi, glo), rhs), FromSlack))
 			}
-			out = append(out, newCand(cmp(p, syntax.Ge, plus(p, qhi, glo), rhs), FromSlack))
 		}
 	}
 	return out

@@ -181,7 +181,7 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 // oracleReplaySteps bounds the oracle's replays of counterexamples: a candidate whose
 // counterexample does not replay within it is dropped all the same, and a program refuted by a
 // longer run is refuted by the final check, whose replays have the proof mode's default bound.
-const oracleReplaySteps = 200000
+const oracleReplaySteps = 20000
 
 // finalTries bounds the final checks made again after an inferred clause was refuted.
 const finalTries = 3

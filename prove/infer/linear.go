@@ -18,6 +18,11 @@ const MaxEqualityStates = 400
 // (each variable's value, then 1), computed by exact Gauss-Jordan elimination over the rationals
 // (math/big.Rat), as Daikon and the affine-hull method of Karr do. With no state, none.
 func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Candidate {
+	return equalities(prog, p, states, MaxEqualityStates)
+}
+
+// equalities is Equalities reading at most limit states.
+func equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store, limit int) []*Candidate {
 	n := len(prog.Vars)
 	if len(states) == 0 || n == 0 {
 		return nil
@@ -27,7 +32,7 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 		ms[j] = monomial{x: j, y: -1}
 	}
 	var out []*Candidate
-	vecs, _ := kernel(states, ms, MaxEqualityStates)
+	vecs, _ := kernel(states, ms, limit)
 	for _, vec := range vecs {
 		if c := equality(prog, p, ms, vec); c != nil {
 			out = append(out, c)
@@ -249,7 +254,7 @@ func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Ca
 	if len(states) < len(ms)+1+quadMargin {
 		return nil
 	}
-	vecs, _ := kernel(states, ms, MaxEqualityStates)
+	vecs, _ := kernel(states, ms, MaxSplitStates)
 	var out []*Candidate
 	for _, vec := range vecs {
 		product := false
@@ -268,6 +273,10 @@ func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Ca
 	}
 	return out
 }
+
+// MaxSplitStates bounds the states read by the eliminations of the quadratic equalities and of
+// the conditional candidates (whose candidates the sampled states filter all the same).
+const MaxSplitStates = 120
 
 // quadMargin is the states beyond the monomials' number that Quadratic needs.
 const quadMargin = 4

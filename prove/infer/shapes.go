@@ -213,7 +213,7 @@ func conditionalCands(prog *syntax.Program, w *syntax.While, states []spec.Store
 			}
 			notG := &syntax.Cmp{P: p, Op: g.Op.Negate(), L: g.L, R: g.R}
 			var ps []*Candidate
-			ps = append(ps, Equalities(prog, p, in)...)
+			ps = append(ps, equalities(prog, p, in, MaxSplitStates)...)
 			ps = append(ps, modularCands(prog, p, in, moduli)...)
 			ps = append(ps, boundCands(prog, p, in, consts)...)
 			for _, c := range ps {

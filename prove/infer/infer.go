@@ -22,6 +22,7 @@ func Candidates(prog *syntax.Program, states States) Set {
 		ss := states[w]
 		var all []*Candidate
 		all = append(all, conditionCands(prog, p)...)
+		all = append(all, claimCands(prog, p)...)
 		all = append(all, templateCands(prog, p, ss, consts)...)
 		all = append(all, Equalities(prog, p, ss)...)
 		all = append(all, arrayCands(prog, p)...)

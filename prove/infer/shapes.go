@@ -22,6 +22,8 @@ const (
 	MaxSplitAtoms = 6
 	// MaxConditional bounds the conditional candidates (not g or P) of a loop.
 	MaxConditional = 40
+	// maxSplitClaimAtoms bounds the atoms of claims that split the states.
+	maxSplitClaimAtoms = 4
 	// maxSmallModulus is the largest constant of the program taken as a modulus unless it is a
 	// divisor of the program.
 	maxSmallModulus = 16
@@ -189,15 +191,22 @@ func guardCands(prog *syntax.Program, w *syntax.While, states []spec.Store) []*C
 }
 
 // conditionalCands are not g or P for each atom g of the program's branch and loop conditions
-// (at most MaxSplitAtoms) and its negation, P an equality, a bound or a modular fact that
-// holds in the sampled states where g holds but not in all of them: the invariant of one
-// branch of the loop's history. At most MaxConditional.
+// (at most MaxSplitAtoms) or of its claims (at most maxSplitClaimAtoms more) and its negation,
+// P an equality, a bound, a modular fact or a comparison of the program's conditions (as in
+// conditionCands) that holds in the sampled states where g holds but not in all of them: the
+// invariant of one branch of the loop's history. At most MaxConditional.
 func conditionalCands(prog *syntax.Program, w *syntax.While, states []spec.Store, consts, moduli []int64) []*Candidate {
 	p := w.Pos()
 	atoms := scalarAtoms(branchConds(prog))
 	if len(atoms) > MaxSplitAtoms {
 		atoms = atoms[:MaxSplitAtoms]
 	}
+	for _, q := range claimAtoms(prog) {
+		if len(atoms) < MaxSplitAtoms+maxSplitClaimAtoms {
+			atoms = append(atoms, q)
+		}
+	}
+	conds := conditionCands(prog, p)
 	var out []*Candidate
 	seen := map[string]bool{}
 	for _, a := range atoms {
@@ -216,6 +225,7 @@ func conditionalCands(prog *syntax.Program, w *syntax.While, states []spec.Store
 			ps = append(ps, equalities(prog, p, in, MaxSplitStates)...)
 			ps = append(ps, modularCands(prog, p, in, moduli)...)
 			ps = append(ps, boundCands(prog, p, in, consts)...)
+			ps = append(ps, conds...)
 			for _, c := range ps {
 				if len(out) == MaxConditional {
 					return out
@@ -353,6 +363,19 @@ func slackCands(prog *syntax.Program, w *syntax.While) []*Candidate {
 				out = append(out, newCand(cmp(p, syntax.Ge, plus(p, qhi, glo), rhs), FromSlack))
 			}
 		}
+	}
+	return out
+}
+
+// claimCands are the program's claims over variables and constants, whole (a disjunction
+// among them): the claim itself may be the invariant.
+func claimCands(prog *syntax.Program, p syntax.Pos) []*Candidate {
+	var out []*Candidate
+	for _, c := range claimConds(prog) {
+		if _, atom := c.(*syntax.Cmp); atom || !scalarOnly(c) {
+			continue
+		}
+		out = append(out, newCand(c, FromCondition))
 	}
 	return out
 }

@@ -20,8 +20,10 @@ const (
 	// MaxSplitAtoms bounds the atoms of the program's branch and loop conditions that split a
 	// loop's sampled states for the conditional candidates.
 	MaxSplitAtoms = 6
-	// MaxConditional bounds the conditional candidates (not g or P) of a loop.
-	MaxConditional = 40
+	// MaxConditional bounds the conditional candidates (not g or P) of a loop, maxPerSplit
+	// those of one atom's polarity.
+	MaxConditional = 48
+	maxPerSplit    = 6
 	// maxSplitClaimAtoms bounds the atoms of claims that split the states.
 	maxSplitClaimAtoms = 4
 	// maxSmallModulus is the largest constant of the program taken as a modulus unless it is a
@@ -194,7 +196,8 @@ func guardCands(prog *syntax.Program, w *syntax.While, states []spec.Store) []*C
 // (at most MaxSplitAtoms) or of its claims (at most maxSplitClaimAtoms more) and its negation,
 // P an equality, a bound, a modular fact or a comparison of the program's conditions (as in
 // conditionCands) that holds in the sampled states where g holds but not in all of them: the
-// invariant of one branch of the loop's history. At most MaxConditional.
+// invariant of one branch of the loop's history. At most maxPerSplit for each atom's
+// polarity, MaxConditional in all.
 func conditionalCands(prog *syntax.Program, w *syntax.While, states []spec.Store, consts, moduli []int64) []*Candidate {
 	p := w.Pos()
 	atoms := scalarAtoms(branchConds(prog))
@@ -226,17 +229,22 @@ func conditionalCands(prog *syntax.Program, w *syntax.While, states []spec.Store
 			ps = append(ps, modularCands(prog, p, in, moduli)...)
 			ps = append(ps, boundCands(prog, p, in, consts)...)
 			ps = append(ps, conds...)
+			split := 0
 			for _, c := range ps {
 				if len(out) == MaxConditional {
 					return out
 				}
-				if !holdsOn(c.Cond, in) || holdsOn(c.Cond, states) {
+				if split == maxPerSplit {
+					break
+				}
+				if !holdsOn(c.Cond, in) || holdsOn(c.Cond, states) || sameOperands(c.Cond, g) {
 					continue
 				}
 				d := newCand(or(p, notG, c.Cond), FromDisjunction)
 				if !seen[d.Text] {
 					seen[d.Text] = true
 					out = append(out, d)
+					split++
 				}
 			}
 		}
@@ -378,4 +386,15 @@ func claimCands(prog *syntax.Program, p syntax.Pos) []*Candidate {
 		out = append(out, newCand(c, FromCondition))
 	}
 	return out
+}
+
+// sameOperands reports whether the condition is a comparison of the atom's two sides (then
+// not g or P is true or P itself).
+func sameOperands(c syntax.BExpr, g *syntax.Cmp) bool {
+	x, ok := c.(*syntax.Cmp)
+	if !ok {
+		return false
+	}
+	l, r, gl, gr := syntax.PrintA(x.L), syntax.PrintA(x.R), syntax.PrintA(g.L), syntax.PrintA(g.R)
+	return l == gl && r == gr || l == gr && r == gl
 }

@@ -219,7 +219,8 @@ const MaxQuadraticVars = 6
 // matrix of the monomials x and x * y (x, y among the variables that are linearly independent
 // over the states, at most MaxQuadraticVars of them, those the loop assigns first), each equality
 // with a product among its terms (the linear ones are Equalities'). None unless the states
-// outnumber the monomials by quadMargin, so that few states do not fit a curve by chance.
+// outnumber the monomials by quadMargin, so that few states do not fit a curve by chance, and
+// none with a coefficient (of a monomial) above MaxQuadraticCoefficient.
 func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Candidate {
 	n := len(prog.Vars)
 	if len(states) == 0 || n == 0 {
@@ -263,7 +264,7 @@ func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Ca
 				product = true
 			}
 		}
-		if !product {
+		if !product || !smallCoefficients(vec[:len(ms)]) {
 			continue
 		}
 		if c := equality(prog, w.Pos(), ms, vec); c != nil {
@@ -277,6 +278,22 @@ func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Ca
 // MaxSplitStates bounds the states read by the eliminations of the quadratic equalities and of
 // the conditional candidates (whose candidates the sampled states filter all the same).
 const MaxSplitStates = 120
+
+// MaxQuadraticCoefficient bounds the coefficients of a quadratic equality: the states of a few
+// runs lie on curves of large coefficients by chance, the relations loops keep have small ones.
+const MaxQuadraticCoefficient = 32
+
+// smallCoefficients reports whether every entry is at most MaxQuadraticCoefficient in absolute
+// value.
+func smallCoefficients(vec []*big.Int) bool {
+	bound := big.NewInt(MaxQuadraticCoefficient)
+	for _, x := range vec {
+		if new(big.Int).Abs(x).Cmp(bound) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // quadMargin is the states beyond the monomials' number that Quadratic needs.
 const quadMargin = 4

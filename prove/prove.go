@@ -77,6 +77,10 @@ type Options struct {
 	// candidate invariants wants the proof's answer and its counterexample only. A refutation is
 	// then found only as a counterexample that replays.
 	NoSearch bool
+	// ReplaySteps bounds each concrete run that replays a counterexample (0:
+	// DefaultReplaySteps): a caller that tries many candidate invariants of a long-running loop
+	// wants a short replay, a counterexample that does not replay being a failure all the same.
+	ReplaySteps int
 	// OnTransition, when not nil, is shown each application of the invariant transition of the
 	// proof's execution, with its successors (the refinement layer's exhaustiveness check).
 	OnTransition func(*Transition)

@@ -16,8 +16,16 @@ import (
 
 func intOf(i int) integer.Int { return integer.Of(int64(i)) }
 
-// replaySteps bounds the concrete runs that replay a counterexample.
-const replaySteps = 1 << 22
+// DefaultReplaySteps bounds the concrete runs that replay a counterexample (Options.ReplaySteps).
+const DefaultReplaySteps = 1 << 22
+
+// replaySteps is the bound of the attempt's replays.
+func (a *attempt) replaySteps() int {
+	if a.opts.ReplaySteps > 0 {
+		return a.opts.ReplaySteps
+	}
+	return DefaultReplaySteps
+}
 
 // attempt is the state of one proof attempt.
 type attempt struct {
@@ -172,7 +180,7 @@ func (a *attempt) classify(chain *solver.Chain, s *state, f *syntax.Fail) bool {
 	if s.over {
 		fl.Reason = fmt.Sprintf("the %s at %s fails in a state the invariant transition over-approximates (the invariants may be too weak to show it), and its counterexample does not replay", describe(f, s.claim), at(f.Pos()))
 	} else {
-		fl.Reason = fmt.Sprintf("the %s at %s fails but its counterexample does not replay within %d steps", describe(f, s.claim), at(f.Pos()), replaySteps)
+		fl.Reason = fmt.Sprintf("the %s at %s fails but its counterexample does not replay within %d steps", describe(f, s.claim), at(f.Pos()), a.replaySteps())
 	}
 	a.res.Failures = append(a.res.Failures, fl)
 	if s.claim == PreservationClaim && a.cti == nil && s.fr != nil {
@@ -222,7 +230,7 @@ func (a *attempt) replay(input spec.Store) *Bug {
 		}
 	}
 	st := spec.State{Store: append(spec.Store(nil), input...), Prog: a.prog.Body}
-	for n := 0; n < replaySteps; n++ {
+	for n, bound := 0, a.replaySteps(); n < bound; n++ {
 		if n&1023 == 1023 && a.mon.Stop() != "" {
 			return nil
 		}
@@ -353,7 +361,7 @@ func (a *attempt) equals(s []*sym.Term, v spec.Store) *sym.Formula {
 // store pre.
 func (a *attempt) arrives(input spec.Store, arrival syntax.Stmt, pre spec.Store) bool {
 	st := spec.State{Store: append(spec.Store(nil), input...), Prog: a.prog.Body}
-	for n := 0; n < replaySteps; n++ {
+	for n, bound := 0, a.replaySteps(); n < bound; n++ {
 		if spec.Head(st.Prog) == arrival && sameStore(st.Store, pre) {
 			return true
 		}

@@ -17,8 +17,11 @@ func TestProveCommand(t *testing.T) {
 		t.Errorf("refuted: exit %d\n%s", code, out)
 	}
 	plain := writeProg(t, "i = 0;\nwhile i < n do i = i + 1 od\n")
-	if code, out, _ := runText("prove", "--quiet", plain); code != exitUnknown || !strings.Contains(out, "has no invariant") {
-		t.Errorf("a loop without clauses: exit %d\n%s", code, out)
+	if code, out, _ := runText("prove", "--quiet", "--no-infer", plain); code != exitUnknown || !strings.Contains(out, "has no invariant") {
+		t.Errorf("a loop without clauses, --no-infer: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runText("prove", "--quiet", plain); code != exitSafe || !strings.HasPrefix(out, "answer: proved") {
+		t.Errorf("a loop without clauses, inferred by default: exit %d\n%s", code, out)
 	}
 	if code, out, _ := runText("help", "prove"); code != 0 || !strings.Contains(out, "--reach-states") {
 		t.Errorf("help prove: exit %d\n%s", code, out)

@@ -78,6 +78,7 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	opts := o.opts
 	opts.Monitor = nil
 	opts.ReachStates = 1
+	opts.ReplaySteps = oracleReplaySteps
 	opts.OnTransition = func(t *prove.Transition) {
 		cs := set[t.Loop]
 		if len(cs) == 0 || len(t.Clauses) < len(cs) {
@@ -176,6 +177,11 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 		}
 	}
 }
+
+// oracleReplaySteps bounds the oracle's replays of counterexamples: a candidate whose
+// counterexample does not replay within it is dropped all the same, and a program refuted by a
+// longer run is refuted by the final check, whose replays have the proof mode's default bound.
+const oracleReplaySteps = 20000
 
 // finalTries bounds the final checks made again after an inferred clause was refuted.
 const finalTries = 3

@@ -27,9 +27,24 @@ const (
 	FromEquality
 	// FromArray: forall k in lo..h: P(a[k]), P from an element write or a claim of the program.
 	FromArray
+	// FromQuadratic: an equality of degree 2 found by exact elimination over the monomials of
+	// the sampled loop-head states.
+	FromQuadratic
+	// FromModular: x % k == c, k a small constant of the program.
+	FromModular
+	// FromDisjunction: g or q (g an atom of the loop's condition, q of a claim), or not g or P
+	// (g an atom of a branch, P a fact of the sampled states where g holds).
+	FromDisjunction
+	// FromExit: an atom of the loop's condition widened by a step of the loop (l <= r + d - 1
+	// from l < r).
+	FromExit
+	// FromSlack: an atom of a claim combined with one of the loop's condition (the claim's
+	// slack at least the condition's).
+	FromSlack
 )
 
-var originText = [...]string{FromCondition: "condition", FromBound: "bound", FromOctagon: "octagon", FromEquality: "equality", FromArray: "array"}
+var originText = [...]string{FromCondition: "condition", FromBound: "bound", FromOctagon: "octagon", FromEquality: "equality", FromArray: "array",
+	FromQuadratic: "quadratic", FromModular: "modular", FromDisjunction: "disjunction", FromExit: "exit", FromSlack: "slack"}
 
 func (o Origin) String() string { return originText[o] }
 

@@ -9,27 +9,38 @@ import (
 
 // Candidates are the candidate invariants of each loop of the program (docs/infer.md, the
 // grammar), without repeats, kept only when defined and true in every sampled state of the loop
-// (the cheap filter before the solver). A loop no run reached keeps the candidates that need
+// (the cheap filter before the solver) and when they read a variable or array the loop
+// modifies: the invariant rule havocs only those, so a fact of the others that holds on entry
+// is kept by the path condition, and as a clause would only cost the solver. A loop no run reached keeps the candidates that need
 // no state.
 func Candidates(prog *syntax.Program, states States) Set {
 	consts := Constants(prog)
+	moduli := Moduli(prog)
 	set := Set{}
 	for _, w := range Loops(prog) {
 		p := w.Pos()
 		ss := states[w]
 		var all []*Candidate
 		all = append(all, conditionCands(prog, p)...)
+		all = append(all, claimCands(prog, p)...)
 		all = append(all, templateCands(prog, p, ss, consts)...)
 		all = append(all, Equalities(prog, p, ss)...)
 		all = append(all, arrayCands(prog, p)...)
+		all = append(all, Quadratic(prog, w, ss)...)
+		all = append(all, modularCands(prog, p, ss, moduli)...)
+		all = append(all, exitCands(w, moduli)...)
+		all = append(all, slackCands(prog, w)...)
+		all = append(all, guardCands(prog, w, ss)...)
+		all = append(all, conditionalCands(prog, w, ss, consts, moduli)...)
 		seen := map[string]bool{}
 		var kept []*Candidate
+		vars, arrs := assignedVars(w), assignedArrays(w)
 		for _, c := range all {
 			if seen[c.Text] {
 				continue
 			}
 			seen[c.Text] = true
-			if holdsOn(c.Cond, ss) {
+			if readsModified(c.Cond, vars, arrs) && holdsOn(c.Cond, ss) {
 				kept = append(kept, c)
 			}
 		}

@@ -8,29 +8,75 @@ import (
 )
 
 // MaxEqualityStates bounds the states the elimination reads: once the rows read span the whole
-// space, no equality is left and the elimination stops anyway.
-const MaxEqualityStates = 200
+// space, no equality is left and the elimination stops anyway. They are read in a stride order
+// over the whole sample (spread), not its first ones: runs fill the sample one after another,
+// and the first run's states alone satisfy equalities the others break.
+const MaxEqualityStates = 400
 
 // Equalities are the linear equalities a1*x1 + ... + an*xn == c (integer coefficients) that hold
 // in every sampled state, a basis of them: the null space of the matrix whose rows are the states
 // (each variable's value, then 1), computed by exact Gauss-Jordan elimination over the rationals
 // (math/big.Rat), as Daikon and the affine-hull method of Karr do. With no state, none.
 func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Candidate {
+	return equalities(prog, p, states, MaxEqualityStates)
+}
+
+// equalities is Equalities reading at most limit states.
+func equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store, limit int) []*Candidate {
 	n := len(prog.Vars)
 	if len(states) == 0 || n == 0 {
 		return nil
 	}
+	ms := make([]monomial, n)
+	for j := range ms {
+		ms[j] = monomial{x: j, y: -1}
+	}
+	var out []*Candidate
+	vecs, _ := kernel(states, ms, limit)
+	for _, vec := range vecs {
+		if c := equality(prog, p, ms, vec); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// monomial is a term of an equality: the variable x (y < 0) or the product x * y.
+type monomial struct{ x, y int }
+
+func (m monomial) value(s spec.Store) *big.Int {
+	if m.y < 0 {
+		return s[m.x].Big()
+	}
+	return s[m.x].Mul(s[m.y]).Big()
+}
+
+func (m monomial) expr(prog *syntax.Program, p syntax.Pos) syntax.AExpr {
+	if m.y < 0 {
+		return variable(prog, p, m.x)
+	}
+	return bin(p, syntax.Mul, variable(prog, p, m.x), variable(prog, p, m.y))
+}
+
+// kernel is a basis of the integer vectors (a1, ..., am, a0) with a1*m1 + ... + am*mm + a0 == 0
+// in every state read (at most limit of them), each with coprime entries: the null space of the
+// matrix whose rows are the states' monomial values then 1, by exact Gauss-Jordan elimination
+// over the rationals. basis lists the monomials whose columns are pivots: linearly independent
+// over the states, every other monomial a combination of them and 1.
+func kernel(states []spec.Store, ms []monomial, limit int) (vecs [][]*big.Int, basis []int) {
+	n := len(ms)
 	cols := n + 1
 	// rows is the reduced row echelon form of the rows read so far; piv[r] its pivot column
 	var rows [][]*big.Rat
 	var piv []int
-	for si, s := range states {
-		if si >= MaxEqualityStates || len(rows) == cols {
+	for si, idx := range spread(len(states)) {
+		if si >= limit || len(rows) == cols {
 			break
 		}
+		s := states[idx]
 		row := make([]*big.Rat, cols)
-		for j := 0; j < n; j++ {
-			row[j] = new(big.Rat).SetInt(s[j].Big())
+		for j, m := range ms {
+			row[j] = new(big.Rat).SetInt(m.value(s))
 		}
 		row[n] = big.NewRat(1, 1)
 		// eliminate the existing pivots from the new row
@@ -77,7 +123,11 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 	for r, pc := range piv {
 		isPiv[pc] = r
 	}
-	var out []*Candidate
+	for _, pc := range piv {
+		if pc < n {
+			basis = append(basis, pc)
+		}
+	}
 	for f := 0; f < cols; f++ {
 		if isPiv[f] >= 0 {
 			continue
@@ -91,11 +141,9 @@ func Equalities(prog *syntax.Program, p syntax.Pos, states []spec.Store) []*Cand
 		for r, pc := range piv {
 			vec[pc].Neg(rows[r][f])
 		}
-		if c := equality(prog, p, integral(vec)); c != nil {
-			out = append(out, c)
-		}
+		vecs = append(vecs, integral(vec))
 	}
-	return out
+	return vecs, basis
 }
 
 // integral scales the rational vector to the integer vector of the same direction whose entries
@@ -122,9 +170,10 @@ func integral(vec []*big.Rat) []*big.Int {
 	return out
 }
 
-// equality is the candidate a1*x1 + ... + an*xn == -a0 of the integer vector (a1, ..., an, a0),
-// its first nonzero coefficient made positive; nil when every coefficient of a variable is 0.
-func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
+// equality is the candidate a1*m1 + ... + an*mn == -a0 of the integer vector (a1, ..., an, a0)
+// over the monomials, its first nonzero coefficient made positive; nil when every coefficient of
+// a monomial is 0.
+func equality(prog *syntax.Program, p syntax.Pos, ms []monomial, a []*big.Int) *Candidate {
 	n := len(a) - 1
 	sign := 0
 	for j := 0; j < n; j++ {
@@ -143,7 +192,7 @@ func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
 			continue
 		}
 		abs := new(big.Int).Abs(c)
-		var term syntax.AExpr = variable(prog, p, j)
+		var term = ms[j].expr(prog, p)
 		if abs.Cmp(big.NewInt(1)) != 0 {
 			term = bin(p, syntax.Mul, bigNum(p, abs), term)
 		}
@@ -160,4 +209,151 @@ func equality(prog *syntax.Program, p syntax.Pos, a []*big.Int) *Candidate {
 	}
 	rhs := new(big.Int).Mul(a[n], big.NewInt(int64(-sign)))
 	return newCand(cmp(p, syntax.Eq, lhs, bigNumSigned(p, rhs)), FromEquality)
+}
+
+// MaxQuadraticVars bounds the variables whose products the quadratic equalities read: the
+// monomials are those variables and their products of degree 2, at most 6 + 21.
+const MaxQuadraticVars = 6
+
+// Quadratic are the equalities of degree 2 over the sampled states: the null space of the
+// matrix of the monomials x and x * y (x, y among the variables that are linearly independent
+// over the states, at most MaxQuadraticVars of them, those the loop assigns first), each equality
+// with a product among its terms (the linear ones are Equalities'). None unless the states
+// outnumber the monomials by quadMargin, so that few states do not fit a curve by chance, and
+// none with a coefficient (of a monomial) above MaxQuadraticCoefficient.
+func Quadratic(prog *syntax.Program, w *syntax.While, states []spec.Store) []*Candidate {
+	n := len(prog.Vars)
+	if len(states) == 0 || n == 0 {
+		return nil
+	}
+	lin := make([]monomial, n)
+	for j := range lin {
+		lin[j] = monomial{x: j, y: -1}
+	}
+	_, basis := kernel(states, lin, MaxEqualityStates)
+	assigned := assignedVars(w)
+	var vs []int
+	for _, first := range []bool{true, false} {
+		for _, j := range basis {
+			if assigned[j] == first && len(vs) < MaxQuadraticVars {
+				vs = append(vs, j)
+			}
+		}
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	var ms []monomial
+	for _, x := range vs {
+		ms = append(ms, monomial{x: x, y: -1})
+	}
+	for i, x := range vs {
+		for _, y := range vs[i:] {
+			ms = append(ms, monomial{x: x, y: y})
+		}
+	}
+	if len(states) < len(ms)+1+quadMargin {
+		return nil
+	}
+	vecs, _ := kernel(states, ms, MaxSplitStates)
+	var out []*Candidate
+	for _, vec := range vecs {
+		product := false
+		for j, m := range ms {
+			if m.y >= 0 && vec[j].Sign() != 0 {
+				product = true
+			}
+		}
+		if !product || !smallCoefficients(vec[:len(ms)]) {
+			continue
+		}
+		if c := equality(prog, w.Pos(), ms, vec); c != nil {
+			c.Origin = FromQuadratic
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// MaxSplitStates bounds the states read by the eliminations of the quadratic equalities and of
+// the conditional candidates (whose candidates the sampled states filter all the same).
+const MaxSplitStates = 120
+
+// MaxQuadraticCoefficient bounds the coefficients of a quadratic equality: the states of a few
+// runs lie on curves of large coefficients by chance, the relations loops keep have small ones.
+const MaxQuadraticCoefficient = 32
+
+// smallCoefficients reports whether every entry is at most MaxQuadraticCoefficient in absolute
+// value.
+func smallCoefficients(vec []*big.Int) bool {
+	bound := big.NewInt(MaxQuadraticCoefficient)
+	for _, x := range vec {
+		if new(big.Int).Abs(x).Cmp(bound) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// quadMargin is the states beyond the monomials' number that Quadratic needs.
+const quadMargin = 4
+
+// assignedVars are the variables the loop's body assigns.
+func assignedVars(w *syntax.While) map[int]bool {
+	out := map[int]bool{}
+	syntax.Inspect(w.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assign); ok {
+			out[a.X.Index] = true
+		}
+		return true
+	})
+	return out
+}
+
+// spread is a permutation of 0..n-1 that visits the indices by a stride coprime to n, about
+// n / 2 + 1: neighbouring states (one run's) are read far apart.
+func spread(n int) []int {
+	step := n/2 + 1
+	for gcd(step, n) != 1 {
+		step++
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i * step % n
+	}
+	return out
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// assignedArrays are the arrays the loop's body writes (by Array.Index).
+func assignedArrays(w *syntax.While) map[int]bool {
+	out := map[int]bool{}
+	syntax.Inspect(w.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.ArrAssign); ok {
+			out[a.Arr.Index] = true
+		}
+		return true
+	})
+	return out
+}
+
+// readsModified reports whether the condition reads a variable of vars or an array of arrs.
+func readsModified(c syntax.BExpr, vars, arrs map[int]bool) bool {
+	found := false
+	syntax.Inspect(c, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Var:
+			found = found || vars[x.Index]
+		case *syntax.Elem:
+			found = found || arrs[x.Arr.Index]
+		}
+		return !found
+	})
+	return found
 }

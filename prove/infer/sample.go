@@ -90,9 +90,15 @@ func Sample(prog *syntax.Program, opts SampleOptions) States {
 	}
 	s := &sampler{prog: prog, arrival: arrival, opts: opts, out: States{}, seen: map[*syntax.While]map[string]bool{},
 		left: opts.Work / slots}
+	// The bug finder's inputs fill at most half of each loop's states, so that the random
+	// inputs vary what they leave the same; no single run fills more than a share of them.
+	s.limit = opts.PerLoop / 2
+	s.perRun = max(opts.PerLoop/8, 1)
 	for _, in := range engineInputs(prog, opts.EngineStates) {
 		s.run(in)
 	}
+	s.limit = opts.PerLoop
+	s.perRun = max(opts.PerLoop/4, 1)
 	rng := rand.New(rand.NewSource(opts.Seed + 1))
 	consts := Constants(prog)
 	for r := 0; r < opts.Runs && s.left > 0; r++ {
@@ -108,11 +114,15 @@ type sampler struct {
 	out     States
 	seen    map[*syntax.While]map[string]bool
 	left    int // the steps left of the sampling's work
+	limit   int // the states kept for each loop in the current phase
+	perRun  int // the new states one run may add to a loop
+	added   map[*syntax.While]int
 }
 
 // run steps the program from the input and records its loop-head stores.
 func (s *sampler) run(in spec.Store) {
 	st := spec.State{Store: in, Prog: s.prog.Body}
+	s.added = map[*syntax.While]int{}
 	for n := 0; n < s.opts.Steps && s.left > 0; n++ {
 		s.left--
 		if w := s.arrival[spec.Head(st.Prog)]; w != nil {
@@ -127,7 +137,7 @@ func (s *sampler) run(in spec.Store) {
 }
 
 func (s *sampler) record(w *syntax.While, st spec.Store) {
-	if len(s.out[w]) >= s.opts.PerLoop {
+	if len(s.out[w]) >= s.limit || s.added[w] >= s.perRun {
 		return
 	}
 	m := s.seen[w]
@@ -145,6 +155,7 @@ func (s *sampler) record(w *syntax.While, st spec.Store) {
 		return
 	}
 	m[k] = true
+	s.added[w]++
 	s.out[w] = append(s.out[w], append(spec.Store(nil), st...))
 }
 

@@ -36,7 +36,7 @@ const Usage = `usage:
       print the program in the core language (macros inlined)
   certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
-  certsym prove FILE [--infer] [--certificate FILE.mlw] [--unroll N] [--reach-states N] [--timeout D] [--json]
+  certsym prove FILE [--infer | --no-infer] [--certificate FILE.mlw] [--unroll N] [--reach-states N] [--timeout D] [--json]
       prove every claim for every input, loops by their invariant clauses (exit 0 proved, 1 refuted, 3 unknown)
   certsym replay FILE|DIR [--program FILE] [--outcome-only] [--max-steps N] [--timeout D] [--json]
       rerun the test cases of run --tests on the concrete semantics (exit 1 if one differs)

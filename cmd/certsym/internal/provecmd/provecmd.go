@@ -53,11 +53,16 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 	reach := flags.Count(fs, "reach-states", prove.DefaultReachStates, "states of the searches made when the proof fails: the bug finder's search for an input that reaches an error, and the search for a run reaching a counterexample's pre-state (`N` > 0)")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	quiet := fs.Bool("quiet", false, "no progress reports")
-	inferFlag := fs.Bool("infer", false, "infer invariant clauses for the loops that have none (docs/infer.md)")
+	inferFlag := fs.Bool("infer", false, "infer invariant clauses for the loops that have none before the proof, whatever its answer without them (docs/infer.md)")
+	noInfer := fs.Bool("no-infer", false, "infer no invariant clause: a loop without clauses is only unrolled (by default, an answer unknown is tried again with inferred clauses)")
 	certFile := fs.String("certificate", "", "write the WhyML certificate of the program with the invariants used to `FILE.mlw` (docs/infer.md)")
 	file, code, ok := env.OneFile(fs, args, stderr)
 	if !ok {
 		return code
+	}
+	if *inferFlag && *noInfer {
+		fmt.Fprintf(stderr, "certsym prove: --infer and --no-infer exclude each other\n")
+		return exitUsage
 	}
 	if *unroll == 0 || *reach == 0 {
 		fmt.Fprintf(stderr, "certsym prove: --unroll and --reach-states must be positive\n")
@@ -87,6 +92,15 @@ func Main(args []string, stdout, stderr io.Writer, env Env) int {
 		}
 	} else {
 		res, err = prove.Check(prog, nil, popts)
+		// By default an unknown answer (not cut by a bound or an interrupt) of a program with a
+		// loop without clauses is tried again with inferred clauses: proved and refuted stay.
+		if err == nil && !*noInfer && res.Answer == prove.Unknown && mon.Stop() == "" && bareLoop(prog) {
+			var out *auto.Outcome
+			out, err = auto.Prove(prog, auto.Options{Prove: popts, InferTime: lim.Timeout / 2})
+			if err == nil && out.Result.Answer != prove.Unknown {
+				res, inferred = out.Result, out.Invariants
+			}
+		}
 	}
 	stopTicker()
 	if err != nil {
@@ -288,4 +302,14 @@ func JSON(prog *syntax.Program, file string, res *prove.Result, cuts []string) R
 		r.Failures = append(r.Failures, FailureJSON{PosJSON: pos(f.Fail.Pos()), Kind: f.Fail.Kind.String(), Claim: f.Claim.String(), Over: f.Over, Reason: f.Reason})
 	}
 	return r
+}
+
+// bareLoop reports whether the program has a loop without invariant clauses.
+func bareLoop(prog *syntax.Program) bool {
+	for _, w := range infer.Loops(prog) {
+		if len(w.Invariants) == 0 {
+			return true
+		}
+	}
+	return false
 }

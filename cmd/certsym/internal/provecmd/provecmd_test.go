@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,5 +91,36 @@ func TestBoundsAndUsage(t *testing.T) {
 		if code, _, _ := runProve(args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// TestInferByDefault: a loop without clauses whose unrolling leaves the answer unknown is proved
+// with inferred clauses by default, stays unknown with --no-infer, and --infer with --no-infer
+// is a usage error; a program proved by unrolling alone stays proved, with no clause inferred.
+func TestInferByDefault(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	bare := write("bare.imp", "assume n >= 0;\ni = 0;\nwhile i < n do i = i + 1 od;\nassert i == n\n")
+	code, out, _ := runProve(bare)
+	if code != exitProved || !strings.HasPrefix(out, "answer: proved") || !strings.Contains(out, "(given)") {
+		t.Errorf("default: exit %d\n%s", code, out)
+	}
+	code, out, _ = runProve("--no-infer", bare)
+	if code != exitUnknown || !strings.Contains(out, "has no invariant") {
+		t.Errorf("--no-infer: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runProve("--infer", "--no-infer", bare); code != exitUsage {
+		t.Errorf("--infer --no-infer: exit %d, want %d", code, exitUsage)
+	}
+	short := write("short.imp", "i = 0;\nwhile i < 3 do i = i + 1 od;\nassert i == 3\n")
+	code, out, _ = runProve(short)
+	if code != exitProved || strings.Contains(out, "(given)") {
+		t.Errorf("unrolled: exit %d\n%s", code, out)
 	}
 }

@@ -37,6 +37,7 @@ var layer = map[string]int{
 	"step":              4,
 	"internal/concrete": 5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
 	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
+	"engine/burst":      5, // the concrete machine of the engine's fast path (run --burst)
 	"engine":            6,
 	"engine/job":        7, // the subtrees distributed runs hand out: named by depth and path, replayed from the program
 	"bounded":           6,
@@ -129,6 +130,11 @@ const MaxLines = 2000
 // when a package shrinks and never raised to make a build pass. A package that outgrows MaxLines
 // is split by job (as spec, sym, engine and refinement were) instead.
 var oversized = map[string]int{}
+
+// ceilings lists packages held below MaxLines, each with the ceiling it may not grow past: a
+// package that was split to make room keeps the room it gained (engine gave its concrete
+// machine to engine/burst). Like oversized, it is policy: a ceiling is lowered, never raised.
+var ceilings = map[string]int{"engine": 1850}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.
@@ -230,6 +236,9 @@ func violations(pkgs map[string]*pkg) []string {
 		}
 		limit := MaxLines
 		if c, ok := oversized[p.rel]; ok {
+			limit = c
+		}
+		if c, ok := ceilings[p.rel]; ok && c < limit {
 			limit = c
 		}
 		if p.lines > limit {

@@ -137,6 +137,13 @@ func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
+	if e.merger != nil { // the state of the input's own path, no merged state on it (merger.go)
+		u, err := e.merger.Unmerge(st, input)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: the %s at line %d, found in a merged state: %w", f.Kind, f.Line(), err)
+		}
+		st = u
+	}
 	r := spec.RunFast(e.Prog, input, st.Depth)
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {
 		return nil, &ReplayError{State: st, Input: input, Replay: r, Names: e.Names()}

@@ -104,6 +104,9 @@ func (o Options) Validate() error {
 	if err := o.validateBurst(); err != nil {
 		return err
 	}
+	if o.Merge != nil && (o.Strategy != BFS || o.Burst != 0 || o.Shard.Enabled()) {
+		return fmt.Errorf("merging states is for the bfs strategy only, without bursts or shards (it merges the states of one depth)")
+	}
 	return o.Shard.validate(o)
 }
 
@@ -144,6 +147,10 @@ type Options struct {
 	// one state; under bfs the stream is then the bounded-burst schedule's (fair, Theorems
 	// 3.2-3.8 hold for it; see burst.go). 0: off. bfs and dfs only, not with NoPrune or Shard.
 	Burst int
+	// Merge, when set, makes the run merge states (merger.go; package engine/mergesearch makes
+	// the Merger): New calls it once, and the Merger is the run's frontier. bfs only, without
+	// bursts or shards; the run expands on one goroutine.
+	Merge func(*Engine) Merger
 }
 
 // frontier holds the pending states of BFS (a FIFO queue) and DFS (a LIFO stack): the engine's
@@ -241,6 +248,7 @@ type Engine struct {
 	cur, ahead    *batch   // the successors they computed for the states being taken, and next
 	batches       int      // the batches launched (for tests and benchmarks)
 	burst         *burster // Options.Burst's concrete machine, made at its first use (burst.go)
+	merger        Merger   // Options.Merge's frontier, or nil (merger.go)
 	closed        bool     // Close was called: the stream has ended
 }
 
@@ -266,8 +274,12 @@ func New(prog *syntax.Program, opts Options) *Engine {
 		e.queue.lifo = opts.Strategy == DFS
 		e.searcher = &e.queue
 	}
+	if opts.Merge != nil {
+		e.merger = opts.Merge(e)
+		e.searcher = e.merger
+	}
 	e.workers = 1
-	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil {
+	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil && e.merger == nil {
 		e.workers = opts.Workers
 	}
 	e.meter = budget.NewMeter(opts.Limits)

@@ -18,6 +18,7 @@ import (
 	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
+	"certsym/engine/mergesearch"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -150,7 +151,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	loopBound := flags.Count(fs, "loop-bound", 0, "use the bounded interpreter: each loop may iterate at most `N` times each time it is entered")
 	art := addRunArtifactFlags(fs)
 	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
-	workers := flags.Workers(fs, flags.RunWorkersUsage)
+	workers, merging := flags.Workers(fs, flags.RunWorkersUsage), flags.Merge(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -204,6 +205,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Seed: *seed, Workers: workers()}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) || !burst.setup(set, &opts, stderr) {
 		return exitUsage
+	}
+	var merged *mergesearch.Searcher // --merge's frontier, its counters printed after the run's
+	if on, ok := merging(set, stderr); !ok {
+		return exitUsage
+	} else if on {
+		opts.Merge = func(e *engine.Engine) engine.Merger { merged = mergesearch.Of(mergesearch.New(e)); return merged }
 	}
 	var seedStore spec.Store
 	if set["seed-input"] {
@@ -312,6 +319,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "\n%s, %d pruned, depth %d, %s (%d sat, %d unsat, %d unknown), %.2fs\n",
 				pluralOf(s.Expanded, "state", "expanded"), s.Pruned, s.MaxDepth, report.Plural(s.Solver.Queries, "solver query"),
 				s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
+		}
+		if merged != nil {
+			fmt.Fprintln(stdout, merged)
 		}
 		art.writeCoverageText(stdout)
 		sh.Text(stdout)

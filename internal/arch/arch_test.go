@@ -24,26 +24,27 @@ const module = "certsym"
 // each other). A package that is not listed fails TestImportGraph: a new package must be given
 // its place here (and in docs/architecture.md's graph).
 var layer = map[string]int{
-	"internal/fault":    0,
-	"internal/budget":   0,
-	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
-	"internal/z3query":  2,
-	"internal/z3worker": 2, // the solver chain's Z3, in a context and goroutine of its own
-	"internal/expect":   3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
-	"sym":               3, // terms and formulas: no solver below them
-	"pathcond":          4, // path conditions and their solver-free deciders
-	"solver":            5, // the solver chain over Z3 (beside step, below the interpreters)
-	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
-	"step":              4,
-	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
-	"engine":            6,
-	"bounded":           6,
-	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
-	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
-	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
-	"verify":            7,
-	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
-	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
+	"internal/fault":     0,
+	"internal/budget":    0,
+	"internal/corpus":    0, // tests' access to the PyWiSE corpus beside the repository
+	"internal/z3query":   2,
+	"internal/z3worker":  2, // the solver chain's Z3, in a context and goroutine of its own
+	"internal/expect":    3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
+	"sym":                3, // terms and formulas: no solver below them
+	"pathcond":           4, // path conditions and their solver-free deciders
+	"solver":             5, // the solver chain over Z3 (beside step, below the interpreters)
+	"internal/testprog":  4, // tests' shared helper: parsing, corpus, random inputs
+	"step":               4,
+	"engine/search":      4, // the search heuristics the engine's loop drives (coverage, random path)
+	"engine":             6,
+	"bounded":            6,
+	"cfg":                2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
+	"verify/codecov":     6, // the coverage of the code by a verification (generic in verify's cutoffs)
+	"verify/paths":       6, // verify's numbered paths, their rendering on the workers and their tests
+	"verify":             7,
+	"concolic":           7, // concolic runs and SAGE's generational search, over engine's Bug and Report
+	"merge":              7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
+	"engine/mergesearch": 8, // run --merge: the breadth-first frontier that merges the states of a depth (over merge)
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/report":     8,

@@ -1,0 +1,365 @@
+// Package mergesearch is the state-merging policy of the engine's breadth-first search (run
+// --merge): the engine's frontier (an engine.Merger) that, before it hands out the first state
+// of a depth, merges the pending states of that depth that have the same remaining program
+// (package merge), at most MaxParts states into one. The merged state is expanded once for all
+// its constituents; its successors meet again at the next join and are merged again.
+//
+// The policy is the one the proofs show exact: merging states of one breadth-first depth with one
+// continuation (merge_policy_exact, Merge.v), and the depth-by-depth merged search is sound and
+// complete (the mlevel_* theorems, Mergeproof.v). Every state of a depth is pending when the first
+// of them is taken (the queue is first in, first out, and each step adds one to the depth), so
+// the merge sees the whole level; the merged state has the constituents' depth, so a bug found
+// below it is reached by its input after as many steps as the symbolic run took.
+//
+// A bug found in a merged state, or below one, is confirmed on its input's own path (Unmerge):
+// at each merge on the way, merge.Merged.Which names the constituent the input follows, and the
+// engine's steps are followed from that constituent along the input (the successor whose
+// branch condition the input satisfies) down to the error; the engine then replays the input on
+// the concrete semantics. The bug's state is that path's error state, whose path condition and
+// store are those a run without merging reports for the path.
+package mergesearch
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"certsym/engine"
+	"certsym/merge"
+	"certsym/spec"
+	"certsym/spec/syntax"
+	"certsym/sym"
+)
+
+// MaxParts is the most states merged into one: a group of more states with the same program is
+// merged in chunks of MaxParts, in queue order. It bounds the disjunction a merge adds to the path
+// condition (one disjunct a constituent) and the conditional terms of its store (one branch a
+// constituent). See docs/merging.md for the measurements behind the value.
+const MaxParts = 8
+
+// MaxSize bounds the size of the disjunction a merge adds to the path condition: the number of
+// nodes of its formula written out as a tree (a formula shared by several places counted at each).
+// A merge whose disjunction is larger is not made: its states stay as they are.
+const MaxSize = 1024
+
+// Stats count what the merging did.
+type Stats struct {
+	Merges   int // merged states made
+	Merged   int // the states they replaced (their constituents)
+	Refused  int // groups of states with one program that package merge did not merge (a quantified guard, a large array)
+	TooLarge int // groups left unmerged because their disjunction is larger than MaxSize
+	Largest  int // the size of the largest disjunction of a merge made (MaxSize's measure)
+}
+
+// node is a merge on the paths of pending states: the merge, and for each constituent the merge
+// nearest above it on its own path (nil: none).
+type node struct {
+	m     *merge.Merged
+	parts []*node
+}
+
+// entry is a pending state and the merge nearest above it on its path (nil: none).
+type entry struct {
+	st  *engine.State
+	anc *node
+}
+
+// Searcher is the merging frontier: a first-in first-out queue of states, merged depth by depth.
+type Searcher struct {
+	e     *engine.Engine
+	ts    *sym.Terms
+	items []entry
+	head  int
+	depth int // the depth of the states being taken, -1 before the first
+	last  entry
+	ids   map[syntax.Stmt]uint64 // a number for each statement node met (the grouping keys)
+	hot   map[string][]int       // the hot slots of each remaining program met, by progKey
+	key   []byte                 // progKey's buffer
+	gkey  []byte                 // groupKey's
+	// Stats is updated as the run goes.
+	Stats Stats
+	// Parts bounds the states merged into one (MaxParts when 0).
+	Parts int
+	// Size bounds the size of a merge's disjunction (MaxSize when 0).
+	Size int
+}
+
+func (s *Searcher) maxSize() int {
+	if s.Size > 0 {
+		return s.Size
+	}
+	return MaxSize
+}
+
+// New is the Merger of e (engine.Options.Merge = mergesearch.New).
+func New(e *engine.Engine) engine.Merger {
+	return &Searcher{e: e, ts: e.Terms(), depth: -1, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}}
+}
+
+// Of returns the merging frontier of an engine made with Options.Merge = New, or nil.
+func Of(m engine.Merger) *Searcher {
+	s, _ := m.(*Searcher)
+	return s
+}
+
+// Add queues the successors of the state taken last; they inherit its nearest merge.
+func (s *Searcher) Add(kids []*engine.State) {
+	for _, k := range kids {
+		s.items = append(s.items, entry{k, s.last.anc})
+	}
+}
+
+// Len is the number of pending states.
+func (s *Searcher) Len() int { return len(s.items) - s.head }
+
+// Each calls f on every pending state.
+func (s *Searcher) Each(f func(*engine.State)) {
+	for _, x := range s.items[s.head:] {
+		f(x.st)
+	}
+}
+
+// Select takes the next state; the first of a depth merges the level first.
+func (s *Searcher) Select() *engine.State {
+	if d := s.items[s.head].st.Depth; d != s.depth {
+		s.depth = d
+		s.mergeLevel()
+	}
+	x := s.items[s.head]
+	s.items[s.head] = entry{}
+	s.head++
+	if s.head > 1024 && s.head*2 > len(s.items) { // reclaim the consumed prefix
+		n := copy(s.items, s.items[s.head:])
+		clear(s.items[n:])
+		s.items, s.head = s.items[:n], 0
+	}
+	s.last = x
+	return x.st
+}
+
+// mergeLevel merges the pending states (the whole level of depth s.depth) that have the same
+// remaining program, in chunks of at most Parts; each merged state takes the place of its first
+// constituent.
+func (s *Searcher) mergeLevel() {
+	level := s.items[s.head:]
+	groups := map[string][]int{} // group key → indices in level
+	var order []string
+	terms := map[*sym.Term]uint64{} // a number for each term of a hot slot (the level's)
+	for i, x := range level {
+		if x.st.Depth != s.depth || x.st.IsFinal() { // a finished program has no steps to share
+			continue
+		}
+		k := s.groupKey(x.st, terms)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	parts := s.Parts
+	if parts <= 0 {
+		parts = MaxParts
+	}
+	drop := map[int]bool{}
+	for _, k := range order {
+		for g := groups[k]; len(g) > 1; g = g[min(parts, len(g)):] {
+			s.mergeChunk(level, g[:min(parts, len(g))], drop)
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	kept := s.items[:s.head]
+	for i, x := range level {
+		if !drop[i] {
+			kept = append(kept, x)
+		}
+	}
+	clear(s.items[len(kept):])
+	s.items = kept
+}
+
+// mergeChunk merges the states of level at the indices chunk (two or more, one group) into
+// one, in the place of the first: the others' indices go to drop. A merge whose disjunction is
+// larger than the size bound is not made; the chunk is then merged as two halves, each on its own
+// (down to pairs).
+func (s *Searcher) mergeChunk(level []entry, chunk []int, drop map[int]bool) {
+	if len(chunk) < 2 {
+		return
+	}
+	ss := make([]*engine.State, len(chunk))
+	n := &node{parts: make([]*node, len(chunk))}
+	for j, i := range chunk {
+		ss[j], n.parts[j] = level[i].st, level[i].anc
+	}
+	m, err := merge.States(s.ts, ss)
+	if err != nil {
+		s.Stats.Refused++
+		return
+	}
+	z := disjunctionSize(m, s.maxSize())
+	if z > s.maxSize() {
+		if len(chunk) == 2 {
+			s.Stats.TooLarge++
+			return
+		}
+		h := len(chunk) / 2
+		s.mergeChunk(level, chunk[:h], drop)
+		s.mergeChunk(level, chunk[h:], drop)
+		return
+	}
+	s.Stats.Largest = max(s.Stats.Largest, z)
+	n.m = m
+	s.Stats.Merges++
+	s.Stats.Merged += len(chunk)
+	level[chunk[0]] = entry{m.State, n}
+	for _, i := range chunk[1:] {
+		drop[i] = true
+	}
+}
+
+// groupKey is the key of st's group: its remaining program (progKey) and the terms of the hot
+// slots of that program (hotSlots), by identity. States with one key have the same program
+// (merge.SameProgram) and the same terms in the hot slots.
+func (s *Searcher) groupKey(st *engine.State, terms map[*sym.Term]uint64) string {
+	s.progKey(st.Prog)
+	hot, ok := s.hot[string(s.key)]
+	if !ok {
+		hot = hotSlots(s.e.Prog, st.Prog)
+		s.hot[string(s.key)] = hot
+	}
+	s.gkey = binary.AppendUvarint(s.gkey[:0], uint64(len(s.key))) // the program's part, delimited
+	s.gkey = append(s.gkey, s.key...)
+	for _, h := range hot {
+		id, ok := terms[st.Store[h]]
+		if !ok {
+			id = uint64(len(terms))
+			terms[st.Store[h]] = id
+		}
+		s.gkey = binary.AppendUvarint(s.gkey, id)
+	}
+	return string(s.gkey)
+}
+
+// progKey sets s.key to a key of the remaining program k: the numbers of its statement nodes,
+// sequences flattened, in order. Two programs have the same key exactly when merge.SameProgram
+// holds.
+func (s *Searcher) progKey(k *engine.Kont) {
+	s.key = s.key[:0]
+	var stmt func(st syntax.Stmt)
+	stmt = func(st syntax.Stmt) {
+		if seq, ok := st.(*syntax.Seq); ok {
+			stmt(seq.First)
+			stmt(seq.Second)
+			return
+		}
+		id, ok := s.ids[st]
+		if !ok {
+			id = uint64(len(s.ids))
+			s.ids[st] = id
+		}
+		s.key = binary.AppendUvarint(s.key, id)
+	}
+	for ; k != nil; k = k.Next {
+		stmt(k.S)
+	}
+}
+
+// Unmerge returns the error state of the path input follows to st (engine.Merger): st must be
+// the state taken last, and input must satisfy its path condition.
+func (s *Searcher) Unmerge(st *engine.State, input spec.Store) (*engine.State, error) {
+	if st != s.last.st {
+		return nil, fmt.Errorf("mergesearch: Unmerge of a state other than the one taken last")
+	}
+	return s.unmerge(st, s.last.anc, input)
+}
+
+// unmerge is Unmerge for a state st whose nearest merge is n: Which names the constituent whose
+// path input follows, the constituent is itself unmerged, and the engine's steps are followed
+// from it along input down to st's depth.
+func (s *Searcher) unmerge(st *engine.State, n *node, v spec.Store) (*engine.State, error) {
+	if n == nil {
+		return st, nil
+	}
+	i := n.m.Which(v)
+	if i < 0 {
+		return nil, fmt.Errorf("the input satisfies the guard of none of the %d states merged at depth %d", len(n.m.Parts), n.m.State.Depth)
+	}
+	p := n.m.Parts[i]
+	if ok, def := p.Guard.EvalOK(v); !ok || !def {
+		return nil, fmt.Errorf("the input is read back as state %d of the merge at depth %d, whose guard it does not satisfy", i, n.m.State.Depth)
+	}
+	u, err := s.unmerge(p.State, n.parts[i], v)
+	if err != nil {
+		return nil, err
+	}
+	for u.Depth < st.Depth {
+		if u, err = s.follow(u, v); err != nil {
+			return nil, err
+		}
+	}
+	if !merge.SameProgram(u.Prog, st.Prog) {
+		return nil, fmt.Errorf("the input's path from state %d of the merge at depth %d reaches another program than the merged run at depth %d", i, n.m.State.Depth, st.Depth)
+	}
+	return u, nil
+}
+
+// follow is the successor of u that input v follows: the one whose added conjuncts (its branch
+// condition, engine.Added) hold under v. The successors of a step split the inputs of u's path
+// condition, so there is exactly one; anything else is an error.
+func (s *Searcher) follow(u *engine.State, v spec.Store) (*engine.State, error) {
+	var next *engine.State
+	for _, k := range s.e.Expand(u, nil) {
+		holds := true
+		for _, f := range engine.Added(u, k) {
+			ok, def := f.EvalOK(v)
+			if !def {
+				return nil, fmt.Errorf("the branch condition %s at depth %d has too many quantifier instances to evaluate", f.String(s.e.Names()), u.Depth)
+			}
+			holds = holds && ok
+		}
+		if !holds {
+			continue
+		}
+		if next != nil {
+			return nil, fmt.Errorf("the input satisfies the conditions of two successors of the state at depth %d", u.Depth)
+		}
+		next = k
+	}
+	if next == nil {
+		return nil, fmt.Errorf("the input satisfies the condition of no successor of the state at depth %d", u.Depth)
+	}
+	return next, nil
+}
+
+// disjunctionSize is the size of the disjunction of m's guards (MaxSize's measure): the number
+// of its nodes (conjunctions, disjunctions, comparisons) as a tree, counted up to limit+1.
+func disjunctionSize(m *merge.Merged, limit int) int {
+	n := 1
+	for _, p := range m.Parts {
+		if n += formulaSize(p.Guard, limit-n); n > limit {
+			break
+		}
+	}
+	return n
+}
+
+// formulaSize is the number of nodes of f as a tree, counted up to limit+1.
+func formulaSize(f *sym.Formula, limit int) int {
+	n := 1
+	for _, g := range f.Args {
+		if n > limit {
+			break
+		}
+		n += formulaSize(g, limit-n)
+	}
+	return n
+}
+
+// String is the counters as run --merge prints them.
+func (s *Searcher) String() string {
+	st := s.Stats
+	out := fmt.Sprintf("merging: %d merges of %d states", st.Merges, st.Merged)
+	if st.TooLarge+st.Refused > 0 {
+		out += fmt.Sprintf(" (left unmerged: %d pairs whose disjunction exceeds %d nodes, %d groups package merge refused)", st.TooLarge, s.maxSize(), st.Refused)
+	}
+	return out
+}

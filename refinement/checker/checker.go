@@ -160,6 +160,9 @@ type Summary struct {
 	// Merges and MergeInputs count the merges of states checked and the inputs checked against
 	// them (refinement/mergecheck).
 	Merges, MergeInputs int
+	// MergeRuns counts the programs whose run with state merging (run --merge) went through the
+	// whole-run oracles, and MergeRunMerges the merges those runs made (mergerun.go).
+	MergeRuns, MergeRunMerges int
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -216,6 +219,8 @@ func (s *Summary) Add(o *Summary) {
 	s.BurstRuns += o.BurstRuns
 	s.Merges += o.Merges
 	s.MergeInputs += o.MergeInputs
+	s.MergeRuns += o.MergeRuns
+	s.MergeRunMerges += o.MergeRunMerges
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -435,11 +440,14 @@ func (c *Checker) Start(u *Unit) {
 	}
 }
 
-// FormulaB is the engine formula f as IMP syntax over the program's store (arrays included).
-func (c *Checker) FormulaB(f *sym.Formula) syntax.BExpr { return conv.Formula(c.U.Prog, f) }
+// FormulaB is the engine formula f as IMP syntax over the program's store (arrays included); a
+// formula over the conditional terms of a merged state is written as their cases, or is an
+// error when they are too many (conv.Formula).
+func (c *Checker) FormulaB(f *sym.Formula) (syntax.BExpr, error) { return conv.Formula(c.U.Prog, f) }
 
-// TermA is the engine term t as IMP syntax over the program's store (arrays included).
-func (c *Checker) TermA(t *sym.Term) syntax.AExpr { return conv.Term(c.U.Prog, t) }
+// TermA is the engine term t as IMP syntax over the program's store (arrays included); an error
+// for a conditional term (conv.Term).
+func (c *Checker) TermA(t *sym.Term) (syntax.AExpr, error) { return conv.Term(c.U.Prog, t) }
 
 // ConcArrays are the arrays of the flat concrete store v.
 func (c *Checker) ConcArrays(v []integer.Int) refclient.ConcArrays { return conv.Arrays(c.U.Prog, v) }
@@ -612,6 +620,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 	s.ReportRules(w)
 	if s.Merges > 0 {
 		fmt.Fprintf(w, "refinement:   merges of states checked %d, on %d inputs (mergecheck)\n", s.Merges, s.MergeInputs)
+	}
+	if s.MergeRuns > 0 {
+		fmt.Fprintf(w, "refinement:   runs with state merging checked %d, %d merges in them (the whole-run oracles)\n", s.MergeRuns, s.MergeRunMerges)
 	}
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",

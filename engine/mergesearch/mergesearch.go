@@ -22,6 +22,7 @@ package mergesearch
 import (
 	"encoding/binary"
 	"fmt"
+	"reflect"
 
 	"certsym/engine"
 	"certsym/merge"
@@ -57,6 +58,59 @@ type node struct {
 	parts []*node
 }
 
+// cand is a state of the level being merged (its index) and its hash (mergeLevel).
+type cand struct {
+	h uint64
+	i int
+}
+
+// hashCount counts hashes: an open-addressing table (linear probing) kept from level to level.
+type hashCount struct {
+	keys []uint64
+	ns   []int32 // 0: the slot is free
+}
+
+// reset empties the table, with room for n hashes.
+func (t *hashCount) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.keys) < size || len(t.keys) > 8*size {
+		t.keys, t.ns = make([]uint64, size), make([]int32, size)
+		return
+	}
+	clear(t.ns)
+}
+
+// find returns the slot of h: its own, or the free slot where it goes.
+func (t *hashCount) find(h uint64) int {
+	m := uint64(len(t.keys) - 1)
+	i := h & m
+	for t.ns[i] != 0 && t.keys[i] != h {
+		i = (i + 1) & m
+	}
+	return int(i)
+}
+
+func (t *hashCount) add(h uint64) {
+	i := t.find(h)
+	t.keys[i] = h
+	t.ns[i]++
+}
+
+func (t *hashCount) count(h uint64) int32 { return t.ns[t.find(h)] }
+
+// mix is a step of the hash of mergeLevel (splitmix64's finalizer over h and v).
+func mix(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
 // entry is a pending state and the merge nearest above it on its path (nil: none).
 type entry struct {
 	st  *engine.State
@@ -76,7 +130,14 @@ type Searcher struct {
 	key   []byte                 // progKey's buffer
 	gkey  []byte                 // groupKey's
 	// Stats is updated as the run goes.
-	Stats Stats
+	Stats    Stats
+	cands    []cand       // mergeLevel's states and hashes, kept from level to level
+	counts   hashCount    // the number of the level's states with each hash
+	hotCache [64]struct { // hotBySig's last answers, by signature hash modulo 64
+		sig uint64
+		hot []int
+	}
+	hotBySig map[uint64][]int // the hot slots of the first program met, by mergeLevel's signature hash
 	// Parts bounds the states merged into one (MaxParts when 0).
 	Parts int
 	// Size bounds the size of a merge's disjunction (MaxSize when 0).
@@ -92,7 +153,7 @@ func (s *Searcher) maxSize() int {
 
 // New is the Merger of e (engine.Options.Merge = mergesearch.New).
 func New(e *engine.Engine) engine.Merger {
-	return &Searcher{e: e, ts: e.Terms(), depth: -1, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}}
+	return &Searcher{e: e, ts: e.Terms(), depth: -1, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}, hotBySig: map[uint64][]int{}}
 }
 
 // Of returns the merging frontier of an engine made with Options.Merge = New, or nil.
@@ -141,18 +202,66 @@ func (s *Searcher) Select() *engine.State {
 // constituent.
 func (s *Searcher) mergeLevel() {
 	level := s.items[s.head:]
-	groups := map[string][]int{} // group key → indices in level
-	var order []string
-	terms := map[*sym.Term]uint64{} // a number for each term of a hot slot (the level's)
+	if len(level) < 2 {
+		return
+	}
+	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
+	// share no group. So a hash that allocates nothing comes first: of the position of the
+	// program's first statement and the length of its continuation, and of the terms of the hot
+	// slots of the first program met with those (by identity). The states of one group almost
+	// always have one hash (two programs that are the same sequence of statements held in
+	// continuations of different lengths do not, and are then left apart); only the states whose
+	// hash another state of the level has get their exact key.
+	s.cands = s.cands[:0]
 	for i, x := range level {
 		if x.st.Depth != s.depth || x.st.IsFinal() { // a finished program has no steps to share
 			continue
 		}
-		k := s.groupKey(x.st, terms)
+		head, n := x.st.Prog.S, 0
+		for seq, ok := head.(*syntax.Seq); ok; seq, ok = head.(*syntax.Seq) {
+			head = seq.First
+		}
+		for k := x.st.Prog; k != nil; k = k.Next {
+			n++
+		}
+		p := head.Pos()
+		sig := mix(mix(uint64(p.Line)<<32|uint64(uint32(p.Col)), uint64(n)), 0)
+		slot := &s.hotCache[sig%uint64(len(s.hotCache))]
+		if slot.hot == nil || slot.sig != sig {
+			hot, ok := s.hotBySig[sig]
+			if !ok {
+				s.progKey(x.st.Prog)
+				hot = s.hotOf(x.st.Prog)
+				s.hotBySig[sig] = hot
+			}
+			slot.sig, slot.hot = sig, hot
+		}
+		hot := slot.hot
+		h := sig
+		for _, slot := range hot {
+			h = mix(h, uint64(reflect.ValueOf(x.st.Store[slot]).Pointer()))
+		}
+		s.cands = append(s.cands, cand{h, i})
+	}
+	s.counts.reset(len(s.cands))
+	for _, c := range s.cands {
+		s.counts.add(c.h)
+	}
+	var groups map[string][]int // group key → indices in level
+	var order []string
+	var terms map[*sym.Term]uint64 // a number for each term of a hot slot (the level's)
+	for _, c := range s.cands {
+		if s.counts.count(c.h) < 2 {
+			continue // no other state has its hash
+		}
+		if terms == nil {
+			groups, terms = map[string][]int{}, map[*sym.Term]uint64{}
+		}
+		k := s.groupKey(level[c.i].st, terms)
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], i)
+		groups[k] = append(groups[k], c.i)
 	}
 	parts := s.Parts
 	if parts <= 0 {
@@ -221,11 +330,7 @@ func (s *Searcher) mergeChunk(level []entry, chunk []int, drop map[int]bool) {
 // (merge.SameProgram) and the same terms in the hot slots.
 func (s *Searcher) groupKey(st *engine.State, terms map[*sym.Term]uint64) string {
 	s.progKey(st.Prog)
-	hot, ok := s.hot[string(s.key)]
-	if !ok {
-		hot = hotSlots(s.e.Prog, st.Prog)
-		s.hot[string(s.key)] = hot
-	}
+	hot := s.hotOf(st.Prog)
 	s.gkey = binary.AppendUvarint(s.gkey[:0], uint64(len(s.key))) // the program's part, delimited
 	s.gkey = append(s.gkey, s.key...)
 	for _, h := range hot {
@@ -237,6 +342,16 @@ func (s *Searcher) groupKey(st *engine.State, terms map[*sym.Term]uint64) string
 		s.gkey = binary.AppendUvarint(s.gkey, id)
 	}
 	return string(s.gkey)
+}
+
+// hotOf returns the hot slots of the program k, whose key progKey has just put in s.key.
+func (s *Searcher) hotOf(k *engine.Kont) []int {
+	hot, ok := s.hot[string(s.key)]
+	if !ok {
+		hot = hotSlots(s.e.Prog, k)
+		s.hot[string(s.key)] = hot
+	}
+	return hot
 }
 
 // progKey sets s.key to a key of the remaining program k: the numbers of its statement nodes,

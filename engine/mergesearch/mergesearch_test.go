@@ -32,28 +32,19 @@ func run(t *testing.T, src string, merging bool, opts engine.Options) (*engine.R
 	return rep, ms
 }
 
-// nonlinearIfs is k independent ifs whose conditions are products, joining after each:
-// if xK * y > z + K then s = s + xK else s = s - 1 fi (2^k paths).
-func nonlinearIfs(k int) string {
-	var b strings.Builder
-	for i := 1; i <= k; i++ {
-		fmt.Fprintf(&b, "if x%d * y > z + %d then s = s + x%d else s = s - 1 fi;\n", i, i, i)
-	}
-	return b.String() + "skip\n"
-}
-
 // TestNonlinearIfsMerged: the 13 nonlinear ifs run to the end with merging in at most 200 states
-// (8,192 paths; 32,763 states without merging), one merge a join, and the verdict is safe.
+// (8,192 paths; 32,763 states without merging), one merge a join but the last (the end of the
+// program: finished states are not merged), and the verdict is safe.
 func TestNonlinearIfsMerged(t *testing.T) {
-	rep, ms := run(t, nonlinearIfs(13), true, engine.Options{})
+	rep, ms := run(t, testprog.NonlinearIfs(13), true, engine.Options{})
 	if rep.Verdict != engine.VerdictSafe {
 		t.Fatalf("verdict %s (%s), want safe", rep.Verdict, rep.Reason)
 	}
 	if rep.Stats.Expanded > 200 {
 		t.Errorf("%d states expanded, want at most 200", rep.Stats.Expanded)
 	}
-	if ms.Stats.Merges != 13 || ms.Stats.TooLarge+ms.Stats.Refused != 0 {
-		t.Errorf("merging: %+v, want 13 merges and none left", ms.Stats)
+	if ms.Stats.Merges != 12 || ms.Stats.TooLarge+ms.Stats.Refused != 0 {
+		t.Errorf("merging: %+v, want 12 merges and none left", ms.Stats)
 	}
 }
 
@@ -71,35 +62,45 @@ func TestLinearIfsMerged(t *testing.T) {
 	if ms.Stats.Merges == 0 {
 		t.Error("no merge")
 	}
-	checkOwnPath(t, rep.Bugs[0])
+	checkOwnPath(t, testprog.Parse(t, testprog.IndependentIfs(18)), rep.Bugs[0])
 }
 
-// checkOwnPath checks that a bug's state is one path's: no conditional term in its store or path
-// condition, no disjunction in the path condition, which its input satisfies; and that the input's
-// concrete run reaches the bug's error after as many steps as the state's depth.
-func checkOwnPath(t *testing.T, b *engine.Bug) {
+// checkOwnPath checks that a bug's state is its input's own path's in the tree without merging:
+// the engine's steps from the initial state of a run of its own, each time to the successor whose
+// branch condition the input satisfies, reach after as many steps a state with the same path
+// condition, store and program; and that the input's concrete run reaches the bug's error after
+// as many steps as the state's depth.
+func checkOwnPath(t *testing.T, p *syntax.Program, b *engine.Bug) {
 	t.Helper()
-	for n := b.State.PC; n != nil && n.Parent != nil; n = n.Parent {
-		if n.Conj.Op == sym.FOr {
-			t.Errorf("the bug's path condition has a disjunction (a merge's): %s", n.Conj.String(nil))
-		}
-		n.Conj.EachAtom(func(a *sym.Atom) {
-			if a.Kind == sym.AtomIte {
-				t.Errorf("the bug's path condition has a conditional term")
+	e := engine.New(p, engine.Options{})
+	defer e.Close()
+	names := e.Names()
+	st := e.Initial()
+	for st.Depth < b.State.Depth {
+		var next *engine.State
+		for _, k := range e.Expand(st, nil) {
+			holds := true
+			for _, f := range engine.Added(st, k) {
+				holds = holds && f.Eval(b.Input)
 			}
-		})
-	}
-	for _, x := range b.State.Store {
-		if x.ArrayValue() == nil {
-			x.EachAtom(func(a *sym.Atom) {
-				if a.Kind == sym.AtomIte {
-					t.Errorf("the bug's store has a conditional term")
-				}
-			})
+			if holds {
+				next = k
+				break
+			}
 		}
+		if next == nil {
+			t.Fatalf("the input of the bug at line %d follows no successor at depth %d", b.Line(), st.Depth)
+		}
+		st = next
 	}
-	if !b.State.PC.Formula().Eval(b.Input) {
-		t.Errorf("the input does not satisfy the bug's path condition")
+	if got, want := b.State.PC.String(names), st.PC.String(names); got != want {
+		t.Errorf("the bug's path condition is %s, its input's path's %s", got, want)
+	}
+	if got, want := sym.StoreString(b.State.Store, names), sym.StoreString(st.Store, names); got != want {
+		t.Errorf("the bug's store is %s, its input's path's %s", got, want)
+	}
+	if got, want := syntax.Print(b.State.Prog.Stmt()), syntax.Print(st.Prog.Stmt()); got != want {
+		t.Errorf("the bug's program is\n%s\nits input's path's\n%s", got, want)
 	}
 	if b.Replay.Outcome != spec.Failed || b.Replay.Fail != b.Fail || b.Replay.Steps != b.State.Depth {
 		t.Errorf("replay: %s after %d steps, want the bug's error after %d", b.Replay.Outcome, b.Replay.Steps, b.State.Depth)
@@ -110,7 +111,7 @@ func checkOwnPath(t *testing.T, b *engine.Bug) {
 // reported on their inputs' own paths (checkOwnPath), at the places and kinds of the run without
 // merging.
 func TestMergedBugReplays(t *testing.T) {
-	src := strings.TrimSuffix(nonlinearIfs(6), "skip\n") + "assert s != 3;\nq = 10 / (s - 4);\nif x1 > 0 then s = s + 1 else s = s - 1 fi;\nassert s != 9\n"
+	src := testprog.NonlinearIfs(6) + ";\nassert s != 3;\nq = 10 / (s - 4);\nif x1 > 0 then s = s + 1 else s = s - 1 fi;\nassert s != 9\n"
 	for _, all := range []bool{false, true} {
 		plain, _ := run(t, src, false, engine.Options{AllBugs: all})
 		merged, ms := run(t, src, true, engine.Options{AllBugs: all})
@@ -121,7 +122,7 @@ func TestMergedBugReplays(t *testing.T) {
 			t.Errorf("all-bugs %v: without merging %s [%s], with %s [%s]", all, plain.Verdict, bugList(plain), merged.Verdict, bugList(merged))
 		}
 		for _, b := range merged.Bugs {
-			checkOwnPath(t, b)
+			checkOwnPath(t, testprog.Parse(t, src), b)
 		}
 	}
 }
@@ -137,7 +138,7 @@ func bugList(r *engine.Report) string {
 
 // TestUnmergeLastOnly: Unmerge answers for the state taken last only.
 func TestUnmergeLastOnly(t *testing.T) {
-	p := testprog.Parse(t, nonlinearIfs(2))
+	p := testprog.Parse(t, testprog.NonlinearIfs(2))
 	var ms *Searcher
 	e := engine.New(p, engine.Options{Merge: func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }})
 	defer e.Close()

@@ -1,8 +1,10 @@
 // Package mergesearch is the state-merging policy of the engine's breadth-first search (run
 // --merge): the engine's frontier (an engine.Merger) that, before it hands out the first state
 // of a depth, merges the pending states of that depth that have the same remaining program
-// (package merge), at most MaxParts states into one. The merged state is expanded once for all
-// its constituents; its successors meet again at the next join and are merged again.
+// (package merge) and the same terms in its hot variables (those a loop's conditions read,
+// hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes. The merged
+// state is expanded once for all its constituents; its successors meet again at the next join and
+// are merged again. docs/merging.md describes the policy and the measurements behind its bounds.
 //
 // The policy is the one the proofs show exact: merging states of one breadth-first depth with one
 // continuation (merge_policy_exact, Merge.v), and the depth-by-depth merged search is sound and
@@ -26,6 +28,7 @@ import (
 
 	"certsym/engine"
 	"certsym/merge"
+	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -47,7 +50,7 @@ type Stats struct {
 	Merges   int // merged states made
 	Merged   int // the states they replaced (their constituents)
 	Refused  int // groups of states with one program that package merge did not merge (a quantified guard, a large array)
-	TooLarge int // groups left unmerged because their disjunction is larger than MaxSize
+	TooLarge int // pairs left unmerged because their disjunction is larger than MaxSize
 	Largest  int // the size of the largest disjunction of a merge made (MaxSize's measure)
 }
 
@@ -56,59 +59,6 @@ type Stats struct {
 type node struct {
 	m     *merge.Merged
 	parts []*node
-}
-
-// cand is a state of the level being merged (its index) and its hash (mergeLevel).
-type cand struct {
-	h uint64
-	i int
-}
-
-// hashCount counts hashes: an open-addressing table (linear probing) kept from level to level.
-type hashCount struct {
-	keys []uint64
-	ns   []int32 // 0: the slot is free
-}
-
-// reset empties the table, with room for n hashes.
-func (t *hashCount) reset(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if len(t.keys) < size || len(t.keys) > 8*size {
-		t.keys, t.ns = make([]uint64, size), make([]int32, size)
-		return
-	}
-	clear(t.ns)
-}
-
-// find returns the slot of h: its own, or the free slot where it goes.
-func (t *hashCount) find(h uint64) int {
-	m := uint64(len(t.keys) - 1)
-	i := h & m
-	for t.ns[i] != 0 && t.keys[i] != h {
-		i = (i + 1) & m
-	}
-	return int(i)
-}
-
-func (t *hashCount) add(h uint64) {
-	i := t.find(h)
-	t.keys[i] = h
-	t.ns[i]++
-}
-
-func (t *hashCount) count(h uint64) int32 { return t.ns[t.find(h)] }
-
-// mix is a step of the hash of mergeLevel (splitmix64's finalizer over h and v).
-func mix(h, v uint64) uint64 {
-	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
-	h ^= h >> 30
-	h *= 0xbf58476d1ce4e5b9
-	h ^= h >> 27
-	h *= 0x94d049bb133111eb
-	return h ^ h>>31
 }
 
 // entry is a pending state and the merge nearest above it on its path (nil: none).
@@ -179,7 +129,12 @@ func (s *Searcher) Each(f func(*engine.State)) {
 	}
 }
 
-// Select takes the next state; the first of a depth merges the level first.
+// Select takes the next state; the first of a depth merges the level first (mergeLevel).
+//
+// Coq: one step of mlevel (Merge.v), the level of depth d expanded (the engine's steps, mexpand)
+// and merged by mround with the groups of merge_policy (one depth, one continuation), fewer of
+// them as merge_any allows; merge_policy_exact and mlevel_sound, mlevel_complete,
+// mlevel_bug_sound, mlevel_bug_complete (Mergeproof.v).
 func (s *Searcher) Select() *engine.State {
 	if d := s.items[s.head].st.Depth; d != s.depth {
 		s.depth = d
@@ -206,43 +161,54 @@ func (s *Searcher) mergeLevel() {
 		return
 	}
 	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
-	// share no group. So a hash that allocates nothing comes first: of the position of the
-	// program's first statement and the length of its continuation, and of the terms of the hot
-	// slots of the first program met with those (by identity). The states of one group almost
-	// always have one hash (two programs that are the same sequence of statements held in
-	// continuations of different lengths do not, and are then left apart); only the states whose
-	// hash another state of the level has get their exact key.
+	// share no group. So hashes that allocate nothing come first: of the position of the
+	// program's first statement, then, for the states that share it, of the terms of the hot
+	// slots of the first program met with that position (by identity). The states of one group
+	// have one hash (but for two programs with the same position and different hot slots, whose
+	// states are then left apart: statements inlined from two calls of a macro on one line); only
+	// the states whose hash another state of the level has get their exact key.
 	s.cands = s.cands[:0]
 	for i, x := range level {
-		if x.st.Depth != s.depth || x.st.IsFinal() { // a finished program has no steps to share
+		// a finished program has no steps to share; a state known unsatisfiable (without pruning)
+		// is no merge's constituent (package merge refuses it)
+		if x.st.Depth != s.depth || x.st.IsFinal() || x.st.PC.Status == pathcond.Unsat {
 			continue
 		}
-		head, n := x.st.Prog.S, 0
+		head := x.st.Prog.S
 		for seq, ok := head.(*syntax.Seq); ok; seq, ok = head.(*syntax.Seq) {
 			head = seq.First
 		}
-		for k := x.st.Prog; k != nil; k = k.Next {
-			n++
-		}
 		p := head.Pos()
-		sig := mix(mix(uint64(p.Line)<<32|uint64(uint32(p.Col)), uint64(n)), 0)
-		slot := &s.hotCache[sig%uint64(len(s.hotCache))]
-		if slot.hot == nil || slot.sig != sig {
-			hot, ok := s.hotBySig[sig]
+		s.cands = append(s.cands, cand{mix(uint64(p.Line)<<32|uint64(uint32(p.Col)), 0), i})
+	}
+	// The states whose program's first statement no other state of the level has are left; the
+	// others' hashes take in the terms of their hot slots.
+	s.counts.reset(len(s.cands))
+	for _, c := range s.cands {
+		s.counts.add(c.h)
+	}
+	shared := s.cands[:0]
+	for _, c := range s.cands {
+		if s.counts.count(c.h) < 2 {
+			continue
+		}
+		x := level[c.i]
+		slot := &s.hotCache[c.h%uint64(len(s.hotCache))]
+		if slot.hot == nil || slot.sig != c.h {
+			hot, ok := s.hotBySig[c.h]
 			if !ok {
 				s.progKey(x.st.Prog)
 				hot = s.hotOf(x.st.Prog)
-				s.hotBySig[sig] = hot
+				s.hotBySig[c.h] = hot
 			}
-			slot.sig, slot.hot = sig, hot
+			slot.sig, slot.hot = c.h, hot
 		}
-		hot := slot.hot
-		h := sig
-		for _, slot := range hot {
-			h = mix(h, uint64(reflect.ValueOf(x.st.Store[slot]).Pointer()))
+		for _, j := range slot.hot {
+			c.h = mix(c.h, uint64(reflect.ValueOf(x.st.Store[j]).Pointer()))
 		}
-		s.cands = append(s.cands, cand{h, i})
+		shared = append(shared, c)
 	}
+	s.cands = shared
 	s.counts.reset(len(s.cands))
 	for _, c := range s.cands {
 		s.counts.add(c.h)

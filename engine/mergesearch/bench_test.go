@@ -17,34 +17,28 @@ import (
 	"certsym/spec/syntax/parser"
 )
 
-// benchRun runs the bug finder on prog reps times with opts, with merging or without, and
-// reports the mean of its runs: states expanded, solver queries (and those Z3 answered), merges,
-// time and the process's CPU time (Z3's and the collector's included: on a machine shared with
-// other jobs, the less noisy of the two).
-func benchRun(b *testing.B, prog *syntax.Program, opts engine.Options, merging bool, reps int) {
+// benchRun runs the bug finder on prog once with opts, with merging or without, and reports its
+// states expanded, solver queries (and those Z3 answered), merges, time and the process's CPU
+// time (Z3's and the collector's included: on a machine shared with other jobs, the less noisy of
+// the two).
+func benchRun(b *testing.B, prog *syntax.Program, opts engine.Options, merging bool) {
 	b.Helper()
-	var wall, cpu time.Duration
-	var rep *engine.Report
 	var ms *Searcher
-	for r := 0; r < reps; r++ {
-		o := opts
-		if merging {
-			o.Merge = func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }
-		}
-		runtime.GC() // the garbage of the runs before is not this run's
-		cpu0, start := cpuTime(), time.Now()
-		e := engine.New(prog, o)
-		var err error
-		rep, err = e.FindBugs(nil)
-		wall += time.Since(start)
-		e.Close()
-		cpu += cpuTime() - cpu0
-		if err != nil {
-			b.Fatal(err)
-		}
+	if merging {
+		opts.Merge = func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }
 	}
-	b.ReportMetric(wall.Seconds()/float64(reps), "s/run")
-	b.ReportMetric(cpu.Seconds()/float64(reps), "cpu-s/run")
+	runtime.GC() // the garbage of the runs before is not this run's
+	cpu0, start := cpuTime(), time.Now()
+	e := engine.New(prog, opts)
+	rep, err := e.FindBugs(nil)
+	wall := time.Since(start)
+	e.Close()
+	cpu := cpuTime() - cpu0
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(wall.Seconds(), "s/run")
+	b.ReportMetric(cpu.Seconds(), "cpu-s/run")
 	b.ReportMetric(float64(rep.Stats.Expanded), "states")
 	b.ReportMetric(float64(rep.Stats.Solver.Queries), "queries")
 	b.ReportMetric(float64(rep.Stats.Solver.Z3Queries), "z3-queries")
@@ -91,30 +85,32 @@ func BenchmarkMergeIfs(b *testing.B) {
 					b.Skip("set CERTSYM_BENCH_LONG=1 for the run without merging (minutes)")
 				}
 				for i := 0; i < b.N; i++ {
-					benchRun(b, prog, c.opts, merging, 1)
+					benchRun(b, prog, c.opts, merging)
 				}
 			})
 		}
 	}
 }
 
-// BenchmarkMergeCaseStudies runs the case studies without and with merging, in one process: the
-// unbounded factorial, gcd and isqrt of engine/testdata for as many states as
-// BenchmarkCaseStudies gives them, and the programs of the PyWiSE corpus (when it is beside the
-// repository) with --all-bugs to their end or 5,000 states, ten runs an iteration (a run takes
-// milliseconds). The target: merging no slower than 1.2 times the run without it (the ratio of
-// the cpu-s/run metrics).
+// BenchmarkMergeCaseStudies runs the case studies without and with merging, alternately in one
+// process (so that the load of a shared machine weighs on both alike): the unbounded factorial,
+// gcd and isqrt of engine/testdata for as many states as BenchmarkCaseStudies gives them, three
+// pairs of runs an iteration, and the programs of the PyWiSE corpus (when it is beside the
+// repository) with --all-bugs to their end or 5,000 states, ten pairs an iteration (a run takes
+// milliseconds). It reports each side's states, time and CPU time per run (plain-*, merge-*) and
+// cpu-ratio, the CPU time with merging over the CPU time without. The target: a cpu-ratio of at
+// most 1.2.
 func BenchmarkMergeCaseStudies(b *testing.B) {
 	type study struct {
 		file   string
 		states int
 		all    bool
-		reps   int // runs an iteration: the short ones are run several times
+		reps   int // pairs of runs an iteration
 	}
 	studies := []study{
-		{"../testdata/factorial.imp", 150_000, false, 1},
-		{"../testdata/isqrt.imp", 150_000, false, 1},
-		{"../testdata/gcd.imp", 20_000, false, 1},
+		{"../testdata/factorial.imp", 150_000, false, 3},
+		{"../testdata/isqrt.imp", 150_000, false, 3},
+		{"../testdata/gcd.imp", 20_000, false, 3},
 	}
 	if dir := corpus.Dir(); dir != "" {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.imp"))
@@ -128,12 +124,36 @@ func BenchmarkMergeCaseStudies(b *testing.B) {
 			b.Fatal(err)
 		}
 		opts := engine.Options{Limits: budget.Limits{MaxStates: s.states}, AllBugs: s.all}
-		for _, merging := range []bool{false, true} {
-			b.Run(fmt.Sprintf("%s/merge=%v", filepath.Base(s.file), merging), func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					benchRun(b, prog, opts, merging, s.reps)
+		b.Run(filepath.Base(s.file), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				var wall, cpu [2]time.Duration
+				var states [2]int
+				for r := 0; r < s.reps; r++ {
+					for side, merging := range []bool{false, true} {
+						o := opts
+						if merging {
+							o.Merge = New
+						}
+						runtime.GC() // the garbage of the runs before is not this run's
+						cpu0, start := cpuTime(), time.Now()
+						e := engine.New(prog, o)
+						rep, err := e.FindBugs(nil)
+						wall[side] += time.Since(start)
+						e.Close()
+						cpu[side] += cpuTime() - cpu0
+						if err != nil {
+							b.Fatal(err)
+						}
+						states[side] = rep.Stats.Expanded
+					}
 				}
-			})
-		}
+				for side, name := range []string{"plain", "merge"} {
+					b.ReportMetric(float64(states[side]), name+"-states")
+					b.ReportMetric(wall[side].Seconds()/float64(s.reps), name+"-s/run")
+					b.ReportMetric(cpu[side].Seconds()/float64(s.reps), name+"-cpu-s/run")
+				}
+				b.ReportMetric(cpu[1].Seconds()/cpu[0].Seconds(), "cpu-ratio")
+			}
+		})
 	}
 }

@@ -54,6 +54,9 @@ func corpusOptions(t *testing.T, opts []string) (o engine.Options, ok bool) {
 // run with their header's options (all bugs, state bounds), but those of another strategy than
 // bfs, which merging does not take.
 func TestCorpusSameAnswers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the corpus-wide comparison runs every program twice")
+	}
 	files := testprog.Corpus(t)
 	merged := 0
 	for _, f := range files {

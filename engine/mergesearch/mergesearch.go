@@ -61,24 +61,22 @@ type node struct {
 	parts []*node
 }
 
-// entry is a pending state and the merge nearest above it on its path (nil: none).
-type entry struct {
-	st  *engine.State
-	anc *node
-}
-
 // Searcher is the merging frontier: a first-in first-out queue of states, merged depth by depth.
 type Searcher struct {
 	e     *engine.Engine
 	ts    *sym.Terms
-	items []entry
+	items []*engine.State
 	head  int
 	depth int // the depth of the states being taken, -1 before the first
-	last  entry
-	ids   map[syntax.Stmt]uint64 // a number for each statement node met (the grouping keys)
-	hot   map[string][]int       // the hot slots of each remaining program met, by progKey
-	key   []byte                 // progKey's buffer
-	gkey  []byte                 // groupKey's
+	// anc is the merge nearest above each pending state on its path, for those that have one
+	// (empty until the first merge).
+	anc     map[*engine.State]*node
+	last    *engine.State          // the state taken last
+	lastAnc *node                  // its nearest merge
+	ids     map[syntax.Stmt]uint64 // a number for each statement node met (the grouping keys)
+	hot     map[string][]int       // the hot slots of each remaining program met, by progKey
+	key     []byte                 // progKey's buffer
+	gkey    []byte                 // groupKey's
 	// Stats is updated as the run goes.
 	Stats    Stats
 	cands    []cand       // mergeLevel's states and hashes, kept from level to level
@@ -103,7 +101,7 @@ func (s *Searcher) maxSize() int {
 
 // New is the Merger of e (engine.Options.Merge = mergesearch.New).
 func New(e *engine.Engine) engine.Merger {
-	return &Searcher{e: e, ts: e.Terms(), depth: -1, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}, hotBySig: map[uint64][]int{}}
+	return &Searcher{e: e, ts: e.Terms(), depth: -1, anc: map[*engine.State]*node{}, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}, hotBySig: map[uint64][]int{}}
 }
 
 // Of returns the merging frontier of an engine made with Options.Merge = New, or nil.
@@ -114,8 +112,11 @@ func Of(m engine.Merger) *Searcher {
 
 // Add queues the successors of the state taken last; they inherit its nearest merge.
 func (s *Searcher) Add(kids []*engine.State) {
-	for _, k := range kids {
-		s.items = append(s.items, entry{k, s.last.anc})
+	s.items = append(s.items, kids...)
+	if s.lastAnc != nil {
+		for _, k := range kids {
+			s.anc[k] = s.lastAnc
+		}
 	}
 }
 
@@ -125,7 +126,7 @@ func (s *Searcher) Len() int { return len(s.items) - s.head }
 // Each calls f on every pending state.
 func (s *Searcher) Each(f func(*engine.State)) {
 	for _, x := range s.items[s.head:] {
-		f(x.st)
+		f(x)
 	}
 }
 
@@ -136,20 +137,24 @@ func (s *Searcher) Each(f func(*engine.State)) {
 // them as merge_any allows; merge_policy_exact and mlevel_sound, mlevel_complete,
 // mlevel_bug_sound, mlevel_bug_complete (Mergeproof.v).
 func (s *Searcher) Select() *engine.State {
-	if d := s.items[s.head].st.Depth; d != s.depth {
+	if d := s.items[s.head].Depth; d != s.depth {
 		s.depth = d
 		s.mergeLevel()
 	}
 	x := s.items[s.head]
-	s.items[s.head] = entry{}
+	s.items[s.head] = nil
 	s.head++
 	if s.head > 1024 && s.head*2 > len(s.items) { // reclaim the consumed prefix
 		n := copy(s.items, s.items[s.head:])
 		clear(s.items[n:])
 		s.items, s.head = s.items[:n], 0
 	}
-	s.last = x
-	return x.st
+	s.last, s.lastAnc = x, nil
+	if len(s.anc) > 0 {
+		s.lastAnc = s.anc[x]
+		delete(s.anc, x)
+	}
+	return x
 }
 
 // mergeLevel merges the pending states (the whole level of depth s.depth) that have the same
@@ -161,25 +166,21 @@ func (s *Searcher) mergeLevel() {
 		return
 	}
 	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
-	// share no group. So hashes that allocate nothing come first: of the position of the
-	// program's first statement, then, for the states that share it, of the terms of the hot
-	// slots of the first program met with that position (by identity). The states of one group
-	// have one hash (but for two programs with the same position and different hot slots, whose
-	// states are then left apart: statements inlined from two calls of a macro on one line); only
-	// the states whose hash another state of the level has get their exact key.
+	// share no group. So hashes that allocate nothing come first: of the program's first two
+	// statements (the nodes), then, for the states that share them, of the terms of the first two
+	// hot slots of the first program met with them (by identity). The states of one group have
+	// one hash (but for two programs that begin alike and differ in their hot slots, whose states
+	// are then left apart); only the states whose hash another state of the level has get their
+	// exact key, which compares the whole programs and every hot slot.
 	s.cands = s.cands[:0]
 	for i, x := range level {
 		// a finished program has no steps to share; a state known unsatisfiable (without pruning)
 		// is no merge's constituent (package merge refuses it)
-		if x.st.Depth != s.depth || x.st.IsFinal() || x.st.PC.Status == pathcond.Unsat {
+		if x.Depth != s.depth || x.IsFinal() || x.PC.Status == pathcond.Unsat {
 			continue
 		}
-		head := x.st.Prog.S
-		for seq, ok := head.(*syntax.Seq); ok; seq, ok = head.(*syntax.Seq) {
-			head = seq.First
-		}
-		p := head.Pos()
-		s.cands = append(s.cands, cand{mix(uint64(p.Line)<<32|uint64(uint32(p.Col)), 0), i})
+		a, b := firstTwo(x.Prog)
+		s.cands = append(s.cands, cand{mix(mix(nodeID(a), nodeID(b)), 0), i})
 	}
 	// The states whose program's first statement no other state of the level has are left; the
 	// others' hashes take in the terms of their hot slots.
@@ -197,14 +198,14 @@ func (s *Searcher) mergeLevel() {
 		if slot.hot == nil || slot.sig != c.h {
 			hot, ok := s.hotBySig[c.h]
 			if !ok {
-				s.progKey(x.st.Prog)
-				hot = s.hotOf(x.st.Prog)
+				s.progKey(x.Prog)
+				hot = s.hotOf(x.Prog)
 				s.hotBySig[c.h] = hot
 			}
 			slot.sig, slot.hot = c.h, hot
 		}
-		for _, j := range slot.hot {
-			c.h = mix(c.h, uint64(reflect.ValueOf(x.st.Store[j]).Pointer()))
+		for _, j := range slot.hot[:min(len(slot.hot), 2)] {
+			c.h = mix(c.h, uint64(reflect.ValueOf(x.Store[j]).Pointer()))
 		}
 		shared = append(shared, c)
 	}
@@ -223,7 +224,7 @@ func (s *Searcher) mergeLevel() {
 		if terms == nil {
 			groups, terms = map[string][]int{}, map[*sym.Term]uint64{}
 		}
-		k := s.groupKey(level[c.i].st, terms)
+		k := s.groupKey(level[c.i], terms)
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
@@ -256,14 +257,14 @@ func (s *Searcher) mergeLevel() {
 // one, in the place of the first: the others' indices go to drop. A merge whose disjunction is
 // larger than the size bound is not made; the chunk is then merged as two halves, each on its own
 // (down to pairs).
-func (s *Searcher) mergeChunk(level []entry, chunk []int, drop map[int]bool) {
+func (s *Searcher) mergeChunk(level []*engine.State, chunk []int, drop map[int]bool) {
 	if len(chunk) < 2 {
 		return
 	}
 	ss := make([]*engine.State, len(chunk))
 	n := &node{parts: make([]*node, len(chunk))}
 	for j, i := range chunk {
-		ss[j], n.parts[j] = level[i].st, level[i].anc
+		ss[j], n.parts[j] = level[i], s.anc[level[i]]
 	}
 	m, err := merge.States(s.ts, ss)
 	if err != nil {
@@ -285,10 +286,52 @@ func (s *Searcher) mergeChunk(level []entry, chunk []int, drop map[int]bool) {
 	n.m = m
 	s.Stats.Merges++
 	s.Stats.Merged += len(chunk)
-	level[chunk[0]] = entry{m.State, n}
+	for _, i := range chunk {
+		delete(s.anc, level[i])
+	}
+	level[chunk[0]] = m.State
+	s.anc[m.State] = n
 	for _, i := range chunk[1:] {
 		drop[i] = true
 	}
+}
+
+// firstTwo returns the first two statements of the remaining program k, sequences flattened (nil
+// where there are fewer), without allocating.
+func firstTwo(k *engine.Kont) (a, b syntax.Stmt) {
+	var stack [8]syntax.Stmt // the rest of the sequences being descended, innermost last
+	n := 0
+	for ; k != nil; k = k.Next {
+		s := k.S
+		for {
+			for seq, ok := s.(*syntax.Seq); ok; seq, ok = s.(*syntax.Seq) {
+				if n == len(stack) {
+					return a, b // deeper than the stack: b stays nil (a weaker hash, no error)
+				}
+				stack[n], n = seq.Second, n+1
+				s = seq.First
+			}
+			if a == nil {
+				a = s
+			} else {
+				return a, s
+			}
+			if n == 0 {
+				break
+			}
+			n--
+			s = stack[n]
+		}
+	}
+	return a, b
+}
+
+// nodeID is a number for the identity of a statement node (0 for nil).
+func nodeID(s syntax.Stmt) uint64 {
+	if s == nil {
+		return 0
+	}
+	return uint64(reflect.ValueOf(s).Pointer())
 }
 
 // groupKey is the key of st's group: its remaining program (progKey) and the terms of the hot
@@ -347,10 +390,10 @@ func (s *Searcher) progKey(k *engine.Kont) {
 // Unmerge returns the error state of the path input follows to st (engine.Merger): st must be
 // the state taken last, and input must satisfy its path condition.
 func (s *Searcher) Unmerge(st *engine.State, input spec.Store) (*engine.State, error) {
-	if st != s.last.st {
+	if st != s.last {
 		return nil, fmt.Errorf("mergesearch: Unmerge of a state other than the one taken last")
 	}
-	return s.unmerge(st, s.last.anc, input)
+	return s.unmerge(st, s.lastAnc, input)
 }
 
 // unmerge is Unmerge for a state st whose nearest merge is n: Which names the constituent whose

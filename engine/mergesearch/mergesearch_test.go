@@ -254,3 +254,22 @@ func TestDisjunctionSize(t *testing.T) {
 		e.Close()
 	}
 }
+
+// TestFirstTwo: the first two statements of a program, sequences flattened, across continuations.
+func TestFirstTwo(t *testing.T) {
+	p := testprog.Parse(t, "x = 1; y = 2; z = 3")
+	seq := p.Body.(*syntax.Seq)
+	for _, k := range []*engine.Kont{
+		{S: p.Body},
+		{S: seq.First, Next: &engine.Kont{S: seq.Second}},
+		{S: &syntax.Seq{First: &syntax.Seq{First: seq.First, Second: seq.Second.(*syntax.Seq).First}, Second: seq.Second.(*syntax.Seq).Second}},
+	} {
+		a, b := firstTwo(k)
+		if a != seq.First || b != seq.Second.(*syntax.Seq).First {
+			t.Errorf("firstTwo(%s) = %v, %v", syntax.Print(k.Stmt()), a, b)
+		}
+	}
+	if a, b := firstTwo(&engine.Kont{S: seq.First}); a != seq.First || b != nil {
+		t.Errorf("firstTwo of one statement: %v, %v", a, b)
+	}
+}

@@ -104,7 +104,7 @@ func TestCorpusSameAnswers(t *testing.T) {
 			merged++
 		}
 	}
-	if merged < 15 {
-		t.Errorf("merging merged states in %d programs of the corpus, want at least 15", merged)
+	if merged < 12 { // the comparison must see merges (more than a dozen programs have some)
+		t.Errorf("merging merged states in %d programs of the corpus, want at least 12", merged)
 	}
 }

@@ -45,6 +45,19 @@ const MaxParts = 8
 // A merge whose disjunction is larger is not made: its states stay as they are.
 const MaxSize = 1024
 
+// IdleLevels is how many depths in a row the frontier looks for states to merge at every depth
+// and finds no group: past it, it looks at the depths of more than WideLevel states only at every
+// fourth depth, past four times it at every sixteenth, and a depth where it finds a group puts it
+// back to every depth. A run whose paths never meet (loops whose conditions read what their
+// branches change) then pays for the search of groups in its wide depths at one depth in sixteen;
+// merges are delayed, never wrong (states that miss a merge at one join meet again at the next,
+// at one depth). See docs/merging.md for the measurements.
+const IdleLevels = 16
+
+// WideLevel is the number of pending states up to which a depth is searched for groups whatever
+// IdleLevels says (the search costs little there).
+const WideLevel = 32
+
 // Stats count what the merging did.
 type Stats struct {
 	Merges   int // merged states made
@@ -68,6 +81,7 @@ type Searcher struct {
 	items []*engine.State
 	head  int
 	depth int // the depth of the states being taken, -1 before the first
+	idle  int // the depths in a row without a group (IdleLevels)
 	// anc is the merge nearest above each pending state on its path, for those that have one
 	// (empty until the first merge).
 	anc     map[*engine.State]*node
@@ -139,7 +153,18 @@ func (s *Searcher) Each(f func(*engine.State)) {
 func (s *Searcher) Select() *engine.State {
 	if d := s.items[s.head].Depth; d != s.depth {
 		s.depth = d
-		s.mergeLevel()
+		stride := 1
+		switch {
+		case s.idle >= 4*IdleLevels:
+			stride = 16
+		case s.idle >= IdleLevels:
+			stride = 4
+		}
+		if (d%stride == 0 || s.Len() <= WideLevel) && s.mergeLevel() {
+			s.idle = 0
+		} else {
+			s.idle++
+		}
 	}
 	x := s.items[s.head]
 	s.items[s.head] = nil
@@ -159,15 +184,15 @@ func (s *Searcher) Select() *engine.State {
 
 // mergeLevel merges the pending states (the whole level of depth s.depth) that have the same
 // remaining program, in chunks of at most Parts; each merged state takes the place of its first
-// constituent.
-func (s *Searcher) mergeLevel() {
+// constituent. It reports whether some states formed a group (whether it tried to merge).
+func (s *Searcher) mergeLevel() bool {
 	level := s.items[s.head:]
 	if len(level) < 2 {
-		return
+		return false
 	}
 	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
-	// share no group. So hashes that allocate nothing come first: of the program's first two
-	// statements (the nodes), then, for the states that share them, of the terms of the first two
+	// share no group. So hashes that allocate nothing come first: of the positions of the
+	// program's first two statements, then, for the states that share them, of the terms of the first two
 	// hot slots of the first program met with them (by identity). The states of one group have
 	// one hash (but for two programs that begin alike and differ in their hot slots, whose states
 	// are then left apart); only the states whose hash another state of the level has get their
@@ -180,7 +205,7 @@ func (s *Searcher) mergeLevel() {
 			continue
 		}
 		a, b := firstTwo(x.Prog)
-		s.cands = append(s.cands, cand{mix(mix(nodeID(a), nodeID(b)), 0), i})
+		s.cands = append(s.cands, cand{mix(mix(posID(a), posID(b)), 0), i})
 	}
 	// The states whose program's first statement no other state of the level has are left; the
 	// others' hashes take in the terms of their hot slots.
@@ -234,14 +259,15 @@ func (s *Searcher) mergeLevel() {
 	if parts <= 0 {
 		parts = MaxParts
 	}
-	drop := map[int]bool{}
+	drop, tried := map[int]bool{}, false
 	for _, k := range order {
 		for g := groups[k]; len(g) > 1; g = g[min(parts, len(g)):] {
 			s.mergeChunk(level, g[:min(parts, len(g))], drop)
+			tried = true
 		}
 	}
 	if len(drop) == 0 {
-		return
+		return tried
 	}
 	kept := s.items[:s.head]
 	for i, x := range level {
@@ -251,6 +277,7 @@ func (s *Searcher) mergeLevel() {
 	}
 	clear(s.items[len(kept):])
 	s.items = kept
+	return true
 }
 
 // mergeChunk merges the states of level at the indices chunk (two or more, one group) into
@@ -326,12 +353,16 @@ func firstTwo(k *engine.Kont) (a, b syntax.Stmt) {
 	return a, b
 }
 
-// nodeID is a number for the identity of a statement node (0 for nil).
-func nodeID(s syntax.Stmt) uint64 {
+// posID is a number for the position of a statement (0 for nil): the same statement node has
+// one; two nodes at one position (a skip the engine adds, the statements of two calls of a macro
+// on one line) share it, and the hash then tells their states apart by what follows or by their
+// exact keys.
+func posID(s syntax.Stmt) uint64 {
 	if s == nil {
 		return 0
 	}
-	return uint64(reflect.ValueOf(s).Pointer())
+	p := s.Pos()
+	return uint64(p.Line)<<32 | uint64(uint32(p.Col)) + 1
 }
 
 // groupKey is the key of st's group: its remaining program (progKey) and the terms of the hot

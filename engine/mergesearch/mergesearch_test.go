@@ -273,3 +273,19 @@ func TestFirstTwo(t *testing.T) {
 		t.Errorf("firstTwo of one statement: %v, %v", a, b)
 	}
 }
+
+// TestIdleLevels: after a long stretch of depths without a group (a loop over constants), the
+// frontier looks for groups at one depth in sixteen; a chain of ifs after it is merged all the
+// same, from the first depth it looks at, and the run ends with the answer of the run without
+// merging.
+func TestIdleLevels(t *testing.T) {
+	src := "i = 0;\nwhile i < 60 do i = i + 1 od;\n" + testprog.NonlinearIfs(10) + ";\nassert s != 7\n"
+	plain, _ := run(t, src, false, engine.Options{})
+	rep, ms := run(t, src, true, engine.Options{})
+	if rep.Verdict != plain.Verdict || bugList(rep) != bugList(plain) {
+		t.Errorf("with merging %s [%s], without %s [%s]", rep.Verdict, bugList(rep), plain.Verdict, bugList(plain))
+	}
+	if ms.Stats.Merges < 5 || rep.Stats.Expanded*4 > plain.Stats.Expanded {
+		t.Errorf("%d merges, %d states (%d without merging): the chain after the loop is not merged", ms.Stats.Merges, rep.Stats.Expanded, plain.Stats.Expanded)
+	}
+}

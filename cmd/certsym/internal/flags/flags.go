@@ -142,8 +142,8 @@ const (
 
 // MergeUsage is the usage text of run --merge.
 const MergeUsage = "merge the states of each breadth-first depth that have the same remaining program (state merging, " +
-	"against the path explosion of branches that join); bfs only, on one goroutine; the verdict and the bugs are those of the run without it, " +
-	"each bug confirmed on its input's own path"
+	"against the path explosion of branches that join); bfs only, on one goroutine; a finished run's verdict and bugs are those of the run without it, " +
+	"each bug confirmed and reported on its input's own path (docs/merging.md)"
 
 // Merge declares run --merge on fs (state merging, package engine/mergesearch). The returned
 // function reads it after parsing, with set the flags given: on says whether to merge, and ok is

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"certsym/engine/search"
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/spec"
@@ -131,18 +132,16 @@ func (e *Engine) Next() (Status, error) {
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
-func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
+func (e *Engine) confirm(st *State, f *syntax.Fail) (b *Bug, err error) {
 	input := spec.Store(st.PC.Witness)
 	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
 	}
-	if e.merger != nil { // the state of the input's own path, no merged state on it (merger.go)
-		u, err := e.merger.Unmerge(st, input)
-		if err != nil {
+	if m, ok := e.searcher.(search.Unmerger[*State, spec.Store]); ok {
+		if st, err = m.Unmerge(st, input); err != nil { // the input's own path (engine/mergesearch)
 			return nil, fmt.Errorf("internal error: the %s at line %d, found in a merged state: %w", f.Kind, f.Line(), err)
 		}
-		st = u
 	}
 	r := spec.RunFast(e.Prog, input, st.Depth)
 	if r.Outcome != spec.Failed || r.Fail != f || r.Steps != st.Depth {

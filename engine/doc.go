@@ -10,7 +10,5 @@
 // search stays complete. The run stream drives each order through one interface,
 // search.Searcher. Generational is the concolic search of package concolic; this engine does not run it.
 // Options.Workers expands the states of the breadth-first queue ahead on several goroutines
-// without changing the run, its output or its counters (parallel.go). Options.Merge makes a
-// breadth-first run merge the states of each depth that have the same remaining program (the
-// frontier of package engine/mergesearch, merger.go).
+// without changing the run, its output or its counters (parallel.go).
 package engine

@@ -36,7 +36,7 @@ func (c *unitChecker) mergeRun() {
 		opts.MaxStates = c.Cfg.LongStates
 	}
 	var ms *mergesearch.Searcher
-	opts.Merge = func(e *engine.Engine) engine.Merger { ms = mergesearch.Of(mergesearch.New(e)); return ms }
+	opts.Merge = mergesearch.Option(&ms)
 	start := time.Now()
 	e := c.NewEngine(opts)
 	defer e.Close()

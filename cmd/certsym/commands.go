@@ -210,7 +210,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if on, ok := merging(set, stderr); !ok {
 		return exitUsage
 	} else if on {
-		opts.Merge = func(e *engine.Engine) engine.Merger { merged = mergesearch.Of(mergesearch.New(e)); return merged }
+		opts.Merge = mergesearch.Option(&merged)
 	}
 	var seedStore spec.Store
 	if set["seed-input"] {

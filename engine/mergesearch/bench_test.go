@@ -25,7 +25,7 @@ func benchRun(b *testing.B, prog *syntax.Program, opts engine.Options, merging b
 	b.Helper()
 	var ms *Searcher
 	if merging {
-		opts.Merge = func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }
+		opts.Merge = Option(&ms)
 	}
 	runtime.GC() // the garbage of the runs before is not this run's
 	cpu0, start := cpuTime(), time.Now()

@@ -78,7 +78,7 @@ func TestCorpusSameAnswers(t *testing.T) {
 			o := opts
 			var ms *Searcher
 			if merging {
-				o.Merge = func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }
+				o.Merge = Option(&ms)
 			}
 			e := engine.New(p, o)
 			defer e.Close()

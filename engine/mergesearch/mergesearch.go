@@ -1,5 +1,5 @@
 // Package mergesearch is the state-merging policy of the engine's breadth-first search (run
-// --merge): the engine's frontier (an engine.Merger) that, before it hands out the first state
+// --merge): the engine's frontier (engine.Options.Merge, a search.Unmerger) that, before it hands out the first state
 // of a depth, merges the pending states of that depth that have the same remaining program
 // (package merge) and the same terms in its hot variables (those a loop's conditions read,
 // hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes. The merged
@@ -27,6 +27,7 @@ import (
 	"reflect"
 
 	"certsym/engine"
+	"certsym/engine/search"
 	"certsym/merge"
 	"certsym/pathcond"
 	"certsym/spec"
@@ -113,15 +114,24 @@ func (s *Searcher) maxSize() int {
 	return MaxSize
 }
 
-// New is the Merger of e (engine.Options.Merge = mergesearch.New).
-func New(e *engine.Engine) engine.Merger {
+// New is the merging frontier of e (engine.Options.Merge = mergesearch.New).
+func New(e *engine.Engine) search.Searcher[*engine.State] {
 	return &Searcher{e: e, ts: e.Terms(), depth: -1, anc: map[*engine.State]*node{}, ids: map[syntax.Stmt]uint64{}, hot: map[string][]int{}, hotBySig: map[uint64][]int{}}
 }
 
-// Of returns the merging frontier of an engine made with Options.Merge = New, or nil.
-func Of(m engine.Merger) *Searcher {
+// Of returns the merging frontier m New made, or nil.
+func Of(m search.Searcher[*engine.State]) *Searcher {
 	s, _ := m.(*Searcher)
 	return s
+}
+
+// Option is an engine.Options.Merge that makes the merging frontier (New) and records it in *s,
+// for its counters.
+func Option(s **Searcher) func(*engine.Engine) search.Searcher[*engine.State] {
+	return func(e *engine.Engine) search.Searcher[*engine.State] {
+		*s = Of(New(e))
+		return *s
+	}
 }
 
 // Add queues the successors of the state taken last; they inherit its nearest merge.
@@ -418,7 +428,7 @@ func (s *Searcher) progKey(k *engine.Kont) {
 	}
 }
 
-// Unmerge returns the error state of the path input follows to st (engine.Merger): st must be
+// Unmerge returns the error state of the path input follows to st (search.Unmerger): st must be
 // the state taken last, and input must satisfy its path condition.
 func (s *Searcher) Unmerge(st *engine.State, input spec.Store) (*engine.State, error) {
 	if st != s.last {

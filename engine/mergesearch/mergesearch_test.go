@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"certsym/engine"
+	"certsym/engine/search"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/merge"
@@ -21,7 +22,7 @@ func run(t *testing.T, src string, merging bool, opts engine.Options) (*engine.R
 	p := testprog.Parse(t, src)
 	var ms *Searcher
 	if merging {
-		opts.Merge = func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }
+		opts.Merge = Option(&ms)
 	}
 	e := engine.New(p, opts)
 	defer e.Close()
@@ -140,7 +141,7 @@ func bugList(r *engine.Report) string {
 func TestUnmergeLastOnly(t *testing.T) {
 	p := testprog.Parse(t, testprog.NonlinearIfs(2))
 	var ms *Searcher
-	e := engine.New(p, engine.Options{Merge: func(e *engine.Engine) engine.Merger { ms = Of(New(e)); return ms }})
+	e := engine.New(p, engine.Options{Merge: Option(&ms)})
 	defer e.Close()
 	first, _ := e.NextState()
 	last, _ := e.NextState()
@@ -233,7 +234,7 @@ func TestDisjunctionSize(t *testing.T) {
 	p := testprog.Parse(t, src)
 	for _, size := range []int{16, 64, MaxSize} {
 		var ms *Searcher
-		e := engine.New(p, engine.Options{AllBugs: true, Merge: func(e *engine.Engine) engine.Merger {
+		e := engine.New(p, engine.Options{AllBugs: true, Merge: func(e *engine.Engine) search.Searcher[*engine.State] {
 			ms = Of(New(e))
 			ms.Size = size
 			return ms

@@ -17,18 +17,18 @@ import (
 
 // mergeRun runs the bug finder with state merging (all bugs, the engine run's bounds) and checks:
 //
-//   - merge/bug-replay: each bug's input, on the reference, reaches an error state that its
+//   - merge-run/bug-replay: each bug's input, on the reference, reaches an error state that its
 //     symbolic state (its input's own path, mergesearch.Unmerge) concretizes to (bugReplay);
-//     merge/engine-replay: the engine's own replay of every bug succeeded;
-//   - merge/verdict: the verdict is the one the stream implies (checkVerdict);
-//   - merge/exhaustive: every concrete run the layer follows is covered, at every depth the run
+//     merge-run/engine-replay: the engine's own replay of every bug succeeded;
+//   - merge-run/verdict: the verdict is the one the stream implies (checkVerdict);
+//   - merge-run/exhaustive: every concrete run the layer follows is covered, at every depth the run
 //     explored completely, by a state of that depth, merged or not, whose path condition holds
 //     under the input and whose store and program concretize to the reference's (exhaustive);
-//     merge/precise: the models of the final and error states replay to them (precise: a merged
+//     merge-run/precise: the models of the final and error states replay to them (precise: a merged
 //     state's path condition goes to the layer's prover with its conditional terms as cases);
-//   - merge/all-bugs: on a finished run, every error a concrete run reaches is reported, each once
+//   - merge-run/all-bugs: on a finished run, every error a concrete run reaches is reported, each once
 //     (checkAllBugs);
-//   - merge/answer: when this run and the run without merging both finished with no query left
+//   - merge-run/answer: when this run and the run without merging both finished with no query left
 //     undecided, they report the same verdict and the same errors (statement and kind).
 func (c *unitChecker) mergeRun() {
 	opts := c.EngineOptions()
@@ -47,7 +47,7 @@ func (c *unitChecker) mergeRun() {
 	for end == engine.Pending && !c.Expired() {
 		s, err := e.Next()
 		if err != nil {
-			c.Report("merge/engine-replay", "", -1, "with merging: the engine's own bug replay failed: %v", err)
+			c.Report("merge-run/engine-replay", "", -1, "with merging: the engine's own bug replay failed: %v", err)
 			return
 		}
 		sr.observe(s, reported)
@@ -56,7 +56,7 @@ func (c *unitChecker) mergeRun() {
 			end = s.Kind
 			continue
 		case engine.BugFound:
-			c.bugReplayAs("merge/bug-replay", s.Bug)
+			c.bugReplayAs("merge-run/bug-replay", s.Bug)
 		}
 		st := s.State
 		byDepth[st.Depth] = append(byDepth[st.Depth], st)
@@ -71,11 +71,11 @@ func (c *unitChecker) mergeRun() {
 		if i >= c.Cfg.PreciseStates {
 			break
 		}
-		c.precise("merge/precise", st)
+		c.precise("merge-run/precise", st)
 	}
 	if end != engine.Pending {
-		c.checkVerdict("merge/verdict", e, sr)
-		c.checkAllBugs("merge/all-bugs", sr)
+		c.checkVerdict("merge-run/verdict", e, sr)
+		c.checkAllBugs("merge-run/all-bugs", sr)
 		c.compareAnswers(e, sr)
 	}
 	if end == engine.Stopped {
@@ -85,10 +85,10 @@ func (c *unitChecker) mergeRun() {
 	if end == engine.Finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("merge/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
+	c.exhaustive("merge-run/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
 }
 
-// compareAnswers is merge/answer: the run with merging (e, whose stream was r) against the
+// compareAnswers is merge-run/answer: the run with merging (e, whose stream was r) against the
 // program's run without it (c.stream), when both finished and no query was left undecided.
 func (c *unitChecker) compareAnswers(e *engine.Engine, r *streamRun) {
 	plain := c.stream
@@ -104,6 +104,6 @@ func (c *unitChecker) compareAnswers(e *engine.Engine, r *streamRun) {
 		return strings.Join(out, "; ")
 	}
 	if a, b := errs(plain), errs(r); a != b {
-		c.Report("merge/answer", "", -1, "without merging the run reports [%s], with merging [%s] (%s)", a, b, e.Verdict(r.bugs).Verdict)
+		c.Report("merge-run/answer", "", -1, "without merging the run reports [%s], with merging [%s] (%s)", a, b, e.Verdict(r.bugs).Verdict)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // TestMergeRunCatchesMergeFaults switches on each fault of the merge in turn and requires the
 // whole-run oracles on the run with merging alone (mergeRun, no other check of the layer) to
-// catch it, with a check of their own (merge/...), on programs whose paths merge: chains of ifs
+// catch it, with a check of their own (merge-run/...), on programs whose paths merge: chains of ifs
 // on inputs, followed by code that reads what the chains changed. merge-different-continuations
 // is not among them: the frontier groups the states by their programs before it asks package
 // merge, so no merge of a run ever meets that fault (refinement/mergecheck, which asks merge.Pair
@@ -52,10 +52,10 @@ func TestMergeRunCatchesMergeFaults(t *testing.T) {
 		sort.Strings(caught)
 		merged := false
 		for _, k := range caught {
-			merged = merged || strings.HasPrefix(k, "merge/")
+			merged = merged || strings.HasPrefix(k, "merge-run/")
 		}
 		if !merged {
-			t.Errorf("fault %v: the run with merging's oracles report %v, no merge/ check", f, caught)
+			t.Errorf("fault %v: the run with merging's oracles report %v, no merge-run/ check", f, caught)
 		} else {
 			t.Logf("fault %v: caught by %v", f, caught)
 		}

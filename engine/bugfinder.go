@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"certsym/engine/search"
 	"certsym/internal/budget"
 	"certsym/internal/concrete"
 	"certsym/internal/fault"
@@ -136,11 +137,16 @@ func (e *Engine) Next() (Status, error) {
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
-func (e *Engine) confirm(st *State, f *syntax.Fail) (*Bug, error) {
+func (e *Engine) confirm(st *State, f *syntax.Fail) (b *Bug, err error) {
 	input := spec.Store(st.PC.Witness)
 	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
 		return &Bug{Fail: f, State: st, Input: stale, Replay: spec.Result{Outcome: spec.Failed, Steps: st.Depth, Fail: f}}, nil
+	}
+	if m, ok := e.searcher.(search.Unmerger[*State, spec.Store]); ok {
+		if st, err = m.Unmerge(st, input); err != nil { // the input's own path (engine/mergesearch)
+			return nil, fmt.Errorf("internal error: the %s at line %d, found in a merged state: %w", f.Kind, f.Line(), err)
+		}
 	}
 	stop := func() bool { return e.mon.Stop() != "" || e.meter.TimeUp(time.Now()) }
 	r := spec.RunFastLimited(e.Prog, input, concrete.Limits(st.Depth, concrete.ReplayInstances, stop))

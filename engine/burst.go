@@ -3,21 +3,17 @@ package engine
 import (
 	"fmt"
 
-	"certsym/internal/fault"
+	"certsym/engine/burst"
 	"certsym/pathcond"
-	"certsym/spec"
-	"certsym/spec/integer"
 	"certsym/spec/syntax"
-	"certsym/step"
-	"certsym/sym"
 )
 
 // The concrete fast path (Options.Burst): a state whose next statement reads no symbol
 // has exactly one successor that pruning keeps (its branch condition folds to a constant, so
 // the path condition does not change), and that successor's store differs from its own by
-// constants only. Such a step is taken here on a concrete machine (the values of the
-// variables as integer.Int, the remaining program as a stack of statements), without building a
-// State, a term or a formula per step; a burst goes on while the next statement is concrete,
+// constants only. Such a step is taken on the concrete machine of package engine/burst (the
+// values of the variables as integer.Int, the remaining program as a stack of statements), without
+// building a State, a term or a formula per step; a burst goes on while the next statement is concrete,
 // for at most Options.Burst steps, then the state reached is built once and queued again.
 //
 // Every step of a burst is one pick of the frontier and one state expanded: the counters
@@ -53,43 +49,18 @@ import (
 // (a multiple of 256, the period of Engine.bound's polls).
 const burstPoll = 4096
 
-// burster is the concrete machine of the fast path.
+// burster is the engine's side of the fast path: the concrete machine (package engine/burst) and
+// the buffer that hands it a state's program.
 type burster struct {
-	e     *Engine
-	nvars int
-	vals  spec.Store // the values of the scalar variables; valid where known
-	known []bool     // the variable's term is a constant
-	wrote []bool     // the burst assigned the variable
-	slots []int      // the variables the burst assigned, in order of first assignment
-	stack []syntax.Stmt
-	reads map[syntax.Node]*readSet
-	// unknown counts the variables that are not constants; scalar says that the program has
-	// no array element and no quantifier. With both, every expression is concrete.
-	unknown int
-	scalar  bool
+	e    *Engine
+	m    *burst.Machine
+	kont []syntax.Stmt // load's buffer: the program of the state loaded, head first
 	// materialize takes the steps through Expand (an observer is set, or a test compares).
 	materialize bool
 }
 
-// readSet is what an expression needs to be evaluated concretely: the variables it reads, and
-// whether it is scalar (no array element, no quantifier).
-type readSet struct {
-	vars   []int
-	scalar bool
-}
-
 func newBurster(e *Engine) *burster {
-	n := len(e.Prog.Vars)
-	b := &burster{e: e, nvars: n, vals: make(spec.Store, n), known: make([]bool, n), wrote: make([]bool, n),
-		reads: map[syntax.Node]*readSet{}, materialize: e.opts.Observer != nil, scalar: true}
-	syntax.Inspect(e.Prog.Body, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.Elem, *syntax.Quant, *syntax.BoundRef, *syntax.ArrAssign:
-			b.scalar = false
-		}
-		return true
-	})
-	return b
+	return &burster{e: e, m: burst.New(e.Prog), materialize: e.opts.Observer != nil}
 }
 
 // burstRun is the fast path of NextState for the state st it just took from the frontier: when
@@ -144,199 +115,26 @@ func (e *Engine) burstRun(st *State) bool {
 	return true
 }
 
-// load sets the machine to st: the constants of its store, its program as a stack.
+// load sets the machine to st: the constants of its store, its program.
 func (b *burster) load(st *State) {
-	b.unknown = 0
-	for i := 0; i < b.nvars; i++ {
-		b.vals[i], b.known[i] = st.Store[i].IsConst()
-		if !b.known[i] {
-			b.unknown++
-		}
-	}
-	for _, i := range b.slots {
-		b.wrote[i] = false
-	}
-	b.slots = b.slots[:0]
-	b.stack = b.stack[:0]
+	b.kont = b.kont[:0]
 	for k := st.Prog; k != nil; k = k.Next {
-		b.stack = append(b.stack, k.S)
+		b.kont = append(b.kont, k.S)
 	}
-	for i, j := 0, len(b.stack)-1; i < j; i, j = i+1, j-1 { // the head on top
-		b.stack[i], b.stack[j] = b.stack[j], b.stack[i]
-	}
+	b.m.Load(st.Store, b.kont)
 }
+
+// step is the machine's concrete step (burst.Machine.Step): the successors Expand produces, or 0.
+func (b *burster) step() int { return b.m.Step() }
 
 // state builds the state the machine reached after steps steps from st: st's path condition,
 // its store with the assigned variables set to their constants, the remaining program.
 func (b *burster) state(st *State, steps int) *State {
-	store := st.Store
-	if len(b.slots) > 0 {
-		store = make([]*sym.Term, len(st.Store))
-		copy(store, st.Store)
-		for _, i := range b.slots {
-			store[i] = sym.Const(b.vals[i])
-		}
-	}
 	var k *Kont
-	for _, s := range b.stack {
+	for _, s := range b.m.Stack() {
 		k = &Kont{s, k}
 	}
-	return &State{PC: st.PC, Store: store, Prog: k, Depth: st.Depth + steps}
-}
-
-// readsOf returns the read set of the expression x (cached by node).
-func (b *burster) readsOf(x syntax.Node) *readSet {
-	if r, ok := b.reads[x]; ok {
-		return r
-	}
-	r := &readSet{scalar: true}
-	syntax.Inspect(x, func(n syntax.Node) bool {
-		switch v := n.(type) {
-		case *syntax.Var:
-			r.vars = append(r.vars, v.Index)
-		case *syntax.Elem, *syntax.Quant, *syntax.BoundRef:
-			r.scalar = false
-		}
-		return true
-	})
-	b.reads[x] = r
-	return r
-}
-
-// concrete reports whether x reads scalar variables only, each of them a constant.
-func (b *burster) concrete(x syntax.Node) bool {
-	if b.unknown == 0 && b.scalar {
-		return true
-	}
-	r := b.readsOf(x)
-	if !r.scalar {
-		return false
-	}
-	for _, v := range r.vars {
-		if !b.known[v] {
-			return false
-		}
-	}
-	return true
-}
-
-// step takes one concrete step of the rules at the head of the stack and returns the number of
-// successors Expand produces for it (one of which pruning keeps: the others' conditions fold to
-// false); it returns 0, changing nothing, when the head is no concrete step with one kept
-// successor (a symbol is read, an array or a quantifier, fail, the final skip, an assume that
-// blocks, a value past step.MaxIntBits). A sequence at the head is flattened first (Kont.head:
-// no step).
-func (b *burster) step() int {
-	top := len(b.stack) - 1
-	for {
-		seq, ok := b.stack[top].(*syntax.Seq)
-		if !ok {
-			break
-		}
-		b.stack[top] = seq.Second
-		b.stack = append(b.stack, seq.First)
-		top++
-	}
-	switch s := b.stack[top].(type) {
-	case *syntax.Skip: // [E-SeqSkip]; alone, the program is finished
-		if top == 0 {
-			return 0
-		}
-		b.stack = b.stack[:top]
-		return 1
-	case *syntax.While: // [E-While], [E-While-Inv]
-		b.stack[top] = s.Entry
-		return 1
-	case *syntax.Assign: // [E-Assign], [E-AssignErr]
-		if !b.concrete(s.A) {
-			return 0
-		}
-		n := 1
-		if s.Err != nil {
-			n = 2
-		}
-		v, kind, ok := spec.EvalKind(s.A, b.vals, nil)
-		if !ok && fault.Active == fault.BurstSkipsError {
-			v, ok = integer.Of(0), true // steps past the error state
-		}
-		if !ok {
-			f := spec.FailFor(kind, s.Err, s.IdxErr)
-			if f == nil {
-				return 0
-			}
-			b.stack[top] = f
-			return n
-		}
-		if v.BitLen() > step.MaxIntBits { // Expand states the bound
-			return 0
-		}
-		x := s.X.Index
-		if !b.known[x] {
-			b.unknown--
-		}
-		b.vals[x], b.known[x] = v, true
-		if !b.wrote[x] {
-			b.wrote[x] = true
-			b.slots = append(b.slots, x)
-		}
-		b.stack[top] = step.Skip
-		return n
-	case *syntax.If: // [E-If]: one of then, else, error
-		return b.branch(top, s.Cond, s.Then, s.Else, s.Err, s.IdxErr)
-	case *syntax.Assert: // assert b = if b then skip else fail fi
-		return b.branch(top, s.Cond, step.Skip, s.Violation, s.Err, s.IdxErr)
-	case *syntax.Assume: // [E-Assume]: the then successor, or the error; false blocks (no successor)
-		if !b.concrete(s.Cond) {
-			return 0
-		}
-		v, kind, ok := spec.EvalBKind(s.Cond, b.vals, nil)
-		n := 1
-		if s.Err != nil {
-			n = 2
-		}
-		switch {
-		case !ok:
-			f := spec.FailFor(kind, s.Err, s.IdxErr)
-			if f == nil {
-				return 0
-			}
-			b.stack[top] = f
-		case v:
-			b.stack[top] = step.Skip
-		default:
-			return 0
-		}
-		return n
-	case *syntax.Fail, *syntax.ArrAssign:
-		return 0
-	default:
-		panic(fmt.Sprintf("engine: unknown statement %T", s))
-	}
-}
-
-// branch is the concrete [E-If] at the head: then, else or the error by the value of cond.
-func (b *burster) branch(top int, cond syntax.BExpr, th, el syntax.Stmt, err, idxErr *syntax.Fail) int {
-	if !b.concrete(cond) {
-		return 0
-	}
-	v, kind, ok := spec.EvalBKind(cond, b.vals, nil)
-	n := 2
-	if err != nil {
-		n = 3
-	}
-	switch {
-	case !ok:
-		f := spec.FailFor(kind, err, idxErr)
-		if f == nil {
-			return 0
-		}
-		b.stack[top] = f
-	case v:
-		b.stack[top] = th
-	default:
-		b.stack[top] = el
-	}
-	return n
+	return &State{PC: st.PC, Store: b.m.Store(st.Store), Prog: k, Depth: st.Depth + steps}
 }
 
 // runMaterialized is burstRun taking each step through Expand and the solver's pruning, one

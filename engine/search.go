@@ -100,6 +100,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("the generational strategy is run by package concolic (concolic.Generational), not by the symbolic engine")
 	case int(o.Strategy) >= len(strategyNames):
 		return fmt.Errorf("unknown strategy %v", o.Strategy)
+	case o.Merge != nil && (o.Strategy != BFS || o.Burst != 0 || o.Shard.Enabled()):
+		return fmt.Errorf("merging states is for the bfs strategy only, without bursts or shards (it merges the states of one depth)")
 	}
 	if err := o.validateBurst(); err != nil {
 		return err
@@ -144,6 +146,8 @@ type Options struct {
 	// one state; under bfs the stream is then the bounded-burst schedule's (fair, Theorems
 	// 3.2-3.8 hold for it; see burst.go). 0: off. bfs and dfs only, not with NoPrune or Shard.
 	Burst int
+	// Merge makes a frontier that merges states (engine/mergesearch.New, a search.Unmerger); bfs.
+	Merge func(*Engine) search.Searcher[*State]
 }
 
 // frontier holds the pending states of BFS (a FIFO queue) and DFS (a LIFO stack): the engine's
@@ -266,8 +270,11 @@ func New(prog *syntax.Program, opts Options) *Engine {
 		e.queue.lifo = opts.Strategy == DFS
 		e.searcher = &e.queue
 	}
+	if opts.Merge != nil {
+		e.searcher = opts.Merge(e)
+	}
 	e.workers = 1
-	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil {
+	if opts.Workers > 1 && opts.Strategy == BFS && opts.Burst == 0 && !opts.NoPrune && ParallelOK(prog) && opts.CrossCheck == nil && opts.Merge == nil {
 		e.workers = opts.Workers
 	}
 	e.meter = budget.NewMeter(opts.Limits)

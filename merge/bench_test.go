@@ -3,26 +3,12 @@ package merge
 import (
 	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"certsym/engine"
 	"certsym/internal/testprog"
 	"certsym/pathcond"
 )
-
-// independentIfs is a program of k independent ifs, if xK * y > z + K then s = s + xK else
-// s = s - 1 fi: 2^k paths, one join after each if.
-func independentIfs(k int) string {
-	var b strings.Builder
-	for i := 1; i <= k; i++ {
-		if i > 1 {
-			b.WriteString(";\n")
-		}
-		fmt.Fprintf(&b, "if x%d * y > z + %d then s = s + x%d else s = s - 1 fi", i, i, i)
-	}
-	return b.String()
-}
 
 // BenchmarkIndependentIfs runs the program of k independent ifs breadth-first to its end, with
 // and without merging the states of each level that have the same remaining program (the states
@@ -41,7 +27,7 @@ func BenchmarkIndependentIfs(b *testing.B) {
 					// 8,192 paths, one Z3 query each: about a minute a run on the 2-core machine
 					b.Skip("set CERTSYM_BENCH_LONG=1 to run k=13 without merging (about 64 s a run)")
 				}
-				p := testprog.Parse(b, independentIfs(k))
+				p := testprog.Parse(b, testprog.NonlinearIfs(k))
 				for i := 0; i < b.N; i++ {
 					e := engine.New(p, engine.Options{})
 					level, expanded, merges := []*engine.State{e.Initial()}, 0, 0

@@ -29,7 +29,8 @@
 //   - stream: the engine's unpruned stream against the reference's extracted run stream
 //     (refinement/streamcheck);
 //   - merge: the merges of the states of one breadth-first level that have the same remaining
-//     program, exhaustive and precise against their constituents (refinement/mergecheck).
+//     program, exhaustive and precise against their constituents (refinement/mergecheck), and
+//     the whole-run oracles on the run with state merging (run --merge, mergerun.go).
 //
 // What the checks share (the configuration, the program, the checker with its reference client
 // and prover, the reports and the summary) is package refinement/checker; the conversions
@@ -100,6 +101,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	c.engineRun()
 	c.ghostRuns()
+	if !c.Expired() {
+		c.mergeRun()
+	}
 	if c.Cfg.StarvedStates > 0 && !c.Expired() {
 		c.starvedRun()
 	}
@@ -115,7 +119,7 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 		}
 	}
 	if c.stream != nil {
-		c.checkAllBugs(c.stream)
+		c.checkAllBugs("all-bugs", c.stream)
 	}
 	if !c.Expired() {
 		c.burstCompare()

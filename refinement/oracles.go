@@ -45,7 +45,10 @@ func (c *unitChecker) precise(check string, st *engine.State) bool {
 
 // bugReplay checks the evidence of a reported bug on the reference: its input, run for as many
 // steps as the bug's depth, reaches an error state that concretizes the symbolic error state.
-func (c *unitChecker) bugReplay(b *engine.Bug) {
+func (c *unitChecker) bugReplay(b *engine.Bug) { c.bugReplayAs("oracle/bug-replay", b) }
+
+// bugReplayAs is bugReplay, its mismatches reported as check.
+func (c *unitChecker) bugReplayAs(check string, b *engine.Bug) {
 	c.Sum.BugsReplayed++
 	st := b.State
 	t := c.TraceTo(b.Input, st.Depth)
@@ -58,17 +61,17 @@ func (c *unitChecker) bugReplay(b *engine.Bug) {
 		return
 	}
 	if len(t.States) <= st.Depth {
-		c.Report("oracle/bug-replay", in, st.Depth, "the reported bug's input ends (%s) after %d steps on the reference, the bug is at depth %d: %s",
+		c.Report(check, in, st.Depth, "the reported bug's input ends (%s) after %d steps on the reference, the bug is at depth %d: %s",
 			t.End, len(t.States)-1, st.Depth, checker.StateString(st, c.Slots))
 		return
 	}
 	r := t.States[st.Depth]
 	if ok, why := c.Concretizes(st.Store, st.Prog.Stmt(), b.Input, r); !ok {
-		c.Report("oracle/bug-replay", in, st.Depth, "the reported bug %s does not replay on the reference: reached %s: %s", checker.StateString(st, c.Slots), checker.RefStateString(r, c.Names), why)
+		c.Report(check, in, st.Depth, "the reported bug %s does not replay on the reference: reached %s: %s", checker.StateString(st, c.Slots), checker.RefStateString(r, c.Names), why)
 		return
 	}
 	if !strings.HasPrefix(r.Canon, "fail") {
-		c.Report("oracle/bug-replay", in, st.Depth, "the reported bug's input reaches %s on the reference, not an error state", checker.RefStateString(r, c.Names))
+		c.Report(check, in, st.Depth, "the reported bug's input reaches %s on the reference, not an error state", checker.RefStateString(r, c.Names))
 	}
 }
 

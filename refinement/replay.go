@@ -84,7 +84,12 @@ func (c *unitChecker) engineRun() {
 func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
 	c.Sum.StatesReplayed++
 	succs := e.Expand(st, nil)
-	pcJSON, err := refclient.EncodeB(c.FormulaB(st.PC.Formula()))
+	pcB, err := c.FormulaB(st.PC.Formula())
+	if err != nil {
+		c.Report("layer", "", st.Depth, "converting the path condition: %v", err)
+		return
+	}
+	pcJSON, err := refclient.EncodeB(pcB)
 	if err != nil {
 		c.Report("layer", "", st.Depth, "encoding the path condition: %v", err)
 		return
@@ -98,7 +103,12 @@ func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
 				c.Report("layer", "", st.Depth, "store slot %d holds no array term", i)
 				return
 			}
-			raw, err := refclient.EncodeArr(conv.Arr(c.U.Prog, a))
+			ra, err := conv.Arr(c.U.Prog, a)
+			if err != nil {
+				c.Report("layer", "", st.Depth, "converting the array terms: %v", err)
+				return
+			}
+			raw, err := refclient.EncodeArr(ra)
 			if err != nil {
 				c.Report("layer", "", st.Depth, "encoding the array terms: %v", err)
 				return
@@ -106,7 +116,12 @@ func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
 			arrays = append(arrays, raw)
 			continue
 		}
-		if store[i], err = refclient.EncodeA(c.TermA(t)); err != nil {
+		ta, err := c.TermA(t)
+		if err != nil {
+			c.Report("layer", "", st.Depth, "converting the store: %v", err)
+			return
+		}
+		if store[i], err = refclient.EncodeA(ta); err != nil {
 			c.Report("layer", "", st.Depth, "encoding the store: %v", err)
 			return
 		}
@@ -160,7 +175,11 @@ func (c *unitChecker) refSuccs(rs []refclient.SymSucc) string {
 
 func (c *unitChecker) comparePC(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	f := s.PC.Formula()
-	fa := c.FormulaB(f)
+	fa, err := c.FormulaB(f)
+	if err != nil {
+		c.Report("layer", "", st.Depth, "converting the path condition: %v", err)
+		return
+	}
 	for _, v := range c.Valuations(s.PC.Witness) {
 		eng, def := f.EvalOK(v)
 		mine, err := refclient.EvalBE(fa, v)
@@ -185,9 +204,10 @@ func (c *unitChecker) comparePC(st *engine.State, i int, s *engine.State, r refc
 	case s.PC == st.PC:
 		f1 = &syntax.BoolLit{Val: true}
 	case s.PC.Parent == st.PC:
-		f1 = c.FormulaB(s.PC.Conj)
+		f1, _ = c.FormulaB(s.PC.Conj) // a subformula of fa: converted above
 	}
-	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(c.FormulaB(st.PC.Formula())) {
+	parent, _ := c.FormulaB(st.PC.Formula()) // an ancestor of fa: converted above
+	if and, ok := r.PC.(*syntax.BinB); ok && f1 != nil && and.Op == syntax.And && syntax.PrintB(and.L) == syntax.PrintB(parent) {
 		if verdict, _ := c.Prover.Equivalent(f1, and.R, c.Names); verdict == prover.Valid {
 			return
 		}
@@ -202,7 +222,11 @@ func (c *unitChecker) comparePC(st *engine.State, i int, s *engine.State, r refc
 func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r refclient.SymSucc) {
 	var el, rl []syntax.AExpr
 	for j := range c.Names {
-		ea := c.TermA(s.Store[j])
+		ea, err := c.TermA(s.Store[j])
+		if err != nil {
+			c.Report("layer", "", st.Depth, "converting the store: %v", err)
+			return
+		}
 		if syntax.PrintA(ea) != syntax.PrintA(r.Store[j]) {
 			el, rl = append(el, ea), append(rl, r.Store[j])
 		}

@@ -91,13 +91,13 @@ func failKey(f *syntax.Fail) string {
 	return fmt.Sprintf("%s at line %d (%p)", f.Kind, f.Line(), f)
 }
 
-// checkAllBugs is the all-bugs check, after the other checks of the program have followed their
-// concrete runs on the reference.
-func (c *unitChecker) checkAllBugs(r *streamRun) {
+// checkAllBugs is the all-bugs check (named check), after the other checks of the program have
+// followed their concrete runs on the reference.
+func (c *unitChecker) checkAllBugs(check string, r *streamRun) {
 	seen := map[*syntax.Fail]bool{}
 	for _, b := range r.bugs {
 		if seen[b.Fail] {
-			c.Report("all-bugs", c.InputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
+			c.Report(check, c.InputString(b.Input), b.State.Depth, "the error %s is reported twice", failKey(b.Fail))
 		}
 		seen[b.Fail] = true
 	}
@@ -124,11 +124,11 @@ func (c *unitChecker) checkAllBugs(r *streamRun) {
 		}
 		res := spec.Run(c.U.Prog, v, len(t.States))
 		if res.Outcome != spec.Failed || res.Fail == nil {
-			c.Report("all-bugs", k, len(t.States)-1, "the reference's run ends in an error after %d steps, spec.Run ends %s after %d", len(t.States)-1, res.Outcome, res.Steps)
+			c.Report(check, k, len(t.States)-1, "the reference's run ends in an error after %d steps, spec.Run ends %s after %d", len(t.States)-1, res.Outcome, res.Steps)
 			continue
 		}
 		if !seen[res.Fail] && !r.undecided[res.Fail] {
-			c.Report("all-bugs", k, res.Steps, "the run of this input reaches the error %s, which the finished --all-bugs run does not report (it reports %d bugs)",
+			c.Report(check, k, res.Steps, "the run of this input reaches the error %s, which the finished --all-bugs run does not report (it reports %d bugs)",
 				failKey(res.Fail), len(r.bugs))
 			return
 		}

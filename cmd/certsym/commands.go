@@ -19,6 +19,7 @@ import (
 	"certsym/cmd/certsym/internal/watch"
 	"certsym/concolic"
 	"certsym/engine"
+	"certsym/engine/mergesearch"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -152,7 +153,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	art := addRunArtifactFlags(fs)
 	sh, burst := shard.AddFlags(fs), addBurstFlag(fs)
 	dist := distrun.AddFlags(fs)
-	workers := flags.Workers(fs, flags.RunWorkersUsage)
+	workers, merging := flags.Workers(fs, flags.RunWorkersUsage), flags.Merge(fs)
 	file, code, ok := oneFile(fs, args, stderr)
 	if !ok {
 		return code
@@ -209,6 +210,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	opts := engine.Options{Strategy: strat, Limits: limits(), NoPrune: *noPrune, AllBugs: *allBugs, Seed: *seed, Workers: workers()}
 	if !art.setup(prog, set["loop-bound"], &opts, stderr) || !sh.Setup(set, &opts, stderr) || !burst.setup(set, &opts, stderr) {
 		return exitUsage
+	}
+	var merged *mergesearch.Searcher // --merge's frontier, its counters printed after the run's
+	if on, ok := merging(set, stderr); !ok {
+		return exitUsage
+	} else if on {
+		opts.Merge = mergesearch.Option(&merged)
 	}
 	var seedStore spec.Store
 	if set["seed-input"] {
@@ -308,6 +315,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				report.Plural(s.Solver.Queries, "solver query"), s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown, time.Since(start).Seconds())
 		} else {
 			sum.WriteText(stdout)
+		}
+		if merged != nil {
+			fmt.Fprintln(stdout, merged)
 		}
 		art.writeCoverageText(stdout)
 		sh.Text(stdout)

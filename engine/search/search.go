@@ -36,3 +36,11 @@ type Searcher[S any] interface {
 	// Each calls f on every pending state.
 	Each(f func(S))
 }
+
+// Unmerger is what a Searcher that merges states offers besides (package engine/mergesearch):
+// for the state it handed out last and an input of that state's path condition, Unmerge returns
+// the state of the path the input follows, with no merged state on it (the state whose replay
+// confirms a bug); an error is an internal one.
+type Unmerger[S, In any] interface {
+	Unmerge(st S, input In) (S, error)
+}

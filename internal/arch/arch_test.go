@@ -24,33 +24,35 @@ const module = "certsym"
 // each other). A package that is not listed fails TestImportGraph: a new package must be given
 // its place here (and in docs/architecture.md's graph).
 var layer = map[string]int{
-	"internal/fault":    0,
-	"internal/budget":   0,
-	"internal/corpus":   0, // tests' access to the PyWiSE corpus beside the repository
-	"internal/z3query":  2,
-	"internal/z3worker": 2, // the solver chain's Z3, in a context and goroutine of its own
-	"internal/expect":   3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
-	"sym":               3, // terms and formulas: no solver below them
-	"pathcond":          4, // path conditions and their solver-free deciders
-	"solver":            5, // the solver chain over Z3 (beside step, below the interpreters)
-	"internal/testprog": 4, // tests' shared helper: parsing, corpus, random inputs
-	"step":              4,
-	"internal/concrete": 5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
-	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
-	"engine":            6,
-	"engine/job":        7, // the subtrees distributed runs hand out: named by depth and path, replayed from the program
-	"bounded":           6,
-	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
-	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
-	"verify/paths":      6, // verify's numbered paths, their rendering on the workers and their tests
-	"verify":            7,
-	"concolic":          7, // concolic runs and SAGE's generational search, over engine's Bug and Report
-	"prove":             7, // certsym prove: the invariant transition and the proof mode over the step kernel
-	"prove/infer":       7, // invariant inference: candidates, sampled loop-head states, Houdini over an oracle
-	"prove/cert":        3, // the WhyML certificates of programs with loop invariants
-	"prove/auto":        8, // certsym prove --infer: inference with the proof mode as its oracle
-	"merge":             7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
-	"distrib":           8, // distributed runs: jobs over a NATS JetStream broker, the coordinator's assembly of the single run's report
+	"internal/fault":     0,
+	"internal/budget":    0,
+	"internal/corpus":    0, // tests' access to the PyWiSE corpus beside the repository
+	"internal/z3query":   2,
+	"internal/z3worker":  2, // the solver chain's Z3, in a context and goroutine of its own
+	"internal/expect":    3, // testdata annotations, read by cmd's tests and the corpus golden test (parses them)
+	"sym":                3, // terms and formulas: no solver below them
+	"pathcond":           4, // path conditions and their solver-free deciders
+	"solver":             5, // the solver chain over Z3 (beside step, below the interpreters)
+	"internal/testprog":  4, // tests' shared helper: parsing, corpus, random inputs
+	"step":               4,
+	"internal/concrete":  5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
+	"engine/search":      4, // the search heuristics the engine's loop drives (coverage, random path)
+	"engine/burst":       5, // the concrete machine of the engine's fast path (run --burst)
+	"engine":             6,
+	"engine/job":         7, // the subtrees distributed runs hand out: named by depth and path, replayed from the program
+	"bounded":            6,
+	"cfg":                2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
+	"verify/codecov":     6, // the coverage of the code by a verification (generic in verify's cutoffs)
+	"verify/paths":       6, // verify's numbered paths, their rendering on the workers and their tests
+	"verify":             7,
+	"concolic":           7, // concolic runs and SAGE's generational search, over engine's Bug and Report
+	"prove":              7, // certsym prove: the invariant transition and the proof mode over the step kernel
+	"prove/infer":        7, // invariant inference: candidates, sampled loop-head states, Houdini over an oracle
+	"prove/cert":         3, // the WhyML certificates of programs with loop invariants
+	"prove/auto":         8, // certsym prove --infer: inference with the proof mode as its oracle
+	"merge":              7, // the merge of engine states with the same remaining program (ite stores, disjoined path conditions)
+	"engine/mergesearch": 8, // run --merge: the breadth-first frontier that merges the states of a depth (over merge)
+	"distrib":            8, // distributed runs: jobs over a NATS JetStream broker, the coordinator's assembly of the single run's report
 	// The command's own packages (cmd/certsym/internal): the shared words of its outputs and
 	// exec's input analysis; the artifact writers; the recorder that feeds them from a run.
 	"cmd/certsym/internal/catch":      7, // the process's signals from the start of main (held for the run, or answered before it)
@@ -129,6 +131,11 @@ const MaxLines = 2000
 // when a package shrinks and never raised to make a build pass. A package that outgrows MaxLines
 // is split by job (as spec, sym, engine and refinement were) instead.
 var oversized = map[string]int{}
+
+// ceilings lists packages held below MaxLines, each with the ceiling it may not grow past: a
+// package that was split to make room keeps the room it gained (engine gave its concrete
+// machine to engine/burst). Like oversized, it is policy: a ceiling is lowered, never raised.
+var ceilings = map[string]int{"engine": 1850}
 
 // pkg is what the check needs of one package: its import path relative to the module, the
 // module packages and third-party paths its non-test files import, and their line count.
@@ -230,6 +237,9 @@ func violations(pkgs map[string]*pkg) []string {
 		}
 		limit := MaxLines
 		if c, ok := oversized[p.rel]; ok {
+			limit = c
+		}
+		if c, ok := ceilings[p.rel]; ok && c < limit {
 			limit = c
 		}
 		if p.lines > limit {

@@ -114,7 +114,7 @@ const (
 	// Section III-B3: the flag holds for the state and all its successors).
 	OverNotInherited
 
-	// The fault of the concrete fast path (engine/burst.go).
+	// The fault of the concrete fast path (its machine, engine/burst).
 
 	// BurstSkipsError: a burst steps past the error state of a concrete assignment that
 	// divides by zero (it assigns 0 and goes on), so the error is never queued.

@@ -106,3 +106,17 @@ func IndependentIfs(n int) string {
 	b.WriteString("assert y >= 0\n")
 	return b.String()
 }
+
+// NonlinearIfs is n independent ifs whose conditions are products, each joining its two branches
+// at once: if xK * y > z + K then s = s + xK else s = s - 1 fi, for K = 1 … n (2^n paths, each
+// branch one assignment, so that the paths meet after each if at the same depth).
+func NonlinearIfs(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteString(";\n")
+		}
+		fmt.Fprintf(&b, "if x%d * y > z + %d then s = s + x%d else s = s - 1 fi", i, i, i)
+	}
+	return b.String() + "\n"
+}

@@ -164,6 +164,9 @@ type Summary struct {
 	// transition checked, the concrete runs of loops compared with them and the programs proved
 	// (provecheck).
 	ProveTransitions, ProveLoopRuns, Proved int
+	// MergeRuns counts the programs whose run with state merging (run --merge) went through the
+	// whole-run oracles, and MergeRunMerges the merges those runs made (mergerun.go).
+	MergeRuns, MergeRunMerges int
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -223,6 +226,8 @@ func (s *Summary) Add(o *Summary) {
 	s.ProveTransitions += o.ProveTransitions
 	s.ProveLoopRuns += o.ProveLoopRuns
 	s.Proved += o.Proved
+	s.MergeRuns += o.MergeRuns
+	s.MergeRunMerges += o.MergeRunMerges
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -442,11 +447,14 @@ func (c *Checker) Start(u *Unit) {
 	}
 }
 
-// FormulaB is the engine formula f as IMP syntax over the program's store (arrays included).
-func (c *Checker) FormulaB(f *sym.Formula) syntax.BExpr { return conv.Formula(c.U.Prog, f) }
+// FormulaB is the engine formula f as IMP syntax over the program's store (arrays included); a
+// formula over the conditional terms of a merged state is written as their cases, or is an
+// error when they are too many (conv.Formula).
+func (c *Checker) FormulaB(f *sym.Formula) (syntax.BExpr, error) { return conv.Formula(c.U.Prog, f) }
 
-// TermA is the engine term t as IMP syntax over the program's store (arrays included).
-func (c *Checker) TermA(t *sym.Term) syntax.AExpr { return conv.Term(c.U.Prog, t) }
+// TermA is the engine term t as IMP syntax over the program's store (arrays included); an error
+// for a conditional term (conv.Term).
+func (c *Checker) TermA(t *sym.Term) (syntax.AExpr, error) { return conv.Term(c.U.Prog, t) }
 
 // ConcArrays are the arrays of the flat concrete store v.
 func (c *Checker) ConcArrays(v []integer.Int) refclient.ConcArrays { return conv.Arrays(c.U.Prog, v) }
@@ -623,6 +631,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 	if s.ProveTransitions > 0 || s.Proved > 0 {
 		fmt.Fprintf(w, "refinement:   invariant transitions checked %d, against %d concrete runs of their loops; %d proofs whose random runs were checked (provecheck)\n",
 			s.ProveTransitions, s.ProveLoopRuns, s.Proved)
+	}
+	if s.MergeRuns > 0 {
+		fmt.Fprintf(w, "refinement:   runs with state merging checked %d, %d merges in them (the whole-run oracles)\n", s.MergeRuns, s.MergeRunMerges)
 	}
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",

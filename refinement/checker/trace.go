@@ -164,7 +164,11 @@ func (c *Checker) Model(pc *pathcond.PC) ([]integer.Int, bool) {
 	if pc.Status == pathcond.Unsat {
 		return nil, false
 	}
-	st, m := c.Prover.Model(c.FormulaB(pc.Formula()), c.Names)
+	b, err := c.FormulaB(pc.Formula())
+	if err != nil {
+		return nil, false // conditional terms with too many cases to write in IMP: no claim
+	}
+	st, m := c.Prover.Model(b, c.Names)
 	if st != prover.Valid {
 		return nil, false
 	}

@@ -4,10 +4,13 @@
 // element symbols as a[j], select atoms as reads of their array terms, bound variables by
 // nesting level, quantified formulas as forall/exists), the arrays of a concrete store, the
 // elements of the engine's array terms under a valuation, and the comparison of both with the
-// reference's concrete arrays (arrays and bounded quantifiers).
+// reference's concrete arrays (arrays and bounded quantifiers). A conditional term (sym.Ite, the
+// store of a merged state) has no IMP expression: a formula over one is written as the cases of
+// its conditions (ite.go), and a term or array term with one is an error (ErrIte).
 package conv
 
 import (
+	"errors"
 	"fmt"
 
 	"certsym/refinement/refclient"
@@ -24,6 +27,28 @@ type exporter struct {
 	names []string
 	level map[int]int // binder → nesting level
 	depth int
+	// cases: a conditional term is split into the cases of its condition (in a formula); else it
+	// is an error. nodes counts the syntax nodes the cases made (ite.go).
+	cases bool
+	nodes int
+}
+
+// ErrIte is the error of the conversion of a term with a conditional term (sym.Ite) inside:
+// IMP has no conditional expression (a formula over one is written as its cases: Formula).
+var ErrIte = errors.New("conv: a conditional term (of a merged state) has no IMP expression")
+
+// failure carries an error of the conversion out of the exporter's recursion (catch).
+type failure struct{ err error }
+
+// catch turns the failure the exporter panicked with into *err; other panics go on.
+func catch(err *error) {
+	if r := recover(); r != nil {
+		f, ok := r.(failure)
+		if !ok {
+			panic(r)
+		}
+		*err = f.err
+	}
 }
 
 func newExporter(p *syntax.Program) *exporter {
@@ -91,6 +116,8 @@ func (x *exporter) atom(a *sym.Atom) syntax.AExpr {
 			panic(fmt.Sprintf("conv: bound variable %d outside its quantifier", a.Sym))
 		}
 		return &syntax.BoundRef{Name: fmt.Sprintf("qv%d", l), Level: l}
+	case sym.AtomIte: // only in a formula, split into cases first (ite.go)
+		panic(failure{ErrIte})
 	}
 	panic(fmt.Sprintf("conv: atom kind %d", a.Kind))
 }
@@ -109,12 +136,12 @@ func (x *exporter) formula(f *sym.Formula) syntax.BExpr {
 		return &syntax.BoolLit{Val: true}
 	case sym.FFalse:
 		return &syntax.BoolLit{Val: false}
-	case sym.FGe:
-		return &syntax.Cmp{Op: syntax.Ge, L: x.term(f.T), R: zero()}
-	case sym.FEq:
-		return &syntax.Cmp{Op: syntax.Eq, L: x.term(f.T), R: zero()}
-	case sym.FNe:
-		return &syntax.Cmp{Op: syntax.Ne, L: x.term(f.T), R: zero()}
+	case sym.FGe, sym.FEq, sym.FNe:
+		op := map[sym.FormulaOp]syntax.CmpOp{sym.FGe: syntax.Ge, sym.FEq: syntax.Eq, sym.FNe: syntax.Ne}[f.Op]
+		if x.cases && hasIte(f.T) {
+			return x.splitCmp(op, f.T) // ite.go
+		}
+		return &syntax.Cmp{Op: op, L: x.term(f.T), R: zero()}
 	case sym.FForall, sym.FExists:
 		lo, hi := x.term(f.Lo), x.term(f.Hi)
 		l := x.depth
@@ -143,24 +170,41 @@ func (x *exporter) formula(f *sym.Formula) syntax.BExpr {
 	return out
 }
 
-// Formula is the engine formula f as IMP syntax over the store of p (arrays included).
-func Formula(p *syntax.Program, f *sym.Formula) syntax.BExpr {
-	if len(p.Arrays) == 0 {
-		return f.BExpr(p.Vars)
+// Formula is the engine formula f as IMP syntax over the store of p (arrays included). A
+// comparison over a conditional term is written as the disjunction of its cases (ite.go), the
+// same truth under every valuation; an error when the cases are too many (ErrTooLarge) or a
+// conditional term is inside an array read (ErrIte).
+func Formula(p *syntax.Program, f *sym.Formula) (b syntax.BExpr, err error) {
+	if !formulaHasIte(f) {
+		if len(p.Arrays) == 0 {
+			return f.BExpr(p.Vars), nil
+		}
+		return newExporter(p).formula(f), nil
 	}
-	return newExporter(p).formula(f)
+	defer catch(&err)
+	x := newExporter(p)
+	x.cases = true
+	return x.formula(f), nil
 }
 
-// Term is the engine term t as IMP syntax over the store of p (arrays included).
-func Term(p *syntax.Program, t *sym.Term) syntax.AExpr {
-	if len(p.Arrays) == 0 {
-		return t.AExpr(p.Vars)
+// Term is the engine term t as IMP syntax over the store of p (arrays included); ErrIte for a
+// term with a conditional term inside.
+func Term(p *syntax.Program, t *sym.Term) (a syntax.AExpr, err error) {
+	if hasIte(t) {
+		return nil, ErrIte
 	}
-	return newExporter(p).term(t)
+	if len(p.Arrays) == 0 {
+		return t.AExpr(p.Vars), nil
+	}
+	return newExporter(p).term(t), nil
 }
 
-// Arr is the engine's array term t as the reference's array term (its store chain).
-func Arr(p *syntax.Program, t *sym.ArrTerm) refclient.ArrTerm { return newExporter(p).arr(t) }
+// Arr is the engine's array term t as the reference's array term (its store chain); ErrIte for
+// an array term with a conditional term inside (the merge of states whose arrays differ).
+func Arr(p *syntax.Program, t *sym.ArrTerm) (a refclient.ArrTerm, err error) {
+	defer catch(&err)
+	return newExporter(p).arr(t), nil
+}
 
 // Arrays are the arrays of p in the flat concrete store v (nil when p has none).
 func Arrays(p *syntax.Program, v []integer.Int) refclient.ConcArrays {

@@ -79,8 +79,12 @@ func (w *Worker) crossDecision(d pathcond.Decision) {
 	}
 	names := c.Names
 	nslots := c.U.Prog.Slots()
-	phi := c.FormulaB(d.Parent.Formula())
-	f := c.FormulaB(d.Conj)
+	phi, err1 := c.FormulaB(d.Parent.Formula())
+	f, err2 := c.FormulaB(d.Conj)
+	if err1 != nil || err2 != nil {
+		return // conditional terms with too many cases to write in IMP: fired, not checked
+
+	}
 	both := &syntax.BinB{Op: syntax.And, L: phi, R: f}
 	check := "crosscheck/" + d.Rule
 	switch d.Kind {

@@ -2,7 +2,8 @@
 // the variables Vars, steered toward the corners where the engine decides without Z3 (corner.go),
 // some with macros that the generator inlines itself for the reference, and fixed programs of
 // those corner shapes (Targeted), some with arrays and quantifiers (arrays.go), some ending with a
-// shape for certsym verify (verify.go). Each program comes as the tree the reference runs and the
+// shape for certsym verify (verify.go), some starting with a chain of ifs for the runs with state
+// merging (ifchain.go). Each program comes as the tree the reference runs and the
 // text the engine parses.
 package gen
 
@@ -101,6 +102,15 @@ func Generate(seed int64, cfg Config) (*Generated, error) {
 	}
 	wrap, decls, arrs, arrLoops := withArrays(seed)
 	withInvariants(seed, cfg, append(g.made, arrLoops...))
+	if cwrap := withIfChain(seed); cwrap != nil { // the chain of ifs, before the array snippets
+		awrap := wrap
+		wrap = func(s syntax.Stmt) syntax.Stmt {
+			if awrap != nil {
+				s = awrap(s)
+			}
+			return cwrap(s)
+		}
+	}
 	vwrap, kind := withVerify(seed)
 	if vwrap != nil { // the verify snippet, after the array snippets
 		awrap := wrap

@@ -199,26 +199,17 @@ func (o *Oracle) samples(pc *pathcond.PC) [][]integer.Int {
 	return out
 }
 
-// hasIte reports whether a path condition has a conditional term (the layer's conversion of
-// formulas to IMP, for its own prover, has none to give it).
-func hasIte(pc *pathcond.PC) bool {
-	found := false
-	for n := pc; n != nil && n.Parent != nil && !found; n = n.Parent {
-		n.Conj.EachAtom(func(a *sym.Atom) { found = found || a.Kind == sym.AtomIte })
-	}
-	return found
-}
-
 // MaxTime bounds the time of one program's merge check; it also takes at most half of the time
 // left to the program, so that it never spends the program's budget (the check runs last).
 const MaxTime = 2 * time.Second
 
 // Run is the merge check of the checker's current program, in a run of the engine of its own
-// (without the crosscheck hook: the layer's conversion of formulas has no conditional term).
+// (with the checker's crosscheck hook: the layer's conversion writes a formula over conditional
+// terms as their cases, package conv).
 func Run(c *checker.Checker) {
 	opts := c.EngineOptions()
 	opts.AllBugs = false
-	e := engine.New(c.U.Prog, opts)
+	e := c.NewEngine(opts)
 	defer e.Close()
 	deadline := time.Now().Add(c.Left(2*MaxTime) / 2)
 	if d := e.Solver().Deadline(); d.IsZero() || deadline.Before(d) {
@@ -226,12 +217,7 @@ func Run(c *checker.Checker) {
 	}
 	expired := func() bool { return c.Expired() || time.Now().After(deadline) }
 	o := &Oracle{Prog: c.U.Prog, Rng: c.Rng, Random: c.RandomValuation, Expired: expired, Valuations: c.Cfg.Valuations,
-		Model: func(pc *pathcond.PC) ([]integer.Int, bool) {
-			if pc.Status != pathcond.Sat && hasIte(pc) {
-				return nil, false
-			}
-			return c.Model(pc)
-		},
+		Model: c.Model,
 		Report: func(check string, v []integer.Int, format string, args ...any) {
 			in := ""
 			if v != nil {

@@ -183,7 +183,7 @@ func AddFlags(fs *flag.FlagSet) flags.DistributedFlags {
 var notDistributed = map[string]string{
 	"loop-bound": "the bounded interpreter", "strategy": "only the breadth-first search is distributed", "seed": "", "seed-input": "",
 	"shard": "a static partition of its own", "shard-level": "", "burst": "the concrete fast path changes the breadth-first order",
-	"workers": "each worker process expands its job alone", "solver-time": "a bound on one process's solver",
+	"workers": "each worker process expands its job alone", "merge": "a job is a subtree of paths, which merging joins", "solver-time": "a bound on one process's solver",
 	"tests": "the artifacts record one process's states", "max-tests": "", "coverage": "", "lcov": "", "sarif": "", "dot": "",
 }
 

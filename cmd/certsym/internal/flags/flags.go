@@ -1,7 +1,7 @@
 // Package flags holds the option types and option groups the certsym commands share: durations
 // that carry a unit and counts that are not negative, the bounds of every command that runs the
 // program (--timeout, --max-memory), the budget of the symbolic ones (--max-states,
-// --query-timeout, --rlimit, --solver-time) and --workers; and the parsing of a command's options (Parse).
+// --query-timeout, --rlimit, --solver-time), --workers and run --merge; and the parsing of a command's options (Parse).
 package flags
 
 import (
@@ -139,6 +139,42 @@ const (
 	VerifyWorkersUsage = "render the paths' conditions and replay their tests on `N` parallel workers (0: the number of cores); " +
 		"the output is the same for every N (the exploration and the claims' solver queries stay sequential)"
 )
+
+// MergeUsage is the usage text of run --merge.
+const MergeUsage = "merge the states of each breadth-first depth that have the same remaining program (state merging, " +
+	"against the path explosion of branches that join); bfs only, on one goroutine; a finished run's verdict and bugs are those of the run without it, " +
+	"each bug confirmed and reported on its input's own path (docs/merging.md)"
+
+// Merge declares run --merge on fs (state merging, package engine/mergesearch). The returned
+// function reads it after parsing, with set the flags given: on says whether to merge, and ok is
+// false after a usage error (reported on stderr): --merge with a strategy other than bfs, with the
+// bounded interpreter (--loop-bound), with bursts or shards, or with the artifacts that describe
+// paths one by one (--tests, --dot: a merged state is many paths).
+func Merge(fs *flag.FlagSet) func(set map[string]bool, stderr io.Writer) (on, ok bool) {
+	merge := fs.Bool("merge", false, MergeUsage)
+	return func(set map[string]bool, stderr io.Writer) (bool, bool) {
+		if !*merge {
+			return false, true
+		}
+		if s := fs.Lookup("strategy"); s != nil && s.Value.String() != "bfs" {
+			fmt.Fprintf(stderr, "certsym run: --merge applies to --strategy bfs only (it merges the states of one breadth-first depth), not %s\n", s.Value)
+			return false, false
+		}
+		for _, f := range []struct{ name, why string }{
+			{"loop-bound", "the bounded interpreter does not merge states"},
+			{"burst", "a burst takes many steps in one pick: the depths of a level no longer meet"},
+			{"shard", "the shards partition the paths, which merging joins"},
+			{"tests", "a merged state stands for many paths, not one test case"},
+			{"dot", "the states of a merged run form no tree"},
+		} {
+			if set[f.name] {
+				fmt.Fprintf(stderr, "certsym run: --merge does not combine with --%s (%s)\n", f.name, f.why)
+				return false, false
+			}
+		}
+		return true, true
+	}
+}
 
 // Parse parses the options of the command certsym NAME (fs.Name()) in args, placed before or
 // after the positional arguments, and returns the positional ones (a lone "-", standard input,

@@ -1,0 +1,56 @@
+package mergesearch
+
+// The hash that sorts a level's states before their exact keys (mergeLevel), and its table.
+
+// cand is a state of the level being merged (its index) and its hash (mergeLevel).
+type cand struct {
+	h uint64
+	i int
+}
+
+// hashCount counts hashes: an open-addressing table (linear probing) kept from level to level.
+type hashCount struct {
+	keys []uint64
+	ns   []int32 // 0: the slot is free
+}
+
+// reset empties the table, with room for n hashes.
+func (t *hashCount) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.keys) < size || len(t.keys) > 8*size {
+		t.keys, t.ns = make([]uint64, size), make([]int32, size)
+		return
+	}
+	clear(t.ns)
+}
+
+// find returns the slot of h: its own, or the free slot where it goes.
+func (t *hashCount) find(h uint64) int {
+	m := uint64(len(t.keys) - 1)
+	i := h & m
+	for t.ns[i] != 0 && t.keys[i] != h {
+		i = (i + 1) & m
+	}
+	return int(i)
+}
+
+func (t *hashCount) add(h uint64) {
+	i := t.find(h)
+	t.keys[i] = h
+	t.ns[i]++
+}
+
+func (t *hashCount) count(h uint64) int32 { return t.ns[t.find(h)] }
+
+// mix is a step of the hash of mergeLevel (splitmix64's finalizer over h and v).
+func mix(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
+}

@@ -7,14 +7,18 @@
 #
 # Environment: LIMIT (seconds per task and per tool, default 10), CERTSYM (the certsym binary;
 # built into a temporary directory when unset), EVA_OPTS (Eva's options, default
-# "-eva-precision 5"), TASKS (a glob of task names under testdata/svcomp, default *).
+# "-eva-precision 5"), TASKS (a glob of task names under testdata/svcomp, default *), KEEP (set:
+# keep the logs).
 #
 # Frama-C (Debian package frama-c-base: scripts/install-deps.sh framac) reads the C file with a
 # prelude included before it (-cpp-extra-args="-include prelude.h") that turns every error call of
-# SV-COMP's idioms into a call of one function whose contract is `requires \false`:
-# reach_error's body calls __assert_fail, and __VERIFIER_error is called directly, so both are
-# defined as macros naming that function. Eva checks the precondition at each call it reaches: a
-# call it cannot rule out is an alarm on that precondition (status invalid or unknown). The
+# SV-COMP's idioms into a call of one function whose contract is `requires \false`: reach_error
+# (whatever its body: empty, assert(0), __assert_fail) and __VERIFIER_error are macros naming it,
+# so a task's definition of reach_error becomes the definition of that function, its calls calls
+# of it. The prelude also turns the attribute noreturn of those declarations into unused: Eva
+# reports no status for the precondition of a function declared noreturn, so without it a
+# reachable error call would go unreported. Eva checks the precondition at each call it reaches:
+# a call it cannot rule out is an alarm on that precondition (status invalid or unknown). The
 # nondeterministic inputs (__VERIFIER_nondet_int and the others) stay the extern functions the
 # tasks declare: Eva gives a function without body the default contract that assigns its result
 # any value of its type, which is what SV-COMP means by them.
@@ -22,12 +26,13 @@
 # Frama-C's answer: "proved" when the analysis ran to its end and reported no alarm on the
 # error function's precondition (no run reaches it, as Eva over-approximates every run);
 # "alarm" when it did (on a false task that is the right answer, on a true one a false alarm);
-# "timeout" when the limit cut it; "error" when Frama-C stopped for another reason (its log
-# is kept in the work directory). Alarms of other kinds (signed overflow, for instance) are
+# "timeout" when the limit cut it; "error" when Frama-C stopped for another reason (KEEP=1
+# keeps the work directory with every log and prints its path). Alarms of other kinds (signed overflow, for instance) are
 # not SV-COMP's unreach-call property and are not counted; Eva goes on past them assuming
 # the operation was defined.
 # certsym's answer is the answer: line of certsym prove --infer --timeout LIMIT: proved, refuted,
-# unknown, or timeout when the process outlived the limit by 5 s.
+# unknown; timeout when the process outlived the limit by 5 s, or ended at its time bound without
+# a report (a step that did not stop within 2 s of the bound); error otherwise.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,7 +47,11 @@ if ! command -v frama-c >/dev/null 2>&1; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then
+  echo "bench-invariants.sh: logs in $work" >&2
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 certsym=${CERTSYM:-}
 if [ -z "$certsym" ]; then
   certsym=$work/certsym
@@ -50,12 +59,13 @@ if [ -z "$certsym" ]; then
 fi
 
 cat >"$work/prelude.h" <<'EOF'
-/* Included before each SV-COMP task: every error call becomes a call of __certsym_fail,
-   whose precondition no reachable call can satisfy. */
+/* Included before each SV-COMP task: every error call becomes a call of __certsym_fail, whose
+   precondition no reachable call can satisfy; noreturn would hide that precondition's status. */
 /*@ requires certsym_error_unreachable: \false; assigns \nothing; */
 void __certsym_fail(void);
-#define __assert_fail(a, b, c, d) __certsym_fail()
+#define reach_error(...) __certsym_fail()
 #define __VERIFIER_error __certsym_fail
+#define __noreturn__ __unused__
 EOF
 
 # now: seconds since the epoch with milliseconds.
@@ -94,7 +104,7 @@ for imp in "$root"/testdata/svcomp/$tasks.imp; do
   fi
 
   t0=$(now)
-  cs=$(timeout $((limit + 5)) "$certsym" prove --infer --quiet --timeout "${limit}s" "$imp" 2>/dev/null | grep -m1 '^answer:')
+  cs=$(timeout $((limit + 5)) "$certsym" prove --infer --quiet --timeout "${limit}s" "$imp" 2>"$work/$name.certsym.err" | grep -m1 '^answer:')
   rc=$?
   t1=$(now)
   cst=$(elapsed "$t0" "$t1")
@@ -102,7 +112,8 @@ for imp in "$root"/testdata/svcomp/$tasks.imp; do
     "answer: proved"*) cs=proved ;;
     "answer: refuted"*) cs=refuted ;;
     "answer: unknown"*) cs=unknown ;;
-    *) if [ "$(awk -v t="$cst" -v l="$limit" 'BEGIN { print (t >= l + 5) }')" = 1 ]; then cs=timeout; else cs=error; fi ;;
+    *) if [ "$(awk -v t="$cst" -v l="$limit" 'BEGIN { print (t >= l + 5) }')" = 1 ] ||
+          grep -q "time bound" "$work/$name.certsym.err"; then cs=timeout; else cs=error; fi ;;
   esac
 
   fc_tot[$fc]=$(( ${fc_tot[$fc]:-0} + 1 ))

@@ -27,7 +27,11 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
+<<<<<<< HEAD
 .PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards check-workers
+=======
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards
+>>>>>>> h-peer
 
 all: build
 
@@ -170,6 +174,15 @@ bench: deps
 	@mkdir -p bin
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 1x -count $(BENCH_COUNT) -cpu 1 -timeout 30m $(BENCH_PKGS) \
 	  | tee bin/bench.txt | $(GO) run ./scripts/benchsum
+
+# certsym prove --infer against Frama-C's Eva plugin on the SV-COMP tasks of testdata/svcomp (the
+# C programs in testdata/svcomp/c), LIMIT seconds per task and tool; the table goes to
+# bin/bench-invariants.md (scripts/bench-invariants.sh, docs/performance.md). Not part of check.
+LIMIT ?= 10
+bench-invariants: build
+	@bash scripts/install-deps.sh core framac
+	@mkdir -p bin
+	LIMIT='$(LIMIT)' CERTSYM=$(abspath $(BIN)) bash scripts/bench-invariants.sh bin/bench-invariants.md
 
 clean:
 	rm -rf bin

@@ -7,7 +7,8 @@
 # test), lcov (lcov, which reads run --lcov files in a test), man (groff, which renders certsym
 # help --man in a test), nats (nats-server, the NATS JetStream broker the distributed runs' tests
 # start), slurm (slurmctld, slurmd, slurm-client and munge, for the single-node Slurm test of make
-# check-slurm). No group means core.
+# check-slurm), framac (frama-c-base, the Frama-C analyser whose Eva plugin scripts/bench-invariants.sh
+# compares with certsym prove --infer). No group means core.
 # It runs `apt-get update` once before installing, and does nothing at all when every package is
 # present. Installing needs root: it uses sudo when run as another user.
 set -euo pipefail
@@ -26,7 +27,8 @@ for g in "${groups[@]}"; do
     man)     pkgs+=(groff-base) ;;
     nats)    pkgs+=(nats-server) ;;
     slurm)   pkgs+=(slurmctld slurmd slurm-client munge) ;;
-    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov, man, nats or slurm)" >&2; exit 2 ;;
+    framac)  pkgs+=(frama-c-base) ;;
+    *) echo "install-deps.sh: unknown group '$g' (expected core, proofs, browser, graphviz, lcov, man, nats, slurm or framac)" >&2; exit 2 ;;
   esac
 done
 

@@ -27,11 +27,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-<<<<<<< HEAD
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench clean compare-strategies fuzz soak check-shards check-workers
-=======
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards
->>>>>>> h-peer
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards check-workers
 
 all: build
 

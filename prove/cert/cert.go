@@ -184,28 +184,31 @@ var cmpWhy = [...]string{syntax.Eq: "=", syntax.Ne: "<>", syntax.Lt: "<", syntax
 
 // code is [[ a ]]: the program expression (README.md, "Expressions"): division and remainder by
 // the prelude's tdiv and tmod, whose preconditions are IMP's checks.
-func (w *writer) code(a syntax.AExpr) string {
+func (w *writer) code(a syntax.AExpr) string { return w.expr(a, "tdiv", "tmod") }
+
+// expr writes a with div and mod as the functions named.
+func (w *writer) expr(a syntax.AExpr, div, mod string) string {
 	switch a := a.(type) {
 	case *syntax.Num:
 		return fmt.Sprintf("(%s)", a.Val)
 	case *syntax.Var:
 		return vname(a.Name)
 	case *syntax.Neg:
-		return fmt.Sprintf("(- %s)", w.code(a.X))
+		return fmt.Sprintf("(- %s)", w.expr(a.X, div, mod))
 	case *syntax.BinA:
 		switch a.Op {
 		case syntax.Div:
-			return fmt.Sprintf("(tdiv %s %s)", w.code(a.L), w.code(a.R))
+			return fmt.Sprintf("(%s %s %s)", div, w.expr(a.L, div, mod), w.expr(a.R, div, mod))
 		case syntax.Mod:
-			return fmt.Sprintf("(tmod %s %s)", w.code(a.L), w.code(a.R))
+			return fmt.Sprintf("(%s %s %s)", mod, w.expr(a.L, div, mod), w.expr(a.R, div, mod))
 		}
-		return fmt.Sprintf("(%s %s %s)", w.code(a.L), a.Op, w.code(a.R))
+		return fmt.Sprintf("(%s %s %s)", w.expr(a.L, div, mod), a.Op, w.expr(a.R, div, mod))
 	case *syntax.Elem:
-		return fmt.Sprintf("%s[%s]", aname(a.Arr.Name), w.offset(a.Arr, w.code(a.I)))
+		return fmt.Sprintf("%s[%s]", aname(a.Arr.Name), w.offset(a.Arr, w.expr(a.I, div, mod)))
 	case *syntax.BoundRef:
 		return w.bound[a.Level]
 	default:
-		panic(fmt.Sprintf("cert.code: unknown expression %T", a))
+		panic(fmt.Sprintf("cert.expr: unknown expression %T", a))
 	}
 }
 
@@ -234,30 +237,7 @@ func (w *writer) cond(b syntax.BExpr) string {
 }
 
 // term is the logic term of a (div and mod of ComputerDivision).
-func (w *writer) term(a syntax.AExpr) string {
-	switch a := a.(type) {
-	case *syntax.Num:
-		return fmt.Sprintf("(%s)", a.Val)
-	case *syntax.Var:
-		return vname(a.Name)
-	case *syntax.Neg:
-		return fmt.Sprintf("(- %s)", w.term(a.X))
-	case *syntax.BinA:
-		switch a.Op {
-		case syntax.Div:
-			return fmt.Sprintf("(div %s %s)", w.term(a.L), w.term(a.R))
-		case syntax.Mod:
-			return fmt.Sprintf("(mod %s %s)", w.term(a.L), w.term(a.R))
-		}
-		return fmt.Sprintf("(%s %s %s)", w.term(a.L), a.Op, w.term(a.R))
-	case *syntax.Elem:
-		return fmt.Sprintf("%s[%s]", aname(a.Arr.Name), w.offset(a.Arr, w.term(a.I)))
-	case *syntax.BoundRef:
-		return w.bound[a.Level]
-	default:
-		panic(fmt.Sprintf("cert.term: unknown expression %T", a))
-	}
-}
+func (w *writer) term(a syntax.AExpr) string { return w.expr(a, "div", "mod") }
 
 // formula is b' (README.md: /\, \/, not, div, mod, a[j - lo], quantifiers over ranges).
 func (w *writer) formula(b syntax.BExpr) string {

@@ -61,7 +61,8 @@ func (a *Atom) AExpr(names []string) syntax.AExpr {
 
 // BExpr returns the formula as an IMP condition over the symbols: t >= 0, t == 0, t != 0 for the
 // atomic predicates, and left-nested and/or for the junctions. Divisions inside are read with
-// the total division, as in Formula.Eval.
+// the total division, as in Formula.Eval. A quantified formula has no such condition (its
+// binders have no slot): the refinement layer's own export writes those (package conv).
 func (f *Formula) BExpr(names []string) syntax.BExpr {
 	zero := func() syntax.AExpr { return &syntax.Num{} }
 	switch f.Op {
@@ -75,6 +76,11 @@ func (f *Formula) BExpr(names []string) syntax.BExpr {
 		return &syntax.Cmp{Op: syntax.Eq, L: f.T.AExpr(names), R: zero()}
 	case FNe:
 		return &syntax.Cmp{Op: syntax.Ne, L: f.T.AExpr(names), R: zero()}
+	case FForall, FExists:
+		panic("sym: BExpr of a quantified formula (binders have no slot)")
+	case FAnd, FOr:
+	default:
+		panic(fmt.Sprintf("sym: unknown formula op %d", f.Op))
 	}
 	op := syntax.And
 	if f.Op == FOr {

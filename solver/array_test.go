@@ -139,3 +139,24 @@ func lastAssume(s syntax.Stmt) *syntax.Assume {
 		s = seq.Second
 	}
 }
+
+// TestLargeArrayElementsOnUse: a chain for a program with an array of 65,536 elements makes a Z3
+// constant per variable and per array, and an element's symbol only when a formula uses it, so
+// building the chain costs nothing per element (made eagerly, the 65,536 selects took seconds on
+// the caller's goroutine, where no time bound is polled).
+func TestLargeArrayElementsOnUse(t *testing.T) {
+	p, ts := arrayProg(t, "array a[0..65535]; i = i")
+	c := New(p, Options{})
+	defer c.Close()
+	if len(c.enc.syms) != len(p.Vars) || len(c.enc.elems) != 0 {
+		t.Fatalf("a new chain has %d variable constants and %d element symbols, want %d and 0", len(c.enc.syms), len(c.enc.elems), len(p.Vars))
+	}
+	cond := func(s string) *sym.Formula { return condOf(t, p, ts, s) }
+	phi := extendAll(p.Slots(), cond("a[5] > 3 and i >= 0 and i < 10"), cond("a[i] == 9"))
+	if got := c.Check(phi); got != pathcond.Sat {
+		t.Fatalf("%v (%s), want sat", got, phi.Reason)
+	}
+	if n := len(c.enc.elems); n < 1 || n > 2 {
+		t.Errorf("%d element symbols made for a query reading a[5] and a[i], want 1 or 2", n)
+	}
+}

@@ -107,6 +107,10 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	var startErr error
 	done := 0
 	var stop atomic.Bool
+	// gate: a worker checks a program under the read lock; a worker that could not collect its
+	// Z3 objects in time, or that sees Z3 hold more than z3Ceiling, takes the write lock (the
+	// others finish their program and wait) and collects with no query running (quietCollect).
+	var gate sync.RWMutex
 	for w := 0; w < workers; w++ {
 		ch, err := checker.New(cfg, int64(w))
 		if err != nil {
@@ -127,14 +131,21 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 			defer c.Ref.Close()
 			for u := range jobs {
 				t0 := time.Now()
+				gate.RLock()
 				c.CheckUnit(u)
 				c.Flush()
+				gate.RUnlock()
 				c.Sum.Z3Bytes = prover.Z3Allocated()
 				t1 := time.Now()
 				drained := collectZ3(collectTimeout)
+				if !drained || prover.Z3Allocated() > z3Ceiling {
+					gate.Lock()
+					drained = quietCollect()
+					gate.Unlock()
+				}
 				c.Sum.Z3BytesCollected = prover.Z3Allocated()
 				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
-					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v)", u.Name, d.Round(time.Millisecond), drained)
+					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v; Z3 holds %d MB)", u.Name, d.Round(time.Millisecond), drained, prover.Z3Allocated()>>20)
 				}
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
@@ -168,8 +179,20 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	return total, nil
 }
 
-// collectTimeout bounds the wait of collectZ3 after a program.
+// collectTimeout bounds the wait of collectZ3 after a program while the other workers go on.
 const collectTimeout = 30 * time.Second
+
+// z3Ceiling is the Z3 memory (its own estimate) above which a worker collects with the other
+// workers paused.
+const z3Ceiling = 512 << 20
+
+// quietCollect collects as collectZ3 while no worker checks a program (the caller holds the
+// gate), so no query holds a context's lock and the finalizers cannot wait on one: the
+// collection then ends unless a finalizer itself is stuck, which quietTimeout bounds.
+func quietCollect() bool { return collectZ3(quietTimeout) }
+
+// quietTimeout bounds quietCollect.
+const quietTimeout = 5 * time.Minute
 
 // collectZ3 waits until the Z3 objects the program just checked left behind are freed, at most
 // timeout (false when the time ran out). Every engine, bounded interpreter and verify run of
@@ -181,7 +204,10 @@ const collectTimeout = 30 * time.Second
 // backlog of finalizers keeps every context it holds alive, with all its memory, while the
 // workers go on making new ones. So each worker, before its next program, collects three times
 // (terms, then solvers, then contexts) and waits each time for the finalizers queued so far to
-// have run: the Z3 memory the run holds is then bounded by what the programs in flight use.
+// have run. When that wait runs out (on a loaded machine the backlog can outgrow it, and the
+// memory with it), or Z3 holds more than z3Ceiling, the worker pauses the others and collects
+// alone (quietCollect): the Z3 memory the run holds is then bounded by what the programs in
+// flight use.
 func collectZ3(timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for round := 0; round < 3; round++ {

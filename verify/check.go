@@ -161,6 +161,11 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 	for _, a := range r.over {
 		cl.addOverApprox(a)
 	}
+	for _, w := range r.overLoops {
+		if !slices.Contains(cl.OverLoops, w) {
+			cl.OverLoops = append(cl.OverLoops, w)
+		}
+	}
 	for _, u := range r.unhandled {
 		cl.addUnhandled(u)
 	}
@@ -336,8 +341,11 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 			for _, w := range out.overLoops {
 				lines = append(lines, fmt.Sprint(w.Line()))
 			}
-			why = append(why, "the loop at line "+strings.Join(lines, ", ")+" was executed by its invariant (its modified variables given any value "+
-				"that satisfies the invariant): the state may be one no run reaches")
+			what := "the loop at line " + lines[0] + " was executed by its invariant (its modified variables given any values that satisfy it)"
+			if len(lines) > 1 {
+				what = "the loops at lines " + strings.Join(lines, ", ") + " were executed by their invariants (their modified variables given any values that satisfy them)"
+			}
+			why = append(why, what+": the state may be one no run reaches")
 		}
 		out.replay = "not replayed (" + replay + "): " + strings.Join(why, "; ")
 		return out

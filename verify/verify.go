@@ -63,6 +63,9 @@ type Claim struct {
 	// OverApprox are the assumes whose quantifier bound ran out on the paths of FALSE?/UNDEFINED?
 	// results (xSymExe's flag g, bounded.State.Over).
 	OverApprox []*syntax.Assume
+	// OverLoops are the loops executed by the invariant transition (Options.InvariantLoops) on
+	// the paths of FALSE?/UNDEFINED? results (flag g too).
+	OverLoops []*syntax.While
 	// Unhandled are the places where an unhandled theory made a result DONTKNOW.
 	Unhandled []Unhandled
 	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.

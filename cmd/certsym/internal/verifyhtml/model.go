@@ -84,6 +84,7 @@ type Claim struct {
 	Results            map[string]int    `json:"results"`
 	FirstPaths         map[string]string `json:"first_paths,omitempty"`
 	OverApproximation  []int             `json:"over_approximation,omitempty"`
+	OverLoops          []int             `json:"over_loops,omitempty"` // verify --loops invariant: the loops run by their invariants on the paths of FALSE?/UNDEFINED?
 	Cutoffs            []Cutoff          `json:"cutoffs,omitempty"`
 	Unhandled          []Unhandled       `json:"unhandled,omitempty"`
 	Evidence           []Evidence        `json:"evidence"`
@@ -353,6 +354,9 @@ func (d *Doc) claim(file string, cl *verify.Claim, prog *syntax.Program) Claim {
 	}
 	for _, a := range cl.OverApprox {
 		jc.OverApproximation = append(jc.OverApproximation, a.Line())
+	}
+	for _, w := range cl.OverLoops {
+		jc.OverLoops = append(jc.OverLoops, w.Line())
 	}
 	for _, c := range cl.Cutoffs {
 		jc.Cutoffs = append(jc.Cutoffs, Cutoff{Line: c.Cutoff.Line, Reason: c.Cutoff.Reason, Paths: c.Cutoff.Paths, Path: c.Cutoff.Path, CFGPath: c.Path})

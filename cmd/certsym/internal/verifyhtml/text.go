@@ -201,6 +201,9 @@ func writeClaimEvidence(w io.Writer, c Claim, full bool) {
 	for _, l := range c.OverApproximation {
 		fmt.Fprintf(w, "  over-approximation: the quantifier bound ran out in the assume at line %d (flag g)\n", l)
 	}
+	for _, l := range c.OverLoops {
+		fmt.Fprintf(w, "  over-approximation: the loop at line %d runs by its invariant, its modified variables any values that satisfy it (flag g)\n", l)
+	}
 	for _, ct := range c.Cutoffs {
 		if ct.Line == 0 {
 			fmt.Fprintf(w, "  cutoff: %s\n", ct.Reason)

@@ -19,6 +19,9 @@ func (d *Doc) bounds() string {
 	if d.DepthBound > 0 {
 		depth = fmt.Sprintf("depth bound %d", d.DepthBound)
 	}
+	if d.InvariantLoops {
+		return fmt.Sprintf("loops with invariant clauses by their invariants, the others loop bound %d, %s, %s", d.LoopBound, depth, products)
+	}
 	return fmt.Sprintf("loop bound %d, %s, %s", d.LoopBound, depth, products)
 }
 

@@ -35,6 +35,7 @@ var layer = map[string]int{
 	"solver":             5, // the solver chain over Z3 (beside step, below the interpreters)
 	"internal/testprog":  4, // tests' shared helper: parsing, corpus, random inputs
 	"step":               4,
+	"havoc":              4, // the invariant transition's modifies sets and fresh symbols (prove, verify --loops invariant)
 	"internal/concrete":  5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
 	"engine/search":      4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine/burst":       5, // the concrete machine of the engine's fast path (run --burst)

@@ -34,7 +34,7 @@ const Usage = `usage:
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
+  certsym verify FILE [--loop-bound N] [--loops unroll|invariant] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
   certsym prove FILE [--infer | --no-infer] [--certificate FILE.mlw] [--unroll N] [--reach-states N] [--timeout D] [--json]
       prove every claim for every input, loops by their invariant clauses (exit 0 proved, 1 refuted, 3 unknown)

@@ -149,6 +149,15 @@ const (
 	// MergeWrongModel: the constituent an input of the merged state follows is read back one off
 	// (the next constituent's, whose guard the input need not satisfy).
 	MergeWrongModel
+
+	// Faults of the partitioned runs (package engine/steal).
+
+	// StealWrongPrefix: a stolen job is replayed from a wrong prefix (the last branch choice of
+	// its path flipped), so the thief explores a sibling subtree in its place.
+	StealWrongPrefix
+	// FirstBugEarly: without --all-bugs, the first bug a worker hands in is reported before every
+	// worker has passed its depth, though a bug earlier in breadth-first order may still come.
+	FirstBugEarly
 	count
 )
 
@@ -162,7 +171,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"index-hi-off-by-one", "select-skips-store", "empty-quant-false", "model-index-shift",
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
-	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model"}
+	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
+	"steal-wrong-prefix", "first-bug-early"}
 
 func (f Fault) String() string { return names[f] }
 

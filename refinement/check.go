@@ -29,7 +29,9 @@
 //   - stream: the engine's unpruned stream against the reference's extracted run stream
 //     (refinement/streamcheck);
 //   - merge: the merges of the states of one breadth-first level that have the same remaining
-//     program, exhaustive and precise against their constituents (refinement/mergecheck).
+//     program, exhaustive and precise against their constituents (refinement/mergecheck);
+//   - steal: the partitioned runs of run --workers, for several numbers of workers and
+//     interleavings, against each other and the single run (refinement/stealcheck).
 //
 // What the checks share (the configuration, the program, the checker with its reference client
 // and prover, the reports and the summary) is package refinement/checker; the conversions
@@ -45,6 +47,7 @@ import (
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/mergecheck"
+	"certsym/refinement/stealcheck"
 	"certsym/refinement/streamcheck"
 	"certsym/refinement/verifycheck"
 )
@@ -120,6 +123,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if !c.Expired() {
 		mergecheck.Run(c.Checker)
+	}
+	if !c.Expired() {
+		stealcheck.Run(c.Checker)
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)

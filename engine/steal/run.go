@@ -71,6 +71,8 @@ type run struct {
 
 	errMu sync.Mutex
 	err   error
+
+	confirmer *worker // the engine that replays and confirms the bugs (confirm), nil before the first
 }
 
 // Run runs the breadth-first bug finder of engine.FindBugs on prog with opts.Workers workers, each
@@ -104,9 +106,12 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 	w0.push([]item{{st: w0.root}})
 	w0.low.Store(0)
 	m := newMerger(r, onBug)
-	if opts.Interleave != 0 {
+	switch {
+	case opts.Interleave != 0:
 		r.interleaved(m)
-	} else {
+	case r.n == 1:
+		r.alone(m)
+	default:
 		r.concurrent(m)
 	}
 	res := &Result{}
@@ -117,6 +122,9 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 	rep := m.report()
 	for _, w := range r.workers {
 		w.eng.Close()
+	}
+	if r.confirmer != nil {
+		r.confirmer.eng.Close()
 	}
 	if m.err != nil {
 		return nil, m.err
@@ -184,6 +192,18 @@ func (r *run) interleaved(m *merger) {
 	}
 }
 
+// alone runs the one worker of a run on this goroutine, the merger polling every flushEvery
+// states and when the worker finds nothing to do.
+func (r *run) alone(m *merger) {
+	w := r.workers[0]
+	for m.poll(); !m.done; {
+		for i := 0; i < flushEvery && w.step(); i++ {
+		}
+		w.flush()
+		m.poll()
+	}
+}
+
 // poke wakes the merger.
 func (r *run) poke() {
 	select {
@@ -246,17 +266,20 @@ func (r *run) lowApprox() int64 {
 	return m
 }
 
-// confirm makes the bug of the error state of rc: a fresh engine (its own terms and solver)
-// replays the state's path from the initial state, deciding each state on the way as the single
-// run does, and confirms the model it finds on the concrete semantics (engine.Confirm). The input
-// is so a function of the path alone, whichever worker found the state and whatever its solver
-// had answered before. When the fresh solver cannot decide the path condition (a time or
+// confirm makes the bug of the error state of rc: an engine of its own (its own terms and solver,
+// the run's confirmer, made at the first bug) replays the state's path from the initial state,
+// deciding each state on the way as the single run does, and confirms the model it finds on the
+// concrete semantics (engine.Confirm). The bugs are confirmed in the order of the report, so the
+// input is a function of the path and of the bugs before it, whichever worker found the state
+// and whatever its solver had answered before. When the fresh solver cannot decide the path condition (a time or
 // resource bound), the worker's own model is confirmed instead.
 func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
-	e := engine.New(r.prog, r.eopts)
-	defer e.Close()
-	fresh := &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}
-	st, err := fresh.replay(rc.nd, int(rc.depth), false)
+	if r.confirmer == nil {
+		e := engine.New(r.prog, r.eopts)
+		r.confirmer = &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}
+	}
+	e := r.confirmer.eng
+	st, err := r.confirmer.replay(rc.nd, int(rc.depth), false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,77 +1,26 @@
-package steal
+package steal_test
 
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"certsym/engine"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
-	"certsym/spec"
+	"certsym/refinement/gen"
+	"certsym/refinement/stealcheck"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
-	"certsym/sym"
 )
 
-// testLimits are the bounds of the tests' runs: the command's query bounds, few states.
+// testLimits are the bounds of the tests' runs: the command's query bounds, at most states.
 func testLimits(states int) budget.Limits {
 	return budget.Limits{MaxStates: states, QueryTimeout: 10 * time.Second, RLimit: 50_000_000}
 }
 
-// whole is everything a report says that the command prints: the verdict and reason, each bug
-// (place, kind, depth, path condition, input, store, steps) and the counters.
-func whole(prog *syntax.Program, rep *engine.Report) string {
-	names := sym.SlotNames(prog)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v (%s)\n", rep.Verdict, rep.Reason)
-	for _, g := range rep.Bugs {
-		fmt.Fprintf(&b, "bug %s at %v depth %d\n  pc %s\n  input %s\n  store %s\n  steps %d\n", g.Kind(), g.Fail.Pos(), g.State.Depth,
-			g.State.PC.String(names), spec.InputString(g.Input, names), sym.StoreString(g.State.Store, names), g.Replay.Steps)
-	}
-	s := rep.Stats
-	fmt.Fprintf(&b, "expanded %d produced %d pruned %d depth %d queries %d (%d sat, %d unsat, %d unknown)\n",
-		s.Expanded, s.Produced, s.Pruned, s.MaxDepth, s.Solver.Queries, s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown)
-	return b.String()
-}
-
-// tree is what a report says that does not depend on the solver's history: the verdict and
-// reason, each bug's place, kind and depth, and the counters of the states (not the queries).
-func tree(rep *engine.Report) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%v (%s)\n", rep.Verdict, rep.Reason)
-	for _, g := range rep.Bugs {
-		fmt.Fprintf(&b, "bug %s at %v depth %d\n", g.Kind(), g.Fail.Pos(), g.State.Depth)
-	}
-	s := rep.Stats
-	fmt.Fprintf(&b, "expanded %d produced %d pruned %d depth %d\n", s.Expanded, s.Produced, s.Pruned, s.MaxDepth)
-	return b.String()
-}
-
-func single(t testing.TB, prog *syntax.Program, opts engine.Options) *engine.Report {
-	t.Helper()
-	e := engine.New(prog, opts)
-	defer e.Close()
-	rep, err := e.FindBugs(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
-func partitioned(t testing.TB, prog *syntax.Program, opts engine.Options, workers int, interleave int64) *Result {
-	t.Helper()
-	opts.Workers = workers
-	res, err := Run(prog, Options{Options: opts, Interleave: interleave}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
-
-func corpusPrograms(t *testing.T) map[string]*syntax.Program {
+func corpus(t *testing.T) map[string]*syntax.Program {
 	files, _ := filepath.Glob(filepath.Join(testprog.Root(), "testdata", "*.imp"))
 	if len(files) < 100 {
 		t.Fatalf("found %d programs in testdata, want at least 100", len(files))
@@ -87,32 +36,61 @@ func corpusPrograms(t *testing.T) map[string]*syntax.Program {
 	return progs
 }
 
-func TestCorpusQuick(t *testing.T) {
-	for name, prog := range corpusPrograms(t) {
-		t0 := time.Now()
-		for _, all := range []bool{false, true} {
-			opts := engine.Options{Limits: testLimits(500), AllBugs: all}
-			want := single(t, prog, opts)
-			if want.Stats.Solver.Unknown > 0 {
-				t.Logf("%s: skipped: the solver's unknown answers depend on time", name)
-				break
-			}
-			var first string
-			for _, n := range []int{1, 2, 4} {
-				for _, il := range []int64{0, 7} {
-					res := partitioned(t, prog, opts, n, il)
-					if got := tree(res.Report); got != tree(want) {
-						t.Errorf("%s all=%v n=%d il=%d: tree differs from the single run:\n%s---\n%s", name, all, n, il, got, tree(want))
-					}
-					got := whole(prog, res.Report)
-					if first == "" {
-						first = got
-					} else if got != first {
-						t.Errorf("%s all=%v n=%d il=%d: output differs from one worker's:\n%s---\n%s", name, all, n, il, got, first)
-					}
-				}
-			}
+// compare runs stealcheck.Compare (the partitioned runs against each other and the single run),
+// first bug and --all-bugs, and fails on each mismatch; it returns whether the program was left
+// out (an unknown answer of the solver).
+func compare(t *testing.T, name string, prog *syntax.Program, states int) bool {
+	t.Helper()
+	for _, all := range []bool{false, true} {
+		ms, skipped, err := stealcheck.Compare(prog, engine.Options{Limits: testLimits(states), AllBugs: all}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		t.Logf("%s %v", name, time.Since(t0))
+		if skipped {
+			return true
+		}
+		for _, m := range ms {
+			t.Errorf("%s, all bugs %v: %v", name, all, m)
+		}
+	}
+	return false
+}
+
+// TestCorpus compares the partitioned runs of every program of testdata/ (at most 400 states)
+// with 1 to 4 workers, on goroutines and interleaved, with each other and with the single run.
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: the corpus with 1 to 4 workers and 3 interleavings")
+	}
+	skipped, n := 0, 0
+	for name, prog := range corpus(t) {
+		n++
+		if compare(t, name, prog, 400) {
+			skipped++
+		}
+	}
+	t.Logf("%d programs compared, %d left out (an unknown answer of the solver)", n-skipped, skipped)
+	if skipped > n/10 {
+		t.Errorf("%d of %d programs left out", skipped, n)
+	}
+}
+
+// TestGenerated compares the partitioned runs of random programs of the refinement layer's
+// generator (seeds 1 to 60, at most 300 states).
+func TestGenerated(t *testing.T) {
+	count := 60
+	if testing.Short() {
+		count = 8
+	}
+	for seed := int64(1); seed <= int64(count); seed++ {
+		g, err := gen.Generate(seed, gen.Default)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := parser.Parse(fmt.Sprintf("gen-%d", seed), []byte(g.Text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, prog.File, prog, 300)
 	}
 }

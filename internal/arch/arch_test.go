@@ -37,6 +37,7 @@ var layer = map[string]int{
 	"step":              4,
 	"engine/search":     4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine":            6,
+	"engine/steal":      7, // the partitioned runs of run --workers: work stealing over jobs named by their paths
 	"bounded":           6,
 	"cfg":               2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
 	"verify/codecov":    6, // the coverage of the code by a verification (generic in verify's cutoffs)
@@ -77,6 +78,7 @@ var layer = map[string]int{
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers
 	"refinement/streamcheck":          13, // the whole-stream comparison
+	"refinement/stealcheck":           13, // the partitioned runs of run --workers against the single run
 	"refinement":                      14,
 	"refinement/mutation":             15,
 	"refinement/merge":                11, // merges the JSON summaries of a sharded soak (make check-refinement SHARD=I/N)

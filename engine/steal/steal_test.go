@@ -17,7 +17,7 @@ import (
 
 // testLimits are the bounds of the tests' runs: the command's query bounds, at most states.
 func testLimits(states int) budget.Limits {
-	return budget.Limits{MaxStates: states, QueryTimeout: 10 * time.Second, RLimit: 50_000_000}
+	return budget.Limits{MaxStates: states, QueryTimeout: 2 * time.Second, RLimit: 5_000_000}
 }
 
 func corpus(t *testing.T) map[string]*syntax.Program {

@@ -80,8 +80,10 @@ type run struct {
 // breadth-first order, each error once with AllBugs, the first only without), counters and
 // reasons, for every number of workers and every interleaving. onBug, when not nil, is called
 // with each bug as the report's list gets it, on the calling goroutine. A bug's input is the
-// model of its path condition that a fresh engine finds by replaying its path from the initial
-// state (confirm): a function of the path alone. It panics when Applies(opts.Options) is false.
+// model of its path condition that an engine of the run's own finds by replaying the bugs' paths
+// from the initial state in the report's order (confirm). The solver queries are counted as a
+// function of the tree (worker.expand), the other solver counters (time, the caching layers')
+// added up over the workers. It panics when Applies(opts.Options) is false.
 func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, error) {
 	if !Applies(opts.Options) {
 		panic("steal.Run: the options need the single run (Applies)")

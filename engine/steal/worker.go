@@ -364,12 +364,14 @@ func (w *worker) lost(nd *node, depth, at int, what string) error {
 }
 
 // steal takes, from the worker whose oldest pending states are the shallowest (and shallower than
-// this worker's own), half of its shallowest level (rounded up), the oldest first. The jobs are
+// this worker's own, and within the window), half of its shallowest level (rounded up), the
+// oldest first. The jobs are
 // replayed when this worker pops them. low is lowered to their depth before the victim's own
 // oldest moves past them, and the run's steal count moves between the two, so that the merger
 // never sees the jobs in nobody's hands (run.low).
 func (w *worker) steal() bool {
-	own := w.oldest.Load()
+	// Only states within the window are worth taking: the others wait where they are.
+	own := min(w.oldest.Load(), w.r.lowApprox()+int64(w.r.window)+1)
 	victim, best := -1, own
 	n := len(w.r.workers)
 	for k := 1; k < n; k++ {

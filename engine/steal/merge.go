@@ -56,9 +56,11 @@ type event struct {
 // So its report is the single run's whatever the workers did beyond or in which order, and the
 // output waits for nothing but the depth of the state it reports.
 type merger struct {
-	r       *run
-	onBug   func(*engine.Bug)
-	byDepth map[int32][]record
+	r     *run
+	onBug func(*engine.Bug)
+	// buckets[head+i] holds the records handed over of depth next+i (their slices are reused).
+	buckets [][]record
+	head    int
 	next    int32 // the next depth to take
 	taken   []record
 
@@ -77,7 +79,7 @@ type merger struct {
 }
 
 func newMerger(r *run, onBug func(*engine.Bug)) *merger {
-	return &merger{r: r, onBug: onBug, byDepth: map[int32][]record{}, pending: 1, reported: map[*syntax.Fail]bool{},
+	return &merger{r: r, onBug: onBug, pending: 1, reported: map[*syntax.Fail]bool{},
 		meter: budget.NewMeter(r.opts.Limits)}
 }
 
@@ -93,13 +95,18 @@ func (m *merger) poll() {
 	for _, w := range m.r.workers {
 		m.taken = w.take(m.taken[:0])
 		for _, rc := range m.taken {
-			m.byDepth[rc.depth] = append(m.byDepth[rc.depth], rc)
+			i := m.head + int(rc.depth-m.next)
+			for len(m.buckets) <= i {
+				m.buckets = append(m.buckets, nil)
+			}
+			m.buckets[i] = append(m.buckets[i], rc)
 			if fault.Active == fault.FirstBugEarly && !m.r.opts.AllBugs && rc.ev != nil && rc.ev.status == pathcond.Sat && rc.ev.fail != nil {
 				early = max(early, int64(rc.depth)+1)
 			}
 		}
 		clear(m.taken)
 	}
+	m.lastDepth()
 	if err := m.r.failed(); err != nil {
 		m.err = err
 		m.done = true
@@ -109,17 +116,48 @@ func (m *merger) poll() {
 		low = early // the fault: a bug handed in is taken before the others passed its depth
 	}
 	for !m.done && int64(m.next) < low {
-		recs := m.byDepth[m.next]
-		if len(recs) == 0 { // no state at this depth: the exploration is over (low is none)
+		if m.head >= len(m.buckets) || len(m.buckets[m.head]) == 0 { // no state at this depth: the exploration is over (low is none)
 			m.done = true
 			break
 		}
-		delete(m.byDepth, m.next)
+		recs := m.buckets[m.head]
 		m.takeDepth(recs)
+		clear(recs)
+		m.buckets[m.head] = recs[:0]
+		m.head++
 		m.next++
+		if m.head > 64 && 2*m.head > len(m.buckets) { // move the buckets to come to the front, keeping the slices
+			used := append([][]record(nil), m.buckets[:m.head]...) // emptied: their slices go last
+			n := copy(m.buckets, m.buckets[m.head:])
+			copy(m.buckets[n:], used)
+			m.head = 0
+		}
 	}
 	if !m.done {
 		m.bounds()
+	}
+}
+
+// lastDepth lowers run.last to the depth where the state bound falls at the latest: the first
+// at which the states taken and the records handed over, depth by depth, reach the bound (the
+// records of a depth only grow, so the bound falls there or before). The workers expand nothing
+// deeper: it would be past the report's end.
+func (m *merger) lastDepth() {
+	bound := m.r.opts.MaxStates
+	if bound == 0 {
+		return
+	}
+	n := m.expanded
+	for i, recs := range m.buckets[m.head:] {
+		if len(recs) == 0 {
+			return
+		}
+		if n += len(recs); n >= bound {
+			if d := int64(m.next) + int64(i); d < m.r.last.Load() {
+				m.r.last.Store(d)
+			}
+			return
+		}
 	}
 }
 

@@ -64,6 +64,9 @@ type run struct {
 	// steals counts the steals made: the merger reads the workers' low depths between two
 	// reads of it and reads them again when it moved (low).
 	steals atomic.Int64
+	// last is the deepest depth whose states the report may take: the state bound falls at that
+	// depth or before (the merger lowers it as the records come in); none without a bound.
+	last   atomic.Int64
 	stop   atomic.Bool
 	idle   atomic.Int32
 	notify chan struct{} // wakes the merger
@@ -104,6 +107,7 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 		eo.Monitor = budget.NewMonitor()
 		r.workers = append(r.workers, newWorker(r, i, engine.New(prog, eo), eo.Monitor))
 	}
+	r.last.Store(none)
 	w0 := r.workers[0]
 	w0.push([]item{{st: w0.root}})
 	w0.low.Store(0)
@@ -273,11 +277,19 @@ func (r *run) lowApprox() int64 {
 // deciding each state on the way as the single run does, and confirms the model it finds on the
 // concrete semantics (engine.Confirm). The bugs are confirmed in the order of the report, so the
 // input is a function of the path and of the bugs before it, whichever worker found the state
-// and whatever its solver had answered before. When the fresh solver cannot decide the path condition (a time or
-// resource bound), the worker's own model is confirmed instead.
+// and whatever its solver had answered before. Its queries are bounded by the resource limit
+// (--rlimit) rather than by time, when there is one, so that the same queries get the same
+// answers. When it cannot decide the path condition within the bounds, the worker's own model is
+// confirmed instead (that input then depends on the worker's solver).
 func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
 	if r.confirmer == nil {
-		e := engine.New(r.prog, r.eopts)
+		// Its queries are bounded by the resource limit alone when there is one: the time a
+		// query takes depends on the machine's load, its resource use does not.
+		eo := r.eopts
+		if eo.RLimit > 0 {
+			eo.QueryTimeout = 0
+		}
+		e := engine.New(r.prog, eo)
 		r.confirmer = &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}
 	}
 	e := r.confirmer.eng

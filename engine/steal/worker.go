@@ -49,8 +49,9 @@ type worker struct {
 	root  *engine.State
 
 	mu     sync.Mutex
-	base   int32   // the depth of lv[0]
-	lv     []level // the pending states, lv[i] of depth base+i
+	base   int32    // the depth of lv[0]
+	lv     []level  // the pending states, lv[i] of depth base+i
+	spare  [][]item // slices of emptied levels, for the next ones
 	npend  int
 	oldest atomic.Int64 // the depth of the shallowest pending state (none: no state pending)
 	// low is at most the depth of every state this worker holds, is expanding or has recorded
@@ -105,7 +106,11 @@ func (w *worker) push(its []item) {
 		}
 		i := int(it.depth - w.base)
 		for len(w.lv) <= i {
-			w.lv = append(w.lv, level{})
+			var l level
+			if k := len(w.spare); k > 0 { // a slice of a level emptied before
+				l.items, w.spare = w.spare[k-1], w.spare[:k-1]
+			}
+			w.lv = append(w.lv, l)
 		}
 		w.lv[i].items = append(w.lv[i].items, it)
 		w.npend++
@@ -126,6 +131,10 @@ func (w *worker) front() *level {
 		if len(w.lv) == 1 {
 			return nil
 		}
+		if len(w.spare) < 8 {
+			w.spare = append(w.spare, l.items)
+		}
+		w.lv[0] = level{}
 		w.lv = w.lv[1:]
 		w.base++
 	}
@@ -143,7 +152,8 @@ func (w *worker) publishOldest() {
 }
 
 // pop takes the oldest pending state, unless it lies more than the run's window deeper than the
-// depth every worker has passed (the worker then steals older states, or waits).
+// depth every worker has passed (the worker then steals older states, or waits), or deeper than
+// the state bound lets the run go (run.last).
 func (w *worker) pop() (item, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -151,7 +161,7 @@ func (w *worker) pop() (item, bool) {
 	if l == nil {
 		return item{}, false
 	}
-	if int64(w.base) > w.r.lowApprox()+int64(w.r.window) {
+	if int64(w.base) > min(w.r.lowApprox()+int64(w.r.window), w.r.last.Load()) {
 		return item{}, false
 	}
 	it := l.items[l.head]
@@ -371,7 +381,7 @@ func (w *worker) lost(nd *node, depth, at int, what string) error {
 // never sees the jobs in nobody's hands (run.low).
 func (w *worker) steal() bool {
 	// Only states within the window are worth taking: the others wait where they are.
-	own := min(w.oldest.Load(), w.r.lowApprox()+int64(w.r.window)+1)
+	own := min(w.oldest.Load(), w.r.lowApprox()+int64(w.r.window)+1, w.r.last.Load()+1)
 	victim, best := -1, own
 	n := len(w.r.workers)
 	for k := 1; k < n; k++ {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"certsym/engine"
+	"certsym/engine/steal"
 	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/refinement/gen"
@@ -92,5 +93,31 @@ func TestGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 		compare(t, prog.File, prog, 300)
+	}
+}
+
+// TestWorkersShare runs 8 independent ifs with 2 and 4 workers, with and without a state bound,
+// on goroutines and interleaved: every worker steals and expands states (a thief that computes
+// its limit of depths wrong takes nothing and leaves the whole tree to the first worker).
+func TestWorkersShare(t *testing.T) {
+	prog := testprog.Parse(t, testprog.IndependentIfs(8))
+	for _, n := range []int{2, 4} {
+		for _, states := range []int{0, 400} {
+			for _, il := range []int64{0, 5} {
+				opts := engine.Options{Limits: budget.Limits{MaxStates: states}, AllBugs: true, Workers: n}
+				res, err := steal.Run(prog, steal.Options{Options: opts, Interleave: il}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if il == 0 {
+					continue // on goroutines the machine decides who runs: the interleaving shares for sure
+				}
+				for i, w := range res.Workers {
+					if w.Expanded == 0 || (i > 0 && w.Steals == 0) {
+						t.Errorf("%d workers, bound %d, interleaving %d: worker %d expanded %d states after %d steals", n, states, il, i, w.Expanded, w.Steals)
+					}
+				}
+			}
+		}
 	}
 }

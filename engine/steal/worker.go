@@ -161,7 +161,7 @@ func (w *worker) pop() (item, bool) {
 	if l == nil {
 		return item{}, false
 	}
-	if int64(w.base) > min(w.r.lowApprox()+int64(w.r.window), w.r.last.Load()) {
+	if d := int64(w.base); d > w.r.last.Load() || (d-int64(w.r.window) > w.r.lowApprox()) {
 		return item{}, false
 	}
 	it := l.items[l.head]
@@ -381,7 +381,13 @@ func (w *worker) lost(nd *node, depth, at int, what string) error {
 // never sees the jobs in nobody's hands (run.low).
 func (w *worker) steal() bool {
 	// Only states within the window are worth taking: the others wait where they are.
-	own := min(w.oldest.Load(), w.r.lowApprox()+int64(w.r.window)+1, w.r.last.Load()+1)
+	own := w.oldest.Load()
+	if l := w.r.lowApprox(); l != none {
+		own = min(own, l+int64(w.r.window)+1)
+	}
+	if l := w.r.last.Load(); l != none {
+		own = min(own, l+1)
+	}
 	victim, best := -1, own
 	n := len(w.r.workers)
 	for k := 1; k < n; k++ {

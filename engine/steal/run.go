@@ -202,6 +202,7 @@ func (r *run) interleaved(m *merger) {
 // states and when the worker finds nothing to do.
 func (r *run) alone(m *merger) {
 	w := r.workers[0]
+	w.solo = true
 	for m.poll(); !m.done; {
 		for i := 0; i < flushEvery && w.step(); i++ {
 		}

@@ -70,6 +70,7 @@ type worker struct {
 	buf, kids           []*engine.State
 	items               []item
 	dead                bool // the worker met an internal error (run.fail): the run ends with it
+	solo                bool // the run's only worker, on the merger's goroutine (run.alone)
 
 	expanded          atomic.Int64 // states expanded, in the output's prefix or not (balance)
 	replayed, steals  int          // states replayed for stolen jobs; steals made
@@ -207,7 +208,9 @@ func (w *worker) step() bool {
 // handed over.
 func (w *worker) settle() {
 	if o := w.oldest.Load(); o > w.low.Load() {
-		w.flush()
+		if !w.solo { // alone, the worker hands its records over itself before the merger reads low
+			w.flush()
+		}
 		w.low.Store(o)
 	}
 }

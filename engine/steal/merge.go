@@ -115,7 +115,17 @@ func (m *merger) poll() {
 	if early > low && low != none {
 		low = early // the fault: a bug handed in is taken before the others passed its depth
 	}
-	for !m.done && int64(m.next) < low {
+	for !m.done {
+		if bound := m.r.opts.MaxStates; bound > 0 && m.expanded >= bound && m.pending > 0 {
+			// The bound is reached and states are pending: the single run stops before taking
+			// the next one (the workers expand none of them: run.last). With none pending it
+			// has finished (below).
+			m.stop(fmt.Sprintf("state bound reached (%d states expanded, %d pending)", m.expanded, m.pending))
+			break
+		}
+		if int64(m.next) >= low {
+			break
+		}
 		if m.head >= len(m.buckets) || len(m.buckets[m.head]) == 0 { // no state at this depth: the exploration is over (low is none)
 			m.done = true
 			break

@@ -121,3 +121,55 @@ func TestWorkersShare(t *testing.T) {
 		}
 	}
 }
+
+// depthCounter counts the states a single run expands at each depth.
+type depthCounter map[int]int
+
+func (c depthCounter) Expanded(st *engine.State, _ []*engine.State) { c[st.Depth]++ }
+func (c depthCounter) Pruned(*engine.State)                       {}
+
+// TestBoundAtDepthEnd sets the state bound to the number of states of the first depths of a
+// program, so that the bound is reached as a depth ends with states pending: the partitioned run
+// stops there with the single run's report (it waited before for a depth its workers, held back
+// by the bound, would never expand).
+func TestBoundAtDepthEnd(t *testing.T) {
+	prog := testprog.Parse(t, testprog.IndependentIfs(6))
+	count := depthCounter{}
+	e := engine.New(prog, engine.Options{Observer: count})
+	if _, err := e.FindBugs(nil); err != nil {
+		t.Fatal(err)
+	}
+	e.Close()
+	for _, d := range []int{3, 7, 10} {
+		bound := 0
+		for k := 0; k <= d; k++ {
+			bound += count[k]
+		}
+		opts := engine.Options{Limits: budget.Limits{MaxStates: bound}, AllBugs: true}
+		e := engine.New(prog, opts)
+		want, err := e.FindBugs(nil)
+		e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, il := range []int64{0, 1, 2} {
+			opts.Workers = 2
+			done := make(chan *steal.Result, 1)
+			go func() {
+				res, err := steal.Run(prog, steal.Options{Options: opts, Interleave: il}, nil)
+				if err != nil {
+					t.Error(err)
+				}
+				done <- res
+			}()
+			select {
+			case res := <-done:
+				if res != nil && stealcheck.Tree(res.Report) != stealcheck.Tree(want) {
+					t.Errorf("bound %d (depths to %d), interleaving %d:\n%s---\n%s", bound, d, il, stealcheck.Tree(res.Report), stealcheck.Tree(want))
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("bound %d (depths to %d), interleaving %d: no report after 2 minutes", bound, d, il)
+			}
+		}
+	}
+}

@@ -126,7 +126,7 @@ func TestWorkersShare(t *testing.T) {
 type depthCounter map[int]int
 
 func (c depthCounter) Expanded(st *engine.State, _ []*engine.State) { c[st.Depth]++ }
-func (c depthCounter) Pruned(*engine.State)                       {}
+func (c depthCounter) Pruned(*engine.State)                         {}
 
 // TestBoundAtDepthEnd sets the state bound to the number of states of the first depths of a
 // program, so that the bound is reached as a depth ends with states pending: the partitioned run

@@ -63,6 +63,10 @@ type merger struct {
 	head    int
 	next    int32 // the next depth to take
 	taken   []record
+	// partial is how many records of depth next (buckets[head]) are taken already: the run's
+	// only worker hands its records over in breadth-first order, and the merger takes them as
+	// they come (takePartial) rather than at the end of their depth.
+	partial int
 
 	expanded, produced, pruned, maxDepth int
 	pending                              int // the single run's queue: 1 + the kept successors - the states taken
@@ -131,9 +135,10 @@ func (m *merger) poll() {
 			break
 		}
 		recs := m.buckets[m.head]
-		m.takeDepth(recs)
+		m.takeDepth(recs[m.partial:])
 		clear(recs)
 		m.buckets[m.head] = recs[:0]
+		m.partial = 0
 		m.head++
 		m.next++
 		if m.head > 64 && 2*m.head > len(m.buckets) { // move the buckets to come to the front, keeping the slices
@@ -143,8 +148,41 @@ func (m *merger) poll() {
 			m.head = 0
 		}
 	}
+	if !m.done && m.r.n == 1 && m.r.workers[0].solo && int64(m.next) == low {
+		m.takePartial()
+	}
 	if !m.done {
 		m.bounds()
+	}
+}
+
+// takePartial takes the records of depth next handed over since the last call, when the run has
+// one worker alone (run.alone): it expands the states of a depth in the single run's order
+// (breadth-first, the successors of a state in Expand's order) and hands each record over as it
+// is made, so the records of depth next are a prefix of the depth in breadth-first order. Taken
+// at once, they let the run stop where the single run stops (its first bug, its state bound)
+// with the worker no further: waiting for the end of the depth would let it expand the rest of
+// the depth and the next one, past the report's end, where the queries may take seconds each.
+func (m *merger) takePartial() {
+	if m.head >= len(m.buckets) {
+		return
+	}
+	recs := m.buckets[m.head]
+	bound := m.r.opts.MaxStates
+	for ; m.partial < len(recs) && !m.done; m.partial++ {
+		if bound > 0 && m.expanded >= bound {
+			m.stop(fmt.Sprintf("state bound reached (%d states expanded, %d pending)", m.expanded, m.pending))
+			return
+		}
+		rc := &recs[m.partial]
+		m.count(rc)
+		if rc.ev != nil {
+			m.event(rc, rc.ev)
+		}
+	}
+	if bound > 0 && m.expanded >= bound && m.pending > 0 && !m.done {
+		// The single run stops before its next state: the worker must not expand it.
+		m.stop(fmt.Sprintf("state bound reached (%d states expanded, %d pending)", m.expanded, m.pending))
 	}
 }
 
@@ -157,7 +195,7 @@ func (m *merger) lastDepth() {
 	if bound == 0 {
 		return
 	}
-	n := m.expanded
+	n := m.expanded - m.partial
 	for i, recs := range m.buckets[m.head:] {
 		if len(recs) == 0 {
 			return

@@ -200,14 +200,14 @@ func (r *run) interleaved(m *merger) {
 	}
 }
 
-// alone runs the one worker of a run on this goroutine, the merger polling every flushEvery
-// states and when the worker finds nothing to do.
+// alone runs the one worker of a run on this goroutine, the merger polling after each step: it
+// takes each state's record as soon as it is made (merger.takePartial), so the worker expands
+// the single run's states and stops where the single run stops.
 func (r *run) alone(m *merger) {
 	w := r.workers[0]
 	w.solo = true
 	for m.poll(); !m.done; {
-		for i := 0; i < flushEvery && w.step(); i++ {
-		}
+		w.step()
 		w.flush()
 		m.poll()
 	}

@@ -3,6 +3,7 @@ package steal
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"certsym/engine"
@@ -21,6 +22,7 @@ type record struct {
 	depth                  int32
 	produced, pruned, kept uint8
 	q, sat, unsat, unknown uint8
+	cut                    uint8 // the successors whose query a bound cut short (cutShort)
 }
 
 // count counts a query of the record's successors answered status.
@@ -36,6 +38,24 @@ func (r *record) count(status pathcond.SatStatus) {
 	}
 }
 
+// cutShort reports whether the answer of a query, unknown for reason (the solver's backend), was
+// cut short by a bound: the query's time (--query-timeout), the solver time (--solver-time), the
+// run's deadline, the resource limit (--rlimit), or abandoned after one. Which queries a time
+// bound cuts short depends on the machine's load; which ones the resource limit cuts depends on
+// the solver's history (its caches and Z3's incremental state), which each worker has its own.
+// The run's interrupt and the solver's own incompleteness (quantifier instantiation) are not cuts.
+func cutShort(status pathcond.SatStatus, reason string) bool {
+	if status != pathcond.Unknown {
+		return false
+	}
+	for _, s := range []string{"time bound", "abandoned", "resource limit"} {
+		if strings.Contains(reason, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // event is what a record says besides its counts: the error of an error state, as the worker's
 // solver classified it, or the stop of a huge assignment.
 type event struct {
@@ -44,6 +64,7 @@ type event struct {
 	status      pathcond.SatStatus
 	asked       bool // the classification was a query (without pruning: the path condition was unchecked)
 	interrupted bool // unknown because the run was interrupted
+	cut         bool // unknown because a bound cut the query short (cutShort)
 	huge        string
 }
 
@@ -71,6 +92,7 @@ type merger struct {
 	expanded, produced, pruned, maxDepth int
 	pending                              int // the single run's queue: 1 + the kept successors - the states taken
 	queries, sat, unsat, unknown         int
+	cut                                  int // answers cut short by a bound in the states taken (cutShort)
 	bugs                                 []*engine.Bug
 	unknownErrors                        []*engine.State
 	reported                             map[*syntax.Fail]bool
@@ -276,12 +298,16 @@ func (m *merger) count(rc *record) {
 	m.sat += int(rc.sat)
 	m.unsat += int(rc.unsat)
 	m.unknown += int(rc.unknown)
+	m.cut += int(rc.cut)
 }
 
 // event classifies an error state taken, as engine.Next does, or stops after a huge assignment.
 func (m *merger) event(rc *record, ev *event) {
 	if f := ev.fail; f != nil && !(m.r.opts.AllBugs && m.reported[f]) {
 		if ev.asked {
+			if ev.cut {
+				m.cut++
+			}
 			m.queries++
 			switch ev.status {
 			case pathcond.Sat:
@@ -342,5 +368,24 @@ func (m *merger) report() *engine.Report {
 		s.Solver.Sliced += c.Sliced
 	}
 	s.Solver.Queries, s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown = m.queries, m.sat, m.unsat, m.unknown
-	return engine.Conclude(rep, m.unknownErrors, m.stopped, m.r.opts.AllBugs)
+	rep = engine.Conclude(rep, m.unknownErrors, m.stopped, m.r.opts.AllBugs)
+	if m.cut > 0 {
+		// The answers cut short decide which states the tree keeps below them, and which
+		// queries are cut depends on the load and on each worker's solver: say so.
+		note := fmt.Sprintf("%d solver %s cut short by a time or resource bound (which ones depends on the load and on each worker's solver): another run, with any number of workers or without, may expand other states",
+			m.cut, plural(m.cut, "answer was", "answers were"))
+		if rep.Reason != "" {
+			rep.Reason += "; " + note
+		} else {
+			rep.Reason = note
+		}
+	}
+	return rep
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

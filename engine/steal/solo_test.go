@@ -2,7 +2,9 @@ package steal_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"certsym/engine"
 	"certsym/engine/steal"
@@ -43,5 +45,42 @@ func TestAloneStopsWithTheSingleRun(t *testing.T) {
 		if got := res.Workers[0].Expanded; got != want.Stats.Expanded {
 			t.Errorf("%s, all bugs %v, bound %d: the worker expanded %d states, the single run %d", c.file, c.all, c.states, got, want.Stats.Expanded)
 		}
+	}
+}
+
+// TestCutShortSaysSo runs a program whose queries reach Z3 with a query time bound of a
+// nanosecond, so that every one of them is cut short, deterministically: the partitioned run's
+// tree then depends on which queries a bound cut (the load, each worker's solver), and its reason
+// says so, with 1 and 2 workers, on goroutines and interleaved.
+func TestCutShortSaysSo(t *testing.T) {
+	prog, err := parser.ParseFile(filepath.Join(testprog.Root(), "testdata", "gcd_mutant_wrong_loop_test.imp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		workers int
+		il      int64
+	}{{1, 0}, {2, 0}, {2, 1}} {
+		opts := engine.Options{Limits: testLimits(60), AllBugs: true, Workers: c.workers}
+		opts.QueryTimeout = time.Nanosecond
+		res, err := steal.Run(prog, steal.Options{Options: opts, Interleave: c.il}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stats.Solver.Unknown == 0 {
+			t.Fatalf("%d workers, interleaving %d: no answer unknown (%+v): the reproduction needs a query cut short", c.workers, c.il, res.Stats.Solver)
+		}
+		if !strings.Contains(res.Reason, "cut short by a time or resource bound") {
+			t.Errorf("%d workers, interleaving %d: %d answers unknown, and the reason does not say the run depends on them: %q", c.workers, c.il, res.Stats.Solver.Unknown, res.Reason)
+		}
+	}
+	// Without a cut the reason is the single run's (the comparisons of TestCorpus): none here.
+	opts := engine.Options{Limits: testLimits(60), AllBugs: true, Workers: 2}
+	res, err := steal.Run(testprog.Parse(t, testprog.IndependentIfs(4)), steal.Options{Options: opts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Reason, "cut short") {
+		t.Errorf("no query cut short, and the reason says one was: %q", res.Reason)
 	}
 }

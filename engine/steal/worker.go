@@ -265,6 +265,9 @@ func (w *worker) expand(it item) {
 		if q {
 			rec.count(status)
 		}
+		if cutShort(status, s.PC.Reason) {
+			rec.cut++
+		}
 		if !noPrune && (status == pathcond.Unsat || (fault.Active == fault.PruneOnUnknown && status == pathcond.Unknown)) {
 			rec.pruned++
 			continue
@@ -284,6 +287,7 @@ func (w *worker) expand(it item) {
 		ev.asked = st.PC.Status == pathcond.Unchecked
 		ev.status = w.chain.Check(st.PC)
 		ev.interrupted = ev.status == pathcond.Unknown && (w.mon.Interrupted() || w.r.mon.Interrupted())
+		ev.cut = !ev.interrupted && cutShort(ev.status, st.PC.Reason)
 		rec.ev = ev
 	}
 	if huge != "" {

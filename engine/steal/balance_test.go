@@ -49,16 +49,33 @@ func imbalance(ws []steal.WorkerStats) float64 {
 	return float64(most) * float64(len(ws)) / float64(sum)
 }
 
+// balanceParts is the number of slices of TestBalance's cases (testprog.Sample): one by default,
+// all with make check-steal.
+const balanceParts = 2
+
 // TestBalance counts the states each worker expands in interleaved runs (each step's worker drawn
 // at random: the balance of the partitioning, free of the machine's scheduling) of the comb, 13
 // independent ifs and the open gcd with 2, 4, 8 and 16 workers: the most any worker expands is at
-// most 1.25 times the mean.
+// most 1.25 times the mean. By default it runs a slice of these cases, rotating with the day.
 func TestBalance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: the balance of 2 to 16 workers on three programs")
 	}
+	var names []string
 	for _, c := range balanceCases(t) {
 		for _, n := range []int{2, 4, 8, 16} {
+			names = append(names, fmt.Sprintf("%s/%d", c.name, n))
+		}
+	}
+	take := map[string]bool{}
+	for _, name := range testprog.Sample(t, names, balanceParts) {
+		take[name] = true
+	}
+	for _, c := range balanceCases(t) {
+		for _, n := range []int{2, 4, 8, 16} {
+			if !take[fmt.Sprintf("%s/%d", c.name, n)] {
+				continue
+			}
 			opts := engine.Options{Limits: budget.Limits{MaxStates: c.states}, AllBugs: true, Workers: n}
 			res, err := steal.Run(c.prog, steal.Options{Options: opts, Interleave: int64(n)}, nil)
 			if err != nil {

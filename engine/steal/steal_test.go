@@ -2,7 +2,10 @@ package steal_test
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -57,33 +60,52 @@ func compare(t *testing.T, name string, prog *syntax.Program, states int) bool {
 	return false
 }
 
-// TestCorpus compares the partitioned runs of every program of testdata/ (at most 400 states)
-// with 1 to 4 workers, on goroutines and interleaved, with each other and with the single run.
+// corpusParts and generatedParts are the slices TestCorpus and TestGenerated take by default
+// (testprog.Sample, rotating with the day); make check-steal takes every program.
+const (
+	corpusParts    = 16
+	generatedParts = 20
+)
+
+// TestCorpus compares the partitioned runs of the programs of testdata/ (at most 400 states)
+// with 1 to 4 workers, on goroutines and interleaved, with each other and with the single run:
+// one slice of the corpus by default (testprog.Sample), every program with make check-steal.
 func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: the corpus with 1 to 4 workers and 3 interleavings")
 	}
+	progs := corpus(t)
+	names := slices.Sorted(maps.Keys(progs))
 	skipped, n := 0, 0
-	for name, prog := range corpus(t) {
+	for _, name := range testprog.Sample(t, names, corpusParts) {
 		n++
-		if compare(t, name, prog, 400) {
+		if compare(t, name, progs[name], 400) {
 			skipped++
 		}
 	}
 	t.Logf("%d programs compared, %d left out (an unknown answer of the solver)", n-skipped, skipped)
-	if skipped > n/10 {
+	if skipped > max(n/10, 1) {
 		t.Errorf("%d of %d programs left out", skipped, n)
 	}
 }
 
 // TestGenerated compares the partitioned runs of random programs of the refinement layer's
-// generator (seeds 1 to 60, at most 300 states).
+// generator (at most 300 states): a slice of seeds 1 to 60 by default (testprog.Sample), all of
+// them with make check-steal.
 func TestGenerated(t *testing.T) {
 	count := 60
 	if testing.Short() {
 		count = 8
 	}
-	for seed := int64(1); seed <= int64(count); seed++ {
+	var names []string
+	for seed := 1; seed <= count; seed++ {
+		names = append(names, strconv.Itoa(seed))
+	}
+	if !testing.Short() {
+		names = testprog.Sample(t, names, generatedParts)
+	}
+	for _, name := range names {
+		seed, _ := strconv.ParseInt(name, 10, 64)
 		g, err := gen.Generate(seed, gen.Default)
 		if err != nil {
 			t.Fatal(err)

@@ -11,11 +11,11 @@ import (
 )
 
 // TestStealFaults switches on each fault of the partitioned runs in turn and requires Compare
-// alone to catch it, by the check that catches that fault, on the programs of TestCompare (taken
+// alone to catch it, by the check that catches that fault, on the programs of TestCompare, every seed (taken
 // in order until the first mismatch).
 func TestStealFaults(t *testing.T) {
 	defer func() { fault.Active = fault.None }()
-	progs := programs(t)
+	progs := programs(t, false)
 	for _, tc := range []struct {
 		f      fault.Fault
 		checks []string

@@ -3,6 +3,7 @@ package stealcheck
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,8 +20,10 @@ func limits(states int) budget.Limits {
 }
 
 // programs are the programs of the checks' own tests: a few of testdata/ with several bugs at
-// different depths, then random programs of the refinement layer's generator (seeds 1 to 40).
-func programs(t *testing.T) []*syntax.Program {
+// different depths, then random programs of the refinement layer's generator (seeds 1 to 40),
+// or, when sample is true, the slice of those seeds testprog.Sample takes (make check-steal
+// takes them all).
+func programs(t *testing.T, sample bool) []*syntax.Program {
 	var out []*syntax.Program
 	for _, f := range []string{"all_bugs_bfs_depth_not_text_order.imp", "all_bugs_three_kinds_in_order.imp", "gcd_subtractive_mutant_zero_input.imp"} {
 		p, err := parser.ParseFile(filepath.Join(testprog.Root(), "testdata", f))
@@ -29,7 +32,15 @@ func programs(t *testing.T) []*syntax.Program {
 		}
 		out = append(out, p)
 	}
-	for seed := int64(1); seed <= 40; seed++ {
+	var seeds []string
+	for seed := 1; seed <= 40; seed++ {
+		seeds = append(seeds, strconv.Itoa(seed))
+	}
+	if sample {
+		seeds = testprog.Sample(t, seeds, seedParts)
+	}
+	for _, name := range seeds {
+		seed, _ := strconv.ParseInt(name, 10, 64)
 		g, err := gen.Generate(seed, gen.Default)
 		if err != nil {
 			t.Fatal(err)
@@ -43,13 +54,16 @@ func programs(t *testing.T) []*syntax.Program {
 	return out
 }
 
-// TestCompare finds no mismatch on the programs, first bug and --all-bugs, and compares most of
-// them (an unknown answer of the solver leaves a program out).
+// seedParts is the number of slices of the generator's seeds TestCompare takes one of by default.
+const seedParts = 10
+
+// TestCompare finds no mismatch on the programs (the seeds sampled, programs(t, true)), first bug
+// and --all-bugs, and compares most of them (an unknown answer of the solver leaves a program out).
 func TestCompare(t *testing.T) {
 	if testing.Short() {
-		t.Skip("short mode: 43 programs with 1 to 4 workers and 3 interleavings")
+		t.Skip("short mode: the programs with 1 to 4 workers and 3 interleavings")
 	}
-	progs := programs(t)
+	progs := programs(t, true)
 	skipped := 0
 	for _, p := range progs {
 		for _, all := range []bool{false, true} {

@@ -77,7 +77,7 @@ type run struct {
 	errMu sync.Mutex
 	err   error
 
-	confirmer *worker // the engine that replays and confirms the bugs (confirm), nil before the first
+	confirmer *worker // the engine that replays and confirms the bugs (confirm), made with the run (newConfirmer)
 }
 
 // Run runs the breadth-first bug finder of engine.FindBugs on prog with opts.Workers workers, each
@@ -90,6 +90,15 @@ type run struct {
 // function of the tree (worker.expand), the other solver counters (time, the caching layers')
 // added up over the workers. It panics when Applies(opts.Options) is false.
 func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, error) {
+	r, m := newRun(prog, opts, onBug)
+	r.execute(m)
+	return r.finish(m)
+}
+
+// newRun makes the run's engines, the confirmer's first: its clock (the time bound of the bugs'
+// replays, engine.Confirm, and of its queries) starts with the run, as the single run's does,
+// not at the first bug. Then the merger, whose clock is the run's time bound.
+func newRun(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*run, *merger) {
 	if !Applies(opts.Options) {
 		panic("steal.Run: the options need the single run (Applies)")
 	}
@@ -104,6 +113,7 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 	}
 	r.eopts = opts.Options
 	r.eopts.Workers, r.eopts.Monitor = 0, r.mon
+	r.confirmer = r.newConfirmer()
 	for i := 0; i < r.n; i++ {
 		eo := r.eopts
 		eo.Monitor = budget.NewMonitor()
@@ -113,15 +123,23 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 	w0 := r.workers[0]
 	w0.push([]item{{st: w0.root}})
 	w0.low.Store(0)
-	m := newMerger(r, onBug)
+	return r, newMerger(r, onBug)
+}
+
+// execute runs the workers and the merger until the merger has the report.
+func (r *run) execute(m *merger) {
 	switch {
-	case opts.Interleave != 0:
+	case r.opts.Interleave != 0:
 		r.interleaved(m)
 	case r.n == 1:
 		r.alone(m)
 	default:
 		r.concurrent(m)
 	}
+}
+
+// finish closes the run's engines and returns its result.
+func (r *run) finish(m *merger) (*Result, error) {
 	res := &Result{}
 	for _, w := range r.workers {
 		res.Workers = append(res.Workers, WorkerStats{Expanded: int(w.expanded.Load()), Replayed: w.replayed, Steals: w.steals,
@@ -131,9 +149,7 @@ func Run(prog *syntax.Program, opts Options, onBug func(*engine.Bug)) (*Result, 
 	for _, w := range r.workers {
 		w.eng.Close()
 	}
-	if r.confirmer != nil {
-		r.confirmer.eng.Close()
-	}
+	r.confirmer.eng.Close()
 	if m.err != nil {
 		return nil, m.err
 	}
@@ -276,7 +292,7 @@ func (r *run) lowApprox() int64 {
 }
 
 // confirm makes the bug of the error state of rc: an engine of its own (its own terms and solver,
-// the run's confirmer, made at the first bug) replays the state's path from the initial state,
+// the run's confirmer, made with the run) replays the state's path from the initial state,
 // deciding each state on the way as the single run does, and confirms the model it finds on the
 // concrete semantics (engine.Confirm). The bugs are confirmed in the order of the report, so the
 // input is a function of the path and of the bugs before it, whichever worker found the state
@@ -287,16 +303,6 @@ func (r *run) lowApprox() int64 {
 // is a replay a bound cut short (engine.Confirm): the confirmer's Stopped says which, and the run
 // stops there, as the single run does.
 func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
-	if r.confirmer == nil {
-		// Its queries are bounded by the resource limit alone when there is one: the time a
-		// query takes depends on the machine's load, its resource use does not.
-		eo := r.eopts
-		if eo.RLimit > 0 {
-			eo.QueryTimeout = 0
-		}
-		e := engine.New(r.prog, eo)
-		r.confirmer = &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}
-	}
 	e := r.confirmer.eng
 	st, err := r.confirmer.replay(rc.nd, int(rc.depth), false)
 	if err != nil {
@@ -306,4 +312,16 @@ func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
 		st = ev.st
 	}
 	return e.Confirm(st, ev.fail)
+}
+
+// newConfirmer makes the engine of confirm, at the start of the run. Its queries are bounded by
+// the resource limit alone when there is one: the time a query takes depends on the machine's
+// load, its resource use does not.
+func (r *run) newConfirmer() *worker {
+	eo := r.eopts
+	if eo.RLimit > 0 {
+		eo.QueryTimeout = 0
+	}
+	e := engine.New(r.prog, eo)
+	return &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}
 }

@@ -1,6 +1,7 @@
 package steal_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,7 +71,7 @@ func TestCutShortSaysSo(t *testing.T) {
 		if res.Stats.Solver.Unknown == 0 {
 			t.Fatalf("%d workers, interleaving %d: no answer unknown (%+v): the reproduction needs a query cut short", c.workers, c.il, res.Stats.Solver)
 		}
-		if !strings.Contains(res.Reason, "cut short by a time or resource bound") {
+		if !strings.Contains(res.Reason, fmt.Sprintf("%d solver answers were cut short by a time or resource bound", res.Stats.Solver.Unknown)) {
 			t.Errorf("%d workers, interleaving %d: %d answers unknown, and the reason does not say the run depends on them: %q", c.workers, c.il, res.Stats.Solver.Unknown, res.Reason)
 		}
 	}

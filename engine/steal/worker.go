@@ -264,9 +264,9 @@ func (w *worker) expand(it item) {
 		}
 		if q {
 			rec.count(status)
-		}
-		if cutShort(status, s.PC.Reason) {
-			rec.cut++
+			if cutShort(status, s.PC.Reason) {
+				rec.cut++
+			}
 		}
 		if !noPrune && (status == pathcond.Unsat || (fault.Active == fault.PruneOnUnknown && status == pathcond.Unknown)) {
 			rec.pruned++

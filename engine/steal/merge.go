@@ -173,6 +173,10 @@ func (m *merger) poll() {
 	if !m.done && m.r.n == 1 && m.r.workers[0].solo && int64(m.next) == low {
 		m.takePartial()
 	}
+	mon := m.r.mon // the progress line's counters: the states taken, as the single run's
+	mon.SetStates(m.expanded)
+	mon.SetPending(m.pending)
+	mon.SetDepth(m.maxDepth)
 	if !m.done {
 		m.bounds()
 	}

@@ -1,6 +1,7 @@
 package steal_test
 
 import (
+	"certsym/internal/budget"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,24 @@ func TestCutShortSaysSo(t *testing.T) {
 	}
 	if strings.Contains(res.Reason, "cut short") {
 		t.Errorf("no query cut short, and the reason says one was: %q", res.Reason)
+	}
+}
+
+// TestProgressCounters requires the run's monitor (the progress line) to count the states the
+// report takes, its pending states and its depth, with 1 and 2 workers (it said 0 states).
+func TestProgressCounters(t *testing.T) {
+	prog := testprog.Parse(t, testprog.IndependentIfs(6))
+	for _, n := range []int{1, 2} {
+		mon := budget.NewMonitor()
+		opts := engine.Options{Limits: budget.Limits{MaxStates: 50}, AllBugs: true, Workers: n, Monitor: mon}
+		res, err := steal.Run(prog, steal.Options{Options: opts}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := mon.Snapshot()
+		if s.States != res.Stats.Expanded || s.Depth != res.Stats.MaxDepth || s.Pending == 0 {
+			t.Errorf("%d workers: the monitor says %d states, depth %d, %d pending; the report %d states, depth %d (stopped with states pending)",
+				n, s.States, s.Depth, s.Pending, res.Stats.Expanded, res.Stats.MaxDepth)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package steal_test
 
 import (
-	"certsym/internal/budget"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"certsym/engine"
 	"certsym/engine/steal"
+	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/spec/syntax/parser"
 )

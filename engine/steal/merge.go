@@ -40,7 +40,8 @@ func (r *record) count(status pathcond.SatStatus) {
 
 // cutShort reports whether the answer of a query, unknown for reason (the solver's backend), was
 // cut short by a bound: the query's time (--query-timeout), the solver time (--solver-time), the
-// run's deadline, the resource limit (--rlimit), or abandoned after one. Which queries a time
+// run's deadline, the resource limit (--rlimit), Z3's own timeout, cancellation or memory limit
+// (reported when the backend cannot tell which bound Z3 met), or abandoned after one. Which queries a time
 // bound cuts short depends on the machine's load; which ones the resource limit cuts depends on
 // the solver's history (its caches and Z3's incremental state), which each worker has its own.
 // The run's interrupt and the solver's own incompleteness (quantifier instantiation) are not cuts.
@@ -48,7 +49,7 @@ func cutShort(status pathcond.SatStatus, reason string) bool {
 	if status != pathcond.Unknown {
 		return false
 	}
-	for _, s := range []string{"time bound", "abandoned", "resource limit"} {
+	for _, s := range []string{"time bound", "abandoned", "resource limit", "Z3: timeout", "Z3: canceled", "Z3: memout"} {
 		if strings.Contains(reason, s) {
 			return true
 		}

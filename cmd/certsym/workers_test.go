@@ -7,19 +7,21 @@ import (
 	"slices"
 	"testing"
 
-	"certsym/engine"
 	"certsym/spec/syntax/parser"
 )
 
 // TestWorkersCorpus runs certsym run on every program of testdata/ and on the case studies of
-// engine/testdata whose states the workers may expand (engine.ParallelOK), with the program's own
-// options (at most 20,000 states), first bug and --all-bugs, text and JSON, with --workers 1, 2
-// and 4, and compares the outputs byte for byte (elapsed times masked) and the exit codes.
+// engine/testdata, with the program's own options (at most 20,000 states), first bug and
+// --all-bugs, text and JSON, with --workers 1, 2 and 4 (the partitioned run of package
+// engine/steal for the breadth-first ones), and compares the outputs byte for byte (elapsed times
+// masked) and the exit codes. A program whose run with one worker meets an unknown answer of the
+// solver is left out (which queries a bound cuts short depends on each worker's solver).
 func TestWorkersCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: certsym run on the corpus with 1, 2 and 4 workers, compared byte for byte; make check runs it")
 	}
 	durations := regexp.MustCompile(`[0-9.]+(µs|ms|s)\b`)
+	unknownAnswers := regexp.MustCompile(`[1-9][0-9]* unknown\)`)
 	files, _ := filepath.Glob("../../testdata/*.imp")
 	cases, _ := filepath.Glob("../../engine/testdata/*.imp")
 	files = append(files, cases...)
@@ -28,8 +30,7 @@ func TestWorkersCorpus(t *testing.T) {
 	}
 	compared := 0
 	for _, file := range files {
-		prog, err := parser.ParseFile(file)
-		if err != nil || !engine.ParallelOK(prog) {
+		if _, err := parser.ParseFile(file); err != nil {
 			continue
 		}
 		var opts []string
@@ -38,6 +39,10 @@ func TestWorkersCorpus(t *testing.T) {
 		}
 		if slices.Contains(opts, "--loop-bound") || slices.Contains(opts, "--strategy") {
 			continue // not the breadth-first engine
+		}
+		probe := append([]string{"run", file, "--quiet", "--max-states", "20000", "--workers", "1"}, opts...)
+		if _, stdout, _ := runText(probe...); unknownAnswers.MatchString(stdout) {
+			continue
 		}
 		compared++
 		for _, extra := range [][]string{{}, {"--all-bugs"}, {"--json"}, {"--json", "--all-bugs"}} {
@@ -54,7 +59,7 @@ func TestWorkersCorpus(t *testing.T) {
 			}
 		}
 	}
-	if compared < 30 {
-		t.Errorf("compared %d programs, want at least 30", compared)
+	if compared < 100 {
+		t.Errorf("compared %d programs, want at least 100", compared)
 	}
 }

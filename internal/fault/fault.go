@@ -179,6 +179,15 @@ const (
 	// result and split-off jobs, so a worker killed in between loses them (the broker has
 	// removed the job and will not deliver it again).
 	AckBeforeStore
+
+	// Faults of the partitioned runs (package engine/steal).
+
+	// StealWrongPrefix: a stolen job is replayed from a wrong prefix (the last branch choice of
+	// its path flipped), so the thief explores a sibling subtree in its place.
+	StealWrongPrefix
+	// FirstBugEarly: without --all-bugs, the first bug a worker hands in is reported before every
+	// worker has passed its depth, though a bug earlier in breadth-first order may still come.
+	FirstBugEarly
 	count
 )
 
@@ -195,7 +204,8 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
 	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body", "inv-havoc-keeps-vars",
 	"houdini-keeps-entry-refuted",
-	"ack-before-store"}
+	"ack-before-store",
+	"steal-wrong-prefix", "first-bug-early"}
 
 func (f Fault) String() string { return names[f] }
 

@@ -16,7 +16,7 @@ import (
 // Usage is certsym's usage text: one entry per command (its synopsis, then what it does,
 // indented), then what every command shares. The help pages and the man page are cut from it.
 const Usage = `usage:
-  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--shard I/N] [--burst K] [--merge]
+  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--workers N] [--shard I/N] [--burst K] [--merge]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
       S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
       artifacts: --tests DIR [--max-tests N], --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)

@@ -59,46 +59,5 @@ func (a *Atom) AExpr(names []string) syntax.AExpr {
 	}
 }
 
-// BExpr returns the formula as an IMP condition over the symbols: t >= 0, t == 0, t != 0 for the
-// atomic predicates, and left-nested and/or for the junctions. Divisions inside are read with
-// the total division, as in Formula.Eval. A quantified formula has no such condition (its
-// binders have no slot): the refinement layer's own export writes those (package conv).
-func (f *Formula) BExpr(names []string) syntax.BExpr {
-	zero := func() syntax.AExpr { return &syntax.Num{} }
-	switch f.Op {
-	case FTrue:
-		return &syntax.BoolLit{Val: true}
-	case FFalse:
-		return &syntax.BoolLit{Val: false}
-	case FGe:
-		return &syntax.Cmp{Op: syntax.Ge, L: f.T.AExpr(names), R: zero()}
-	case FEq:
-		return &syntax.Cmp{Op: syntax.Eq, L: f.T.AExpr(names), R: zero()}
-	case FNe:
-		return &syntax.Cmp{Op: syntax.Ne, L: f.T.AExpr(names), R: zero()}
-	case FForall, FExists:
-		panic("sym: BExpr of a quantified formula (binders have no slot)")
-	case FAnd, FOr:
-	default:
-		panic(fmt.Sprintf("sym: unknown formula op %d", f.Op))
-	}
-	op := syntax.And
-	if f.Op == FOr {
-		op = syntax.Or
-	}
-	if len(f.Args) == 0 {
-		return &syntax.BoolLit{Val: f.Op == FAnd}
-	}
-	var out syntax.BExpr
-	for _, g := range f.Args {
-		if out == nil {
-			out = g.BExpr(names)
-		} else {
-			out = &syntax.BinB{Op: op, L: out, R: g.BExpr(names)}
-		}
-	}
-	return out
-}
-
 // Const is the term's constant part (the refinement layer's own export of array terms).
 func (t *Term) Const() integer.Int { return t.c }

@@ -176,10 +176,7 @@ func (x *exporter) formula(f *sym.Formula) syntax.BExpr {
 // conditional term is inside an array read (ErrIte).
 func Formula(p *syntax.Program, f *sym.Formula) (b syntax.BExpr, err error) {
 	if !formulaHasIte(f) {
-		if len(p.Arrays) == 0 && !f.Quantified() {
-			return f.BExpr(p.Vars), nil
-		}
-		return newExporter(p).formula(f), nil // binders named by nesting level
+		return newExporter(p).formula(f), nil
 	}
 	defer catch(&err)
 	x := newExporter(p)

@@ -14,9 +14,8 @@ import (
 // TestFormulaQuantified checks that quantified formulas (from an assertion with nested bounded
 // quantifiers, as an invariant clause makes them) keep their truth through the conversion, in a
 // program with arrays and in one without: the formula sym builds from each condition, under
-// random valuations, evaluated by sym and, converted, by the layer's evaluator of IMP syntax. A
-// program without arrays once took the fast way through sym's own export, which has no binders
-// and wrote the body of the quantifier alone.
+// random valuations, evaluated by sym and, converted, by the layer's evaluator of IMP syntax
+// (the binder of each quantifier is kept, never its body alone).
 func TestFormulaQuantified(t *testing.T) {
 	conds := []string{
 		"exists k in 0..x: k == y",

@@ -223,7 +223,7 @@ check-shards: need-build
 	CERTSYM_SHARD_SWEEP=1 $(GO) test -count=1 -timeout 60m -run '^TestShardMergeEqualsRun$$' ./cmd/certsym
 
 check-workers: need-build
-	CERTSYM_WORKERS_ALL=1 $(GO) test -count=1 -timeout 90m -run '^TestVerifyWorkersCorpus$$' ./cmd/certsym
+	CERTSYM_WORKERS_ALL=1 $(GO) test -count=1 -timeout 90m -run '^(TestVerifyWorkersCorpus|TestWorkersCorpus)$$' ./cmd/certsym
 
 # The partitioned runs' comparisons on every program and case (make check takes one slice of
 # them, rotating with the day: testprog.Sample). Not part of make check.

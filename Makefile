@@ -14,6 +14,8 @@
 #   make check-shards  the shard test with every split (make check samples two per program)
 #   make check-workers  the --workers comparison with every format of every program (make check
 #                alternates them)
+#   make check-steal  the partitioned runs' comparisons (run --workers) on every program (make
+#                check takes a slice, rotating with the day)
 #   make soak    N random programs through every command, each stopped at a random moment by its
 #                deadline or SIGINT; prints the latencies (not part of make check)
 #   make check-distributed  the distributed runs' long tests (every corpus program on 1, 2, 4
@@ -27,7 +29,7 @@ GO ?= go
 export CGO_ENABLED := 1
 BIN := bin/certsym
 
-.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards check-workers
+.PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards check-workers check-steal
 
 all: build
 
@@ -221,4 +223,10 @@ check-shards: need-build
 	CERTSYM_SHARD_SWEEP=1 $(GO) test -count=1 -timeout 60m -run '^TestShardMergeEqualsRun$$' ./cmd/certsym
 
 check-workers: need-build
-	CERTSYM_WORKERS_ALL=1 $(GO) test -count=1 -timeout 90m -run '^TestVerifyWorkersCorpus$$' ./cmd/certsym
+	CERTSYM_WORKERS_ALL=1 $(GO) test -count=1 -timeout 90m -run '^(TestVerifyWorkersCorpus|TestWorkersCorpus)$$' ./cmd/certsym
+
+# The partitioned runs' comparisons on every program and case (make check takes one slice of
+# them, rotating with the day: testprog.Sample). Not part of make check.
+check-steal: deps
+	CERTSYM_SAMPLE_ALL=1 $(GO) test -count=1 -timeout 90m -run '^(TestCorpus|TestGenerated|TestBalance)$$' ./engine/steal
+	CERTSYM_SAMPLE_ALL=1 $(GO) test -count=1 -timeout 60m -run '^TestCompare$$' ./refinement/stealcheck

@@ -34,12 +34,17 @@ type State struct {
 	// out of the bound (QuantLoop) on this path: the condition the statement evaluates there, each
 	// exhausted quantifier cut to its first N instances. Nil otherwise.
 	Trunc syntax.BExpr
+	// Gen is the number of applications of the invariant transition on this path (Interp's
+	// Invariant mode): the generation of fresh symbols its next havoc uses.
+	Gen int
 }
 
 // OverApprox is one assume at which the quantifier bound ran out on a path (the over-approximation
-// location of xSymExe, Section V), with the earlier ones.
+// location of xSymExe, Section V), or one loop executed by the invariant transition (Interp's
+// Invariant mode), with the earlier ones.
 type OverApprox struct {
-	At   *syntax.Assume
+	At   *syntax.Assume // nil for a loop
+	Loop *syntax.While  // the loop whose transition havocked the store; nil for an assume
 	Prev *OverApprox
 }
 
@@ -129,6 +134,10 @@ type Interp struct {
 	// and run --loop-bound, which the Why3 development describes), a quantifier is decided whole.
 	// quant.go says what is the paper's and what is certsym's design.
 	QuantLoop bool
+	// Invariant, when not nil, executes each loop with invariant clauses by the invariant
+	// transition instead of unrolling it (invariant.go; certsym verify --loops invariant). The
+	// interpreter must then be built over Invariant.Layout.Ext, and not run in ghost mode.
+	Invariant *Invariants
 	// Observer, when not nil, is told of every program point a path reaches (certsym verify);
 	// nil costs one test per statement.
 	Observer Observer
@@ -348,7 +357,7 @@ func (b *Interp) checkGhost(st State, s syntax.Stmt) {
 func (b *Interp) addConstraint(st State, f *sym.Formula) State {
 	b.states++
 	b.mon.SetStates(b.states)
-	out := State{Store: st.Store, PC: pathcond.Extend(st.PC, f, b.terms.Slots()), Over: st.Over}
+	out := State{Store: st.Store, PC: pathcond.Extend(st.PC, f, b.terms.Slots()), Over: st.Over, Gen: st.Gen}
 	if fault.Active == fault.OverNotInherited {
 		out.Over = nil // fault injection (build tag faults only)
 	}
@@ -744,6 +753,10 @@ func (b *Interp) interpLoop(st State, w *syntax.While, k int, yield func(Result)
 			b.stopped = fmt.Sprintf("iteration bound reached (%d loop iterations under way on one path)", MaxActiveIterations)
 		}
 		yield(cutResult(st, w))
+		return
+	}
+	if len(w.Invariants) > 0 && b.Invariant != nil {
+		b.transition(st, w, yield)
 		return
 	}
 	if len(w.Invariants) > 0 {

@@ -84,7 +84,7 @@ func (e *ReplayError) Error() string {
 // 3.5 (gfind_relative_soundness, gfind_bug_sat), 3.6 (gfind_relative_completeness,
 // gfind_complete_first) and 3.7 (gfind_sound_termination) in Engineproof.v, by the per-error
 // theorems gfind_every_error_reported and gfind_report_once there, and by Theorem 2.5
-// (is_bug_iff, potential_bug_valid, Symbolicproof.v). The model replay (confirm) is not modelled.
+// (is_bug_iff, potential_bug_valid, Symbolicproof.v). The model replay (Confirm) is not modelled.
 func (e *Engine) Next() (Status, error) {
 	st, ok := e.NextState()
 	if !ok {
@@ -115,7 +115,7 @@ func (e *Engine) Next() (Status, error) {
 		}
 		return Status{Kind: Pending, State: st}, nil
 	}
-	bug, err := e.confirm(st, f)
+	bug, err := e.Confirm(st, f)
 	if err != nil || bug == nil { // nil: a bound cut the replay short, and the run stops (stopped)
 		return Status{Kind: Pending, State: st}, err
 	}
@@ -127,7 +127,7 @@ func (e *Engine) Next() (Status, error) {
 	return Status{Kind: BugFound, State: st, Bug: bug}, nil
 }
 
-// confirm replays the witness of an error state on the concrete semantics: spec.RunFast, whose
+// Confirm replays the witness of an error state on the concrete semantics: spec.RunFast, whose
 // results are spec.Run's (spec's runfast_test.go checks it against Run) and which shares nothing
 // with the engine's symbolic steps or its concrete burst machine (burst.go), so that a bug is
 // reported only when the reference semantics, run on its own, reaches the same error in the same
@@ -137,7 +137,10 @@ func (e *Engine) Next() (Status, error) {
 //
 // Coq: not modelled (gclassify trusts the oracle's "satisfiable"); the fact it checks on one
 // input is Theorem 2.6, BadInput_correct and bug_input_iff (Symbolicproof.v).
-func (e *Engine) confirm(st *State, f *syntax.Fail) (b *Bug, err error) {
+//
+// Package steal, which classifies the states of its partitioned runs itself, confirms its bugs
+// with it too.
+func (e *Engine) Confirm(st *State, f *syntax.Fail) (b *Bug, err error) {
 	input := spec.Store(st.PC.Witness)
 	if fault.Active == fault.ConfirmWithoutReplay && st.PC.Parent != nil && st.PC.Parent.Status == pathcond.Sat {
 		stale := spec.Store(st.PC.Parent.Witness)
@@ -220,27 +223,35 @@ func (e *Engine) FindBugs(onBug func(*Bug)) (*Report, error) {
 func (e *Engine) finish(rep *Report) *Report {
 	e.Stats.Solver = e.solver.Stats
 	rep.Stats = e.Stats
+	return Conclude(rep, e.unknownErrors, e.stopped, e.opts.AllBugs)
+}
+
+// Conclude sets the verdict and reason of rep, whose Bugs are the bugs of a prefix of the status
+// stream, from the error states of that prefix the solver left undecided (in stream order) and
+// the reason a bound stopped it ("" when the stream ended), as FindBugs does (finish); package
+// steal concludes its partitioned runs with it.
+func Conclude(rep *Report, unknownErrors []*State, stopped string, allBugs bool) *Report {
 	switch {
 	case len(rep.Bugs) > 0:
 		rep.Verdict = VerdictBug
-		if e.opts.AllBugs && e.stopped != "" {
+		if allBugs && stopped != "" {
 			// The bugs are confirmed, but the list may be incomplete: say why it stops there.
-			rep.Reason = e.stopped
+			rep.Reason = stopped
 		}
-	case len(e.unknownErrors) > 0:
-		st := e.unknownErrors[0]
+	case len(unknownErrors) > 0:
+		st := unknownErrors[0]
 		rep.Verdict = VerdictUnknown
 		rep.Reason = fmt.Sprintf("the solver could not decide whether the %s at line %d is reachable (%s)",
 			st.ErrorOf().Kind, st.ErrorOf().Line(), st.PC.Reason)
-		if len(e.unknownErrors) > 1 {
-			rep.Reason += fmt.Sprintf(", and %d more error states", len(e.unknownErrors)-1)
+		if len(unknownErrors) > 1 {
+			rep.Reason += fmt.Sprintf(", and %d more error states", len(unknownErrors)-1)
 		}
-		if e.stopped != "" {
-			rep.Reason += "; " + e.stopped
+		if stopped != "" {
+			rep.Reason += "; " + stopped
 		}
-	case e.stopped != "":
+	case stopped != "":
 		rep.Verdict = VerdictUnknown
-		rep.Reason = e.stopped
+		rep.Reason = stopped
 	default:
 		rep.Verdict = VerdictSafe
 	}

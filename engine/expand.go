@@ -80,6 +80,18 @@ func (e *Engine) Expand(st *State, out []*State) []*State {
 	return out
 }
 
+// ExpandStep is Expand for a search driven from outside the engine (package steal): it also
+// returns the reason a huge assignment gives to stop the run (step.HugeReason), or "", and leaves
+// the engine's own stop reason as it was.
+func (e *Engine) ExpandStep(st *State, out []*State) ([]*State, string) {
+	saved := e.stopped
+	e.stopped = ""
+	out = e.Expand(st, out)
+	huge := e.stopped
+	e.stopped = saved
+	return out, huge
+}
+
 // branch is [E-If]: the then branch under D(b) ∧ b, the else branch under D(b) ∧ ¬b, and, when b
 // divides, the error under ¬D(b) (the step kernel's step.SplitCond).
 //

@@ -119,6 +119,11 @@ func (phi *PC) SetMemo(m any) any {
 // bounds of the path condition and of every descendant imply it.
 func (phi *PC) Captured() bool { return phi.captured }
 
+// Pure reports whether the conjuncts of φ are exactly its bounds (single-symbol intervals):
+// Extend then knows φ satisfiable without a model of its parent (package steal counts the
+// queries its solver-free deciders leave open with it).
+func (phi *PC) Pure() bool { return phi.pure }
+
 // Extended reports whether some conjunct of the path condition has a select atom or a quantifier.
 func (phi *PC) Extended() bool { return phi.ext }
 

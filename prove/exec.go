@@ -2,8 +2,8 @@ package prove
 
 import (
 	"fmt"
-	"strconv"
 
+	"certsym/havoc"
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/solver"
@@ -68,104 +68,10 @@ type state struct {
 	depth  int
 }
 
-// symbols are the symbols of a proof attempt: the program's flat store, then, for each
-// generation, a fresh symbol for each variable and a fresh array for each array that a loop
-// with clauses may modify. They are laid out as the arrays of an extended program (ext), so
-// that the terms, the path conditions and the solver chain work on them unchanged: the fresh
-// scalars of a generation are the elements of one array of the extended program.
-type symbols struct {
-	prog  *syntax.Program
-	ext   *syntax.Program
-	ts    *sym.Terms
-	gens  int
-	vpos  map[int]int             // Var.Index -> its element in a generation's scalar array
-	vpool []*syntax.Array         // per generation, nil when no scalar is modified
-	apool []map[int]*syntax.Array // per generation, Array.Index -> its fresh copy
-	nvars int
-}
-
-// maxFreshSlots bounds the fresh symbols of an attempt.
-const maxFreshSlots = 1 << 18
-
-// newSymbols lays out the symbols for gens generations of the loops' modifies sets (fewer if
-// they would exceed maxFreshSlots).
-func newSymbols(prog *syntax.Program, ls *loops, gens int) *symbols {
-	sy := &symbols{prog: prog, vpos: map[int]int{}, nvars: len(prog.Vars)}
-	var mu, au []int
-	seenA := map[int]bool{}
-	for _, li := range ls.order {
-		for _, x := range li.mods {
-			if _, ok := sy.vpos[x]; !ok {
-				sy.vpos[x] = len(mu)
-				mu = append(mu, x)
-			}
-		}
-		for _, a := range li.amods {
-			if !seenA[a] {
-				seenA[a] = true
-				au = append(au, a)
-			}
-		}
-	}
-	per := len(mu)
-	for _, a := range au {
-		per += prog.Arrays[a].Size()
-	}
-	if per > 0 && gens*per > maxFreshSlots {
-		gens = max(1, maxFreshSlots/per)
-	}
-	sy.gens = gens
-	ext := &syntax.Program{File: prog.File, Body: prog.Body, Vars: prog.Vars, Arrays: append([]*syntax.Array(nil), prog.Arrays...)}
-	slots := prog.Slots()
-	add := func(name string, lo, hi int64) *syntax.Array {
-		a := &syntax.Array{Name: name, Lo: lo, Hi: hi, Index: len(ext.Arrays), Offset: slots}
-		ext.Arrays = append(ext.Arrays, a)
-		slots += a.Size()
-		return a
-	}
-	for g := 0; g < gens; g++ {
-		var vp *syntax.Array
-		if len(mu) > 0 {
-			vp = add("fresh'"+strconv.Itoa(g), 0, int64(len(mu)-1))
-		}
-		sy.vpool = append(sy.vpool, vp)
-		ap := map[int]*syntax.Array{}
-		for _, a := range au {
-			orig := prog.Arrays[a]
-			ap[a] = add(orig.Name+"'"+strconv.Itoa(g), orig.Lo, orig.Hi)
-		}
-		sy.apool = append(sy.apool, ap)
-	}
-	sy.ext = ext
-	sy.ts = sym.NewTermsFor(ext)
-	return sy
-}
-
-// initial is the store of the initial state: every variable and array its own symbol.
-func (sy *symbols) initial() []*sym.Term { return sy.ts.Syms() }
-
-// havoc is the store s with a fresh symbol of generation g for each variable of m and a fresh
-// array for each array of a.
-//
-// Coq: havoc, hbody (proofs/coq/Invariant.v); the generation's symbols are fresh on the path
-// (fresh), since a path uses each generation once.
-func (sy *symbols) havoc(s []*sym.Term, m, a []int, g int) []*sym.Term {
-	out := make([]*sym.Term, len(s))
-	copy(out, s)
-	syms := sy.ts.Syms()
-	for _, x := range m {
-		out[x] = sy.ts.Select(syms[sy.nvars+sy.vpool[g].Index].ArrayValue(), sym.Const(intOf(sy.vpos[x])))
-	}
-	for _, c := range a {
-		out[sy.nvars+c] = syms[sy.nvars+sy.apool[g][c].Index]
-	}
-	return out
-}
-
 // exec is one symbolic execution of the proof mode (or, with transition false, of the
 // concrete semantics: every loop unrolled, for the search of a reachable pre-state).
 type exec struct {
-	sy         *symbols
+	sy         *havoc.Layout
 	ls         *loops
 	chain      *solver.Chain
 	transition bool
@@ -192,7 +98,7 @@ func (x *exec) succ(st *state, pc *pathcond.PC, store []*sym.Term, k *kont) *sta
 // P_Inv with inv_succ where one is.
 func (x *exec) expand(st *state, out []*state) []*state {
 	k := st.k.head()
-	ts := x.sy.ts
+	ts := x.sy.Terms
 	n := ts.Slots()
 	ext := func(f *sym.Formula) *pathcond.PC { return pathcond.Extend(st.pc, f, n) }
 	errSucc := func(pc *pathcond.PC, store []*sym.Term, f *syntax.Fail, claim Claim) {
@@ -314,14 +220,14 @@ func (x *exec) expand(st *state, out []*state) []*state {
 func (x *exec) invSucc(st *state, k *kont, out []*state) []*state {
 	li := k.loop
 	w := li.w
-	if st.gen >= x.sy.gens {
+	if st.gen >= x.sy.Gens {
 		x.gensOut = true
 		return out
 	}
-	ts := x.sy.ts
+	ts := x.sy.Terms
 	n := ts.Slots()
 	x.stats.Transitions++
-	h := x.sy.havoc(st.store, li.mods, li.amods, st.gen)
+	h := x.sy.Havoc(st.store, li.mods, st.gen)
 	inv := sym.True
 	for _, c := range li.clauses {
 		sp := step.SplitKinds(ts, c.Cond, h, c.Err != nil, c.IdxErr != nil)

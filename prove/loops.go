@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"certsym/havoc"
 	"certsym/spec/syntax"
 )
 
@@ -15,8 +16,7 @@ type loopInfo struct {
 	w       *syntax.While
 	clauses []*syntax.Assert
 	given   []bool
-	mods    []int // mods of the body (by Var.Index)
-	amods   []int // amods of the body (by Array.Index)
+	mods    havoc.Set // the modifies set of the body
 	arrival syntax.Stmt
 }
 
@@ -60,8 +60,7 @@ func collectLoops(prog *syntax.Program, given Invariants) (*loops, error) {
 			ls.plain[w] = len(ls.plain)
 			return true
 		}
-		li.mods = mods(w.Body, nil)
-		li.amods = amods(w.Body, nil)
+		li.mods = havoc.Of(w.Body)
 		ls.inv[w] = li
 		ls.order = append(ls.order, li)
 		return true
@@ -124,6 +123,15 @@ func (ls *loops) invariants() []LoopInvariant {
 			l.Clauses = append(l.Clauses, syntax.PrintB(c.Cond))
 		}
 		out = append(out, l)
+	}
+	return out
+}
+
+// sets are the modifies sets of the loops with clauses, in the order of the program text.
+func (ls *loops) sets() []havoc.Set {
+	var out []havoc.Set
+	for _, li := range ls.order {
+		out = append(out, li.mods)
 	}
 	return out
 }

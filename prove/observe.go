@@ -1,6 +1,7 @@
 package prove
 
 import (
+	"certsym/havoc"
 	"certsym/pathcond"
 	"certsym/spec"
 	"certsym/spec/integer"
@@ -28,7 +29,7 @@ type Transition struct {
 	// Arrival is the statement a concrete run of the loop is at when it arrives at its head,
 	// every clause of its source checked.
 	Arrival syntax.Stmt
-	sy      *symbols
+	sy      *havoc.Layout
 	gen     int
 	li      *loopInfo
 }
@@ -45,21 +46,12 @@ type Successor struct {
 // modified variables and arrays: the V' of inv_exhaustive (proofs/coq/Invariantproof.v),
 // which differs from v on the fresh symbols only.
 func (t *Transition) Fresh(v []integer.Int, s spec.Store) []integer.Int {
-	out := append([]integer.Int(nil), v...)
-	sy := t.sy
-	for _, x := range t.li.mods {
-		out[sy.vpool[t.gen].Offset+sy.vpos[x]] = s[x]
-	}
-	for _, c := range t.li.amods {
-		orig, cp := sy.prog.Arrays[c], sy.apool[t.gen][c]
-		copy(out[cp.Offset:cp.Offset+cp.Size()], s[orig.Offset:orig.Offset+orig.Size()])
-	}
-	return out
+	return t.sy.Fresh(v, s, t.li.mods, t.gen)
 }
 
 // observe shows the transition at state st, with its successors, to the hook.
 func (x *exec) observe(st *state, li *loopInfo, body *state, condErr []*state, exit *state) {
-	t := &Transition{Loop: li.w, Clauses: li.clauses, PC: st.pc, Store: st.store, Terms: x.sy.ts, Slots: x.sy.prog.Slots(),
+	t := &Transition{Loop: li.w, Clauses: li.clauses, PC: st.pc, Store: st.store, Terms: x.sy.Terms, Slots: x.sy.Prog.Slots(),
 		Arrival: li.arrival, sy: x.sy, gen: st.gen, li: li,
 		Body: Successor{PC: body.pc, Store: body.store}, Exit: Successor{PC: exit.pc, Store: exit.store}}
 	for _, s := range condErr {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/havoc"
 	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/solver"
@@ -13,8 +14,6 @@ import (
 	"certsym/spec/syntax"
 	"certsym/sym"
 )
-
-func intOf(i int) integer.Int { return integer.Of(int64(i)) }
 
 // DefaultReplaySteps bounds the concrete runs that replay a counterexample (Options.ReplaySteps).
 const DefaultReplaySteps = 1 << 22
@@ -33,7 +32,7 @@ type attempt struct {
 	ls   *loops
 	opts Options
 	mon  *budget.Monitor
-	sy   *symbols
+	sy   *havoc.Layout
 	res  *Result
 	// ctiState is the error state of the first counterexample to induction, for its pre-state's
 	// reachability.
@@ -42,7 +41,7 @@ type attempt struct {
 
 // newChain builds the solver chain of the attempt's symbols, bounded as the options say.
 func (a *attempt) newChain() *solver.Chain {
-	c := solver.New(a.sy.ext, solver.Options{})
+	c := solver.New(a.sy.Ext, solver.Options{})
 	c.SetLimits(a.opts.Limits, a.mon.Deadline())
 	c.SetMonitor(a.mon)
 	return c
@@ -53,7 +52,7 @@ func (a *attempt) newChain() *solver.Chain {
 // induction.
 func run(prog *syntax.Program, ls *loops, opts Options) *Result {
 	a := &attempt{prog: prog, ls: ls, opts: opts, mon: opts.Monitor, res: &Result{Loops: ls.invariants()}}
-	a.sy = newSymbols(prog, ls, max(1, ls.generations(prog.Body, opts.Unroll)))
+	a.sy = havoc.NewLayout(prog, ls.sets(), max(1, ls.generations(prog.Body, opts.Unroll)))
 	chain := a.newChain()
 	x := &exec{sy: a.sy, ls: ls, chain: chain, transition: true, unroll: opts.Unroll, stats: &a.res.Stats, cut: map[*syntax.While]bool{},
 		onTransition: opts.OnTransition}
@@ -116,7 +115,7 @@ func at(p syntax.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 // explore runs x breadth-first from the initial state, classifying each error state. It
 // returns why it stopped early ("" when every path ended).
 func (a *attempt) explore(x *exec) string {
-	init := &state{pc: x.chain.Root(a.sy.ts.Slots()), store: a.sy.initial(), k: &kont{s: a.prog.Body}}
+	init := &state{pc: x.chain.Root(a.sy.Terms.Slots()), store: a.sy.Terms.Syms(), k: &kont{s: a.prog.Body}}
 	if f := init.errorOf(); f != nil { // a program that starts with fail
 		a.classify(x.chain, init, f)
 		return ""
@@ -211,8 +210,8 @@ func (a *attempt) makeCTI(s *state, f *syntax.Fail, w []integer.Int) *CTI {
 		}
 	}
 	n := a.prog.Slots()
-	c.Pre = spec.Store(a.sy.ts.Concretize(s.fr.pre, w)[:n])
-	c.Post = spec.Store(a.sy.ts.Concretize(s.store, w)[:n])
+	c.Pre = spec.Store(a.sy.Terms.Concretize(s.fr.pre, w)[:n])
+	c.Post = spec.Store(a.sy.Terms.Concretize(s.store, w)[:n])
 	return c
 }
 
@@ -285,9 +284,9 @@ func (a *attempt) reach(c *CTI) {
 	chain := a.newChain()
 	defer chain.Close()
 	x := &exec{sy: a.sy, ls: a.ls, chain: chain, stats: &Stats{}, cut: map[*syntax.While]bool{}}
-	ts := a.sy.ts
+	ts := a.sy.Terms
 	n := ts.Slots()
-	init := &state{pc: chain.Root(n), store: a.sy.initial(), k: &kont{s: a.prog.Body}}
+	init := &state{pc: chain.Root(n), store: a.sy.Terms.Syms(), k: &kont{s: a.prog.Body}}
 	queue := []*state{init}
 	var buf []*state
 	expanded := 0
@@ -342,7 +341,7 @@ func (a *attempt) loopAt(p syntax.Pos) *syntax.While {
 
 // equals is the formula "the store s is the concrete store v" (its variables and elements).
 func (a *attempt) equals(s []*sym.Term, v spec.Store) *sym.Formula {
-	ts := a.sy.ts
+	ts := a.sy.Terms
 	var fs []*sym.Formula
 	for i := range a.prog.Vars {
 		fs = append(fs, sym.Pred(sym.FEq, sym.Sub(s[i], sym.Const(v[i]))))

@@ -30,7 +30,9 @@
 //     (refinement/streamcheck);
 //   - merge: the merges of the states of one breadth-first level that have the same remaining
 //     program, exhaustive and precise against their constituents (refinement/mergecheck), and
-//     the whole-run oracles on the run with state merging (run --merge, mergerun.go).
+//     the whole-run oracles on the run with state merging (run --merge, mergerun.go);
+//   - steal: the partitioned runs of run --workers, for several numbers of workers and
+//     interleavings, against each other and the single run (refinement/stealcheck).
 //
 // What the checks share (the configuration, the program, the checker with its reference client
 // and prover, the reports and the summary) is package refinement/checker; the conversions
@@ -48,6 +50,7 @@ import (
 	"certsym/refinement/infercheck"
 	"certsym/refinement/mergecheck"
 	"certsym/refinement/provecheck"
+	"certsym/refinement/stealcheck"
 	"certsym/refinement/streamcheck"
 	"certsym/refinement/verifycheck"
 )
@@ -132,6 +135,9 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if !c.Expired() {
 		infercheck.Run(c.Checker)
+	}
+	if !c.Expired() {
+		stealcheck.Run(c.Checker)
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)

@@ -38,6 +38,7 @@ type primResult struct {
 	pc        *pathcond.PC // the path condition of the counterexample
 	replay    string
 	over      []*syntax.Assume
+	overLoops []*syntax.While // the loops executed by the invariant transition on the path (Options.InvariantLoops)
 	unhandled []Unhandled
 	assumed   *pathcond.PC // the path condition strengthened by the earlier supporting claims
 	a         *sym.Formula // the claim
@@ -155,10 +156,15 @@ func (v *verifier) evalClaim(st bounded.State, cl *Claim) {
 		if cl.Witnesses == nil {
 			cl.Witnesses = map[Result]*Witness{}
 		}
-		cl.Witnesses[res] = &Witness{Input: r.input, PathCondition: r.pcText(v.names()), Replay: r.replay}
+		cl.Witnesses[res] = &Witness{Input: v.input(r.input), PathCondition: r.pcText(v.names()), Replay: r.replay}
 	}
 	for _, a := range r.over {
 		cl.addOverApprox(a)
+	}
+	for _, w := range r.overLoops {
+		if !slices.Contains(cl.OverLoops, w) {
+			cl.OverLoops = append(cl.OverLoops, w)
+		}
 	}
 	for _, u := range r.unhandled {
 		cl.addUnhandled(u)
@@ -295,7 +301,7 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 		return out
 	}
 	out.input = m
-	ok, replay, cut := v.replayFalse(cl, idx, m)
+	ok, replay, cut := v.replayFalse(cl, idx, v.input(m))
 	switch {
 	case cut != "" && v.stopping():
 		// The run is stopping (the monitor cut the replay short): the result is dropped, as on a
@@ -315,14 +321,33 @@ func (v *verifier) dpFalse(st bounded.State, cl *Claim, idx int, a *sym.Formula,
 		}
 		out.res = ResFalseQ
 		for o := st.Over; o != nil; o = o.Prev {
+			if o.Loop != nil {
+				out.overLoops = append([]*syntax.While{o.Loop}, out.overLoops...)
+				continue
+			}
 			out.over = append([]*syntax.Assume{o.At}, out.over...)
 		}
-		var lines []string
-		for _, a := range out.over {
-			lines = append(lines, fmt.Sprint(a.Line()))
+		var why []string
+		if len(out.over) > 0 {
+			var lines []string
+			for _, a := range out.over {
+				lines = append(lines, fmt.Sprint(a.Line()))
+			}
+			why = append(why, "the quantifier bound ran out in the assume at line "+strings.Join(lines, ", ")+
+				", whose rest was given any value; the input may not satisfy it")
 		}
-		out.replay = "not replayed (" + replay + "): the quantifier bound ran out in the assume at line " + strings.Join(lines, ", ") +
-			", whose rest was given any value; the input may not satisfy it"
+		if len(out.overLoops) > 0 {
+			var lines []string
+			for _, w := range out.overLoops {
+				lines = append(lines, fmt.Sprint(w.Line()))
+			}
+			what := "the loop at line " + lines[0] + " was executed by its invariant (its modified variables given any values that satisfy it)"
+			if len(lines) > 1 {
+				what = "the loops at lines " + strings.Join(lines, ", ") + " were executed by their invariants (their modified variables given any values that satisfy them)"
+			}
+			why = append(why, what+": the state may be one no run reaches")
+		}
+		out.replay = "not replayed (" + replay + "): " + strings.Join(why, "; ")
 		return out
 	}
 	if !ok {
@@ -363,8 +388,11 @@ func (v *verifier) explain(cl *Claim, idx int, e *Evidence, r primResult, path i
 	for _, a := range r.over {
 		e.Over = append(e.Over, a.Line())
 	}
+	for _, w := range r.overLoops {
+		e.Over = append(e.Over, w.Line())
+	}
 	if r.input != nil {
-		e.Input = r.input
+		e.Input = v.input(r.input)
 	}
 	if e.Result == ResTrue && r.a != nil {
 		v.trueTest(cl, idx, r.assumed, r.a, r.flagged, e)
@@ -504,3 +532,13 @@ func (v *verifier) constraint(st bounded.State, s syntax.Stmt) (f *sym.Formula, 
 
 // names are the symbols' names (the variables, then the arrays' elements).
 func (v *verifier) names() []string { return v.b.Terms().Names() }
+
+// input is the program's input in a model m of a path condition: its first Prog.Slots()
+// values (with Options.InvariantLoops the models also value the fresh symbols of the havocs,
+// which no run reads).
+func (v *verifier) input(m spec.Store) spec.Store {
+	if m == nil {
+		return nil
+	}
+	return m[:v.prog.Slots()]
+}

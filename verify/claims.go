@@ -129,8 +129,10 @@ type Evidence struct {
 	Input         spec.Store // the test or counterexample input; nil when none could be given
 	PathCondition string
 	Replay        string // what the concrete replay of Input showed
-	Over          []int  // the lines of the assumes whose quantifier bound ran out on the path (flag g)
-	Unhandled     []Unhandled
+	// Over are the lines of the assumes whose quantifier bound ran out on the path, and of the
+	// loops executed by the invariant transition (Options.InvariantLoops) on it (flag g).
+	Over      []int
+	Unhandled []Unhandled
 }
 
 // addPath records path id p (paths are met in increasing order of first evaluation, but a path

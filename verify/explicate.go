@@ -244,7 +244,7 @@ func (v *verifier) trueTest(cl *Claim, idx int, assumed *pathcond.PC, a *sym.For
 		e.Replay = "no test: the solver gave no model on the real semantics of products"
 		return
 	}
-	e.Input = append(spec.Store{}, pc.Witness...)
+	e.Input = append(spec.Store{}, v.input(pc.Witness)...)
 	e.PathCondition = pc.String(names)
 	ok, what, cut := v.replayTrue(cl, idx, e.Input)
 	e.Replay = what

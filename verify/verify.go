@@ -63,6 +63,9 @@ type Claim struct {
 	// OverApprox are the assumes whose quantifier bound ran out on the paths of FALSE?/UNDEFINED?
 	// results (xSymExe's flag g, bounded.State.Over).
 	OverApprox []*syntax.Assume
+	// OverLoops are the loops executed by the invariant transition (Options.InvariantLoops) on
+	// the paths of FALSE?/UNDEFINED? results (flag g too).
+	OverLoops []*syntax.While
 	// Unhandled are the places where an unhandled theory made a result DONTKNOW.
 	Unhandled []Unhandled
 	// Cutoffs are the cutoff points that can reach the claim, each with a control-flow path.
@@ -125,6 +128,10 @@ type Options struct {
 	// uninterpreted function with sign axioms, and a counterexample that depends on one is
 	// DONTKNOW (UT, Section IV-B). Off, products are decided by Z3 directly and UT is false.
 	AbstractNonlinear bool
+	// InvariantLoops executes each loop with invariant clauses by the invariant transition
+	// (bounded.Invariants, verify --loops invariant) instead of unrolling it; the loops without
+	// clauses are unrolled up to LoopBound. The states after a transition are flagged (g).
+	InvariantLoops bool
 	// Limits bound the exploration: MaxStates counts the branch states created.
 	budget.Limits
 	// Monitor, when set, receives the live counters (for a progress ticker) and can interrupt
@@ -320,7 +327,14 @@ func Verify(prog *syntax.Program, opts Options) *Report {
 
 // newVerifier makes the observer of a verification of prog and its interpreter, and the claims.
 func newVerifier(prog *syntax.Program, opts Options, rep *Report) *verifier {
-	b := bounded.NewWith(prog, opts.LoopBound, solver.Options{AbstractMul: opts.AbstractNonlinear, CrossCheck: opts.CrossCheck})
+	var inv *bounded.Invariants
+	over := prog // the program of the symbols: with the fresh ones of the invariant mode
+	if opts.InvariantLoops {
+		inv = bounded.NewInvariant(prog, opts.LoopBound)
+		over = inv.Layout.Ext
+	}
+	b := bounded.NewWith(over, opts.LoopBound, solver.Options{AbstractMul: opts.AbstractNonlinear, CrossCheck: opts.CrossCheck})
+	b.Invariant = inv
 	b.Limits = opts.Limits
 	if opts.Monitor != nil {
 		b.SetMonitor(opts.Monitor)

@@ -20,6 +20,7 @@ import (
 	"certsym/concolic"
 	"certsym/engine"
 	"certsym/engine/mergesearch"
+	"certsym/engine/steal"
 	"certsym/internal/budget"
 	"certsym/spec"
 	"certsym/spec/syntax"
@@ -271,6 +272,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	if generational {
 		rep, err = concolic.Generational(prog, concolic.GenOptions{SeedInput: seedStore, Limits: opts.Limits, AllBugs: opts.AllBugs,
 			Monitor: mon, OnBug: onBug})
+	} else if set["workers"] && steal.Applies(opts) {
+		// The partitioned run (package engine/steal): the single run's report for every N.
+		var res *steal.Result
+		if res, err = steal.Run(prog, steal.Options{Options: opts}, onBug); err == nil {
+			rep = res.Report
+		}
 	} else {
 		eng := engine.New(prog, opts)
 		rep, err = eng.FindBugs(sh.Wrap(eng, onBug))

@@ -27,10 +27,12 @@ func TestMergeFlag(t *testing.T) {
 			}
 		}
 	}
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"run", "../../testdata/many_paths_safe.imp", "--quiet", "--merge"}, &stdout, &stderr); code != exitSafe ||
-		!strings.Contains(stdout.String(), "merging: 28 merges of 56 states") {
-		t.Errorf("run --merge many_paths_safe.imp: exit %d\n%s%s", code, stdout.String(), stderr.String())
+	for _, extra := range [][]string{nil, {"--workers", "2"}} { // --workers leaves a merged run to one goroutine
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"run", "../../testdata/many_paths_safe.imp", "--quiet", "--merge"}, extra...), &stdout, &stderr); code != exitSafe ||
+			!strings.Contains(stdout.String(), "merging: 28 merges of 56 states") {
+			t.Errorf("run --merge %v many_paths_safe.imp: exit %d\n%s%s", extra, code, stdout.String(), stderr.String())
+		}
 	}
 	for _, c := range []struct {
 		args []string

@@ -78,10 +78,10 @@ func TestConcolicQuantifierBounds(t *testing.T) {
 	}
 }
 
-// TestErrorReplayIntegerBound: the bug finder's confirmation of an error and the bounded
-// interpreter's replay of its model stop at the integer bound, where the error's input makes a
-// value of 2^60 bits: the error is left unconfirmed and the verdict is unknown, saying why, with
-// exit 3.
+// TestErrorReplayIntegerBound: the bug finder's confirmation of an error (in the single run and in
+// the partitioned run of --workers) and the bounded interpreter's replay of its model stop at the
+// integer bound, where the error's input makes a value of 2^60 bits: the error is left
+// unconfirmed and the verdict is unknown, saying why, with exit 3.
 func TestErrorReplayIntegerBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -94,6 +94,7 @@ func TestErrorReplayIntegerBound(t *testing.T) {
 		fail string
 	}{
 		{[]string{"run", f, "--json"}, "line 62"},
+		{[]string{"run", f, "--workers", "2", "--json"}, "line 62"}, // the partitioned run (engine/steal)
 		{[]string{"run", f, "--loop-bound", "2", "--json"}, "62:15"},
 	} {
 		r := runLimited(t, 30*time.Second, c.args...)

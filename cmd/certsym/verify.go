@@ -23,6 +23,15 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	loopBound := flags.Count(fs, "loop-bound", 3, "each loop may start at most `N` iterations each time it is entered")
 	depthBound := flags.Count(fs, "depth-bound", 0, "cut off paths with more than `N` branch decisions (0: no bound)")
+	invLoops := false
+	fs.Func("loops", "how loops with invariant clauses run: `MODE` unroll (default; up to --loop-bound) or invariant (by the invariant transition)", func(v string) error {
+		switch v {
+		case "unroll", "invariant":
+			invLoops = v == "invariant"
+			return nil
+		}
+		return fmt.Errorf("want unroll or invariant, got %q", v)
+	})
 	abstract := fs.Bool("abstract-nonlinear", false, "encode products of two symbolic terms as an uninterpreted function with sign axioms")
 	asJSON := fs.Bool("json", false, "print one JSON object on stdout")
 	htmlFile := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
@@ -54,7 +63,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) int {
 	mon, stopSignals := watch.Start(lim, stderr, exitUnknown)
 	defer stopSignals()
 	opts := verify.Options{LoopBound: *loopBound, DepthBound: *depthBound, AbstractNonlinear: *abstract,
-		Limits: lim, Monitor: mon, Workers: workers(), MaxPaths: *maxPaths}
+		InvariantLoops: invLoops, Limits: lim, Monitor: mon, Workers: workers(), MaxPaths: *maxPaths}
 	if *allPaths {
 		opts.MaxPaths = 0
 	}

@@ -71,6 +71,7 @@ type verifyOut struct {
 		Counterexample    map[string]json.RawMessage `json:"counterexample"`
 		Replay            string                     `json:"replay"`
 		OverApproximation []int                      `json:"over_approximation"`
+		OverLoops         []int                      `json:"over_loops"`
 		Cutoffs           []struct {
 			Line    int    `json:"line"`
 			Reason  string `json:"reason"`
@@ -406,6 +407,72 @@ func TestVerifyArrays(t *testing.T) { checkVerifyPrograms(t, "arr_*.imp") }
 // and checks the statuses annotated at their clauses' lines (invariant claims) and the overall
 // status.
 func TestVerifyInvariants(t *testing.T) { checkVerifyPrograms(t, "inv_*.imp") }
+
+// TestVerifyInvariantMode runs the programs of verify --loops invariant
+// (testdata/verify/invmode_*.imp) and checks the statuses annotated in them, the evidence each
+// status needs in this mode (a REFUTED claim's counterexample fails at the claim's line on the
+// concrete semantics from the program's start; a REFUTED? claim names a loop run by its
+// invariant; a VERIFIED claim has no cutoff), and that the summing loop's assert is only
+// VERIFIED? when its loop is unrolled.
+func TestVerifyInvariantMode(t *testing.T) {
+	checkVerifyPrograms(t, "invmode_*.imp")
+	files, _ := filepath.Glob("../../testdata/verify/invmode_*.imp")
+	seen := map[string]bool{}
+	for _, file := range files {
+		exp, err := readVerifyExpectation(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(exp.Options, "invariant") {
+			t.Errorf("%s: a program of the invariant mode without --loops invariant in its options", file)
+		}
+		out, _, _, _ := runVerifyJSON(t, append([]string{file, "--quiet"}, exp.Options...)...)
+		prog, err := parser.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range out.Claims {
+			seen[c.Status] = true
+			switch c.Status {
+			case "REFUTED":
+				raw, _ := json.Marshal(c.Counterexample)
+				in, _, err := inputs.FromJSON(raw, prog)
+				if err != nil {
+					t.Fatalf("%s:%d: counterexample %s: %v", file, c.Line, raw, err)
+				}
+				if r := spec.ExecBounded(prog, in, 1000); r.Behaviour != spec.Error || r.Fail.Line() != c.Line {
+					t.Errorf("%s:%d: REFUTED, but its counterexample %s ends %s", file, c.Line, raw, r.Behaviour)
+				}
+			case "REFUTED?":
+				if len(c.Counterexample) == 0 || len(c.OverLoops) == 0 {
+					t.Errorf("%s:%d: REFUTED? without a counterexample and the loop run by its invariant: %+v", file, c.Line, c)
+				}
+			case "VERIFIED":
+				if len(c.Cutoffs) > 0 {
+					t.Errorf("%s:%d: VERIFIED with cutoffs %+v", file, c.Line, c.Cutoffs)
+				}
+			}
+		}
+	}
+	for _, st := range []string{"VERIFIED", "REFUTED", "REFUTED?"} {
+		if !seen[st] {
+			t.Errorf("no claim of the invariant mode's programs is %s", st)
+		}
+	}
+	// Unrolled, the loop over an input up to 1000 is cut off by the loop bound: the assert after it
+	// can only be VERIFIED?.
+	out, _, _, _ := runVerifyJSON(t, "../../testdata/verify/invmode_sum.imp", "--quiet")
+	last := out.Claims[len(out.Claims)-1]
+	if last.Kind != "assert" || last.Status != "VERIFIED?" || len(last.Cutoffs) == 0 {
+		t.Errorf("invmode_sum.imp unrolled: the assert is %s %s with cutoffs %+v, want VERIFIED? with a cutoff", last.Kind, last.Status, last.Cutoffs)
+	}
+	// A mode that is neither: a usage error.
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"verify", "--loops", "widen", "../../testdata/verify/invmode_sum.imp"}, &stdout, &stderr); code != exitUsage ||
+		!strings.Contains(stderr.String(), "want unroll or invariant") {
+		t.Errorf("verify --loops widen: exit %d, stderr %q; want %d and the modes named", code, stderr.String(), exitUsage)
+	}
+}
 
 // checkVerifyPrograms runs the programs of testdata/verify matching pattern and checks the claims
 // and primitive claims annotated in them and their overall status.

@@ -35,10 +35,12 @@ var layer = map[string]int{
 	"solver":             5, // the solver chain over Z3 (beside step, below the interpreters)
 	"internal/testprog":  4, // tests' shared helper: parsing, corpus, random inputs
 	"step":               4,
+	"havoc":              4, // the invariant transition's modifies sets and fresh symbols (prove, verify --loops invariant)
 	"internal/concrete":  5, // the bounds of the concrete runs beside the symbolic ones (replays, confirmations, concolic runs)
 	"engine/search":      4, // the search heuristics the engine's loop drives (coverage, random path)
 	"engine/burst":       5, // the concrete machine of the engine's fast path (run --burst)
 	"engine":             6,
+	"engine/steal":       7, // the partitioned runs of run --workers: work stealing over jobs named by their paths
 	"engine/job":         7, // the subtrees distributed runs hand out: named by depth and path, replayed from the program
 	"bounded":            6,
 	"cfg":                2, // the statement graph: verify's cutoff reachability, coverage's distances (gonum)
@@ -91,6 +93,7 @@ var layer = map[string]int{
 	"refinement/boundedcheck":         13, // the checks of the bounded interpreter
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers
 	"refinement/streamcheck":          13, // the whole-stream comparison
+	"refinement/stealcheck":           13, // the partitioned runs of run --workers against the single run
 	"refinement":                      14,
 	"refinement/mutation":             15,
 	"refinement/merge":                11, // merges the JSON summaries of a sharded soak (make check-refinement SHARD=I/N)

@@ -162,6 +162,10 @@ const (
 	// PreservationBeforeBody: the body successor checks the invariant before running the body
 	// instead of after it, so the preservation claim is the assumed invariant itself.
 	PreservationBeforeBody
+	// InvHavocKeepsVars: the invariant mode of the bounded interpreter (verify --loops
+	// invariant) havocs no scalar variable of a loop's modifies set, so the states after the
+	// transition keep their values from before the loop.
+	InvHavocKeepsVars
 
 	// Faults of the inference of invariants (package prove/infer).
 
@@ -175,6 +179,15 @@ const (
 	// result and split-off jobs, so a worker killed in between loses them (the broker has
 	// removed the job and will not deliver it again).
 	AckBeforeStore
+
+	// Faults of the partitioned runs (package engine/steal).
+
+	// StealWrongPrefix: a stolen job is replayed from a wrong prefix (the last branch choice of
+	// its path flipped), so the thief explores a sibling subtree in its place.
+	StealWrongPrefix
+	// FirstBugEarly: without --all-bugs, the first bug a worker hands in is reported before every
+	// worker has passed its depth, though a bug earlier in breadth-first order may still come.
+	FirstBugEarly
 	count
 )
 
@@ -189,19 +202,22 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"support-no-precedence", "over-not-inherited", "burst-skips-error",
 	"verify-forgets-stop", "status-row-order", "cfg-no-back-edge",
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
-	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body",
+	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body", "inv-havoc-keeps-vars",
 	"houdini-keeps-entry-refuted",
-	"ack-before-store"}
+	"ack-before-store",
+	"steal-wrong-prefix", "first-bug-early"}
 
 func (f Fault) String() string { return names[f] }
 
 // Refinement lists the faults that the refinement layer's mutation check (refinement's
 // TestMutation) must catch: every fault but None and those of the distributed runs, which live
-// in the broker's protocol, outside the engine the layer runs (distrib's kill test catches them).
+// in the broker's protocol, outside the engine the layer runs (distrib's kill test catches them),
+// and the fault of verify's invariant mode, which the layer's whole check does not run
+// (refinement/verifycheck's TestInvariantModeFault catches it).
 func Refinement() []Fault {
 	var fs []Fault
 	for _, f := range All() {
-		if f != AckBeforeStore {
+		if f != AckBeforeStore && f != InvHavocKeepsVars {
 			fs = append(fs, f)
 		}
 	}

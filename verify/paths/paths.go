@@ -82,7 +82,7 @@ func Test(prog *syntax.Program, n int, p *Path, stop func() bool, mon *budget.Mo
 		}
 		model = p.pc.Witness
 	}
-	input := append(spec.Store{}, model...)
+	input := append(spec.Store{}, model[:prog.Slots()]...) // without the fresh symbols of verify's invariant mode
 	var lines []int
 	lim := concrete.Limits(-1, concrete.ReplayInstances, stop)
 	r := spec.ExecBoundedLimited(prog, input, n, lim, func(s syntax.Stmt) {

@@ -118,7 +118,8 @@ func Time(fs *flag.FlagSet) func() budget.Limits {
 }
 
 // Workers declares --workers on fs with the given usage text: run --workers
-// (engine.Options.Workers, engine/parallel.go; with --loop-bound, bounded.Interp.RunWorkers and
+// (the partitioned run of package engine/steal when given, else engine.Options.Workers,
+// engine/parallel.go; with --loop-bound, bounded.Interp.RunWorkers and
 // the rendering of the result states) and verify --workers (verify.Options.Workers). The returned
 // function reads it after parsing, 0 (the default) as the number of cores.
 func Workers(fs *flag.FlagSet, usage string) func() int {
@@ -133,9 +134,10 @@ func Workers(fs *flag.FlagSet, usage string) func() int {
 
 // RunWorkersUsage and VerifyWorkersUsage are the usage texts of run --workers and verify --workers.
 const (
-	RunWorkersUsage = "expand states ahead on `N` parallel workers (0: the number of cores); the output is the same for every N. " +
-		"Breadth-first runs with pruning use them, of programs without products of two variables, divisions, arrays and quantifiers; " +
-		"with --loop-bound they replay the errors' inputs and render the result states"
+	RunWorkersUsage = "explore on `N` workers that share the tree by work stealing (0: the number of cores; docs/parallelism.md): the verdict, bugs and counters " +
+		"of the single run, the same for every N, each bug's input found by replaying its path (it may differ from a run's without --workers). " +
+		"bfs runs without --burst, --shard, --merge and the artifact flags use them; the others, and runs without --workers, expand states ahead on the cores " +
+		"with the output of one; with --loop-bound they replay the errors' inputs and render the result states"
 	VerifyWorkersUsage = "render the paths' conditions and replay their tests on `N` parallel workers (0: the number of cores); " +
 		"the output is the same for every N (the exploration and the claims' solver queries stay sequential)"
 )

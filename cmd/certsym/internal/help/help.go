@@ -16,7 +16,7 @@ import (
 // Usage is certsym's usage text: one entry per command (its synopsis, then what it does,
 // indented), then what every command shares. The help pages and the man page are cut from it.
 const Usage = `usage:
-  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--shard I/N] [--burst K] [--merge]
+  certsym run FILE [--strategy S] [--max-states N] [--timeout D] [--all-bugs] [--json] [--full] [--workers N] [--shard I/N] [--burst K] [--merge]
       find bugs by symbolic execution (exit 1 bug, 0 safe, 3 no verdict, 2 usage/syntax error);
       S: bfs (default), dfs, coverage, random-path [--seed N], generational [--seed-input x=1,y=2]
       artifacts: --tests DIR [--max-tests N], --coverage, --lcov FILE, --sarif FILE, --dot FILE (certsym help run)
@@ -34,7 +34,7 @@ const Usage = `usage:
       the path of one input: each branch point, its path condition and the input that flips it
   certsym parse FILE
       print the program in the core language (macros inlined)
-  certsym verify FILE [--loop-bound N] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
+  certsym verify FILE [--loop-bound N] [--loops unroll|invariant] [--depth-bound N] [--abstract-nonlinear] [--json] [--html FILE] [--sarif FILE] [--full] [--paths N] [--all-paths] [--workers N]
       a status and its evidence for every claim (exit 0 all VERIFIED/DEAD, 1 REFUTED/FAULTY, 3 otherwise)
   certsym prove FILE [--infer | --no-infer] [--certificate FILE.mlw] [--unroll N] [--reach-states N] [--timeout D] [--json]
       prove every claim for every input, loops by their invariant clauses (exit 0 proved, 1 refuted, 3 unknown)

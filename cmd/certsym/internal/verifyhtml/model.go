@@ -39,6 +39,7 @@ type Doc struct {
 	LoopBound       int         `json:"loop_bound"`
 	DepthBound      int         `json:"depth_bound"`
 	Abstract        bool        `json:"abstract_nonlinear"`
+	InvariantLoops  bool        `json:"invariant_loops,omitempty"` // verify --loops invariant
 	Summary         []KindRow   `json:"summary"`
 	Paths           []Path      `json:"paths"`      // the first of the paths numbered (verify.Options.MaxPaths)
 	PathCount       int         `json:"path_count"` // how many paths were numbered
@@ -84,6 +85,7 @@ type Claim struct {
 	Results            map[string]int    `json:"results"`
 	FirstPaths         map[string]string `json:"first_paths,omitempty"`
 	OverApproximation  []int             `json:"over_approximation,omitempty"`
+	OverLoops          []int             `json:"over_loops,omitempty"` // verify --loops invariant: the loops run by their invariants on the paths of FALSE?/UNDEFINED?
 	Cutoffs            []Cutoff          `json:"cutoffs,omitempty"`
 	Unhandled          []Unhandled       `json:"unhandled,omitempty"`
 	Evidence           []Evidence        `json:"evidence"`
@@ -262,7 +264,7 @@ func Model(file string, rep *verify.Report) Doc {
 func ModelWithin(file string, rep *verify.Report, due func() string) Doc {
 	d := Doc{Version: Version, Claims: []Claim{}, Overall: rep.Overall.String(), OverallToken: Tokens[rep.Overall],
 		Reason: rep.Stopped, Conclusive: rep.Conclusive, Inconclusive: len(rep.Claims) - rep.Conclusive,
-		LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound, Abstract: rep.Opts.AbstractNonlinear,
+		LoopBound: rep.Opts.LoopBound, DepthBound: rep.Opts.DepthBound, Abstract: rep.Opts.AbstractNonlinear, InvariantLoops: rep.Opts.InvariantLoops,
 		Paths: []Path{}, Statements: len(rep.Stmts), UncoveredLines: []int{}, Cutoffs: []Cutoff{},
 		PathCount: rep.NumPaths, SolverQueries: rep.Solver.Queries, Results: rep.Results, ReplayErrors: rep.ReplayErrors,
 		Cut: append([]string(nil), rep.Cuts...), names: sym.SlotNames(rep.Prog), elapsed: rep.Elapsed.Seconds(), solver: rep.Solver}
@@ -353,6 +355,9 @@ func (d *Doc) claim(file string, cl *verify.Claim, prog *syntax.Program) Claim {
 	}
 	for _, a := range cl.OverApprox {
 		jc.OverApproximation = append(jc.OverApproximation, a.Line())
+	}
+	for _, w := range cl.OverLoops {
+		jc.OverLoops = append(jc.OverLoops, w.Line())
 	}
 	for _, c := range cl.Cutoffs {
 		jc.Cutoffs = append(jc.Cutoffs, Cutoff{Line: c.Cutoff.Line, Reason: c.Cutoff.Reason, Paths: c.Cutoff.Paths, Path: c.Cutoff.Path, CFGPath: c.Path})

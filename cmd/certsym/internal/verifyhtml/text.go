@@ -19,6 +19,9 @@ func (d *Doc) bounds() string {
 	if d.DepthBound > 0 {
 		depth = fmt.Sprintf("depth bound %d", d.DepthBound)
 	}
+	if d.InvariantLoops {
+		return fmt.Sprintf("loops with invariant clauses by their invariants, the others loop bound %d, %s, %s", d.LoopBound, depth, products)
+	}
 	return fmt.Sprintf("loop bound %d, %s, %s", d.LoopBound, depth, products)
 }
 
@@ -200,6 +203,9 @@ func writeClaimEvidence(w io.Writer, c Claim, full bool) {
 	}
 	for _, l := range c.OverApproximation {
 		fmt.Fprintf(w, "  over-approximation: the quantifier bound ran out in the assume at line %d (flag g)\n", l)
+	}
+	for _, l := range c.OverLoops {
+		fmt.Fprintf(w, "  over-approximation: the loop at line %d runs by its invariant, its modified variables any values that satisfy it (flag g)\n", l)
 	}
 	for _, ct := range c.Cutoffs {
 		if ct.Line == 0 {

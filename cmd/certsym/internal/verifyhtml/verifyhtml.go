@@ -171,6 +171,9 @@ func claimEvidence(c Claim) string {
 	for _, l := range c.OverApproximation {
 		ev = append(ev, fmt.Sprintf("over-approximation: the quantifier bound ran out in the assume at line %d (flag g)", l))
 	}
+	for _, l := range c.OverLoops {
+		ev = append(ev, fmt.Sprintf("over-approximation: the loop at line %d runs by its invariant, its modified variables any values that satisfy it (flag g)", l))
+	}
 	for _, ct := range c.Cutoffs {
 		if ct.Line == 0 {
 			ev = append(ev, "cutoff: "+esc(ct.Reason))

@@ -116,6 +116,39 @@ func TestQuantInstantiation(t *testing.T) {
 	}
 }
 
+// TestQuantTriggers: a universal clause is instantiated at the witness of an outer existential
+// and at the indices the query reads outside its quantifiers, so that the claims an invariant
+// over all elements proves are decided in one round, where the values refuting the models
+// exclude one element a round and run out of rounds (the first two cases were unknown so).
+func TestQuantTriggers(t *testing.T) {
+	p, ts := arrayProg(t, "array a[0..19]; n = n; m = m; i = i")
+	n := p.Slots()
+	c := func(s string) *sym.Formula { return condOf(t, p, ts, s) }
+	sv := New(p, Options{})
+	defer sv.Close()
+	inv := extendAll(n, c("n >= 0 and n <= 20"), c("forall k in 0..n - 1: a[k] <= m"))
+	// an assert over a constant range, negated: a disjunction of twenty element reads
+	all := pathcond.Extend(pathcond.Extend(inv, c("n == 20"), n), sym.Not(c("forall k in 0..19: a[k] <= m")), n)
+	if got := sv.Check(all); got != pathcond.Unsat {
+		t.Errorf("the clause at twenty elements: %v (%s), want unsat", got, all.Reason)
+	}
+	// over a symbolic range, negated: an existential, its witness a fresh constant
+	ex := pathcond.Extend(inv, sym.Not(c("forall k in 0..n - 1: a[k] <= m + 1")), n)
+	if got := sv.Check(ex); got != pathcond.Unsat {
+		t.Errorf("the clause at the existential's witness: %v (%s), want unsat", got, ex.Reason)
+	}
+	// a read at a symbolic index
+	rd := pathcond.Extend(inv, c("i >= 0 and i < n and a[i] > m"), n)
+	if got := sv.Check(rd); got != pathcond.Unsat {
+		t.Errorf("the clause at a read's index: %v (%s), want unsat", got, rd.Reason)
+	}
+	// and a satisfiable one stays satisfiable, its model checked by exact evaluation
+	ok := pathcond.Extend(inv, c("i >= n and i <= 19 and a[i] > m"), n)
+	if got := sv.Check(ok); got != pathcond.Sat || !ok.Formula().Eval(ok.Witness) {
+		t.Errorf("sat case: %v (%s), witness %v", got, ok.Reason, ok.Witness)
+	}
+}
+
 // TestSolverOpaqueSelect: the solver decides what the deciders leave open about a select atom
 // (TestDecidersOpaqueSelect): a[i] >= 5 and a[i] < 5 is unsatisfiable.
 func TestSolverOpaqueSelect(t *testing.T) {

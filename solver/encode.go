@@ -30,7 +30,11 @@ type encoder struct {
 	syms  []z3.Int         // the variables' constants
 	arrs  []z3worker.Array // one Array(Int → Int) constant per declared array, as workers take it
 	elems map[int]z3.Int   // the element symbols made so far, by symbol (sym)
-	prog  *syntax.Program
+	// exq, exqs: the witnesses of a quantified query's outer existentials (quant.go), by formula
+	// and in order; nil outside such a query.
+	exq  map[*sym.Formula]z3.Int
+	exqs []z3.Int
+	prog *syntax.Program
 	// atoms: the translation of each atom without a bound variable inside, by identity.
 	atoms map[*sym.Atom]z3.Int
 	// conj: the translation of each path condition node's conjunct, by the node's ID (a side

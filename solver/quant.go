@@ -7,6 +7,7 @@ import (
 
 	"certsym/internal/z3worker"
 	"certsym/pathcond"
+	"certsym/solver/trigger"
 	"certsym/spec/integer"
 	"certsym/sym"
 )
@@ -49,6 +50,8 @@ func (l *quantifiers) Check(q Query) Answer {
 		}
 	}
 	inst := sym.Instances{}
+	z.witnesses(conj)
+	defer func() { z.exq, z.exqs = nil, nil }()
 	for round := 0; round < MaxInstRounds; round++ {
 		w := l.env.z3.worker()
 		if l.gen != l.env.z3.gen {
@@ -100,10 +103,26 @@ func (l *quantifiers) reset() {
 	}
 }
 
+// witnesses makes a constant for the witness of each existential of trigger.Existentials(conj),
+// the same in every round, and translates the indices of trigger.Indices: formulaQ instantiates
+// every universal quantifier at all of them.
+func (z *encoder) witnesses(conj []*sym.Formula) {
+	z.exq, z.exqs = map[*sym.Formula]z3.Int{}, nil
+	for _, f := range trigger.Existentials(conj) {
+		c := z.ctx.FreshConst("k", z.ctx.IntSort()).(z3.Int)
+		z.exq[f], z.exqs = c, append(z.exqs, c)
+	}
+	if z.prog != nil {
+		for _, t := range trigger.Indices(conj, z.prog, trigger.MaxIndices) {
+			z.exqs = append(z.exqs, z.termE(t, nil))
+		}
+	}
+}
+
 // formulaQ translates f with its universal quantifiers replaced by the conjunction of their
-// instances so far (a weaker formula: unsat stays exact): the two ends of the range and the
-// values in inst; with inst nil, by true. Its existential ones become a fresh constant in range
-// (equisatisfiable).
+// instances so far (a weaker formula: unsat stays exact): the two ends of the range, the values
+// in inst and the terms of witnesses; with inst nil, by true. Its existential ones become a
+// constant in range (equisatisfiable): witnesses' for the outer ones, a fresh one for others.
 func (z *encoder) formulaQ(f *sym.Formula, env *zenv, inst sym.Instances) z3.Bool {
 	switch f.Op {
 	case sym.FGe:
@@ -135,10 +154,17 @@ func (z *encoder) formulaQ(f *sym.Formula, env *zenv, inst sym.Instances) z3.Boo
 			in := lo.LE(jz).And(jz.LE(hi))
 			out = out.And(in.Implies(z.formulaQ(f.Args[0], &zenv{f.Bind, jz, env}, inst)))
 		}
+		for _, c := range z.exqs {
+			in := lo.LE(c).And(c.LE(hi))
+			out = out.And(in.Implies(z.formulaQ(f.Args[0], &zenv{f.Bind, c, env}, inst)))
+		}
 		return out
 	case sym.FExists:
 		lo, hi := z.termE(f.Lo, env), z.termE(f.Hi, env)
-		c := z.ctx.FreshConst("k", z.ctx.IntSort()).(z3.Int)
+		c, ok := z.exq[f]
+		if !ok || env != nil {
+			c = z.ctx.FreshConst("k", z.ctx.IntSort()).(z3.Int)
+		}
 		return lo.LE(c).And(c.LE(hi), z.formulaQ(f.Args[0], &zenv{f.Bind, c, env}, inst))
 	}
 	return z.ctx.FromBool(f.Op == sym.FTrue)

@@ -12,13 +12,15 @@ import (
 
 // TestCloseReleasesContexts: the Z3 contexts of closed chains become garbage and are collected
 // without the caller asking for a collection: Close drops the chain's references to them, and
-// a Close collects when the closed chains' weights add up to releaseWeight, and the next Close collects again (release.go). The test counts the contexts whose Go
-// object the collector has freed (runtime.AddCleanup) among chains that each asked Z3 a query.
+// a Close collects when the closed chains' weights add up to eight, and the next Close collects
+// again (z3worker.Release). The test counts the contexts whose Go object the collector has freed
+// (runtime.AddCleanup) among chains that each asked Z3 a query.
 func TestCloseReleasesContexts(t *testing.T) {
 	names := []string{"x", "y"}
 	ts := sym.NewTerms(names)
 	x, y := ts.Syms()[0], ts.Syms()[1]
 	var freed atomic.Int64
+	const releaseWeight = 8 // z3worker's
 	const chains = 4 * releaseWeight
 	for i := 0; i < chains; i++ {
 		sv := NewForSymbols(names, Options{NoCache: true})

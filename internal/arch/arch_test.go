@@ -33,6 +33,7 @@ var layer = map[string]int{
 	"sym":                3, // terms and formulas: no solver below them
 	"pathcond":           4, // path conditions and their solver-free deciders
 	"solver":             5, // the solver chain over Z3 (beside step, below the interpreters)
+	"solver/trigger":     4, // the array indices at which the solver instantiates universal quantifiers
 	"internal/testprog":  4, // tests' shared helper: parsing, corpus, random inputs
 	"step":               4,
 	"havoc":              4, // the invariant transition's modifies sets and fresh symbols (prove, verify --loops invariant)

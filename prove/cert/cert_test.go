@@ -55,22 +55,9 @@ func expected(t *testing.T, f string) (answer, cti string) {
 	return string(m[1]), strings.TrimSpace(string(m[2]))
 }
 
-// instantiationBound lists the programs of testdata/invariants whose invariants are correct (Why3
-// proves their certificates) but which certsym prove answers unknown: each needs a universally
-// quantified clause at more values than the solver's rounds of instantiation reach
-// (solver.MaxInstRounds, one refuting value a round; solver/quant.go never instantiates at the
-// constant that stands for the negated claim's witness). The test requires that answer, so that
-// the list is revised when the solver's instantiation improves.
-var instantiationBound = map[string]bool{
-	"maxarr.imp":   true, // the assert over 10 elements needs the clause at each of them
-	"zerofill.imp": true, // likewise
-	"seqloops.imp": true, // the second loop's clause over x[0..n-1], n up to 100
-}
-
 // TestProveAnswers checks certsym prove's answer on every program of testdata/invariants against
 // the one its header expects: a refutation's input must reach an error on the concrete semantics,
 // and an expected counterexample to induction must be there, with its reachability as expected.
-// The programs of instantiationBound must instead be unknown for the solver's instantiation.
 func TestProveAnswers(t *testing.T) {
 	for _, f := range programs(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -79,12 +66,6 @@ func TestProveAnswers(t *testing.T) {
 			res, err := prove.Check(p, nil, prove.Options{})
 			if err != nil {
 				t.Fatal(err)
-			}
-			if instantiationBound[filepath.Base(f)] {
-				if res.Answer != prove.Unknown || !strings.Contains(res.Reason, "quantifier instantiation") {
-					t.Fatalf("answer %s (%s): the program is no longer limited by the solver's instantiation; its header expects %s", res.Answer, res.Reason, want)
-				}
-				return
 			}
 			if got := res.Answer.String(); got != want {
 				t.Fatalf("answer %s, want %s (%s)", got, want, res.Reason)

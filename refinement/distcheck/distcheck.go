@@ -79,10 +79,10 @@ type Outcome struct {
 // Options are the single run's options the distributed run shares: --all-bugs, the solver's
 // bounds, and the single run's state bound (the distributed run has none).
 type Options struct {
-	AllBugs      bool
-	MaxStates    int
-	Limits       budget.Limits // QueryTimeout and RLimit are used
-	Budget       int           // the job size (0: Budget of the program's file name)
+	AllBugs   bool
+	MaxStates int
+	Limits    budget.Limits // QueryTimeout and RLimit are used
+	Budget    int           // the job size (0: Budget of the program's file name)
 }
 
 // bugText is what the comparison says of a bug: its place, kind, depth and path condition.

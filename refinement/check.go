@@ -143,13 +143,13 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	if !c.Expired() {
 		stealcheck.Run(c.Checker)
 	}
-	if !c.Expired() {
+	if n := c.StreamBudget(); n > 0 && !c.Expired() {
+		streamcheck.Compare(c.Checker, n)
+	}
+	if !c.Expired() { // last: it takes what is left of the program's budget
 		distcheck.Run(c.Checker, distcheck.Hooks{BugReplay: c.bugReplayAs, AllBugs: func(check string, bugs []*engine.Bug, finished bool) {
 			c.checkAllBugs(check, &streamRun{bugs: bugs, finished: finished})
 		}})
-	}
-	if n := c.StreamBudget(); n > 0 && !c.Expired() {
-		streamcheck.Compare(c.Checker, n)
 	}
 }
 

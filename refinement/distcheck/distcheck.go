@@ -51,6 +51,11 @@ func Budget(name string) int {
 	return Budgets[h.Sum32()%uint32(len(Budgets))]
 }
 
+// JobsPerScale keeps the job trees of large runs to about JobsPerScale/Budget jobs: the job size
+// Compare takes by default is Budget's times the single run's states over JobsPerScale (at least
+// once), since every job replays its root from the program's start.
+const JobsPerScale = 100
+
 // MaxJobs bounds the jobs of one run: a tree that splits into more is not compared (Outcome.Skip).
 const MaxJobs = 5000
 
@@ -123,7 +128,7 @@ func Compare(prog *syntax.Program, o Options, stop func() bool) (*Outcome, error
 	}
 	size := o.Budget
 	if size <= 0 {
-		size = Budget(prog.File)
+		size = Budget(prog.File) * max(1, rep.Stats.Expanded/JobsPerScale)
 	}
 	spec := &distrib.Spec{Run: "refinement", File: prog.File, AllBugs: o.AllBugs, QueryTimeout: o.Limits.QueryTimeout, RLimit: o.Limits.RLimit, Budget: size}
 	var found []*engine.Bug

@@ -3,6 +3,7 @@ package distcheck
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -17,8 +18,10 @@ import (
 var limits = budget.Limits{QueryTimeout: 2 * time.Second, RLimit: 5_000_000}
 
 // programs are the programs of the checks' own tests: a few of testdata/ with several bugs at
-// different depths, then random programs of the refinement layer's generator (seeds 1 to n).
-func programs(t *testing.T, n int) []*syntax.Program {
+// different depths, then random programs of the refinement layer's generator (seeds 1 to n), or,
+// when sample is true, the slice of those seeds testprog.Sample takes (CERTSYM_SAMPLE_ALL=1
+// takes them all).
+func programs(t *testing.T, n int, sample bool) []*syntax.Program {
 	var out []*syntax.Program
 	for _, f := range []string{"all_bugs_bfs_depth_not_text_order.imp", "all_bugs_three_kinds_in_order.imp", "gcd_subtractive_mutant_zero_input.imp"} {
 		p, err := parser.ParseFile(filepath.Join(testprog.Root(), "testdata", f))
@@ -27,7 +30,15 @@ func programs(t *testing.T, n int) []*syntax.Program {
 		}
 		out = append(out, p)
 	}
-	for seed := int64(1); seed <= int64(n); seed++ {
+	var seeds []string
+	for seed := 1; seed <= n; seed++ {
+		seeds = append(seeds, strconv.Itoa(seed))
+	}
+	if sample {
+		seeds = testprog.Sample(t, seeds, seedParts)
+	}
+	for _, name := range seeds {
+		seed, _ := strconv.ParseInt(name, 10, 64)
 		g, err := gen.Generate(seed, gen.Default)
 		if err != nil {
 			t.Fatal(err)
@@ -41,14 +52,17 @@ func programs(t *testing.T, n int) []*syntax.Program {
 	return out
 }
 
-// TestCompare finds no mismatch on the programs, first bug and --all-bugs, with the jobs' size
+// seedParts is the number of slices of the generator's seeds TestCompare takes one of by default.
+const seedParts = 4
+
+// TestCompare finds no mismatch on the programs (the seeds sampled), first bug and --all-bugs, with the jobs' size
 // Budget picks for each, and compares most of them (the state bound or an unknown answer of the
 // solver leaves a program out). The assembled runs must have made several jobs.
 func TestCompare(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: each program's job tree explored twice")
 	}
-	progs := programs(t, 20)
+	progs := programs(t, 40, true)
 	compared, skipped, jobs := 0, 0, 0
 	for _, p := range progs {
 		for _, all := range []bool{false, true} {

@@ -10,11 +10,11 @@ import (
 )
 
 // TestDistFaults switches on the fault of the coordinator's assembly and requires Compare alone
-// to catch it, by dist/answer, on the programs of TestCompare, first bug and --all-bugs (taken in
+// to catch it, by dist/answer, on the programs of TestCompare (seeds 1 to 20, not sampled), first bug and --all-bugs (taken in
 // order until the first mismatch).
 func TestDistFaults(t *testing.T) {
 	defer func() { fault.Active = fault.None }()
-	progs := programs(t, 20)
+	progs := programs(t, 20, false)
 	for _, tc := range []struct {
 		f     fault.Fault
 		check string

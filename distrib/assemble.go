@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"certsym/engine/job"
+	"certsym/internal/fault"
 )
 
 // Report is the single run's report computed from the jobs' results: what certsym run prints.
@@ -77,7 +78,14 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 			}
 		}
 	}
-	sort.Slice(events, func(i, k int) bool { return events[i].at.Compare(events[k].at) < 0 })
+	sort.Slice(events, func(i, k int) bool {
+		if fault.Active == fault.AssembleByJob && events[i].job != events[k].job { // the fault: by job first
+			a, _ := job.Parse(events[i].job.Job)
+			b, _ := job.Parse(events[k].job.Job)
+			return a.Compare(b) < 0
+		}
+		return events[i].at.Compare(events[k].at) < 0
+	})
 	if !allBugs {
 		cut := stop
 		for i := range events {

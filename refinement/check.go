@@ -32,7 +32,10 @@
 //     program, exhaustive and precise against their constituents (refinement/mergecheck), and
 //     the whole-run oracles on the run with state merging (run --merge, mergerun.go);
 //   - steal: the partitioned runs of run --workers, for several numbers of workers and
-//     interleavings, against each other and the single run (refinement/stealcheck).
+//     interleavings, against each other and the single run (refinement/stealcheck);
+//   - dist: the distributed run of run --distributed, its job tree explored in the layer's
+//     process and assembled as the coordinator assembles it, against the single run, its bugs
+//     replayed and its --all-bugs report through the all-bugs oracle (refinement/distcheck).
 //
 // What the checks share (the configuration, the program, the checker with its reference client
 // and prover, the reports and the summary) is package refinement/checker; the conversions
@@ -47,6 +50,7 @@ import (
 	"certsym/refinement/boundedcheck"
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
+	"certsym/refinement/distcheck"
 	"certsym/refinement/infercheck"
 	"certsym/refinement/mergecheck"
 	"certsym/refinement/provecheck"
@@ -141,6 +145,11 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
 		streamcheck.Compare(c.Checker, n)
+	}
+	if !c.Expired() { // last: it takes what is left of the program's budget
+		distcheck.Run(c.Checker, distcheck.Hooks{BugReplay: c.bugReplayAs, AllBugs: func(check string, bugs []*engine.Bug, finished bool) {
+			c.checkAllBugs(check, &streamRun{bugs: bugs, finished: finished})
+		}})
 	}
 }
 

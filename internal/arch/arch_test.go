@@ -95,6 +95,7 @@ var layer = map[string]int{
 	"refinement/crosscheck":           13, // the crosscheck of the solver-free decisions and the caching's answers
 	"refinement/streamcheck":          13, // the whole-stream comparison
 	"refinement/stealcheck":           13, // the partitioned runs of run --workers against the single run
+	"refinement/distcheck":            13, // the distributed runs of run --distributed, assembled in process, against the single run
 	"refinement":                      14,
 	"refinement/mutation":             15,
 	"refinement/merge":                11, // merges the JSON summaries of a sharded soak (make check-refinement SHARD=I/N)

@@ -179,6 +179,11 @@ const (
 	// result and split-off jobs, so a worker killed in between loses them (the broker has
 	// removed the job and will not deliver it again).
 	AckBeforeStore
+	// AssembleByJob: the coordinator's assembly orders the error states of different jobs by
+	// their jobs' roots before their own (depth, path), so a job's deeper bug comes before a
+	// shallower bug of a job whose root comes later (the first bug, and the order of --all-bugs,
+	// are not the single run's).
+	AssembleByJob
 
 	// Faults of the partitioned runs (package engine/steal).
 
@@ -204,7 +209,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
 	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body", "inv-havoc-keeps-vars",
 	"houdini-keeps-entry-refuted",
-	"ack-before-store",
+	"ack-before-store", "assemble-by-job",
 	"steal-wrong-prefix", "first-bug-early"}
 
 func (f Fault) String() string { return names[f] }

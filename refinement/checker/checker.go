@@ -167,6 +167,14 @@ type Summary struct {
 	// MergeRuns counts the programs whose run with state merging (run --merge) went through the
 	// whole-run oracles, and MergeRunMerges the merges those runs made (mergerun.go).
 	MergeRuns, MergeRunMerges int
+	// DistRuns counts the programs whose distributed run (run --distributed, explored in the
+	// layer's process) was compared with the single run, DistJobs the jobs of those runs;
+	// DistStopped the programs left out because the single run's state bound stopped it, and
+	// DistSkipped those left out for an unknown answer of the solver or too many jobs
+	// (refinement/distcheck).
+	DistRuns, DistJobs, DistStopped, DistSkipped int
+	// DistTime is the time the check of the distributed runs took, summed over the programs.
+	DistTime time.Duration
 	// BoundedNotExhaustive counts concrete runs no bounded result covers: expected (loop unrolling
 	// is not exhaustive); Example is one of them.
 	BoundedNotExhaustive int
@@ -228,6 +236,11 @@ func (s *Summary) Add(o *Summary) {
 	s.Proved += o.Proved
 	s.MergeRuns += o.MergeRuns
 	s.MergeRunMerges += o.MergeRunMerges
+	s.DistRuns += o.DistRuns
+	s.DistJobs += o.DistJobs
+	s.DistStopped += o.DistStopped
+	s.DistSkipped += o.DistSkipped
+	s.DistTime += o.DistTime
 	s.BoundedNotExhaustive += o.BoundedNotExhaustive
 	s.BoundedStoppedRuns += o.BoundedStoppedRuns
 	if s.BoundedExample == "" {
@@ -634,6 +647,10 @@ func (s *Summary) Report(w io.Writer, label string) {
 	}
 	if s.MergeRuns > 0 {
 		fmt.Fprintf(w, "refinement:   runs with state merging checked %d, %d merges in them (the whole-run oracles)\n", s.MergeRuns, s.MergeRunMerges)
+	}
+	if s.DistRuns+s.DistStopped+s.DistSkipped > 0 {
+		fmt.Fprintf(w, "refinement:   distributed runs checked %d, %d jobs in them; left out: %d stopped by the single run's state bound, %d with an unknown answer or too many jobs; %v (distcheck)\n",
+			s.DistRuns, s.DistJobs, s.DistStopped, s.DistSkipped, s.DistTime.Round(time.Millisecond))
 	}
 	if s.ArrayPrograms > 0 {
 		fmt.Fprintf(w, "refinement:   array programs %d (of %d); index failures inside a quantifier that verify has no claim for (a known gap of verify, not counted as mismatches): %d, e.g. %s\n",

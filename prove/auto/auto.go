@@ -158,6 +158,11 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
+		if res.Answer == prove.Unknown {
+			if r, weak, err := unquantified(prog, inv, opts); err != nil || r != nil {
+				return &Outcome{Result: r, Invariants: weak, Infer: ir, Fixpoint: fix, Complete: complete}, err
+			}
+		}
 		if res.Answer != prove.Refuted {
 			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
 		}
@@ -176,6 +181,32 @@ func Prove(prog *syntax.Program, opts Options) (*Outcome, error) {
 			return &Outcome{Result: res, Invariants: inv, Infer: ir, Fixpoint: fix, Complete: complete}, nil
 		}
 	}
+}
+
+// unquantified checks the program again with the inferred clauses without quantifiers, when some
+// have one, and reports whether that check proved or refuted it. A clause over an array's
+// elements can make the claims' queries satisfiable only by models fixing every element, which
+// the solver's instantiation does not reach (unknown), where the weaker clauses give a
+// counterexample that replays from the program's start. Either answer stands on its own: the
+// proof mode checks the clauses it is given, and a refutation is a concrete run. It returns that
+// answer and the clauses it used, or nil.
+func unquantified(prog *syntax.Program, inv infer.Set, opts Options) (*prove.Result, infer.Set, error) {
+	weak := infer.Set{}
+	for w, cs := range inv {
+		for _, c := range cs {
+			if !syntax.HasQuant(c.Cond) {
+				weak[w] = append(weak[w], c)
+			}
+		}
+	}
+	if weak.Size() == inv.Size() {
+		return nil, nil, nil
+	}
+	res, err := prove.Check(prog, Given(weak), opts.Prove)
+	if err != nil || res.Answer == prove.Unknown {
+		return nil, nil, err
+	}
+	return res, weak, nil
 }
 
 // oracleReplaySteps bounds the oracle's replays of counterexamples: a candidate whose

@@ -5,6 +5,7 @@ import (
 
 	"certsym/internal/testprog"
 	"certsym/prove"
+	"certsym/spec/syntax"
 )
 
 // TestProveInfers proves a loop without clauses with the invariants inference finds, and the
@@ -69,4 +70,34 @@ assert s == n * n
 		t.Errorf("a correct program refuted: %s", out.Result)
 	}
 	t.Logf("the square loop: %s", out.Result)
+}
+
+// TestProveRefutesPastQuantifiedClauses: inference proves the clause forall k in 0..i - 1:
+// A[k] == k of a loop filling an array, with which the negated claim's query needs a model fixing
+// every element filled (unknown: more than the solver's rounds of instantiation); the check made
+// again with the clauses without quantifiers refutes the program by a counterexample that
+// replays from its start (the bug finder's 100 states do not reach the error, 390 steps away).
+func TestProveRefutesPastQuantifiedClauses(t *testing.T) {
+	prog := testprog.Parse(t, `array A[0..127];
+i = 0;
+while i < 64 do
+  A[i] = i;
+  i = i + 1
+od;
+assert A[63] != 63
+`)
+	out, err := Prove(prog, Options{Prove: prove.Options{ReachStates: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Result.Answer != prove.Refuted {
+		t.Fatalf("answer %s", out.Result)
+	}
+	for _, cs := range out.Invariants {
+		for _, c := range cs {
+			if syntax.HasQuant(c.Cond) {
+				t.Errorf("the answer is the check's without quantified clauses, its invariants have %s", c.Text)
+			}
+		}
+	}
 }

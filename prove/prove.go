@@ -182,6 +182,9 @@ type Result struct {
 	// Unbounded are the positions of the loops without clauses that were cut at the unrolling
 	// bound.
 	Unbounded []syntax.Pos
+	// Stopped says why the proof's execution stopped before every path ended (a bound or an
+	// interrupt; empty when none): claims on the paths left were neither shown nor failed.
+	Stopped string
 	Stats     Stats
 }
 

@@ -57,6 +57,7 @@ func run(prog *syntax.Program, ls *loops, opts Options) *Result {
 	x := &exec{sy: a.sy, ls: ls, chain: chain, transition: true, unroll: opts.Unroll, stats: &a.res.Stats, cut: map[*syntax.While]bool{},
 		onTransition: opts.OnTransition}
 	stopped := a.explore(x)
+	a.res.Stopped = stopped
 	a.res.Stats.Queries += chain.Stats.Queries
 	chain.Close()
 	for _, w := range x.cutOrder {

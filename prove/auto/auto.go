@@ -66,7 +66,7 @@ type oracle struct {
 	opts    prove.Options
 	refuted *prove.Result // set when a round refutes the program itself
 	until   time.Time     // Options.InferTime's end, or zero
-	stopped bool          // the oracle was stopped by InferTime
+	stopped bool          // the oracle was stopped by InferTime, or a round by a bound of the proof
 }
 
 func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
@@ -97,6 +97,12 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	res, err := prove.Check(o.prog, Given(set), opts)
 	if err != nil {
 		return nil, err
+	}
+	if res.Answer != prove.Refuted && res.Stopped != "" {
+		// the claims of the paths left unexplored were not checked: what this round did not
+		// refute is no fixpoint
+		o.stopped = true
+		return nil, nil
 	}
 	if res.Answer == prove.Refuted {
 		// a run that breaks a given clause refutes that candidate (the replay checks the given

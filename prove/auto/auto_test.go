@@ -3,6 +3,7 @@ package auto
 import (
 	"testing"
 
+	"certsym/internal/budget"
 	"certsym/internal/testprog"
 	"certsym/prove"
 	"certsym/spec/syntax"
@@ -99,5 +100,28 @@ assert A[63] != 63
 				t.Errorf("the answer is the check's without quantified clauses, its invariants have %s", c.Text)
 			}
 		}
+	}
+}
+
+// TestStoppedRoundIsNoFixpoint: a round of Houdini whose proof was stopped by a bound (here the
+// state bound, on a loaded machine its time bound) refuted only the candidates of the paths it
+// explored; what is left is no fixpoint and inference does not say it is complete.
+func TestStoppedRoundIsNoFixpoint(t *testing.T) {
+	prog := testprog.Parse(t, `assume x < 100 and y < 100;
+while x < 100 and y < 100 do
+  x = x + 1;
+  y = y + 1
+od;
+assert x == 100 or y == 100
+`)
+	out, err := Prove(prog, Options{Prove: prove.Options{Limits: budget.Limits{MaxStates: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Complete {
+		t.Errorf("inference complete after rounds stopped at 3 states (answer %s)", out.Result)
+	}
+	if out.Result.Answer == prove.Proved {
+		t.Errorf("proved within 3 states: %s", out.Result)
 	}
 }

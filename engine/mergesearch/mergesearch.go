@@ -66,6 +66,7 @@ type Stats struct {
 	Refused  int // groups of states with one program that package merge did not merge (a quantified guard, a large array)
 	TooLarge int // pairs left unmerged because their disjunction is larger than MaxSize
 	Largest  int // the size of the largest disjunction of a merge made (MaxSize's measure)
+	Deeper   int // successors merged into a pending state of the depth above (join.go)
 }
 
 // node is a merge on the paths of pending states: the merge, and for each constituent the merge
@@ -101,6 +102,10 @@ type Searcher struct {
 		hot []int
 	}
 	hotBySig map[uint64][]int // the hot slots of the first program met, by mergeLevel's signature hash
+	joins    map[uint64]*joinEntry // the states of the level that successors can join (join.go)
+	joinOpen bool                  // whether joins indexes the level being taken
+	taken    int                   // the states of the level taken so far
+	waiting  int                   // the successors waiting in joins
 	// Parts bounds the states merged into one (MaxParts when 0).
 	Parts int
 	// Size bounds the size of a merge's disjunction (MaxSize when 0).
@@ -135,22 +140,39 @@ func Option(s **Searcher) func(*engine.Engine) search.Searcher[*engine.State] {
 }
 
 // Add queues the successors of the state taken last; they inherit its nearest merge.
+// A successor that reaches the continuation of a pending state of the level being taken waits for
+// it instead (join.go).
 func (s *Searcher) Add(kids []*engine.State) {
-	s.items = append(s.items, kids...)
 	if s.lastAnc != nil {
 		for _, k := range kids {
 			s.anc[k] = s.lastAnc
 		}
 	}
+	if !s.joinOpen || s.last == nil || s.last.Depth != s.depth {
+		s.items = append(s.items, kids...)
+		return
+	}
+	for _, k := range kids {
+		if !s.join(k) {
+			s.items = append(s.items, k)
+		}
+	}
 }
 
-// Len is the number of pending states.
-func (s *Searcher) Len() int { return len(s.items) - s.head }
+// Len is the number of pending states (those waiting to be merged included).
+func (s *Searcher) Len() int { return len(s.items) - s.head + s.waiting }
 
-// Each calls f on every pending state.
+// Each calls f on every pending state (those waiting to be merged included).
 func (s *Searcher) Each(f func(*engine.State)) {
 	for _, x := range s.items[s.head:] {
 		f(x)
+	}
+	if s.waiting > 0 {
+		for _, j := range s.joins {
+			for _, k := range j.kids {
+				f(k)
+			}
+		}
 	}
 }
 
@@ -170,15 +192,31 @@ func (s *Searcher) Select() *engine.State {
 		case s.idle >= IdleLevels:
 			stride = 4
 		}
-		if (d%stride == 0 || s.Len() <= WideLevel) && s.mergeLevel() {
+		searched := d%stride == 0 || s.Len() <= WideLevel
+		if searched && s.mergeLevel() {
 			s.idle = 0
 		} else {
 			s.idle++
+		}
+		if searched {
+			s.openJoins()
+		} else {
+			s.closeJoins()
 		}
 	}
 	x := s.items[s.head]
 	s.items[s.head] = nil
 	s.head++
+	if s.joinOpen {
+		s.taken++
+		if j := s.joins[s.joinHash(x)]; j != nil && j.st == x && len(j.kids) > 0 {
+			kids := j.kids
+			j.kids = nil
+			if x = s.mergeJoined(x, kids); x != j.st {
+				s.idle = 0
+			}
+		}
+	}
 	if s.head > 1024 && s.head*2 > len(s.items) { // reclaim the consumed prefix
 		n := copy(s.items, s.items[s.head:])
 		clear(s.items[n:])
@@ -456,7 +494,9 @@ func (s *Searcher) unmerge(st *engine.State, n *node, v spec.Store) (*engine.Sta
 	if err != nil {
 		return nil, err
 	}
-	for u.Depth < st.Depth {
+	// the steps below the merge, counted from it: its constituents' depths may be its own or
+	// one more (join.go), and the input's own path then takes as many more steps
+	for k := st.Depth - n.m.State.Depth; k > 0; k-- {
 		if u, err = s.follow(u, v); err != nil {
 			return nil, err
 		}

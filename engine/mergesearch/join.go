@@ -2,7 +2,6 @@ package mergesearch
 
 import (
 	"bytes"
-	"reflect"
 
 	"certsym/engine"
 	"certsym/merge"
@@ -29,109 +28,90 @@ import (
 // reached by the path after as many steps or more, never fewer (Unmerge follows the steps from
 // the constituent, counted from the merge, not by depth).
 
-// joinEntry is a state of the level being taken that the successors of the states taken before
-// it can join: its ordinal in the level (it is pending while fewer states of the level have been
-// taken) and the successors waiting for it.
-type joinEntry struct {
-	st   *engine.State
-	ord  int
-	kids []*engine.State
+// waiter is a successor waiting for the state of ordinal ord of the level being taken.
+type waiter struct {
+	ord int
+	st  *engine.State
 }
 
 // openJoins indexes the pending states of the level of depth s.depth that successors can join
-// (not finished, not known unsatisfiable), by hash (joinHash), the first of each hash.
+// (not finished, not known unsatisfiable) by the positions of their programs' first two
+// statements (the first state of each), by ordinal in the level.
 func (s *Searcher) openJoins() {
-	if s.joins == nil {
-		s.joins = map[uint64]*joinEntry{}
-	}
-	clear(s.joins)
+	level := s.items[s.head:]
+	s.joins.reset(len(level))
 	s.taken = 0
-	for i, x := range s.items[s.head:] {
+	s.joinOpen = false
+	for i, x := range level {
 		if x.Depth != s.depth || x.IsFinal() || x.PC.Status == pathcond.Unsat {
 			continue
 		}
-		h := s.joinHash(x)
-		if _, ok := s.joins[h]; !ok {
-			s.joins[h] = &joinEntry{st: x, ord: i}
-		}
+		a, b := firstTwo(x.Prog)
+		s.joins.put(mix(mix(posID(a), posID(b)), 0), i)
+		s.joinOpen = true
 	}
-	s.joinOpen = len(s.joins) > 0
-}
-
-// closeJoins empties the index (a level not searched for groups).
-func (s *Searcher) closeJoins() {
-	if s.joinOpen {
-		clear(s.joins)
-		s.joinOpen = false
-	}
-}
-
-// joinHash is the hash of a state's group: the positions of its program's first two statements
-// and the terms of the first two hot slots of the first program met with them (as mergeLevel's).
-func (s *Searcher) joinHash(x *engine.State) uint64 {
-	a, b := firstTwo(x.Prog)
-	h := mix(mix(posID(a), posID(b)), 0)
-	slot := &s.hotCache[h%uint64(len(s.hotCache))]
-	if slot.hot == nil || slot.sig != h {
-		hot, ok := s.hotBySig[h]
-		if !ok {
-			s.progKey(x.Prog)
-			hot = s.hotOf(x.Prog)
-			s.hotBySig[h] = hot
-		}
-		slot.sig, slot.hot = h, hot
-	}
-	for _, j := range slot.hot[:min(len(slot.hot), 2)] {
-		h = mix(h, uint64(reflect.ValueOf(x.Store[j]).Pointer()))
-	}
-	return h
-}
-
-// sameGroup reports whether a and b have one group key: the same remaining program and the same
-// terms in its hot slots.
-func (s *Searcher) sameGroup(a, b *engine.State) bool {
-	s.progKey(a.Prog)
-	ka := append(s.gkey[:0], s.key...)
-	s.gkey = ka
-	s.progKey(b.Prog)
-	if !bytes.Equal(ka, s.key) {
-		return false
-	}
-	for _, h := range s.hotOf(b.Prog) {
-		if a.Store[h] != b.Store[h] {
-			return false
-		}
-	}
-	return true
 }
 
 // join puts the successor k of the state taken last with the pending state of the level it
-// joins, and reports whether it did.
+// joins (one group key: the same program, the same terms in its hot slots), and reports whether
+// it did.
 func (s *Searcher) join(k *engine.State) bool {
 	if k.IsFinal() || k.PC.Status == pathcond.Unsat {
 		return false
 	}
-	j := s.joins[s.joinHash(k)]
-	if j == nil || j.ord < s.taken || !s.sameGroup(j.st, k) {
+	a, b := firstTwo(k.Prog)
+	h := mix(mix(posID(a), posID(b)), 0)
+	ord, ok := s.joins.get(h)
+	if !ok || ord < s.taken {
 		return false
 	}
-	j.kids = append(j.kids, k)
-	s.waiting++
+	x := s.items[s.head+ord-s.taken]
+	for _, j := range s.sigHot(h, k.Prog) { // cheap first (a loop's states differ there)
+		if x.Store[j] != k.Store[j] {
+			return false
+		}
+	}
+	s.progKey(k.Prog)
+	for _, j := range s.hotOf(k.Prog) {
+		if x.Store[j] != k.Store[j] {
+			return false
+		}
+	}
+	s.gkey = append(s.gkey[:0], s.key...)
+	s.progKey(x.Prog)
+	if !bytes.Equal(s.gkey, s.key) {
+		return false
+	}
+	s.wait = append(s.wait, waiter{ord, k})
 	return true
 }
 
+// joined removes from the waiting successors those of the state of ordinal ord, and returns them.
+func (s *Searcher) joined(ord int) []*engine.State {
+	var kids []*engine.State
+	rest := s.wait[:0]
+	for _, w := range s.wait {
+		if w.ord == ord {
+			kids = append(kids, w.st)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	clear(s.wait[len(rest):])
+	s.wait = rest
+	return kids
+}
+
 // mergeJoined merges the state x being taken with the successors waiting for it, MaxParts
-// states a merge (x and the first successors); those left out (a merge too large or refused, a
-// group over the bound) are queued at the back, one depth deeper, as they would have been. It
-// returns the state to hand out: the merge, with x's depth, or x.
+// states a merge (x and the first successors; fewer, halved, while the merge is refused or its
+// disjunction is over MaxSize); those left out are queued at the back, one depth deeper, as they
+// would have been. It returns the state to hand out: the merge, with x's depth, or x.
 func (s *Searcher) mergeJoined(x *engine.State, kids []*engine.State) *engine.State {
-	s.waiting -= len(kids)
 	parts := s.Parts
 	if parts <= 0 {
 		parts = MaxParts
 	}
-	n := min(len(kids), parts-1)
-	for ; n > 0; n /= 2 {
+	for n := min(len(kids), parts-1); n > 0; n /= 2 {
 		ss := append([]*engine.State{x}, kids[:n]...)
 		m, err := merge.States(s.ts, ss)
 		if err != nil {
@@ -140,7 +120,9 @@ func (s *Searcher) mergeJoined(x *engine.State, kids []*engine.State) *engine.St
 		}
 		z := disjunctionSize(m, s.maxSize())
 		if z > s.maxSize() {
-			s.Stats.TooLarge++
+			if n == 1 {
+				s.Stats.TooLarge++
+			}
 			continue
 		}
 		s.Stats.Largest = max(s.Stats.Largest, z)

@@ -102,10 +102,10 @@ type Searcher struct {
 		hot []int
 	}
 	hotBySig map[uint64][]int // the hot slots of the first program met, by mergeLevel's signature hash
-	joins    map[uint64]*joinEntry // the states of the level that successors can join (join.go)
-	joinOpen bool                  // whether joins indexes the level being taken
-	taken    int                   // the states of the level taken so far
-	waiting  int                   // the successors waiting in joins
+	joins    ordTable         // the states of the level that successors can join, by ordinal (join.go)
+	joinOpen bool             // whether joins indexes the level being taken
+	taken    int              // the states of the level taken so far
+	wait     []waiter         // the successors waiting for a state of the level
 	// Parts bounds the states merged into one (MaxParts when 0).
 	Parts int
 	// Size bounds the size of a merge's disjunction (MaxSize when 0).
@@ -160,19 +160,15 @@ func (s *Searcher) Add(kids []*engine.State) {
 }
 
 // Len is the number of pending states (those waiting to be merged included).
-func (s *Searcher) Len() int { return len(s.items) - s.head + s.waiting }
+func (s *Searcher) Len() int { return len(s.items) - s.head + len(s.wait) }
 
 // Each calls f on every pending state (those waiting to be merged included).
 func (s *Searcher) Each(f func(*engine.State)) {
 	for _, x := range s.items[s.head:] {
 		f(x)
 	}
-	if s.waiting > 0 {
-		for _, j := range s.joins {
-			for _, k := range j.kids {
-				f(k)
-			}
-		}
+	for _, w := range s.wait {
+		f(w.st)
 	}
 }
 
@@ -198,24 +194,23 @@ func (s *Searcher) Select() *engine.State {
 		} else {
 			s.idle++
 		}
+		s.joinOpen = false
 		if searched {
 			s.openJoins()
-		} else {
-			s.closeJoins()
 		}
 	}
 	x := s.items[s.head]
 	s.items[s.head] = nil
 	s.head++
 	if s.joinOpen {
-		s.taken++
-		if j := s.joins[s.joinHash(x)]; j != nil && j.st == x && len(j.kids) > 0 {
-			kids := j.kids
-			j.kids = nil
-			if x = s.mergeJoined(x, kids); x != j.st {
-				s.idle = 0
+		if len(s.wait) > 0 {
+			if kids := s.joined(s.taken); len(kids) > 0 {
+				if m := s.mergeJoined(x, kids); m != x {
+					x, s.idle = m, 0
+				}
 			}
 		}
+		s.taken++
 	}
 	if s.head > 1024 && s.head*2 > len(s.items) { // reclaim the consumed prefix
 		n := copy(s.items, s.items[s.head:])
@@ -267,17 +262,8 @@ func (s *Searcher) mergeLevel() bool {
 			continue
 		}
 		x := level[c.i]
-		slot := &s.hotCache[c.h%uint64(len(s.hotCache))]
-		if slot.hot == nil || slot.sig != c.h {
-			hot, ok := s.hotBySig[c.h]
-			if !ok {
-				s.progKey(x.Prog)
-				hot = s.hotOf(x.Prog)
-				s.hotBySig[c.h] = hot
-			}
-			slot.sig, slot.hot = c.h, hot
-		}
-		for _, j := range slot.hot[:min(len(slot.hot), 2)] {
+		hot := s.sigHot(c.h, x.Prog)
+		for _, j := range hot[:min(len(hot), 2)] {
 			c.h = mix(c.h, uint64(reflect.ValueOf(x.Store[j]).Pointer()))
 		}
 		shared = append(shared, c)
@@ -326,6 +312,22 @@ func (s *Searcher) mergeLevel() bool {
 	clear(s.items[len(kept):])
 	s.items = kept
 	return true
+}
+
+// sigHot returns the hot slots of the first program met whose first two statements have the hash
+// h (k, when none has been met).
+func (s *Searcher) sigHot(h uint64, k *engine.Kont) []int {
+	slot := &s.hotCache[h%uint64(len(s.hotCache))]
+	if slot.hot == nil || slot.sig != h {
+		hot, ok := s.hotBySig[h]
+		if !ok {
+			s.progKey(k)
+			hot = s.hotOf(k)
+			s.hotBySig[h] = hot
+		}
+		slot.sig, slot.hot = h, hot
+	}
+	return slot.hot
 }
 
 // mergeChunk merges the states of level at the indices chunk (two or more, one group) into

@@ -23,7 +23,9 @@ import (
 //   - merge-run/verdict: the verdict is the one the stream implies (checkVerdict);
 //   - merge-run/exhaustive: every concrete run the layer follows is covered, at every depth the run
 //     explored completely, by a state of that depth, merged or not, whose path condition holds
-//     under the input and whose store and program concretize to the reference's (exhaustive);
+//     under the input and whose store and program concretize to the reference's (exhaustive), or
+//     of a shallower depth by at most the number of states merged into a state of the depth above
+//     (a merge takes its shallowest constituent's depth);
 //     merge-run/precise: the models of the final and error states replay to them (precise: a merged
 //     state's path condition goes to the layer's prover with its conditional terms as cases);
 //   - merge-run/all-bugs: on a finished run, every error a concrete run reaches is reported, each once
@@ -85,7 +87,9 @@ func (c *unitChecker) mergeRun() {
 	if end == engine.Finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("merge-run/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
+	// a path's state is covered by a state of its depth less the merges across depths on its
+	// way, at most all of them
+	c.exhaustive("merge-run/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2, ms.Stats.Deeper)
 }
 
 // compareAnswers is merge-run/answer: the run with merging (e, whose stream was r) against the

@@ -78,7 +78,9 @@ func (c *unitChecker) bugReplayAs(check string, b *engine.Bug) {
 // exhaustive is is_probably_exhaustive: the reference's concrete run of each input is covered,
 // at every step up to the depth the engine's run explored completely, by a symbolic state of that
 // depth whose path condition holds under the input and which concretizes to the concrete state.
-func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*engine.State, complete, n int) {
+// With slack > 0 (a run with merging whose merges may take in states one depth deeper than their
+// own, engine/mergesearch/join.go), the covering state may be up to slack depths shallower.
+func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*engine.State, complete, n, slack int) {
 	maxDepth := 0
 	for d := range byDepth {
 		if d > maxDepth {
@@ -98,13 +100,15 @@ func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int
 		for k := 0; k < len(t.States) && k <= complete; k++ {
 			r := t.States[k]
 			covered := false
-			for _, s := range byDepth[k] {
-				if !s.PC.Formula().Eval(v) {
-					continue
-				}
-				if ok, _ := c.Concretizes(s.Store, s.Prog.Stmt(), v, r); ok {
-					covered = true
-					break
+			for d := k; d >= max(0, k-slack) && !covered; d-- {
+				for _, s := range byDepth[d] {
+					if !s.PC.Formula().Eval(v) {
+						continue
+					}
+					if ok, _ := c.Concretizes(s.Store, s.Prog.Stmt(), v, r); ok {
+						covered = true
+						break
+					}
 				}
 			}
 			if !covered {
@@ -156,5 +160,5 @@ func (c *unitChecker) starvedRun() {
 	if finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
+	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2, 0)
 }

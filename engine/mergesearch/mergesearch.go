@@ -188,15 +188,15 @@ func (s *Searcher) Select() *engine.State {
 		case s.idle >= IdleLevels:
 			stride = 4
 		}
-		searched := d%stride == 0 || s.Len() <= WideLevel
-		if searched && s.mergeLevel() {
+		// the level is searched for groups where it is narrow (cheap) and at the stride; it is
+		// opened to the successors of its states (join.go) at the stride only: that costs
+		// something for every successor
+		joins := d%stride == 0
+		s.joinOpen = false
+		if (joins || s.Len() <= WideLevel) && s.mergeLevel(joins) {
 			s.idle = 0
 		} else {
 			s.idle++
-		}
-		s.joinOpen = false
-		if searched {
-			s.openJoins()
 		}
 	}
 	x := s.items[s.head]
@@ -227,11 +227,16 @@ func (s *Searcher) Select() *engine.State {
 
 // mergeLevel merges the pending states (the whole level of depth s.depth) that have the same
 // remaining program, in chunks of at most Parts; each merged state takes the place of its first
-// constituent. It reports whether some states formed a group (whether it tried to merge).
-func (s *Searcher) mergeLevel() bool {
+// constituent. With joins, it then opens the level to the successors of its states (openJoins).
+// It reports whether some states formed a group (whether it tried to merge).
+func (s *Searcher) mergeLevel(joins bool) bool {
 	level := s.items[s.head:]
 	if len(level) < 2 {
-		return false
+		return false // and no successor can join the level's one state: none is taken before it
+	}
+	if joins {
+		s.joins.reset(len(level))
+		s.taken = 0
 	}
 	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
 	// share no group. So hashes that allocate nothing come first: of the positions of the
@@ -248,7 +253,12 @@ func (s *Searcher) mergeLevel() bool {
 			continue
 		}
 		a, b := firstTwo(x.Prog)
-		s.cands = append(s.cands, cand{mix(mix(posID(a), posID(b)), 0), i})
+		h := mix(mix(posID(a), posID(b)), 0)
+		s.cands = append(s.cands, cand{h, i})
+		if joins {
+			s.joins.put(h, i)
+			s.joinOpen = true
+		}
 	}
 	// The states whose program's first statement no other state of the level has are left; the
 	// others' hashes take in the terms of their hot slots.
@@ -311,6 +321,9 @@ func (s *Searcher) mergeLevel() bool {
 	}
 	clear(s.items[len(kept):])
 	s.items = kept
+	if joins { // the level's ordinals changed
+		s.openJoins()
+	}
 	return true
 }
 

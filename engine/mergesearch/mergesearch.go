@@ -2,16 +2,20 @@
 // --merge): the engine's frontier (engine.Options.Merge, a search.Unmerger) that, before it hands out the first state
 // of a depth, merges the pending states of that depth that have the same remaining program
 // (package merge) and the same terms in its hot variables (those a loop's conditions read,
-// hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes. The merged
-// state is expanded once for all its constituents; its successors meet again at the next join and
-// are merged again. docs/merging.md describes the policy and the measurements behind its bounds.
+// hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes; and, while
+// a depth is taken, it merges into its pending states the successors that reach their programs one
+// step later (join.go: the branches of an if of different lengths). The merged state is expanded
+// once for all its constituents; its successors meet again at the next join and are merged again.
+// docs/merging.md describes the policy and the measurements behind its bounds.
 //
-// The policy is the one the proofs show exact: merging states of one breadth-first depth with one
-// continuation (merge_policy_exact, Merge.v), and the depth-by-depth merged search is sound and
-// complete (the mlevel_* theorems, Mergeproof.v). Every state of a depth is pending when the first
-// of them is taken (the queue is first in, first out, and each step adds one to the depth), so
-// the merge sees the whole level; the merged state has the constituents' depth, so a bug found
-// below it is reached by its input after as many steps as the symbolic run took.
+// The policy satisfies the condition the theorems of the search with merging and pruning ask of
+// it (policy_ok, MergeSearch.v; mgrun_*, mgfind_*, mgverdict_*, MergeSearchproof.v): groups of
+// pending states with one continuation merged in place of their oldest state, with its depth.
+// Every state of a depth is pending when the first of them is taken (the queue is first in, first
+// out, and each step adds one to the depth), so the merge sees the whole level; a merge of one
+// depth also satisfies the depth-by-depth theorems (merge_policy_exact, Merge.v; mlevel_*,
+// Mergeproof.v). A merged state has its shallowest constituent's depth, so a bug found below it
+// is reached by its input after as many steps as the symbolic run took, or more.
 //
 // A bug found in a merged state, or below one, is confirmed on its input's own path (Unmerge):
 // at each merge on the way, merge.Merged.Which names the constituent the input follows, and the
@@ -174,10 +178,11 @@ func (s *Searcher) Each(f func(*engine.State)) {
 
 // Select takes the next state; the first of a depth merges the level first (mergeLevel).
 //
-// Coq: one step of mlevel (Merge.v), the level of depth d expanded (the engine's steps, mexpand)
-// and merged by mround with the groups of merge_policy (one depth, one continuation), fewer of
-// them as merge_any allows; merge_policy_exact and mlevel_sound, mlevel_complete,
-// mlevel_bug_sound, mlevel_bug_complete (Mergeproof.v).
+// Coq: the policy of msearch (MergeSearch.v) at the iteration before the state is taken, within
+// policy_ok: the groups of one depth (merge_policy, one continuation, fewer of them as merge_any
+// allows: one step of mlevel, Merge.v; merge_policy_exact and mlevel_sound, mlevel_complete,
+// mlevel_bug_sound, mlevel_bug_complete, Mergeproof.v), and the state taken with the successors
+// waiting for it (join.go), a merge_in_place of a group of two depths at its oldest state.
 func (s *Searcher) Select() *engine.State {
 	if d := s.items[s.head].Depth; d != s.depth {
 		s.depth = d

@@ -27,7 +27,8 @@ import (
 //     of a shallower depth by at most the number of states merged into a state of the depth above
 //     (a merge takes its shallowest constituent's depth);
 //     merge-run/precise: the models of the final and error states replay to them (precise: a merged
-//     state's path condition goes to the layer's prover with its conditional terms as cases);
+//     state's path condition goes to the layer's prover with its conditional terms as cases), after
+//     as many steps as their depth or up to as many more as states were merged one depth up;
 //   - merge-run/all-bugs: on a finished run, every error a concrete run reaches is reported, each once
 //     (checkAllBugs);
 //   - merge-run/answer: when this run and the run without merging both finished with no query left
@@ -73,7 +74,7 @@ func (c *unitChecker) mergeRun() {
 		if i >= c.Cfg.PreciseStates {
 			break
 		}
-		c.precise("merge-run/precise", st)
+		c.preciseWithin("merge-run/precise", st, ms.Stats.Deeper)
 	}
 	if end != engine.Pending {
 		c.checkVerdict("merge-run/verdict", e, sr)

@@ -17,12 +17,19 @@ import (
 // the reference for as many steps as the state's depth, reaches a concretization of the state.
 // It returns false when there was nothing to check (unsatisfiable or undecided).
 func (c *unitChecker) precise(check string, st *engine.State) bool {
+	return c.preciseWithin(check, st, 0)
+}
+
+// preciseWithin is precise for a state of a run with merging whose merges may take in states one
+// depth deeper than their own (engine/mergesearch/join.go): the model's run may reach the state
+// up to slack steps after its depth.
+func (c *unitChecker) preciseWithin(check string, st *engine.State, slack int) bool {
 	v, ok := c.Model(st.PC)
 	if !ok {
 		return false
 	}
 	c.Sum.PrecisionReplays++
-	t := c.TraceTo(v, st.Depth)
+	t := c.TraceTo(v, st.Depth+slack)
 	if t.Err != nil {
 		c.Report("reference", c.InputString(v), st.Depth, "%v", t.Err)
 		return true
@@ -34,6 +41,11 @@ func (c *unitChecker) precise(check string, st *engine.State) bool {
 		c.Report(check, c.InputString(v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
 			checker.StateString(st, c.Slots), t.End, len(t.States)-1, st.Depth)
 		return true
+	}
+	for k := st.Depth + 1; k <= st.Depth+slack && k < len(t.States); k++ {
+		if ok, _ := c.Concretizes(st.Store, st.Prog.Stmt(), v, t.States[k]); ok {
+			return true
+		}
 	}
 	r := t.States[st.Depth]
 	if ok, why := c.Concretizes(st.Store, st.Prog.Stmt(), v, r); !ok {

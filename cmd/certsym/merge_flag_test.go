@@ -29,7 +29,7 @@ func TestMergeFlag(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"run", "../../testdata/many_paths_safe.imp", "--quiet", "--merge"}, &stdout, &stderr); code != exitSafe ||
-		!strings.Contains(stdout.String(), "merging: 28 merges of 56 states") {
+		!strings.Contains(stdout.String(), "merging: 8 merges of 16 states") {
 		t.Errorf("run --merge many_paths_safe.imp: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	for _, c := range []struct {

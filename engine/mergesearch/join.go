@@ -27,6 +27,11 @@ import (
 // depth of a merged state is then that of its shallowest constituent: a path's state below it is
 // reached by the path after as many steps or more, never fewer (Unmerge follows the steps from
 // the constituent, counted from the merge, not by depth).
+//
+// The level is opened to the successors at the depths the search for groups visits at the stride
+// of IdleLevels (mergeLevel fills the table with the hashes it computes), so that a run whose
+// paths never meet pays the look-up of its successors at one depth in sixteen. Paths that reach a
+// statement two or more steps apart are not joined here: they merge at one depth, as before.
 
 // waiter is a successor waiting for the state of ordinal ord of the level being taken.
 type waiter struct {

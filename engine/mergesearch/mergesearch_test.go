@@ -106,6 +106,36 @@ func TestDeeperBugReplays(t *testing.T) {
 	}
 }
 
+// TestWaitingPending: the successors waiting for a state of the depth being taken are pending
+// states: Len counts them and Each visits them, at every step of a run whose paths join one step
+// apart (the engine's pending count and explored depth read them).
+func TestWaitingPending(t *testing.T) {
+	p := testprog.Parse(t, testprog.IndependentIfs(4))
+	var ms *Searcher
+	e := engine.New(p, engine.Options{Merge: Option(&ms)})
+	defer e.Close()
+	waited := false
+	for {
+		if _, ok := e.NextState(); !ok {
+			break
+		}
+		n, seen := 0, map[*engine.State]bool{}
+		ms.Each(func(x *engine.State) { n++; seen[x] = true })
+		if n != ms.Len() || len(seen) != n {
+			t.Fatalf("Each visits %d states (%d distinct), Len says %d", n, len(seen), ms.Len())
+		}
+		for _, w := range ms.wait {
+			waited = true
+			if !seen[w.st] {
+				t.Fatalf("a waiting successor is not visited by Each")
+			}
+		}
+	}
+	if !waited || ms.Stats.Deeper == 0 {
+		t.Errorf("no successor waited (merging %+v)", ms.Stats)
+	}
+}
+
 // checkOwnPath checks that a bug's state is its input's own path's in the tree without merging:
 // the engine's steps from the initial state of a run of its own, each time to the successor whose
 // branch condition the input satisfies, reach after as many steps a state with the same path

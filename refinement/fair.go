@@ -45,5 +45,5 @@ func (c *unitChecker) fairRun(s engine.Strategy) {
 	if m.Violation != "" {
 		c.Report("sched/fair", "", -1, "%v (seed %d): %s", s, opts.Seed, m.Violation)
 	}
-	c.exhaustive("oracle/exhaustive-"+s.String(), e, byDepth, e.ExploredDepth(), (c.Cfg.OracleInputs+1)/2)
+	c.exhaustive("oracle/exhaustive-"+s.String(), e, byDepth, e.ExploredDepth(), (c.Cfg.OracleInputs+1)/2, 0)
 }

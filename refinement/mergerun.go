@@ -23,9 +23,12 @@ import (
 //   - merge-run/verdict: the verdict is the one the stream implies (checkVerdict);
 //   - merge-run/exhaustive: every concrete run the layer follows is covered, at every depth the run
 //     explored completely, by a state of that depth, merged or not, whose path condition holds
-//     under the input and whose store and program concretize to the reference's (exhaustive);
+//     under the input and whose store and program concretize to the reference's (exhaustive), or
+//     of a shallower depth by at most the number of states merged into a state of the depth above
+//     (a merge takes its shallowest constituent's depth);
 //     merge-run/precise: the models of the final and error states replay to them (precise: a merged
-//     state's path condition goes to the layer's prover with its conditional terms as cases);
+//     state's path condition goes to the layer's prover with its conditional terms as cases), after
+//     as many steps as their depth or up to as many more as states were merged one depth up;
 //   - merge-run/all-bugs: on a finished run, every error a concrete run reaches is reported, each once
 //     (checkAllBugs);
 //   - merge-run/answer: when this run and the run without merging both finished with no query left
@@ -71,7 +74,7 @@ func (c *unitChecker) mergeRun() {
 		if i >= c.Cfg.PreciseStates {
 			break
 		}
-		c.precise("merge-run/precise", st)
+		c.preciseWithin("merge-run/precise", st, ms.Stats.Deeper)
 	}
 	if end != engine.Pending {
 		c.checkVerdict("merge-run/verdict", e, sr)
@@ -85,7 +88,9 @@ func (c *unitChecker) mergeRun() {
 	if end == engine.Finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("merge-run/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
+	// a path's state is covered by a state of its depth less the merges across depths on its
+	// way, at most all of them
+	c.exhaustive("merge-run/exhaustive", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2, ms.Stats.Deeper)
 }
 
 // compareAnswers is merge-run/answer: the run with merging (e, whose stream was r) against the

@@ -17,12 +17,19 @@ import (
 // the reference for as many steps as the state's depth, reaches a concretization of the state.
 // It returns false when there was nothing to check (unsatisfiable or undecided).
 func (c *unitChecker) precise(check string, st *engine.State) bool {
+	return c.preciseWithin(check, st, 0)
+}
+
+// preciseWithin is precise for a state of a run with merging whose merges may take in states one
+// depth deeper than their own (engine/mergesearch/join.go): the model's run may reach the state
+// up to slack steps after its depth.
+func (c *unitChecker) preciseWithin(check string, st *engine.State, slack int) bool {
 	v, ok := c.Model(st.PC)
 	if !ok {
 		return false
 	}
 	c.Sum.PrecisionReplays++
-	t := c.TraceTo(v, st.Depth)
+	t := c.TraceTo(v, st.Depth+slack)
 	if t.Err != nil {
 		c.Report("reference", c.InputString(v), st.Depth, "%v", t.Err)
 		return true
@@ -34,6 +41,11 @@ func (c *unitChecker) precise(check string, st *engine.State) bool {
 		c.Report(check, c.InputString(v), st.Depth, "imprecise: the model of the symbolic state %s ends (%s) after %d steps on the reference, before reaching depth %d",
 			checker.StateString(st, c.Slots), t.End, len(t.States)-1, st.Depth)
 		return true
+	}
+	for k := st.Depth + 1; k <= st.Depth+slack && k < len(t.States); k++ {
+		if ok, _ := c.Concretizes(st.Store, st.Prog.Stmt(), v, t.States[k]); ok {
+			return true
+		}
 	}
 	r := t.States[st.Depth]
 	if ok, why := c.Concretizes(st.Store, st.Prog.Stmt(), v, r); !ok {
@@ -78,7 +90,9 @@ func (c *unitChecker) bugReplayAs(check string, b *engine.Bug) {
 // exhaustive is is_probably_exhaustive: the reference's concrete run of each input is covered,
 // at every step up to the depth the engine's run explored completely, by a symbolic state of that
 // depth whose path condition holds under the input and which concretizes to the concrete state.
-func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*engine.State, complete, n int) {
+// With slack > 0 (a run with merging whose merges may take in states one depth deeper than their
+// own, engine/mergesearch/join.go), the covering state may be up to slack depths shallower.
+func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int][]*engine.State, complete, n, slack int) {
 	maxDepth := 0
 	for d := range byDepth {
 		if d > maxDepth {
@@ -98,13 +112,15 @@ func (c *unitChecker) exhaustive(check string, e *engine.Engine, byDepth map[int
 		for k := 0; k < len(t.States) && k <= complete; k++ {
 			r := t.States[k]
 			covered := false
-			for _, s := range byDepth[k] {
-				if !s.PC.Formula().Eval(v) {
-					continue
-				}
-				if ok, _ := c.Concretizes(s.Store, s.Prog.Stmt(), v, r); ok {
-					covered = true
-					break
+			for d := k; d >= max(0, k-slack) && !covered; d-- {
+				for _, s := range byDepth[d] {
+					if !s.PC.Formula().Eval(v) {
+						continue
+					}
+					if ok, _ := c.Concretizes(s.Store, s.Prog.Stmt(), v, r); ok {
+						covered = true
+						break
+					}
 				}
 			}
 			if !covered {
@@ -156,5 +172,5 @@ func (c *unitChecker) starvedRun() {
 	if finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2)
+	c.exhaustive("oracle/exhaustive-starved-solver", e, byDepth, depth, (c.Cfg.OracleInputs+1)/2, 0)
 }

@@ -77,7 +77,7 @@ func (c *unitChecker) engineRun() {
 	if finished {
 		depth = 1 << 30
 	}
-	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.Cfg.OracleInputs)
+	c.exhaustive("oracle/exhaustive", e, byDepth, depth, c.Cfg.OracleInputs, 0)
 }
 
 // stepReplay compares the engine's successors of st with certsym-ref expand's.

@@ -30,7 +30,7 @@ func TestMergeFlag(t *testing.T) {
 	for _, extra := range [][]string{nil, {"--workers", "2"}} { // --workers leaves a merged run to one goroutine
 		var stdout, stderr bytes.Buffer
 		if code := run(append([]string{"run", "../../testdata/many_paths_safe.imp", "--quiet", "--merge"}, extra...), &stdout, &stderr); code != exitSafe ||
-			!strings.Contains(stdout.String(), "merging: 28 merges of 56 states") {
+			!strings.Contains(stdout.String(), "merging: 8 merges of 16 states") {
 			t.Errorf("run --merge %v many_paths_safe.imp: exit %d\n%s%s", extra, code, stdout.String(), stderr.String())
 		}
 	}

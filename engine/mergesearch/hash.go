@@ -54,3 +54,49 @@ func mix(h, v uint64) uint64 {
 	h *= 0x94d049bb133111eb
 	return h ^ h>>31
 }
+
+// ordTable maps hashes to ordinals (the first put of each): an open-addressing table (linear
+// probing) kept from level to level.
+type ordTable struct {
+	keys []uint64
+	ords []int32 // the ordinal plus one; 0: the slot is free
+}
+
+// reset empties the table, with room for n hashes.
+func (t *ordTable) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.keys) < size || len(t.keys) > 8*size {
+		t.keys, t.ords = make([]uint64, size), make([]int32, size)
+		return
+	}
+	clear(t.ords)
+}
+
+// slot returns the slot of h: its own, or the free slot where it goes.
+func (t *ordTable) slot(h uint64) int {
+	m := uint64(len(t.keys) - 1)
+	i := h & m
+	for t.ords[i] != 0 && t.keys[i] != h {
+		i = (i + 1) & m
+	}
+	return int(i)
+}
+
+// put maps h to ord unless h has an ordinal.
+func (t *ordTable) put(h uint64, ord int) {
+	if i := t.slot(h); t.ords[i] == 0 {
+		t.keys[i], t.ords[i] = h, int32(ord+1)
+	}
+}
+
+// get returns the ordinal of h.
+func (t *ordTable) get(h uint64) (int, bool) {
+	if len(t.keys) == 0 {
+		return 0, false
+	}
+	o := t.ords[t.slot(h)]
+	return int(o) - 1, o != 0
+}

@@ -2,16 +2,20 @@
 // --merge): the engine's frontier (engine.Options.Merge, a search.Unmerger) that, before it hands out the first state
 // of a depth, merges the pending states of that depth that have the same remaining program
 // (package merge) and the same terms in its hot variables (those a loop's conditions read,
-// hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes. The merged
-// state is expanded once for all its constituents; its successors meet again at the next join and
-// are merged again. docs/merging.md describes the policy and the measurements behind its bounds.
+// hot.go), at most MaxParts states into one and disjunctions of at most MaxSize nodes; and, while
+// a depth is taken, it merges into its pending states the successors that reach their programs one
+// step later (join.go: the branches of an if of different lengths). The merged state is expanded
+// once for all its constituents; its successors meet again at the next join and are merged again.
+// docs/merging.md describes the policy and the measurements behind its bounds.
 //
-// The policy is the one the proofs show exact: merging states of one breadth-first depth with one
-// continuation (merge_policy_exact, Merge.v), and the depth-by-depth merged search is sound and
-// complete (the mlevel_* theorems, Mergeproof.v). Every state of a depth is pending when the first
-// of them is taken (the queue is first in, first out, and each step adds one to the depth), so
-// the merge sees the whole level; the merged state has the constituents' depth, so a bug found
-// below it is reached by its input after as many steps as the symbolic run took.
+// The policy satisfies the condition the theorems of the search with merging and pruning ask of
+// it (policy_ok, MergeSearch.v; mgrun_*, mgfind_*, mgverdict_*, MergeSearchproof.v): groups of
+// pending states with one continuation merged in place of their oldest state, with its depth.
+// Every state of a depth is pending when the first of them is taken (the queue is first in, first
+// out, and each step adds one to the depth), so the merge sees the whole level; a merge of one
+// depth also satisfies the depth-by-depth theorems (merge_policy_exact, Merge.v; mlevel_*,
+// Mergeproof.v). A merged state has its shallowest constituent's depth, so a bug found below it
+// is reached by its input after as many steps as the symbolic run took, or more.
 //
 // A bug found in a merged state, or below one, is confirmed on its input's own path (Unmerge):
 // at each merge on the way, merge.Merged.Which names the constituent the input follows, and the
@@ -66,6 +70,7 @@ type Stats struct {
 	Refused  int // groups of states with one program that package merge did not merge (a quantified guard, a large array)
 	TooLarge int // pairs left unmerged because their disjunction is larger than MaxSize
 	Largest  int // the size of the largest disjunction of a merge made (MaxSize's measure)
+	Deeper   int // successors merged into a pending state of the depth above (join.go)
 }
 
 // node is a merge on the paths of pending states: the merge, and for each constituent the merge
@@ -101,6 +106,10 @@ type Searcher struct {
 		hot []int
 	}
 	hotBySig map[uint64][]int // the hot slots of the first program met, by mergeLevel's signature hash
+	joins    ordTable         // the states of the level that successors can join, by ordinal (join.go)
+	joinOpen bool             // whether joins indexes the level being taken
+	taken    int              // the states of the level taken so far
+	wait     []waiter         // the successors waiting for a state of the level
 	// Parts bounds the states merged into one (MaxParts when 0).
 	Parts int
 	// Size bounds the size of a merge's disjunction (MaxSize when 0).
@@ -135,31 +144,45 @@ func Option(s **Searcher) func(*engine.Engine) search.Searcher[*engine.State] {
 }
 
 // Add queues the successors of the state taken last; they inherit its nearest merge.
+// A successor that reaches the continuation of a pending state of the level being taken waits for
+// it instead (join.go).
 func (s *Searcher) Add(kids []*engine.State) {
-	s.items = append(s.items, kids...)
 	if s.lastAnc != nil {
 		for _, k := range kids {
 			s.anc[k] = s.lastAnc
 		}
 	}
+	if !s.joinOpen || s.last == nil || s.last.Depth != s.depth {
+		s.items = append(s.items, kids...)
+		return
+	}
+	for _, k := range kids {
+		if !s.join(k) {
+			s.items = append(s.items, k)
+		}
+	}
 }
 
-// Len is the number of pending states.
-func (s *Searcher) Len() int { return len(s.items) - s.head }
+// Len is the number of pending states (those waiting to be merged included).
+func (s *Searcher) Len() int { return len(s.items) - s.head + len(s.wait) }
 
-// Each calls f on every pending state.
+// Each calls f on every pending state (those waiting to be merged included).
 func (s *Searcher) Each(f func(*engine.State)) {
 	for _, x := range s.items[s.head:] {
 		f(x)
+	}
+	for _, w := range s.wait {
+		f(w.st)
 	}
 }
 
 // Select takes the next state; the first of a depth merges the level first (mergeLevel).
 //
-// Coq: one step of mlevel (Merge.v), the level of depth d expanded (the engine's steps, mexpand)
-// and merged by mround with the groups of merge_policy (one depth, one continuation), fewer of
-// them as merge_any allows; merge_policy_exact and mlevel_sound, mlevel_complete,
-// mlevel_bug_sound, mlevel_bug_complete (Mergeproof.v).
+// Coq: the policy of msearch (MergeSearch.v) at the iteration before the state is taken, within
+// policy_ok: the groups of one depth (merge_policy, one continuation, fewer of them as merge_any
+// allows: one step of mlevel, Merge.v; merge_policy_exact and mlevel_sound, mlevel_complete,
+// mlevel_bug_sound, mlevel_bug_complete, Mergeproof.v), and the state taken with the successors
+// waiting for it (join.go), a merge_in_place of a group of two depths at its oldest state.
 func (s *Searcher) Select() *engine.State {
 	if d := s.items[s.head].Depth; d != s.depth {
 		s.depth = d
@@ -170,7 +193,12 @@ func (s *Searcher) Select() *engine.State {
 		case s.idle >= IdleLevels:
 			stride = 4
 		}
-		if (d%stride == 0 || s.Len() <= WideLevel) && s.mergeLevel() {
+		// the level is searched for groups where it is narrow (cheap) and at the stride; it is
+		// opened to the successors of its states (join.go) at the stride only: that costs
+		// something for every successor
+		joins := d%stride == 0
+		s.joinOpen = false
+		if (joins || s.Len() <= WideLevel) && s.mergeLevel(joins) {
 			s.idle = 0
 		} else {
 			s.idle++
@@ -179,6 +207,16 @@ func (s *Searcher) Select() *engine.State {
 	x := s.items[s.head]
 	s.items[s.head] = nil
 	s.head++
+	if s.joinOpen {
+		if len(s.wait) > 0 {
+			if kids := s.joined(s.taken); len(kids) > 0 {
+				if m := s.mergeJoined(x, kids); m != x {
+					x, s.idle = m, 0
+				}
+			}
+		}
+		s.taken++
+	}
 	if s.head > 1024 && s.head*2 > len(s.items) { // reclaim the consumed prefix
 		n := copy(s.items, s.items[s.head:])
 		clear(s.items[n:])
@@ -194,11 +232,16 @@ func (s *Searcher) Select() *engine.State {
 
 // mergeLevel merges the pending states (the whole level of depth s.depth) that have the same
 // remaining program, in chunks of at most Parts; each merged state takes the place of its first
-// constituent. It reports whether some states formed a group (whether it tried to merge).
-func (s *Searcher) mergeLevel() bool {
+// constituent. With joins, it then opens the level to the successors of its states (openJoins).
+// It reports whether some states formed a group (whether it tried to merge).
+func (s *Searcher) mergeLevel(joins bool) bool {
 	level := s.items[s.head:]
 	if len(level) < 2 {
-		return false
+		return false // and no successor can join the level's one state: none is taken before it
+	}
+	if joins {
+		s.joins.reset(len(level))
+		s.taken = 0
 	}
 	// The exact key of a state's group (groupKey) costs allocations; most states of most levels
 	// share no group. So hashes that allocate nothing come first: of the positions of the
@@ -215,7 +258,12 @@ func (s *Searcher) mergeLevel() bool {
 			continue
 		}
 		a, b := firstTwo(x.Prog)
-		s.cands = append(s.cands, cand{mix(mix(posID(a), posID(b)), 0), i})
+		h := mix(mix(posID(a), posID(b)), 0)
+		s.cands = append(s.cands, cand{h, i})
+		if joins {
+			s.joins.put(h, i)
+			s.joinOpen = true
+		}
 	}
 	// The states whose program's first statement no other state of the level has are left; the
 	// others' hashes take in the terms of their hot slots.
@@ -229,17 +277,8 @@ func (s *Searcher) mergeLevel() bool {
 			continue
 		}
 		x := level[c.i]
-		slot := &s.hotCache[c.h%uint64(len(s.hotCache))]
-		if slot.hot == nil || slot.sig != c.h {
-			hot, ok := s.hotBySig[c.h]
-			if !ok {
-				s.progKey(x.Prog)
-				hot = s.hotOf(x.Prog)
-				s.hotBySig[c.h] = hot
-			}
-			slot.sig, slot.hot = c.h, hot
-		}
-		for _, j := range slot.hot[:min(len(slot.hot), 2)] {
+		hot := s.sigHot(c.h, x.Prog)
+		for _, j := range hot[:min(len(hot), 2)] {
 			c.h = mix(c.h, uint64(reflect.ValueOf(x.Store[j]).Pointer()))
 		}
 		shared = append(shared, c)
@@ -287,7 +326,26 @@ func (s *Searcher) mergeLevel() bool {
 	}
 	clear(s.items[len(kept):])
 	s.items = kept
+	if joins { // the level's ordinals changed
+		s.openJoins()
+	}
 	return true
+}
+
+// sigHot returns the hot slots of the first program met whose first two statements have the hash
+// h (k, when none has been met).
+func (s *Searcher) sigHot(h uint64, k *engine.Kont) []int {
+	slot := &s.hotCache[h%uint64(len(s.hotCache))]
+	if slot.hot == nil || slot.sig != h {
+		hot, ok := s.hotBySig[h]
+		if !ok {
+			s.progKey(k)
+			hot = s.hotOf(k)
+			s.hotBySig[h] = hot
+		}
+		slot.sig, slot.hot = h, hot
+	}
+	return slot.hot
 }
 
 // mergeChunk merges the states of level at the indices chunk (two or more, one group) into
@@ -456,7 +514,9 @@ func (s *Searcher) unmerge(st *engine.State, n *node, v spec.Store) (*engine.Sta
 	if err != nil {
 		return nil, err
 	}
-	for u.Depth < st.Depth {
+	// the steps below the merge, counted from it: its constituents' depths may be its own or
+	// one more (join.go), and the input's own path then takes as many more steps
+	for k := st.Depth - n.m.State.Depth; k > 0; k-- {
 		if u, err = s.follow(u, v); err != nil {
 			return nil, err
 		}

@@ -66,6 +66,76 @@ func TestLinearIfsMerged(t *testing.T) {
 	checkOwnPath(t, testprog.Parse(t, testprog.IndependentIfs(18)), rep.Bugs[0])
 }
 
+// TestLinearIfsExhaustiveMerged: testprog.IndependentIfs(18) runs to its end with --all-bugs in
+// at most 2,000 states with merging (3,123 when only the states of one depth were merged, the
+// guards of the joins holding the disjunctions of the earlier merges), its paths joined across
+// the two depths at which its branches end; the one bug is its assert's, on its input's own path.
+func TestLinearIfsExhaustiveMerged(t *testing.T) {
+	src := testprog.IndependentIfs(18)
+	rep, ms := run(t, src, true, engine.Options{AllBugs: true})
+	if rep.Verdict != engine.VerdictBug || bugList(rep) != "assert@19" {
+		t.Fatalf("verdict %s [%s], want the assert of line 19", rep.Verdict, bugList(rep))
+	}
+	if rep.Stats.Expanded > 2000 {
+		t.Errorf("%d states expanded, want at most 2,000", rep.Stats.Expanded)
+	}
+	if ms.Stats.Deeper == 0 {
+		t.Errorf("merging: %+v, want merges across depths", ms.Stats)
+	}
+	checkOwnPath(t, testprog.Parse(t, src), rep.Bugs[0])
+}
+
+// TestDeeperBugReplays: bugs that only the paths through the longer branches reach (so below
+// merges whose state has the depth of a shorter path) are reported on their inputs' own paths,
+// with their own depths, and as the run without merging reports them.
+func TestDeeperBugReplays(t *testing.T) {
+	src := "assume y == 0;\n" + testprog.IndependentIfs(4) + ";\nassert y != 4;\nq = 10 / (y - 3);\nassert y != 2\n"
+	src = strings.Replace(src, "assert y >= 0\n;", "skip;", 1)
+	for _, all := range []bool{false, true} {
+		plain, _ := run(t, src, false, engine.Options{AllBugs: all})
+		merged, ms := run(t, src, true, engine.Options{AllBugs: all})
+		if ms.Stats.Deeper == 0 {
+			t.Fatalf("all-bugs %v: merging %+v, want merges across depths", all, ms.Stats)
+		}
+		if plain.Verdict != merged.Verdict || bugList(plain) != bugList(merged) {
+			t.Errorf("all-bugs %v: without merging %s [%s], with %s [%s]", all, plain.Verdict, bugList(plain), merged.Verdict, bugList(merged))
+		}
+		for _, b := range merged.Bugs {
+			checkOwnPath(t, testprog.Parse(t, src), b)
+		}
+	}
+}
+
+// TestWaitingPending: the successors waiting for a state of the depth being taken are pending
+// states: Len counts them and Each visits them, at every step of a run whose paths join one step
+// apart (the engine's pending count and explored depth read them).
+func TestWaitingPending(t *testing.T) {
+	p := testprog.Parse(t, testprog.IndependentIfs(4))
+	var ms *Searcher
+	e := engine.New(p, engine.Options{Merge: Option(&ms)})
+	defer e.Close()
+	waited := false
+	for {
+		if _, ok := e.NextState(); !ok {
+			break
+		}
+		n, seen := 0, map[*engine.State]bool{}
+		ms.Each(func(x *engine.State) { n++; seen[x] = true })
+		if n != ms.Len() || len(seen) != n {
+			t.Fatalf("Each visits %d states (%d distinct), Len says %d", n, len(seen), ms.Len())
+		}
+		for _, w := range ms.wait {
+			waited = true
+			if !seen[w.st] {
+				t.Fatalf("a waiting successor is not visited by Each")
+			}
+		}
+	}
+	if !waited || ms.Stats.Deeper == 0 {
+		t.Errorf("no successor waited (merging %+v)", ms.Stats)
+	}
+}
+
 // checkOwnPath checks that a bug's state is its input's own path's in the tree without merging:
 // the engine's steps from the initial state of a run of its own, each time to the successor whose
 // branch condition the input satisfies, reach after as many steps a state with the same path
@@ -227,9 +297,11 @@ func TestValidate(t *testing.T) {
 }
 
 // TestDisjunctionSize: a merge whose disjunction is larger than the bound is not made (its states
-// stay, the run's answer is the same), and every merge made is within it.
+// stay, the run's answer is the same), and every merge made is within it. The program is ten ifs
+// whose then branches take three steps more than their else branches (testprog.UnevenIfs(10, 1)):
+// its paths meet three depths apart, which no merge across depths joins, so its merges of one depth join merged histories.
 func TestDisjunctionSize(t *testing.T) {
-	src := testprog.IndependentIfs(10)
+	src := testprog.UnevenIfs(10, 1)
 	want, _ := run(t, src, false, engine.Options{AllBugs: true})
 	p := testprog.Parse(t, src)
 	for _, size := range []int{16, 64, MaxSize} {

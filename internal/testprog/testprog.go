@@ -107,6 +107,14 @@ func IndependentIfs(n int) string {
 	return b.String()
 }
 
+// UnevenIfs is IndependentIfs whose then branches add k assignments to z after y's (k ≥ 0): the
+// paths through a then branch reach the next if 2k+1 steps after those through its else branch
+// (k = 0: IndependentIfs, one step).
+func UnevenIfs(n, k int) string {
+	then := "y = y + 1" + strings.Repeat("; z = z + 1", k)
+	return strings.ReplaceAll(IndependentIfs(n), "y = y + 1", then)
+}
+
 // NonlinearIfs is n independent ifs whose conditions are products, each joining its two branches
 // at once: if xK * y > z + K then s = s + xK else s = s - 1 fi, for K = 1 … n (2^n paths, each
 // branch one assignment, so that the paths meet after each if at the same depth).

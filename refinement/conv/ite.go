@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"certsym/refinement/refclient"
 	"certsym/spec/integer"
 	"certsym/spec/syntax"
 	"certsym/sym"
@@ -59,14 +60,47 @@ func (x *exporter) splitCmp(op syntax.CmpOp, t *sym.Term) syntax.BExpr {
 
 // count adds the nodes of b (as a tree) to the formula's count; past MaxNodes, ErrTooLarge.
 func (x *exporter) count(b syntax.BExpr) {
-	syntax.Inspect(b, func(n syntax.Node) bool {
-		if n != nil {
-			x.nodes++
+	x.countNode(b)
+	if x.nodes > MaxNodes {
+		panic(failure{ErrTooLarge})
+	}
+}
+
+// countNode adds the nodes of n (as a tree) to the formula's count, up to past MaxNodes; the
+// layer's own nodes, which syntax.Inspect does not know (a read of a stored array term, a
+// first-failure node), with their parts.
+func (x *exporter) countNode(n syntax.Node) {
+	syntax.Inspect(n, func(n syntax.Node) bool {
+		if n == nil {
+			return x.nodes <= MaxNodes
+		}
+		x.nodes++
+		switch n := n.(type) {
+		case *refclient.Select:
+			x.countNode(n.I)
+			x.countArr(n.T)
+			return false
+		case *refclient.First:
+			for _, p := range []syntax.Node{n.Lo, n.Hi, n.D, n.F} {
+				x.countNode(p)
+			}
+			return false
 		}
 		return x.nodes <= MaxNodes
 	})
-	if x.nodes > MaxNodes {
-		panic(failure{ErrTooLarge})
+}
+
+// countArr adds the nodes of the array term t to the formula's count.
+func (x *exporter) countArr(t refclient.ArrTerm) {
+	for x.nodes <= MaxNodes {
+		x.nodes++
+		s, ok := t.(*refclient.ArrStore)
+		if !ok {
+			return
+		}
+		x.countNode(s.I)
+		x.countNode(s.V)
+		t = s.T
 	}
 }
 

@@ -112,3 +112,36 @@ func TestFormulaTooManyCases(t *testing.T) {
 		t.Errorf("6 ites of two cases (64 cases): %v", err)
 	}
 }
+
+// TestFormulaIteOfStoredArrayRead: a comparison over a conditional term whose branch reads a
+// stored array term (the merge of a path that assigned z = a[x] after a store into a with one
+// that did not) is written with its truth; counting its nodes walks the layer's own read node
+// (refclient.Select), which syntax.Inspect does not know.
+func TestFormulaIteOfStoredArrayRead(t *testing.T) {
+	p := testprog.Parse(t, "array a[-1..1];\nx = y + z + a[0]")
+	ts := sym.NewTermsFor(p)
+	s := ts.Syms()
+	x, y, z := s[0], s[1], s[2]
+	stored := ts.Store(s[len(p.Vars)].ArrayValue(), sym.Const(integer.Of(1)), sym.Add(z, sym.Const(integer.Of(1))))
+	read := ts.Select(stored, x)
+	ite := ts.Ite(sym.And(sym.Pred(sym.FGe, sym.Add(x, sym.Const(integer.Of(1)))), sym.Pred(sym.FGe, sym.Sub(sym.Const(integer.Of(1)), x))), read, z)
+	f := sym.Pred(sym.FNe, sym.Sub(sym.Sub(ite, y), sym.Const(integer.Of(2))))
+	b, err := Formula(p, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for j := 0; j < 200; j++ {
+		v := make([]integer.Int, p.Slots())
+		for k := range v {
+			v[k] = integer.Of(int64(rng.Intn(7) - 3))
+		}
+		got, err := refclient.EvalBE(b, v)
+		if err != nil {
+			t.Fatalf("evaluating the conversion of %s: %v", f.String(ts.Names()), err)
+		}
+		if want := f.Eval(v); got != want {
+			t.Fatalf("%s under %v: %v, its conversion %v", f.String(ts.Names()), v, want, got)
+		}
+	}
+}

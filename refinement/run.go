@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"certsym/internal/z3worker"
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
@@ -145,7 +146,7 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				}
 				c.Sum.Z3BytesCollected = prover.Z3Allocated()
 				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
-					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v; Z3 holds %d MB)", u.Name, d.Round(time.Millisecond), drained, prover.Z3Allocated()>>20)
+					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v; %s)", u.Name, d.Round(time.Millisecond), drained, memoryNote())
 				}
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
@@ -154,7 +155,7 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				total.Add(c.Sum)
 				done++
 				if cfg.Log != nil && (c.Sum.Mismatches > 0 || done%25 == 0) {
-					cfg.Log("%d/%d programs, %d mismatches so far (last: %s)", done, len(units), total.Mismatches, u.Name)
+					cfg.Log("%d/%d programs, %d mismatches so far (last: %s; %s)", done, len(units), total.Mismatches, u.Name, memoryNote())
 				}
 				mu.Unlock()
 			}
@@ -190,6 +191,21 @@ const z3Ceiling = 512 << 20
 // gate), so no query holds a context's lock and the finalizers cannot wait on one: the
 // collection then ends unless a finalizer itself is stuck, which quietTimeout bounds.
 func quietCollect() bool { return collectZ3(quietTimeout) }
+
+// memoryNote says what the process holds: its resident memory, the Go heap, Z3's estimate of its
+// own allocations, and the abandoned Z3 queries still running (internal/z3worker).
+func memoryNote() string {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	rss := int64(-1)
+	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+		var size, res int64
+		if _, err := fmt.Sscan(string(b), &size, &res); err == nil {
+			rss = res * int64(os.Getpagesize()) >> 20
+		}
+	}
+	return fmt.Sprintf("resident %d MB, Go heap %d MB, Z3 %d MB, %d abandoned Z3 queries running", rss, ms.HeapAlloc>>20, prover.Z3Allocated()>>20, z3worker.Abandoned())
+}
 
 // quietTimeout bounds quietCollect.
 const quietTimeout = 5 * time.Minute

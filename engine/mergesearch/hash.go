@@ -8,42 +8,46 @@ type cand struct {
 	i int
 }
 
-// hashCount counts hashes: an open-addressing table (linear probing) kept from level to level.
-type hashCount struct {
+// table maps hashes to int32 values, 0 meaning a free slot: an open-addressing table (linear
+// probing) kept from level to level. hashCount and ordTable are its two uses.
+type table struct {
 	keys []uint64
-	ns   []int32 // 0: the slot is free
+	vals []int32
 }
 
 // reset empties the table, with room for n hashes.
-func (t *hashCount) reset(n int) {
+func (t *table) reset(n int) {
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
 	if len(t.keys) < size || len(t.keys) > 8*size {
-		t.keys, t.ns = make([]uint64, size), make([]int32, size)
+		t.keys, t.vals = make([]uint64, size), make([]int32, size)
 		return
 	}
-	clear(t.ns)
+	clear(t.vals)
 }
 
-// find returns the slot of h: its own, or the free slot where it goes.
-func (t *hashCount) find(h uint64) int {
+// slot returns the slot of h: its own, or the free slot where it goes.
+func (t *table) slot(h uint64) int {
 	m := uint64(len(t.keys) - 1)
 	i := h & m
-	for t.ns[i] != 0 && t.keys[i] != h {
+	for t.vals[i] != 0 && t.keys[i] != h {
 		i = (i + 1) & m
 	}
 	return int(i)
 }
 
+// hashCount counts hashes.
+type hashCount struct{ table }
+
 func (t *hashCount) add(h uint64) {
-	i := t.find(h)
+	i := t.slot(h)
 	t.keys[i] = h
-	t.ns[i]++
+	t.vals[i]++
 }
 
-func (t *hashCount) count(h uint64) int32 { return t.ns[t.find(h)] }
+func (t *hashCount) count(h uint64) int32 { return t.vals[t.slot(h)] }
 
 // mix is a step of the hash of mergeLevel (splitmix64's finalizer over h and v).
 func mix(h, v uint64) uint64 {
@@ -55,40 +59,13 @@ func mix(h, v uint64) uint64 {
 	return h ^ h>>31
 }
 
-// ordTable maps hashes to ordinals (the first put of each): an open-addressing table (linear
-// probing) kept from level to level.
-type ordTable struct {
-	keys []uint64
-	ords []int32 // the ordinal plus one; 0: the slot is free
-}
-
-// reset empties the table, with room for n hashes.
-func (t *ordTable) reset(n int) {
-	size := 16
-	for size < 2*n {
-		size *= 2
-	}
-	if len(t.keys) < size || len(t.keys) > 8*size {
-		t.keys, t.ords = make([]uint64, size), make([]int32, size)
-		return
-	}
-	clear(t.ords)
-}
-
-// slot returns the slot of h: its own, or the free slot where it goes.
-func (t *ordTable) slot(h uint64) int {
-	m := uint64(len(t.keys) - 1)
-	i := h & m
-	for t.ords[i] != 0 && t.keys[i] != h {
-		i = (i + 1) & m
-	}
-	return int(i)
-}
+// ordTable maps hashes to ordinals (the first put of each), stored plus one.
+type ordTable struct{ table }
 
 // put maps h to ord unless h has an ordinal.
 func (t *ordTable) put(h uint64, ord int) {
-	if i := t.slot(h); t.ords[i] == 0 {
-		t.keys[i], t.ords[i] = h, int32(ord+1)
+	if i := t.slot(h); t.vals[i] == 0 {
+		t.keys[i], t.vals[i] = h, int32(ord+1)
 	}
 }
 
@@ -97,6 +74,6 @@ func (t *ordTable) get(h uint64) (int, bool) {
 	if len(t.keys) == 0 {
 		return 0, false
 	}
-	o := t.ords[t.slot(h)]
+	o := t.vals[t.slot(h)]
 	return int(o) - 1, o != 0
 }

@@ -40,47 +40,114 @@ func (b bound) intersect(c bound) bound {
 	return b
 }
 
-// bounds are the interval facts a path condition implies for some symbols, sorted by symbol.
-// They are immutable: refining makes a copy.
-type bounds []symBound
+// bounds are the interval facts a path condition implies for some symbols, at most one interval
+// per symbol. They are immutable and shared between a path condition and its descendants: a
+// sorted slice of intervals (base), shared by many path conditions, and the refinements made
+// since, newest first, in a short chain (at most maxEdits, so that a lookup stays cheap; the next
+// refinement folds them into a new base). So a refinement costs one small object most of the time
+// rather than a copy of every interval, which the wide trees of many independent conditions made
+// the bulk of a run's allocations.
+type bounds struct {
+	base  []symBound // sorted by symbol, never written
+	edits *boundEdit // the refinements since base, newest first
+}
 
 type symBound struct {
 	sym int
 	b   bound
 }
 
+// boundEdit is a refinement of bounds: the symbol's interval, and the older ones.
+type boundEdit struct {
+	e    symBound
+	next *boundEdit
+	n    int // the edits from this one to base
+}
+
+// maxEdits is the longest chain of refinements before they are folded into a new base.
+const maxEdits = 8
+
+// of returns the interval of symbol x (unbounded when the bounds say nothing of x).
 func (bs bounds) of(x int) bound {
-	for _, e := range bs {
-		if e.sym == x {
-			return e.b
+	for d := bs.edits; d != nil; d = d.next {
+		if d.e.sym == x {
+			return d.e.b
 		}
+	}
+	base := bs.base
+	lo, hi := 0, len(base)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if base[m].sym < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(base) && base[lo].sym == x {
+		return base[lo].b
 	}
 	return bound{}
 }
 
+// with returns the bounds with the interval of x replaced by b.
 func (bs bounds) with(x int, b bound) bounds {
-	out := make(bounds, 0, len(bs)+1)
-	done := false
-	for _, e := range bs {
-		switch {
-		case e.sym == x:
-			out = append(out, symBound{x, b})
-			done = true
-		case e.sym > x && !done:
-			out = append(out, symBound{x, b}, e)
-			done = true
-		default:
-			out = append(out, e)
-		}
+	n := 1
+	if bs.edits != nil {
+		n = bs.edits.n + 1
 	}
-	if !done {
-		out = append(out, symBound{x, b})
+	if n <= maxEdits {
+		return bounds{base: bs.base, edits: &boundEdit{e: symBound{x, b}, next: bs.edits, n: n}}
 	}
-	return out
+	next := bounds{base: bs.base, edits: &boundEdit{e: symBound{x, b}, next: bs.edits}}
+	out := make([]symBound, 0, len(bs.base)+maxEdits+1)
+	next.each(func(e symBound) { out = append(out, e) })
+	return bounds{base: out}
 }
 
-// rng is the range of t when each symbol ranges over its bound (interval arithmetic, through
-// the nonlinear atoms too: atomRange).
+// each calls fn with the interval of each bounded symbol, in symbol order.
+func (bs bounds) each(fn func(symBound)) {
+	if bs.edits == nil {
+		for _, e := range bs.base {
+			fn(e)
+		}
+		return
+	}
+	// the newest refinement of each symbol, sorted by symbol (insertion sort: a handful)
+	var buf [maxEdits + 1]symBound
+	k := 0
+outer:
+	for d := bs.edits; d != nil; d = d.next {
+		for i := 0; i < k; i++ {
+			if buf[i].sym == d.e.sym {
+				continue outer
+			}
+		}
+		i := k
+		for ; i > 0 && buf[i-1].sym > d.e.sym; i-- {
+			buf[i] = buf[i-1]
+		}
+		buf[i] = d.e
+		k++
+	}
+	j := 0
+	for _, e := range bs.base {
+		for j < k && buf[j].sym < e.sym {
+			fn(buf[j])
+			j++
+		}
+		if j < k && buf[j].sym == e.sym {
+			fn(buf[j])
+			j++
+			continue
+		}
+		fn(e)
+	}
+	for ; j < k; j++ {
+		fn(buf[j])
+	}
+}
+
 func (bs bounds) rng(t *sym.Term) bound { return bs.rngDepth(t, 0, false) }
 
 // maxAtomDepth bounds how deep rng looks into nested nonlinear atoms (terms are DAGs: x = x * x
@@ -461,13 +528,13 @@ func CeilDiv(a, b integer.Int) integer.Int {
 func (bs bounds) clamp(v []integer.Int, n int) []integer.Int {
 	w := make([]integer.Int, n)
 	copy(w, v)
-	for _, e := range bs {
+	bs.each(func(e symBound) {
 		if e.b.hasLo && w[e.sym].Cmp(e.b.lo) < 0 {
 			w[e.sym] = e.b.lo
 		}
 		if e.b.hasHi && w[e.sym].Cmp(e.b.hi) > 0 {
 			w[e.sym] = e.b.hi
 		}
-	}
+	})
 	return w
 }

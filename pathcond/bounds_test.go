@@ -1,6 +1,7 @@
 package pathcond
 
 import (
+	"math/rand"
 	"testing"
 
 	"certsym/spec/integer"
@@ -42,6 +43,56 @@ func TestAtomRangeRules(t *testing.T) {
 		bs := bounds{}.with(0, c.bx).with(1, c.by)
 		if got := bs.rng(c.t).String("x"); got != c.want {
 			t.Errorf("%s: %s with x in %s, y in %s: %s, want %s", c.name, c.t.String(names), c.bx.String("x"), c.by.String("y"), got, c.want)
+		}
+	}
+}
+
+// TestBoundsPersistent checks the shared representation of bounds (a base and a chain of
+// refinements, folded every maxEdits) against a map: versions refined from random earlier
+// versions, so that chains share their tails and folds happen at every length, each read back
+// by of and by each (every bounded symbol once, in symbol order).
+func TestBoundsPersistent(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	type version struct {
+		bs    bounds
+		model map[int]bound
+	}
+	versions := []version{{bounds{}, map[int]bound{}}}
+	for i := 0; i < 5000; i++ {
+		from := versions[rng.Intn(len(versions))]
+		x := rng.Intn(24)
+		b := bound{lo: integer.Of(int64(rng.Intn(100))), hasLo: rng.Intn(2) == 0, hi: integer.Of(int64(100 + rng.Intn(100))), hasHi: rng.Intn(2) == 0}
+		next := version{from.bs.with(x, b), map[int]bound{}}
+		for k, v := range from.model {
+			next.model[k] = v
+		}
+		next.model[x] = b
+		versions = append(versions, next)
+		for y := 0; y < 24; y++ {
+			want, ok := next.model[y]
+			if got := next.bs.of(y); ok && got != want || !ok && got != (bound{}) {
+				t.Fatalf("version %d: of(%d) = %v, want %v", len(versions)-1, y, got, want)
+			}
+		}
+		last, n := -1, 0
+		next.bs.each(func(e symBound) {
+			if e.sym <= last {
+				t.Fatalf("version %d: each gives symbol %d after %d", len(versions)-1, e.sym, last)
+			}
+			last = e.sym
+			if want := next.model[e.sym]; e.b != want {
+				t.Fatalf("version %d: each gives %v for %d, want %v", len(versions)-1, e.b, e.sym, want)
+			}
+			n++
+		})
+		if n != len(next.model) {
+			t.Fatalf("version %d: each gives %d symbols, want %d", len(versions)-1, n, len(next.model))
+		}
+		// the originals are unchanged (persistence): checked on the version refined
+		for y, want := range from.model {
+			if got := from.bs.of(y); got != want {
+				t.Fatalf("refining changed an older version: of(%d) = %v, want %v", y, got, want)
+			}
 		}
 	}
 }

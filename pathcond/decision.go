@@ -154,10 +154,10 @@ func (phi *PC) Facts(names []string) []syntax.BExpr {
 			out = append(out, &syntax.Cmp{Op: syntax.Ne, L: e(), R: num(v)})
 		}
 	}
-	for _, sb := range phi.bnd {
+	phi.bnd.each(func(sb symBound) {
 		x := sb.sym
 		interval(func() syntax.AExpr { return (&sym.Atom{Kind: sym.AtomSym, Sym: x}).AExpr(names) }, sb.b, nil)
-	}
+	})
 	seen := map[*linFact]bool{}
 	for l := phi.lin; l != nil; l = l.next {
 		if seen[l] {

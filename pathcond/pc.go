@@ -130,15 +130,10 @@ func (phi *PC) Extended() bool { return phi.ext }
 // Quantified reports whether some conjunct of the path condition has a quantifier.
 func (phi *PC) Quantified() bool { return phi.quant }
 
-// Bounds returns the number of symbols the path condition bounds; Bound(i) for i below it is one
-// of them, in symbol order.
-func (phi *PC) Bounds() int { return len(phi.bnd) }
-
-// Bound returns the i-th bounded symbol of the path condition and its interval: lo when hasLo,
-// hi when hasHi.
-func (phi *PC) Bound(i int) (x int, lo, hi integer.Int, hasLo, hasHi bool) {
-	e := phi.bnd[i]
-	return e.sym, e.b.lo, e.b.hi, e.b.hasLo, e.b.hasHi
+// EachBound calls fn with each symbol the path condition bounds and its interval (lo when hasLo,
+// hi when hasHi), in symbol order.
+func (phi *PC) EachBound(fn func(x int, lo, hi integer.Int, hasLo, hasHi bool)) {
+	phi.bnd.each(func(e symBound) { fn(e.sym, e.b.lo, e.b.hi, e.b.hasLo, e.b.hasHi) })
 }
 
 func (phi *PC) absMul() bool { return phi.dec != nil && phi.dec.AbstractMul }

@@ -117,10 +117,13 @@ func TestMutation(t *testing.T) {
 			}
 		}
 	}
+	catchers := readCatchers(t)
+	var moved []string
 	for _, f := range faults {
 		fault.Active = f
 		t0 := time.Now()
-		sum, err := Run(faultConfig(), mutationUnits(t))
+		hint := catchers[f.String()]
+		sum, err := Run(faultConfig(), catcherFirst(mutationUnits(t), hint))
 		took := time.Since(t0).Round(time.Millisecond)
 		if err != nil {
 			t.Fatalf("fault %s: %v", f, err)
@@ -131,6 +134,10 @@ func TestMutation(t *testing.T) {
 			status = "MISSED"
 		} else {
 			detected++
+			if got := sum.Details[0].Program; got != hint {
+				moved = append(moved, fmt.Sprintf("%s: caught first by %s, not by %q of %s", f, got, hint, catchersFile))
+				catchers[f.String()] = got
+			}
 			t.Logf("fault %s, first mismatch:\n%s", f, sum.Details[0].String())
 			for _, m := range sum.Details[1:] {
 				if m.Check == "panic" { // a panic is never expected, even under a fault: show it
@@ -150,8 +157,74 @@ func TestMutation(t *testing.T) {
 	for _, r := range rows {
 		fmt.Fprintln(os.Stdout, r)
 	}
+	for _, m := range moved {
+		fmt.Fprintln(os.Stdout, "refinement: mutation check: "+m)
+	}
+	if len(moved) > 0 && os.Getenv("REFINEMENT_MUTATION_CATCHERS") == "update" {
+		writeCatchers(t, catchers)
+	}
 	fmt.Fprintf(os.Stdout, "refinement: faults detected %d/%d\n", detected, len(faults))
 	if detected != len(faults) {
 		t.Fatalf("%d of %d faults missed", len(faults)-detected, len(faults))
 	}
+}
+
+// catchersFile names, for each fault, the program of the mutation corpus that caught it in a full
+// run; TestMutation checks that program first (catcherFirst), so that a fault usually costs one
+// program, not the programs before its catcher in the corpus's order.
+const catchersFile = "testdata/mutation-catchers.txt"
+
+// readCatchers reads catchersFile: fault name to program name.
+func readCatchers(t *testing.T) map[string]string {
+	data, err := os.ReadFile(catchersFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for i, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			t.Fatalf("%s:%d: want a fault and a program, got %q", catchersFile, i+1, line)
+		}
+		out[f[0]] = f[1]
+	}
+	return out
+}
+
+// writeCatchers rewrites catchersFile with its header and the faults in fault.Refinement's order.
+func writeCatchers(t *testing.T, catchers map[string]string) {
+	data, err := os.ReadFile(catchersFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			b.WriteString(line + "\n")
+		}
+	}
+	for _, f := range fault.Refinement() {
+		if p, ok := catchers[f.String()]; ok {
+			fmt.Fprintf(&b, "%-30s %s\n", f, p)
+		}
+	}
+	if err := os.WriteFile(catchersFile, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// catcherFirst returns units with the unit named name moved to the front (units unchanged when
+// none is named so). The checks of a unit depend on the unit alone, so the order changes which
+// mismatch is found first and how soon, not whether the corpus catches the fault.
+func catcherFirst(units []*Unit, name string) []*Unit {
+	for i, u := range units {
+		if u.Name == name {
+			out := append([]*Unit{u}, units[:i]...)
+			return append(out, units[i+1:]...)
+		}
+	}
+	return units
 }

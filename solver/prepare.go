@@ -222,15 +222,15 @@ func (p *Preparer) slice(phi *pathcond.PC) *query {
 	clear(linSyms)
 	p.lin, p.linSyms, p.in = lin[:0], linSyms[:0], in[:0]
 	nb := 0
-	for i, n := 0, phi.Bounds(); i < n; i++ {
-		if x, _, _, hasLo, hasHi := phi.Bound(i); q.syms.has(x) && (hasLo || hasHi) {
+	phi.EachBound(func(x int, _, _ integer.Int, hasLo, hasHi bool) {
+		if q.syms.has(x) && (hasLo || hasHi) {
 			nb++
 		}
-	}
+	})
 	q.ivals, q.ivEnds = make([]interval, 0, nb), make([]int32, 0, nb)
 	b := p.buf[:0]
-	for i, n := 0, phi.Bounds(); i < n; i++ {
-		if x, lo, hi, hasLo, hasHi := phi.Bound(i); q.syms.has(x) && (hasLo || hasHi) {
+	phi.EachBound(func(x int, lo, hi integer.Int, hasLo, hasHi bool) {
+		if q.syms.has(x) && (hasLo || hasHi) {
 			q.ivals = append(q.ivals, interval{x, bound{lo, hi, hasLo, hasHi}})
 			b = append(b, 'I')
 			b = strconv.AppendInt(b, int64(x), 36)
@@ -242,7 +242,7 @@ func (p *Preparer) slice(phi *pathcond.PC) *query {
 			}
 			q.ivEnds = append(q.ivEnds, int32(len(b)))
 		}
-	}
+	})
 	q.ivKeys, p.buf = append([]byte(nil), b...), b
 	q.size = len(q.conj) + len(q.ivals)
 	return q

@@ -3,6 +3,7 @@ package sym
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -268,8 +269,23 @@ type benv struct {
 	memo map[*Atom]integer.Int // at a root only: the composite atoms' values (made on first use)
 }
 
-// rootEnv returns the outermost environment of an evaluation.
-func rootEnv() *benv { return &benv{} }
+// rootEnv returns the outermost environment of an evaluation, from a pool (the solver's model
+// checks evaluate formulas by the million): the caller hands it back with release once the
+// evaluation is over.
+func rootEnv() *benv { return envPool.Get().(*benv) }
+
+var envPool = sync.Pool{New: func() any { return &benv{} }}
+
+// release returns a root environment to the pool, emptied (a large memo is dropped rather than
+// kept for the next evaluation).
+func (e *benv) release() {
+	if len(e.memo) > 256 {
+		e.memo = nil
+	} else {
+		clear(e.memo)
+	}
+	envPool.Put(e)
+}
 
 func (e *benv) lookup(bind int) integer.Int {
 	for ; e != nil; e = e.next {

@@ -211,7 +211,9 @@ func (f *Formula) EvalOK(v []integer.Int) (val, ok bool) {
 		return false, false
 	}
 	budget := EvalInstances
-	val = f.eval(v, rootEnv(), &budget)
+	env := rootEnv()
+	val = f.eval(v, env, &budget)
+	env.release()
 	return val, budget >= 0
 }
 
@@ -263,7 +265,10 @@ type Instances map[*Formula][]integer.Int
 // instance v falsifies (the bodies of existentials are searched over at most MaxExpand
 // instances); it reports whether an instance was added.
 func CollectInstances(f *Formula, v []integer.Int, inst Instances) bool {
-	return collect(f, v, rootEnv(), inst)
+	env := rootEnv()
+	added := collect(f, v, env, inst)
+	env.release()
+	return added
 }
 
 func collect(f *Formula, v []integer.Int, env *benv, inst Instances) bool {

@@ -318,7 +318,12 @@ func (t *Term) Exceeds(bits int) bool {
 // Eval is the value of t under the valuation v of the symbols (a flat store: the scalars, then
 // the arrays' elements), with the total division of the formal development (x / 0 = 0,
 // x % 0 = x); a select reads the store chain (array.go), 0 outside the array's bounds.
-func (t *Term) Eval(v []integer.Int) integer.Int { return t.eval(v, rootEnv()) }
+func (t *Term) Eval(v []integer.Int) integer.Int {
+	env := rootEnv()
+	r := t.eval(v, env)
+	env.release()
+	return r
+}
 
 func (t *Term) eval(v []integer.Int, env *benv) integer.Int {
 	r := t.c
@@ -329,7 +334,12 @@ func (t *Term) eval(v []integer.Int, env *benv) integer.Int {
 }
 
 // Eval is the value of the atom under v.
-func (a *Atom) Eval(v []integer.Int) integer.Int { return a.eval(v, rootEnv()) }
+func (a *Atom) Eval(v []integer.Int) integer.Int {
+	env := rootEnv()
+	r := a.eval(v, env)
+	env.release()
+	return r
+}
 
 func (a *Atom) eval(v []integer.Int, env *benv) integer.Int {
 	switch a.Kind {

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Prove every goal of one Why3 file with the Debian provers.
 #
-# usage: check.sh CONFIG FILE TRANSFORMATION TIMELIMIT PROVER...
+# usage: [PART=K/N] check.sh CONFIG FILE TRANSFORMATION TIMELIMIT PROVER...
+#
+# With PART=K/N only part K of N of the file's goals is checked: the goals (lemmas and the
+# verification conditions of functions, in the order why3 lists them) whose index is K modulo N,
+# so that the N parts of a file together check every goal, each once, and can run side by side.
 #
 # The file is split with TRANSFORMATION and the first PROVER is run on every
 # sub-goal.  Each next PROVER is run only on the top-level goals (why3 -T/-G)
@@ -31,8 +35,26 @@ run() { # prover outfile [-T M -G g]
   fi
 }
 
+# the selection of part K of N: -T THEORY -G GOAL... for the goals whose index is K mod N
+select=()
+part=${PART:-}
+if [[ -n $part ]]; then
+  k=${part%/*}; parts=${part#*/}
+  why3 -C "$conf" prove -L "$dir" "$file" >"$tmp/list" 2>&1 || { echo "FAIL $file: why3 cannot list its goals:"; tail -20 "$tmp/list"; exit 1; }
+  mapfile -t listed < <(awk '/^theory / {t=$2} /^  (goal|lemma) / {g=$2; sub(/ *:$/,"",g); print t " " g}' "$tmp/list")
+  (( ${#listed[@]} > 0 )) || { echo "FAIL $file: why3 listed no goal"; exit 1; }
+  cur=""
+  for ((i=0;i<${#listed[@]};i++)); do
+    (( i % parts == k )) || continue
+    t=${listed[i]% *}; g=${listed[i]#* }
+    [[ $t == "$cur" ]] || { select+=(-T "$t"); cur=$t; }
+    select+=(-G "$g")
+  done
+  (( ${#select[@]} > 0 )) || { echo "$file part $part: no goal (${#listed[@]} goals in all)"; exit 0; }
+fi
+
 first=$1; shift
-run "$first" "$tmp/all"
+run "$first" "$tmp/all" "${select[@]+"${select[@]}"}"
 goals=(); status=()
 while IFS= read -r line; do
   goals+=("${line% | *}")
@@ -83,5 +105,5 @@ bad=0
 for ((i=0;i<n;i++)); do
   if [[ -z ${status[i]} ]]; then bad=$((bad+1)); echo "  NOT PROVED: sub-goal $((i+1)) of ${goals[i]}"; fi
 done
-echo "$file: $n sub-goals;$summary; unproved=$bad ($SECONDS s)"
+echo "$file${part:+ part $part}: $n sub-goals;$summary; unproved=$bad ($SECONDS s)"
 (( bad == 0 ))

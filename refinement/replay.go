@@ -15,6 +15,7 @@ import (
 	"certsym/refinement/prover"
 	"certsym/refinement/refclient"
 	"certsym/spec/syntax"
+	"certsym/sym"
 )
 
 func (c *unitChecker) engineRun() {
@@ -82,8 +83,12 @@ func (c *unitChecker) engineRun() {
 
 // stepReplay compares the engine's successors of st with certsym-ref expand's.
 func (c *unitChecker) stepReplay(e *engine.Engine, st *engine.State) {
-	c.Sum.StatesReplayed++
 	succs := e.Expand(st, nil)
+	if tooLarge(st, succs) {
+		c.Sum.TooLarge++
+		return
+	}
+	c.Sum.StatesReplayed++
 	pcB, err := c.FormulaB(st.PC.Formula())
 	if err != nil {
 		c.Report("layer", "", st.Depth, "converting the path condition: %v", err)
@@ -255,4 +260,16 @@ func (c *unitChecker) compareStore(st *engine.State, i int, s *engine.State, r r
 		c.Report("step-replay/store-z3", c.InputString(m), st.Depth, "state %s, successor %d: the stores differ under %s: %s",
 			checker.StateString(st, c.Slots), i, c.InputString(m), strings.Join(diff, "; "))
 	}
+}
+
+// tooLarge reports whether the path condition or store of st or of one of its successors, written
+// as trees, pass conv.MaxTreeNodes: the state is then left out of the step replay (conv.ErrTree).
+func tooLarge(st *engine.State, succs []*engine.State) bool {
+	fs := []*sym.Formula{st.PC.Formula()}
+	ts := append([]*sym.Term(nil), st.Store...)
+	for _, s := range succs {
+		fs = append(fs, s.PC.Formula())
+		ts = append(ts, s.Store...)
+	}
+	return conv.TooLarge(fs, ts)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,7 +205,25 @@ func memoryNote() string {
 			rss = res * int64(os.Getpagesize()) >> 20
 		}
 	}
-	return fmt.Sprintf("resident %d MB, Go heap %d MB, Z3 %d MB, %d abandoned Z3 queries running", rss, ms.HeapAlloc>>20, prover.Z3Allocated()>>20, z3worker.Abandoned())
+	return fmt.Sprintf("resident %d MB, Go heap %d MB (%d MB kept from the system, %d threads), Z3 %d MB, %d abandoned Z3 queries running",
+		rss, ms.HeapAlloc>>20, (ms.HeapSys-ms.HeapReleased)>>20, threads(), prover.Z3Allocated()>>20, z3worker.Abandoned())
+}
+
+// threads is the number of the process's threads (each cgo call Z3 is answering holds one, and
+// the C allocator keeps memory per thread), or -1.
+func threads() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // quietTimeout bounds quietCollect.

@@ -135,8 +135,11 @@ type RuleCount struct{ Fired, Checked, Undecided int }
 
 // Summary counts what a run did.
 type Summary struct {
-	Programs           int
-	StatesReplayed     int // engine states replayed against certsym-ref expand
+	Programs       int
+	StatesReplayed int // engine states replayed against certsym-ref expand
+	// TooLarge counts the states left out of the step replay because their path condition or
+	// store, written as trees, pass conv.MaxTreeNodes (conv.ErrTree).
+	TooLarge           int
 	SuccessorsCompared int
 	ConcreteSteps      int // spec.Step compared with certsym-ref step
 	GhostChecks        int // steps of ghost runs checked (exhaustiveness), engine and bounded
@@ -208,6 +211,7 @@ type Summary struct {
 func (s *Summary) Add(o *Summary) {
 	s.Programs += o.Programs
 	s.StatesReplayed += o.StatesReplayed
+	s.TooLarge += o.TooLarge
 	s.SuccessorsCompared += o.SuccessorsCompared
 	s.ConcreteSteps += o.ConcreteSteps
 	s.GhostChecks += o.GhostChecks
@@ -638,6 +642,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
 	}
 	s.ReportRules(w)
+	if s.TooLarge > 0 {
+		fmt.Fprintf(w, "refinement:   states left out of the step replay, their terms too large to write as trees: %d (conv.MaxTreeNodes)\n", s.TooLarge)
+	}
 	if s.Merges > 0 {
 		fmt.Fprintf(w, "refinement:   merges of states checked %d, on %d inputs (mergecheck)\n", s.Merges, s.MergeInputs)
 	}

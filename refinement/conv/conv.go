@@ -172,9 +172,13 @@ func (x *exporter) formula(f *sym.Formula) syntax.BExpr {
 
 // Formula is the engine formula f as IMP syntax over the store of p (arrays included). A
 // comparison over a conditional term is written as the disjunction of its cases (ite.go), the
-// same truth under every valuation; an error when the cases are too many (ErrTooLarge) or a
-// conditional term is inside an array read (ErrIte).
+// same truth under every valuation; an error when the cases are too many (ErrTooLarge), a
+// conditional term is inside an array read (ErrIte) or the formula written as a tree would pass
+// MaxTreeNodes (ErrTree).
 func Formula(p *syntax.Program, f *sym.Formula) (b syntax.BExpr, err error) {
+	if TooLarge([]*sym.Formula{f}, nil) {
+		return nil, ErrTree
+	}
 	if !formulaHasIte(f) {
 		return newExporter(p).formula(f), nil
 	}
@@ -185,8 +189,11 @@ func Formula(p *syntax.Program, f *sym.Formula) (b syntax.BExpr, err error) {
 }
 
 // Term is the engine term t as IMP syntax over the store of p (arrays included); ErrIte for a
-// term with a conditional term inside.
+// term with a conditional term inside, ErrTree for one too large to write as a tree.
 func Term(p *syntax.Program, t *sym.Term) (a syntax.AExpr, err error) {
+	if TooLarge(nil, []*sym.Term{t}) {
+		return nil, ErrTree
+	}
 	if hasIte(t) {
 		return nil, ErrIte
 	}
@@ -199,6 +206,9 @@ func Term(p *syntax.Program, t *sym.Term) (a syntax.AExpr, err error) {
 // Arr is the engine's array term t as the reference's array term (its store chain); ErrIte for
 // an array term with a conditional term inside (the merge of states whose arrays differ).
 func Arr(p *syntax.Program, t *sym.ArrTerm) (a refclient.ArrTerm, err error) {
+	if (&sizer{atoms: map[*sym.Atom]int{}, arrs: map[*sym.ArrTerm]int{}}).arr(t) > MaxTreeNodes {
+		return nil, ErrTree
+	}
 	defer catch(&err)
 	return newExporter(p).arr(t), nil
 }

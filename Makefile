@@ -27,6 +27,10 @@
 
 GO ?= go
 export CGO_ENABLED := 1
+# Two arenas for the C allocator from each process's start (Z3 allocates on many threads, and
+# glibc's arenas, up to eight per core, each keep what is freed into them: docs/performance.md,
+# Memory of the refinement run); the processes that link Z3 also set it in their init.
+export MALLOC_ARENA_MAX ?= 2
 BIN := bin/certsym
 
 .PHONY: all build need-build deps deps-proofs deps-browser deps-artifacts deps-nats deps-slurm check-distributed check-slurm demo test check check-go check-go-noref check-go-ref check-proofs check-refinement refinement-run check-refinement-stream mutation ref bench bench-invariants clean compare-strategies fuzz soak check-shards check-workers check-steal

@@ -143,7 +143,8 @@ const (
 )
 
 // MergeUsage is the usage text of run --merge.
-const MergeUsage = "merge the states of each breadth-first depth that have the same remaining program (state merging, " +
+const MergeUsage = "merge the states of each breadth-first depth that have the same remaining program, and a state one " +
+	"step deeper into the state of the depth it catches up with (state merging, " +
 	"against the path explosion of branches that join); bfs only, on one goroutine; a finished run's verdict and bugs are those of the run without it, " +
 	"each bug confirmed and reported on its input's own path (docs/merging.md)"
 

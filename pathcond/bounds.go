@@ -148,6 +148,8 @@ outer:
 	}
 }
 
+// rng is the range of t when each symbol ranges over its bound (interval arithmetic, through
+// the nonlinear atoms too: atomRange).
 func (bs bounds) rng(t *sym.Term) bound { return bs.rngDepth(t, 0, false) }
 
 // maxAtomDepth bounds how deep rng looks into nested nonlinear atoms (terms are DAGs: x = x * x

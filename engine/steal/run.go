@@ -291,14 +291,18 @@ func (r *run) lowApprox() int64 {
 	return m
 }
 
+// ConfirmTimeoutFactor is how many times the run's query time bound the confirmer's queries may
+// take when the run has a resource limit (newConfirmer).
+const ConfirmTimeoutFactor = 10
+
 // confirm makes the bug of the error state of rc: an engine of its own (its own terms and solver,
 // the run's confirmer, made with the run) replays the state's path from the initial state,
 // deciding each state on the way as the single run does, and confirms the model it finds on the
 // concrete semantics (engine.Confirm). The bugs are confirmed in the order of the report, so the
 // input is a function of the path and of the bugs before it, whichever worker found the state
 // and whatever its solver had answered before. Its queries are bounded by the resource limit
-// (--rlimit) rather than by time, when there is one, so that the same queries get the same
-// answers. When it cannot decide the path condition within the bounds, the worker's own model is
+// (--rlimit) when there is one, so that the same queries get the same answers, with a time bound
+// ten times the run's behind it (newConfirmer). When it cannot decide the path condition within the bounds, the worker's own model is
 // confirmed instead (that input then depends on the worker's solver). A nil bug without an error
 // is a replay a bound cut short (engine.Confirm): the confirmer's Stopped says which, and the run
 // stops there, as the single run does.
@@ -315,12 +319,14 @@ func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
 }
 
 // newConfirmer makes the engine of confirm, at the start of the run. Its queries are bounded by
-// the resource limit alone when there is one: the time a query takes depends on the machine's
-// load, its resource use does not.
+// the resource limit when there is one, the time a query takes depending on the machine's load
+// and its resource use not; the query time bound is then ConfirmTimeoutFactor times the run's, a
+// backstop for the queries Z3 does not stop at the resource limit (a loop of its arithmetic that
+// counts no resource ran for eleven minutes in the refinement layer with the time bound off).
 func (r *run) newConfirmer() *worker {
 	eo := r.eopts
 	if eo.RLimit > 0 {
-		eo.QueryTimeout = 0
+		eo.QueryTimeout *= ConfirmTimeoutFactor
 	}
 	e := engine.New(r.prog, eo)
 	return &worker{r: r, eng: e, chain: e.Solver(), root: e.Initial()}

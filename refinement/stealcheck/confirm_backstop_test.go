@@ -10,15 +10,14 @@ import (
 	"certsym/spec/syntax/parser"
 )
 
-// TestConfirmerBackstop runs the comparison on the generated program of seed 795790337 (of a
-// refinement layer's full run that never ended), with the layer's engine options but 100 ms per
-// query (150 states, resource limit 2,000,000, no time bound for the run): the engine that
-// confirms the partitioned run's bugs replays the path of one of its bugs through a query that Z3
-// answers neither within the resource limit nor at all (it loops in its arithmetic without
-// counting resources). With the confirmer's queries bounded by the resource limit alone the
-// comparison does not end (the full run was stopped after eleven minutes on it; this test, on
-// the code of then, after a minute); with the time bound behind it, it ends in seconds, and the
-// partitioned run's output is still the single run's.
+// TestConfirmerBackstop runs the comparison on the generated program of seed 795790337, with the
+// layer's engine options but 100 ms per query (150 states, resource limit 2,000,000, no time
+// bound for the run): the engine that confirms the partitioned run's bugs replays the path of one
+// of its bugs through a query that Z3 answers neither within the resource limit nor at all (it
+// loops in its arithmetic without counting resources). With the confirmer's queries bounded by
+// the resource limit alone the comparison does not end (a full run of the layer was stopped after
+// eleven minutes on this program, and this test after a minute); with the time bound behind it,
+// it ends in seconds, and the partitioned run's output is still the single run's.
 func TestConfirmerBackstop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a query of seconds")

@@ -193,37 +193,38 @@ const z3Ceiling = 512 << 20
 // collection then ends unless a finalizer itself is stuck, which quietTimeout bounds.
 func quietCollect() bool { return collectZ3(quietTimeout) }
 
-// memoryNote says what the process holds: its resident memory, the Go heap, Z3's estimate of its
-// own allocations, and the abandoned Z3 queries still running (internal/z3worker).
+// memoryNote says what the process holds: its resident memory, the Go heap and what the Go
+// runtime keeps from the system, its threads (each cgo call Z3 is answering holds one, and the C
+// allocator keeps memory per thread), Z3's estimate of its own allocations, and the abandoned Z3
+// queries still running (internal/z3worker).
 func memoryNote() string {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	rss := int64(-1)
-	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
-		var size, res int64
-		if _, err := fmt.Sscan(string(b), &size, &res); err == nil {
-			rss = res * int64(os.Getpagesize()) >> 20
-		}
-	}
+	rss, threads := procStatus()
 	return fmt.Sprintf("resident %d MB, Go heap %d MB (%d MB kept from the system, %d threads), Z3 %d MB, %d abandoned Z3 queries running",
-		rss, ms.HeapAlloc>>20, (ms.HeapSys-ms.HeapReleased)>>20, threads(), prover.Z3Allocated()>>20, z3worker.Abandoned())
+		rss>>10, ms.HeapAlloc>>20, (ms.HeapSys-ms.HeapReleased)>>20, threads, prover.Z3Allocated()>>20, z3worker.Abandoned())
 }
 
-// threads is the number of the process's threads (each cgo call Z3 is answering holds one, and
-// the C allocator keeps memory per thread), or -1.
-func threads() int {
+// procStatus reads the process's resident memory (kB) and thread count from /proc/self/status
+// (-1 for what it cannot read).
+func procStatus() (rssKB, threads int) {
+	rssKB, threads = -1, -1
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return -1
+		return
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB")); err == nil {
+				rssKB = n
+			}
+		} else if v, ok := strings.CutPrefix(line, "Threads:"); ok {
 			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				return n
+				threads = n
 			}
 		}
 	}
-	return -1
+	return
 }
 
 // quietTimeout bounds quietCollect.

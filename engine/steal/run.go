@@ -302,8 +302,9 @@ const ConfirmTimeoutFactor = 10
 // input is a function of the path and of the bugs before it, whichever worker found the state
 // and whatever its solver had answered before. Its queries are bounded by the resource limit
 // (--rlimit) when there is one, so that the same queries get the same answers, with a time bound
-// ten times the run's behind it (newConfirmer). When it cannot decide the path condition within the bounds, the worker's own model is
-// confirmed instead (that input then depends on the worker's solver). A nil bug without an error
+// ten times the run's behind it (newConfirmer). When it cannot decide the path condition within
+// the bounds, the worker's own model is confirmed instead (that input then depends on the
+// worker's solver). A nil bug without an error
 // is a replay a bound cut short (engine.Confirm): the confirmer's Stopped says which, and the run
 // stops there, as the single run does.
 func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {

@@ -206,7 +206,7 @@ func Term(p *syntax.Program, t *sym.Term) (a syntax.AExpr, err error) {
 // Arr is the engine's array term t as the reference's array term (its store chain); ErrIte for
 // an array term with a conditional term inside (the merge of states whose arrays differ).
 func Arr(p *syntax.Program, t *sym.ArrTerm) (a refclient.ArrTerm, err error) {
-	if (&sizer{atoms: map[*sym.Atom]int{}, arrs: map[*sym.ArrTerm]int{}}).arr(t) > MaxTreeNodes {
+	if newSizer().arr(t) > MaxTreeNodes {
 		return nil, ErrTree
 	}
 	defer catch(&err)

@@ -28,16 +28,19 @@ type sizer struct {
 	arrs  map[*sym.ArrTerm]int
 }
 
-func sat(n int) int { return min(n, MaxTreeNodes+1) }
+func newSizer() *sizer { return &sizer{atoms: map[*sym.Atom]int{}, arrs: map[*sym.ArrTerm]int{}} }
+
+// capped is n, or MaxTreeNodes+1 past it.
+func capped(n int) int { return min(n, MaxTreeNodes+1) }
 
 func (s *sizer) term(t *sym.Term) int {
 	if t == nil {
 		return 0
 	}
 	n := 1
-	t.EachMono(func(_ integer.Int, a *sym.Atom) { n = sat(n + 2 + s.atom(a)) })
+	t.EachMono(func(_ integer.Int, a *sym.Atom) { n = capped(n + 2 + s.atom(a)) })
 	if a := t.ArrayValue(); a != nil {
-		n = sat(n + s.arr(a))
+		n = capped(n + s.arr(a))
 	}
 	return n
 }
@@ -50,7 +53,7 @@ func (s *sizer) atom(a *sym.Atom) int {
 	switch a.Kind {
 	case sym.AtomSym, sym.AtomBnd:
 	default:
-		n = sat(n + s.term(a.L) + s.term(a.R) + s.arr(a.A) + s.formula(a.C))
+		n = capped(n + s.term(a.L) + s.term(a.R) + s.arr(a.A) + s.formula(a.C))
 	}
 	s.atoms[a] = n
 	return n
@@ -63,7 +66,7 @@ func (s *sizer) arr(t *sym.ArrTerm) int {
 	if n, ok := s.arrs[t]; ok {
 		return n
 	}
-	n := sat(1 + s.arr(t.Prev) + s.term(t.I) + s.term(t.V))
+	n := capped(1 + s.arr(t.Prev) + s.term(t.I) + s.term(t.V))
 	s.arrs[t] = n
 	return n
 }
@@ -72,9 +75,9 @@ func (s *sizer) formula(f *sym.Formula) int {
 	if f == nil {
 		return 0
 	}
-	n := sat(1 + s.term(f.T) + s.term(f.Lo) + s.term(f.Hi))
+	n := capped(1 + s.term(f.T) + s.term(f.Lo) + s.term(f.Hi))
 	for _, g := range f.Args {
-		n = sat(n + s.formula(g))
+		n = capped(n + s.formula(g))
 	}
 	return n
 }
@@ -82,13 +85,13 @@ func (s *sizer) formula(f *sym.Formula) int {
 // TooLarge reports whether the formulas and terms, written as trees, have more than MaxTreeNodes
 // nodes in all.
 func TooLarge(fs []*sym.Formula, ts []*sym.Term) bool {
-	s := &sizer{atoms: map[*sym.Atom]int{}, arrs: map[*sym.ArrTerm]int{}}
+	s := newSizer()
 	n := 0
 	for _, f := range fs {
-		n = sat(n + s.formula(f))
+		n = capped(n + s.formula(f))
 	}
 	for _, t := range ts {
-		n = sat(n + s.term(t))
+		n = capped(n + s.term(t))
 	}
 	return n > MaxTreeNodes
 }

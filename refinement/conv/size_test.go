@@ -23,7 +23,7 @@ func TestTreeSize(t *testing.T) {
 	var prev int
 	for k := 1; k <= 40; k++ {
 		x = sym.Add(ts.Div(x, sym.Sub(x, three)), x)
-		n := (&sizer{atoms: map[*sym.Atom]int{}, arrs: map[*sym.ArrTerm]int{}}).term(x)
+		n := newSizer().term(x)
 		if n <= MaxTreeNodes {
 			a, err := Term(p, x)
 			if err != nil {

@@ -63,9 +63,10 @@ fi
 
 echo "refinement: [3/3] mutation check (build tag faults)"
 # TestMutation runs the layer under each fault of fault.Refinement(); the packages' own fault
-# tests (merging, prove, inference, stealing, verify's invariant mode, the broker's
-# acknowledgement) each switch on their faults and require the check meant for them to catch them
-go test -tags faults -count=1 -timeout 60m -run 'Mutation|Fault' -v ./refinement/... ./distrib/ ./prove/infer/ 2>&1 | tee "$tmp/mutation.txt"
+# tests (merging, prove, inference, stealing and its thieves' decisions, verify's invariant
+# mode, the broker's acknowledgement) each switch on their faults and require the check meant
+# for them to catch them
+go test -tags faults -count=1 -timeout 60m -run 'Mutation|Fault' -v ./refinement/... ./distrib/ ./prove/infer/ ./engine/steal/ 2>&1 | tee "$tmp/mutation.txt"
 mutation=${PIPESTATUS[0]}
 fi
 

@@ -309,7 +309,7 @@ const ConfirmTimeoutFactor = 10
 // stops there, as the single run does.
 func (r *run) confirm(rc *record, ev *event) (*engine.Bug, error) {
 	e := r.confirmer.eng
-	st, err := r.confirmer.replay(rc.nd, int(rc.depth), false)
+	st, err := r.confirmer.replay(rc.nd, int(rc.depth), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package steal
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -11,17 +12,38 @@ import (
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/solver"
+	"certsym/spec/integer"
 )
 
 // none is the depth a worker publishes when it holds no state (low, oldest).
 const none = math.MaxInt64
 
 // item is a pending state of a worker: the state itself, or nil for a job stolen from another
-// worker and not replayed yet; its path and depth.
+// worker and not replayed yet; its path and depth; and, for a stolen job, the decision the worker
+// that queued the state took on its path condition.
 type item struct {
 	st    *engine.State
 	nd    *node
 	depth int32
+	dec   *decision
+}
+
+// decision is the answer a worker's solver gave on the path condition of a state it queued: a
+// thief that replays the state takes it rather than asking its own solver again. The answers of
+// two solvers differ where a time or resource bound cuts one of them short (which depends on
+// each solver's history and on the load), and the single run asks each path condition once: the
+// state's error, if it has one, is classified by that answer, and the states below are expanded
+// under it, whichever worker expands them.
+type decision struct {
+	status  pathcond.SatStatus
+	witness []integer.Int
+	reason  string
+}
+
+// decided is the decision taken on the path condition of st, a state queued by this worker.
+func decided(st *engine.State) *decision {
+	pc := st.PC
+	return &decision{status: pc.Status, witness: slices.Clone(pc.Witness), reason: pc.Reason}
 }
 
 // level is the pending states of one depth, a FIFO: items[head:].
@@ -188,7 +210,7 @@ func (w *worker) step() bool {
 		return false
 	}
 	if it.st == nil {
-		st, err := w.replay(it.nd, int(it.depth), true)
+		st, err := w.replay(it.nd, int(it.depth), it.dec)
 		if err != nil {
 			w.dead = true
 			w.r.fail(err)
@@ -331,10 +353,12 @@ func (w *worker) anchorOf(nd *node) *engine.State {
 // branching state of the path that the worker has made (its anchors), or from the initial state,
 // it expands the states on the path, taking the successor the path names at each branching.
 // With pruning each state it makes is decided, as the single run decides every state it queues,
-// so that the job's states reach the solver as they would there (without pruning nothing is).
-func (w *worker) replay(nd *node, depth int, stolen bool) (*engine.State, error) {
+// so that the job's states reach the solver as they would there (without pruning nothing is);
+// the job's own state takes dec, the decision of the worker that queued it, when there is one (a
+// stolen job).
+func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, error) {
 	path := nd.choices()
-	if fault.Active == fault.StealWrongPrefix && stolen && len(path) > 0 {
+	if fault.Active == fault.StealWrongPrefix && dec != nil && len(path) > 0 {
 		path[len(path)-1] ^= 1
 	}
 	anc := nd.ancestors()
@@ -363,7 +387,12 @@ func (w *worker) replay(nd *node, depth int, stolen bool) (*engine.State, error)
 			k++
 		}
 		clear(succ)
-		if !w.r.opts.NoPrune {
+		switch {
+		case w.r.opts.NoPrune:
+		case dec != nil && next.Depth == depth && dec.status != pathcond.Unchecked && fault.Active != fault.StealRedecide:
+			pc := next.PC
+			pc.Status, pc.Witness, pc.Reason = dec.status, dec.witness, dec.reason
+		default:
 			w.chain.Check(next.PC)
 		}
 		st = next
@@ -417,7 +446,11 @@ func (w *worker) steal() bool {
 	take := (avail + 1) / 2
 	jobs := w.items[:0]
 	for _, it := range l.items[l.head : l.head+take] {
-		jobs = append(jobs, item{nd: it.nd, depth: it.depth})
+		j := item{nd: it.nd, depth: it.depth, dec: it.dec}
+		if it.st != nil {
+			j.dec = decided(it.st)
+		}
+		jobs = append(jobs, j)
 	}
 	clear(l.items[l.head : l.head+take])
 	l.head += take

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
+	"certsym/engine"
 	"certsym/engine/job"
 	"certsym/internal/fault"
 )
@@ -135,16 +137,19 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 	switch {
 	case len(rep.Bugs) > 0:
 		rep.Verdict = "bug"
-		if stop != nil {
-			rep.Reason = stop.Reason
+		var notes []string
+		if allBugs && len(unknowns) > 0 {
+			u := unknowns[0]
+			notes = append(notes, "the list may miss errors: "+engine.Undecided(u.Kind, u.Line, u.Reason, len(unknowns)-1))
 		}
+		if stop != nil {
+			notes = append(notes, stop.Reason)
+		}
+		rep.Reason = strings.Join(notes, "; ")
 	case len(unknowns) > 0:
 		u := unknowns[0]
 		rep.Verdict = "unknown"
-		rep.Reason = fmt.Sprintf("the solver could not decide whether the %s at line %d is reachable (%s)", u.Kind, u.Line, u.Reason)
-		if len(unknowns) > 1 {
-			rep.Reason += fmt.Sprintf(", and %d more error states", len(unknowns)-1)
-		}
+		rep.Reason = engine.Undecided(u.Kind, u.Line, u.Reason, len(unknowns)-1)
 		if stop != nil {
 			rep.Reason += "; " + stop.Reason
 		}

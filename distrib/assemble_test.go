@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"certsym/distrib"
@@ -133,5 +134,35 @@ func TestAssembleEqualsFindBugs(t *testing.T) {
 	t.Logf("%d programs: the assembled report is the single run's", checked)
 	if checked < len(progs)*3/4 {
 		t.Errorf("only %d of %d programs checked", checked, len(progs))
+	}
+}
+
+// TestAssembleSaysWhatItMisses: with --all-bugs, the assembled report of a program with a bug
+// and an error state the solver cannot decide (a polynomial of degree 512) says what the list
+// may miss, as the single run does, in jobs of 1 and of 100 states.
+func TestAssembleSaysWhatItMisses(t *testing.T) {
+	src := "if x == 1 then fail fi;\ny = x + 1;\n" + strings.Repeat("y = y * y;\n", 9) + "if y == 7 then fail fi\n"
+	prog, err := parser.Parse("undecided.imp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := engine.New(prog, engine.Options{AllBugs: true})
+	rep, err := e.FindBugs(nil)
+	e.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(rep.Reason, "the list may miss errors: ") {
+		t.Fatalf("the single run's reason is %q", rep.Reason)
+	}
+	for _, b := range []int{1, 100} {
+		spec := &distrib.Spec{File: "undecided.imp", Source: src, AllBugs: true, Budget: b}
+		got, err := distrib.Assemble(exploreAll(t, spec), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Verdict != rep.Verdict.String() || got.Reason != rep.Reason || len(got.Bugs) != 1 {
+			t.Errorf("jobs of %d states: %s (%s), %d bugs; the single run: %v (%s)", b, got.Verdict, got.Reason, len(got.Bugs), rep.Verdict, rep.Reason)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"certsym/engine/search"
@@ -234,18 +235,23 @@ func Conclude(rep *Report, unknownErrors []*State, stopped string, allBugs bool)
 	switch {
 	case len(rep.Bugs) > 0:
 		rep.Verdict = VerdictBug
-		if allBugs && stopped != "" {
-			// The bugs are confirmed, but the list may be incomplete: say why it stops there.
-			rep.Reason = stopped
+		if allBugs {
+			// The bugs are confirmed, but the list may be incomplete: say why (error states the
+			// solver could not decide, a bound).
+			var notes []string
+			if len(unknownErrors) > 0 {
+				st := unknownErrors[0]
+				notes = append(notes, "the list may miss errors: "+Undecided(st.ErrorOf().Kind.String(), st.ErrorOf().Line(), st.PC.Reason, len(unknownErrors)-1))
+			}
+			if stopped != "" {
+				notes = append(notes, stopped)
+			}
+			rep.Reason = strings.Join(notes, "; ")
 		}
 	case len(unknownErrors) > 0:
 		st := unknownErrors[0]
 		rep.Verdict = VerdictUnknown
-		rep.Reason = fmt.Sprintf("the solver could not decide whether the %s at line %d is reachable (%s)",
-			st.ErrorOf().Kind, st.ErrorOf().Line(), st.PC.Reason)
-		if len(unknownErrors) > 1 {
-			rep.Reason += fmt.Sprintf(", and %d more error states", len(unknownErrors)-1)
-		}
+		rep.Reason = Undecided(st.ErrorOf().Kind.String(), st.ErrorOf().Line(), st.PC.Reason, len(unknownErrors)-1)
 		if stopped != "" {
 			rep.Reason += "; " + stopped
 		}
@@ -256,6 +262,16 @@ func Conclude(rep *Report, unknownErrors []*State, stopped string, allBugs bool)
 		rep.Verdict = VerdictSafe
 	}
 	return rep
+}
+
+// Undecided says that the solver could not decide whether the error of the given kind at line
+// is reachable (reason, the solver's), and how many more error states it could not decide.
+func Undecided(kind string, line int, reason string, more int) string {
+	s := fmt.Sprintf("the solver could not decide whether the %s at line %d is reachable (%s)", kind, line, reason)
+	if more > 0 {
+		s += fmt.Sprintf(", and %d more error states", more)
+	}
+	return s
 }
 
 // Verdict is the bug finder's report for the run so far of an engine whose stream the caller

@@ -3,6 +3,7 @@ package steal_test
 import (
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -20,7 +21,12 @@ import (
 // end), with GOMAXPROCS 2, the three run alternately. On a machine shared with other work the
 // speedup is the one measured under that load.
 // allocB/state and allocs/state are the single run's bytes and allocations per state expanded.
+// The garbage collector is paced as the command paces it (budget.PaceGC).
 func BenchmarkWorkers(b *testing.B) {
+	prev := debug.SetGCPercent(100)
+	debug.SetGCPercent(prev)
+	budget.PaceGC(0)
+	defer debug.SetGCPercent(prev)
 	gcd, err := parser.ParseFile(filepath.Join(testprog.Root(), "engine", "testdata", "gcd.imp"))
 	if err != nil {
 		b.Fatal(err)

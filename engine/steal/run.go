@@ -281,6 +281,24 @@ func (r *run) low() int64 {
 	}
 }
 
+// pastBound reports whether a worker should leave its states of depth d for later: the workers
+// have expanded as many states as the state bound allows, so the bound falls at the oldest
+// pending depth or later, and the states deeper than that depth may all be past the report's end.
+// The run then goes depth by depth (a depth is expanded once every worker has passed the one
+// before), the workers no further than the depth the merger needs to decide where the bound
+// falls; before, they went up to the window's depths ahead.
+func (r *run) pastBound(d int64) bool {
+	b := r.opts.MaxStates
+	if b == 0 || r.n == 1 || d <= r.lowApprox() {
+		return false
+	}
+	n := 0
+	for _, w := range r.workers {
+		n += int(w.expanded.Load())
+	}
+	return n >= b
+}
+
 // lowApprox is low without the consistent read (for the window: a worker that reads it a little
 // low only waits a little longer).
 func (r *run) lowApprox() int64 {

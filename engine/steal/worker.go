@@ -184,7 +184,7 @@ func (w *worker) pop() (item, bool) {
 	if l == nil {
 		return item{}, false
 	}
-	if d := int64(w.base); d > w.r.last.Load() || (d-int64(w.r.window) > w.r.lowApprox()) {
+	if d := int64(w.base); d > w.r.last.Load() || (d-int64(w.r.window) > w.r.lowApprox()) || w.r.pastBound(d) {
 		return item{}, false
 	}
 	it := l.items[l.head]
@@ -354,8 +354,9 @@ func (w *worker) anchorOf(nd *node) *engine.State {
 // it expands the states on the path, taking the successor the path names at each branching.
 // With pruning each state it makes is decided, as the single run decides every state it queues,
 // so that the job's states reach the solver as they would there (without pruning nothing is);
-// the job's own state takes dec, the decision of the worker that queued it, when there is one (a
-// stolen job).
+// for a stolen job, the job's own state takes dec, the decision of the worker that queued it,
+// and the states on the way are not decided: what is expanded below the job depends on its
+// state's decision alone.
 func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, error) {
 	path := nd.choices()
 	if fault.Active == fault.StealWrongPrefix && dec != nil && len(path) > 0 {
@@ -392,6 +393,9 @@ func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, erro
 		case dec != nil && next.Depth == depth && dec.status != pathcond.Unchecked && fault.Active != fault.StealRedecide:
 			pc := next.PC
 			pc.Status, pc.Witness, pc.Reason = dec.status, dec.witness, dec.reason
+		case dec != nil && fault.Active != fault.StealRedecide:
+			// A state on the way to a stolen job's: the job's state takes its owner's decision,
+			// and the states below it are decided from that, so the solver is not asked here.
 		default:
 			w.chain.Check(next.PC)
 		}

@@ -110,11 +110,16 @@ func Budget(fs *flag.FlagSet, statesUsage, queryUsage string) func() budget.Limi
 
 // Time declares --timeout and --max-memory, the bounds of every command that runs the
 // program (run, verify, exec, concolic, replay), on fs; the returned function reads them, after
-// parsing, as a budget.Limits (Timeout and MaxMemory).
+// parsing, as a budget.Limits (Timeout and MaxMemory), and sets the garbage collector's pace for
+// the memory bound (budget.PaceGC).
 func Time(fs *flag.FlagSet) func() budget.Limits {
 	timeout := Duration(fs, "timeout", 0, "stop after this `duration`, e.g. 30s (0: no bound)")
 	maxMem := fs.Uint64("max-memory", 4096, "stop when the heap exceeds this many `MiB` (0: no bound)")
-	return func() budget.Limits { return budget.Limits{Timeout: *timeout, MaxMemory: *maxMem << 20} }
+	return func() budget.Limits {
+		lim := budget.Limits{Timeout: *timeout, MaxMemory: *maxMem << 20}
+		budget.PaceGC(lim.MaxMemory)
+		return lim
+	}
 }
 
 // Workers declares --workers on fs with the given usage text: run --workers

@@ -121,8 +121,10 @@ func TestConcreteTimeAndMemoryBounds(t *testing.T) {
 		t.Skip("starts processes that run for a second")
 	}
 	spin := writeProg(t, spinSrc)
-	// grow keeps making garbage: a 10,000-digit number multiplied at each step.
-	grow := writeProg(t, "x = 3;\ni = 0;\nwhile i < 33000 do x = x * 3; i = i + 1 od;\nwhile true do y = x * x od\n")
+	// grow keeps 16 numbers of about 830,000 bits each live (2 MiB: the collector, paced to
+	// stay under the bound, cannot bring the heap below it) and then spins making garbage.
+	grow := writeProg(t, "array a[0..15];\nx = 3;\ni = 0;\nwhile i < 19 do x = x * x; i = i + 1 od;\ni = 0;\n"+
+		"while i < 16 do a[i] = x + i; i = i + 1 od;\nwhile true do y = x + 1 od\n")
 	dir := t.TempDir()
 	writeCase(t, dir, spin, "{}")
 	cases := []struct {

@@ -140,7 +140,7 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 		var notes []string
 		if allBugs && len(unknowns) > 0 {
 			u := unknowns[0]
-			notes = append(notes, "the list may miss errors: "+engine.Undecided(u.Kind, u.Line, u.Reason, len(unknowns)-1))
+			notes = append(notes, engine.MayMiss(u.Kind, u.Line, u.Reason, len(unknowns)-1))
 		}
 		if stop != nil {
 			notes = append(notes, stop.Reason)

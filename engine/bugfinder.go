@@ -241,7 +241,7 @@ func Conclude(rep *Report, unknownErrors []*State, stopped string, allBugs bool)
 			var notes []string
 			if len(unknownErrors) > 0 {
 				st := unknownErrors[0]
-				notes = append(notes, "the list may miss errors: "+Undecided(st.ErrorOf().Kind.String(), st.ErrorOf().Line(), st.PC.Reason, len(unknownErrors)-1))
+				notes = append(notes, MayMiss(st.ErrorOf().Kind.String(), st.ErrorOf().Line(), st.PC.Reason, len(unknownErrors)-1))
 			}
 			if stopped != "" {
 				notes = append(notes, stopped)
@@ -272,6 +272,11 @@ func Undecided(kind string, line int, reason string, more int) string {
 		s += fmt.Sprintf(", and %d more error states", more)
 	}
 	return s
+}
+
+// MayMiss is the reason of an --all-bugs list that may miss errors: Undecided's.
+func MayMiss(kind string, line int, reason string, more int) string {
+	return "the list may miss errors: " + Undecided(kind, line, reason, more)
 }
 
 // Verdict is the bug finder's report for the run so far of an engine whose stream the caller

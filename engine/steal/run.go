@@ -287,9 +287,10 @@ func (r *run) low() int64 {
 // The run then goes depth by depth (a depth is expanded once every worker has passed the one
 // before), the workers no further than the depth the merger needs to decide where the bound
 // falls; before, they went up to the window's depths ahead.
-func (r *run) pastBound(d int64) bool {
+// low is lowApprox, read by the caller.
+func (r *run) pastBound(d, low int64) bool {
 	b := r.opts.MaxStates
-	if b == 0 || r.n == 1 || d <= r.lowApprox() {
+	if b == 0 || r.n == 1 || d <= low {
 		return false
 	}
 	n := 0

@@ -184,7 +184,7 @@ func (w *worker) pop() (item, bool) {
 	if l == nil {
 		return item{}, false
 	}
-	if d := int64(w.base); d > w.r.last.Load() || (d-int64(w.r.window) > w.r.lowApprox()) || w.r.pastBound(d) {
+	if d, low := int64(w.base), w.r.lowApprox(); d > w.r.last.Load() || d-int64(w.r.window) > low || w.r.pastBound(d, low) {
 		return item{}, false
 	}
 	it := l.items[l.head]
@@ -390,12 +390,13 @@ func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, erro
 		clear(succ)
 		switch {
 		case w.r.opts.NoPrune:
-		case dec != nil && next.Depth == depth && dec.status != pathcond.Unchecked && fault.Active != fault.StealRedecide:
-			pc := next.PC
-			pc.Status, pc.Witness, pc.Reason = dec.status, dec.witness, dec.reason
 		case dec != nil && fault.Active != fault.StealRedecide:
-			// A state on the way to a stolen job's: the job's state takes its owner's decision,
-			// and the states below it are decided from that, so the solver is not asked here.
+			// The job's state takes its owner's decision; the states on the way are not decided
+			// (the states below the job are decided from its state's decision alone).
+			if next.Depth == depth {
+				pc := next.PC
+				pc.Status, pc.Witness, pc.Reason = dec.status, dec.witness, dec.reason
+			}
 		default:
 			w.chain.Check(next.PC)
 		}

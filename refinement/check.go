@@ -45,6 +45,7 @@ package refinement
 import (
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"certsym/engine"
 	"certsym/refinement/boundedcheck"
@@ -52,6 +53,7 @@ import (
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/distcheck"
 	"certsym/refinement/infercheck"
+	"certsym/refinement/memory"
 	"certsym/refinement/mergecheck"
 	"certsym/refinement/provecheck"
 	"certsym/refinement/stealcheck"
@@ -77,6 +79,8 @@ type unitChecker struct {
 	xc *crosscheck.Worker
 	// stream is what the layer saw of the program's bug-finder run (nil: cut short by the layer).
 	stream *streamRun
+	// slot is the worker as the memory guard sees it (refinement/memory).
+	slot *memory.Slot
 }
 
 // CheckUnit runs every check on one program. A panic anywhere (engine or layer) is reported as
@@ -95,7 +99,10 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 		if r := recover(); r != nil {
 			c.Report("panic", "", -1, "panic: %v\n%s", r, panicSite(debug.Stack()))
 		}
-		if c.Expired() {
+		c.slot.Flight.Store(nil)
+		if c.Cut.Load() {
+			c.Sum.MemoryCut++
+		} else if c.Expired() {
 			c.Sum.OverBudget++
 		}
 		if c.xc != nil {
@@ -103,54 +110,62 @@ func (c *unitChecker) CheckUnit(u *Unit) {
 		}
 	}()
 	if c.Cfg.StreamOnly {
-		streamcheck.Compare(c.Checker, c.StreamBudget())
+		c.step("stream", func() { streamcheck.Compare(c.Checker, c.StreamBudget()) })
 		return
 	}
-	c.engineRun()
-	c.ghostRuns()
+	c.step("engine run", c.engineRun)
+	c.step("ghost runs", c.ghostRuns)
 	if !c.Expired() {
-		c.mergeRun()
+		c.step("merge run", c.mergeRun)
 	}
 	if c.Cfg.StarvedStates > 0 && !c.Expired() {
-		c.starvedRun()
+		c.step("starved run", c.starvedRun)
 	}
 	if c.Cfg.BoundedN > 0 && !c.Expired() {
-		boundedcheck.Run(c.Checker)
+		c.step("bounded", func() { boundedcheck.Run(c.Checker) })
 	}
 	if c.Cfg.BoundedN > 0 && !c.Expired() {
-		verifycheck.Run(c.Checker)
+		c.step("verify", func() { verifycheck.Run(c.Checker) })
 	}
 	for _, s := range []engine.Strategy{engine.Coverage, engine.RandomPath} {
 		if !c.Expired() {
-			c.fairRun(s)
+			c.step("fair run "+s.String(), func() { c.fairRun(s) })
 		}
 	}
 	if c.stream != nil {
-		c.checkAllBugs("all-bugs", c.stream)
+		c.step("all bugs", func() { c.checkAllBugs("all-bugs", c.stream) })
 	}
 	if !c.Expired() {
-		c.burstCompare()
+		c.step("burst", c.burstCompare)
 	}
 	if !c.Expired() {
-		mergecheck.Run(c.Checker)
+		c.step("merge", func() { mergecheck.Run(c.Checker) })
 	}
 	if !c.Expired() {
-		provecheck.Run(c.Checker)
+		c.step("prove", func() { provecheck.Run(c.Checker) })
 	}
 	if !c.Expired() {
-		infercheck.Run(c.Checker)
+		c.step("infer", func() { infercheck.Run(c.Checker) })
 	}
 	if !c.Expired() {
-		stealcheck.Run(c.Checker)
+		c.step("steal", func() { stealcheck.Run(c.Checker) })
 	}
 	if n := c.StreamBudget(); n > 0 && !c.Expired() {
-		streamcheck.Compare(c.Checker, n)
+		c.step("stream", func() { streamcheck.Compare(c.Checker, n) })
 	}
 	if !c.Expired() { // last: it takes what is left of the program's budget
-		distcheck.Run(c.Checker, distcheck.Hooks{BugReplay: c.bugReplayAs, AllBugs: func(check string, bugs []*engine.Bug, finished bool) {
-			c.checkAllBugs(check, &streamRun{bugs: bugs, finished: finished})
-		}})
+		c.step("dist", func() {
+			distcheck.Run(c.Checker, distcheck.Hooks{BugReplay: c.bugReplayAs, AllBugs: func(check string, bugs []*engine.Bug, finished bool) {
+				c.checkAllBugs(check, &streamRun{bugs: bugs, finished: finished})
+			}})
+		})
 	}
+}
+
+// step runs one check of the current program, telling the memory guard which.
+func (c *unitChecker) step(check string, run func()) {
+	c.slot.Flight.Store(&memory.Flight{Prog: c.U.Name, Check: check, Start: time.Now(), Deadline: c.Deadline})
+	run()
 }
 
 // panicSite is the part of a panic's stack that names the engine's or the layer's functions.

@@ -4,18 +4,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"certsym/internal/z3worker"
 	"certsym/refinement/checker"
 	"certsym/refinement/crosscheck"
 	"certsym/refinement/gen"
+	"certsym/refinement/memory"
 	"certsym/refinement/prover"
 	"certsym/spec/syntax"
 	"certsym/spec/syntax/parser"
@@ -93,7 +92,9 @@ func GeneratedUnits(seed int64, n int, cfg gen.Config) ([]*Unit, error) {
 
 // Run checks the units with cfg.Workers workers (each with its own certsym-ref process and Z3
 // context) and returns the summary. The checks of each unit depend only on the unit (their
-// random choices are seeded by it), not on the scheduling.
+// random choices are seeded by it), not on the scheduling. A guard bounds the process's memory
+// (refinement/memory: programs in flight over the ceiling are cut and counted, and the log says what
+// held the memory).
 func Run(cfg Config, units []*Unit) (*Summary, error) {
 	workers := cfg.Workers
 	if workers < 1 {
@@ -110,9 +111,11 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	done := 0
 	var stop atomic.Bool
 	// gate: a worker checks a program under the read lock; a worker that could not collect its
-	// Z3 objects in time, or that sees Z3 hold more than z3Ceiling, takes the write lock (the
-	// others finish their program and wait) and collects with no query running (quietCollect).
+	// Z3 objects in time, or that sees Z3 hold more than memory.Z3Ceiling, takes the write lock
+	// (the others finish their program and wait) and collects with no query running
+	// (memory.QuietCollect).
 	var gate sync.RWMutex
+	var slots []*memory.Slot
 	for w := 0; w < workers; w++ {
 		ch, err := checker.New(cfg, int64(w))
 		if err != nil {
@@ -123,10 +126,12 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 			ch.Stop = &stop
 		}
 		c := &unitChecker{Checker: ch}
+		c.slot = &memory.Slot{Cut: &ch.Cut}
 		if cfg.CrossCheck {
 			c.xc = crosscheck.New(ch)
 			ch.XC = c.xc.Hook
 		}
+		slots = append(slots, c.slot)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -139,15 +144,18 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				gate.RUnlock()
 				c.Sum.Z3Bytes = prover.Z3Allocated()
 				t1 := time.Now()
-				drained := collectZ3(collectTimeout)
-				if !drained || prover.Z3Allocated() > z3Ceiling {
+				drained := memory.CollectZ3(memory.CollectTimeout)
+				if !drained || prover.Z3Allocated() > memory.Z3Ceiling {
 					gate.Lock()
-					drained = quietCollect()
+					drained = memory.QuietCollect()
 					gate.Unlock()
+				}
+				if c.Cut.Load() { // the memory guard cut the program: give the system back what is free
+					debug.FreeOSMemory()
 				}
 				c.Sum.Z3BytesCollected = prover.Z3Allocated()
 				if d := time.Since(t1); cfg.Log != nil && (!drained || d > 2*time.Second) {
-					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v; %s)", u.Name, d.Round(time.Millisecond), drained, memoryNote())
+					cfg.Log("program %s: its Z3 objects took %v to collect (all collected: %v; %s)", u.Name, d.Round(time.Millisecond), drained, memory.Note())
 				}
 				if d := time.Since(t0); cfg.Log != nil && d > 3*time.Second {
 					cfg.Log("slow program %s: %v", u.Name, d.Round(time.Millisecond))
@@ -156,12 +164,15 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 				total.Add(c.Sum)
 				done++
 				if cfg.Log != nil && (c.Sum.Mismatches > 0 || done%25 == 0) {
-					cfg.Log("%d/%d programs, %d mismatches so far (last: %s; %s)", done, len(units), total.Mismatches, u.Name, memoryNote())
+					cfg.Log("%d/%d programs, %d mismatches so far (last: %s; %s)", done, len(units), total.Mismatches, u.Name, memory.Note())
 				}
 				mu.Unlock()
 			}
 		}()
 	}
+	watching, watched := make(chan struct{}), make(chan struct{})
+	go func() { defer close(watched); memory.NewGuard(slots, cfg.Log).Watch(watching) }()
+	defer func() { close(watching); <-watched }()
 	if startErr == nil {
 		for _, u := range units {
 			mu.Lock()
@@ -181,102 +192,3 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	return total, nil
 }
 
-// collectTimeout bounds the wait of collectZ3 after a program while the other workers go on.
-const collectTimeout = 30 * time.Second
-
-// z3Ceiling is the Z3 memory (its own estimate) above which a worker collects with the other
-// workers paused.
-const z3Ceiling = 512 << 20
-
-// quietCollect collects as collectZ3 while no worker checks a program (the caller holds the
-// gate), so no query holds a context's lock and the finalizers cannot wait on one: the
-// collection then ends unless a finalizer itself is stuck, which quietTimeout bounds.
-func quietCollect() bool { return collectZ3(quietTimeout) }
-
-// memoryNote says what the process holds: its resident memory, the Go heap and what the Go
-// runtime keeps from the system, its threads (each cgo call Z3 is answering holds one, and the C
-// allocator keeps memory per thread), Z3's estimate of its own allocations, and the abandoned Z3
-// queries still running (internal/z3worker).
-func memoryNote() string {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	rss, threads := procStatus()
-	return fmt.Sprintf("resident %d MB, Go heap %d MB (%d MB kept from the system, %d threads), Z3 %d MB, %d abandoned Z3 queries running",
-		rss>>10, ms.HeapAlloc>>20, (ms.HeapSys-ms.HeapReleased)>>20, threads, prover.Z3Allocated()>>20, z3worker.Abandoned())
-}
-
-// procStatus reads the process's resident memory (kB) and thread count from /proc/self/status
-// (-1 for what it cannot read).
-func procStatus() (rssKB, threads int) {
-	rssKB, threads = -1, -1
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB")); err == nil {
-				rssKB = n
-			}
-		} else if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				threads = n
-			}
-		}
-	}
-	return
-}
-
-// quietTimeout bounds quietCollect.
-const quietTimeout = 5 * time.Minute
-
-// collectZ3 waits until the Z3 objects the program just checked left behind are freed, at most
-// timeout (false when the time ran out). Every engine, bounded interpreter and verify run of
-// the layer makes a Z3 context of its own, which go-z3 frees only by finalizers, in chains: the
-// finalizers of a context's terms, models and solvers must run before the context becomes
-// unreachable and its own finalizer deletes it, one garbage collection later. All of them run
-// on the runtime's single finalizer goroutine, which waits on a context's lock while a solver
-// of that context is answering (a query of the other worker's, up to its time bound): a
-// backlog of finalizers keeps every context it holds alive, with all its memory, while the
-// workers go on making new ones. So each worker, before its next program, collects three times
-// (terms, then solvers, then contexts) and waits each time for the finalizers queued so far to
-// have run. When that wait runs out (on a loaded machine the backlog can outgrow it, and the
-// memory with it), or Z3 holds more than z3Ceiling, the worker pauses the others and collects
-// alone (quietCollect): the Z3 memory the run holds is then bounded by what the programs in
-// flight use.
-func collectZ3(timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for round := 0; round < 3; round++ {
-		if !finalizerBarrier(deadline) {
-			return false
-		}
-	}
-	return true
-}
-
-// sentinel is an object whose finalizer says that the finalizers queued before it have run (it
-// holds a pointer, so the runtime's tiny allocator, which would batch it with other objects,
-// never places it).
-type sentinel struct{ _ *int }
-
-// finalizerBarrier collects garbage and waits, until deadline, for the finalizers that
-// collection queued to have run. runtime.GC returns once the collection has swept, so the
-// finalizers it queues are all queued by then. The finalizer goroutine takes the finalizers
-// queued so far as one batch and runs it in no fixed order: a sentinel queued by the next
-// collection may share a batch with some of them and run first; a second sentinel, made once
-// the first has run, is queued in a later batch, which the goroutine takes only when the
-// first sentinel's batch, and so every finalizer queued before it, is done.
-func finalizerBarrier(deadline time.Time) bool {
-	runtime.GC()
-	for i := 0; i < 2; i++ {
-		done := make(chan struct{})
-		runtime.SetFinalizer(&sentinel{}, func(*sentinel) { close(done) })
-		runtime.GC()
-		select {
-		case <-done:
-		case <-time.After(time.Until(deadline)):
-			return false
-		}
-	}
-	return true
-}

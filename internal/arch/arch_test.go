@@ -83,6 +83,7 @@ var layer = map[string]int{
 	"scripts/benchsum":                11, // make bench: gonum/stat summaries of the benchmarks' runs
 	"refinement/refclient":            10, // the certsym-ref client and the protocol's JSON codec (the prover reads its array terms)
 	"refinement/prover":               11, // the layer's own Z3 encoding
+	"refinement/memory":               12, // the layer's hold on its memory: collecting Z3's objects, the ceiling's guard
 	"refinement/gen":                  11, // the layer's random and corner programs
 	"refinement/sched":                11, // the layer's model of the fair scheduler
 	"refinement/conv":                 11, // the conversions between the engine's states and the reference's

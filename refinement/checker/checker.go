@@ -199,6 +199,7 @@ type Summary struct {
 	ProverUndecided           int
 	ProverSkipped             int // queries not asked: the program's budget of undecided queries was spent
 	OverBudget                int // programs whose time budget ran out before all checks were done
+	MemoryCut                 int // programs whose checks the run's memory ceiling cut short (refinement.Run)
 	RunsCut                   int // reference runs cut short because their values exceeded 4096 bits
 	Mismatches                int
 	// Rules counts the solver-free decisions by rule (crosscheck).
@@ -262,6 +263,7 @@ func (s *Summary) Add(o *Summary) {
 	s.ProverUndecided += o.ProverUndecided
 	s.ProverSkipped += o.ProverSkipped
 	s.OverBudget += o.OverBudget
+	s.MemoryCut += o.MemoryCut
 	s.RunsCut += o.RunsCut
 	s.Mismatches += o.Mismatches
 	if s.ByCheck == nil {
@@ -326,16 +328,25 @@ type Checker struct {
 	// Stop, with StopAtMismatch, is set by the first mismatch of any worker: the checks of the
 	// programs in flight end (the run's answer is known).
 	Stop *atomic.Bool
+	// Cut is set by the run's memory guard (refinement.Run) while the process is over its memory
+	// ceiling: the current program's checks end as if its time budget were spent. Start clears it.
+	Cut atomic.Bool
 }
 
-// Expired reports whether the current program's time budget is spent.
-// With StopAtMismatch, it is also true once any worker of the run has found a mismatch.
+// Expired reports whether the current program's time budget is spent, or the memory guard cut
+// the program. With StopAtMismatch, it is also true once any worker of the run has found a
+// mismatch.
 func (c *Checker) Expired() bool {
-	return (c.Stop != nil && c.Stop.Load()) || (!c.Deadline.IsZero() && time.Now().After(c.Deadline))
+	return (c.Stop != nil && c.Stop.Load()) || c.Cut.Load() || (!c.Deadline.IsZero() && time.Now().After(c.Deadline))
 }
 
-// Left is the time left for the current program, at most d (d when there is no budget).
+// Left is the time left for the current program, at most d (d when there is no budget). Once the
+// budget is spent, or the program cut, a check that has started still gets 100 ms (or d, if
+// less).
 func (c *Checker) Left(d time.Duration) time.Duration {
+	if c.Cut.Load() {
+		return min(d, 100*time.Millisecond)
+	}
 	if c.Deadline.IsZero() {
 		return d
 	}
@@ -454,6 +465,7 @@ func (c *Checker) Start(u *Unit) {
 	c.Prover.Budget = MaxUndecidedPerProgram
 	c.Prover.ResetBudget()
 	c.Sum.Programs++
+	c.Cut.Store(false)
 	c.Deadline = time.Time{}
 	if c.Cfg.ProgramBudget > 0 {
 		b := c.Cfg.ProgramBudget
@@ -642,6 +654,9 @@ func (s *Summary) Report(w io.Writer, label string) {
 		fmt.Fprintf(w, "refinement:   mismatches of %s: %d\n", k, s.ByCheck[k])
 	}
 	s.ReportRules(w)
+	if s.MemoryCut > 0 {
+		fmt.Fprintf(w, "refinement:   programs whose checks the memory ceiling cut short: %d (the log names them, their checks and what the process held)\n", s.MemoryCut)
+	}
 	if s.TooLarge > 0 {
 		fmt.Fprintf(w, "refinement:   states left out of the step replay, their terms too large to write as trees: %d (conv.MaxTreeNodes)\n", s.TooLarge)
 	}

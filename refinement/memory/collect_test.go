@@ -1,4 +1,4 @@
-package refinement
+package memory
 
 import (
 	"runtime"
@@ -11,7 +11,7 @@ import (
 // keep their solver and context alive until their own finalizers have run.
 type finalized struct{ next *finalized }
 
-// TestCollectZ3: after collectZ3, every finalizer of a chain like go-z3's has run (terms whose
+// TestCollectZ3: after CollectZ3, every finalizer of a chain like go-z3's has run (terms whose
 // finalizers hold their solver, a solver whose finalizer holds its context, the context), though
 // the solver's finalizer can only be queued once the terms' have run and the context's once the
 // solver's has; one garbage collection, without waiting for the finalizers, leaves them pending.
@@ -34,10 +34,10 @@ func TestCollectZ3(t *testing.T) {
 		t.Errorf("one collection ran %d of the chain's 1002 finalizers: the solver's could not have been queued", n)
 	}
 	chain(&collected)
-	if !collectZ3(20 * time.Second) {
-		t.Fatal("collectZ3 timed out")
+	if !CollectZ3(20 * time.Second) {
+		t.Fatal("CollectZ3 timed out")
 	}
 	if n := collected.Load(); n != 1002 {
-		t.Fatalf("after collectZ3, %d of the chain's 1002 finalizers have run", n)
+		t.Fatalf("after CollectZ3, %d of the chain's 1002 finalizers have run", n)
 	}
 }

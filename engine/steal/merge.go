@@ -80,8 +80,10 @@ type event struct {
 type merger struct {
 	r     *run
 	onBug func(*engine.Bug)
-	// buckets[head+i] holds the records handed over of depth next+i (their slices are reused).
+	// buckets[head+i] holds the records handed over of depth next+i; spare holds the slices of
+	// depths taken, for the depths to come.
 	buckets [][]record
+	spare   [][]record
 	head    int
 	next    int32 // the next depth to take
 	taken   []record
@@ -126,6 +128,11 @@ func (m *merger) poll() {
 			for len(m.buckets) <= i {
 				m.buckets = append(m.buckets, nil)
 			}
+			if m.buckets[i] == nil {
+				if k := len(m.spare); k > 0 {
+					m.buckets[i], m.spare = m.spare[k-1], m.spare[:k-1]
+				}
+			}
 			m.buckets[i] = append(m.buckets[i], rc)
 			if fault.Active == fault.FirstBugEarly && !m.r.opts.AllBugs && rc.ev != nil && rc.ev.status == pathcond.Sat && rc.ev.fail != nil {
 				early = max(early, int64(rc.depth)+1)
@@ -160,14 +167,17 @@ func (m *merger) poll() {
 		recs := m.buckets[m.head]
 		m.takeDepth(recs[m.partial:])
 		clear(recs)
-		m.buckets[m.head] = recs[:0]
+		if len(m.spare) < 8 {
+			m.spare = append(m.spare, recs[:0])
+		}
+		m.buckets[m.head] = nil
 		m.partial = 0
 		m.head++
 		m.next++
-		if m.head > 64 && 2*m.head > len(m.buckets) { // move the buckets to come to the front, keeping the slices
-			used := append([][]record(nil), m.buckets[:m.head]...) // emptied: their slices go last
+		if m.head > 64 && 2*m.head > len(m.buckets) { // move the buckets to come to the front
 			n := copy(m.buckets, m.buckets[m.head:])
-			copy(m.buckets[n:], used)
+			clear(m.buckets[n:])
+			m.buckets = m.buckets[:n]
 			m.head = 0
 		}
 	}

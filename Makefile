@@ -99,7 +99,7 @@ check: deps deps-proofs deps-browser deps-artifacts deps-nats
 	bash scripts/timed.sh "Coq and the Go tests" $(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
 	bash scripts/timed.sh "Why3" $(MAKE) -C proofs/why3 check
 	bash scripts/timed.sh "the Go tests against certsym-ref" env $(GO_TEST_REF)
-	bash scripts/timed.sh "the refinement layer" $(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1
+	bash scripts/timed.sh "the refinement layer" $(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1 REFINEMENT_NO_LAYER_MUTATION=1
 
 # Every Go test, none skipped: CERTSYM_REQUIRE_CORPUS=1 and CERTSYM_REQUIRE_REF=1 make an absent
 # PyWiSE corpus or certsym-ref a failure. Only the packages of REF_PKGS talk to certsym-ref, so
@@ -146,9 +146,13 @@ check-refinement: deps deps-nats ref
 	@$(MAKE) --no-print-directory refinement-run
 
 # refinement-run is check-refinement without its prerequisites (make check has made them).
+# make check sets REFINEMENT_NO_LAYER_MUTATION: the layer's run once per injected fault
+# (TestMutation) is check-refinement's; the packages' fault tests run in both.
 REFINEMENT_UNIT_DONE ?=
+REFINEMENT_NO_LAYER_MUTATION ?=
 refinement-run:
-	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) REFINEMENT_UNIT_DONE=$(REFINEMENT_UNIT_DONE) bash refinement/run.sh
+	SEED=$(SEED) N=$(N) SHARD=$(SHARD) SUMMARY=$(SUMMARY) REFINEMENT_UNIT_DONE=$(REFINEMENT_UNIT_DONE) \
+	  REFINEMENT_NO_LAYER_MUTATION=$(REFINEMENT_NO_LAYER_MUTATION) bash refinement/run.sh
 
 # The whole-stream comparison at scale (refinement/streamcheck): the unpruned streams of the case
 # studies and of random programs against certsym-ref's extracted run, STREAM states per program.

@@ -33,27 +33,25 @@ func exploreAll(t *testing.T, spec *distrib.Spec) map[string]*distrib.Result {
 		t.Fatal(err)
 	}
 	results := map[string]*distrib.Result{}
-	queue := []job.Job{job.Root}
+	queue := []distrib.Pending{{Job: job.Root}}
 	var best *job.Job
 	for len(queue) > 0 {
-		sort.Slice(queue, func(i, k int) bool { return queue[i].Compare(queue[k]) < 0 })
-		j := queue[0]
+		sort.Slice(queue, func(i, k int) bool { return queue[i].Job.Compare(queue[k].Job) < 0 })
+		j, root := queue[0].Job, queue[0].Root
 		queue = queue[1:]
 		if best != nil && j.Compare(*best) > 0 {
 			continue
 		}
-		r, err := distrib.Explore(prog, spec, j, budget.NewMonitor(), bugText)
+		r, err := distrib.Explore(prog, spec, j, root, budget.NewMonitor(), bugText)
 		if err != nil || r.Status == distrib.StatusFailed {
 			t.Fatalf("%s: job %v: %v %s", spec.File, j, err, r.Reason)
 		}
 		results[r.Job] = r
-		for _, s := range r.Jobs {
-			sj, err := job.Parse(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			queue = append(queue, sj)
+		subs, err := r.SplitOff()
+		if err != nil {
+			t.Fatal(err)
 		}
+		queue = append(queue, subs...)
 		if !spec.AllBugs {
 			for _, ev := range r.Events {
 				if at, _ := job.Parse(ev.At); ev.Outcome == distrib.OutcomeBug && (best == nil || at.Compare(*best) < 0) {

@@ -3,6 +3,7 @@ package distrib
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"certsym/engine"
 	"certsym/engine/job"
@@ -46,20 +47,29 @@ func (l Level) minus(m Level) Level {
 }
 
 // Explore explores job j of the run spec describes (its program parsed as prog) breadth-first:
-// it rebuilds the root (engine.Replay), then expands states in the single run's order restricted
+// it rebuilds the root (job.Replay, under root, the answer on its path condition of the job
+// that split j off, nil for the run's first job), then expands states in the single run's order restricted
 // to the subtree, each error state classified as the single run classifies it, until the subtree
 // is explored, or (without AllBugs) its first bug is found, or Budget states are expanded, when
 // the pending states become the split-off jobs. mon, when not nil, is the engine's monitor (its
 // Interrupt abandons the job with ErrInterrupted). A bug that does not replay (an internal
 // error) is a result with StatusFailed.
-func Explore(prog *syntax.Program, spec *Spec, j job.Job, mon *budget.Monitor, render Renderer) (*Result, error) {
+func Explore(prog *syntax.Program, spec *Spec, j job.Job, root *Answer, mon *budget.Monitor, render Renderer) (*Result, error) {
 	obs := &lateObserver{}
 	opts := engine.Options{Strategy: engine.BFS, NoPrune: spec.NoPrune, AllBugs: spec.AllBugs, Monitor: mon, Observer: obs,
 		Limits: budget.Limits{QueryTimeout: spec.QueryTimeout, RLimit: spec.RLimit}}
 	e := engine.New(prog, opts)
 	defer e.Close()
 	res := &Result{Run: spec.Run, Job: j.String(), Status: StatusDone}
-	root, err := job.Replay(e, j, spec.NoPrune)
+	var ans *pathcond.Answer
+	if root != nil {
+		var err error
+		if ans, err = root.answer(); err != nil {
+			res.Status, res.Reason = StatusFailed, fmt.Sprintf("job %v: %v", j, err)
+			return res, nil
+		}
+	}
+	start, err := job.Replay(e, j, spec.NoPrune, ans)
 	if err != nil {
 		if e.Monitor().Interrupted() {
 			return nil, ErrInterrupted
@@ -68,8 +78,8 @@ func Explore(prog *syntax.Program, spec *Spec, j job.Job, mon *budget.Monitor, r
 		return res, nil
 	}
 	res.ReplayQueries = e.Solver().Stats.Queries
-	obs.paths = job.NewPaths(root, j, spec.NoPrune)
-	e.StartAt(root)
+	obs.paths = job.NewPaths(start, j, spec.NoPrune)
+	e.StartAt(start)
 	ids := engine.FailIDs(prog)
 	reported := map[*syntax.Fail]bool{}
 	budgetN := spec.Budget
@@ -92,6 +102,7 @@ func Explore(prog *syntax.Program, spec *Spec, j job.Job, mon *budget.Monitor, r
 					panic("distrib: a pending state without its path")
 				}
 				res.Jobs = append(res.Jobs, sub.String())
+				res.Roots = append(res.Roots, answerOf(s.PC.Answer()))
 			}
 			return res, nil
 		}
@@ -152,4 +163,27 @@ func (o *lateObserver) lastExpanded() *engine.State {
 		return nil
 	}
 	return o.paths.Last()
+}
+
+// Pending is a split-off job with the answer on its root's path condition.
+type Pending struct {
+	Job  job.Job
+	Root *Answer
+}
+
+// SplitOff reads the split-off jobs of r, each with its root's answer.
+func (r *Result) SplitOff() ([]Pending, error) {
+	out := make([]Pending, 0, len(r.Jobs))
+	for i, s := range r.Jobs {
+		j, err := job.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("job %s split off %q: %v", r.Job, s, err)
+		}
+		p := Pending{Job: j}
+		if i < len(r.Roots) {
+			p.Root = r.Roots[i]
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

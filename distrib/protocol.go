@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"time"
 
+	"certsym/pathcond"
+	"certsym/spec/integer"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -78,6 +81,52 @@ type Spec struct {
 type JobMsg struct {
 	Run string `json:"run"`
 	Job string `json:"job"` // engine.Job.String
+	// Root is the answer of the solver of the job that split this one off on its root's path
+	// condition (none for the run's first job): the worker takes it rather than asking its own
+	// solver again (job.Replay).
+	Root *Answer `json:"root,omitempty"`
+}
+
+// Answer is a pathcond.Answer as the broker carries it: the status ("sat", "unknown", ...), the
+// witness's values in decimal, the reason of an unknown answer.
+type Answer struct {
+	Status  string   `json:"status"`
+	Witness []string `json:"witness,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// answerOf is a's wire form.
+func answerOf(a *pathcond.Answer) *Answer {
+	w := &Answer{Status: a.Status.String(), Reason: a.Reason}
+	for _, v := range a.Witness {
+		w.Witness = append(w.Witness, v.String())
+	}
+	return w
+}
+
+// answer reads the wire form back.
+func (w *Answer) answer() (*pathcond.Answer, error) {
+	a := &pathcond.Answer{Reason: w.Reason}
+	switch w.Status {
+	case "unchecked":
+		a.Status = pathcond.Unchecked
+	case "sat":
+		a.Status = pathcond.Sat
+	case "unsat":
+		a.Status = pathcond.Unsat
+	case "unknown":
+		a.Status = pathcond.Unknown
+	default:
+		return nil, fmt.Errorf("a job's root answer has status %q", w.Status)
+	}
+	for _, t := range w.Witness {
+		v, ok := integer.Parse(t)
+		if !ok {
+			return nil, fmt.Errorf("a job's root answer has the value %q", t)
+		}
+		a.Witness = append(a.Witness, v)
+	}
+	return a, nil
 }
 
 // Level is what a job did at one depth: the states it expanded there and what their expansion
@@ -147,6 +196,8 @@ type Result struct {
 	Levels []Level  `json:"levels"`
 	Events []Event  `json:"events,omitempty"`
 	Jobs   []string `json:"jobs,omitempty"` // the split-off jobs
+	// Roots are the answers on the split-off jobs' roots, in the order of Jobs.
+	Roots []*Answer `json:"roots,omitempty"`
 	// Cut is set when the job ended at its first bug (without --all-bugs): its pending states,
 	// all after that bug, are left unexplored.
 	Cut bool `json:"cut,omitempty"`

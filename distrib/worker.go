@@ -202,7 +202,7 @@ func (w *Worker) handle(ctx context.Context, cons jetstream.Consumer, msg jetstr
 			}
 		}
 	}()
-	res, err := Explore(ri.prog, ri.spec, j, mon, ri.render)
+	res, err := Explore(ri.prog, ri.spec, j, jm.Root, mon, ri.render)
 	close(hb)
 	wg.Wait()
 	if err != nil {
@@ -231,8 +231,12 @@ func (w *Worker) store(ctx context.Context, msg jetstream.Msg, run string, res *
 		}
 	}
 	futures := make([]jetstream.PubAckFuture, 0, len(res.Jobs))
-	for _, sub := range res.Jobs {
-		data, _ := json.Marshal(JobMsg{Run: run, Job: sub})
+	for i, sub := range res.Jobs {
+		var root *Answer
+		if i < len(res.Roots) {
+			root = res.Roots[i]
+		}
+		data, _ := json.Marshal(JobMsg{Run: run, Job: sub, Root: root})
 		f, err := w.B.JS.PublishAsync(jobSubject(run), data, jetstream.WithMsgID(run+"/"+sub))
 		if err != nil {
 			return err

@@ -76,7 +76,13 @@ func (j Job) Compare(k Job) int {
 // above Depth, a path left over, or (with pruning) a state the solver finds unsatisfiable.
 // noPrune is the run's Options.NoPrune. Nothing is counted in the engine's Stats; the solver's
 // queries are (Solver().Stats).
-func Replay(e *engine.Engine, j Job, noPrune bool) (*engine.State, error) {
+//
+// root, when not nil, is the answer the engine that split the job off gave on its root's path
+// condition (pathcond.Answer): the root takes it, and the states above it are not decided (what
+// is expanded below the root depends on the root's answer alone), so the job is explored under
+// the answer the single run's solver would have given once, not under a second solver's, which
+// a time or resource bound may cut short where the first was not.
+func Replay(e *engine.Engine, j Job, noPrune bool, root *pathcond.Answer) (*engine.State, error) {
 	st := e.Initial()
 	next := 0
 	var succ []*engine.State
@@ -108,7 +114,13 @@ func Replay(e *engine.Engine, j Job, noPrune bool) (*engine.State, error) {
 		default:
 			return nil, fmt.Errorf("job %v: the path ends at depth %d (no successor)", j, st.Depth)
 		}
-		if !noPrune {
+		switch {
+		case noPrune:
+		case root != nil:
+			if pick.Depth == j.Depth {
+				pick.PC.Take(root)
+			}
+		default:
 			e.Solver().Prepare(pick.PC)
 			if e.Solver().Check(pick.PC) == pathcond.Unsat {
 				return nil, fmt.Errorf("job %v: the state at depth %d is unsatisfiable", j, pick.Depth)

@@ -63,7 +63,7 @@ func TestReplayNamesEveryState(t *testing.T) {
 				// A fresh engine, as a worker's: the bound variables of quantifiers are numbered
 				// in the order an engine makes them.
 				r := engine.New(prog, engine.Options{NoPrune: noPrune})
-				got, err := job.Replay(r, j, noPrune)
+				got, err := job.Replay(r, j, noPrune, nil)
 				r.Close()
 				if err != nil {
 					t.Fatalf("%s: %v", f, err)
@@ -90,7 +90,7 @@ func TestReplayRefusesBadPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := engine.New(prog, engine.Options{})
-		if _, err := job.Replay(e, j, false); err == nil {
+		if _, err := job.Replay(e, j, false, nil); err == nil {
 			t.Errorf("job %s: no error", text)
 		}
 		e.Close()

@@ -3,7 +3,6 @@ package steal
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -12,38 +11,20 @@ import (
 	"certsym/internal/fault"
 	"certsym/pathcond"
 	"certsym/solver"
-	"certsym/spec/integer"
 )
 
 // none is the depth a worker publishes when it holds no state (low, oldest).
 const none = math.MaxInt64
 
 // item is a pending state of a worker: the state itself, or nil for a job stolen from another
-// worker and not replayed yet; its path and depth; and, for a stolen job, the decision the worker
-// that queued the state took on its path condition.
+// worker and not replayed yet; its path and depth; and, for a stolen job, the answer of the
+// worker that queued the state on its path condition (pathcond.Answer: the thief takes it rather
+// than asking its own solver again).
 type item struct {
 	st    *engine.State
 	nd    *node
 	depth int32
-	dec   *decision
-}
-
-// decision is the answer a worker's solver gave on the path condition of a state it queued: a
-// thief that replays the state takes it rather than asking its own solver again. The answers of
-// two solvers differ where a time or resource bound cuts one of them short (which depends on
-// each solver's history and on the load), and the single run asks each path condition once: the
-// state's error, if it has one, is classified by that answer, and the states below are expanded
-// under it, whichever worker expands them.
-type decision struct {
-	status  pathcond.SatStatus
-	witness []integer.Int
-	reason  string
-}
-
-// decided is the decision taken on the path condition of st, a state queued by this worker.
-func decided(st *engine.State) *decision {
-	pc := st.PC
-	return &decision{status: pc.Status, witness: slices.Clone(pc.Witness), reason: pc.Reason}
+	dec   *pathcond.Answer
 }
 
 // level is the pending states of one depth, a FIFO: items[head:].
@@ -357,7 +338,7 @@ func (w *worker) anchorOf(nd *node) *engine.State {
 // for a stolen job, the job's own state takes dec, the decision of the worker that queued it,
 // and the states on the way are not decided: what is expanded below the job depends on its
 // state's decision alone.
-func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, error) {
+func (w *worker) replay(nd *node, depth int, dec *pathcond.Answer) (*engine.State, error) {
 	path := nd.choices()
 	if fault.Active == fault.StealWrongPrefix && dec != nil && len(path) > 0 {
 		path[len(path)-1] ^= 1
@@ -394,8 +375,7 @@ func (w *worker) replay(nd *node, depth int, dec *decision) (*engine.State, erro
 			// The job's state takes its owner's decision; the states on the way are not decided
 			// (the states below the job are decided from its state's decision alone).
 			if next.Depth == depth {
-				pc := next.PC
-				pc.Status, pc.Witness, pc.Reason = dec.status, dec.witness, dec.reason
+				next.PC.Take(dec)
 			}
 		default:
 			w.chain.Check(next.PC)
@@ -453,7 +433,7 @@ func (w *worker) steal() bool {
 	for _, it := range l.items[l.head : l.head+take] {
 		j := item{nd: it.nd, depth: it.depth, dec: it.dec}
 		if it.st != nil {
-			j.dec = decided(it.st)
+			j.dec = it.st.PC.Answer()
 		}
 		jobs = append(jobs, j)
 	}

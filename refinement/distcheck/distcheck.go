@@ -190,7 +190,7 @@ func Compare(prog *syntax.Program, o Options, stop func() bool) (*Outcome, error
 // true; err a job that failed.
 func exploreAll(prog *syntax.Program, spec *distrib.Spec, render distrib.Renderer, stop func() bool) (results map[string]*distrib.Result, skip string, err error) {
 	results = map[string]*distrib.Result{}
-	queue := []job.Job{job.Root}
+	queue := []distrib.Pending{{Job: job.Root}}
 	var best *job.Job
 	for len(queue) > 0 {
 		if stop != nil && stop() {
@@ -199,13 +199,13 @@ func exploreAll(prog *syntax.Program, spec *distrib.Spec, render distrib.Rendere
 		if len(results) >= MaxJobs {
 			return results, "jobs", nil
 		}
-		sort.Slice(queue, func(i, k int) bool { return queue[i].Compare(queue[k]) < 0 })
-		j := queue[0]
+		sort.Slice(queue, func(i, k int) bool { return queue[i].Job.Compare(queue[k].Job) < 0 })
+		j, root := queue[0].Job, queue[0].Root
 		queue = queue[1:]
 		if best != nil && j.Compare(*best) > 0 {
 			continue
 		}
-		r, err := distrib.Explore(prog, spec, j, budget.NewMonitor(), render)
+		r, err := distrib.Explore(prog, spec, j, root, budget.NewMonitor(), render)
 		if err != nil {
 			return results, "", fmt.Errorf("job %v: %v", j, err)
 		}
@@ -213,13 +213,11 @@ func exploreAll(prog *syntax.Program, spec *distrib.Spec, render distrib.Rendere
 			return results, "", fmt.Errorf("job %v failed: %s", j, r.Reason)
 		}
 		results[r.Job] = r
-		for _, s := range r.Jobs {
-			sj, err := job.Parse(s)
-			if err != nil {
-				return results, "", fmt.Errorf("job %v: a split-off job: %v", j, err)
-			}
-			queue = append(queue, sj)
+		subs, err := r.SplitOff()
+		if err != nil {
+			return results, "", err
 		}
+		queue = append(queue, subs...)
 		if spec.AllBugs {
 			continue
 		}

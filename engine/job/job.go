@@ -78,10 +78,13 @@ func (j Job) Compare(k Job) int {
 // queries are (Solver().Stats).
 //
 // root, when not nil, is the answer the engine that split the job off gave on its root's path
-// condition (pathcond.Answer): the root takes it, and the states above it are not decided (what
-// is expanded below the root depends on the root's answer alone), so the job is explored under
-// the answer the single run's solver would have given once, not under a second solver's, which
-// a time or resource bound may cut short where the first was not.
+// condition (pathcond.Answer). Where this engine's solver answers otherwise (a time or resource
+// bound cut one of the two short and not the other), the root takes it: the job is explored, and
+// its root's error classified, under the one answer its splitter counted, as the single run asks
+// each path condition once. Where the two agree, the root keeps this solver's model, which the
+// replay of the path from the initial state made as the single run makes its models along a path
+// (the splitter's model, made after other paths, would change the models below and with them
+// the queries the single run asks and the inputs it prints).
 func Replay(e *engine.Engine, j Job, noPrune bool, root *pathcond.Answer) (*engine.State, error) {
 	st := e.Initial()
 	next := 0
@@ -114,15 +117,13 @@ func Replay(e *engine.Engine, j Job, noPrune bool, root *pathcond.Answer) (*engi
 		default:
 			return nil, fmt.Errorf("job %v: the path ends at depth %d (no successor)", j, st.Depth)
 		}
-		switch {
-		case noPrune:
-		case root != nil:
-			if pick.Depth == j.Depth {
-				pick.PC.Take(root)
-			}
-		default:
+		if !noPrune {
 			e.Solver().Prepare(pick.PC)
-			if e.Solver().Check(pick.PC) == pathcond.Unsat {
+			status := e.Solver().Check(pick.PC)
+			switch {
+			case root != nil && pick.Depth == j.Depth && status != root.Status:
+				pick.PC.Take(root) // the splitter's answer stands (see above)
+			case status == pathcond.Unsat:
 				return nil, fmt.Errorf("job %v: the state at depth %d is unsatisfiable", j, pick.Depth)
 			}
 		}

@@ -152,9 +152,10 @@ func shellWords(s string) ([]string, error) {
 // split after a few states (so that even small programs make many jobs), and requires the
 // distributed run's output to be the single run's byte for byte, its time left out: verdict,
 // bugs, inputs, counters; or to differ only in what the solver's history decides (a bug's input,
-// which must reproduce the bug, and the count of queries answered sat), logged and counted. make check runs a sixth of the programs (every eighteenth with each number
-// of workers, from 48 random ones); CERTSYM_DIST_LONG=1 (make check-distributed) runs each with 1,
-// 2 and 4 workers, and 150 random ones.
+// which must reproduce the bug, and the count of queries answered sat), logged and counted. make
+// check runs a sixth of the programs (every eighteenth with each number of workers, from 48
+// random ones); CERTSYM_DIST_LONG=1 (make check-distributed) runs each with 1, 2 and 4 workers,
+// and 150 random ones.
 func TestDistributedEqualsSingleRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: make check runs it")

@@ -82,8 +82,8 @@ type JobMsg struct {
 	Run string `json:"run"`
 	Job string `json:"job"` // engine.Job.String
 	// Root is the answer of the solver of the job that split this one off on its root's path
-	// condition (none for the run's first job): the worker takes it rather than asking its own
-	// solver again (job.Replay).
+	// condition (none for the run's first job): where the worker's own solver answers otherwise,
+	// the root takes it (job.Replay).
 	Root *Answer `json:"root,omitempty"`
 }
 

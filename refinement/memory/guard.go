@@ -29,46 +29,54 @@ type Slot struct {
 // process's resident memory; over the ceiling, it cuts the programs in flight (their checks end
 // as if their budgets were spent: checker.Checker.Cut) and logs, once per program, which check
 // was running, what the process held (Note) and, the first time, every goroutine's stack.
-// Memory that stays over the ceiling for hardAfter after a cut is memory no check gives back
-// when it ends (a computation that does not poll its budget, or garbage never collected): the
-// guard then ends the process with a stated reason and the stacks, rather than leave it to the
-// kernel's out-of-memory killer, which ends it without a word. It also logs, once per program, a check
-// still running overrunAfter past its program's deadline, with the stacks.
+// Memory that stays over the hard limit (twice the ceiling, at most three quarters of the
+// machine's memory) for hardAfter after a cut is memory no check gives back when it ends (a
+// computation that does not poll its budget): the guard then ends the process with a stated
+// reason and the stacks, rather than leave it to the kernel's out-of-memory killer, which ends
+// it without a word. Between the ceiling and the hard limit it only cuts: the C allocator need
+// not give back to the system what Z3 frees. It also logs, once per program, a check still
+// running overrunAfter past its program's deadline, with the stacks.
 type Guard struct {
-	ceilingKB int
-	workers   []*Slot
-	sample    func() int // resident memory, kB
-	log       func(format string, args ...any)
-	exit      func(reason string) // ends the process (os.Exit in a run)
+	ceilingKB, hardKB int
+	workers           []*Slot
+	sample            func() int // resident memory, kB
+	log               func(format string, args ...any)
+	exit              func(reason string) // ends the process (os.Exit in a run)
 
 	mu         sync.Mutex
 	cutProgs   map[string]bool // the programs cut so far (logged once each)
 	overrun    map[string]bool // the programs logged as overrunning
 	stacksDone bool
-	overSince  time.Time // since when the memory has been over the ceiling with a program cut (zero: not)
+	overSince  time.Time // since when the memory has been over the hard limit with a program cut (zero: not)
 }
 
-// The guard's tick, the grace of memory over the ceiling after a cut, and how far past its
+// The guard's tick, the grace of memory over the hard limit after a cut, and how far past its
 // deadline a check runs before the guard logs it.
 const (
 	guardTick    = 250 * time.Millisecond
-	hardAfter    = 60 * time.Second
+	hardAfter    = 30 * time.Second
 	overrunAfter = 60 * time.Second
 )
 
-// defaultCeilingKB is the run's memory ceiling: REFINEMENT_MAX_RSS_MB when set, else half the
-// machine's memory, at most 8 GiB (a normal run peaks between 1.4 and 2.7 GB).
-func defaultCeilingKB() int {
-	if v := os.Getenv("REFINEMENT_MAX_RSS_MB"); v != "" {
-		if n, err := strconv.Atoi(v); err == nil && n > 0 {
-			return n << 10
-		}
-	}
-	ceiling := 8 << 20
-	if total := memTotalKB(); total > 0 && total/2 < ceiling {
+// defaultLimitsKB are the run's memory ceiling, REFINEMENT_MAX_RSS_MB when set, else half the
+// machine's memory and at most 8 GiB (a normal run peaks between 1.4 and 2.7 GB), and its hard
+// limit, twice the ceiling and at most three quarters of the machine's memory.
+func defaultLimitsKB() (ceiling, hard int) {
+	total := memTotalKB()
+	ceiling = 8 << 20
+	if total > 0 && total/2 < ceiling {
 		ceiling = total / 2
 	}
-	return ceiling
+	if v := os.Getenv("REFINEMENT_MAX_RSS_MB"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			ceiling = n << 10
+		}
+	}
+	hard = 2 * ceiling
+	if total > 0 && total/4*3 < hard {
+		hard = max(ceiling, total/4*3)
+	}
+	return ceiling, hard
 }
 
 // memTotalKB is the machine's memory (kB) from /proc/meminfo, or -1.
@@ -93,7 +101,8 @@ func NewGuard(workers []*Slot, log func(string, ...any)) *Guard {
 	if log == nil {
 		log = func(string, ...any) {}
 	}
-	return &Guard{ceilingKB: defaultCeilingKB(), workers: workers, log: log,
+	ceiling, hard := defaultLimitsKB()
+	return &Guard{ceilingKB: ceiling, hardKB: hard, workers: workers, log: log,
 		sample: func() int { rss, _ := procStatus(); return rss },
 		exit: func(reason string) {
 			fmt.Fprintf(os.Stderr, "refinement: %s\n", reason)
@@ -145,13 +154,13 @@ func (g *Guard) tick(now time.Time) {
 		}
 	}
 	switch {
-	case rss <= g.ceilingKB || len(g.cutProgs) == 0:
+	case rss <= g.hardKB || len(g.cutProgs) == 0:
 		g.overSince = time.Time{}
 	case g.overSince.IsZero():
 		g.overSince = now
 	case now.Sub(g.overSince) >= hardAfter:
-		g.exit(fmt.Sprintf("memory ceiling: resident %d MB, over the ceiling of %d MB for %v since the programs in flight were cut; %s; what the workers were doing: %s\n%s",
-			rss>>10, g.ceilingKB>>10, hardAfter, Note(), g.doing(), stacks()))
+		g.exit(fmt.Sprintf("memory ceiling: resident %d MB, over the hard limit of %d MB (the ceiling %d MB) for %v after programs were cut; %s; what the workers were doing: %s\n%s",
+			rss>>10, g.hardKB>>10, g.ceilingKB>>10, hardAfter, Note(), g.doing(), stacks()))
 	}
 }
 

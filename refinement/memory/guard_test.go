@@ -15,7 +15,7 @@ func guardOf(n int, rss *int, logs *[]string, exited *string) *Guard {
 	for i := 0; i < n; i++ {
 		ws = append(ws, &Slot{Cut: &atomic.Bool{}})
 	}
-	return &Guard{ceilingKB: 1000, workers: ws, sample: func() int { return *rss },
+	return &Guard{ceilingKB: 1000, hardKB: 2000, workers: ws, sample: func() int { return *rss },
 		log:      func(f string, a ...any) { *logs = append(*logs, f) },
 		exit:     func(r string) { *exited = r },
 		cutProgs: map[string]bool{}, overrun: map[string]bool{}}
@@ -41,20 +41,26 @@ func TestGuardCutsProgramsOverTheCeiling(t *testing.T) {
 	if len(logs) != 1 || !strings.Contains(logs[0], "memory ceiling") {
 		t.Fatalf("logs %q: want one line about the ceiling", logs)
 	}
-	// the memory stays over the ceiling: the process ends after hardAfter, not before
-	g.tick(now.Add(2 * time.Second))
-	g.tick(now.Add(hardAfter))
+	// over the ceiling but under the hard limit (the C allocator keeps what Z3 freed): cuts only
+	g.tick(now.Add(time.Hour))
 	if exited != "" {
-		t.Fatalf("ended after %v over the ceiling: %s", hardAfter-time.Second, exited)
+		t.Fatalf("ended under the hard limit: %s", exited)
 	}
-	g.tick(now.Add(2*time.Second + hardAfter))
-	if !strings.Contains(exited, "over the ceiling") || !strings.Contains(exited, "worker 0: a.imp, check steal") {
-		t.Fatalf("exit reason %q: want the ceiling and what the workers were doing", exited)
+	// over the hard limit: the process ends after hardAfter, not before
+	rss = 2500
+	g.tick(now.Add(time.Hour + time.Second))
+	g.tick(now.Add(time.Hour + hardAfter))
+	if exited != "" {
+		t.Fatalf("ended after %v over the hard limit: %s", hardAfter-time.Second, exited)
+	}
+	g.tick(now.Add(time.Hour + 2*time.Second + hardAfter))
+	if !strings.Contains(exited, "over the hard limit") || !strings.Contains(exited, "worker 0: a.imp, check steal") {
+		t.Fatalf("exit reason %q: want the hard limit and what the workers were doing", exited)
 	}
 }
 
 func TestGuardForgetsMemoryGivenBack(t *testing.T) {
-	rss, logs, exited := 1500, []string{}, ""
+	rss, logs, exited := 2500, []string{}, ""
 	g := guardOf(1, &rss, &logs, &exited)
 	now := time.Unix(1000, 0)
 	g.workers[0].Flight.Store(&Flight{Prog: "a.imp", Check: "dist", Start: now})
@@ -62,7 +68,7 @@ func TestGuardForgetsMemoryGivenBack(t *testing.T) {
 	g.tick(now.Add(time.Second))
 	rss = 500 // the cut program ended and its memory was collected
 	g.tick(now.Add(hardAfter / 2))
-	rss = 1500
+	rss = 2500
 	g.workers[0].Flight.Store(&Flight{Prog: "b.imp", Check: "engine run", Start: now})
 	g.workers[0].Cut.Store(false) // checker.Start of the next program
 	g.tick(now.Add(hardAfter/2 + time.Second))
@@ -92,5 +98,18 @@ func TestGuardLogsOverrunningChecks(t *testing.T) {
 	}
 	if g.workers[0].Cut.Load() || exited != "" {
 		t.Fatal("an overrun under the ceiling cut the program or ended the process")
+	}
+}
+
+func TestLimits(t *testing.T) {
+	t.Setenv("REFINEMENT_MAX_RSS_MB", "100")
+	if c, h := defaultLimitsKB(); c != 100<<10 || h != 200<<10 {
+		t.Fatalf("REFINEMENT_MAX_RSS_MB=100: ceiling %d kB, hard limit %d kB, want 102400 and 204800", c, h)
+	}
+	t.Setenv("REFINEMENT_MAX_RSS_MB", "")
+	c, h := defaultLimitsKB()
+	total := memTotalKB()
+	if c > 8<<20 || total > 0 && (c > total/2 || h > total/4*3 && h > c) || h < c {
+		t.Fatalf("ceiling %d kB, hard limit %d kB on a machine of %d kB: want at most half the memory and 8 GiB, the hard limit between the ceiling and three quarters", c, h, total)
 	}
 }

@@ -2,7 +2,6 @@ package sym
 
 import (
 	"fmt"
-	"strconv"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -358,11 +357,8 @@ func (f *Formula) write(p *printer, nested bool) {
 			b.WriteByte(')')
 		}
 	case FForall, FExists:
-		q := "forall"
-		if f.Op == FExists {
-			q = "exists"
-		}
-		b.WriteString("(" + q + " k" + strconv.Itoa(f.Bind) + " in ")
+		q := [...]string{FForall: "forall", FExists: "exists"}[f.Op]
+		b.WriteString("(" + q + " " + p.bound(f.Bind, true) + " in ")
 		f.Lo.write(p)
 		b.WriteString("..")
 		f.Hi.write(p)

@@ -26,24 +26,35 @@ type printer struct {
 	names []string
 	nameA map[*Atom]int
 	nameS map[*ArrTerm]int
+	binds map[int]int // the number of each binder whose quantifier was written (bound)
+}
+
+// bound names binder x's variable k1, k2, ... in the order the rendering opens the quantifiers
+// (open), whatever order the run made its binders in; outside its quantifier, its binder's number.
+func (p *printer) bound(x int, open bool) string {
+	k, ok := p.binds[x]
+	if !ok && open {
+		k, ok = len(p.binds)+1, true
+		p.binds[x] = k
+	}
+	if !ok {
+		k = x
+	}
+	return "k" + strconv.Itoa(k)
 }
 
 // named writes a's name when it has one.
-func (p *printer) named(a *Atom) bool {
-	if k := p.nameA[a]; k > 0 {
-		p.b.WriteString("$" + strconv.Itoa(k))
-		return true
-	}
-	return false
-}
+func (p *printer) named(a *Atom) bool { return p.writeName(p.nameA[a]) }
 
 // namedStore writes t's name when it has one.
-func (p *printer) namedStore(t *ArrTerm) bool {
-	if k := p.nameS[t]; k > 0 {
+func (p *printer) namedStore(t *ArrTerm) bool { return p.writeName(p.nameS[t]) }
+
+// writeName writes $k, the name of a shared subterm, when k > 0.
+func (p *printer) writeName(k int) bool {
+	if k > 0 {
 		p.b.WriteString("$" + strconv.Itoa(k))
-		return true
 	}
-	return false
+	return k > 0
 }
 
 // counter walks what is rendered. Without dag, it counts the nodes of the expansion (n) and stops
@@ -153,7 +164,7 @@ func (c *counter) formula(f *Formula) {
 // else after the let that names its shared subterms.
 func render(names []string, walk func(*counter), write func(*printer)) string {
 	var b strings.Builder
-	p := &printer{b: &b, names: names}
+	p := &printer{b: &b, names: names, binds: map[int]int{}}
 	c := &counter{}
 	walk(c)
 	if !c.over {

@@ -57,7 +57,7 @@ func TestStringSmallUnchanged(t *testing.T) {
 	for n := 1; n <= 13; n++ {
 		y := squares(ts, n)
 		var b strings.Builder
-		y.write(&printer{b: &b, names: names})
+		y.write(&printer{b: &b, names: names, binds: map[int]int{}})
 		got := y.String(names)
 		if n <= 11 && got != b.String() {
 			t.Errorf("%d squarings: %.100s, want the plain %.100s", n, got, b.String())

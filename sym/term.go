@@ -9,7 +9,6 @@ package sym
 import (
 	"fmt"
 	"math/big"
-	"strconv"
 
 	"certsym/internal/fault"
 	"certsym/spec/integer"
@@ -304,15 +303,12 @@ func (ts *Terms) subst(a syntax.AExpr, s []*Term, env []*Term) *Term {
 // Exceeds reports whether t has a constant or coefficient of more than bits bits.
 func (t *Term) Exceeds(bits int) bool {
 	big := func(x integer.Int) bool { return !x.IsSmall() && x.BitLen() > bits }
-	if big(t.c) {
-		return true
-	}
 	for _, m := range t.monos {
 		if big(m.k) {
 			return true
 		}
 	}
-	return false
+	return big(t.c)
 }
 
 // Eval is the value of t under the valuation v of the symbols (a flat store: the scalars, then
@@ -431,7 +427,7 @@ func (a *Atom) write(p *printer) {
 		b.WriteString(p.names[a.Sym])
 		return
 	case AtomBnd:
-		b.WriteString("k" + strconv.Itoa(a.Sym))
+		b.WriteString(p.bound(a.Sym, false))
 		return
 	}
 	if p.named(a) {

@@ -275,7 +275,7 @@ func undup(f *sym.Formula, names []string) *sym.Formula {
 		changed := false
 		for _, g := range f.Args {
 			h := undup(g, names)
-			s := h.String(names)
+			s := h.RawString(names) // inside a quantifier, g may read the variables of those around it
 			if seen[s] {
 				changed = true
 				continue

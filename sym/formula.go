@@ -320,6 +320,11 @@ func (f *Formula) String(names []string) string {
 	return render(names, func(c *counter) { c.formula(f) }, func(p *printer) { f.write(p, false) })
 }
 
+// RawString is String with each bound variable, free or not, named after its binder (k<binder>).
+func (f *Formula) RawString(names []string) string {
+	return render(names, func(c *counter) { c.formula(f) }, func(p *printer) { p.binds = nil; f.write(p, false) })
+}
+
 func (f *Formula) write(p *printer, nested bool) {
 	b := p.b
 	switch f.Op {

@@ -19,28 +19,25 @@ import (
 // ExpandLimit is the largest expansion written without names.
 const ExpandLimit = 4096
 
-// printer writes terms, atoms, array terms and formulas over the symbol names, with the names of
-// the shared subterms when there are (nil maps: none).
+// printer writes terms, atoms, stores and formulas over the names, shared subterms by name if any.
 type printer struct {
 	b     *strings.Builder
 	names []string
 	nameA map[*Atom]int
 	nameS map[*ArrTerm]int
-	binds map[int]int // the number of each binder whose quantifier was written (bound)
+	binds map[int]int // the number of each binder whose quantifier was written (bound; nil: none)
 }
 
-// bound names binder x's variable k1, k2, ... in the order the rendering opens the quantifiers
-// (open), whatever order the run made its binders in; outside its quantifier, its binder's number.
+// bound names binder x's variable k1, k2, ... as the rendering opens quantifiers (open), else k<x>.
 func (p *printer) bound(x int, open bool) string {
-	k, ok := p.binds[x]
-	if !ok && open {
-		k, ok = len(p.binds)+1, true
-		p.binds[x] = k
+	if k, ok := p.binds[x]; ok {
+		return "k" + strconv.Itoa(k)
 	}
-	if !ok {
-		k = x
+	if open && p.binds != nil { // nil: RawString
+		p.binds[x] = len(p.binds) + 1
+		return "k" + strconv.Itoa(len(p.binds))
 	}
-	return "k" + strconv.Itoa(k)
+	return "k" + strconv.Itoa(x)
 }
 
 // named writes a's name when it has one.

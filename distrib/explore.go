@@ -179,11 +179,15 @@ func (r *Result) SplitOff() ([]Pending, error) {
 		if err != nil {
 			return nil, fmt.Errorf("job %s split off %q: %v", r.Job, s, err)
 		}
-		p := Pending{Job: j}
-		if i < len(r.Roots) {
-			p.Root = r.Roots[i]
-		}
-		out = append(out, p)
+		out = append(out, Pending{Job: j, Root: r.rootOf(i)})
 	}
 	return out, nil
+}
+
+// rootOf is the answer on the root of the i-th split-off job (nil from a worker that sent none).
+func (r *Result) rootOf(i int) *Answer {
+	if i < len(r.Roots) {
+		return r.Roots[i]
+	}
+	return nil
 }

@@ -106,18 +106,11 @@ func answerOf(a *pathcond.Answer) *Answer {
 
 // answer reads the wire form back.
 func (w *Answer) answer() (*pathcond.Answer, error) {
-	a := &pathcond.Answer{Reason: w.Reason}
-	switch w.Status {
-	case "unchecked":
-		a.Status = pathcond.Unchecked
-	case "sat":
-		a.Status = pathcond.Sat
-	case "unsat":
-		a.Status = pathcond.Unsat
-	case "unknown":
-		a.Status = pathcond.Unknown
-	default:
-		return nil, fmt.Errorf("a job's root answer has status %q", w.Status)
+	a := &pathcond.Answer{Status: pathcond.Unchecked, Reason: w.Reason}
+	for a.Status.String() != w.Status { // the statuses' names, as answerOf writes them
+		if a.Status++; a.Status > pathcond.Unknown {
+			return nil, fmt.Errorf("a job's root answer has status %q", w.Status)
+		}
 	}
 	for _, t := range w.Witness {
 		v, ok := integer.Parse(t)
@@ -196,7 +189,7 @@ type Result struct {
 	Levels []Level  `json:"levels"`
 	Events []Event  `json:"events,omitempty"`
 	Jobs   []string `json:"jobs,omitempty"` // the split-off jobs
-	// Roots are the answers on the split-off jobs' roots, in the order of Jobs.
+	// Roots are the answers on the split-off jobs' roots, in the order of Jobs (rootOf).
 	Roots []*Answer `json:"roots,omitempty"`
 	// Cut is set when the job ended at its first bug (without --all-bugs): its pending states,
 	// all after that bug, are left unexplored.

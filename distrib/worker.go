@@ -232,11 +232,7 @@ func (w *Worker) store(ctx context.Context, msg jetstream.Msg, run string, res *
 	}
 	futures := make([]jetstream.PubAckFuture, 0, len(res.Jobs))
 	for i, sub := range res.Jobs {
-		var root *Answer
-		if i < len(res.Roots) {
-			root = res.Roots[i]
-		}
-		data, _ := json.Marshal(JobMsg{Run: run, Job: sub, Root: root})
+		data, _ := json.Marshal(JobMsg{Run: run, Job: sub, Root: res.rootOf(i)})
 		f, err := w.B.JS.PublishAsync(jobSubject(run), data, jetstream.WithMsgID(run+"/"+sub))
 		if err != nil {
 			return err

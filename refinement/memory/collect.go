@@ -42,23 +42,24 @@ func Note() string {
 // procStatus reads the process's resident memory (kB) and thread count from /proc/self/status
 // (-1 for what it cannot read).
 func procStatus() (rssKB, threads int) {
-	rssKB, threads = -1, -1
-	b, err := os.ReadFile("/proc/self/status")
+	return procValue("/proc/self/status", "VmRSS:"), procValue("/proc/self/status", "Threads:")
+}
+
+// procValue is the number on the line of file (a /proc file) that starts with key, its unit
+// (" kB") left out, or -1 when the file or the line cannot be read.
+func procValue(file, key string) int {
+	b, err := os.ReadFile(file)
 	if err != nil {
-		return
+		return -1
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, key); ok {
 			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB")); err == nil {
-				rssKB = n
-			}
-		} else if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-				threads = n
+				return n
 			}
 		}
 	}
-	return
+	return -1
 }
 
 // quietTimeout bounds QuietCollect.

@@ -80,20 +80,7 @@ func defaultLimitsKB() (ceiling, hard int) {
 }
 
 // memTotalKB is the machine's memory (kB) from /proc/meminfo, or -1.
-func memTotalKB() int {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			if n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB")); err == nil {
-				return n
-			}
-		}
-	}
-	return -1
-}
+func memTotalKB() int { return procValue("/proc/meminfo", "MemTotal:") }
 
 // NewGuard is the guard of a run's workers, reading the process's resident memory and ending
 // the process with exit status 3.
@@ -103,7 +90,7 @@ func NewGuard(workers []*Slot, log func(string, ...any)) *Guard {
 	}
 	ceiling, hard := defaultLimitsKB()
 	return &Guard{ceilingKB: ceiling, hardKB: hard, workers: workers, log: log,
-		sample: func() int { rss, _ := procStatus(); return rss },
+		sample: func() int { return procValue("/proc/self/status", "VmRSS:") },
 		exit: func(reason string) {
 			fmt.Fprintf(os.Stderr, "refinement: %s\n", reason)
 			os.Exit(3)

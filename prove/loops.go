@@ -26,12 +26,20 @@ type loops struct {
 	inv   map[*syntax.While]*loopInfo
 	order []*loopInfo // in the order of the program text
 	plain map[*syntax.While]int
+	// clauseOf names the clause each Fail of a clause's claim belongs to (its loop and index).
+	clauseOf map[*syntax.Fail]clauseRef
+}
+
+// clauseRef is an invariant clause: its loop and its index among the loop's clauses.
+type clauseRef struct {
+	loop *syntax.While
+	i    int
 }
 
 // collectLoops finds the loops of the program, their clauses (own and given) and modifies sets.
 // Given clauses must name loops of the program.
 func collectLoops(prog *syntax.Program, given Invariants) (*loops, error) {
-	ls := &loops{inv: map[*syntax.While]*loopInfo{}, plain: map[*syntax.While]int{}}
+	ls := &loops{inv: map[*syntax.While]*loopInfo{}, plain: map[*syntax.While]int{}, clauseOf: map[*syntax.Fail]clauseRef{}}
 	used := map[syntax.Pos]bool{}
 	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
 		w, ok := n.(*syntax.While)
@@ -59,6 +67,13 @@ func collectLoops(prog *syntax.Program, given Invariants) (*loops, error) {
 		if len(li.clauses) == 0 {
 			ls.plain[w] = len(ls.plain)
 			return true
+		}
+		for i, a := range li.clauses {
+			for _, f := range []*syntax.Fail{a.Violation, a.Err, a.IdxErr} {
+				if f != nil {
+					ls.clauseOf[f] = clauseRef{w, i}
+				}
+			}
 		}
 		li.mods = havoc.Of(w.Body)
 		ls.inv[w] = li

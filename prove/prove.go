@@ -154,6 +154,12 @@ type Failure struct {
 	Over  bool
 	// Reason is why the failure is not a refutation.
 	Reason string
+	// Loop and Clause name the invariant clause of an entry or preservation claim: its loop and
+	// its index among the loop's clauses (its own, then the given ones, as in Result.Loops);
+	// Loop is nil for a claim of the program. A failure names its clause whether or not a state
+	// ever passed the loop's entry claims (Options.OnTransition shows only those that did).
+	Loop   *syntax.While
+	Clause int
 }
 
 // Stats count the work of an attempt.
@@ -185,7 +191,7 @@ type Result struct {
 	// Stopped says why the proof's execution stopped before every path ended (a bound or an
 	// interrupt; empty when none): claims on the paths left were neither shown nor failed.
 	Stopped string
-	Stats     Stats
+	Stats   Stats
 }
 
 // Check attempts to prove the program: the proof mode (pstep of Invariant.v) from its initial

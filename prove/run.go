@@ -165,8 +165,8 @@ func (a *attempt) classify(chain *solver.Chain, s *state, f *syntax.Fail) bool {
 	case pathcond.Unsat:
 		return false
 	case pathcond.Unknown:
-		a.res.Failures = append(a.res.Failures, Failure{Fail: f, Claim: s.claim, Over: s.over,
-			Reason: fmt.Sprintf("the solver could not decide the %s at %s (%s)", describe(f, s.claim), at(f.Pos()), s.pc.Reason)})
+		a.res.Failures = append(a.res.Failures, a.failure(s, f,
+			fmt.Sprintf("the solver could not decide the %s at %s (%s)", describe(f, s.claim), at(f.Pos()), s.pc.Reason)))
 		return false
 	}
 	w := s.pc.Witness
@@ -176,17 +176,27 @@ func (a *attempt) classify(chain *solver.Chain, s *state, f *syntax.Fail) bool {
 		a.res.Answer, a.res.Bug = Refuted, b
 		return true
 	}
-	fl := Failure{Fail: f, Claim: s.claim, Over: s.over}
+	why := fmt.Sprintf("the %s at %s fails but its counterexample does not replay within %d steps", describe(f, s.claim), at(f.Pos()), a.replaySteps())
 	if s.over {
-		fl.Reason = fmt.Sprintf("the %s at %s fails in a state the invariant transition over-approximates (the invariants may be too weak to show it), and its counterexample does not replay", describe(f, s.claim), at(f.Pos()))
-	} else {
-		fl.Reason = fmt.Sprintf("the %s at %s fails but its counterexample does not replay within %d steps", describe(f, s.claim), at(f.Pos()), a.replaySteps())
+		why = fmt.Sprintf("the %s at %s fails in a state the invariant transition over-approximates (the invariants may be too weak to show it), and its counterexample does not replay", describe(f, s.claim), at(f.Pos()))
 	}
-	a.res.Failures = append(a.res.Failures, fl)
+	a.res.Failures = append(a.res.Failures, a.failure(s, f, why))
 	if s.claim == PreservationClaim && a.cti == nil && s.fr != nil {
 		a.cti = a.makeCTI(s, f, w)
 	}
 	return false
+}
+
+// failure is the failed claim of the error state s (its Fail f), with its clause when it is an
+// entry or preservation claim.
+func (a *attempt) failure(s *state, f *syntax.Fail, why string) Failure {
+	fl := Failure{Fail: f, Claim: s.claim, Over: s.over, Reason: why, Clause: -1}
+	if s.claim == EntryClaim || s.claim == PreservationClaim {
+		if r, ok := a.ls.clauseOf[f]; ok {
+			fl.Loop, fl.Clause = r.loop, r.i
+		}
+	}
+	return fl
 }
 
 // describe names a failed claim.

@@ -60,7 +60,8 @@ func Given(set infer.Set) prove.Invariants {
 
 // oracle is the proof mode as Houdini's oracle: the candidates given beside the program, the
 // failed entry and preservation claims of given clauses read back as candidates through the
-// clauses the transitions show (prove.Transition.Clauses: the given ones come last, in order).
+// clauses the failures name (prove.Failure.Loop, Clause: a loop's own clauses first, then the
+// given ones, in order).
 type oracle struct {
 	prog    *syntax.Program
 	opts    prove.Options
@@ -74,24 +75,18 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 		o.stopped = true
 		return nil, nil
 	}
-	owner := map[*syntax.Fail]infer.Refutation{}
 	opts := o.opts
 	opts.Monitor = nil
 	opts.ReachStates = 1
 	opts.ReplaySteps = oracleReplaySteps
-	opts.OnTransition = func(t *prove.Transition) {
-		cs := set[t.Loop]
-		if len(cs) == 0 || len(t.Clauses) < len(cs) {
-			return
-		}
-		given := t.Clauses[len(t.Clauses)-len(cs):]
-		for i, a := range given {
-			r := infer.Refutation{Loop: t.Loop, Cand: cs[i]}
-			for _, f := range []*syntax.Fail{a.Violation, a.Err, a.IdxErr} {
-				if f != nil {
-					owner[f] = r
-				}
-			}
+	if opts.QueryTimeout <= 0 || opts.QueryTimeout > oracleQueryTimeout {
+		opts.QueryTimeout = oracleQueryTimeout
+	}
+	if !o.until.IsZero() {
+		// a round ends with the inference's time: the final check has the rest
+		left := time.Until(o.until)
+		if opts.Timeout <= 0 || left < opts.Timeout {
+			opts.Timeout = left
 		}
 	}
 	res, err := prove.Check(o.prog, Given(set), opts)
@@ -106,28 +101,39 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	}
 	if res.Answer == prove.Refuted {
 		// a run that breaks a given clause refutes that candidate (the replay checks the given
-		// clauses at each arrival); a run that breaks the program's own claim refutes the program
-		if rs, ok := failing(o.prog, set, res.Bug); ok {
-			return rs, nil
+		// clauses at each arrival), and the claims failed before it refute theirs; a run that
+		// breaks the program's own claim refutes the program
+		rs, ok := failing(o.prog, set, res.Bug)
+		if !ok {
+			o.refuted = res
+			return nil, nil
 		}
-		o.refuted = res
-		return nil, nil
+		return append(rs, unshown(set, res.Failures, rs)...), nil
 	}
+	return unshown(set, res.Failures, nil), nil
+}
+
+// unshown are the candidates of the set whose entry or preservation claims failed, other than
+// those of known (a candidate is given beside the program as the loop's clause after its own).
+func unshown(set infer.Set, fs []prove.Failure, known []infer.Refutation) []infer.Refutation {
 	var out []infer.Refutation
 	seen := map[*infer.Candidate]bool{}
-	for _, f := range res.Failures {
-		if f.Claim != prove.EntryClaim && f.Claim != prove.PreservationClaim {
-			continue
-		}
-		r, ok := owner[f.Fail]
-		if !ok || seen[r.Cand] {
-			continue
-		}
+	for _, r := range known {
 		seen[r.Cand] = true
-		r.Entry = f.Claim == prove.EntryClaim
-		out = append(out, r)
 	}
-	return out, nil
+	for _, f := range fs {
+		if f.Claim != prove.EntryClaim && f.Claim != prove.PreservationClaim || f.Loop == nil {
+			continue
+		}
+		cs := set[f.Loop]
+		i := f.Clause - len(f.Loop.Invariants)
+		if i < 0 || i >= len(cs) || seen[cs[i]] {
+			continue
+		}
+		seen[cs[i]] = true
+		out = append(out, infer.Refutation{Loop: f.Loop, Cand: cs[i], Entry: f.Claim == prove.EntryClaim})
+	}
+	return out
 }
 
 // Prove infers invariants for the loops of the program that have no clauses and checks the
@@ -219,6 +225,11 @@ func unquantified(prog *syntax.Program, inv infer.Set, opts Options) (*prove.Res
 // counterexample does not replay within it is dropped all the same, and a program refuted by a
 // longer run is refuted by the final check, whose replays have the proof mode's default bound.
 const oracleReplaySteps = 20000
+
+// oracleQueryTimeout bounds each query of the oracle's rounds: a candidate whose claim the solver
+// cannot decide within it is dropped (as one it refutes), so that one query over nonlinear terms
+// does not spend the inference's time; the final check keeps the proof mode's bound.
+const oracleQueryTimeout = 2 * time.Second
 
 // finalTries bounds the final checks made again after an inferred clause was refuted.
 const finalTries = 3

@@ -1,6 +1,7 @@
 package auto
 
 import (
+	"certsym/prove/infer"
 	"testing"
 
 	"certsym/internal/budget"
@@ -123,5 +124,55 @@ assert x == 100 or y == 100
 	}
 	if out.Result.Answer == prove.Proved {
 		t.Errorf("proved within 3 states: %s", out.Result)
+	}
+}
+
+// TestOracleRefutesClausesNoStatePasses: the entry claims of a loop's candidates fail in every
+// state that reaches the loop (here over-approximate states of an outer loop no run enters, so
+// no counterexample replays), so no state passes them and the invariant transition of the
+// inner loop is never applied. The oracle still refutes the candidates whose claims failed,
+// by the clauses the failures name, and does not call the set inductive.
+func TestOracleRefutesClausesNoStatePasses(t *testing.T) {
+	prog := testprog.Parse(t, `assume n < 0;
+i = 0;
+while i < n invariant i >= 0 do
+  n = n - 1;
+  j = 0;
+  while j < 2 do j = j + 1 od;
+  i = i + 1
+od
+`)
+	conds := testprog.Parse(t, "assert j == i; assert j != i")
+	var inner *syntax.While
+	syntax.Inspect(prog.Body, func(n syntax.Node) bool {
+		if w, ok := n.(*syntax.While); ok && len(w.Invariants) == 0 {
+			inner = w
+		}
+		return true
+	})
+	var cands []*infer.Candidate
+	syntax.Inspect(conds.Body, func(n syntax.Node) bool {
+		if a, ok := n.(*syntax.Assert); ok {
+			cands = append(cands, &infer.Candidate{Cond: a.Cond, Text: syntax.PrintB(a.Cond)})
+		}
+		return true
+	})
+	o := &oracle{prog: prog}
+	refs, err := o.check(infer.Set{inner: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.refuted != nil || o.stopped {
+		t.Fatalf("the round refuted the program or stopped: %v, %v", o.refuted, o.stopped)
+	}
+	got := map[*infer.Candidate]bool{}
+	for _, r := range refs {
+		if r.Loop != inner || !r.Entry {
+			t.Errorf("refutation of %s: loop %v, entry %v", r.Cand.Text, r.Loop.Pos(), r.Entry)
+		}
+		got[r.Cand] = true
+	}
+	if len(got) != 2 {
+		t.Fatalf("refuted %d of the 2 contradicting candidates, want both", len(got))
 	}
 }

@@ -8,16 +8,20 @@ import (
 
 	"certsym/engine"
 	"certsym/engine/job"
+	"certsym/engine/steal"
 	"certsym/internal/fault"
 )
 
-// Report is the single run's report computed from the jobs' results: what certsym run prints.
+// Report is run --workers's report computed from the jobs' results (the single run's verdict,
+// bugs and states; the queries counted by the tree): what certsym run --distributed prints.
 type Report struct {
 	Verdict string // bug, safe or unknown
 	Reason  string
 	// Bugs are the confirmed bugs in breadth-first order, each error once (without --all-bugs
-	// the first only), as the workers rendered them.
-	Bugs []json.RawMessage
+	// the first only), as the workers rendered them (Confirm renders them again); Found are
+	// their events, in the same order.
+	Bugs  []json.RawMessage
+	Found []Event
 	// Totals are the counters of the states the single run expands (Depth unused); MaxDepth
 	// the deepest of them.
 	Totals   Level
@@ -55,7 +59,19 @@ type located struct {
 // --all-bugs the report ends at the first of those stops or bugs; with it, the bugs found
 // are reported with the stop's reason. Assemble fails on a result with StatusFailed (certsym's
 // own error).
+//
+// The reason ends with a note when answers of the states the report takes were cut short by a
+// bound (steal.WithCutNote), as run --workers's does.
 func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
+	rep, err := assemble(results, allBugs)
+	if err != nil {
+		return nil, err
+	}
+	rep.Reason = steal.WithCutNote(rep.Reason, rep.Totals.Cut)
+	return rep, nil
+}
+
+func assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 	rep := &Report{Bugs: []json.RawMessage{}}
 	var events []located
 	var stop *located
@@ -103,7 +119,7 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 				return nil, err
 			}
 			if cut.Outcome == OutcomeBug {
-				rep.Verdict, rep.Bugs = "bug", []json.RawMessage{cut.Bug}
+				rep.Verdict, rep.Bugs, rep.Found = "bug", []json.RawMessage{cut.Bug}, []Event{cut.Event}
 			} else {
 				rep.Verdict, rep.Reason = "unknown", cut.Reason
 			}
@@ -129,6 +145,7 @@ func Assemble(results map[string]*Result, allBugs bool) (*Report, error) {
 		switch ev.Outcome {
 		case OutcomeBug:
 			rep.Bugs = append(rep.Bugs, ev.Bug)
+			rep.Found = append(rep.Found, ev.Event)
 			reported[ev.Fail] = true
 		case OutcomeUnknown:
 			unknowns = append(unknowns, ev)

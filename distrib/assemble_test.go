@@ -12,6 +12,7 @@ import (
 	"certsym/distrib"
 	"certsym/engine"
 	"certsym/engine/job"
+	"certsym/engine/steal"
 	"certsym/internal/budget"
 	"certsym/internal/expect"
 	"certsym/spec/syntax/parser"
@@ -66,13 +67,14 @@ func exploreAll(t *testing.T, spec *distrib.Spec) map[string]*distrib.Result {
 	return results
 }
 
-// TestAssembleEqualsFindBugs explores the job tree of every program of testdata/ that a
+// TestAssembleEqualsWorkers explores the job tree of every program of testdata/ that a
 // distributed run takes in this process (no broker: the jobs in breadth-first order of their
-// roots), with jobs of 8, 30 and 120 states (1, 3 and 10 with CERTSYM_DIST_LONG=1), and requires Assemble's report to be the single
-// run's (engine.FindBugs): verdict, reason, bugs in order (place, kind, path condition), states,
-// pruned, depth, solver queries and their answers. Programs whose single run is stopped by its
-// state bound are left out.
-func TestAssembleEqualsFindBugs(t *testing.T) {
+// roots), with jobs of 8, 30 and 120 states (1, 3 and 10 with CERTSYM_DIST_LONG=1), and requires
+// Assemble's report to be run --workers's (steal.Run, which is the single run's but for the
+// solver's counts, a function of the tree there): verdict, reason, bugs in order (place, kind,
+// path condition), states, pruned, depth, solver queries and their answers. Programs whose
+// single run is stopped by its state bound are left out.
+func TestAssembleEqualsWorkers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: make check runs it")
 	}
@@ -100,18 +102,21 @@ func TestAssembleEqualsFindBugs(t *testing.T) {
 				fmt.Sscan(exp.Options[k+1], &spec.RLimit)
 			}
 		}
-		e := engine.New(prog, engine.Options{AllBugs: spec.AllBugs, NoPrune: spec.NoPrune, Limits: budget.Limits{MaxStates: 20000, RLimit: spec.RLimit}})
-		var want []string
-		rep, err := e.FindBugs(func(b *engine.Bug) {
-			raw, _ := bugText(e, b)
-			want = append(want, string(raw))
-		})
-		e.Close()
+		opts := engine.Options{AllBugs: spec.AllBugs, NoPrune: spec.NoPrune, Limits: budget.Limits{MaxStates: 20000, RLimit: spec.RLimit}}
+		opts.Workers = 1
+		res, err := steal.Run(prog, steal.Options{Options: opts}, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", p.file, err)
 		}
-		if e.Stopped() != "" {
+		rep := res.Report
+		if strings.Contains(rep.Reason, "state bound reached") {
 			continue
+		}
+		var want []string
+		for _, b := range rep.Bugs {
+			p := b.Fail.Pos()
+			raw, _ := json.Marshal(fmt.Sprintf("%d:%d %s %s", p.Line, p.Col, b.Kind(), b.State.PC.String(sym.SlotNames(prog))))
+			want = append(want, string(raw))
 		}
 		got, err := distrib.Assemble(exploreAll(t, spec), spec.AllBugs)
 		if err != nil {
@@ -123,13 +128,15 @@ func TestAssembleEqualsFindBugs(t *testing.T) {
 		}
 		s := rep.Stats
 		wantTotals := distrib.Level{States: s.Expanded, Pruned: s.Pruned, Queries: s.Solver.Queries, Sat: s.Solver.Sat, Unsat: s.Solver.Unsat, Unknown: s.Solver.Unknown}
-		if got.Verdict != rep.Verdict.String() || got.Reason != rep.Reason || !slices.Equal(gotBugs, want) || got.Totals != wantTotals || got.MaxDepth != s.MaxDepth {
-			t.Errorf("%s (jobs of %d states): assembled %s (%s), bugs %v, %+v, depth %d\nthe single run: %s (%s), bugs %v, %+v, depth %d",
-				p.file, spec.Budget, got.Verdict, got.Reason, gotBugs, got.Totals, got.MaxDepth, rep.Verdict, rep.Reason, want, wantTotals, s.MaxDepth)
+		gotTotals := got.Totals
+		gotTotals.Cut = 0 // the reason counts them
+		if got.Verdict != rep.Verdict.String() || got.Reason != rep.Reason || !slices.Equal(gotBugs, want) || gotTotals != wantTotals || got.MaxDepth != s.MaxDepth {
+			t.Errorf("%s (jobs of %d states): assembled %s (%s), bugs %v, %+v, depth %d\nrun --workers: %s (%s), bugs %v, %+v, depth %d",
+				p.file, spec.Budget, got.Verdict, got.Reason, gotBugs, gotTotals, got.MaxDepth, rep.Verdict, rep.Reason, want, wantTotals, s.MaxDepth)
 		}
 		checked++
 	}
-	t.Logf("%d programs: the assembled report is the single run's", checked)
+	t.Logf("%d programs: the assembled report is run --workers's", checked)
 	if checked < len(progs)*3/4 {
 		t.Errorf("only %d of %d programs checked", checked, len(progs))
 	}

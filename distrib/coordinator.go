@@ -11,11 +11,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"certsym/engine/job"
+	"certsym/engine/steal"
 	"certsym/internal/budget"
+	"certsym/spec/syntax"
 )
 
 // Coordinator runs one distributed run: it seeds the root job, collects the jobs' results and,
-// once every job the answer depends on is accounted for, computes the single run's report.
+// once every job the answer depends on is accounted for, computes run --workers's report.
 type Coordinator struct {
 	B *Broker
 	// Spec is the run's program and options (Run is set by Run).
@@ -31,6 +33,11 @@ type Coordinator struct {
 	MaxStates int
 	// Progress, when set, is called about once a second.
 	Progress func(Progress)
+	// Prog (the program of Spec) and Render, when set, make the coordinator confirm the report's
+	// bugs with an engine of its own (Confirmer), as run --workers does, so that the report is
+	// run --workers's; without them the workers' renderings stand.
+	Prog   *syntax.Program
+	Render Renderer
 }
 
 // Progress is the state of a distributed run.
@@ -74,6 +81,20 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 		return nil, fmt.Errorf("storing the run: %v", err)
 	}
 	defer c.cleanup(run)
+	var conf *Confirmer
+	if c.Prog != nil {
+		conf = NewConfirmer(c.Prog, &c.Spec, c.Mon, c.Timeout, c.Render)
+		defer conf.Close()
+	}
+	confirmed := func(rep *Report, err error) (*Report, error) {
+		if err == nil && conf != nil {
+			err = conf.Confirm(rep)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return rep, nil
+	}
 	cons, err := c.B.JS.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{"certsym.result." + run + ".*"}})
 	if err != nil {
 		return nil, fmt.Errorf("reading the results: %v", err)
@@ -138,11 +159,11 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 				best = earliest(best, &r)
 			}
 			if complete(waiting, best) {
-				return Assemble(results, c.Spec.AllBugs)
+				return confirmed(Assemble(results, c.Spec.AllBugs))
 			}
 			if c.MaxStates > 0 && states >= c.MaxStates {
-				return c.partial(results, fmt.Sprintf("state bound reached (%d states expanded by the jobs done, %d jobs pending)",
-					states, len(waiting)))
+				return confirmed(c.partial(results, fmt.Sprintf("state bound reached (%d states expanded by the jobs done, %d jobs pending)",
+					states, len(waiting))))
 			}
 		case <-tick.C:
 			if c.Progress != nil {
@@ -154,14 +175,14 @@ func (c *Coordinator) Run(ctx context.Context) (*Report, error) {
 					if reason == "" {
 						reason = "interrupted"
 					}
-					return c.partial(results, reason)
+					return confirmed(c.partial(results, reason))
 				}
 			}
 			if c.Timeout > 0 && time.Since(start) > c.Timeout {
-				return c.partial(results, fmt.Sprintf("time bound reached (%v, %d jobs done, %d pending)", c.Timeout, len(results), len(waiting)))
+				return confirmed(c.partial(results, fmt.Sprintf("time bound reached (%v, %d jobs done, %d pending)", c.Timeout, len(results), len(waiting))))
 			}
 		case <-ctx.Done():
-			return c.partial(results, "interrupted")
+			return confirmed(c.partial(results, "interrupted"))
 		}
 	}
 }
@@ -203,7 +224,7 @@ func complete(waiting map[string]*knownJob, best *job.Job) bool {
 // partial is the report of a run a bound stopped: unknown (or bug, with the bugs found so far,
 // with --all-bugs) with reason, the counters of the jobs done.
 func (c *Coordinator) partial(results map[string]*Result, reason string) (*Report, error) {
-	rep, err := Assemble(results, true)
+	rep, err := assemble(results, true)
 	if err != nil {
 		return nil, err
 	}
@@ -211,10 +232,11 @@ func (c *Coordinator) partial(results map[string]*Result, reason string) (*Repor
 	case len(rep.Bugs) > 0 && c.Spec.AllBugs:
 		rep.Verdict, rep.Reason = "bug", reason
 	case len(rep.Bugs) > 0: // a confirmed bug, the first among those found
-		rep.Verdict, rep.Reason, rep.Bugs = "bug", "", rep.Bugs[:1]
+		rep.Verdict, rep.Reason, rep.Bugs, rep.Found = "bug", "", rep.Bugs[:1], rep.Found[:1]
 	default:
 		rep.Verdict, rep.Reason = "unknown", reason
 	}
+	rep.Reason = steal.WithCutNote(rep.Reason, rep.Totals.Cut)
 	return rep, nil
 }
 

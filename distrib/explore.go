@@ -7,6 +7,7 @@ import (
 
 	"certsym/engine"
 	"certsym/engine/job"
+	"certsym/engine/steal"
 	"certsym/internal/budget"
 	"certsym/pathcond"
 	"certsym/spec/syntax"
@@ -20,10 +21,29 @@ type Renderer func(eng *engine.Engine, b *engine.Bug) (json.RawMessage, error)
 var ErrInterrupted = errors.New("interrupted")
 
 // lateObserver passes the engine's observations to the job's path observer, which can only be
-// made once the root is replayed (the engine is made with its observer).
-type lateObserver struct{ paths *job.Paths }
+// made once the root is replayed (the engine is made with its observer), and notes what the
+// state expanded last counts as queries (steal.Asks: the partitioned runs' rule, a function of the
+// tree).
+type lateObserver struct {
+	paths   *job.Paths
+	noPrune bool
+	// asks are the path conditions of the successors of the state expanded last that count as
+	// queries; unchecked says that state's own path condition was not decided yet (without
+	// pruning: its error's check is a query).
+	asks      []*pathcond.PC
+	unchecked bool
+}
 
 func (o *lateObserver) Expanded(st *engine.State, succ []*engine.State) {
+	o.asks = o.asks[:0]
+	o.unchecked = st.PC.Status == pathcond.Unchecked
+	if !o.noPrune {
+		for _, s := range succ {
+			if steal.Asks(st.PC, s.PC) {
+				o.asks = append(o.asks, s.PC)
+			}
+		}
+	}
 	if o.paths != nil {
 		o.paths.Expanded(st, succ)
 	}
@@ -35,15 +55,25 @@ func (o *lateObserver) Pruned(st *engine.State) {
 	}
 }
 
-// counters is what Level counts, read from a running engine.
-func counters(e *engine.Engine) Level {
-	s := e.Solver().Stats
-	return Level{States: e.Stats.Expanded, Pruned: e.Stats.Pruned, Queries: s.Queries, Sat: s.Sat, Unsat: s.Unsat, Unknown: s.Unknown}
+// count adds a query answered status (for the reason) to l.
+func (l *Level) count(status pathcond.SatStatus, reason string) {
+	l.Queries++
+	switch status {
+	case pathcond.Sat:
+		l.Sat++
+	case pathcond.Unsat:
+		l.Unsat++
+	default:
+		l.Unknown++
+	}
+	if steal.CutShort(status, reason) {
+		l.Cut++
+	}
 }
 
 func (l Level) minus(m Level) Level {
 	return Level{States: l.States - m.States, Pruned: l.Pruned - m.Pruned, Queries: l.Queries - m.Queries,
-		Sat: l.Sat - m.Sat, Unsat: l.Unsat - m.Unsat, Unknown: l.Unknown - m.Unknown}
+		Sat: l.Sat - m.Sat, Unsat: l.Unsat - m.Unsat, Unknown: l.Unknown - m.Unknown, Cut: l.Cut - m.Cut}
 }
 
 // Explore explores job j of the run spec describes (its program parsed as prog) breadth-first:
@@ -55,7 +85,7 @@ func (l Level) minus(m Level) Level {
 // Interrupt abandons the job with ErrInterrupted). A bug that does not replay (an internal
 // error) is a result with StatusFailed.
 func Explore(prog *syntax.Program, spec *Spec, j job.Job, root *Answer, mon *budget.Monitor, render Renderer) (*Result, error) {
-	obs := &lateObserver{}
+	obs := &lateObserver{noPrune: spec.NoPrune}
 	opts := engine.Options{Strategy: engine.BFS, NoPrune: spec.NoPrune, AllBugs: spec.AllBugs, Monitor: mon, Observer: obs,
 		Limits: budget.Limits{QueryTimeout: spec.QueryTimeout, RLimit: spec.RLimit}}
 	e := engine.New(prog, opts)
@@ -106,7 +136,7 @@ func Explore(prog *syntax.Program, spec *Spec, j job.Job, root *Answer, mon *bud
 			}
 			return res, nil
 		}
-		before := counters(e)
+		pruned := e.Stats.Pruned
 		s, err := e.Next()
 		if err != nil {
 			res.Status, res.Reason = StatusFailed, err.Error()
@@ -127,15 +157,22 @@ func Explore(prog *syntax.Program, spec *Spec, j job.Job, root *Answer, mon *bud
 		}
 		st := s.State
 		expanded++
-		cost := counters(e).minus(before)
-		level(st.Depth).add(cost)
+		cost := Level{States: 1, Pruned: e.Stats.Pruned - pruned}
+		for _, pc := range obs.asks {
+			cost.count(pc.Status, pc.Reason)
+		}
 		f := st.ErrorOf()
 		if f == nil || (spec.AllBugs && reported[f]) {
+			level(st.Depth).add(cost)
 			continue // not an error state, or one the engine did not check (reported before)
 		}
 		at, _ := obs.paths.JobOf(st)
-		ev := Event{At: at.String(), Fail: ids[f], Cost: cost}
-		ev.Cost.States = 0
+		ev := Event{At: at.String(), Fail: ids[f]}
+		if obs.unchecked { // without pruning the error's check is a query (with, it was decided when queued)
+			ev.Cost.count(st.PC.Status, st.PC.Reason)
+			cost.add(ev.Cost)
+		}
+		level(st.Depth).add(cost)
 		switch {
 		case s.Kind == engine.BugFound:
 			ev.Outcome = OutcomeBug

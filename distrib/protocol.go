@@ -123,7 +123,8 @@ func (w *Answer) answer() (*pathcond.Answer, error) {
 }
 
 // Level is what a job did at one depth: the states it expanded there and what their expansion
-// counted (the successors pruned, the solver's queries and answers).
+// counted (the successors pruned, the solver's queries and answers). The queries are counted as
+// run --workers counts them (steal.Asks), a function of the tree, not as the solver asked them.
 type Level struct {
 	Depth   int `json:"depth"`
 	States  int `json:"states"`
@@ -132,6 +133,8 @@ type Level struct {
 	Sat     int `json:"sat,omitempty"`
 	Unsat   int `json:"unsat,omitempty"`
 	Unknown int `json:"unknown,omitempty"`
+	// Cut counts the answers among them that a time or resource bound cut short (steal.CutShort).
+	Cut int `json:"cut,omitempty"`
 }
 
 func (l *Level) add(m Level) {
@@ -141,6 +144,7 @@ func (l *Level) add(m Level) {
 	l.Sat += m.Sat
 	l.Unsat += m.Unsat
 	l.Unknown += m.Unknown
+	l.Cut += m.Cut
 }
 
 // The outcomes of an error state's check.

@@ -19,7 +19,7 @@ import (
 // packages, as child processes, with a configuration in a temporary folder: no cgroups
 // (proctrack/linuxproc, task/none), no systemd), a NATS server, and submits deploy/slurm.sh
 // with sbatch: srun starts the workers on the job's tasks, the batch script runs the coordinator.
-// The report in the job's output must be the single run's. It runs with CERTSYM_SLURM=1 (make
+// The report in the job's output must be run --workers 2's. It runs with CERTSYM_SLURM=1 (make
 // check-slurm), as root or as the user Slurm then runs as.
 func TestSlurm(t *testing.T) {
 	if os.Getenv("CERTSYM_SLURM") != "1" {
@@ -107,7 +107,7 @@ PartitionName=debug Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP OverSubscr
 		if strings.HasPrefix(p, "all_bugs") {
 			opts = append(opts, "--all-bugs")
 		}
-		single, _, scode := runCertsym(t, bin, append([]string{"run", file, "--quiet"}, opts[2:]...)...)
+		single, _, scode := runCertsym(t, bin, append([]string{"run", file, "--quiet", "--workers", "2"}, opts[2:]...)...)
 		out := filepath.Join(d, p+".out")
 		cmd := exec.Command("sbatch", append([]string{"--wait", "--ntasks=2", "--mem-per-cpu=1G", "--output=" + out, "--error=" + out + ".err", script, url, file}, opts...)...)
 		cmd.Env = append(os.Environ(), "CERTSYM="+bin)
@@ -121,10 +121,10 @@ PartitionName=debug Nodes=%[1]s Default=YES MaxTime=INFINITE State=UP OverSubscr
 		}
 		report, _ := os.ReadFile(out)
 		if code != scode || normalize(string(report)) != normalize(single) {
-			t.Errorf("%s: sbatch exit %d (%s), the single run's %d; %s\nsingle:\n%s\nthe job's output:\n%s", p, code, msg, scode,
+			t.Errorf("%s: sbatch exit %d (%s), run --workers 2's %d; %s\nrun --workers 2:\n%s\nthe job's output:\n%s", p, code, msg, scode,
 				firstDiff(normalize(single), normalize(string(report))), single, report)
 		} else {
-			t.Logf("%s: sbatch --wait --ntasks=2 deploy/slurm.sh: the single run's report, exit %d, in %v", p, code, time.Since(start).Round(time.Millisecond))
+			t.Logf("%s: sbatch --wait --ntasks=2 deploy/slurm.sh: run --workers 2's report, exit %d, in %v", p, code, time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

@@ -191,4 +191,3 @@ func Run(cfg Config, units []*Unit) (*Summary, error) {
 	}
 	return total, nil
 }
-

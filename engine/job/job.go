@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"certsym/engine"
+	"certsym/internal/fault"
 	"certsym/pathcond"
 )
 
@@ -94,28 +95,9 @@ func Replay(e *engine.Engine, j Job, noPrune bool, root *pathcond.Answer) (*engi
 		if e.Stopped() != "" {
 			return nil, fmt.Errorf("job %v: the replay stopped at depth %d: %s", j, st.Depth, e.Stopped())
 		}
-		var known []int
-		for i, s := range succ {
-			if noPrune || s.PC.Status != pathcond.Unsat {
-				known = append(known, i)
-			}
-		}
-		var pick *engine.State
-		switch {
-		case len(known) > 1:
-			if next >= len(j.Path) {
-				return nil, fmt.Errorf("job %v: the path ends at depth %d, where the program branches", j, st.Depth)
-			}
-			c := int(j.Path[next])
-			next++
-			if c >= len(succ) || (!noPrune && succ[c].PC.Status == pathcond.Unsat) {
-				return nil, fmt.Errorf("job %v: choice %d at depth %d names no successor", j, c, st.Depth)
-			}
-			pick = succ[c]
-		case len(known) == 1:
-			pick = succ[known[0]]
-		default:
-			return nil, fmt.Errorf("job %v: the path ends at depth %d (no successor)", j, st.Depth)
+		pick, err := choose(succ, j, &next, st.Depth, noPrune)
+		if err != nil {
+			return nil, err
 		}
 		if !noPrune {
 			e.Solver().Prepare(pick.PC)
@@ -134,6 +116,66 @@ func Replay(e *engine.Engine, j Job, noPrune bool, root *pathcond.Answer) (*engi
 	}
 	clear(succ)
 	return st, nil
+}
+
+// Walk makes the state of job j from this engine's initial state as the engine that confirms the
+// bugs of a partitioned run does (package steal's confirmer): from each state above it,
+// ExpandStep, the successor the path names, and (with pruning) the solver's decision on that
+// successor's path condition, nothing else. Two engines of the same program and options that walk
+// the same jobs in the same order ask their solvers the same queries in the same order, and so
+// find the same models: a distributed run's coordinator and run --workers confirm their bugs
+// alike. It fails as Replay does when the path names no state.
+func Walk(e *engine.Engine, j Job, noPrune bool) (*engine.State, error) {
+	if fault.Active == fault.ConfirmWrongChoice && len(j.Path) > 0 {
+		j.Path = append([]uint8(nil), j.Path...)
+		j.Path[len(j.Path)-1] ^= 1
+	}
+	st := e.Initial()
+	next := 0
+	var succ []*engine.State
+	for st.Depth < j.Depth {
+		succ, _ = e.ExpandStep(st, succ[:0])
+		pick, err := choose(succ, j, &next, st.Depth, noPrune)
+		if err != nil {
+			return nil, err
+		}
+		if !noPrune {
+			e.Solver().Check(pick.PC)
+		}
+		st = pick
+	}
+	if next != len(j.Path) {
+		return nil, fmt.Errorf("job %v: %d choices left over at depth %d", j, len(j.Path)-next, j.Depth)
+	}
+	clear(succ)
+	return st, nil
+}
+
+// choose is the successor of the state at depth d (its successors succ) on job j's path, *next
+// the index of the path's next choice: the one the path names where two or more successors are
+// not known unsatisfiable (or, without pruning, where there are two or more), else the only one.
+func choose(succ []*engine.State, j Job, next *int, d int, noPrune bool) (*engine.State, error) {
+	var known []int
+	for i, s := range succ {
+		if noPrune || s.PC.Status != pathcond.Unsat {
+			known = append(known, i)
+		}
+	}
+	switch {
+	case len(known) > 1:
+		if *next >= len(j.Path) {
+			return nil, fmt.Errorf("job %v: the path ends at depth %d, where the program branches", j, d)
+		}
+		c := int(j.Path[*next])
+		*next++
+		if c >= len(succ) || (!noPrune && succ[c].PC.Status == pathcond.Unsat) {
+			return nil, fmt.Errorf("job %v: choice %d at depth %d names no successor", j, c, d)
+		}
+		return succ[c], nil
+	case len(known) == 1:
+		return succ[known[0]], nil
+	}
+	return nil, fmt.Errorf("job %v: the path ends at depth %d (no successor)", j, d)
 }
 
 // Paths is an engine.Observer that names every state of a run started at a job's root by its job

@@ -38,14 +38,25 @@ func (r *record) count(status pathcond.SatStatus) {
 	}
 }
 
-// cutShort reports whether the answer of a query, unknown for reason (the solver's backend), was
+// Asks reports whether pc, the path condition of a successor of a state whose path condition is
+// parent, counts as a solver query of a partitioned run, a function of the tree whatever the solver's history: a path
+// condition the solver-free deciders left open, or knew satisfiable only by the parent's model
+// (which depends on the solver's history); not one they decided unsatisfiable, nor a conjunction
+// of bounds (satisfiable whatever the model), nor the parent's own. It reads the deciders' answer,
+// before the solver's (engine.Observer.Expanded sees the successors then). The distributed runs
+// count their queries by it too (package distrib).
+func Asks(parent, pc *pathcond.PC) bool {
+	return pc != parent && pc.Status != pathcond.Unsat && !(pc.Status == pathcond.Sat && pc.Pure())
+}
+
+// CutShort reports whether the answer of a query, unknown for reason (the solver's backend), was
 // cut short by a bound: the query's time (--query-timeout), the solver time (--solver-time), the
 // run's deadline, the resource limit (--rlimit), Z3's own timeout, cancellation or memory limit
 // (reported when the backend cannot tell which bound Z3 met), or abandoned after one. Which queries a time
 // bound cuts short depends on the machine's load; which ones the resource limit cuts depends on
 // the solver's history (its caches and Z3's incremental state), which each worker has its own.
 // The run's interrupt and the solver's own incompleteness (quantifier instantiation) are not cuts.
-func cutShort(status pathcond.SatStatus, reason string) bool {
+func CutShort(status pathcond.SatStatus, reason string) bool {
 	if status != pathcond.Unknown {
 		return false
 	}
@@ -384,18 +395,25 @@ func (m *merger) report() *engine.Report {
 	}
 	s.Solver.Queries, s.Solver.Sat, s.Solver.Unsat, s.Solver.Unknown = m.queries, m.sat, m.unsat, m.unknown
 	rep = engine.Conclude(rep, m.unknownErrors, m.stopped, m.r.opts.AllBugs)
-	if m.cut > 0 {
-		// The answers cut short decide which states the tree keeps below them, and which
-		// queries are cut depends on the load and on each worker's solver: say so.
-		note := fmt.Sprintf("%d solver %s cut short by a time or resource bound (which ones depends on the load and on each worker's solver): another run, with any number of workers or without, may expand other states",
-			m.cut, plural(m.cut, "answer was", "answers were"))
-		if rep.Reason != "" {
-			rep.Reason += "; " + note
-		} else {
-			rep.Reason = note
-		}
-	}
+	// The answers cut short decide which states the tree keeps below them, and which queries are
+	// cut depends on the load and on each worker's solver: say so.
+	rep.Reason = WithCutNote(rep.Reason, m.cut)
 	return rep
+}
+
+// WithCutNote is a partitioned run's reason (in process or distributed) when n > 0 of the answers
+// of the states its report takes were cut short by a bound (CutShort): the reason, then a note
+// that says so.
+func WithCutNote(reason string, n int) string {
+	if n == 0 {
+		return reason
+	}
+	note := fmt.Sprintf("%d solver %s cut short by a time or resource bound (which ones depends on the load and on each worker's solver): another run, with any number of workers or without, may expand other states",
+		n, plural(n, "answer was", "answers were"))
+	if reason != "" {
+		return reason + "; " + note
+	}
+	return note
 }
 
 func plural(n int, one, many string) string {

@@ -257,17 +257,14 @@ func (w *worker) expand(it item) {
 	noPrune := w.r.opts.NoPrune
 	kids := w.items[:0]
 	for i, s := range succ {
-		// A query: a successor whose path condition the solver-free deciders left open, or knew
-		// satisfiable only by the parent's model (which depends on the solver's history); not one
-		// they decided unsatisfiable, nor a conjunction of bounds (satisfiable whatever the model).
-		q := !noPrune && s.PC != st.PC && s.PC.Status != pathcond.Unsat && !(s.PC.Status == pathcond.Sat && s.PC.Pure())
+		q := !noPrune && Asks(st.PC, s.PC)
 		status := s.PC.Status
 		if !noPrune {
 			status = w.chain.Check(s.PC)
 		}
 		if q {
 			rec.count(status)
-			if cutShort(status, s.PC.Reason) {
+			if CutShort(status, s.PC.Reason) {
 				rec.cut++
 			}
 		}
@@ -290,7 +287,7 @@ func (w *worker) expand(it item) {
 		ev.asked = st.PC.Status == pathcond.Unchecked
 		ev.status = w.chain.Check(st.PC)
 		ev.interrupted = ev.status == pathcond.Unknown && (w.mon.Interrupted() || w.r.mon.Interrupted())
-		ev.cut = !ev.interrupted && cutShort(ev.status, st.PC.Reason)
+		ev.cut = !ev.interrupted && CutShort(ev.status, st.PC.Reason)
 		rec.ev = ev
 	}
 	if huge != "" {

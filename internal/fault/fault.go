@@ -184,6 +184,9 @@ const (
 	// shallower bug of a job whose root comes later (the first bug, and the order of --all-bugs,
 	// are not the single run's).
 	AssembleByJob
+	// ConfirmWrongChoice: the coordinator's confirming engine walks a bug's path with its last
+	// branch choice flipped (job.Walk), so it confirms a sibling state's model in the bug's place.
+	ConfirmWrongChoice
 
 	// Faults of the partitioned runs (package engine/steal).
 
@@ -214,7 +217,7 @@ var names = [...]string{"none", "euclidean-div", "drop-else-negation", "lost-sto
 	"merge-ite-swapped", "merge-drop-disjunct", "merge-different-continuations", "merge-wrong-model",
 	"modifies-misses-array-write", "inv-not-assumed-after-loop", "preservation-before-body", "inv-havoc-keeps-vars",
 	"houdini-keeps-entry-refuted",
-	"ack-before-store", "assemble-by-job",
+	"ack-before-store", "assemble-by-job", "confirm-wrong-choice",
 	"steal-wrong-prefix", "first-bug-early", "steal-redecide"}
 
 func (f Fault) String() string { return names[f] }

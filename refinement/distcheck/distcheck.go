@@ -10,8 +10,9 @@
 //     the single run;
 //   - dist/counters: the single run's counters of states expanded, successors pruned and depth
 //     (not the solver's counts, which depend on the models a process found before);
-//   - dist/bug-replay: each bug's input replays on the reference to the bug's error (the layer's
-//     bug replay, Hooks.BugReplay);
+//   - dist/bug-replay: each bug's input, as the coordinator's engine confirms it again
+//     (distrib.Confirmer, walking the bug's path from the initial state), replays on the
+//     reference to the bug's error (the layer's bug replay, Hooks.BugReplay);
 //   - dist/all-bugs: with --all-bugs, every error a concrete run of the layer reaches is among
 //     the assembled bugs, each once (the layer's all-bugs oracle, Hooks.AllBugs);
 //   - dist/error: no job fails and the assembly succeeds.
@@ -153,6 +154,14 @@ func Compare(prog *syntax.Program, o Options, stop func() bool) (*Outcome, error
 	}
 	if got.Totals.Unknown > 0 {
 		out.Skip = "unknown" // a bound cut a query short that the single run's solver answered
+		return out, nil
+	}
+	// The coordinator's engine confirms the bugs again, walking their paths (the inputs printed)
+	conf := distrib.NewConfirmer(prog, spec, nil, 0, render)
+	err = conf.Confirm(got)
+	conf.Close()
+	if err != nil {
+		out.Mismatches = append(out.Mismatches, Mismatch{"dist/error", "confirming the bugs: " + err.Error()})
 		return out, nil
 	}
 	var gotBugs []string

@@ -22,6 +22,9 @@ func TestDistFaults(t *testing.T) {
 		// The error states of different jobs ordered by job: a deeper bug of an earlier job
 		// before a shallower bug of a later one (another first bug, or another order).
 		{fault.AssembleByJob, "dist/answer"},
+		// The coordinator's engine confirms a sibling of a bug's state: another path condition,
+		// or a model whose run does not reach the bug.
+		{fault.ConfirmWrongChoice, "dist/"},
 	} {
 		fault.Active = tc.f
 		caught, after := "", 0
@@ -43,7 +46,7 @@ func TestDistFaults(t *testing.T) {
 		switch {
 		case caught == "":
 			t.Errorf("fault %s missed on %d programs", tc.f, len(progs))
-		case !strings.HasPrefix(caught, tc.check+":"):
+		case !strings.HasPrefix(caught, tc.check):
 			t.Errorf("fault %s caught by another check than %s: %s", tc.f, tc.check, caught)
 		default:
 			t.Logf("fault %s caught after %d programs: %s", tc.f, after, caught)

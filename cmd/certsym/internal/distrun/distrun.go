@@ -1,6 +1,6 @@
 // Package distrun is the command line of distributed runs (package distrib): certsym worker URL,
 // a worker process, and certsym run --distributed URL FILE, the coordinator, which prints the
-// single run's report.
+// report of run --workers.
 package distrun
 
 import (
@@ -52,15 +52,20 @@ func Prepare(spec *distrib.Spec) (*syntax.Program, distrib.Renderer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return prog, renderer(prog, spec.File), nil
+}
+
+// renderer renders the bugs of prog (named file in the records) as run prints them.
+func renderer(prog *syntax.Program, file string) distrib.Renderer {
 	bugs := buginput.New(prog, "")
-	return prog, func(_ *engine.Engine, b *engine.Bug) (json.RawMessage, error) {
+	return func(_ *engine.Engine, b *engine.Bug) (json.RawMessage, error) {
 		bugs.Repair(b)
-		rec, err := bugs.Record(spec.File, b)
+		rec, err := bugs.Record(file, b)
 		if err != nil {
 			return nil, err
 		}
 		return json.Marshal(&rec)
-	}, nil
+	}
 }
 
 // Worker is certsym worker URL: it takes jobs from the broker until SIGINT or SIGTERM (the job in
@@ -114,8 +119,9 @@ func Worker(args []string, stdout, stderr io.Writer) string {
 }
 
 // Run is certsym run --distributed URL FILE: the coordinator of the run of prog (read from file,
-// its text src) with opts, on the broker of df. It prints the single run's report, text or
-// (asJSON) JSON, and returns its outcome. mon is the command's monitor (signals, time bound).
+// its text src) with opts, on the broker of df. It prints run --workers's report (the bugs
+// confirmed by the coordinator's own engine, distrib.Confirmer), text or (asJSON) JSON, and
+// returns its outcome. mon is the command's monitor (signals, time bound).
 func Run(df flags.DistributedFlags, file string, src []byte, prog *syntax.Program, opts engine.Options, mon *budget.Monitor,
 	asJSON, full, quiet bool, stdout, stderr io.Writer) string {
 	start := time.Now()
@@ -127,7 +133,8 @@ func Run(df flags.DistributedFlags, file string, src []byte, prog *syntax.Progra
 	defer b.Close()
 	c := &distrib.Coordinator{B: b, Lease: *df.Lease, Mon: mon, Timeout: opts.Timeout, MaxStates: opts.MaxStates,
 		Spec: distrib.Spec{File: file, Source: string(src), AllBugs: opts.AllBugs, NoPrune: opts.NoPrune,
-			QueryTimeout: opts.QueryTimeout, RLimit: opts.RLimit, Budget: *df.Split}}
+			QueryTimeout: opts.QueryTimeout, RLimit: opts.RLimit, Budget: *df.Split},
+		Prog: prog, Render: renderer(prog, file)}
 	if !quiet {
 		c.Progress = func(p distrib.Progress) {
 			fmt.Fprintf(stderr, "certsym: %.0fs, %s done of %d known, %s expanded\n", p.Elapsed.Seconds(),

@@ -23,7 +23,7 @@ const Usage = `usage:
   certsym run --loop-bound N FILE [--json] [--full] [--workers N]
       bounded symbolic execution: result states grouped by behaviour
   certsym run FILE --distributed URL [--lease D] [--split N] [--all-bugs] [--json] [--full]
-      coordinate a run on the workers of the NATS JetStream broker at URL; prints the single run's report
+      coordinate a run on the workers of the NATS JetStream broker at URL; prints run --workers's report
   certsym worker URL [--idle D] [--name NAME]
       explore jobs of distributed runs from the broker at URL until SIGINT/SIGTERM (or --idle)
   certsym merge FILE... [--json]

@@ -91,6 +91,11 @@ TESTFLAGS ?=
 test: need-build
 	$(GO) test -short -count=1 -timeout 10m $(TESTFLAGS) ./...
 
+# CHECK_N is the number of random programs of make check's refinement layer (the corpus and the
+# layer's targets run whole): make check-refinement's 150, the soak of random programs, is its own
+# target, so that make check stays within its time.
+CHECK_N ?= 50
+
 # check installs what it needs first, then compiles the Coq development (one core) while the Go
 # tests that need no reference run beside it, then proves the Why3 files, runs the Go tests that
 # talk to the reference, and the refinement layer (whose unit checks are among those Go tests).
@@ -99,7 +104,7 @@ check: deps deps-proofs deps-browser deps-artifacts deps-nats
 	bash scripts/timed.sh "Coq and the Go tests" $(MAKE) --no-print-directory -j2 --output-sync=target ref check-go-noref
 	bash scripts/timed.sh "Why3" $(MAKE) -C proofs/why3 check
 	bash scripts/timed.sh "the Go tests against certsym-ref" env $(GO_TEST_REF)
-	bash scripts/timed.sh "the refinement layer" $(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1 REFINEMENT_NO_LAYER_MUTATION=1
+	bash scripts/timed.sh "the refinement layer" $(MAKE) --no-print-directory refinement-run REFINEMENT_UNIT_DONE=1 REFINEMENT_NO_LAYER_MUTATION=1 N=$(or $(N),$(CHECK_N))
 
 # Every Go test, none skipped: CERTSYM_REQUIRE_CORPUS=1 and CERTSYM_REQUIRE_REF=1 make an absent
 # PyWiSE corpus or certsym-ref a failure. Only the packages of REF_PKGS talk to certsym-ref, so

@@ -99,7 +99,6 @@ func compareRun(t *testing.T, bin, url string, p program, split int, extra ...st
 // cutNote is how a partitioned run's reason says that a bound cut answers short (steal.WithCutNote).
 const cutNote = "cut short by a time or resource bound"
 
-
 // TestDistributedEqualsWorkers runs the programs of testdata/ and random programs of the
 // refinement layer's generator with run --workers 2 and distributed over 1, 2 and 4 worker
 // processes, a job split after a few states (so that even small programs make many jobs), and

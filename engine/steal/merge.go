@@ -39,12 +39,12 @@ func (r *record) count(status pathcond.SatStatus) {
 }
 
 // Asks reports whether pc, the path condition of a successor of a state whose path condition is
-// parent, counts as a solver query of a partitioned run, a function of the tree whatever the solver's history: a path
-// condition the solver-free deciders left open, or knew satisfiable only by the parent's model
-// (which depends on the solver's history); not one they decided unsatisfiable, nor a conjunction
-// of bounds (satisfiable whatever the model), nor the parent's own. It reads the deciders' answer,
-// before the solver's (engine.Observer.Expanded sees the successors then). The distributed runs
-// count their queries by it too (package distrib).
+// parent, counts as a solver query of a partitioned run: a function of the tree, whatever the
+// solver's history. It does when the solver-free deciders left pc open, or knew it satisfiable
+// only by the parent's model (which depends on the solver's history); not when they decided it
+// unsatisfiable, nor for a conjunction of bounds (satisfiable whatever the model), nor for the
+// parent's own. It reads the deciders' answer, before the solver's (engine.Observer.Expanded sees
+// the successors then). The distributed runs count their queries by it too (package distrib).
 func Asks(parent, pc *pathcond.PC) bool {
 	return pc != parent && pc.Status != pathcond.Unsat && !(pc.Status == pathcond.Sat && pc.Pure())
 }

@@ -85,6 +85,10 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	if !o.until.IsZero() {
 		// a round ends with the inference's time: the final check has the rest
 		left := time.Until(o.until)
+		if left <= 0 { // a Timeout of 0 would be no bound
+			o.stopped = true
+			return nil, nil
+		}
 		if opts.Timeout <= 0 || left < opts.Timeout {
 			opts.Timeout = left
 		}

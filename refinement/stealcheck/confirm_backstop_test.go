@@ -24,8 +24,8 @@ import (
 //
 // It runs in a process of its own: the query Z3 loops on is abandoned, and an abandoned query
 // runs until Z3 returns, holding one of the process's z3worker.MaxAbandoned places; once they are
-// taken every query answers unknown at once, which left the programs of the tests after this one
-// out (TestCompare, in a make check run on a loaded machine).
+// taken every query answers unknown at once, which would leave the programs of the tests after
+// this one out (TestCompare).
 func TestConfirmerBackstop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a query of seconds")

@@ -71,6 +71,10 @@ func (e *ReplayError) Error() string {
 		got += fmt.Sprintf(" (%s at line %d)", e.Replay.Fail.Kind, e.Replay.Fail.Line())
 	}
 	f := e.State.ErrorOf()
+	if f == nil { // a state confirmed for an error it is not at (a partitioned run's wrong path)
+		return fmt.Sprintf("internal error: the input %s was confirmed at a state that is at no error (depth %d, path condition %s)",
+			spec.InputString(e.Input, e.Names), e.State.Depth, e.State.PC.String(e.Names))
+	}
 	return fmt.Sprintf("internal error: the input %s of the symbolic bug (%s at line %d after %d steps, path condition %s) does not replay: the concrete run ended %s",
 		spec.InputString(e.Input, e.Names), f.Kind, f.Line(), e.State.Depth, e.State.PC.String(e.Names), got)
 }

@@ -71,10 +71,6 @@ type oracle struct {
 }
 
 func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
-	if !o.until.IsZero() && time.Now().After(o.until) {
-		o.stopped = true
-		return nil, nil
-	}
 	opts := o.opts
 	opts.Monitor = nil
 	opts.ReachStates = 1
@@ -85,7 +81,7 @@ func (o *oracle) check(set infer.Set) ([]infer.Refutation, error) {
 	if !o.until.IsZero() {
 		// a round ends with the inference's time: the final check has the rest
 		left := time.Until(o.until)
-		if left <= 0 { // a Timeout of 0 would be no bound
+		if left <= 0 { // the inference's time is spent (a Timeout of 0 would be no bound)
 			o.stopped = true
 			return nil, nil
 		}
